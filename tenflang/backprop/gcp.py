@@ -1,0 +1,37 @@
+"""Assembling the Gradient Computing Program (DESIGN.md §2.5).
+
+Layout, like the seed's example: every declaration first (the shape
+program's, retyped, then the new names in definition order), then the shape
+program's definitions, then one commented block per node of the reverse
+sweep.  Retyping: input and exp_output become input; weight and loss stay;
+intvar and output become intvar; each weight's `d/dw` is an output.  Every
+declaration carries its shape (scalars omit `[]`).
+"""
+from __future__ import annotations
+
+from ..parser.ast import Comment, Declare, Define, Program
+
+RETYPE = {"input": "input", "exp_output": "input", "weight": "weight",
+          "intvar": "intvar", "output": "intvar", "loss": "loss"}
+
+
+def declaration(kind: str, name: str, shape) -> Declare:
+    return Declare(kind, name, tuple(shape) if shape else None)
+
+
+def assemble(program: Program, shapes: dict, forward: list[Define],
+             blocks: list[tuple[Comment, list[Define]]], outputs: set[str]) -> Program:
+    """The GCP as a syntax tree; `forward` and `blocks` hold only what is kept."""
+    defined = {d.name for d in forward} | {d.name for _, lines in blocks for d in lines}
+    header = [declaration(RETYPE[d.kind], d.name, shapes[d.name])
+              for d in program.declarations().values()
+              if d.kind in ("input", "exp_output", "weight", "loss") or d.name in defined]
+    known = {d.name for d in header}
+    header += [declaration("output" if d.name in outputs else "intvar", d.name, shapes[d.name])
+               for _, lines in blocks for d in lines if d.name not in known]
+    body: list = [Comment("forward: the shape program"), *forward,
+                  Comment("backward: adjoints d/dv and local partials dv/dm")]
+    for title, lines in blocks:
+        if lines:
+            body += [title, *lines]
+    return Program(tuple(header + body), program.filename)

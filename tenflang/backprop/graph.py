@@ -1,0 +1,71 @@
+"""The dataflow graph of a program and its topological order.
+
+One node per variable that has a value (data variables and defined ones);
+an edge runs from each defined node to each of its operands (its children),
+as in the seed.  `users` is the reverse map: for each node, the (user,
+operand position) pairs that read it.  `topological_order` is Kahn's
+algorithm, iterative, so depth never matters: a node comes after every node
+that uses it, which is the order the reverse sweep needs.  Ties go to the
+later definition, so the sweep reads the program bottom up.
+"""
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass
+
+from ..parser.ast import BOUND_KINDS, Define, Program, Var
+
+
+@dataclass(frozen=True)
+class Graph:
+    kinds: dict[str, str]                       # declared type of every node
+    defs: dict[str, Define]                     # definition of every defined node
+    users: dict[str, list[tuple[str, int]]]     # node -> [(user, operand position)]
+    index: dict[str, int]                       # program order of every node
+
+
+def build_graph(program: Program) -> Graph:
+    decls = program.declarations()
+    defs = {d.name: d for d in program.definitions()}
+    nodes = [s.name for s in program.statements
+             if s.name in defs and isinstance(s, Define)
+             or s.name in decls and s is decls[s.name] and s.kind in BOUND_KINDS]
+    users: dict[str, list[tuple[str, int]]] = {n: [] for n in nodes}
+    for define in defs.values():
+        for position, operand in enumerate(define.operands):
+            if isinstance(operand, Var):
+                users[operand.name].append((define.name, position))
+    return Graph({n: decls[n].kind for n in nodes}, defs, users, {n: i for i, n in enumerate(nodes)})
+
+
+def children(graph: Graph, node: str) -> list[str]:
+    define = graph.defs.get(node)
+    return [] if define is None else [o.name for o in define.operands if isinstance(o, Var)]
+
+
+def topological_order(graph: Graph, nodes=None) -> list[str]:
+    """Every node in `nodes` (default all) after all of its users in `nodes`."""
+    nodes = set(graph.index if nodes is None else nodes)
+    waiting = {n: len({u for u, _ in graph.users[n] if u in nodes}) for n in nodes}
+    ready = [(-graph.index[n], n) for n, count in waiting.items() if count == 0]
+    heapq.heapify(ready)
+    order = []
+    while ready:
+        _, node = heapq.heappop(ready)
+        order.append(node)
+        for child in set(children(graph, node)) & nodes:
+            waiting[child] -= 1
+            if waiting[child] == 0:
+                heapq.heappush(ready, (-graph.index[child], child))
+    return order
+
+
+def reachable(start, step) -> set[str]:
+    """Every node reachable from `start` by `step(node) -> neighbours`."""
+    seen, stack = set(start), list(start)
+    while stack:
+        for nxt in step(stack.pop()):
+            if nxt not in seen:
+                seen.add(nxt)
+                stack.append(nxt)
+    return seen

@@ -1,0 +1,170 @@
+"""The reverse sweep: the seed's Compile Phase.
+
+For each node v in topological order (every user of v before v):
+
+    d/dv  = Σ over uses (u, m=v) of combine(g = d/du, p = du/dv)   (1 for a loss)
+    dv/dm = the op table's local partial, for each operand m of v's definition
+
+A contribution that numpy broadcasting widened is summed back with
+`sum_like`.  `nodes` limits the sweep (the -O1 pass keeps only nodes between
+weights and losses); a node with no contribution has adjoint zero.  The
+result is a list of blocks, one per node, each a comment naming the forward
+line and the block's definitions, plus the shapes of all new names.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from .. import ops
+from ..parser.ast import Comment, Define, Num, Var
+from ..parser.printer import statement
+from .graph import Graph, topological_order
+from .rules import lower
+
+
+def adjoint(name: str) -> str:
+    return f"d/d{name}"
+
+
+def partial_name(node: str, operand: str) -> str:
+    return f"d{node}/d{operand}"
+
+
+@dataclass
+class Namer:
+    """Fresh temporaries `<base>.1`, `<base>.2`, ... never reusing a name."""
+    used: set[str]
+    counters: dict[str, int] = field(default_factory=dict)
+
+    def __call__(self, base: str) -> str:
+        n = self.counters.get(base, 0)
+        while True:
+            n += 1
+            name = f"{base}.{n}"
+            if name not in self.used:
+                self.counters[base] = n
+                self.used.add(name)
+                return name
+
+    def claim(self, name: str) -> str:
+        """`name` itself if free, else a fresh variant of it."""
+        if name in self.used:
+            return self(name)
+        self.used.add(name)
+        return name
+
+
+@dataclass
+class Sweep:
+    graph: Graph
+    shapes: dict[str, ops.Shape]
+    nodes: set[str]
+    namer: Namer
+    partials: dict[tuple[str, int], str] = field(default_factory=dict)
+    blocks: list[tuple[Comment, list[Define]]] = field(default_factory=list)
+
+
+def operand_shape(operand, shapes) -> ops.Shape:
+    return () if isinstance(operand, Num) else shapes[operand.name]
+
+
+def grad_rules(define: Define, shapes) -> tuple:
+    op = ops.TABLE[define.op]
+    return op.grads(*(operand_shape(o, shapes) for o in define.operands))
+
+
+def infer(lines: list[Define], shapes: dict) -> None:
+    for line in lines:
+        shapes[line.name] = tuple(ops.TABLE[line.op].shape(
+            *(operand_shape(o, shapes) for o in line.operands)))
+
+
+def live_edge(graph: Graph, shapes, user: str, position: int, keep_zero: bool) -> bool:
+    """Does operand `position` of `user` carry a derivative?"""
+    rule = grad_rules(graph.defs[user], shapes)[position]
+    return rule is not None and (keep_zero or rule.partial != "0")
+
+
+def reverse_sweep(graph: Graph, shapes: dict, nodes: set[str], keep_zero: bool = True) -> Sweep:
+    sweep = Sweep(graph, dict(shapes), nodes, Namer(set(shapes)))
+    for node in topological_order(graph, nodes):
+        lines = adjoint_lines(sweep, node, keep_zero) + partial_lines(sweep, node, keep_zero)
+        define = graph.defs.get(node)
+        title = f"{node} = {statement(define).split(' = ', 1)[1]}" if define else f"{graph.kinds[node]} {node}"
+        sweep.blocks.append((Comment(title), lines))
+    return sweep
+
+
+def adjoint_lines(sweep: Sweep, node: str, keep_zero: bool) -> list[Define]:
+    target = adjoint(node)
+    sweep.namer.claim(target)
+    uses = [(u, i) for u, i in sweep.graph.users[node]
+            if u in sweep.nodes and live_edge(sweep.graph, sweep.shapes, u, i, keep_zero)]
+    seed = [Num(1.0)] if sweep.graph.kinds[node] == "loss" else []
+    if not uses and not seed:
+        lines = [zero(target, node, sweep.shapes)]
+        infer(lines, sweep.shapes)
+        return lines
+    single = len(uses) + len(seed) == 1
+    lines: list[Define] = []
+    terms = list(seed)
+    for user, position in uses:
+        name = target if single else sweep.namer(target)
+        lines += contribution(sweep, node, user, position, name)
+        terms.append(Var(name))
+    sums = [Define(target, "copy", (seed[0],))] if single and seed else []
+    total = terms[0]
+    for i, term in enumerate(terms[1:], start=2):
+        name = target if i == len(terms) else sweep.namer(target)
+        sums.append(Define(name, "add", (total, term)))
+        total = Var(name)
+    infer(sums, sweep.shapes)
+    return lines + sums
+
+
+def zero(target: str, like: str, shapes) -> Define:
+    if shapes[like] == ():
+        return Define(target, "copy", (Num(0.0),))
+    return Define(target, "broadcast_like", (Num(0.0), Var(like)))
+
+
+def contribution(sweep: Sweep, node: str, user: str, position: int, target: str) -> list[Define]:
+    define = sweep.graph.defs[user]
+    rule = grad_rules(define, sweep.shapes)[position]
+    env = operand_env(define)
+    env["g"] = Var(adjoint(user))
+    if (user, position) in sweep.partials:
+        env["p"] = Var(sweep.partials[(user, position)])
+    lines = lower(rule.combine, target, env, sweep.namer)
+    lines_shapes = dict(sweep.shapes)
+    infer(lines, lines_shapes)
+    if lines_shapes[target] != sweep.shapes[node]:       # broadcasting widened it
+        wide = sweep.namer(target)
+        lines = [*lines[:-1], replace(lines[-1], name=wide),
+                 Define(target, "sum_like", (Var(wide), Var(node)))]
+    infer(lines, sweep.shapes)
+    return lines
+
+
+def operand_env(define: Define) -> dict:
+    env = dict(zip("ab", define.operands))
+    env["v"] = Var(define.name)
+    return env
+
+
+def partial_lines(sweep: Sweep, node: str, keep_zero: bool) -> list[Define]:
+    define = sweep.graph.defs.get(node)
+    if define is None:
+        return []
+    lines: list[Define] = []
+    for position, (operand, rule) in enumerate(zip(define.operands,
+                                                   grad_rules(define, sweep.shapes))):
+        if not (isinstance(operand, Var) and operand.name in sweep.nodes and rule
+                and rule.partial is not None and (keep_zero or rule.partial != "0")):
+            continue
+        name = sweep.namer.claim(partial_name(node, operand.name))
+        sweep.partials[(node, position)] = name
+        new = lower(rule.partial, name, operand_env(define), sweep.namer)
+        infer(new, sweep.shapes)
+        lines += new
+    return lines

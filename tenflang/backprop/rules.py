@@ -1,0 +1,60 @@
+"""Derivative rules (TenFlang prefix expressions from the op table) → lines.
+
+A rule such as `mul b (pow a (sub b 1))` is parsed into a small tree and
+lowered to one `define` per op: the root gets the target name, inner ops get
+numbered temporaries `<target>.1`, `<target>.2`, ...  (a user's name segment
+never starts with a digit, so these never collide).  Leaves are the symbols
+bound in `env` (a, b, v, g, p) or numbers.
+"""
+from __future__ import annotations
+
+import functools
+import re
+
+from ..parser.ast import Define, Num, Var
+
+TOKEN = re.compile(r"\(|\)|[^\s()]+")
+
+
+@functools.cache
+def parse_rule(text: str):
+    """'mul b (sub a 1)' -> ('mul', 'b', ('sub', 'a', '1')); a bare leaf stays a str."""
+    tokens = TOKEN.findall(text)
+    stack: list[list] = [[]]
+    for token in tokens:
+        if token == "(":
+            stack.append([])
+        elif token == ")":
+            group = stack.pop()
+            stack[-1].append(tuple(group))
+        else:
+            stack[-1].append(token)
+    (top,) = stack
+    return top[0] if len(top) == 1 else tuple(top)
+
+
+def leaf(symbol, env: dict):
+    if isinstance(symbol, tuple):
+        raise ValueError("not a leaf")
+    if symbol in env:
+        return env[symbol]
+    return Num(float(symbol))
+
+
+def lower(rule: str, target: str, env: dict, fresh) -> list[Define]:
+    """Lines defining `target` by `rule`; `fresh(target)` names temporaries."""
+    tree = parse_rule(rule)
+    if not isinstance(tree, tuple):
+        return [Define(target, "copy", (leaf(tree, env),))]
+    lines: list[Define] = []   # temporaries first (innermost first), the root last
+    operands = tuple(emit(t, env, fresh, target, lines) for t in tree[1:])
+    return lines + [Define(target, tree[0], operands)]
+
+
+def emit(tree, env, fresh, target, lines) -> Var | Num:
+    if not isinstance(tree, tuple):
+        return leaf(tree, env)
+    operands = tuple(emit(t, env, fresh, target, lines) for t in tree[1:])
+    name = fresh(target)
+    lines.append(Define(name, tree[0], operands))
+    return Var(name)

@@ -1,0 +1,122 @@
+"""The -O1 clean-up of a GCP, one pass in program order then dead-code removal.
+
+Each backward line, after its operands are replaced by what they stand for,
+either stays or is replaced by a value:
+
+* constants fold (`sub 2 1` → 1) when every operand is a number and the
+  result is finite;
+* identities vanish: `mul x 1`, `add x 0`, `sub x 0`, `div x 1`, `pow x 1`,
+  `copy x`, `sum_like`/`broadcast_like` to x's own shape — only where the
+  result has x's shape, so broadcasting is never lost; `mul x 0` of a scalar
+  is 0 and `mul x -1` becomes `neg x`;
+* common subexpressions merge: a line computing what an earlier line (forward
+  lines included) computes becomes that line's name.
+
+Names in `keep` (the weight gradients and the losses) are always defined.
+Forward lines are kept as the user wrote them; only their dead ones go.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .. import ops
+from ..parser.ast import Define, Num, Var
+
+COMMUTATIVE = {"add", "mul", "max", "min", "dot"}
+
+
+def simplify(forward, blocks, keep: set[str], shapes, namer):
+    table: dict = {}
+    for line in forward:
+        table.setdefault(key(line.op, line.operands), line.name)
+    subst: dict[str, Var | Num] = {}
+    new_blocks = []
+    for title, lines in blocks:
+        out = []
+        for line in lines:
+            operands = tuple(subst.get(o.name, o) if isinstance(o, Var) else o
+                             for o in line.operands)
+            value = reduce(line.op, operands, shapes, line.name)
+            if value is None:
+                found = table.setdefault(key(line.op, operands), line.name)
+                value = Var(found) if found != line.name else None
+            if value is None:
+                out.append(Define(line.name, *rewrite(line.op, operands)))
+            elif line.name in keep:
+                out.append(Define(line.name, "copy", (value,)))
+            else:
+                subst[line.name] = value
+        new_blocks.append((title, out))
+    return remove_dead(forward, new_blocks, keep)
+
+
+def key(op: str, operands) -> tuple:
+    parts = tuple(("v", o.name) if isinstance(o, Var) else ("n", o.value) for o in operands)
+    return (op, tuple(sorted(parts)) if op in COMMUTATIVE else parts)
+
+
+def shape_of(operand, shapes) -> ops.Shape:
+    return () if isinstance(operand, Num) else shapes[operand.name]
+
+
+def is_num(operand, value: float) -> bool:
+    return isinstance(operand, Num) and operand.value == value
+
+
+def reduce(op: str, operands, shapes, name: str):
+    """What the line reduces to (a Var or Num), or None if it must stay."""
+    result_shape = shapes[name]
+
+    def same(o):
+        return o if shape_of(o, shapes) == result_shape else None
+    if op == "copy":
+        return operands[0]
+    if all(isinstance(o, Num) for o in operands) and ops.TABLE[op].elementwise:
+        return fold(op, operands)
+    a = operands[0]
+    b = operands[1] if len(operands) > 1 else None
+    if op == "mul":
+        for x, y in ((a, b), (b, a)):
+            if is_num(y, 1.0):
+                return same(x)
+            if is_num(y, 0.0) and result_shape == ():
+                return Num(0.0)
+    if op == "add":
+        for x, y in ((a, b), (b, a)):
+            if is_num(y, 0.0):
+                return same(x)
+    if op in ("sub", "div", "pow") and is_num(b, 0.0 if op == "sub" else 1.0):
+        return same(a)
+    if op in ("sum_like", "broadcast_like"):
+        return same(a)
+    return None
+
+
+def fold(op: str, operands):
+    with np.errstate(all="ignore"):
+        args = [np.array([o.value]) for o in operands]
+        value = float(ops.TABLE[op].forward(np, *args).reshape(-1)[0])
+    return Num(value) if math.isfinite(value) else None
+
+
+def rewrite(op: str, operands) -> tuple[str, tuple]:
+    """Spell a surviving line the way a person would."""
+    if op == "mul":
+        for x, y in (operands, operands[::-1]):
+            if is_num(y, -1.0):
+                return "neg", (x,)
+    if op == "sub" and is_num(operands[0], 0.0):
+        return "neg", (operands[1],)
+    return op, operands
+
+
+def remove_dead(forward, blocks, keep: set[str]):
+    live = set(keep)
+    lines = list(forward) + [d for _, ls in blocks for d in ls]
+    for line in reversed(lines):
+        if line.name in live:
+            live.update(o.name for o in line.operands if isinstance(o, Var))
+    return ([d for d in forward if d.name in live],
+            [(title, [d for d in ls if d.name in live]) for title, ls in blocks])

@@ -1,0 +1,22 @@
+"""Command-line tools: `tfcompiler`, `tfweightcalc`, `tfevaluate` (the seed's
+names) and the `tenflang` group gathering them with `check` and friends.
+Each command is a thin wrapper over the Python API."""
+import click
+
+from .compile import check_command, tfcompiler
+from .evaluate import tfevaluate
+from .train import tfweightcalc
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="tenflang")
+def main():
+    """TenFlang: compile, train and evaluate straight-line tensor programs."""
+
+
+main.add_command(tfcompiler, "compile")
+main.add_command(tfweightcalc, "train")
+main.add_command(tfevaluate, "evaluate")
+main.add_command(check_command, "check")
+
+__all__ = ["main", "tfcompiler", "tfweightcalc", "tfevaluate"]

@@ -1,0 +1,51 @@
+"""What every command shares: error reporting, exit codes, atomic output.
+
+Exit codes (DESIGN.md §4): 0 success; 1 a run that failed (diverged,
+interrupted, I/O); 2 bad input or usage.  A `TenflangError` is printed as its
+rendered message on stderr, with no traceback; anything else escaping is a bug
+and keeps its traceback.
+"""
+from __future__ import annotations
+
+import functools
+import os
+import sys
+import tempfile
+
+import click
+
+from ..errors import TenflangError
+
+
+def reports_errors(command):
+    """Wrap a click callback so a TenflangError becomes a message and an exit code."""
+    @functools.wraps(command)
+    def wrapper(*args, **kwargs):
+        try:
+            return command(*args, **kwargs)
+        except TenflangError as err:
+            click.echo(err.render(), err=True)
+            sys.exit(err.exit_code)
+        except KeyboardInterrupt:
+            click.echo("interrupted", err=True)
+            sys.exit(1)
+        except BrokenPipeError:
+            sys.exit(1)
+    return wrapper
+
+
+def write_output(path: str | None, text: str) -> None:
+    """Write `text` to stdout, or atomically to `path` (a temp file beside it,
+    then a rename, so a reader never sees half a file)."""
+    if path is None or path == "-":
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    directory = os.path.dirname(os.path.abspath(path))
+    try:
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix=".tmp-", suffix=os.path.basename(path))
+        with os.fdopen(fd, "w") as out:
+            out.write(text)
+        os.replace(tmp, path)
+    except OSError as err:
+        raise TenflangError(f"cannot write output: {err.strerror or err}", exit_code=1) from None

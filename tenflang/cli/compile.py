@@ -1,0 +1,47 @@
+"""`tfcompiler` (Compile Phase) and `tenflang check`."""
+from __future__ import annotations
+
+import click
+
+from ..backprop import compile_gradient
+from ..parser import parse_file, print_program
+from .common import reports_errors, write_output
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("shape", type=click.Path(dir_okay=False))
+@click.option("-o", "--output", "out", metavar="OUT", help="Write the GCP here (default stdout).")
+@click.option("-O", "level", type=click.IntRange(0, 1), default=1, show_default=True,
+              help="-O0: the seed's literal algorithm; -O1: only what weight gradients need, "
+                   "simplified.")
+@click.option("--dot", "dot_file", metavar="FILE", help="Write the dataflow graph as Graphviz DOT.")
+@click.option("--dot-gcp", is_flag=True, help="With --dot: draw the GCP's graph instead.")
+@click.option("--stats", is_flag=True, help="Print a static report (lines, ops, FLOPs, memory) "
+              "for the shape program and the GCP on stderr.")
+@click.option("--check", "check_only", is_flag=True, help="Only validate the shape program.")
+@reports_errors
+def tfcompiler(shape, out, level, dot_file, dot_gcp, stats, check_only):
+    """Compile the shape program SHAPE into its Gradient Computing Program."""
+    program = parse_file(shape, shape_program=True)
+    if check_only:
+        click.echo(f"{shape}: ok", err=True)
+        return
+    gcp = compile_gradient(program, level)
+    if dot_file:
+        from ..backprop.dot import to_dot
+        write_output(dot_file, to_dot(gcp if dot_gcp else program))
+    if stats:
+        from ..backprop.stats import report
+        click.echo(report(program, gcp), err=True)
+    write_output(out, print_program(gcp))
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("program", type=click.Path(dir_okay=False))
+@click.option("--shape-program/--any-program", default=True, show_default=True,
+              help="Apply tfcompiler's extra rules (a loss, no reserved names).")
+@reports_errors
+def check_command(program, shape_program):
+    """Validate PROGRAM: syntax, declarations, definitions and shapes."""
+    parse_file(program, shape_program=shape_program)
+    click.echo(f"{program}: ok", err=True)

@@ -1,0 +1,86 @@
+"""The TenFlang syntax tree: frozen dataclasses, and nothing of lark.
+
+Positions (1-based line and column) are carried for error messages but are
+left out of equality, so a program printed and parsed again compares equal to
+the original.  `origin` is the chain of macro call sites a statement was
+expanded from, innermost first (empty for statements written directly).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+KINDS = ("input", "exp_output", "weight", "intvar", "output", "loss")
+BOUND_KINDS = ("input", "weight", "exp_output")   # bound from data, never defined
+
+
+@dataclass(frozen=True)
+class Pos:
+    line: int
+    column: int
+
+
+@dataclass(frozen=True)
+class Var:
+    name: str
+    pos: Pos | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Num:
+    value: float
+    pos: Pos | None = field(default=None, compare=False, repr=False)
+
+
+Operand = Var | Num
+
+
+@dataclass(frozen=True)
+class Declare:
+    kind: str
+    name: str
+    shape: tuple[int, ...] | None = None      # None: not written (scalar for data)
+    pos: Pos | None = field(default=None, compare=False, repr=False)
+    name_pos: Pos | None = field(default=None, compare=False, repr=False)
+    origin: tuple[Pos, ...] = field(default=(), compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Define:
+    """`define name = op operands...`; `define v = a` is the op `copy`."""
+    name: str
+    op: str
+    operands: tuple[Operand, ...]
+    pos: Pos | None = field(default=None, compare=False, repr=False)
+    op_pos: Pos | None = field(default=None, compare=False, repr=False)
+    origin: tuple[Pos, ...] = field(default=(), compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Macro:
+    name: str
+    params: tuple[str, ...]
+    result: str
+    body: tuple["Statement", ...]
+    pos: Pos | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Comment:
+    """A comment line in generated code (the parser drops comments)."""
+    text: str
+
+
+Statement = Declare | Define | Macro | Comment
+
+
+@dataclass(frozen=True)
+class Program:
+    statements: tuple[Statement, ...]
+    filename: str = field(default="<input>", compare=False)
+    source: str = field(default="", compare=False, repr=False)
+
+    def declarations(self) -> dict[str, Declare]:
+        return {s.name: s for s in self.statements if isinstance(s, Declare)}
+
+    def definitions(self) -> list[Define]:
+        return [s for s in self.statements if isinstance(s, Define)]

@@ -1,0 +1,122 @@
+"""Static checks and shape inference over an expanded program.
+
+One pass in program order keeps, per name, its declaration and whether it has
+a value yet (inputs, weights and exp_outputs have one from the start; the
+rest once defined).  Each problem raises a located `TenflangError` at once.
+The result maps every declared name to its per-example shape: data variables
+take their declared shape (scalar when none is written); defined variables
+take the shape their op's rule gives, which must agree with any declared one.
+"""
+from __future__ import annotations
+
+import difflib
+
+from .. import ops
+from .ast import BOUND_KINDS, KINDS, Declare, Define, Num, Program, Var
+from .diagnostics import error_at
+
+
+def check(program: Program, shape_program: bool = False) -> dict[str, ops.Shape]:
+    """Validate `program` and return the shape of every declared variable.
+    `shape_program` adds the rules for `tfcompiler` input: no reserved names,
+    at least one loss, every loss defined."""
+    decls: dict[str, Declare] = {}
+    shapes: dict[str, ops.Shape] = {}
+    defined: set[str] = set()
+    for statement in program.statements:
+        if isinstance(statement, Declare):
+            check_declare(program, statement, decls, shape_program)
+            decls[statement.name] = statement
+            if statement.kind in BOUND_KINDS:
+                shapes[statement.name] = statement.shape or ()
+        elif isinstance(statement, Define):
+            check_define(program, statement, decls, defined)
+            shapes[statement.name] = infer(program, statement, decls, shapes)
+            defined.add(statement.name)
+    for name, decl in decls.items():
+        shapes.setdefault(name, decl.shape or ())
+    check_losses(program, decls, shapes, defined, shape_program)
+    return shapes
+
+
+def check_declare(program, declare: Declare, decls, shape_program: bool) -> None:
+    if declare.kind not in KINDS:
+        raise error_at(program, declare.pos, f"unknown variable type '{declare.kind}'; "
+                       f"expected one of {', '.join(KINDS)}", declare.origin)
+    if declare.name in decls:
+        first = decls[declare.name].pos
+        raise error_at(program, declare.name_pos, f"'{declare.name}' is already declared"
+                       + (f" on line {first.line}" if first else ""), declare.origin)
+    if shape_program and not declare.origin and ("." in declare.name or "/" in declare.name):
+        raise error_at(program, declare.name_pos, f"'{declare.name}': names containing '.' or "
+                       "'/' are reserved for generated code", declare.origin)
+    if declare.shape is not None and 0 in declare.shape:
+        raise error_at(program, declare.name_pos, f"'{declare.name}' has an empty dimension "
+                       f"in its shape {ops.fmt_shape(declare.shape)}", declare.origin)
+
+
+def check_define(program, define: Define, decls, defined: set[str]) -> None:
+    at = lambda pos, message: error_at(program, pos, message, define.origin)  # noqa: E731
+    if define.name not in decls:
+        later = any(isinstance(s, Declare) and s.name == define.name for s in program.statements)
+        raise at(define.pos, f"'{define.name}' is defined before it is declared" if later
+                 else f"'{define.name}' is defined but never declared")
+    kind = decls[define.name].kind
+    if kind in BOUND_KINDS:
+        raise at(define.pos, f"'{define.name}' is declared {kind} and cannot be defined; "
+                 "its value comes from the data")
+    if define.name in defined:
+        raise at(define.pos, f"'{define.name}' is already defined")
+    op = ops.lookup(define.op)
+    if op is None:
+        close = difflib.get_close_matches(define.op, ops.TABLE, n=1)
+        hint = f"; did you mean '{close[0]}'?" if close else ""
+        raise at(define.op_pos, f"unknown op '{define.op}'{hint}")
+    if len(define.operands) != op.arity:
+        raise at(define.op_pos, f"'{define.op}' takes {op.arity} operand"
+                 f"{'s' if op.arity > 1 else ''}, got {len(define.operands)}")
+    for operand in define.operands:
+        if isinstance(operand, Var):
+            check_use(program, define, operand, decls, defined)
+
+
+def check_use(program, define: Define, operand: Var, decls, defined: set[str]) -> None:
+    name = operand.name
+    if name not in decls:
+        message = f"'{name}' is not declared"
+    elif name == define.name:
+        message = f"'{name}' is used in its own definition"
+    elif decls[name].kind not in BOUND_KINDS and name not in defined:
+        message = f"'{name}' is used before it is defined"
+    else:
+        return
+    raise error_at(program, operand.pos or define.op_pos, message, define.origin)
+
+
+def infer(program, define: Define, decls, shapes) -> ops.Shape:
+    operand_shapes = [() if isinstance(o, Num) else shapes[o.name] for o in define.operands]
+    try:
+        shape = ops.TABLE[define.op].shape(*operand_shapes)
+    except ops.ShapeMismatch as err:
+        raise error_at(program, define.op_pos, str(err), define.origin) from None
+    declared = decls[define.name].shape
+    if declared is not None and tuple(declared) != tuple(shape):
+        raise error_at(program, define.pos, f"'{define.name}' is declared with shape "
+                       f"{ops.fmt_shape(declared)} but its definition gives "
+                       f"{ops.fmt_shape(shape)}", define.origin)
+    return tuple(shape)
+
+
+def check_losses(program, decls, shapes, defined, shape_program: bool) -> None:
+    losses = [d for d in decls.values() if d.kind == "loss"]
+    for loss in losses:
+        if shapes[loss.name] != ():
+            raise error_at(program, loss.name_pos, f"loss '{loss.name}' has shape "
+                           f"{ops.fmt_shape(shapes[loss.name])}; a loss must be a scalar "
+                           "(reduce it with sum or mean)", loss.origin)
+        if shape_program and loss.name not in defined:
+            raise error_at(program, loss.name_pos, f"loss '{loss.name}' is declared but "
+                           "never defined", loss.origin)
+    if shape_program and not losses:
+        raise error_at(program, None, "the program declares no loss; "
+                       "tfcompiler needs at least one 'declare loss' to differentiate")

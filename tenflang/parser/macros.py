@@ -1,0 +1,107 @@
+"""Macro expansion.
+
+A macro is expanded where it is called.  Inside an expansion the parameters
+stand for the call's operands, the result for the caller's target, and each
+local `t` becomes `<target>.t`; nested calls nest the prefix (`o.h.t`), so
+expansions never collide.  A macro may call only macros defined before it,
+which rules recursion out; a call of itself is reported as recursion.
+Expanded statements keep the position of the macro body line and record the
+call sites in `origin`, innermost first, for error messages.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .ast import Declare, Define, Macro, Num, Program, Var
+from .diagnostics import error_at
+
+
+def expand(program: Program) -> Program:
+    """The program with every macro definition removed and every call expanded."""
+    macros: dict[str, Macro] = {}
+    out: list = []
+    for statement in program.statements:
+        if isinstance(statement, Macro):
+            check_macro(program, statement, macros)
+            macros[statement.name] = statement
+        elif isinstance(statement, Define) and statement.op in macros:
+            out.extend(expand_call(program, statement, macros, ()))
+        else:
+            out.append(statement)
+    return replace(program, statements=tuple(out))
+
+
+def check_macro(program: Program, macro: Macro, known: dict[str, Macro]) -> None:
+    if macro.name in known:
+        raise error_at(program, macro.pos, f"macro '{macro.name}' is already defined")
+    names = list(macro.params) + [macro.result]
+    if len(set(names)) != len(names):
+        raise error_at(program, macro.pos, f"macro '{macro.name}' repeats a parameter name")
+    locals_ = {s.name for s in macro.body if isinstance(s, Declare)}
+    for statement in macro.body:
+        if isinstance(statement, Macro):
+            raise error_at(program, statement.pos, "a macro cannot be defined inside another macro")
+        if isinstance(statement, Declare):
+            check_local(program, macro, statement)
+        elif isinstance(statement, Define):
+            check_body_line(program, macro, statement, locals_, known)
+    if not any(isinstance(s, Define) and s.name == macro.result for s in macro.body):
+        raise error_at(program, macro.pos,
+                       f"macro '{macro.name}' never defines its result '{macro.result}'")
+
+
+def check_local(program: Program, macro: Macro, declare: Declare) -> None:
+    if declare.name in macro.params or declare.name == macro.result:
+        raise error_at(program, declare.name_pos,
+                       f"'{declare.name}' is a parameter or the result of macro '{macro.name}' "
+                       "and cannot be declared inside it")
+    if declare.kind != "intvar":
+        raise error_at(program, declare.pos,
+                       f"a macro's locals are intvars; '{declare.name}' is declared {declare.kind}")
+
+
+def check_body_line(program, macro: Macro, define: Define, locals_, known) -> None:
+    if define.op == macro.name:
+        raise error_at(program, define.op_pos, f"macro '{macro.name}' calls itself; "
+                       "macros cannot be recursive")
+    if define.name in macro.params:
+        raise error_at(program, define.pos, f"'{define.name}' is a parameter of macro "
+                       f"'{macro.name}' and cannot be defined")
+    visible = set(macro.params) | locals_ | {macro.result}
+    for name, where in [(define.name, define.pos)] + [
+            (o.name, o.pos) for o in define.operands if isinstance(o, Var)]:
+        if name not in visible:
+            raise error_at(program, where, f"'{name}' is not a parameter, local or the result "
+                           f"of macro '{macro.name}'")
+
+
+def expand_call(program: Program, call: Define, macros: dict[str, Macro], origin) -> list:
+    macro = macros[call.op]
+    if len(call.operands) != len(macro.params):
+        raise error_at(program, call.op_pos, f"macro '{macro.name}' takes {len(macro.params)} "
+                       f"operand(s), got {len(call.operands)}", origin=origin)
+    here = (call.op_pos,) + origin
+    renaming = dict(zip(macro.params, call.operands))
+    renaming[macro.result] = Var(call.name)
+    for s in macro.body:
+        if isinstance(s, Declare):
+            renaming[s.name] = Var(f"{call.name}.{s.name}")
+    out: list = []
+    for s in macro.body:
+        if isinstance(s, Declare):
+            out.append(replace(s, name=renaming[s.name].name, origin=here))
+            continue
+        define = replace(s, name=renaming[s.name].name, origin=here,
+                         operands=tuple(rename(o, renaming) for o in s.operands))
+        if define.op in macros:
+            out.extend(expand_call(program, define, macros, here))
+        else:
+            out.append(define)
+    return out
+
+
+def rename(operand, renaming):
+    if isinstance(operand, Num):
+        return operand
+    return replace(renaming[operand.name], pos=operand.pos)
+

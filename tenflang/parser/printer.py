@@ -1,0 +1,58 @@
+"""Syntax tree → tidy TenFlang text.
+
+One statement per line, single spaces, `define v = a` for copies, a blank line
+wherever declarations give way to definitions (and back), macro bodies
+indented by two spaces.  Numbers print as integers when they are integral and
+as Python's shortest round-tripping `repr` otherwise, so printing then parsing
+gives back the same tree.
+"""
+from __future__ import annotations
+
+from .ast import Comment, Declare, Define, Macro, Num, Program, Var
+
+
+def number(value: float) -> str:
+    value = float(value)
+    if value.is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    return repr(value)
+
+
+def operand(o: Var | Num) -> str:
+    return o.name if isinstance(o, Var) else number(o.value)
+
+
+def statement(s, indent: str = "") -> str:
+    if isinstance(s, Declare):
+        shape = "" if s.shape is None else " [" + ", ".join(map(str, s.shape)) + "]"
+        return f"{indent}declare {s.kind} {s.name}{shape}"
+    if isinstance(s, Define):
+        rhs = " ".join(map(operand, s.operands))
+        return f"{indent}define {s.name} = {rhs if s.op == 'copy' else s.op + ' ' + rhs}"
+    if isinstance(s, Comment):
+        return f"{indent}# {s.text}" if s.text else f"{indent}#"
+    if isinstance(s, Macro):
+        head = " ".join(("macro", s.name) + s.params + ("->", s.result))
+        return "\n".join([f"{indent}{head}", *lines(s.body, indent + "  "), f"{indent}end"])
+    raise TypeError(f"not a statement: {s!r}")
+
+
+def lines(statements, indent: str = "") -> list[str]:
+    """Blank lines separate runs of declarations, runs of definitions, macros,
+    and comment-led blocks; a comment sticks to what follows it."""
+    out: list[str] = []
+    previous = None
+    for s in statements:
+        kind = Macro if isinstance(s, Macro) else type(s)
+        starts_group = kind is Comment or kind is Macro or (kind is not previous
+                                                          and previous is not Comment)
+        if out and out[-1] != "" and starts_group and previous is not Comment:
+            out.append("")
+        out.append(statement(s, indent))
+        previous = kind
+    return out
+
+
+def print_program(program: Program | tuple) -> str:
+    statements = program.statements if isinstance(program, Program) else program
+    return "\n".join(lines(statements)) + "\n"

@@ -1,0 +1,107 @@
+"""Text → syntax tree.  The only module that sees lark.
+
+The grammar is `grammar/tenflang.lark` (installed as the package data
+`tenflang.grammar`).  A lark `Transformer` runs inline with the LALR parser, so
+no parse tree is built: tokens become frozen dataclasses from `ast` directly.
+Syntax errors become `TenflangError`s that say what was expected.
+"""
+from __future__ import annotations
+
+import functools
+from importlib import resources
+from pathlib import Path
+
+import lark
+from lark import Transformer, v_args
+
+from ..errors import Location, TenflangError, source_line
+from .ast import Declare, Define, Macro, Num, Pos, Program, Var
+
+READABLE = {
+    "NAME": "a name", "NUMBER": "a number", "INT": "an integer", "_NL": "end of line",
+    "EQUAL": "'='", "LSQB": "'['", "RSQB": "']'", "COMMA": "','", "MORETHAN": "'->'",
+    "DECLARE": "'declare'", "DEFINE": "'define'", "MACRO": "'macro'", "END": "'end'",
+    "__ANON_0": "'->'", "$END": "end of file",
+}
+
+
+def grammar_text() -> str:
+    try:
+        return resources.files("tenflang.grammar").joinpath("tenflang.lark").read_text()
+    except (ModuleNotFoundError, FileNotFoundError):
+        return (Path(__file__).resolve().parents[2] / "grammar" / "tenflang.lark").read_text()
+
+
+def pos(token) -> Pos:
+    return Pos(token.line, token.column)
+
+
+def number(token) -> Num:
+    return Num(float(token), pos(token))
+
+
+@v_args(inline=True)
+class ToAst(Transformer):
+    def program(self, *statements):
+        return tuple(statements)
+
+    def shape(self, *dims):
+        return tuple(int(d) for d in dims if d is not None)
+
+    def declare(self, kind, name, shape=None):
+        return Declare(str(kind), str(name), shape, pos(kind), pos(name))
+
+    def apply(self, name, op, *operands):
+        if not operands:
+            return Define(str(name), "copy", (Var(str(op), pos(op)),), pos(name), pos(op))
+        return Define(str(name), str(op), operands, pos(name), pos(op))
+
+    def constant(self, name, value):
+        return Define(str(name), "copy", (number(value),), pos(name), pos(value))
+
+    def operand(self, token):
+        return Var(str(token), pos(token)) if token.type == "NAME" else number(token)
+
+    def param(self, token):
+        return token
+
+    def macro(self, name, *rest):
+        *params, result = [t for t in rest if isinstance(t, lark.Token)]
+        body = tuple(s for s in rest if not isinstance(s, lark.Token))
+        return Macro(str(name), tuple(map(str, params)), str(result), body, pos(name))
+
+
+@functools.cache
+def parser() -> lark.Lark:
+    return lark.Lark(grammar_text(), start="program", parser="lalr", transformer=ToAst(),
+                     maybe_placeholders=True)
+
+
+def parse_source(text: str, filename: str = "<input>") -> Program:
+    """Parse TenFlang text into a `Program` (macros not yet expanded)."""
+    try:
+        statements = parser().parse(text if text.endswith("\n") else text + "\n")
+    except lark.exceptions.UnexpectedInput as err:
+        raise syntax_error(err, text, filename) from None
+    return Program(statements, filename, text)
+
+
+def expected_words(expected) -> str:
+    words = sorted({READABLE.get(e, f"'{e.lower()}'") for e in expected})
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def syntax_error(err, text: str, filename: str) -> TenflangError:
+    line, column = getattr(err, "line", None), getattr(err, "column", None)
+    if not isinstance(line, int) or line < 1:
+        line = len(text.splitlines()) or 1
+        column = len(source_line(text, line) or "") + 1
+    if isinstance(err, lark.exceptions.UnexpectedCharacters):
+        message = f"unexpected character {text[err.pos_in_stream]!r}"
+    else:
+        token = err.token if isinstance(err, lark.exceptions.UnexpectedToken) else None
+        found = "end of line" if token is None or token.type in ("_NL", "$END") else repr(str(token))
+        message = f"unexpected {found}"
+        if getattr(err, "expected", None):
+            message += f"; expected {expected_words(err.expected)}"
+    return TenflangError(message, Location(filename, line, column, source_line(text, line)))
