@@ -14,7 +14,7 @@ from ..parser.ast import Comment, Program, Var
 from ..parser.checks import check
 from .gcp import assemble
 from .graph import build_graph, reachable
-from .reverse import Namer, adjoint, live_edge, reverse_sweep, zero
+from .reverse import adjoint, infer, live_edge, reverse_sweep, zero
 from .simplify import simplify
 
 
@@ -27,13 +27,16 @@ def compile_gradient(program: Program, level: int = 1) -> Program:
     nodes = set(graph.index) if level == 0 else relevant_nodes(graph, shapes, weights, losses)
     sweep = reverse_sweep(graph, shapes, nodes, keep_zero=level == 0)
     all_weights = [d.name for d in program.declarations().values() if d.kind == "weight"]
-    missing = [zero(adjoint(w), w, sweep.shapes) for w in all_weights if w not in nodes]
-    blocks = sweep.blocks + ([(Comment("weights no loss depends on: gradient zero"), missing)] if missing else [])
-    outputs = {adjoint(w) for w in all_weights}
+    missing = [zero(sweep.adjoints.setdefault(w, sweep.namer.claim(adjoint(w))), w, sweep.shapes)
+               for w in all_weights if w not in nodes]
+    infer(missing, sweep.shapes)
+    blocks = sweep.blocks + ([(Comment("weights no loss depends on: gradient zero"), missing)]
+                             if missing else [])
+    outputs = {sweep.adjoints[w] for w in all_weights}
     forward = program.definitions()
     if level >= 1:
         keep = set(outputs) | set(losses)
-        forward, blocks = simplify(forward, blocks, keep, sweep.shapes, Namer(set(sweep.shapes)))
+        forward, blocks = simplify(forward, blocks, keep, sweep.shapes)
     gcp = assemble(program, sweep.shapes, forward, blocks, outputs)
     check(gcp)
     return gcp

@@ -61,6 +61,7 @@ class Sweep:
     nodes: set[str]
     namer: Namer
     partials: dict[tuple[str, int], str] = field(default_factory=dict)
+    adjoints: dict[str, str] = field(default_factory=dict)   # node -> name of d/dnode
     blocks: list[tuple[Comment, list[Define]]] = field(default_factory=list)
 
 
@@ -96,8 +97,7 @@ def reverse_sweep(graph: Graph, shapes: dict, nodes: set[str], keep_zero: bool =
 
 
 def adjoint_lines(sweep: Sweep, node: str, keep_zero: bool) -> list[Define]:
-    target = adjoint(node)
-    sweep.namer.claim(target)
+    target = sweep.adjoints[node] = sweep.namer.claim(adjoint(node))
     uses = [(u, i) for u, i in sweep.graph.users[node]
             if u in sweep.nodes and live_edge(sweep.graph, sweep.shapes, u, i, keep_zero)]
     seed = [Num(1.0)] if sweep.graph.kinds[node] == "loss" else []
@@ -132,7 +132,7 @@ def contribution(sweep: Sweep, node: str, user: str, position: int, target: str)
     define = sweep.graph.defs[user]
     rule = grad_rules(define, sweep.shapes)[position]
     env = operand_env(define)
-    env["g"] = Var(adjoint(user))
+    env["g"] = Var(sweep.adjoints[user])
     if (user, position) in sweep.partials:
         env["p"] = Var(sweep.partials[(user, position)])
     lines = lower(rule.combine, target, env, sweep.namer)

@@ -27,7 +27,7 @@ from ..parser.ast import Define, Num, Var
 COMMUTATIVE = {"add", "mul", "max", "min", "dot"}
 
 
-def simplify(forward, blocks, keep: set[str], shapes, namer):
+def simplify(forward, blocks, keep: set[str], shapes):
     table: dict = {}
     for line in forward:
         table.setdefault(key(line.op, line.operands), line.name)

@@ -1,0 +1,35 @@
+"""The TenFlang interpreter: every valid program, batched, on numpy or cupy.
+
+    plan = make_plan(program, available=data.keys())
+    values = run_plan(plan, data, xp=numpy)          # batched
+    interpret(program, {"x": 3, "w": -2})             # one example, as in the seed
+
+The interpreter never imports cupy: `tenflang.gpu` passes it in as `xp`.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..parser.ast import Program
+from .plan import Plan, default_results, make_plan
+from .run import run_plan
+
+
+def interpret(program: Program, inputs: dict, results=None, xp=np, dtype="float64",
+              batched: bool = False) -> dict:
+    """Run `program` on one example (`batched=False`, values without an example
+    axis, as in the seed) or on a batch (`batched=True`).  Returns the results
+    (default: outputs then losses) by name; NULL results are None."""
+    plan = make_plan(program, set(inputs), results)
+    data = inputs if batched else {n: one_example(plan, n, v) for n, v in inputs.items()}
+    values = run_plan(plan, data, xp=xp, dtype=dtype)
+    if batched:
+        return values
+    return {n: None if v is None else v[0] for n, v in values.items()}
+
+
+def one_example(plan: Plan, name: str, value):
+    return np.asarray(value)[None] if name in plan.batched else value
+
+
+__all__ = ["interpret", "make_plan", "run_plan", "default_results", "Plan"]

@@ -1,0 +1,144 @@
+"""Static statistics of a program, and the `tfcompiler --stats` report.
+
+    stats = program_stats(program)       # one checked Program -> dict
+    text = report(shape_program, gcp)    # both side by side, for stderr
+
+Conventions (the memory model follows DeepDSL's static analysis: sizes are
+known at compile time, a tensor is freed right after its last use)
+
+* `lines` counts declarations plus definitions (comments are not lines).
+* `ops` counts definitions per op name (`define v = a` is the op `copy`).
+* `flops` is per example: the sum of `ops.TABLE[op].cost(operand shapes,
+  result shape)` over all definitions (a numeric literal is a scalar).
+* `weight_bytes` is the size of every declared weight at float64, 8 bytes
+  per element.  It is fixed memory, paid once whatever the batch size.
+* `peak_live_bytes` is per example, float64.  Program points are 0 (program
+  start) and k for the k-th definition.  A value is live from its definition
+  (point 0 for inputs and exp_outputs) to its last use; outputs and losses
+  stay live to the end; a value nobody uses is live only where it is made.
+  At a point, the operands being read and the result being written are all
+  live.  Only *per-example* values count: inputs, exp_outputs and everything
+  computed from them.  Weights, and values computed only from weights and
+  literals (one copy per batch, not one per example), do not count; weights
+  are `weight_bytes`.  The peak is the maximum over points of the sum of the
+  live values' sizes × 8; `peak_at` names the definition where it is first
+  reached (None: program start).
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+from .. import ops
+from ..parser import check
+from ..parser.ast import Define, Num, Program, Var
+
+BYTES_PER_ELEMENT = 8                      # float64
+PER_EXAMPLE_DATA = ("input", "exp_output")
+LIVE_TO_END = ("output", "loss")
+
+
+def operand_shapes(define: Define, shapes) -> list[ops.Shape]:
+    return [() if isinstance(o, Num) else shapes[o.name] for o in define.operands]
+
+
+def value_bytes(shape: ops.Shape) -> int:
+    return ops.size(shape) * BYTES_PER_ELEMENT
+
+
+def flops(definitions: list[Define], shapes) -> int:
+    return sum(ops.TABLE[d.op].cost(operand_shapes(d, shapes), shapes[d.name])
+               for d in definitions)
+
+
+def weight_bytes(program: Program, shapes) -> int:
+    return sum(value_bytes(shapes[d.name]) for d in program.declarations().values()
+               if d.kind == "weight")
+
+
+def per_example_values(program: Program, definitions: list[Define]) -> set[str]:
+    """Names whose value differs from example to example."""
+    varying = {d.name for d in program.declarations().values() if d.kind in PER_EXAMPLE_DATA}
+    for define in definitions:
+        if any(isinstance(o, Var) and o.name in varying for o in define.operands):
+            varying.add(define.name)
+    return varying
+
+
+def live_intervals(program: Program, definitions: list[Define]) -> dict[str, list[int]]:
+    """name -> [first point, last point] for every value the program has."""
+    kinds = {d.name: d.kind for d in program.declarations().values()}
+    intervals = {n: [0, 0] for n, k in kinds.items() if k in PER_EXAMPLE_DATA + ("weight",)}
+    for point, define in enumerate(definitions, start=1):
+        for operand in define.operands:
+            if isinstance(operand, Var):
+                intervals[operand.name][1] = point
+        intervals[define.name] = [point, point]
+    for name, interval in intervals.items():
+        if False:
+            interval[1] = len(definitions)
+    return intervals
+
+
+def peak_live(program: Program, definitions: list[Define], shapes) -> tuple[int, int]:
+    """(peak per-example live bytes, the point where it is first reached)."""
+    delta = [0] * (len(definitions) + 2)
+    intervals = live_intervals(program, definitions)
+    for name in per_example_values(program, definitions):
+        if name in intervals:
+            first, last = intervals[name]
+            delta[first] += value_bytes(shapes[name])
+            delta[last + 1] -= value_bytes(shapes[name])
+    live, peak, peak_point = 0, 0, 0
+    for point, change in enumerate(delta[:-1]):
+        live += change
+        if live > peak:
+            peak, peak_point = live, point
+    return peak, peak_point
+
+
+def program_stats(program: Program) -> dict:
+    """Lines, ops, FLOPs and memory of one program (see module docstring)."""
+    shapes = check(program)
+    definitions = program.definitions()
+    declarations = len(program.declarations())
+    peak, point = peak_live(program, definitions, shapes)
+    return {
+        "lines": declarations + len(definitions),
+        "declarations": declarations,
+        "definitions": len(definitions),
+        "ops": dict(sorted(Counter(d.op for d in definitions).items())),
+        "flops": flops(definitions, shapes),
+        "weight_bytes": weight_bytes(program, shapes),
+        "peak_live_bytes": peak,
+        "peak_at": definitions[point - 1].name if point else None,
+    }
+
+
+ROWS = (("lines", "lines"), ("  declarations", "declarations"),
+        ("  definitions", "definitions"), ("FLOPs per example", "flops"),
+        ("weights (bytes)", "weight_bytes"),
+        ("peak live per example (bytes)", "peak_live_bytes"))
+
+
+def table_rows(left: dict, right: dict) -> list[tuple[str, str, str]]:
+    rows = [(title, f"{left[key]:,}", f"{right[key]:,}") for title, key in ROWS]
+    rows.append(("ops", "", ""))
+    for op in sorted(set(left["ops"]) | set(right["ops"])):
+        rows.append((f"  {op}", f"{left['ops'].get(op, 0):,}", f"{right['ops'].get(op, 0):,}"))
+    return rows
+
+
+def format_table(rows: list[tuple[str, str, str]]) -> str:
+    widths = [max(len(row[i]) for row in rows) for i in range(3)]
+    return "\n".join(f"{a:<{widths[0]}}  {b:>{widths[1]}}  {c:>{widths[2]}}".rstrip()
+                     for a, b, c in rows)
+
+
+def report(shape_program: Program, gcp: Program) -> str:
+    """The shape program's and the GCP's statistics as an aligned text table."""
+    left, right = program_stats(shape_program), program_stats(gcp)
+    header = ("", "shape program", "GCP")
+    return format_table([header, *table_rows(left, right)])
+
+
+__all__ = ["program_stats", "report"]

@@ -1,0 +1,96 @@
+"""A program compiled once into a plan, for batched runs.
+
+The seed's interpreter builds a bindings dictionary line by line: inputs and
+weights bound from the input dictionary, every other declaration NULL until
+defined, NULL propagating through ops.  Which names are NULL depends only on
+which data variables are present, so the plan settles it ahead of time:
+steps whose result would be NULL are left out, and a run does no NULL checks.
+
+Liveness is settled ahead of time too: each step lists the names whose last
+use it is, and the run releases them, so peak memory follows the program's
+live set rather than its length.
+
+Data conventions: `input` and `exp_output` values carry a leading example
+axis; `weight` values do not (the run adds a unit axis, see ops.py).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .. import ops
+from ..parser.ast import BOUND_KINDS, Num, Program, Var
+
+BATCHED_KINDS = ("input", "exp_output")
+
+
+@dataclass(frozen=True)
+class Step:
+    target: str
+    op: ops.Op
+    operands: tuple          # names (str) or constants (float)
+    release: tuple[str, ...]  # names whose last use is this step
+
+
+@dataclass(frozen=True)
+class Plan:
+    bound: tuple[str, ...]        # data names read from the inputs, in declaration order
+    batched: frozenset[str]       # those with a leading example axis in the data
+    steps: tuple[Step, ...]
+    results: tuple[str, ...]      # names reported, in declaration order
+    null: frozenset[str]          # results that are NULL
+    shapes: dict                  # per-example shape of every declared name
+
+
+def default_results(program: Program) -> list[str]:
+    """What a run reports: outputs, then losses (declaration order)."""
+    decls = program.declarations().values()
+    return [d.name for d in decls if d.kind == "output"] + [d.name for d in decls if d.kind == "loss"]
+
+
+def make_plan(program: Program, available, results=None, shapes=None) -> Plan:
+    """Plan a run of `program` given the data names in `available`."""
+    from ..parser.checks import check
+    shapes = shapes or check(program)
+    decls = program.declarations()
+    bound = tuple(n for n, d in decls.items() if d.kind in BOUND_KINDS and n in available)
+    results = tuple(default_results(program) if results is None else results)
+    has_value = set(bound)
+    steps = []
+    for define in program.definitions():
+        names = [o.name for o in define.operands if isinstance(o, Var)]
+        if all(n in has_value for n in names):
+            has_value.add(define.name)
+            steps.append((define.name, define.op, tuple(
+                o.name if isinstance(o, Var) else o.value for o in define.operands)))
+    needed = needed_steps(steps, {r for r in results if r in has_value})
+    batched = frozenset(n for n in bound if decls[n].kind in BATCHED_KINDS)
+    return Plan(bound, batched, with_releases(needed, results, bound), results,
+                frozenset(r for r in results if r not in has_value), shapes)
+
+
+def needed_steps(steps, wanted: set[str]) -> list:
+    """Only the steps some result depends on (backwards over the straight line)."""
+    live, kept = set(wanted), []
+    for step in reversed(steps):
+        if step[0] in live:
+            kept.append(step)
+            live.update(o for o in step[2] if isinstance(o, str))
+    return kept[::-1]
+
+
+def with_releases(steps, results, bound) -> tuple[Step, ...]:
+    keep = set(results)
+    last_use: dict[str, int] = {}
+    for i, (_, _, operands) in enumerate(steps):
+        for o in operands:
+            if isinstance(o, str):
+                last_use[o] = i
+    releases: dict[int, list[str]] = {}
+    for name, i in last_use.items():
+        if name not in keep:
+            releases.setdefault(i, []).append(name)
+    return tuple(Step(t, ops.TABLE[op], operands, tuple(sorted(releases.get(i, ()))))
+                 for i, (t, op, operands) in enumerate(steps))
+
+
+__all__ = ["Plan", "Step", "make_plan", "default_results", "Num"]

@@ -1,0 +1,84 @@
+"""Running a plan on a batch of examples, on an array module `xp`.
+
+    values = run_plan(plan, data, xp=numpy, dtype="float64")
+
+`data` maps names to arrays: inputs and exp_outputs with a leading example
+axis of length B, weights without.  The result maps each of the plan's
+results to an array with a leading example axis of length B (None for NULL).
+With `reduce="sum"` (or "mean") each result is instead summed (averaged)
+over the examples; for a result made by `outer` or `matmul` of two
+per-example values the reduction is done inside the product (one GEMM), so
+a dense layer's weight gradient never materialises a [B, out, in] array.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import TenflangError
+
+REDUCIBLE = {"outer": "bm,bn->mn", "matmul": "bmk,bkn->mn"}
+
+
+def prepare(plan, data: dict, xp, dtype) -> tuple[dict, int]:
+    env, batch = {}, None
+    for name in plan.bound:
+        value = xp.asarray(data[name], dtype=dtype)
+        if name in plan.batched:
+            if batch is not None and value.shape[0] != batch:
+                raise TenflangError(f"'{name}' has {value.shape[0]} examples, expected {batch}")
+            batch = value.shape[0] if value.ndim else 1
+            env[name] = value if value.ndim else value.reshape(1)
+        else:
+            env[name] = value[None]
+    return env, 1 if batch is None else batch
+
+
+def run_plan(plan, data: dict, xp=np, dtype="float64", reduce: str | None = None) -> dict:
+    env, batch = prepare(plan, data, xp, dtype)
+    constants: dict = {}
+    reduced: dict = {}
+    fused = fusable(plan) if reduce else {}
+    for step in plan.steps:
+        args = [env[o] if isinstance(o, str) else constant(constants, o, xp, dtype)
+                for o in step.operands]
+        if step.target in fused and args[0].shape[0] == args[1].shape[0] == batch > 1:
+            reduced[step.target] = xp.einsum(fused[step.target], *args)
+        else:
+            env[step.target] = step.op.forward(xp, *args)
+        for name in step.release:
+            env.pop(name, None)
+    out = {}
+    for name in plan.results:
+        if name in plan.null:
+            out[name] = None
+        elif name in reduced:
+            out[name] = reduced[name] / batch if reduce == "mean" else reduced[name]
+        else:
+            out[name] = finish(env[name], batch, reduce, xp)
+    return out
+
+
+def constant(cache: dict, value: float, xp, dtype):
+    if value not in cache:
+        cache[value] = xp.asarray([value], dtype=dtype)
+    return cache[value]
+
+
+def fusable(plan) -> dict[str, str]:
+    """Results whose batch reduction can happen inside their defining product."""
+    results = set(plan.results)
+    out = {}
+    for step in plan.steps:
+        if step.target in results and step.op.name in REDUCIBLE:
+            if step.op.name == "matmul" and len(plan.shapes.get(step.target, ())) != 2:
+                continue
+            if all(isinstance(o, str) for o in step.operands):
+                out[step.target] = REDUCIBLE[step.op.name]
+    return out
+
+
+def finish(value, batch: int, reduce: str | None, xp):
+    if reduce is None:
+        return xp.broadcast_to(value, (batch,) + value.shape[1:]) if value.shape[0] != batch else value
+    total = value[0] * batch if value.shape[0] != batch else value.sum(axis=0)
+    return total / batch if reduce == "mean" else total

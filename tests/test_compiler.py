@@ -1,0 +1,300 @@
+"""tfcompiler: the GCP's structure, naming, fan-out, levels and random programs."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+import tenflang
+from tenflang import ops
+from tenflang.backprop import compile_gradient
+from tenflang.parser import Declare, Define
+
+from gradcheck import check_gradients, gcp_gradients
+
+SEED = open("samples/example_shape.tf").read()
+
+
+def gcp_text(source: str, level: int = 1) -> str:
+    return tenflang.print_program(compile_gradient(tenflang.parse(source, shape_program=True), level))
+
+
+def defines(text: str) -> dict[str, str]:
+    """name -> right-hand side of every define line."""
+    return {line.split()[1]: line.split(" = ", 1)[1] for line in text.splitlines()
+            if line.startswith("define ")}
+
+
+def declared(text: str) -> dict[str, str]:
+    return {line.split()[2]: line.split()[1] for line in text.splitlines()
+            if line.startswith("declare ")}
+
+
+def test_seed_example_at_O0_has_the_seeds_structure():
+    text = gcp_text(SEED, 0)
+    rhs = defines(text)
+    # the forward lines come first, unchanged
+    assert [rhs[n] for n in ("z", "o", "diff", "lambda")] == [
+        "mul x w", "logistic z", "sub o y", "pow diff 2"]
+    # every adjoint and local partial of the seed's GCP, chain rule as in its lines 10-27
+    assert rhs["d/dlambda"] == "1"
+    assert rhs["d/ddiff"] == "mul d/dlambda dlambda/ddiff"
+    assert rhs["ddiff/do"] == "1" and rhs["ddiff/dy"] == "-1"
+    assert rhs["d/dy"] == "mul d/ddiff ddiff/dy"
+    assert rhs["d/do"] == "mul d/ddiff ddiff/do"
+    assert rhs["do/dz"] == "logistic_deriv z"
+    assert rhs["d/dz"] == "mul d/do do/dz"
+    assert rhs["dz/dx"] == "w" and rhs["dz/dw"] == "x"
+    assert rhs["d/dw"] == "mul d/dz dz/dw"
+    assert rhs["d/dx"] == "mul d/dz dz/dx"
+    kinds = declared(text)
+    assert kinds["x"] == kinds["y"] == "input" and kinds["w"] == "weight"
+    assert kinds["lambda"] == "loss" and kinds["o"] == "intvar" and kinds["d/dw"] == "output"
+    assert text.index("define d/ddiff") < text.index("define d/do") < text.index("define d/dz")
+
+
+def test_seed_example_at_O1_is_minimal_and_readable():
+    text = gcp_text(SEED, 1)
+    rhs = defines(text)
+    assert rhs["dlambda/ddiff"] == "mul 2 diff"
+    assert rhs["d/dw"] == "mul d/dz x"
+    assert "d/dx" not in rhs and "d/dy" not in rhs      # inputs lead to no weight gradient
+    assert len(rhs) == 4 + 4
+
+
+def test_gcp_is_deterministic_and_reparses():
+    for level in (0, 1):
+        first, second = gcp_text(SEED, level), gcp_text(SEED, level)
+        assert first == second
+        assert tenflang.print_program(tenflang.parse(first)) .count("define") == first.count("define")
+
+
+def test_every_gcp_declaration_has_the_shape_of_its_value():
+    source = """declare input x [4]
+declare exp_output y [2]
+declare weight W [2, 4]
+declare weight b [2]
+declare intvar t
+declare output o
+declare loss l
+declare intvar e
+define t = matmul W x
+define o = add t b
+define e = sub o y
+define l = dot e e
+"""
+    gcp = compile_gradient(tenflang.parse(source, shape_program=True), 0)
+    shapes = tenflang.parser.check(gcp)
+    for statement in gcp.statements:
+        if isinstance(statement, Declare):
+            assert (statement.shape or ()) == shapes[statement.name]
+    decls = gcp.declarations()
+    assert decls["d/dW"].kind == "output" and decls["d/dW"].shape == (2, 4)
+    assert decls["y"].kind == "input"
+
+
+def weights_and_data(names_shapes, inputs_shapes, seed=0, batch=3):
+    rng = np.random.default_rng(seed)
+    weights = {n: rng.uniform(0.5, 1.5, s) for n, s in names_shapes.items()}
+    data = {n: rng.uniform(0.5, 1.5, (batch,) + s) for n, s in inputs_shapes.items()}
+    return weights, data
+
+
+def test_fan_out_and_diamond():
+    source = """declare input x
+declare weight w
+declare intvar y0
+declare intvar y1
+declare intvar y2
+declare loss l
+define y0 = mul x w
+define y1 = mul y0 y0
+define y2 = mul y1 y1
+define l = add y2 y0
+"""
+    weights, data = weights_and_data({"w": ()}, {"x": ()})
+    check_gradients(source, data, weights)
+    # analytic: l = (xw)^4 + xw  ->  dl/dw = 4 x^4 w^3 + x
+    x, w = data["x"], weights["w"]
+    got = gcp_gradients(tenflang.parse(source, shape_program=True), data, weights, 1)["w"]
+    np.testing.assert_allclose(got, np.mean(4 * x**4 * w**3 + x), rtol=1e-12)
+
+
+def test_weight_used_in_several_places_and_unused_weight():
+    source = """declare input x [3]
+declare weight w [3]
+declare weight unused [2, 2]
+declare intvar a
+declare intvar b
+declare loss l1
+declare loss l2
+define a = mul w x
+define b = dot w a
+define l1 = sum a
+define l2 = mul b b
+"""
+    weights, data = weights_and_data({"w": (3,), "unused": (2, 2)}, {"x": (3,)})
+    check_gradients(source, data, weights)
+    got = gcp_gradients(tenflang.parse(source, shape_program=True), data, weights, 1)
+    assert np.array_equal(got["unused"], np.zeros((2, 2)))
+
+
+def test_multiple_losses_sum():
+    one = "declare input x\ndeclare weight w\ndeclare loss a\ndeclare loss b\n" \
+          "define a = mul x w\ndefine b = mul a w\n"
+    weights, data = weights_and_data({"w": ()}, {"x": ()})
+    got = gcp_gradients(tenflang.parse(one, shape_program=True), data, weights, 0)["w"]
+    np.testing.assert_allclose(got, np.mean(data["x"] + 2 * data["x"] * weights["w"]))
+
+
+def test_mlp_with_macros_gradients():
+    source = """
+declare input x [4]
+declare exp_output y [3]
+declare weight W1 [5, 4]
+declare weight b1 [5]
+declare weight W2 [3, 5]
+declare weight b2 [3]
+declare intvar h
+declare intvar a
+declare output o
+declare intvar lp
+declare intvar t
+declare loss l
+macro dense x W b -> y
+  declare intvar t
+  define t = matmul W x
+  define y = add t b
+end
+define h = dense x W1 b1
+define a = tanh h
+define o = dense a W2 b2
+define lp = log_softmax o
+define t = dot lp y
+define l = neg t
+"""
+    rng = np.random.default_rng(3)
+    weights = {"W1": rng.normal(size=(5, 4)), "b1": rng.normal(size=5),
+               "W2": rng.normal(size=(3, 5)), "b2": rng.normal(size=3)}
+    data = {"x": rng.normal(size=(6, 4)), "y": np.eye(3)[rng.integers(0, 3, 6)]}
+    check_gradients(source, data, weights)
+
+
+def test_a_gcp_compiles_again_second_derivative():
+    """The GCP is plain TenFlang: differentiate d/dw once more (d²l/dw²)."""
+    first = compile_gradient(tenflang.parse(SEED, shape_program=True), 1)
+    text = tenflang.print_program(first).replace("declare output d/dw", "declare loss d/dw") \
+                                          .replace("declare loss lambda", "declare intvar lambda")
+    second = compile_gradient(tenflang.parse(text), 1)
+    x, y, w = np.array([0.7, -1.2]), np.array([0.3, 0.9]), 0.4
+    from tenflang.interp import interpret
+    (output,) = [d.name for d in second.declarations().values() if d.kind == "output"]
+    assert output == "d/dw.1"            # d/dw is taken by the first GCP: a fresh name
+    got = interpret(second, {"x": x, "y": y, "w": w}, results=[output], batched=True)
+    gcp1 = lambda wv: interpret(first, {"x": x, "y": y, "w": wv}, batched=True)["d/dw"]  # noqa
+    numeric = (gcp1(w + 1e-6) - gcp1(w - 1e-6)) / 2e-6
+    np.testing.assert_allclose(got[output], numeric, rtol=1e-6)   # per example
+
+
+# ---- property-based: random straight-line programs -------------------------
+
+SMOOTH_UNARY = ["neg", "exp", "logistic", "tanh", "sin", "cos", "softplus", "logistic_deriv",
+                "tanh_deriv", "copy"]
+POSITIVE_UNARY = ["log", "sqrt"]
+BINARY = ["add", "sub", "mul", "div", "pow"]
+SHAPED = ["matmul", "dot", "outer", "sum", "mean", "logsumexp", "softmax", "log_softmax",
+          "transpose"]
+
+
+@st.composite
+def random_programs(draw):
+    shapes = {"w0": (), "w1": (3,), "w2": (2, 3), "x0": (3,), "x1": ()}
+    lines, env = [], dict(shapes)
+    counter = iter(range(1000))
+
+    def emit(op, operands):
+        name = f"t{next(counter)}"
+        lines.append((name, op, operands))
+        env[name] = ops.TABLE[op].shape(*[env[o] if isinstance(o, str) else () for o in operands])
+        return name
+
+    def positive(name):
+        return emit("add", (emit("softplus", (name,)), 0.5))
+
+    for _ in range(draw(st.integers(2, 9))):
+        kind = draw(st.sampled_from(["smooth", "positive", "binary", "shaped"]))
+        names = sorted(env)
+        a = draw(st.sampled_from(names))
+        if kind == "smooth":
+            emit(draw(st.sampled_from(SMOOTH_UNARY)), (a,))
+        elif kind == "positive":
+            emit(draw(st.sampled_from(POSITIVE_UNARY)), (positive(a),))
+        elif kind == "binary":
+            op = draw(st.sampled_from(BINARY))
+            b = draw(st.sampled_from(names + [2.0, -1.5]))
+            try:
+                ops.broadcast(op, env[a], () if isinstance(b, float) else env[b])
+            except ops.ShapeMismatch:
+                continue
+            if op in ("div", "pow"):
+                emit(op, (positive(a), b if isinstance(b, float) else positive(b)))
+            else:
+                emit(op, (a, b))
+        else:
+            op = draw(st.sampled_from(SHAPED))
+            pairs = [(p, q) for p in names for q in names] if ops.TABLE[op].arity == 2 \
+                else [(p,) for p in names]
+            fitting = [c for c in pairs if fits(op, [env[n] for n in c])]
+            if fitting:
+                emit(op, draw(st.sampled_from(fitting)))
+    last = lines[-1][0] if lines else "w0"
+    emit("sum", (last,))
+    emit("tanh", (draw(st.sampled_from(sorted(env))),))
+    emit("sum", (lines[-1][0],))
+    return shapes, lines
+
+
+def fits(op, shapes) -> bool:
+    try:
+        ops.TABLE[op].shape(*shapes)
+        return True
+    except ops.ShapeMismatch:
+        return False
+
+
+def render(shapes, lines) -> str:
+    out = [f"declare {'weight' if n.startswith('w') else 'input'} {n} {ops.fmt_shape(s)}"
+           for n, s in shapes.items()]
+    losses = {lines[-1][0], lines[-3][0]}
+    for name, op, operands in lines:
+        out.append(f"declare {'loss' if name in losses else 'intvar'} {name}")
+        args = " ".join(o if isinstance(o, str) else repr(o) for o in operands)
+        out.append(f"define {name} = {op} {args}")
+    return "\n".join(out) + "\n"
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(random_programs(), st.integers(0, 2**31))
+def test_random_programs_O0_O1_and_finite_differences_agree(program, seed):
+    shapes, lines = program
+    source = render(shapes, lines)
+    rng = np.random.default_rng(seed)
+    weights = {n: rng.uniform(-1, 1, s) for n, s in shapes.items() if n.startswith("w")}
+    data = {n: rng.uniform(-1, 1, (3,) + s) for n, s in shapes.items() if n.startswith("x")}
+    parsed = tenflang.parse(source, shape_program=True)
+    g0 = gcp_gradients(parsed, data, weights, 0)
+    assume(all(np.all(np.isfinite(v)) and np.all(np.abs(v) < 1e4) for v in g0.values()))
+    check_gradients(source, data, weights, rtol=1e-4, atol=1e-6)
+
+
+def test_compile_100k_line_chain_without_recursion_error():
+    n = 20000
+    lines = ["declare input x", "declare weight w", "declare loss l", "declare intvar v0",
+             "define v0 = mul x w"]
+    for i in range(1, n):
+        lines += [f"declare intvar v{i}", f"define v{i} = {'tanh' if i % 2 else 'mul'} v{i-1}"
+                  + ("" if i % 2 else " w")]
+    lines.append(f"define l = sum v{n-1}")
+    gcp = compile_gradient(tenflang.parse("\n".join(lines), shape_program=True), 1)
+    assert "d/dw" in gcp.declarations()

@@ -1,0 +1,103 @@
+"""Every op's derivative rule against finite differences, generated from the op table."""
+from __future__ import annotations
+
+import zlib
+
+import numpy as np
+import pytest
+
+from tenflang import ops
+from tenflang.ops import fmt_shape
+
+from gradcheck import check_gradients
+
+BATCH = 4
+POSITIVE = {"log", "sqrt", "pow"}            # ops that need operands in (0, ∞)
+NON_DIFFERENTIABLE_AT = {"relu", "abs", "step", "sign", "max", "min"}  # kinks: keep away
+
+UNARY_SHAPES = [(), (3,), (2, 3)]
+BINARY_SHAPES = [((), ()), ((3,), (3,)), ((2, 3), (3,)), ((3,), ()), ((), (2, 3)),
+                 ((2, 1), (1, 3))]
+TENSOR_CASES = {
+    "matmul": [((2, 3), (3,)), ((2, 3), (3, 4))],
+    "dot": [((3,), (3,))],
+    "outer": [((2,), (3,))],
+    "transpose": [((2, 3),)],
+    "sum": [((),), ((3,),), ((2, 3),)],
+    "mean": [((),), ((3,),), ((2, 3),)],
+    "logsumexp": [((3,),), ((2, 3),)],
+    "softmax": [((4,),)],
+    "log_softmax": [((4,),)],
+    "sum_like": [((2, 3), (3,)), ((2, 3), (1, 3)), ((3,), ())],
+    "broadcast_like": [((3,), (2, 3)), ((), (3,))],
+}
+
+
+def decl(kind, name, shape):
+    return f"declare {kind} {name} {fmt_shape(shape)}"
+
+
+def program_for(op: str, shapes) -> str:
+    """Each operand m_i = mul w_i x_i (a weight times a per-example input), then
+    v = op m..., loss = sum (mul v r) with a random per-example projection r."""
+    result = ops.TABLE[op].shape(*shapes)
+    lines = []
+    for i, shape in enumerate(shapes):
+        lines += [decl("weight", f"w{i}", shape), decl("input", f"x{i}", shape),
+                  f"declare intvar m{i}", f"define m{i} = mul w{i} x{i}"]
+    operands = " ".join(f"m{i}" for i in range(len(shapes)))
+    lines += [decl("input", "r", result), "declare intvar v", "declare intvar p",
+              "declare loss l", f"define v = {op} {operands}", "define p = mul v r",
+              "define l = sum p"]
+    return "\n".join(lines) + "\n"
+
+
+def data_for(op: str, shapes, seed: int):
+    rng = np.random.default_rng(seed)
+    low = 0.5 if op in POSITIVE else -1.5
+    draw = lambda shape, batch=(): rng.uniform(low, 1.5, batch + shape)  # noqa: E731
+    weights = {f"w{i}": draw(s) for i, s in enumerate(shapes)}
+    data = {f"x{i}": draw(s, (BATCH,)) for i, s in enumerate(shapes)}
+    if op in NON_DIFFERENTIABLE_AT:       # keep |operand| and gaps away from the kinks
+        for i in range(len(shapes)):
+            data[f"x{i}"] = np.abs(data[f"x{i}"]) + 0.5 + i * 0.37
+    data["r"] = rng.normal(size=(BATCH,) + ops.TABLE[op].shape(*shapes))
+    return data, weights
+
+
+def cases():
+    for name, op in sorted(ops.TABLE.items()):
+        if name in TENSOR_CASES:
+            shapes_list = TENSOR_CASES[name]
+        elif op.arity == 1:
+            shapes_list = [(s,) for s in UNARY_SHAPES]
+        else:
+            shapes_list = BINARY_SHAPES
+        for shapes in shapes_list:
+            yield pytest.param(name, shapes, id=f"{name}-" + "x".join(fmt_shape(s) for s in shapes))
+
+
+@pytest.mark.parametrize("op,shapes", list(cases()))
+def test_op_gradient(op, shapes):
+    source = program_for(op, shapes)
+    data, weights = data_for(op, shapes, seed=zlib.crc32(repr((op, shapes)).encode()))
+    if op == "max" or op == "min":            # separate the operands so no ties occur
+        data["x1"] = -data["x1"] if op == "max" else data["x1"] + 3
+    check_gradients(source, data, weights)
+
+
+def test_every_op_is_covered():
+    covered = {c.values[0] for c in cases()}
+    assert covered == set(ops.TABLE)
+
+
+@pytest.mark.parametrize("literal_line", [
+    "define v = pow m0 2", "define v = pow 2 m0", "define v = sub 1 m0", "define v = div 1 m0",
+    "define v = mul m0 -3", "define v = max m0 0.5"])
+def test_literal_operands(literal_line):
+    source = "\n".join([decl("weight", "w0", (3,)), decl("input", "x0", (3,)),
+                        "declare intvar m0", "define m0 = mul w0 x0", "declare intvar v",
+                        "declare loss l", literal_line, "define l = sum v"]) + "\n"
+    rng = np.random.default_rng(1)
+    check_gradients(source, {"x0": rng.uniform(0.5, 1.5, (BATCH, 3))},
+                    {"w0": rng.uniform(0.6, 1.4, 3)})
