@@ -8,13 +8,13 @@ and keeps its traceback.
 from __future__ import annotations
 
 import functools
-import os
 import sys
-import tempfile
 
 import click
+import numpy as np
 
-from ..errors import TenflangError
+from ..errors import Location, TenflangError
+from ..vectors import write_atomically
 
 
 def reports_errors(command):
@@ -35,17 +35,23 @@ def reports_errors(command):
 
 
 def write_output(path: str | None, text: str) -> None:
-    """Write `text` to stdout, or atomically to `path` (a temp file beside it,
-    then a rename, so a reader never sees half a file)."""
+    """Write `text` to stdout, or atomically to `path`."""
     if path is None or path == "-":
         sys.stdout.write(text)
         sys.stdout.flush()
-        return
-    directory = os.path.dirname(os.path.abspath(path))
-    try:
-        fd, tmp = tempfile.mkstemp(dir=directory, prefix=".tmp-", suffix=os.path.basename(path))
-        with os.fdopen(fd, "w") as out:
-            out.write(text)
-        os.replace(tmp, path)
-    except OSError as err:
-        raise TenflangError(f"cannot write output: {err.strerror or err}", exit_code=1) from None
+    else:
+        write_atomically(path, text)
+
+
+def check_weights(weights: dict, shapes: dict, path: str) -> None:
+    """The weights file binds exactly the program's weights, with their shapes."""
+    for name, shape in shapes.items():
+        if name not in weights:
+            raise TenflangError(f"missing weight '{name}'", Location(path))
+        if tuple(np.shape(weights[name])) != tuple(shape):
+            raise TenflangError(f"weight '{name}' has shape {list(np.shape(weights[name]))}, "
+                                f"expected {list(shape)}", Location(path))
+    for name in weights:
+        if name not in shapes:
+            raise TenflangError(f"unexpected weight '{name}': the program has no such weight",
+                                Location(path))

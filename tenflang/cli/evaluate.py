@@ -1,13 +1,47 @@
-"""`tfevaluate` (not yet built)."""
+"""`tfevaluate PROGRAM INPUTS WEIGHTS` — the Evaluation Phase.
+
+Runs any program (a shape program, or a GCP: its outputs are then the
+per-example gradients) on the examples in INPUTS with the weights in WEIGHTS
+and prints, per example, the outputs and losses.  An exp_output missing from
+INPUTS is NULL, and so is every loss depending on it (printed `null`).
+"""
+from __future__ import annotations
+
 import click
 
-from .common import reports_errors
-from ..errors import TenflangError
+from .. import vectors
+from ..gpu import array_module, to_host
+from ..interp import evaluate
+from ..parser import parse_file
+from ..parser.checks import check
+from .common import check_weights, reports_errors, write_output
 
 
-@click.command()
-@click.argument("args", nargs=-1)
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("program_file", metavar="PROGRAM", type=click.Path(dir_okay=False))
+@click.argument("inputs_file", metavar="INPUTS", type=click.Path(dir_okay=False))
+@click.argument("weights_file", metavar="WEIGHTS", type=click.Path(dir_okay=False))
+@click.option("--format", "fmt", type=click.Choice(["txt", "json", "csv"]), default="txt",
+              show_default=True, help="txt: vector notation; json: JSON Lines; csv.")
+@click.option("-o", "--output", "out", metavar="OUT", help="Write here (default stdout).")
+@click.option("--device", type=click.Choice(["auto", "cpu", "gpu"]), default=None,
+              help="Where to compute (default: $TENFLANG_DEVICE or auto).")
+@click.option("--dtype", type=click.Choice(["float64", "float32"]), default="float64",
+              show_default=True)
+@click.option("--allow-nan", is_flag=True, help="Accept NaN/inf in the inputs.")
 @reports_errors
-def tfevaluate(args):
-    """Not yet available."""
-    raise TenflangError("tfevaluate is not available yet")
+def tfevaluate(program_file, inputs_file, weights_file, fmt, out, device, dtype, allow_nan):
+    """Run PROGRAM on each example of INPUTS with the learned WEIGHTS."""
+    program = parse_file(program_file)
+    shapes = check(program)
+    decls = program.declarations().values()
+    weights = vectors.load_weights(weights_file, allow_nan=allow_nan)
+    check_weights(weights, {d.name: shapes[d.name] for d in decls if d.kind == "weight"},
+                  weights_file)
+    examples = vectors.load_examples(inputs_file, allow_nan=allow_nan)
+    examples.validate(shapes, required={d.name for d in decls if d.kind == "input"},
+                      optional={d.name for d in decls if d.kind == "exp_output"})
+    values = evaluate(program, examples.arrays, weights, xp=array_module(device), dtype=dtype)
+    host = {n: None if v is None else to_host(v) for n, v in values.items()}
+    write_output(out, "".join(line + "\n" for line in vectors.format_examples(host, fmt)))
+

@@ -1,13 +1,222 @@
-"""`tfweightcalc` (not yet built)."""
+"""`tfweightcalc GCP DATA` — the Weight Calculation Phase on the command line.
+
+Nothing is lost: `-o` is written atomically; with `--checkpoint FILE` the
+state (weights, optimizer slots, iteration, loss history) is saved every
+`--checkpoint-every` iterations, on Ctrl-C/SIGTERM and on divergence, and a
+run started with an existing checkpoint file continues from it.  Divergence
+and interruption exit with status 1 after writing the last good weights.
+"""
+from __future__ import annotations
+
+import json
+import signal
+import sys
+
 import click
+import numpy as np
 
-from .common import reports_errors
-from ..errors import TenflangError
+from .. import vectors
+from ..errors import Location, TenflangError
+from ..gpu import array_module
+from ..parser import parse_file
+from ..train import OPTIMIZERS, Diverged, Interrupted, State, TrainConfig, signature, train
+from .common import check_weights, reports_errors
 
 
-@click.command()
-@click.argument("args", nargs=-1)
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("gcp_file", metavar="GCP", type=click.Path(dir_okay=False))
+@click.argument("data_file", metavar="DATA", type=click.Path(dir_okay=False))
+@click.option("-o", "--output", "out", metavar="OUT",
+              help="Write the weights here (.npz or text; default stdout).")
+@click.option("--lr", type=float, default=0.1, show_default=True, help="Learning rate.")
+@click.option("--optimizer", type=click.Choice(OPTIMIZERS), default="sgd", show_default=True)
+@click.option("--batch-size", type=click.IntRange(min=1), help="Examples per step "
+              "(default: the whole data set).")
+@click.option("--max-iters", type=click.IntRange(min=0), default=1000, show_default=True,
+              help="Optimizer steps at most.")
+@click.option("--tol", type=float, default=1e-6, show_default=True,
+              help="Stop when the gradient's L2 norm falls below this.")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seeds initialisation, shuffling and the validation split.")
+@click.option("--init", "init_file", metavar="WEIGHTS", help="Start from these weights.")
+@click.option("--device", type=click.Choice(["auto", "cpu", "gpu"]), default=None,
+              help="Where to compute (default: $TENFLANG_DEVICE or auto).")
+@click.option("--dtype", type=click.Choice(["float64", "float32"]), default="float64",
+              show_default=True)
+@click.option("--checkpoint", metavar="FILE", help="Save the state here now and then "
+              "(.npz); resume from it when it exists.")
+@click.option("--checkpoint-every", type=click.IntRange(min=1), default=100, show_default=True)
+@click.option("--val-fraction", type=click.FloatRange(0, 1, max_open=True), default=0.0,
+              help="Hold out this fraction of the examples and report their loss.")
+@click.option("--allow-nan", is_flag=True, help="Accept NaN/inf in the data.")
+@click.option("--quiet", is_flag=True, help="Only the final summary line on stderr.")
+@click.option("--plot", metavar="PNG", help="Plot the loss curve (needs matplotlib).")
 @reports_errors
-def tfweightcalc(args):
-    """Not yet available."""
-    raise TenflangError("tfweightcalc is not available yet")
+def tfweightcalc(gcp_file, data_file, out, lr, optimizer, batch_size, max_iters, tol, seed,
+                 init_file, device, dtype, checkpoint, checkpoint_every, val_fraction, allow_nan,
+                 quiet, plot):
+    """Learn the weights of the GCP from the training examples in DATA."""
+    if plot:
+        require_matplotlib()
+    gcp = parse_file(gcp_file)
+    sig = signature(gcp)
+    examples = vectors.load_examples(data_file, allow_nan=allow_nan)
+    examples.validate(sig.inputs, required=set(sig.inputs))
+    init = load_init(init_file, sig) if init_file else None
+    resume = load_checkpoint(checkpoint, sig, optimizer) if checkpoint else None
+    cfg = TrainConfig(lr=lr, optimizer=optimizer, batch_size=batch_size, max_iters=max_iters,
+                      tol=tol, seed=seed, val_fraction=val_fraction, dtype=dtype)
+    xp = array_module(device)
+    stop = StopFlag()
+    bar = progress_bar(max_iters, resume, quiet)
+    save = (lambda state: save_checkpoint(checkpoint, state, cfg)) if checkpoint else None
+    try:
+        with stop.installed():
+            result = train(gcp, examples.arrays, cfg, xp=xp, init=init, resume=resume,
+                           progress=bar.update if bar else None, should_stop=stop,
+                           checkpoint=save, checkpoint_every=checkpoint_every)
+    except (Diverged, Interrupted) as failure:
+        close(bar)
+        keep(failure.state, out, checkpoint, cfg)
+        raise
+    close(bar)
+    if save:
+        save(result.state)
+    if out:
+        vectors.save_weights(out, result.weights)
+    else:
+        sys.stdout.write(vectors.format_weights(result.weights))
+    click.echo(summary(result, tol), err=True)
+    if plot:
+        plot_loss(plot, result.history)
+
+
+def require_matplotlib() -> None:
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise TenflangError("--plot needs matplotlib, which is not installed; "
+                            "pip install 'tenflang[plot]'") from None
+
+
+def load_init(path: str, sig) -> dict:
+    weights = vectors.load_weights(path)
+    check_weights(weights, sig.weights, path)
+    return weights
+
+
+class StopFlag:
+    """Turns true on SIGINT/SIGTERM so training stops cleanly after the step."""
+
+    def __init__(self):
+        self.raised = None
+
+    def __call__(self) -> bool:
+        return self.raised is not None
+
+    def installed(self):
+        flag = self
+
+        class Handlers:
+            def __enter__(self):
+                self.old = {s: signal.signal(s, flag.handle) for s in (signal.SIGINT, signal.SIGTERM)}
+
+            def __exit__(self, *exc):
+                for s, handler in self.old.items():
+                    signal.signal(s, handler)
+        return Handlers()
+
+    def handle(self, signum, frame):
+        self.raised = signum
+
+
+def save_checkpoint(path: str, state: State, cfg: TrainConfig) -> None:
+    arrays = {f"w:{k}": v for k, v in state.weights.items()}
+    arrays |= {f"s:{k}": v for k, v in state.slots.items()}
+    arrays["history"] = np.asarray(state.history, dtype=np.float64)
+    meta = {"iteration": state.iteration, "optimizer": cfg.optimizer, "seed": cfg.seed}
+    arrays["meta"] = np.asarray(json.dumps(meta))
+    import io
+    buffer = io.BytesIO()
+    np.savez(buffer, **arrays)
+    vectors.write_atomically(path, buffer.getvalue())
+
+
+def load_checkpoint(path: str, sig, optimizer: str) -> State | None:
+    import os
+    if not os.path.exists(path):
+        return None
+    try:
+        with np.load(path, allow_pickle=False) as npz:
+            arrays = {k: npz[k] for k in npz.files}
+        meta = json.loads(str(arrays.pop("meta")))
+    except Exception as err:
+        raise TenflangError(f"not a tfweightcalc checkpoint ({type(err).__name__}: {err})",
+                            Location(path)) from None
+    if meta.get("optimizer") != optimizer:
+        raise TenflangError(f"the checkpoint was written by a run with --optimizer "
+                            f"{meta.get('optimizer')}, not {optimizer}", Location(path))
+    weights = {k[2:]: v for k, v in arrays.items() if k.startswith("w:")}
+    check_weights(weights, sig.weights, path)
+    click.echo(f"resuming from {path} at iteration {meta['iteration']}", err=True)
+    return State(weights, {k[2:]: v for k, v in arrays.items() if k.startswith("s:")},
+                 int(meta["iteration"]), list(arrays.get("history", [])))
+
+
+def keep(state: State, out, checkpoint, cfg) -> None:
+    """After a failed run: write the last good weights where the user asked."""
+    if checkpoint:
+        save_checkpoint(checkpoint, state, cfg)
+    if out:
+        vectors.save_weights(out, state.weights)
+    where = " and ".join(p for p in (out, checkpoint) if p)
+    if where:
+        click.echo(f"the last good weights (iteration {state.iteration}) are in {where}", err=True)
+
+
+def progress_bar(total: int, resume, quiet: bool):
+    if quiet or not sys.stderr.isatty():
+        return None
+    from tqdm import tqdm
+    bar = tqdm(total=total, initial=resume.iteration if resume else 0, file=sys.stderr,
+               unit="it", dynamic_ncols=True)
+
+    class Bar:
+        def update(self, iteration, loss, norm):
+            bar.n = iteration
+            bar.set_postfix_str(f"loss {loss:.4g}  |grad| {norm:.3g}", refresh=False)
+            bar.update(0)
+
+        def close(self):
+            bar.close()
+    return Bar()
+
+
+def close(bar) -> None:
+    if bar:
+        bar.close()
+
+
+def summary(result, tol: float) -> str:
+    why = (f"converged: gradient norm below --tol {tol:g}" if result.reason == "converged"
+           else "reached --max-iters")
+    val = f", validation loss {result.val_loss:.6g}" if result.val_loss is not None else ""
+    return (f"{result.iterations} iterations, loss {result.loss:.6g}{val}, gradient norm "
+            f"{result.grad_norm:.3g}, {why}, {result.seconds:.2f} s")
+
+
+def plot_loss(path: str, history: list) -> None:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(6, 4))
+    ax.plot(range(1, len(history) + 1), history)
+    ax.set_xlabel("iteration")
+    ax.set_ylabel("training loss")
+    if min(history, default=1) > 0:
+        ax.set_yscale("log")
+    fig.tight_layout()
+    import io
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png")
+    vectors.write_atomically(path, buffer.getvalue())

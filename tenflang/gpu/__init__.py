@@ -1,0 +1,50 @@
+"""Device choice: which array module (`xp`) a run uses.
+
+`array_module("cpu")` is numpy.  `"gpu"` is cupy with a CUDA device, and a
+clear error (exit 2) when cupy does not import or no device is present;
+`"auto"` takes the GPU when there is one.  The `TENFLANG_DEVICE` environment
+variable sets the default.  Only this package imports cupy.
+"""
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from ..errors import TenflangError
+
+DEVICES = ("auto", "cpu", "gpu")
+
+
+def cupy_or_reason():
+    """(cupy module, None) when a CUDA device is usable, else (None, why not)."""
+    try:
+        import cupy
+    except Exception as err:   # ImportError, or a CUDA library failing to load
+        return None, f"cupy is not installed or does not import ({type(err).__name__}: {err})"
+    try:
+        if cupy.cuda.runtime.getDeviceCount() < 1:
+            return None, "no CUDA device is present"
+    except Exception as err:
+        return None, f"no usable CUDA device ({err})"
+    return cupy, None
+
+
+def array_module(device: str | None = None):
+    device = (device or os.environ.get("TENFLANG_DEVICE") or "auto").lower()
+    if device not in DEVICES:
+        raise TenflangError(f"unknown device '{device}'; expected one of {', '.join(DEVICES)}")
+    if device == "cpu":
+        return np
+    cupy, reason = cupy_or_reason()
+    if cupy is not None:
+        return cupy
+    if device == "gpu":
+        raise TenflangError(f"--device gpu: {reason}; install the GPU extra "
+                            "(pip install 'tenflang[gpu]') or use --device cpu")
+    return np
+
+
+def to_host(value):
+    """A numpy array (copies from the device when `value` lives there)."""
+    return value.get() if hasattr(value, "get") and not isinstance(value, np.ndarray) else value

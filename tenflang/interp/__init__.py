@@ -32,4 +32,14 @@ def one_example(plan: Plan, name: str, value):
     return np.asarray(value)[None] if name in plan.batched else value
 
 
-__all__ = ["interpret", "make_plan", "run_plan", "default_results", "Plan"]
+
+def evaluate(program: Program, examples: dict, weights: dict, xp=np, dtype="float64",
+             results=None) -> dict:
+    """The Evaluation Phase: run `program` on a batch of `examples` (name ->
+    array with a leading example axis; None or absent = NULL) with `weights`.
+    Returns the outputs and losses (or `results`) with a leading example axis;
+    a NULL result (e.g. a loss when no exp_output is given) is None."""
+    data = {n: v for n, v in examples.items() if v is not None} | dict(weights)
+    return run_plan(make_plan(program, set(data), results), data, xp=xp, dtype=dtype)
+
+__all__ = ["interpret", "evaluate", "make_plan", "run_plan", "default_results", "Plan"]

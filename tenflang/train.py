@@ -1,0 +1,240 @@
+"""The Weight Calculation Phase: gradient descent driven by a GCP.
+
+    result = train(gcp, examples, TrainConfig(lr=0.5, max_iters=2000))
+
+The weights, their shapes, their gradients (the GCP's `d/dw` outputs) and the
+losses are read from the GCP.  Each iteration runs the GCP once, batched, on
+one batch (the whole data set unless `batch_size` is set) and takes the mean
+gradient over its examples — the seed's `avg_gradient`, with no loop over
+examples — then takes one optimizer step.  Training stops when the L2 norm of
+the gradient over all weights falls below `tol`, after `max_iters`
+iterations, on divergence (a non-finite loss or gradient: `Diverged`, the
+last finite weights kept) or when `should_stop()` turns true (`Interrupted`).
+
+Determinism: initial weights come from `seed`; mini-batch order in epoch e is
+the permutation drawn from `(seed, e)`, so a run resumed from a checkpoint
+takes the very same steps as one that was never interrupted.
+
+Initialisation (documented in docs/guide.md): a matrix weight [out, in] is
+drawn from Glorot's uniform U(-a, a), a = sqrt(6 / (in + out)), which breaks
+the symmetry between hidden units; scalars and vectors start at zero.
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from .errors import Location, RunFailure, TenflangError
+from .gpu import to_host
+from .interp import make_plan, run_plan
+from .parser.ast import Program
+from .parser.checks import check
+
+OPTIMIZERS = ("sgd", "momentum", "adam")
+
+
+@dataclass(frozen=True)
+class Signature:
+    weights: dict          # weight name -> shape, declaration order
+    gradients: dict        # weight name -> the GCP output holding its gradient
+    inputs: dict           # data name -> per-example shape
+    losses: tuple
+
+
+def signature(gcp: Program) -> Signature:
+    shapes = check(gcp)
+    decls = gcp.declarations()
+    where = Location(gcp.filename)
+    weights = {n: shapes[n] for n, d in decls.items() if d.kind == "weight"}
+    if not weights:
+        raise TenflangError("the GCP declares no weights: there is nothing to learn", where)
+    outputs = {n for n, d in decls.items() if d.kind == "output"}
+    missing = [w for w in weights if f"d/d{w}" not in outputs]
+    if missing:
+        raise TenflangError(f"the GCP has no gradient output 'd/d{missing[0]}' for weight "
+                            f"'{missing[0]}'; is it a GCP made by tfcompiler?", where)
+    losses = tuple(n for n, d in decls.items() if d.kind == "loss")
+    if not losses:
+        raise TenflangError("the GCP declares no loss; tfweightcalc reports the loss it "
+                            "minimises", where)
+    inputs = {n: shapes[n] for n, d in decls.items() if d.kind in ("input", "exp_output")}
+    return Signature(weights, {w: f"d/d{w}" for w in weights}, inputs, losses)
+
+
+@dataclass
+class TrainConfig:
+    lr: float = 0.1
+    optimizer: str = "sgd"
+    batch_size: int | None = None
+    max_iters: int = 1000
+    tol: float = 1e-6
+    seed: int = 0
+    momentum: float = 0.9
+    betas: tuple = (0.9, 0.999)
+    eps: float = 1e-8
+    val_fraction: float = 0.0
+    dtype: str = "float64"
+
+
+@dataclass
+class State:
+    """Everything a checkpoint holds: enough to continue the same run."""
+    weights: dict
+    slots: dict = field(default_factory=dict)     # optimizer state, e.g. "m:W1"
+    iteration: int = 0
+    history: list = field(default_factory=list)   # training loss per iteration
+
+
+@dataclass
+class TrainResult:
+    weights: dict
+    iterations: int
+    loss: float
+    grad_norm: float
+    reason: str
+    seconds: float
+    history: list
+    val_loss: float | None = None
+    state: State | None = None     # the final state (host memory), for a checkpoint
+
+
+class Diverged(RunFailure):
+    def __init__(self, message: str, state: State):
+        super().__init__(message)
+        self.state = state
+
+
+class Interrupted(RunFailure):
+    def __init__(self, message: str, state: State):
+        super().__init__(message)
+        self.state = state
+
+
+def initial_weights(sig: Signature, seed: int) -> dict:
+    rng = np.random.default_rng(seed)
+    weights = {}
+    for name, shape in sig.weights.items():
+        if len(shape) >= 2:
+            fan_out, fan_in = shape[0], math.prod(shape[1:])
+            limit = math.sqrt(6.0 / (fan_in + fan_out))
+            weights[name] = rng.uniform(-limit, limit, shape)
+        else:
+            weights[name] = np.zeros(shape)
+    return weights
+
+
+def split(n: int, fraction: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Training and validation example indices (a seeded shuffle)."""
+    if not fraction:
+        return np.arange(n), np.arange(0)
+    order = np.random.default_rng([seed, 2**31 - 1]).permutation(n)
+    n_val = min(max(1, round(n * fraction)), n - 1)
+    return np.sort(order[n_val:]), np.sort(order[:n_val])
+
+
+def batch_indices(n: int, batch_size: int | None, seed: int, iteration: int):
+    """The examples of `iteration`: all of them, or a slice of epoch e's permutation."""
+    if not batch_size or batch_size >= n:
+        return None
+    per_epoch = -(-n // batch_size)
+    epoch, k = divmod(iteration, per_epoch)
+    order = np.random.default_rng([seed, epoch]).permutation(n)
+    return order[k * batch_size:(k + 1) * batch_size]
+
+
+def step(state: State, grads: dict, cfg: TrainConfig, xp) -> None:
+    """One optimizer step, in place on `state.weights` and `state.slots`."""
+    t = state.iteration + 1
+    for name, w in state.weights.items():
+        g = grads[name]
+        if cfg.optimizer == "sgd":
+            w -= cfg.lr * g
+        elif cfg.optimizer == "momentum":
+            v = state.slots.setdefault(f"v:{name}", xp.zeros_like(w))
+            v *= cfg.momentum
+            v += g
+            w -= cfg.lr * v
+        else:
+            b1, b2 = cfg.betas
+            m = state.slots.setdefault(f"m:{name}", xp.zeros_like(w))
+            v = state.slots.setdefault(f"v:{name}", xp.zeros_like(w))
+            m *= b1
+            m += (1 - b1) * g
+            v *= b2
+            v += (1 - b2) * g * g
+            w -= cfg.lr * (m / (1 - b1 ** t)) / (xp.sqrt(v / (1 - b2 ** t)) + cfg.eps)
+
+
+def gradient_norm(grads: dict, xp) -> float:
+    return math.sqrt(sum(float((g * g).sum()) for g in grads.values()))
+
+
+def to_device(arrays: dict, xp, dtype) -> dict:
+    return {n: xp.asarray(np.asarray(a), dtype=dtype) for n, a in arrays.items()}
+
+
+def train(gcp: Program, examples: dict, cfg: TrainConfig, xp=np, init: dict | None = None,
+          resume: State | None = None, progress: Callable | None = None,
+          should_stop: Callable[[], bool] = lambda: False,
+          checkpoint: Callable[[State], None] | None = None, checkpoint_every: int = 100
+          ) -> TrainResult:
+    """Learn the weights of `gcp` from `examples` (data name -> array with a
+    leading example axis).  See the module docstring."""
+    started = time.perf_counter()
+    sig = signature(gcp)
+    n = len(next(iter(examples.values()))) if examples else 1
+    train_idx, val_idx = split(n, cfg.val_fraction, cfg.seed)
+    data = to_device({k: np.asarray(v)[train_idx] for k, v in examples.items()}, xp, cfg.dtype)
+    plan = make_plan(gcp, set(sig.inputs) | set(sig.weights),
+                     list(sig.gradients.values()) + list(sig.losses))
+    state = resume or State(to_device(init or initial_weights(sig, cfg.seed), xp, cfg.dtype))
+    state.weights = to_device(state.weights, xp, cfg.dtype)
+    state.slots = to_device(state.slots, xp, cfg.dtype)
+    loss, norm, reason = math.nan, math.nan, "max-iters"
+    while state.iteration < cfg.max_iters:
+        rows = batch_indices(len(train_idx), cfg.batch_size, cfg.seed, state.iteration)
+        batch = data if rows is None else {k: v[xp.asarray(rows)] for k, v in data.items()}
+        values = run_plan(plan, {**batch, **state.weights}, xp=xp, dtype=cfg.dtype, reduce="mean")
+        grads = {w: values[g] for w, g in sig.gradients.items()}
+        loss = sum(float(values[name]) for name in sig.losses)
+        norm = gradient_norm(grads, xp)
+        if not (math.isfinite(loss) and math.isfinite(norm)):
+            raise Diverged(f"training diverged at iteration {state.iteration + 1}: the loss is "
+                           f"{loss} and the gradient norm {norm}; try a smaller --lr "
+                           f"(it was {cfg.lr:g})", host_state(state))
+        state.history.append(loss)
+        if norm < cfg.tol:
+            reason = "converged"
+            break
+        step(state, grads, cfg, xp)
+        state.iteration += 1
+        if progress:
+            progress(state.iteration, loss, norm)
+        if checkpoint and state.iteration % checkpoint_every == 0:
+            checkpoint(host_state(state))
+        if should_stop():
+            raise Interrupted(f"interrupted at iteration {state.iteration}", host_state(state))
+    val_loss = mean_loss(gcp, sig, examples, val_idx, state.weights, cfg, xp) if len(val_idx) else None
+    final = host_state(state)
+    return TrainResult(final.weights, state.iteration, loss, norm, reason,
+                       time.perf_counter() - started, final.history, val_loss, final)
+
+
+def host_state(state: State) -> State:
+    """A copy of `state` in host memory (numpy), safe to write out."""
+    return State({k: np.array(to_host(v)) for k, v in state.weights.items()},
+                 {k: np.array(to_host(v)) for k, v in state.slots.items()},
+                 state.iteration, list(state.history))
+
+
+def mean_loss(program: Program, sig: Signature, examples: dict, rows, weights: dict,
+              cfg: TrainConfig, xp) -> float:
+    """Mean over `rows` of the sum of the losses (the training objective)."""
+    plan = make_plan(program, set(sig.inputs) | set(sig.weights), list(sig.losses))
+    data = to_device({k: np.asarray(v)[rows] for k, v in examples.items()}, xp, cfg.dtype)
+    values = run_plan(plan, {**data, **weights}, xp=xp, dtype=cfg.dtype, reduce="mean")
+    return sum(float(v) for v in values.values())

@@ -1,0 +1,96 @@
+"""Every sample trains end to end through the three commands, as the README says.
+
+tfcompiler -> tfweightcalc -> tfevaluate on held-out data; the accuracy of
+the classifiers is asserted, against scikit-learn's where the issue asks.
+"""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from tenflang.vectors import load_examples, load_weights
+
+from conftest import ROOT
+
+SAMPLES = ROOT / "samples"
+
+RECIPES = {   # sample -> (training data, tfweightcalc options)
+    "example_shape": ("example_train.txt", ["--lr", "5", "--tol", "1e-9"]),
+    "linear_regression": ("linear_train.txt", ["--lr", "0.1", "--tol", "1e-10",
+                                               "--max-iters", "5000"]),
+    "logistic_breast_cancer": ("breast_cancer_train.txt", ["--optimizer", "adam", "--lr", "0.05",
+                                                           "--max-iters", "3000", "--tol", "1e-7"]),
+    "softmax_digits": ("digits_train.txt", ["--optimizer", "adam", "--lr", "0.05",
+                                            "--max-iters", "300"]),
+    "mlp_digits": ("digits_train.txt", ["--optimizer", "adam", "--lr", "0.01",
+                                        "--max-iters", "400"]),
+}
+
+
+def pipeline(run_cli, tmp_path, name: str):
+    data, options = RECIPES[name]
+    gcp, weights = tmp_path / "gcp.tf", tmp_path / "weights.txt"
+    code, _, err = run_cli(["tfcompiler", SAMPLES / f"{name}.tf", "-o", gcp])
+    assert code == 0, err
+    code, _, err = run_cli(["tfweightcalc", gcp, SAMPLES / data, "-o", weights, *options],
+                           timeout=600)
+    assert code == 0, err
+    return load_weights(str(weights)), weights
+
+
+def evaluate(run_cli, name, inputs, weights_file) -> list[dict]:
+    code, out, err = run_cli(["tfevaluate", SAMPLES / f"{name}.tf", inputs, weights_file,
+                              "--format", "json"])
+    assert code == 0, err
+    return [json.loads(line) for line in out.splitlines()]
+
+
+def test_every_sample_has_a_recipe(samples):
+    assert {p.stem for p in samples} == set(RECIPES)
+
+
+def test_seed_example_recovers_w(run_cli, tmp_path):
+    weights, path = pipeline(run_cli, tmp_path, "example_shape")
+    assert abs(weights["w"] - 1.7) < 1e-3
+    rows = evaluate(run_cli, "example_shape", SAMPLES / "example_inputs.txt", path)
+    x = load_examples(str(SAMPLES / "example_inputs.txt")).arrays["x"]
+    np.testing.assert_allclose([r["o"] for r in rows], 1 / (1 + np.exp(-1.7 * x)), atol=1e-3)
+    assert all(r["lambda"] is None for r in rows)       # no exp_output given: loss is null
+
+
+def test_linear_regression_recovers_generating_weights(run_cli, tmp_path):
+    weights, _ = pipeline(run_cli, tmp_path, "linear_regression")
+    np.testing.assert_allclose(weights["w"], [2.0, -1.0, 0.5], atol=1e-6)
+    np.testing.assert_allclose(weights["b"], 0.3, atol=1e-6)
+
+
+def accuracy(rows, key, labels) -> float:
+    scores = np.array([r[key] for r in rows])
+    if scores.ndim == 1:
+        return float(np.mean((scores > 0.5) == labels))
+    return float(np.mean(scores.argmax(axis=1) == labels.argmax(axis=1)))
+
+
+def test_breast_cancer_matches_scikit_learn(run_cli, tmp_path):
+    from sklearn.linear_model import LogisticRegression
+    _, path = pipeline(run_cli, tmp_path, "logistic_breast_cancer")
+    test = load_examples(str(SAMPLES / "breast_cancer_test.txt")).arrays
+    ours = accuracy(evaluate(run_cli, "logistic_breast_cancer",
+                             SAMPLES / "breast_cancer_test.txt", path), "p", test["y"])
+    train = load_examples(str(SAMPLES / "breast_cancer_train.txt")).arrays
+    theirs = LogisticRegression(max_iter=10000).fit(train["x"], train["y"]).score(
+        test["x"], test["y"])
+    print(f"breast cancer held-out accuracy: tenflang {ours:.4f}, scikit-learn {theirs:.4f}")
+    assert abs(ours - theirs) <= 0.01
+
+
+@pytest.mark.parametrize("name,minimum", [("softmax_digits", 0.93), ("mlp_digits", 0.95)])
+def test_digits_accuracy(run_cli, tmp_path, name, minimum):
+    _, path = pipeline(run_cli, tmp_path, name)
+    test = load_examples(str(SAMPLES / "digits_test.txt")).arrays
+    ours = accuracy(evaluate(run_cli, name, SAMPLES / "digits_test.txt", path), "scores",
+                    test["y"])
+    print(f"{name} held-out accuracy: {ours:.4f}")
+    assert ours >= minimum

@@ -1,0 +1,262 @@
+"""tfweightcalc: optimizers, mini-batches, determinism, and every failure path."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+import tenflang
+from tenflang.backprop import compile_gradient
+from tenflang.train import TrainConfig, batch_indices, initial_weights, signature, train
+from tenflang.vectors import load_weights
+
+from conftest import ROOT, cli_env, command_line
+
+SAMPLES = ROOT / "samples"
+
+
+def gcp_of(name: str):
+    return compile_gradient(tenflang.parse_file(str(SAMPLES / name), shape_program=True))
+
+
+@pytest.fixture(scope="module")
+def linear_gcp(tmp_path_factory):
+    path = tmp_path_factory.mktemp("gcp") / "linear.gcp.tf"
+    path.write_text(tenflang.print_program(gcp_of("linear_regression.tf")))
+    return path
+
+
+def linear_data(n=64, seed=0):
+    rng = np.random.default_rng(seed)
+    x = rng.normal(size=(n, 3))
+    return {"x": x, "y": x @ np.array([2.0, -1.0, 0.5]) + 0.3}
+
+
+@pytest.mark.parametrize("optimizer,lr", [("sgd", 0.1), ("momentum", 0.05), ("adam", 0.05)])
+def test_each_optimizer_recovers_linear_weights(optimizer, lr):
+    result = train(gcp_of("linear_regression.tf"), linear_data(),
+                   TrainConfig(lr=lr, optimizer=optimizer, max_iters=20000, tol=1e-10))
+    assert result.reason == "converged"
+    np.testing.assert_allclose(result.weights["w"], [2.0, -1.0, 0.5], atol=1e-8)
+    np.testing.assert_allclose(result.weights["b"], 0.3, atol=1e-8)
+
+
+def test_sgd_step_is_the_seeds_update():
+    """One full-batch step: w <- w - lr * (average gradient over the examples)."""
+    gcp, data = gcp_of("example_shape.tf"), {"x": np.array([1.0, -2.0, 0.5]),
+                                             "y": np.array([0.2, 0.9, 0.4])}
+    result = train(gcp, data, TrainConfig(lr=0.7, max_iters=1, tol=0), init={"w": np.array(0.3)})
+    o = 1 / (1 + np.exp(-0.3 * data["x"]))
+    grad = np.mean(2 * (o - data["y"]) * o * (1 - o) * data["x"])
+    np.testing.assert_allclose(result.weights["w"], 0.3 - 0.7 * grad, rtol=1e-14)
+    assert result.iterations == 1
+
+
+def test_minibatches_cover_each_epoch_once_and_are_seeded():
+    n, size = 10, 4
+    epoch = [batch_indices(n, size, seed=3, iteration=i) for i in range(3)]
+    assert sorted(np.concatenate(epoch)) == list(range(n))
+    assert [len(b) for b in epoch] == [4, 4, 2]
+    again = [batch_indices(n, size, seed=3, iteration=i) for i in range(3)]
+    assert all(np.array_equal(a, b) for a, b in zip(epoch, again))
+    assert not np.array_equal(batch_indices(n, size, seed=4, iteration=0), epoch[0])
+    assert batch_indices(n, None, seed=3, iteration=0) is None
+
+
+def test_initialisation_breaks_symmetry_for_matrices_and_is_seeded():
+    sig = signature(gcp_of("mlp_digits.tf"))
+    w = initial_weights(sig, seed=0)
+    limit = np.sqrt(6 / (64 + 32))
+    assert w["W1"].shape == (32, 64) and np.all(np.abs(w["W1"]) <= limit)
+    assert len(np.unique(w["W1"])) == w["W1"].size
+    assert np.array_equal(w["b1"], np.zeros(32))
+    assert np.array_equal(initial_weights(sig, 0)["W2"], w["W2"])
+    assert not np.array_equal(initial_weights(sig, 1)["W2"], w["W2"])
+
+
+def test_validation_split_reports_held_out_loss():
+    result = train(gcp_of("linear_regression.tf"), linear_data(),
+                   TrainConfig(lr=0.1, max_iters=3, tol=0, val_fraction=0.25))
+    assert result.val_loss is not None and result.val_loss > 0
+
+
+# ---- command line ----------------------------------------------------------
+
+def cli(*args, timeout=120):
+    done = subprocess.run(command_line(["tfweightcalc", *map(str, args)]), capture_output=True,
+                          text=True, env=cli_env(), timeout=timeout)
+    return done.returncode, done.stdout, done.stderr
+
+
+def test_cli_prints_weights_and_one_summary_line(linear_gcp):
+    code, out, err = cli(linear_gcp, SAMPLES / "linear_train.txt", "--tol", "1e-10",
+                         "--max-iters", "5000")
+    assert code == 0, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "converged" in lines[0] and "iterations" in lines[0]
+    assert "w: [" in out and "b: " in out
+
+
+def test_cli_same_seed_same_bytes_and_quiet(linear_gcp, tmp_path):
+    args = [linear_gcp, SAMPLES / "linear_train.txt", "--optimizer", "adam", "--batch-size",
+            "16", "--max-iters", "30", "--seed", "7", "--quiet"]
+    first, second = cli(*args), cli(*args)
+    assert first[0] == 0 and first[1] == second[1]
+    assert len(first[2].strip().splitlines()) == 1
+    other = cli(*args[:-2], "--seed", "8")
+    assert other[1] != first[1]
+
+
+def test_cli_output_file_npz_and_text(linear_gcp, tmp_path):
+    for name in ("w.txt", "w.npz"):
+        out = tmp_path / name
+        code, stdout, err = cli(linear_gcp, SAMPLES / "linear_train.txt", "-o", out,
+                                "--max-iters", "2000", "--tol", "1e-10")
+        assert code == 0 and stdout == "", err
+        np.testing.assert_allclose(load_weights(str(out))["w"], [2, -1, 0.5], atol=1e-8)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["w.npz", "w.txt"]   # no temp files
+
+
+def test_cli_init_fine_tunes_from_a_weights_file(linear_gcp, tmp_path):
+    init = tmp_path / "init.txt"
+    init.write_text("{w: [2, -1, 0.5], b: 0.3}\n")
+    code, out, err = cli(linear_gcp, SAMPLES / "linear_train.txt", "--init", init,
+                         "--tol", "1e-6")
+    assert code == 0 and "0 iterations" in err and "converged" in err
+
+
+@pytest.mark.parametrize("content,message", [
+    ("{w: [2, -1, 0.5]}\n", "missing weight 'b'"),
+    ("{w: [2, -1], b: 0.3}\n", "weight 'w' has shape [2], expected [3]"),
+    ("{w: [2, -1, 0.5], b: 0.3, q: 1}\n", "unexpected weight 'q'"),
+    ("{w: [2, -1, 0.5], b: zz}\n", "not a number"),
+])
+def test_cli_bad_init_file(linear_gcp, tmp_path, content, message):
+    init = tmp_path / "init.txt"
+    init.write_text(content)
+    code, out, err = cli(linear_gcp, SAMPLES / "linear_train.txt", "--init", init)
+    assert code == 2 and message in err and "init.txt" in err
+    assert "Traceback" not in err and out == ""
+
+
+def test_cli_gcp_without_weights(tmp_path):
+    gcp = tmp_path / "noweights.tf"
+    gcp.write_text("declare input x\ndeclare loss l\ndefine l = mul x x\n")
+    data = tmp_path / "d.txt"
+    data.write_text("{x: 1}\n")
+    code, out, err = cli(gcp, data)
+    assert code == 2 and "declares no weights" in err and "noweights.tf" in err
+
+
+def test_cli_data_missing_a_variable(linear_gcp, tmp_path):
+    data = tmp_path / "d.txt"
+    data.write_text("{x: [1, 2, 3]}\n")
+    code, out, err = cli(linear_gcp, data)
+    assert code == 2 and "'y'" in err and "d.txt" in err and "Traceback" not in err
+
+
+def test_cli_divergence_keeps_last_finite_weights(linear_gcp, tmp_path):
+    out = tmp_path / "w.txt"
+    code, stdout, err = cli(linear_gcp, SAMPLES / "linear_train.txt", "--lr", "50", "-o", out)
+    assert code == 1
+    assert "diverged at iteration" in err and "--lr" in err and "Traceback" not in err
+    weights = load_weights(str(out))
+    assert all(np.all(np.isfinite(v)) for v in weights.values())
+
+
+def test_cli_resumed_run_takes_the_same_steps(linear_gcp, tmp_path):
+    common = [linear_gcp, SAMPLES / "linear_train.txt", "--optimizer", "adam",
+              "--batch-size", "24", "--tol", "0", "--seed", "5"]
+    straight = cli(*common, "--max-iters", "40")
+    checkpoint = tmp_path / "ck.npz"
+    first = cli(*common, "--max-iters", "17", "--checkpoint", checkpoint, "--checkpoint-every", "5")
+    assert first[0] == 0 and checkpoint.exists()
+    resumed = cli(*common, "--max-iters", "40", "--checkpoint", checkpoint)
+    assert resumed[0] == 0 and "resuming from" in resumed[2] and "iteration 17" in resumed[2]
+    assert resumed[1] == straight[1]
+
+
+def test_cli_checkpoint_from_another_optimizer_is_refused(linear_gcp, tmp_path):
+    checkpoint = tmp_path / "ck.npz"
+    cli(linear_gcp, SAMPLES / "linear_train.txt", "--max-iters", "3", "--checkpoint", checkpoint)
+    code, _, err = cli(linear_gcp, SAMPLES / "linear_train.txt", "--optimizer", "adam",
+                       "--checkpoint", checkpoint)
+    assert code == 2 and "--optimizer sgd" in err
+
+
+def test_cli_corrupt_checkpoint(linear_gcp, tmp_path):
+    checkpoint = tmp_path / "ck.npz"
+    checkpoint.write_bytes(b"not a zip file")
+    code, _, err = cli(linear_gcp, SAMPLES / "linear_train.txt", "--checkpoint", checkpoint)
+    assert code == 2 and "not a tfweightcalc checkpoint" in err
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_cli_signal_writes_checkpoint_and_weights_then_exits_1(tmp_path, signum):
+    gcp = tmp_path / "mlp.gcp.tf"
+    gcp.write_text(tenflang.print_program(gcp_of("mlp_digits.tf")))
+    checkpoint, out = tmp_path / "ck.npz", tmp_path / "w.npz"
+    proc = subprocess.Popen(command_line([
+        "tfweightcalc", gcp, SAMPLES / "digits_train.txt", "--optimizer", "adam", "--lr", "0.01",
+        "--max-iters", "1000000", "--checkpoint", checkpoint, "--checkpoint-every", "3",
+        "-o", out]), env=cli_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 60
+    while not checkpoint.exists() and time.time() < deadline:
+        time.sleep(0.1)
+    assert checkpoint.exists()
+    proc.send_signal(signum)
+    stdout, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 1, stderr
+    assert "interrupted at iteration" in stderr and "Traceback" not in stderr
+    assert stdout == ""
+    weights = load_weights(str(out))
+    assert weights["W1"].shape == (32, 64)
+    with np.load(checkpoint) as saved:
+        np.testing.assert_array_equal(saved["w:W1"], weights["W1"])
+
+
+def test_cli_plot_writes_a_png(linear_gcp, tmp_path):
+    pytest.importorskip("matplotlib")
+    png = tmp_path / "loss.png"
+    code, _, err = cli(linear_gcp, SAMPLES / "linear_train.txt", "--max-iters", "50",
+                       "--plot", png)
+    assert code == 0, err
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_cli_plot_without_matplotlib_says_how_to_install(linear_gcp, tmp_path):
+    fake = tmp_path / "fake" / "matplotlib"
+    fake.mkdir(parents=True)
+    (fake / "__init__.py").write_text("raise ImportError('No module named matplotlib')\n")
+    env = cli_env()
+    env["PYTHONPATH"] = f"{fake.parent}{os.pathsep}{env['PYTHONPATH']}"
+    done = subprocess.run(command_line(["tfweightcalc", linear_gcp, SAMPLES / "linear_train.txt",
+                                        "--plot", tmp_path / "x.png"]),
+                          capture_output=True, text=True, env=env)
+    assert done.returncode == 2 and "tenflang[plot]" in done.stderr
+    assert not (tmp_path / "x.png").exists()
+
+
+def test_cli_val_fraction_and_float32(linear_gcp):
+    code, out, err = cli(linear_gcp, SAMPLES / "linear_train.txt", "--val-fraction", "0.2",
+                         "--dtype", "float32", "--max-iters", "300")
+    assert code == 0 and "validation loss" in err
+
+
+def test_cli_gpu_without_a_gpu_is_a_clear_error(linear_gcp):
+    from tenflang.gpu import cupy_or_reason
+    if cupy_or_reason()[0] is not None:
+        pytest.skip("a GPU is present")
+    code, out, err = cli(linear_gcp, SAMPLES / "linear_train.txt", "--device", "gpu")
+    assert code == 2 and "--device gpu" in err and "Traceback" not in err
+
+
+def test_cli_bad_option_values_are_usage_errors(linear_gcp):
+    for args in (["--optimizer", "rmsprop"], ["--batch-size", "0"], ["--lr", "fast"]):
+        code, _, err = cli(linear_gcp, SAMPLES / "linear_train.txt", *args)
+        assert code == 2 and "Invalid value" in err
