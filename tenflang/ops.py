@@ -61,6 +61,8 @@ class Op:
     math: str
     elementwise: bool = False
     flops: Callable[..., int] = field(default=None)
+    ufunc: str | None = None   # the xp ufunc it is, so generated code can write `out=`
+    view: bool = False         # may return (a view of) an operand instead of a new array
 
     def cost(self, operand_shapes: list[Shape], result: Shape) -> int:
         """Floating point operations per example (multiply-adds count 2)."""
@@ -192,19 +194,37 @@ def softmax(xp, a):
     return e / e.sum(axis=-1, keepdims=True)
 
 
+def exp_neg_abs(xp, a):
+    """e^-|a|, a new array (never overflows)."""
+    e = xp.abs(a)
+    xp.negative(e, out=e)
+    return xp.exp(e, out=e)
+
+
 def logistic(xp, a):
-    e = xp.exp(-xp.abs(a))
-    return xp.where(a >= 0, 1 / (1 + e), e / (1 + e))
+    """e^min(a, 0) / (1 + e^-|a|): exact in both tails, no overflow, no branch."""
+    num = xp.minimum(a, 0.0)
+    xp.exp(num, out=num)
+    den = exp_neg_abs(xp, a)
+    den += 1.0
+    return xp.divide(num, den, out=num)
 
 
 def logistic_deriv(xp, a):
-    e = xp.exp(-xp.abs(a))
-    return e / (1 + e) ** 2
+    """σ(a)(1 - σ(a)) = e / (1 + e)², e = e^-|a| (exact in both tails)."""
+    e = exp_neg_abs(xp, a)
+    den = e + 1.0
+    xp.multiply(den, den, out=den)
+    return xp.divide(e, den, out=e)
 
 
 def tanh_deriv(xp, a):
-    e = xp.exp(-2 * xp.abs(a))
-    return 4 * e / (1 + e) ** 2
+    """1 - tanh²(a) = 4e / (1 + e)², e = e^-2|a| (exact in both tails)."""
+    e = exp_neg_abs(xp, 2.0 * a)
+    den = e + 1.0
+    xp.multiply(den, den, out=den)
+    xp.divide(e, den, out=e)
+    return xp.multiply(e, 4.0, out=e)
 
 
 def softplus(xp, a):
@@ -273,47 +293,51 @@ ZERO = Grad("0")  # piecewise-constant ops
 TABLE: dict[str, Op] = {}
 
 
-def defop(name, arity, forward, shape, grads, math, elementwise=False, flops=None):
-    TABLE[name] = Op(name, arity, forward, shape, grads, math, elementwise, flops)
+def defop(name, arity, forward, shape, grads, math, elementwise=False, flops=None, ufunc=None,
+          view=False):
+    TABLE[name] = Op(name, arity, forward, shape, grads, math, elementwise, flops, ufunc, view)
 
 
-def defunary(name, forward, partial, math):
-    defop(name, 1, forward, same, unary(partial) if partial else rules(None), math, elementwise=True)
+def defunary(name, forward, partial, math, ufunc=None, view=False):
+    defop(name, 1, forward, same, unary(partial) if partial else rules(None), math,
+          elementwise=True, ufunc=ufunc, view=view)
 
 
-def defbinary(name, forward, partial_a, partial_b, math):
+def defbinary(name, ufunc, partial_a, partial_b, math):
     shape = lambda a, b: broadcast(name, a, b)  # noqa: E731
-    defop(name, 2, elementwise2(forward), shape, rules(Grad(partial_a), Grad(partial_b)), math,
-          elementwise=True)
+    forward = elementwise2(lambda xp, a, b: getattr(xp, ufunc)(a, b))
+    defop(name, 2, forward, shape, rules(Grad(partial_a), Grad(partial_b)), math,
+          elementwise=True, ufunc=ufunc)
 
 
-defunary("copy", lambda xp, a: a, "1", "v = a  (written `define v = a`)")
-defunary("neg", lambda xp, a: -a, "-1", "v = -a")
-defunary("exp", lambda xp, a: xp.exp(a), "v", "v = e^a")
-defunary("log", lambda xp, a: xp.log(a), "div 1 a", "v = ln a")
+defunary("copy", lambda xp, a: a, "1", "v = a  (written `define v = a`)", view=True)
+defunary("neg", lambda xp, a: -a, "-1", "v = -a", ufunc="negative")
+defunary("exp", lambda xp, a: xp.exp(a), "v", "v = e^a", ufunc="exp")
+defunary("log", lambda xp, a: xp.log(a), "div 1 a", "v = ln a", ufunc="log")
 defunary("logistic", logistic, "logistic_deriv a", "v = 1 / (1 + e^-a)")
-defunary("tanh", lambda xp, a: xp.tanh(a), "tanh_deriv a", "v = tanh a")
+defunary("tanh", lambda xp, a: xp.tanh(a), "tanh_deriv a", "v = tanh a", ufunc="tanh")
 defunary("relu", lambda xp, a: xp.maximum(a, 0), "step a", "v = max(a, 0)")
-defunary("sqrt", lambda xp, a: xp.sqrt(a), "div 0.5 v", "v = √a")
-defunary("abs", lambda xp, a: xp.abs(a), "sign a", "v = |a|")
-defunary("sin", lambda xp, a: xp.sin(a), "cos a", "v = sin a")
-defunary("cos", lambda xp, a: xp.cos(a), "neg (sin a)", "v = cos a")
+defunary("sqrt", lambda xp, a: xp.sqrt(a), "div 0.5 v", "v = √a", ufunc="sqrt")
+defunary("abs", lambda xp, a: xp.abs(a), "sign a", "v = |a|", ufunc="absolute")
+defunary("sin", lambda xp, a: xp.sin(a), "cos a", "v = sin a", ufunc="sin")
+defunary("cos", lambda xp, a: xp.cos(a), "neg (sin a)", "v = cos a", ufunc="cos")
 defunary("softplus", softplus, "logistic a", "v = ln(1 + e^a)")
 defunary("logistic_deriv", logistic_deriv, "mul v (sub 1 (mul 2 (logistic a)))",
          "v = σ(a)(1 - σ(a)),  σ = logistic")
 defunary("tanh_deriv", tanh_deriv, "mul -2 (mul (tanh a) v)", "v = 1 - tanh² a")
 defunary("step", step, "0", "v = 1 if a > 0 else 0")
-defunary("sign", lambda xp, a: xp.sign(a), "0", "v = -1, 0 or 1 as a < 0, = 0, > 0")
+defunary("sign", lambda xp, a: xp.sign(a), "0", "v = -1, 0 or 1 as a < 0, = 0, > 0",
+         ufunc="sign")
 
-defbinary("add", lambda xp, a, b: a + b, "1", "1", "v = a + b")
-defbinary("sub", lambda xp, a, b: a - b, "1", "-1", "v = a - b")
-defbinary("mul", lambda xp, a, b: a * b, "b", "a", "v = a · b")
-defbinary("div", lambda xp, a, b: a / b, "div 1 b", "neg (div v b)", "v = a / b")
-defbinary("pow", lambda xp, a, b: xp.power(a, b), "mul b (pow a (sub b 1))", "mul v (log a)",
+defbinary("add", "add", "1", "1", "v = a + b")
+defbinary("sub", "subtract", "1", "-1", "v = a - b")
+defbinary("mul", "multiply", "b", "a", "v = a · b")
+defbinary("div", "divide", "div 1 b", "neg (div v b)", "v = a / b")
+defbinary("pow", "power", "mul b (pow a (sub b 1))", "mul v (log a)",
           "v = a^b")
-defbinary("max", lambda xp, a, b: xp.maximum(a, b), "step (sub a b)", "sub 1 (step (sub a b))",
+defbinary("max", "maximum", "step (sub a b)", "sub 1 (step (sub a b))",
           "v = a if a > b else b  (ties: the derivative goes to b)")
-defbinary("min", lambda xp, a, b: xp.minimum(a, b), "step (sub b a)", "sub 1 (step (sub b a))",
+defbinary("min", "minimum", "step (sub b a)", "sub 1 (step (sub b a))",
           "v = a if a < b else b  (ties: the derivative goes to b)")
 
 defop("matmul", 2, matmul, matmul_shape, matmul_rules,
@@ -323,7 +347,7 @@ defop("dot", 2, dot, dot_shape, rules(Grad("b"), Grad("a")), "v = Σ_i a_i b_i",
 defop("outer", 2, elementwise2(lambda xp, a, b: a[..., :, None] * b[..., None, :]), outer_shape,
       rules(Grad("b", "matmul g p"), Grad("a", "matmul (transpose g) p")), "v_ij = a_i b_j")
 defop("transpose", 1, lambda xp, a: a.swapaxes(-1, -2), transpose_shape,
-      rules(Grad(None, "transpose g")), "v_ij = a_ji", flops=lambda a: 0)
+      rules(Grad(None, "transpose g")), "v_ij = a_ji", flops=lambda a: 0, view=True)
 
 defop("sum", 1, per_example_sum, scalar, rules(Grad(None, "broadcast_like g a")), "v = Σ_i a_i",
       flops=lambda a: size(a))
@@ -338,9 +362,10 @@ defop("log_softmax", 1, log_softmax, vector_shape("log_softmax"),
       flops=lambda a: 4 * size(a))
 
 defop("sum_like", 2, sum_like, sum_like_shape, rules(Grad(None, "broadcast_like g a"), None),
-      "v = a summed over the axes that broadcasting b to a's shape would add or widen")
+      "v = a summed over the axes that broadcasting b to a's shape would add or widen", view=True)
 defop("broadcast_like", 2, broadcast_like, broadcast_like_shape,
-      rules(Grad(None, "sum_like g a"), None), "v = a broadcast to b's shape", flops=lambda a, b: 0)
+      rules(Grad(None, "sum_like g a"), None), "v = a broadcast to b's shape", flops=lambda a, b: 0,
+      view=True)
 
 
 def lookup(name: str) -> Op | None:

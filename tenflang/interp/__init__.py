@@ -19,7 +19,9 @@ def interpret(program: Program, inputs: dict, results=None, xp=np, dtype="float6
               batched: bool = False) -> dict:
     """Run `program` on one example (`batched=False`, values without an example
     axis, as in the seed) or on a batch (`batched=True`).  Returns the results
-    (default: outputs then losses) by name; NULL results are None."""
+    (default: outputs then losses) by name; NULL results are None.  An input
+    given as None is NULL, as if absent."""
+    inputs = {n: v for n, v in inputs.items() if v is not None}
     plan = make_plan(program, set(inputs), results)
     data = inputs if batched else {n: one_example(plan, n, v) for n, v in inputs.items()}
     values = run_plan(plan, data, xp=xp, dtype=dtype)

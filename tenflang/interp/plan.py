@@ -31,7 +31,7 @@ class Step:
     release: tuple[str, ...]  # names whose last use is this step
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)     # compared by identity: generated code is cached per plan
 class Plan:
     bound: tuple[str, ...]        # data names read from the inputs, in declaration order
     batched: frozenset[str]       # those with a leading example axis in the data

@@ -9,14 +9,14 @@ With `reduce="sum"` (or "mean") each result is instead summed (averaged)
 over the examples; for a result made by `outer` or `matmul` of two
 per-example values the reduction is done inside the product (one GEMM), so
 a dense layer's weight gradient never materialises a [B, out, in] array.
+The plan runs as generated Python (see `codegen`).
 """
 from __future__ import annotations
 
 import numpy as np
 
 from ..errors import TenflangError
-
-REDUCIBLE = {"outer": "bm,bn->mn", "matmul": "bmk,bkn->mn"}
+from .codegen import FORWARDS, compiled
 
 
 def prepare(plan, data: dict, xp, dtype) -> tuple[dict, int]:
@@ -35,45 +35,16 @@ def prepare(plan, data: dict, xp, dtype) -> tuple[dict, int]:
 
 def run_plan(plan, data: dict, xp=np, dtype="float64", reduce: str | None = None) -> dict:
     env, batch = prepare(plan, data, xp, dtype)
-    constants: dict = {}
-    reduced: dict = {}
-    fused = fusable(plan) if reduce else {}
-    for step in plan.steps:
-        args = [env[o] if isinstance(o, str) else constant(constants, o, xp, dtype)
-                for o in step.operands]
-        if step.target in fused and args[0].shape[0] == args[1].shape[0] == batch > 1:
-            reduced[step.target] = xp.einsum(fused[step.target], *args)
-        else:
-            env[step.target] = step.op.forward(xp, *args)
-        for name in step.release:
-            env.pop(name, None)
+    function, fused = compiled(plan, reduce)
+    values = function(env, xp, FORWARDS, xp.dtype(dtype))
     out = {}
     for name in plan.results:
         if name in plan.null:
             out[name] = None
-        elif name in reduced:
-            out[name] = reduced[name] / batch if reduce == "mean" else reduced[name]
+        elif name in fused:
+            out[name] = values[name] / batch if reduce == "mean" else values[name]
         else:
-            out[name] = finish(env[name], batch, reduce, xp)
-    return out
-
-
-def constant(cache: dict, value: float, xp, dtype):
-    if value not in cache:
-        cache[value] = xp.asarray([value], dtype=dtype)
-    return cache[value]
-
-
-def fusable(plan) -> dict[str, str]:
-    """Results whose batch reduction can happen inside their defining product."""
-    results = set(plan.results)
-    out = {}
-    for step in plan.steps:
-        if step.target in results and step.op.name in REDUCIBLE:
-            if step.op.name == "matmul" and len(plan.shapes.get(step.target, ())) != 2:
-                continue
-            if all(isinstance(o, str) for o in step.operands):
-                out[step.target] = REDUCIBLE[step.op.name]
+            out[name] = finish(values[name], batch, reduce, xp)
     return out
 
 

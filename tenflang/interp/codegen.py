@@ -1,0 +1,149 @@
+"""A plan compiled to straight-line Python, once.
+
+Running a plan step by step costs a dictionary lookup, a list build and a
+few checks per op; at small batch sizes that overhead is the whole cost.  So
+a plan becomes the source of one Python function, one assignment per step,
+with every decision taken ahead of time from the static shapes:
+
+* per-example ranks are aligned with explicit `[:, None]` indexing instead
+  of a runtime reshape; numeric literals are Python floats, so numpy's scalar
+  fast paths apply (`xp.power(v, 2.0)` squares);
+* a step whose operand dies there, was made by an earlier step (not data,
+  not a view) and already has the result's shape writes its result into that
+  operand (`out=`), so elementwise chains reuse their buffers;
+* values are deleted (`del`) right after their last use;
+* with a batch reduction, a result made by `outer`/`matmul` of two
+  per-example values is reduced inside the product by `einsum`.
+
+The source is for people too: `plan_source(plan)` shows each step with the
+TenFlang line it comes from.  Names in it are `v<k>`, k the value's index.
+"""
+from __future__ import annotations
+
+import functools
+from types import SimpleNamespace
+
+from .. import ops
+from ..parser.printer import number
+
+REDUCIBLE = {"outer": "bm,bn->mn", "matmul": "bmk,bkn->mn"}
+FORWARDS = SimpleNamespace(**{name: op.forward for name, op in ops.TABLE.items()})
+
+
+def shape_only(op: ops.Op, shapes) -> set[int]:
+    """Operand positions that give only a shape (their rule is None)."""
+    return {i for i, rule in enumerate(op.grads(*shapes)) if rule is None}
+
+
+def batched_names(plan) -> set[str]:
+    """Values that vary per example (the rest have an example axis of size 1)."""
+    batched = set(plan.batched)
+    for step in plan.steps:
+        shapes = [() if not isinstance(o, str) else plan.shapes[o] for o in step.operands]
+        ignore = shape_only(step.op, shapes)
+        if any(isinstance(o, str) and o in batched
+               for i, o in enumerate(step.operands) if i not in ignore):
+            batched.add(step.target)
+    return batched
+
+
+def fused_reductions(plan, batched: set[str]) -> dict[str, str]:
+    """Results reduced over the batch inside their defining product."""
+    used = {o for step in plan.steps for o in step.operands if isinstance(o, str)}
+    out = {}
+    for step in plan.steps:
+        spec = REDUCIBLE.get(step.op.name)
+        if (spec and step.target in plan.results and step.target not in used
+                and all(isinstance(o, str) and o in batched for o in step.operands)
+                and (step.op.name != "matmul" or len(plan.shapes[step.target]) == 2)):
+            out[step.target] = spec
+    return out
+
+
+class Source:
+    """Builds the generated function's lines and its value names."""
+
+    def __init__(self, plan):
+        self.names: dict[str, str] = {}
+        self.lines = ["def run(env, xp, F, dtype):"]
+        self.plan = plan
+
+    def var(self, name: str) -> str:
+        return self.names.setdefault(name, f"v{len(self.names)}")
+
+    def emit(self, code: str, comment: str = "") -> None:
+        self.lines.append(f"    {code}" + (f"    # {comment}" if comment else ""))
+
+
+def operand_code(src: Source, operand, rank: int) -> str:
+    """An operand aligned to per-example rank `rank` (literals stay scalars)."""
+    if not isinstance(operand, str):
+        return repr(float(operand))
+    missing = rank - len(src.plan.shapes[operand])
+    return src.var(operand) + (f"[:, {', '.join(['None'] * missing)}]" if missing > 0 else "")
+
+
+def step_code(src: Source, step, inplace: str | None) -> str:
+    op = step.op
+    if op.ufunc:
+        rank = len(src.plan.shapes[step.target])
+        args = [operand_code(src, o, rank) for o in step.operands]
+        if not any(isinstance(o, str) for o in step.operands):     # literals only
+            return f"xp.asarray([xp.{op.ufunc}({', '.join(args)})], dtype=dtype)"
+        out = f", out={src.var(inplace)}" if inplace else ""
+        return f"xp.{op.ufunc}({', '.join(args)}{out})"
+    if op.name == "copy" and isinstance(step.operands[0], str):
+        return src.var(step.operands[0])
+    args = [src.var(o) if isinstance(o, str) else f"xp.asarray([{float(o)!r}], dtype=dtype)"
+            for o in step.operands]
+    return f"F.{op.name}(xp, {', '.join(args)})"
+
+
+def inplace_operand(step, owned: set[str], batched: set[str], shapes) -> str | None:
+    """An operand the step may overwrite with its result, if any."""
+    if not step.op.ufunc:
+        return None
+    for o in step.operands:
+        if (isinstance(o, str) and o in step.release and o in owned
+                and shapes[o] == shapes[step.target] and (o in batched) == (step.target in batched)):
+            return o
+    return None
+
+
+def plan_source(plan, reduce: str | None = None) -> str:
+    """The Python source of `plan` (see module docstring)."""
+    src = Source(plan)
+    for name in plan.bound:
+        src.emit(f"{src.var(name)} = env[{name!r}]", name)
+    batched = batched_names(plan)
+    fused = fused_reductions(plan, batched) if reduce else {}
+    owned: set[str] = set()
+    for step in plan.steps:
+        line = f"{step.target} = {step.op.name} " + " ".join(
+            o if isinstance(o, str) else number(o) for o in step.operands)
+        if step.target in fused:
+            a, b = (src.var(o) for o in step.operands)
+            src.emit(f"{src.var(step.target)} = xp.einsum({fused[step.target]!r}, {a}, {b})", line)
+        else:
+            target = inplace_operand(step, owned, batched, plan.shapes)
+            src.emit(f"{src.var(step.target)} = {step_code(src, step, target)}", line)
+            if not step.op.view:
+                owned.add(step.target)
+        # a view keeps its operands' memory alive: never overwrite what it reads
+        if step.op.view:
+            owned.difference_update(o for o in step.operands if isinstance(o, str))
+        released = [src.var(n) for n in step.release if n in src.names]
+        if released:
+            src.emit(f"del {', '.join(released)}")
+    results = ", ".join(f"{n!r}: {src.var(n)}" for n in plan.results if n not in plan.null)
+    src.emit(f"return {{{results}}}")
+    return "\n".join(src.lines) + "\n"
+
+
+@functools.lru_cache(maxsize=256)
+def compiled(plan, reduce: str | None):
+    """(the generated function, the names of results reduced inside it)."""
+    namespace: dict = {}
+    exec(compile(plan_source(plan, reduce), f"<tenflang plan {id(plan):x}>", "exec"), namespace)
+    fused = set(fused_reductions(plan, batched_names(plan))) if reduce else set()
+    return namespace["run"], frozenset(fused)
