@@ -177,30 +177,31 @@ def to_device(arrays: dict, xp, dtype) -> dict:
     return {n: xp.asarray(np.asarray(a), dtype=dtype) for n, a in arrays.items()}
 
 
-def train(gcp: Program, examples: dict, cfg: TrainConfig, xp=np, init: dict | None = None,
-          resume: State | None = None, progress: Callable | None = None,
-          should_stop: Callable[[], bool] = lambda: False,
-          checkpoint: Callable[[State], None] | None = None, checkpoint_every: int = 100
-          ) -> TrainResult:
-    """Learn the weights of `gcp` from `examples` (data name -> array with a
-    leading example axis).  See the module docstring."""
-    started = time.perf_counter()
-    sig = signature(gcp)
-    n = len(next(iter(examples.values()))) if examples else 1
-    train_idx, val_idx = split(n, cfg.val_fraction, cfg.seed)
-    data = to_device({k: np.asarray(v)[train_idx] for k, v in examples.items()}, xp, cfg.dtype)
+def local_gradient(gcp: Program, sig: Signature, data: dict, cfg: TrainConfig, xp):
+    """`gradient(weights, iteration) -> (mean gradient by weight, mean loss)` over
+    the iteration's batch of `data` (arrays already on the device)."""
     plan = make_plan(gcp, set(sig.inputs) | set(sig.weights),
                      list(sig.gradients.values()) + list(sig.losses))
-    state = resume or State(to_device(init or initial_weights(sig, cfg.seed), xp, cfg.dtype))
-    state.weights = to_device(state.weights, xp, cfg.dtype)
-    state.slots = to_device(state.slots, xp, cfg.dtype)
+    n = len(next(iter(data.values()))) if data else 1
+
+    def gradient(weights: dict, iteration: int):
+        rows = batch_indices(n, cfg.batch_size, cfg.seed, iteration)
+        batch = data if rows is None else {k: v[xp.asarray(rows)] for k, v in data.items()}
+        values = run_plan(plan, {**batch, **weights}, xp=xp, dtype=cfg.dtype, reduce="mean")
+        return ({w: values[g] for w, g in sig.gradients.items()},
+                sum(float(values[name]) for name in sig.losses))
+    return gradient
+
+
+def descend(state: State, gradient: Callable, cfg: TrainConfig, xp,
+            progress: Callable | None = None, should_stop: Callable[[], bool] = lambda: False,
+            checkpoint: Callable[[State], None] | None = None, checkpoint_every: int = 100):
+    """The seed's calculate_weights loop, in place on `state`, with any
+    `gradient(weights, iteration)`.  Returns (last loss, last gradient norm, why
+    it stopped)."""
     loss, norm, reason = math.nan, math.nan, "max-iters"
     while state.iteration < cfg.max_iters:
-        rows = batch_indices(len(train_idx), cfg.batch_size, cfg.seed, state.iteration)
-        batch = data if rows is None else {k: v[xp.asarray(rows)] for k, v in data.items()}
-        values = run_plan(plan, {**batch, **state.weights}, xp=xp, dtype=cfg.dtype, reduce="mean")
-        grads = {w: values[g] for w, g in sig.gradients.items()}
-        loss = sum(float(values[name]) for name in sig.losses)
+        grads, loss = gradient(state.weights, state.iteration)
         norm = gradient_norm(grads, xp)
         if not (math.isfinite(loss) and math.isfinite(norm)):
             raise Diverged(f"training diverged at iteration {state.iteration + 1}: the loss is "
@@ -218,6 +219,28 @@ def train(gcp: Program, examples: dict, cfg: TrainConfig, xp=np, init: dict | No
             checkpoint(host_state(state))
         if should_stop():
             raise Interrupted(f"interrupted at iteration {state.iteration}", host_state(state))
+    return loss, norm, reason
+
+
+def start_state(sig: Signature, cfg: TrainConfig, xp, init=None, resume=None) -> State:
+    state = resume or State(init or initial_weights(sig, cfg.seed))
+    state.weights = to_device(state.weights, xp, cfg.dtype)
+    state.slots = to_device(state.slots, xp, cfg.dtype)
+    return state
+
+
+def train(gcp: Program, examples: dict, cfg: TrainConfig, xp=np, init: dict | None = None,
+          resume: State | None = None, **loop) -> TrainResult:
+    """Learn the weights of `gcp` from `examples` (data name -> array with a
+    leading example axis).  `loop` passes progress, should_stop, checkpoint
+    and checkpoint_every to `descend`.  See the module docstring."""
+    started = time.perf_counter()
+    sig = signature(gcp)
+    n = len(next(iter(examples.values()))) if examples else 1
+    train_idx, val_idx = split(n, cfg.val_fraction, cfg.seed)
+    data = to_device({k: np.asarray(v)[train_idx] for k, v in examples.items()}, xp, cfg.dtype)
+    state = start_state(sig, cfg, xp, init, resume)
+    loss, norm, reason = descend(state, local_gradient(gcp, sig, data, cfg, xp), cfg, xp, **loop)
     val_loss = mean_loss(gcp, sig, examples, val_idx, state.weights, cfg, xp) if len(val_idx) else None
     final = host_state(state)
     return TrainResult(final.weights, state.iteration, loss, norm, reason,
