@@ -25,6 +25,8 @@ class Location:
     source_line: str | None = None
 
     def prefix(self) -> str:
+        if self.file is None and self.line is None:
+            return ""
         parts = [self.file or "<input>"]
         if self.line is not None:
             parts.append(str(self.line))
@@ -52,9 +54,9 @@ class TenflangError(Exception):
         self.exit_code = exit_code
 
     def render(self) -> str:
-        lines = [f"{self.location.prefix()}: error: {self.message}{self.location.excerpt()}"]
+        lines = [f"{lead(self.location)}error: {self.message}{self.location.excerpt()}"]
         for text, where in self.notes:
-            lines.append(f"{where.prefix()}: note: {text}{where.excerpt()}")
+            lines.append(f"{lead(where)}note: {text}{where.excerpt()}")
         return "\n".join(lines)
 
     def __str__(self) -> str:
@@ -69,7 +71,15 @@ class RunFailure(TenflangError):
         super().__init__(message, location, exit_code=1)
 
 
+def lead(where: Location) -> str:
+    prefix = where.prefix()
+    return f"{prefix}: " if prefix else ""
+
+
 def source_line(text: str, line: int) -> str | None:
-    """The 1-based `line` of `text`, or None when out of range."""
-    lines = text.splitlines()
+    """The 1-based `line` of `text`, or None when out of range.  Lines end at
+    '\n' only, as the lexer counts them (not at form feeds, U+2028, ...)."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
     return lines[line - 1] if 1 <= line <= len(lines) else None

@@ -8,6 +8,7 @@ INPUTS is NULL, and so is every loss depending on it (printed `null`).
 from __future__ import annotations
 
 import click
+import numpy as np
 
 from .. import vectors
 from ..gpu import array_module, to_host
@@ -32,6 +33,7 @@ from .common import check_weights, reports_errors, write_output
 @reports_errors
 def tfevaluate(program_file, inputs_file, weights_file, fmt, out, device, dtype, allow_nan):
     """Run PROGRAM on each example of INPUTS with the learned WEIGHTS."""
+    xp = array_module(device)          # a bad --device fails before any file is read
     program = parse_file(program_file)
     shapes = check(program)
     decls = program.declarations().values()
@@ -41,7 +43,13 @@ def tfevaluate(program_file, inputs_file, weights_file, fmt, out, device, dtype,
     examples = vectors.load_examples(inputs_file, allow_nan=allow_nan)
     examples.validate(shapes, required={d.name for d in decls if d.kind == "input"},
                       optional={d.name for d in decls if d.kind == "exp_output"})
-    values = evaluate(program, examples.arrays, weights, xp=array_module(device), dtype=dtype)
+    with np.errstate(all="ignore"):    # NaN/inf results are reported once, below
+        values = evaluate(program, examples.arrays, weights, xp=xp, dtype=dtype)
     host = {n: None if v is None else to_host(v) for n, v in values.items()}
+    for name, value in host.items():
+        if value is not None and not np.isfinite(value).all():
+            bad = int((~np.isfinite(value.reshape(len(value), -1))).any(axis=1).sum())
+            click.echo(f"{program_file}: warning: '{name}' is NaN or infinite in {bad} of "
+                       f"{len(value)} examples", err=True)
     write_output(out, "".join(line + "\n" for line in vectors.format_examples(host, fmt)))
 

@@ -1,0 +1,665 @@
+"""The interpreter (tenflang.interp): the seed's semantics, batched.
+
+* The seed's walkthrough, verbatim; NULL propagation (DESIGN §2.6).
+* A batch run equals one run per example: every sample, its GCPs at -O0 and
+  -O1, and random programs (hypothesis).
+* Every op of `ops.TABLE` against an independent per-example reference written
+  here with plain Python `math` (never the op table's own forward functions),
+  with per-example operands and unbatched (weight) operands.
+* Numerical stability for |x| up to 1e4 (DESIGN §2.3), liveness (the plan
+  releases values), the in-product batch reduction, float32.
+"""
+from __future__ import annotations
+
+import math
+import tracemalloc
+import zlib
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import tenflang
+from tenflang import ops
+from tenflang.backprop import compile_gradient
+from tenflang.interp import evaluate, interpret, make_plan, run_plan
+from tenflang.ops import fmt_shape
+from tenflang.parser.checks import check
+
+from conftest import SAMPLES
+
+B = 7
+
+# ---------------------------------------------------------------- the seed's walkthrough
+
+WALKTHROUGH = """\
+declare input x
+declare weight w
+declare exp_output y
+declare output o
+
+declare intvar a
+declare intvar b
+declare intvar c
+
+define c = mul y w
+define a = mul x w
+define o = add a w
+"""
+
+
+def test_seed_walkthrough_verbatim():
+    program = tenflang.parse(WALKTHROUGH, "walkthrough.tf")
+    assert interpret(program, {"x": 3, "w": -2}) == {"o": -8}
+    # the whole bindings dictionary at the end, as the seed tabulates it
+    names = ["x", "w", "y", "o", "a", "b", "c"]
+    bindings = interpret(program, {"x": 3, "w": -2}, results=names)
+    assert list(bindings) == names
+    assert bindings == {"x": 3, "w": -2, "y": None, "o": -8, "a": -6, "b": None, "c": None}
+
+
+def test_seed_walkthrough_batched_and_with_y_given():
+    program = tenflang.parse(WALKTHROUGH, "walkthrough.tf")
+    out = interpret(program, {"x": np.array([3.0, 1.0]), "w": -2.0}, results=["o", "c"],
+                    batched=True)
+    np.testing.assert_array_equal(out["o"], [-8.0, -4.0])
+    assert out["c"] is None
+    # once y is bound, c = y * w has a value
+    out = interpret(program, {"x": 3, "w": -2, "y": 5}, results=["o", "c", "b"])
+    assert out == {"o": -8, "c": -10, "b": None}
+
+
+# ---------------------------------------------------------------- NULL
+
+NULL_PROGRAM = """\
+declare input x [3]
+declare exp_output y [3]
+declare exp_output s
+declare weight W [2, 3]
+declare intvar k
+declare output u1
+declare output u2
+declare output b1
+declare output b2
+declare output t1
+declare output t2
+declare output t3
+declare output chain
+declare output fine
+declare output cp
+declare loss l
+
+define k = 2
+define u1 = exp y
+define u2 = neg s
+define b1 = add x y
+define b2 = mul k s
+define t1 = matmul W y
+define t2 = softmax y
+define t3 = dot y x
+define chain = sum t1
+define cp = y
+define fine = dot x x
+define l = add chain fine
+"""
+
+
+def test_null_propagates_through_every_kind_of_op():
+    program = tenflang.parse(NULL_PROGRAM, "null.tf")
+    x = np.array([1.0, 2.0, 3.0])
+    W = np.ones((2, 3))
+    out = interpret(program, {"x": x, "W": W})
+    nulls = {"u1", "u2", "b1", "b2", "t1", "t2", "t3", "chain", "cp", "l"}
+    assert {n for n, v in out.items() if v is None} == nulls
+    assert out["fine"] == 14.0
+    # explicitly null entries (vector notation's `null`) mean the same as absent
+    assert interpret(program, {"x": x, "W": W, "y": None, "s": None}) == out
+    # and everything has a value once the exp_outputs are given
+    full = interpret(program, {"x": x, "W": W, "y": x - 1, "s": 4.0})
+    assert all(v is not None for v in full.values())
+    np.testing.assert_allclose(full["t1"], [3.0, 3.0])
+    assert full["l"] == 6.0 + 14.0
+
+
+def test_null_plan_does_no_work_for_null_results():
+    program = tenflang.parse(NULL_PROGRAM, "null.tf")
+    plan = make_plan(program, {"x", "W"})
+    assert {s.target for s in plan.steps} == {"fine"}
+    assert plan.null == {"u1", "u2", "b1", "b2", "t1", "t2", "t3", "chain", "cp", "l"}
+
+
+def test_missing_exp_output_makes_the_loss_null_but_keeps_outputs():
+    program = tenflang.parse((SAMPLES[0].parent / "example_shape.tf").read_text())
+    out = evaluate(program, {"x": np.array([-1.0, 0.0, 2.0])}, {"w": 1.7})
+    assert list(out) == ["o", "lambda"]
+    assert out["lambda"] is None
+    np.testing.assert_allclose(out["o"], 1 / (1 + np.exp(-1.7 * np.array([-1.0, 0.0, 2.0]))))
+    out = evaluate(program, {"x": np.array([2.0]), "y": None}, {"w": 1.7})
+    assert out["lambda"] is None
+    out = evaluate(program, {"x": np.array([2.0]), "y": np.array([1.0])}, {"w": 1.7})
+    assert out["lambda"][0] == pytest.approx((1 / (1 + math.exp(-3.4)) - 1) ** 2, rel=1e-14)
+
+
+# ---------------------------------------------------------------- batched == per example
+
+def random_data(program, rng, batch: int):
+    """Data of the declared shapes for every bound variable; weights scaled small."""
+    shapes = check(program)
+    data = {}
+    for name, decl in program.declarations().items():
+        if decl.kind in ("input", "exp_output"):
+            data[name] = rng.normal(size=(batch,) + tuple(shapes[name]))
+        elif decl.kind == "weight":
+            data[name] = 0.5 * rng.normal(size=tuple(shapes[name]))
+    return data
+
+
+def assert_batch_equals_each_example(program, data, batch: int, results=None):
+    values = interpret(program, data, results=results, batched=True)
+    batched_names = {n for n, d in program.declarations().items()
+                     if d.kind in ("input", "exp_output")}
+    for i in range(batch):
+        # the seed's way: one example, values without an example axis
+        one = {n: (v[i] if n in batched_names else v) for n, v in data.items()}
+        single = interpret(program, one, results=results)
+        # and a batch of one through run_plan
+        plan = make_plan(program, set(data), results)
+        sliced = run_plan(plan, {n: (v[i:i + 1] if n in batched_names else v)
+                                 for n, v in data.items()})
+        assert values.keys() == single.keys() == sliced.keys()
+        for name, value in values.items():
+            if value is None:
+                assert single[name] is None and sliced[name] is None, name
+                continue
+            assert value.shape[0] == batch, name
+            assert np.all(np.isfinite(value)), name
+            np.testing.assert_allclose(single[name], value[i], rtol=1e-12, atol=1e-12,
+                                       err_msg=name)
+            np.testing.assert_allclose(sliced[name][0], value[i], rtol=1e-12, atol=1e-12,
+                                       err_msg=name)
+
+
+def sample_programs():
+    for path in SAMPLES:
+        program = tenflang.parse_file(str(path))
+        yield pytest.param(program, id=path.stem)
+        for level in (0, 1):
+            gcp = compile_gradient(tenflang.parse_file(str(path), shape_program=True), level)
+            again = tenflang.parse(tenflang.print_program(gcp), f"{path.stem}-O{level}.tf")
+            yield pytest.param(again, id=f"{path.stem}-gcp-O{level}")
+
+
+@pytest.mark.parametrize("program", list(sample_programs()))
+def test_samples_and_their_gcps_batched_equal_per_example(program):
+    rng = np.random.default_rng(zlib.crc32(program.filename.encode()))
+    data = random_data(program, rng, B)
+    every = list(program.declarations())            # every name, not only outputs
+    assert_batch_equals_each_example(program, data, B, results=every)
+    assert_batch_equals_each_example(program, data, B)
+    # without the exp_outputs: the same outputs, NULL losses
+    shape_inputs = {n for n, d in program.declarations().items() if d.kind == "exp_output"}
+    if shape_inputs:
+        partial = {n: v for n, v in data.items() if n not in shape_inputs}
+        assert_batch_equals_each_example(program, partial, B)
+
+
+SMOOTH = ["neg", "exp", "logistic", "tanh", "sin", "cos", "softplus", "logistic_deriv",
+          "tanh_deriv", "copy", "relu", "abs", "step", "sign"]
+BINARY = ["add", "sub", "mul", "max", "min", "div", "pow"]
+SHAPED = ["matmul", "dot", "outer", "sum", "mean", "logsumexp", "softmax", "log_softmax",
+          "transpose", "sum_like", "broadcast_like"]
+DATA = {"w0": ("weight", ()), "w1": ("weight", (3,)), "w2": ("weight", (2, 3)),
+        "x0": ("input", (3,)), "x1": ("input", ()), "y0": ("exp_output", (2,))}
+
+
+def fits(op, shapes) -> bool:
+    try:
+        ops.TABLE[op].shape(*shapes)
+        return True
+    except ops.ShapeMismatch:
+        return False
+
+
+@st.composite
+def random_programs(draw):
+    env = {n: s for n, (_, s) in DATA.items()}
+    lines = []
+
+    def emit(op, operands):
+        name = f"t{len(lines)}"
+        env[name] = ops.TABLE[op].shape(*[env[o] if isinstance(o, str) else () for o in operands])
+        lines.append((name, op, operands))
+        return name
+
+    def positive(name):
+        return emit("add", (emit("logistic", (name,)), 0.5))
+
+    for _ in range(draw(st.integers(1, 12))):
+        names = sorted(env)
+        kind = draw(st.sampled_from(["unary", "binary", "shaped"]))
+        if kind == "unary":
+            emit(draw(st.sampled_from(SMOOTH + ["log", "sqrt"])), (draw(st.sampled_from(names)),))
+            if lines[-1][1] in ("log", "sqrt"):
+                name, op, (a,) = lines.pop()
+                del env[name]
+                emit(op, (positive(a),))
+        elif kind == "binary":
+            op = draw(st.sampled_from(BINARY))
+            a = draw(st.sampled_from(names))
+            b = draw(st.sampled_from(names + [2.0, -0.5]))
+            if not fits(op, [env[a], () if isinstance(b, float) else env[b]]):
+                continue
+            if op in ("div", "pow"):
+                a = positive(a)
+                b = b if isinstance(b, float) else positive(b)
+            emit(op, (a, b))
+        else:
+            op = draw(st.sampled_from(SHAPED))
+            arity = ops.TABLE[op].arity
+            pairs = [(p, q) for p in names for q in names] if arity == 2 else [(p,) for p in names]
+            fitting = [c for c in pairs if fits(op, [env[n] for n in c])]
+            if fitting:
+                emit(op, draw(st.sampled_from(fitting)))
+    if not lines:
+        emit("mul", ("x1", "w0"))
+    kinds = draw(st.lists(st.sampled_from(["intvar", "output", "loss"]),
+                          min_size=len(lines), max_size=len(lines)))
+    out = [f"declare {k} {n} {fmt_shape(s)}" for n, (k, s) in DATA.items()]
+    for (name, op, operands), kind in zip(lines, kinds):
+        if kind == "loss" and env[name] != ():
+            kind = "output"                            # a loss is a scalar
+        out.append(f"declare {kind} {name}")
+        out.append(f"define {name} = {op} " + " ".join(map(str, operands)))
+    return "\n".join(out) + "\n"
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(random_programs(), st.integers(0, 2**32 - 1), st.booleans())
+def test_random_programs_batched_equal_per_example(source, seed, with_y):
+    program = tenflang.parse(source, "random.tf")
+    rng = np.random.default_rng(seed)
+    data = random_data(program, rng, 5)
+    if not with_y:
+        del data["y0"]                                 # NULL exp_output
+    with np.errstate(all="ignore"):
+        values = interpret(program, data, batched=True, results=list(program.declarations()))
+    if not all(v is None or np.all(np.isfinite(v)) for v in values.values()):
+        return                                         # overflowed (exp of exp...): not comparable
+    assert_batch_equals_each_example(program, data, 5, results=list(program.declarations()))
+
+
+# ---------------------------------------------------------------- every op vs a reference
+
+def ew(fn):
+    """An elementwise reference from a scalar Python function."""
+    return lambda a: np.vectorize(fn, otypes=[float])(a)
+
+
+def ew2(fn):
+    return lambda a, b: np.vectorize(fn, otypes=[float])(a, b)
+
+
+def logistic_ref(x):
+    return 1 / (1 + math.exp(-x))
+
+
+def ref_matmul(a, b):
+    m, k = a.shape
+    if b.ndim == 1:
+        return np.array([sum(a[i, j] * b[j] for j in range(k)) for i in range(m)])
+    return np.array([[sum(a[i, j] * b[j, c] for j in range(k)) for c in range(b.shape[1])]
+                     for i in range(m)])
+
+
+def ref_sum_like(a, b):
+    """a summed down to b's shape (the inverse of broadcasting b to a's shape)."""
+    out = np.zeros(b.shape)
+    padded = (1,) * (a.ndim - b.ndim) + b.shape
+    for index in np.ndindex(a.shape):
+        target = tuple(0 if d == 1 else i for i, d in zip(index, padded))[a.ndim - b.ndim:]
+        out[target] += a[index]
+    return out
+
+
+def ref_broadcast_like(a, b):
+    out = np.zeros(b.shape)
+    padded = (1,) * (b.ndim - a.ndim) + a.shape
+    for index in np.ndindex(b.shape):
+        source = tuple(0 if d == 1 else i for i, d in zip(index, padded))[b.ndim - a.ndim:]
+        out[index] = a[source]
+    return out
+
+
+def ref_logsumexp(a):
+    return math.log(sum(math.exp(v) for v in np.ravel(a)))
+
+
+REFERENCE = {
+    "copy": ew(lambda x: x),
+    "neg": ew(lambda x: -x),
+    "exp": ew(math.exp),
+    "log": ew(math.log),
+    "logistic": ew(logistic_ref),
+    "tanh": ew(math.tanh),
+    "relu": ew(lambda x: x if x > 0 else 0.0),
+    "sqrt": ew(math.sqrt),
+    "abs": ew(abs),
+    "sin": ew(math.sin),
+    "cos": ew(math.cos),
+    "softplus": ew(lambda x: math.log(1 + math.exp(x))),
+    "logistic_deriv": ew(lambda x: logistic_ref(x) * (1 - logistic_ref(x))),
+    "tanh_deriv": ew(lambda x: 1 - math.tanh(x) ** 2),
+    "step": ew(lambda x: 1.0 if x > 0 else 0.0),
+    "sign": ew(lambda x: 1.0 if x > 0 else (-1.0 if x < 0 else 0.0)),
+    "add": ew2(lambda a, b: a + b),
+    "sub": ew2(lambda a, b: a - b),
+    "mul": ew2(lambda a, b: a * b),
+    "div": ew2(lambda a, b: a / b),
+    "pow": ew2(math.pow),
+    "max": ew2(lambda a, b: a if a > b else b),
+    "min": ew2(lambda a, b: a if a < b else b),
+    "matmul": ref_matmul,
+    "dot": lambda a, b: sum(a[i] * b[i] for i in range(len(a))),
+    "outer": lambda a, b: np.array([[p * q for q in b] for p in a]),
+    "transpose": lambda a: np.array([[a[i, j] for i in range(a.shape[0])]
+                                     for j in range(a.shape[1])]),
+    "sum": lambda a: sum(np.ravel(a).tolist()),
+    "mean": lambda a: sum(np.ravel(a).tolist()) / max(np.size(a), 1),
+    "logsumexp": ref_logsumexp,
+    "softmax": lambda a: np.array([math.exp(v) / sum(math.exp(u) for u in a) for v in a]),
+    "log_softmax": lambda a: np.array([v - ref_logsumexp(a) for v in a]),
+    "sum_like": ref_sum_like,
+    "broadcast_like": ref_broadcast_like,
+}
+
+POSITIVE = {"log", "sqrt", "pow"}
+UNARY_SHAPES = [(), (3,), (2, 3)]
+BINARY_SHAPES = [((), ()), ((3,), (3,)), ((2, 3), (3,)), ((3,), ()), ((), (2, 3)),
+                 ((2, 1), (1, 3)), ((2, 3), (2, 1))]
+TENSOR_SHAPES = {
+    "matmul": [((2, 3), (3,)), ((2, 3), (3, 4))],
+    "dot": [((3,), (3,))],
+    "outer": [((2,), (3,))],
+    "transpose": [((2, 3),)],
+    "sum": [((),), ((3,),), ((2, 3),)],
+    "mean": [((),), ((3,),), ((2, 3),)],
+    "logsumexp": [((),), ((3,),), ((2, 3),)],
+    "softmax": [((4,),)],
+    "log_softmax": [((4,),)],
+    "sum_like": [((2, 3), (3,)), ((2, 3), (1, 3)), ((2, 3), (2, 1)), ((3,), ()), ((2, 3), ())],
+    "broadcast_like": [((3,), (2, 3)), ((), (3,)), ((2, 1), (2, 3)), ((1, 3), (2, 3))],
+}
+
+
+def op_cases():
+    for name, op in sorted(ops.TABLE.items()):
+        if name in TENSOR_SHAPES:
+            shape_list = TENSOR_SHAPES[name]
+        elif op.arity == 1:
+            shape_list = [(s,) for s in UNARY_SHAPES]
+        else:
+            shape_list = BINARY_SHAPES
+        for shapes in shape_list:
+            # which operands vary per example (input) and which are weights (one for all)
+            for kinds in ([("input",), ("weight",)] if op.arity == 1 else
+                          [("input", "input"), ("input", "weight"), ("weight", "input"),
+                           ("weight", "weight")]):
+                yield pytest.param(name, shapes, kinds,
+                                   id=f"{name}-" + "x".join(fmt_shape(s) for s in shapes)
+                                   + "-" + "".join(k[0] for k in kinds))
+
+
+def run_op(name, shapes, kinds, operands, batch):
+    lines = [f"declare {k} a{i} {fmt_shape(s)}" for i, (k, s) in enumerate(zip(kinds, shapes))]
+    # an unused input fixes the batch size even when every operand is a weight
+    operands = {**operands, "unused": np.zeros(batch)}
+    lines += ["declare input unused", "declare output v", f"define v = {name} " + " ".join(f"a{i}" for i in range(len(shapes)))]
+    program = tenflang.parse("\n".join(lines) + "\n", f"{name}.tf")
+    return interpret(program, operands, batched=True)["v"]
+
+
+@pytest.mark.parametrize("name,shapes,kinds", list(op_cases()))
+def test_op_matches_reference(name, shapes, kinds):
+    rng = np.random.default_rng(zlib.crc32(repr((name, shapes, kinds)).encode()))
+    low, high = (0.5, 2.0) if name in POSITIVE else (-2.0, 2.0)
+    operands = {f"a{i}": rng.uniform(low, high, ((B,) if k == "input" else ()) + s)
+                for i, (k, s) in enumerate(zip(kinds, shapes))}
+    got = run_op(name, shapes, kinds, operands, B)
+    expected_shape = ops.TABLE[name].shape(*shapes)
+    assert got.shape == (B,) + expected_shape
+    for i in range(B):
+        args = [operands[f"a{j}"][i] if k == "input" else operands[f"a{j}"]
+                for j, k in enumerate(kinds)]
+        expected = np.asarray(REFERENCE[name](*args), dtype=float)
+        np.testing.assert_allclose(got[i], expected, rtol=1e-12, atol=1e-13,
+                                   err_msg=f"{name} example {i}")
+
+
+@pytest.mark.parametrize("line,expected", [
+    ("define v = pow a0 2", lambda x: x ** 2),
+    ("define v = pow 2 a0", lambda x: 2.0 ** x),
+    ("define v = sub 1 a0", lambda x: 1 - x),
+    ("define v = div 1 a0", lambda x: 1 / x),
+    ("define v = mul a0 -3", lambda x: -3 * x),
+    ("define v = max a0 0.5", lambda x: np.where(x > 0.5, x, 0.5)),
+    ("define v = add 1e-3 a0", lambda x: x + 1e-3),
+])
+def test_literal_operands(line, expected):
+    program = tenflang.parse(f"declare input a0 [3]\ndeclare output v\n{line}\n")
+    x = np.random.default_rng(1).uniform(0.2, 2, (B, 3))
+    np.testing.assert_allclose(interpret(program, {"a0": x}, batched=True)["v"], expected(x),
+                               rtol=1e-14)
+
+
+def test_constant_definitions_broadcast_to_the_batch():
+    program = tenflang.parse("declare input x\ndeclare output k\ndeclare output v\n"
+                             "define k = 2.5\ndefine v = mul k x\n")
+    out = interpret(program, {"x": np.arange(4.0)}, batched=True)
+    np.testing.assert_array_equal(out["k"], [2.5] * 4)
+    np.testing.assert_array_equal(out["v"], 2.5 * np.arange(4.0))
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_steps_whose_operands_are_all_literals(dtype):
+    # -O0 GCPs have these (`define dlambda/ddiff.1 = sub 2 1`)
+    program = tenflang.parse("declare input x\ndeclare output k\ndeclare output e\n"
+                             "declare output v\ndefine k = sub 2 1\ndefine e = exp 0\n"
+                             "define v = pow x k\n")
+    out = interpret(program, {"x": np.arange(3.0)}, batched=True, dtype=dtype)
+    for name, expected in (("k", [1.0] * 3), ("e", [1.0] * 3), ("v", [0.0, 1.0, 2.0])):
+        assert out[name].shape == (3,) and out[name].dtype == np.dtype(dtype), name
+        np.testing.assert_array_equal(out[name], expected)
+    assert interpret(program, {"x": 2.0}) == {"k": 1.0, "e": 1.0, "v": 2.0}
+
+
+def test_every_op_is_covered():
+    assert {c.values[0] for c in op_cases()} == set(ops.TABLE) == set(REFERENCE)
+
+
+# ---------------------------------------------------------------- numerical stability
+
+BIG = [-1e4, -1e3, -745.0, -50.0, -1.0, 0.0, 1.0, 50.0, 710.0, 1e3, 1e4]
+
+
+def stable_logistic(x):
+    return 1 / (1 + math.exp(-x)) if x >= 0 else math.exp(x) / (1 + math.exp(x))
+
+
+def stable_softplus(x):
+    return x + math.log1p(math.exp(-x)) if x > 0 else math.log1p(math.exp(x))
+
+
+def stable_logsumexp(v):
+    top = max(v)
+    return top + math.log(sum(math.exp(u - top) for u in v))
+
+
+def run_unary(name, x, dtype="float64"):
+    shape = fmt_shape(np.shape(x)[1:])
+    program = tenflang.parse(f"declare input a {shape}\ndeclare output v\ndefine v = {name} a\n")
+    with np.errstate(over="raise", invalid="raise", divide="raise"):
+        return interpret(program, {"a": np.asarray(x, dtype=float)}, batched=True, dtype=dtype)["v"]
+
+
+@pytest.mark.parametrize("name,reference", [("logistic", stable_logistic),
+                                            ("softplus", stable_softplus)])
+def test_elementwise_ops_are_stable_for_large_arguments(name, reference):
+    got = run_unary(name, np.array(BIG))
+    assert np.all(np.isfinite(got))
+    np.testing.assert_allclose(got, [reference(x) for x in BIG], rtol=1e-14, atol=1e-300)
+    assert run_unary("softplus", np.array([1e4]))[0] == 1e4
+    assert run_unary("logistic", np.array([-1e4, 1e4])).tolist() == [0.0, 1.0]
+    got32 = run_unary(name, np.array(BIG), dtype="float32")
+    assert got32.dtype == np.float32 and np.all(np.isfinite(got32))
+
+
+@pytest.mark.parametrize("vector", [[1e4, 1e4 - 1, -1e4], [-1e4, -1e4, -1e4 + 2],
+                                    [1e4, -1e4, 0.0], [5e3, 1e4, 1e4]])
+def test_reductions_are_stable_for_large_arguments(vector):
+    x = np.array([vector, [0.5, -0.5, 1.0]])
+    lse = run_unary("logsumexp", x)
+    np.testing.assert_allclose(lse, [stable_logsumexp(v) for v in x.tolist()], rtol=1e-15)
+    lsm = run_unary("log_softmax", x)
+    expected = [[u - stable_logsumexp(v) for u in v] for v in x.tolist()]
+    assert np.all(np.isfinite(lsm))
+    np.testing.assert_allclose(lsm, expected, rtol=1e-14, atol=1e-12)
+    sm = run_unary("softmax", x)
+    np.testing.assert_allclose(sm, np.exp(expected), rtol=1e-12, atol=1e-300)
+    assert np.all(np.isfinite(run_unary("logsumexp", x, dtype="float32")))
+    assert np.all(np.isfinite(run_unary("log_softmax", x, dtype="float32")))
+
+
+# ---------------------------------------------------------------- liveness
+
+def chain_program(n: int) -> str:
+    lines = ["declare input x", "declare weight w", "declare output o", "declare intvar v0",
+             "define v0 = mul x w"]
+    for i in range(1, n):
+        lines += [f"declare intvar v{i}",
+                  f"define v{i} = " + (f"tanh v{i-1}" if i % 2 else f"add v{i-1} w")]
+    lines.append(f"define o = mul v{n-1} x")
+    return "\n".join(lines) + "\n"
+
+
+def max_live_from_plan(plan) -> int:
+    live = set(plan.bound)
+    peak = len(live)
+    for step in plan.steps:
+        live.add(step.target)
+        peak = max(peak, len(live))
+        live -= set(step.release)
+    return peak
+
+
+def test_plan_releases_values_of_a_long_chain():
+    program = tenflang.parse(chain_program(1000), "chain.tf")
+    plan = make_plan(program, {"x", "w"})
+    assert len(plan.steps) == 1001
+    assert max_live_from_plan(plan) <= 4          # x, w, the previous link, the new one
+    # every name but the results is released exactly once, at its last use
+    released = [n for s in plan.steps for n in s.release]
+    assert len(released) == len(set(released))
+    assert set(released) == {"x", "w"} | {f"v{i}" for i in range(1000)}
+
+    # and the run really drops them: with 20 000 examples a value is 160 kB, so
+    # a run that kept its 1000 intermediates would peak at 160 MB
+    batch = 20_000
+    x = np.linspace(-1, 1, batch)
+    run_plan(plan, {"x": x[:10], "w": 0.3})                # warm up (plan caches, imports)
+    tracemalloc.start()
+    try:
+        out = run_plan(plan, {"x": x, "w": 0.3})
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 8 * x.nbytes, f"peak {peak} bytes: values are not released"
+    v = x * 0.3
+    for i in range(1, 1000):
+        v = np.tanh(v) if i % 2 else v + 0.3
+    np.testing.assert_allclose(out["o"], v * x, rtol=1e-12)
+
+
+OUTER = """\
+declare input a [{m}]
+declare input b [{n}]
+declare weight c [{n}]
+declare output o
+declare output q
+declare output wq
+define o = outer a b
+define wq = outer a c
+define q = sum o
+"""
+
+
+@pytest.mark.parametrize("reduce", ["mean", "sum"])
+def test_reduce_of_outer_products(reduce):
+    program = tenflang.parse(OUTER.format(m=3, n=4))
+    rng = np.random.default_rng(5)
+    data = {"a": rng.normal(size=(6, 3)), "b": rng.normal(size=(6, 4)), "c": rng.normal(size=4)}
+    plan = make_plan(program, set(data), ["o", "wq"])
+    got = run_plan(plan, data, reduce=reduce)
+    per_example = [np.outer(data["a"][i], data["b"][i]) for i in range(6)]
+    with_weight = [np.outer(data["a"][i], data["c"]) for i in range(6)]
+    agg = np.mean if reduce == "mean" else np.sum
+    np.testing.assert_allclose(got["o"], agg(per_example, axis=0), rtol=1e-13)
+    np.testing.assert_allclose(got["wq"], agg(with_weight, axis=0), rtol=1e-13)
+    # a reduced outer product that a later step also reads (q = sum o)
+    plan = make_plan(program, set(data), ["o", "q"])
+    got = run_plan(plan, data, reduce=reduce)
+    np.testing.assert_allclose(got["o"], agg(per_example, axis=0), rtol=1e-13)
+    np.testing.assert_allclose(got["q"], agg([p.sum() for p in per_example]), rtol=1e-13)
+
+
+def test_reduce_mean_of_outer_never_builds_the_batch_of_products():
+    m = n = 64
+    batch = 5000
+    program = tenflang.parse(OUTER.format(m=m, n=n))
+    rng = np.random.default_rng(6)
+    data = {"a": rng.normal(size=(batch, m)), "b": rng.normal(size=(batch, n))}
+    plan = make_plan(program, set(data), ["o"])
+    tracemalloc.start()
+    try:
+        got = run_plan(plan, data, reduce="mean")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    full = batch * m * n * 8                  # a [B, m, n] float64 array: 164 MB
+    assert peak < full / 20, peak
+    np.testing.assert_allclose(got["o"], data["a"].T @ data["b"] / batch, rtol=1e-10, atol=1e-15)
+
+
+def test_reduce_of_values_not_per_example():
+    program = tenflang.parse("declare input x\ndeclare weight w\ndeclare output k\n"
+                             "declare output v\ndefine k = mul w 2\ndefine v = mul x w\n")
+    plan = make_plan(program, {"x", "w"})
+    got = run_plan(plan, {"x": np.array([1.0, 2.0, 3.0]), "w": 2.0}, reduce="sum")
+    assert got["k"] == pytest.approx(12.0) and got["v"] == pytest.approx(12.0)
+    got = run_plan(plan, {"x": np.array([1.0, 2.0, 3.0]), "w": 2.0}, reduce="mean")
+    assert got["k"] == pytest.approx(4.0) and got["v"] == pytest.approx(4.0)
+
+
+# ---------------------------------------------------------------- float32
+
+@pytest.mark.parametrize("path", [p for p in SAMPLES if p.stem in ("mlp_digits", "example_shape",
+                                                                     "logistic_breast_cancer")],
+                         ids=lambda p: p.stem)
+def test_float32_runs_in_float32_and_is_close_to_float64(path):
+    shape = tenflang.parse_file(str(path), shape_program=True)
+    gcps = [tenflang.parse(tenflang.print_program(compile_gradient(shape, level)))
+            for level in (0, 1)]                    # -O0 keeps literal-only steps (sub 2 1)
+    rng = np.random.default_rng(3)
+    for program in [shape, *gcps]:
+        data = random_data(program, rng, 16)
+        every = [n for n in program.declarations()]
+        f64 = interpret(program, data, results=every, batched=True)
+        f32 = interpret(program, data, results=every, batched=True, dtype="float32")
+        for name, value in f64.items():
+            if value is None:
+                assert f32[name] is None
+                continue
+            assert f32[name].dtype == np.float32, name
+            np.testing.assert_allclose(f32[name], value, rtol=2e-4, atol=2e-5, err_msg=name)
+        reduced = run_plan(make_plan(program, set(data)), data, dtype="float32", reduce="mean")
+        assert all(v.dtype == np.float32 for v in reduced.values() if v is not None)
