@@ -7,30 +7,45 @@ Nothing outside this package sees lark.
 """
 from __future__ import annotations
 
+import codecs
 from pathlib import Path
 
-from ..errors import Location, TenflangError
+from ..errors import Location, TenflangError, source_line
 from .ast import Comment, Declare, Define, Macro, Num, Pos, Program, Var
 from .checks import check
 from .macros import expand
 from .printer import print_program
-from .syntax import parse_source
+from .syntax import parse_source, paused_gc
 
 
 def parse(text: str, filename: str = "<input>", shape_program: bool = False) -> Program:
     """Parse, expand macros and check a program; `shape_program` applies the
     extra rules for tfcompiler's input (see `checks.check`)."""
-    program = expand(parse_source(text, filename))
-    check(program, shape_program)
+    with paused_gc():
+        program = expand(parse_source(text, filename))
+        check(program, shape_program)
     return program
 
 
 def read_source(path: str) -> str:
+    """The text of a program file: UTF-8 (a leading byte-order mark is dropped)."""
     try:
-        return Path(path).read_text()
-    except (OSError, UnicodeDecodeError) as err:
+        data = Path(path).read_bytes()
+    except OSError as err:
         reason = getattr(err, "strerror", None) or str(err)
         raise TenflangError(f"cannot read program: {reason}", Location(path)) from None
+    if data.startswith(codecs.BOM_UTF8):
+        data = data[len(codecs.BOM_UTF8):]
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        before = data[:err.start].decode("utf-8")
+        line = before.count("\n") + 1
+        column = len(before) - before.rfind("\n")
+        text = data.decode("utf-8", errors="replace")
+        where = Location(path, line, column, source_line(text, line))
+        raise TenflangError(f"the file is not UTF-8 text (byte 0x{data[err.start]:02x} cannot "
+                            "be decoded)", where) from None
 
 
 def parse_file(path: str, shape_program: bool = False) -> Program:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from .. import ops
 from .ast import Declare, Define, Macro, Num, Program, Var
 from .diagnostics import error_at
 
@@ -19,21 +20,56 @@ from .diagnostics import error_at
 def expand(program: Program) -> Program:
     """The program with every macro definition removed and every call expanded."""
     macros: dict[str, Macro] = {}
+    later = {s.name: s for s in program.statements if isinstance(s, Macro)}
+    callable_names = set(later) - {s.name for s in program.statements if isinstance(s, Declare)}
     out: list = []
     for statement in program.statements:
         if isinstance(statement, Macro):
-            check_macro(program, statement, macros)
+            statement = with_calls(statement, later)
+            check_macro(program, statement, macros, later)
             macros[statement.name] = statement
-        elif isinstance(statement, Define) and statement.op in macros:
+            continue
+        if isinstance(statement, Define):
+            statement = as_call(statement, callable_names)
+        if isinstance(statement, Define) and statement.op in macros:
             out.extend(expand_call(program, statement, macros, ()))
+        elif isinstance(statement, Define) and statement.op in later:
+            raise error_at(program, statement.op_pos, f"macro '{statement.op}' is called before "
+                           f"it is defined{on_line(later[statement.op])}; "
+                           "define a macro before its first call")
         else:
             out.append(statement)
     return replace(program, statements=tuple(out))
 
 
-def check_macro(program: Program, macro: Macro, known: dict[str, Macro]) -> None:
+def as_call(define: Define, macro_names) -> Define:
+    """`define v = m` names a macro `m` of no parameters: it is a call, not a copy."""
+    if (define.op == "copy" and isinstance(define.operands[0], Var)
+            and define.operands[0].name in macro_names):
+        return replace(define, op=define.operands[0].name, operands=(),
+                       op_pos=define.operands[0].pos)
+    return define
+
+
+def with_calls(macro: Macro, macro_names) -> Macro:
+    """`macro` with its body's calls of parameterless macros in call form (a
+    parameter, local or the result of the same name is a variable, not a call)."""
+    names = set(macro_names) - set(macro.params) - {macro.result} - {
+        s.name for s in macro.body if isinstance(s, Declare)}
+    return replace(macro, body=tuple(as_call(s, names) if isinstance(s, Define) else s
+                                     for s in macro.body))
+
+
+def on_line(macro: Macro) -> str:
+    return f" (on line {macro.pos.line})" if macro.pos else ""
+
+
+def check_macro(program: Program, macro: Macro, known: dict[str, Macro], later=None) -> None:
     if macro.name in known:
         raise error_at(program, macro.pos, f"macro '{macro.name}' is already defined")
+    if macro.name in ops.TABLE:
+        raise error_at(program, macro.pos, f"'{macro.name}' is the name of an op; "
+                       "a macro needs a name of its own")
     names = list(macro.params) + [macro.result]
     if len(set(names)) != len(names):
         raise error_at(program, macro.pos, f"macro '{macro.name}' repeats a parameter name")
@@ -44,7 +80,7 @@ def check_macro(program: Program, macro: Macro, known: dict[str, Macro]) -> None
         if isinstance(statement, Declare):
             check_local(program, macro, statement)
         elif isinstance(statement, Define):
-            check_body_line(program, macro, statement, locals_, known)
+            check_body_line(program, macro, statement, locals_, known, later or {})
     if not any(isinstance(s, Define) and s.name == macro.result for s in macro.body):
         raise error_at(program, macro.pos,
                        f"macro '{macro.name}' never defines its result '{macro.result}'")
@@ -60,10 +96,14 @@ def check_local(program: Program, macro: Macro, declare: Declare) -> None:
                        f"a macro's locals are intvars; '{declare.name}' is declared {declare.kind}")
 
 
-def check_body_line(program, macro: Macro, define: Define, locals_, known) -> None:
+def check_body_line(program, macro: Macro, define: Define, locals_, known, later) -> None:
     if define.op == macro.name:
         raise error_at(program, define.op_pos, f"macro '{macro.name}' calls itself; "
                        "macros cannot be recursive")
+    if define.op in later and define.op not in known:
+        raise error_at(program, define.op_pos, f"macro '{macro.name}' calls macro '{define.op}', "
+                       f"which is defined after it{on_line(later[define.op])}; a macro "
+                       "can call only macros defined before it")
     if define.name in macro.params:
         raise error_at(program, define.pos, f"'{define.name}' is a parameter of macro "
                        f"'{macro.name}' and cannot be defined")
@@ -78,8 +118,9 @@ def check_body_line(program, macro: Macro, define: Define, locals_, known) -> No
 def expand_call(program: Program, call: Define, macros: dict[str, Macro], origin) -> list:
     macro = macros[call.op]
     if len(call.operands) != len(macro.params):
+        plural = "" if len(macro.params) == 1 else "s"
         raise error_at(program, call.op_pos, f"macro '{macro.name}' takes {len(macro.params)} "
-                       f"operand(s), got {len(call.operands)}", origin=origin)
+                       f"operand{plural}, got {len(call.operands)}", origin=origin)
     here = (call.op_pos,) + origin
     renaming = dict(zip(macro.params, call.operands))
     renaming[macro.result] = Var(call.name)

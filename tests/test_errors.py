@@ -1,0 +1,434 @@
+"""The error corpus: malformed programs through the command line.
+
+Every case is a small program with one mistake.  It goes through a command
+(`tenflang check FILE`, `tfcompiler FILE` or `tfcompiler --check FILE`) and
+must give: exit status 2, nothing on stdout, no traceback, and on stderr
+`FILE:LINE:COL: error: MESSAGE`, then the source line and a caret under the
+column (DESIGN.md §4), then one `FILE:LINE:COL: note:` per macro call site
+for errors inside an expansion.  The same program through the Python API
+renders the same text.
+
+All cases run through the click entry points in one subprocess
+(`run_cli_batch`: a process start costs about half a second, the corpus has
+~70 cases); a selection of them, one per command at least, also runs as a
+separate process the way a user types it (`python -m tenflang`, `bin/tfcompiler`),
+and must give byte-identical results.
+"""
+from __future__ import annotations
+
+import textwrap
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+import pytest
+
+from conftest import run_cli_batch_impl, run_cli_impl
+from tenflang.errors import TenflangError
+from tenflang.parser import parse, parse_file, read_source
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    source: str | bytes
+    line: int | None           # None: a whole-file error, `FILE: error: ...`
+    column: int | None
+    message: str               # a substring of the message
+    notes: tuple[tuple[int, int], ...] = ()
+    command: str = "check"     # check | tfcompiler | tfcompiler-check
+    exact: bool = False        # `message` is the whole message
+
+    @property
+    def filename(self) -> str:
+        return f"{self.name}.tf"
+
+
+def src(text: str) -> str:
+    return textwrap.dedent(text).lstrip("\n")
+
+
+LOSS = "declare loss l\n"
+
+DENSE = src("""
+    macro dense x W b -> y
+      declare intvar t
+      define t = matmul W x
+      define y = add t b
+    end
+    """)
+
+CASES = [
+    # --- syntax ------------------------------------------------------------------------
+    Case("syntax_declare_without_name", "declare input\n", 1, 14,
+         "unexpected end of line; expected a name"),
+    Case("syntax_empty_right_side", "declare intvar z\ndefine z = \n", 2, 12,
+         "unexpected end of line; expected a name or a number"),
+    Case("syntax_missing_equals", "declare intvar z\ndefine z add x y\n", 2, 10,
+         "unexpected 'add'; expected '='"),
+    Case("syntax_missing_target", "declare input x\ndefine = add x x\n", 2, 8,
+         "unexpected '='; expected a name"),
+    Case("syntax_unclosed_shape", "declare input x [3,\n", 1, 20,
+         "unexpected end of line; expected an integer"),
+    Case("syntax_trailing_comma_in_shape", "declare input x [3,]\n", 1, 20,
+         "unexpected ']'; expected an integer"),
+    Case("syntax_fractional_dimension", "declare input x [3.5]\n", 1, 19,
+         "unexpected '.5'; expected ',' or ']'"),
+    Case("syntax_negative_dimension", "declare input x [-3]\n", 1, 18,
+         "unexpected '-3'; expected ']' or an integer"),
+    Case("syntax_bad_character", "declare input x $\n", 1, 17, "unexpected character '$'"),
+    Case("syntax_bad_character_after_tabs", "declare\tinput\tx\t$\n", 1, 17,
+         "unexpected character '$'"),
+    Case("syntax_unknown_keyword", "declare loss l\nfoo\n", 2, 1,
+         "unexpected 'foo'; expected 'declare', 'define' or 'macro'", exact=True),
+    Case("syntax_unknown_keyword_first", "foo\n", 1, 1,
+         "unexpected 'foo'; expected 'declare', 'define', 'macro' or end of line", exact=True),
+    Case("syntax_unknown_keyword_in_macro", "macro f a -> r\n  foo\nend\n", 2, 3,
+         "unexpected 'foo'; expected 'declare', 'define', 'end' or 'macro'", exact=True),
+    Case("syntax_extra_word_in_declaration", "declare input x y\n", 1, 17,
+         "unexpected 'y'; expected '[' or end of line"),
+    Case("syntax_name_starting_with_digit", "declare input 3x\n", 1, 15,
+         "unexpected '3'; expected a name"),
+    Case("syntax_name_ending_with_dot", "declare input x.\n", 1, 16,
+         "unexpected character '.'"),
+    Case("syntax_minus_before_name", "declare input x\n" + LOSS + "define l = neg -x\n", 3, 16,
+         "unexpected character '-'"),
+    Case("syntax_stray_end", "declare input x\nend\n", 2, 1,
+         "unexpected 'end'; expected 'declare', 'define', 'macro' or end of file"),
+    Case("syntax_malformed_number", "declare input x\n" + LOSS + "define l = add x 1.2.3\n",
+         3, 18, "malformed number '1.2.3'", exact=True),
+    Case("syntax_number_glued_to_name", "declare input x\n" + LOSS + "define l = mul x 2x\n",
+         3, 18, "malformed number '2x'"),
+    Case("syntax_exponent_without_digits", "declare input x\n" + LOSS + "define l = mul x 1e\n",
+         3, 18, "malformed number '1e'"),
+    Case("syntax_number_out_of_range", "declare input x\n" + LOSS + "define l = mul x 1e999\n",
+         3, 18, "number '1e999' is out of range"),
+    Case("syntax_seed_line_numbers", "1  declare input  x\n", 1, 1, "unexpected '1'"),
+
+    # --- declarations and definitions ----------------------------------------------------
+    Case("unknown_type", "declare inptu x\n", 1, 9,
+         "unknown variable type 'inptu'; expected one of input, exp_output, weight, intvar, "
+         "output, loss"),
+    Case("undeclared_operand", "declare input x\n" + LOSS + "define l = add x q\n", 3, 18,
+         "'q' is not declared", exact=True),
+    Case("redeclared", "declare input x\ndeclare weight x\n", 2, 16,
+         "'x' is already declared on line 1"),
+    Case("defined_twice", "declare input x\n" + LOSS + "define l = add x 1\ndefine l = add x 2\n",
+         4, 8, "'l' is already defined"),
+    Case("defined_before_declared", "declare input x\ndefine l = add x 1\n" + LOSS, 2, 8,
+         "'l' is defined before it is declared"),
+    Case("defined_but_never_declared",
+         "declare input x\n" + LOSS + "define l = add x 1\ndefine m = add x 1\n", 4, 8,
+         "'m' is defined but never declared"),
+    Case("used_before_defined", "declare input x\n" + LOSS + "declare intvar t\n"
+         "define l = add x t\ndefine t = add x 1\n", 4, 18, "'t' is used before it is defined"),
+    Case("used_in_own_definition", "declare input x\n" + LOSS + "define l = add x l\n", 3, 18,
+         "'l' is used in its own definition"),
+    Case("defining_an_input", "declare input x\n" + LOSS + "define x = add x 1\n", 3, 8,
+         "'x' is declared input and cannot be defined"),
+    Case("defining_a_weight", "declare weight w\n" + LOSS + "define w = 3\n", 3, 8,
+         "'w' is declared weight and cannot be defined"),
+    Case("defining_an_exp_output", "declare exp_output y\n" + LOSS + "define y = 3\n", 3, 8,
+         "'y' is declared exp_output and cannot be defined"),
+    Case("unknown_op_did_you_mean", "declare input x\n" + LOSS + "define l = logistc x\n", 3, 12,
+         "unknown op 'logistc'; did you mean 'logistic'?", exact=True),
+    Case("unknown_op_no_hint", "declare input x\n" + LOSS + "define l = frobnicate x\n", 3, 12,
+         "unknown op 'frobnicate'", exact=True),
+    Case("too_few_operands", "declare input x\n" + LOSS + "define l = add x\n", 3, 12,
+         "'add' takes 2 operands, got 1"),
+    Case("too_many_operands", "declare input x\n" + LOSS + "define l = exp x x\n", 3, 12,
+         "'exp' takes 1 operand, got 2"),
+    Case("reserved_dot_name", "declare input x.y\n" + LOSS + "define l = exp x.y\n", 1, 15,
+         "'x.y': names containing '.' or '/' are reserved for generated code"),
+    Case("reserved_slash_name", "declare input x\n" + LOSS + "declare intvar d/dx\n"
+         "define d/dx = exp x\ndefine l = exp d/dx\n", 3, 16, "reserved for generated code",
+         command="tfcompiler"),
+
+    # --- losses and shapes -------------------------------------------------------------------
+    Case("no_loss", "declare input x\ndeclare output o\ndefine o = exp x\n", None, None,
+         "the program declares no loss", command="tfcompiler"),
+    Case("no_loss_empty_file", "", None, None, "the program declares no loss"),
+    Case("loss_not_scalar", "declare input x [3]\n" + LOSS + "define l = exp x\n", 2, 14,
+         "loss 'l' has shape [3]; a loss must be a scalar"),
+    Case("loss_never_defined", "declare input x\n" + LOSS, 2, 14,
+         "loss 'l' is declared but never defined", command="tfcompiler-check"),
+    Case("matmul_inner_dimensions", src("""
+        declare input x [10, 784]
+        declare input v [783]
+        declare intvar h
+        declare loss l
+        define h = matmul x v
+        define l = sum h
+        """), 5, 12, "matmul [10, 784] × [783]: inner dimensions differ", exact=True),
+    Case("dot_lengths",
+         "declare input a [3]\ndeclare input b [4]\n" + LOSS + "define l = dot a b\n",
+         4, 12, "dot [3] × [4]: lengths differ", exact=True),
+    Case("broadcast_mismatch", "declare input a [2, 3]\ndeclare input b [2]\ndeclare intvar s\n"
+         + LOSS + "define s = add a b\ndefine l = sum s\n", 5, 12,
+         "add [2, 3] × [2]: shapes cannot be broadcast together", command="tfcompiler"),
+    Case("softmax_of_matrix", "declare input a [2, 3]\ndeclare intvar s\n" + LOSS +
+         "define s = softmax a\ndefine l = sum s\n", 4, 12,
+         "softmax [2, 3]: operand must be a vector [n]"),
+    Case("empty_dimension", "declare input x [3, 0]\n", 1, 15,
+         "'x' has an empty dimension in its shape [3, 0]"),
+    Case("declared_shape_mismatch", "declare input x [3]\ndeclare intvar h [4]\n" + LOSS +
+         "define h = exp x\ndefine l = sum h\n", 4, 8,
+         "'h' is declared with shape [4] but its definition gives [3]"),
+
+    # --- macros --------------------------------------------------------------------------------
+    Case("macro_calls_itself", "macro f a -> r\n  define r = f a\nend\n", 2, 14,
+         "macro 'f' calls itself; macros cannot be recursive"),
+    Case("macro_calls_later_macro", src("""
+        macro f a -> r
+          define r = g a
+        end
+        macro g a -> r
+          define r = f a
+        end
+        declare loss l
+        define l = f 1
+        """), 2, 14, "macro 'f' calls macro 'g', which is defined after it (on line 4)"),
+    Case("macro_called_before_defined", src("""
+        declare loss l
+        define l = f 1
+        macro f a -> r
+          define r = exp a
+        end
+        """), 2, 12, "macro 'f' is called before it is defined (on line 3)"),
+    Case("macro_wrong_arity", "macro f a -> r\n  define r = exp a\nend\ndeclare input x\n" + LOSS +
+         "define l = f x x\n", 6, 12, "macro 'f' takes 1 operand, got 2", exact=True),
+    Case("macro_unknown_name_in_body", "macro f a -> r\n  define r = add a q\nend\n", 2, 20,
+         "'q' is not a parameter, local or the result of macro 'f'"),
+    Case("macro_defines_parameter", "macro f a -> r\n  define a = exp r\n  define r = exp a\nend\n",
+         2, 10, "'a' is a parameter of macro 'f' and cannot be defined"),
+    Case("macro_result_never_defined",
+         "macro f a -> r\n  declare intvar t\n  define t = exp a\nend\n", 1, 7,
+         "macro 'f' never defines its result 'r'"),
+    Case("macro_local_not_intvar",
+         "macro f a -> r\n  declare weight t\n  define t = exp a\n  define r = exp t\nend\n",
+         2, 11, "a macro's locals are intvars; 't' is declared weight"),
+    Case("macro_redefined", "macro f a -> r\n  define r = exp a\nend\n"
+         "macro f a -> r\n  define r = exp a\nend\n", 4, 7, "macro 'f' is already defined"),
+    Case("macro_named_like_an_op", "macro copy a -> r\n  define r = exp a\nend\n", 1, 7,
+         "'copy' is the name of an op"),
+    Case("macro_repeats_parameter", "macro f a a -> r\n  define r = exp a\nend\n", 1, 7,
+         "macro 'f' repeats a parameter name"),
+    Case("macro_declares_parameter",
+         "macro f a -> r\n  declare intvar a\n  define r = exp a\nend\n", 2, 18,
+         "'a' is a parameter or the result of macro 'f' and cannot be declared inside it"),
+    Case("macro_inside_macro", "macro f a -> r\n  macro g b -> s\n    define s = exp b\n  end\n"
+         "  define r = exp a\nend\n", 2, 9, "a macro cannot be defined inside another macro"),
+    Case("macro_unclosed", "declare input x\nmacro f a -> r\n  define r = exp a\n", 2, 1,
+         "macro 'f' is never closed: 'end' expected before the end of the file"),
+    Case("macro_unclosed_then_code", "macro f a -> r\n  define r = exp a\n\ndeclare input x\n"
+         "declare loss l\ndefine l = f x\n", 1, 1, "macro 'f' is never closed"),
+    Case("macro_expansion_shape_error", DENSE + src("""
+        declare input x [3]
+        declare weight W [4, 2]
+        declare weight b [4]
+        declare intvar h
+        declare loss l
+        define h = dense x W b
+        define l = sum h
+        """), 3, 14, "matmul [4, 2] × [3]: inner dimensions differ", notes=((11, 12),)),
+    Case("macro_expansion_unknown_op", "macro f a -> r\n  define r = expp a\nend\n"
+         "declare input x\n" + LOSS + "define l = f x\n", 2, 14,
+         "unknown op 'expp'; did you mean 'exp'?", notes=((6, 12),)),
+    Case("macro_expansion_undeclared_argument", "macro f a -> r\n  define r = exp a\nend\n"
+         + LOSS + "define l = f q\n", 2, 18, "'q' is not declared", notes=((5, 12),)),
+    Case("macro_expansion_local_used_before_defined", src("""
+        macro f a -> r
+          declare intvar t
+          define r = add a t
+          define t = exp a
+        end
+        declare input x
+        declare loss l
+        define l = f x
+        """), 3, 20, "'l.t' is used before it is defined", notes=((8, 12),)),
+    Case("macro_nested_expansion_error", src("""
+        macro g a -> r
+          define r = dot a a
+        end
+        macro f a -> r
+          declare intvar t
+          define t = exp a
+          define r = g t
+        end
+        declare input x [3, 3]
+        declare loss l
+        define l = f x
+        """), 2, 14, "dot [3, 3] × [3, 3]: operands must be vectors [n]",
+         notes=((7, 14), (11, 12)), command="tfcompiler"),
+
+    # --- files ---------------------------------------------------------------------------------
+    Case("not_utf8", b"declare loss l\ndefine l = 1 # caf\xe9\n", 2, 19,
+         "the file is not UTF-8 text (byte 0xe9 cannot be decoded)"),
+    Case("not_utf16", "declare loss l\n".encode("utf-16"), 1, 1, "the file is not UTF-8 text"),
+]
+
+COMMANDS = {
+    "check": ["tenflang", "check"],
+    "tfcompiler": ["tfcompiler"],
+    "tfcompiler-check": ["tfcompiler", "--check"],
+}
+
+IDS = [c.name for c in CASES]
+
+
+def test_corpus_is_large_and_names_are_unique():
+    assert len(CASES) >= 40
+    assert len(set(IDS)) == len(IDS)
+
+
+@pytest.fixture(scope="session")
+def corpus_dir(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("errors")
+    for case in CASES:
+        data = case.source if isinstance(case.source, bytes) else case.source.encode()
+        (folder / case.filename).write_bytes(data)
+    return folder
+
+
+@pytest.fixture(scope="session")
+def cli_results(corpus_dir):
+    """Every case through its command: name → (exit code, stdout, stderr)."""
+    results = run_cli_batch_impl([COMMANDS[c.command] + [c.filename] for c in CASES],
+                                 cwd=corpus_dir)
+    return dict(zip(IDS, results))
+
+
+OWN_PROCESS = ["syntax_bad_character_after_tabs", "undeclared_operand", "reserved_slash_name",
+               "no_loss", "loss_never_defined", "macro_nested_expansion_error", "not_utf8"]
+
+
+def test_cases_in_their_own_process(corpus_dir, cli_results):
+    cases = [c for c in CASES if c.name in OWN_PROCESS]
+    assert len(cases) == len(OWN_PROCESS)
+    assert {c.command for c in cases} == set(COMMANDS)
+
+    def run(case):
+        return run_cli_impl(COMMANDS[case.command] + [case.filename], cwd=corpus_dir)
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        for case, result in zip(cases, pool.map(run, cases)):
+            assert result == cli_results[case.name], case.name
+
+
+def source_lines(case: Case) -> list[str]:
+    data = case.source if isinstance(case.source, bytes) else case.source.encode()
+    return data.decode("utf-8", errors="replace").split("\n")
+
+
+def excerpt(case: Case, line: int, column: int) -> list[str]:
+    text = source_lines(case)[line - 1].rstrip("\r").replace("\t", " ")
+    return [f"    {text}", "    " + " " * (column - 1) + "^"]
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_error_through_the_command_line(case, cli_results):
+    code, out, err = cli_results[case.name]
+    assert code == 2, err
+    assert out == ""
+    assert "Traceback" not in err
+    lines = err.rstrip("\n").split("\n")
+    if case.line is None:
+        head = f"{case.filename}: error: "
+        assert lines[0].startswith(head), err
+        assert len(lines) == 1
+    else:
+        head = f"{case.filename}:{case.line}:{case.column}: error: "
+        assert lines[0].startswith(head), err
+        assert lines[1:3] == excerpt(case, case.line, case.column), err
+    message = lines[0][len(head):]
+    if case.exact:
+        assert message == case.message
+    else:
+        assert case.message in message
+    notes = lines[3:] if case.line is not None else []
+    assert len(notes) == 3 * len(case.notes), err
+    for i, (line, column) in enumerate(case.notes):
+        assert notes[3 * i] == (f"{case.filename}:{line}:{column}: note: "
+                                "in the expansion of this macro call")
+        assert notes[3 * i + 1:3 * i + 3] == excerpt(case, line, column)
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if isinstance(c.source, str)],
+                         ids=[c.name for c in CASES if isinstance(c.source, str)])
+def test_api_renders_what_the_command_prints(case, cli_results):
+    with pytest.raises(TenflangError) as info:
+        parse(case.source, case.filename, shape_program=True)
+    error = info.value
+    assert error.exit_code == 2
+    assert (error.location.line, error.location.column) == (case.line, case.column)
+    assert [(w.line, w.column) for _, w in error.notes] == list(case.notes)
+    assert error.render() == cli_results[case.name][2].rstrip("\n")
+
+
+# --- files that are not programs ----------------------------------------------------------------
+
+@pytest.mark.parametrize("command", [["tenflang", "check"], ["tfcompiler"]])
+def test_missing_file(command, run_cli, tmp_path):
+    code, out, err = run_cli(command + ["nope.tf"], cwd=tmp_path)
+    assert code == 2 and out == "" and "Traceback" not in err
+    assert err.strip() == "nope.tf: error: cannot read program: No such file or directory"
+
+
+@pytest.mark.parametrize("command", [["tenflang", "check"], ["tfcompiler"]])
+def test_directory_given_as_file(command, run_cli, tmp_path):
+    (tmp_path / "dir.tf").mkdir()
+    code, out, err = run_cli(command + ["dir.tf"], cwd=tmp_path)
+    assert code == 2 and out == "" and "Traceback" not in err
+    assert "'dir.tf' is a directory" in err
+
+
+def test_directory_through_the_api(tmp_path):
+    with pytest.raises(TenflangError, match="cannot read program") as info:
+        parse_file(str(tmp_path))
+    assert info.value.location.file == str(tmp_path)
+
+
+def test_byte_order_mark_is_accepted(tmp_path, run_cli):
+    path = tmp_path / "bom.tf"
+    path.write_bytes(b"\xef\xbb\xbfdeclare loss l\ndefine l = 1\n")
+    assert read_source(str(path)).startswith("declare")
+    code, out, err = run_cli(["tenflang", "check", "bom.tf"], cwd=tmp_path)
+    assert (code, err.strip()) == (0, "bom.tf: ok")
+
+
+def test_non_utf8_column_counts_characters(tmp_path):
+    path = tmp_path / "accent.tf"
+    path.write_bytes("declare loss l  # é".encode() + b" \xff\n")
+    with pytest.raises(TenflangError) as info:
+        read_source(str(path))
+    assert (info.value.location.line, info.value.location.column) == (1, 21)
+
+
+def test_valid_program_passes_both_commands(run_cli, repo_root):
+    sample = repo_root / "samples" / "example_shape.tf"
+    code, out, err = run_cli(["tenflang", "check", sample])
+    assert code == 0 and err.strip().endswith("example_shape.tf: ok")
+    code, out, err = run_cli(["tfcompiler", "--check", sample])
+    assert code == 0 and out == ""
+
+
+def test_interpreter_programs_may_skip_the_shape_program_rules(run_cli, tmp_path):
+    (tmp_path / "walk.tf").write_text("declare input x\ndeclare intvar h.t\ndeclare output o\n"
+                                      "define h.t = exp x\ndefine o = h.t\n")
+    code, _, err = run_cli(["tenflang", "check", "--any-program", "walk.tf"], cwd=tmp_path)
+    assert code == 0, err
+    code, _, err = run_cli(["tenflang", "check", "walk.tf"], cwd=tmp_path)
+    assert code == 2 and "walk.tf:2:16: error: 'h.t': names containing" in err
+
+
+@pytest.mark.parametrize("text", [
+    "# a comment with a line separator \u2028 in it\ndeclare loss l\ndefine l = q\n",
+    "declare\floss l\ndefine\fl = q\n",
+    "declare loss l\r\ndefine l = q\r\n",
+])
+def test_excerpt_is_the_line_the_lexer_counted(text):
+    """Lines end at '\\n' only: a form feed or U+2028 inside a
+    line must not shift the excerpt shown under the message."""
+    with pytest.raises(TenflangError) as info:
+        parse(text, "u.tf", shape_program=True)
+    where = info.value.location
+    assert (where.line, where.column) == ((3, 12) if text.startswith("#") else (2, 12))
+    assert where.source_line.rstrip("\r").endswith("l = q")
