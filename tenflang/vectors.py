@@ -13,7 +13,8 @@ Conventions:
   vector, which may span lines.  ``.npz`` (by extension): one array per variable,
   data with a leading example axis.  ``.csv`` (data only): a header row of ``x``
   (scalar) or ``x[i]`` / ``M[i,j]`` (tensor element) columns, in any order but with
-  every index present; ``#`` lines and blank lines are skipped.
+  every index present (``"M[0,1]"`` is written quoted, read either way); one row per
+  line; ``#`` lines and blank lines are skipped.
 * Unbound: ``null``, a missing entry or (csv) empty cells.  A variable is unbound in
   every example or in none; unbound everywhere loads as ``None`` (npz stores no
   array for it).  Every example has the same shapes.  Values load as float64;
@@ -44,11 +45,11 @@ _NUM = r"[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|(?i:inf(?:inity)?|nan))"
 _NUM_RE = re.compile(_NUM)
 _SKIP_RE = re.compile(r"\s*(?:#[^\n]*\s*)*")
 _ATOM_RE = re.compile(r"[^\s{}\[\],:#]+")
-_FLAT_RE = re.compile(r"\[([^\[\]{}:#]*)\]")             # a list without sublists
-_FLOATISH_RE = re.compile(r"[0-9eE.+\-infatyINFATY\s,]*")  # what float() may see
-_DOUBLE_COMMA_RE = re.compile(r",\s*,")
-_BLANK_NEXT_RE = re.compile(r"\n(?=[ \t\r\f\v]*(?:#|\n|$))")    # a newline before a blank line
-_CSV_COL_RE = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_./]*)\s*(?:\[([\d\s,]+)\])?\s*")
+_FLOATISH = r"[0-9eE.+\-infatyINFATY\s,]*"            # characters float() may see
+_FLOATISH_RE = re.compile(_FLOATISH)
+_FLAT_RE = re.compile(r"\[(" + _FLOATISH + r")\]")       # a list of numbers only
+_BLANK_NEXT_RE = re.compile(r"\n(?=[^\S\n]*(?:#|\n|$))")    # a newline before a blank line
+_CSV_COL_RE = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_./]*)\s*(?:\[\s*(\d+(?:\s*,\s*\d+)*)\s*\])?\s*")
 _NONFINITE = "NaN and infinity are rejected unless --allow-nan is given"
 _JSON_SPECIAL = {"nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}
 
@@ -64,16 +65,14 @@ class _Src:
     def __init__(self, path: str, text: str, line: int = 1):
         self.path, self.text, self.line = path, text, line
 
-    def loc(self, pos: int | None) -> Location:
+    def loc(self, pos: int) -> Location:
         text = self.text
-        if pos is None:
-            return Location(self.path, self.line, None, text.split("\n", 1)[0])
         start = text.rfind("\n", 0, pos) + 1
         end = text.find("\n", pos)
         return Location(self.path, self.line + text.count("\n", 0, pos), pos - start + 1,
                         text[start:len(text) if end < 0 else end])
 
-    def error(self, message: str, pos: int | None, notes=()) -> TenflangError:
+    def error(self, message: str, pos: int, notes=()) -> TenflangError:
         return TenflangError(message, self.loc(pos), notes)
 
 
@@ -82,13 +81,16 @@ def _skip(text: str, pos: int) -> int:
 
 
 def _flat_floats(content: str) -> list[float] | None:
-    """The numbers of a sublist-free list body, or None to parse it the slow way."""
-    if not _FLOATISH_RE.fullmatch(content) or content.lstrip().startswith(",") \
-            or _DOUBLE_COMMA_RE.search(content):
-        return None
+    """The numbers of a list body without sublists (only characters float() may
+    accept), or None to parse it token by token (which also finds the error)."""
     try:
-        return list(map(float, content.replace(",", " ").split()))
-    except ValueError:
+        if "," not in content:
+            return list(map(float, content.split()))
+        parts = content.split(",")           # float() ignores the spaces around
+        if not parts[-1].strip():
+            parts.pop()                      # one trailing comma
+        return list(map(float, parts))
+    except ValueError:                       # empty item, mixed separators, bad number
         return None
 
 
@@ -115,7 +117,7 @@ def _parse_list(src: _Src, text: str, pos: int, name: str, multiline: bool):
         c, start = text[pos:pos + 1], pos
         if c == "[":
             m = _FLAT_RE.match(text, pos)
-            vals = _flat_floats(m.group(1)) if m else None
+            vals = m and _flat_floats(m.group(1))
             if vals is None:
                 stack.append(([], [None], pos))
                 pos += 1
@@ -208,7 +210,8 @@ def _read_bytes(path: str, what: str) -> bytes:
         with open(path, "rb") as f:
             return f.read()
     except OSError as e:
-        raise TenflangError(f"cannot read {what} file: {e.strerror or e}", Location(file=path)) from None
+        raise TenflangError(f"cannot read {what} file: {e.strerror or e}",
+                            Location(file=path)) from None
 
 
 def _read_text(path: str, what: str) -> str:
@@ -220,36 +223,40 @@ def _read_text(path: str, what: str) -> str:
                             Location(path, data.count(b"\n", 0, e.start) + 1)) from None
 
 
-def _file_line(path: str, line: int) -> str | None:
-    try:
-        with open(path, encoding="utf-8-sig", errors="replace") as f:
-            for i, text in enumerate(f, 1):
-                if i == line:
-                    return text.rstrip("\r\n")
-    except OSError:
-        pass
-    return None
-
-
 def _read_npz(path: str, what: str) -> dict[str, np.ndarray]:
     data = _read_bytes(path, what)
     try:
         z = np.load(io.BytesIO(data), allow_pickle=False)
         if not isinstance(z, np.lib.npyio.NpzFile):
             raise ValueError("it holds a single .npy array, not an archive")
-        raw = {k: z[k] for k in z.files}
+        arrays = {k: z[k] for k in z.files}
     except Exception as e:      # numpy/zipfile raise many kinds for a corrupt file
         raise TenflangError(f"not a valid .npz file: {e}", Location(file=path)) from None
-    out = {}
-    for name, a in raw.items():
+    for name, a in arrays.items():
         if not NAME_RE.fullmatch(name):
-            raise TenflangError(f"array name '{name}' in the .npz file is not a variable name",
-                                Location(file=path))
+            raise TenflangError(f"array name '{name}' is not a variable name", Location(file=path))
         if a.dtype.kind not in "biuf":
             raise TenflangError(f"array '{name}' holds {a.dtype} values, not numbers",
                                 Location(file=path))
-        out[name] = a.astype(np.float64)
-    return out
+        arrays[name] = a.astype(np.float64)
+    return arrays
+
+
+def _file_line(path: str, line: int) -> str | None:
+    try:
+        with open(path, encoding="utf-8-sig", errors="replace") as f:
+            return next((t.rstrip("\r\n") for i, t in enumerate(f, 1) if i == line), None)
+    except OSError:
+        return None
+
+
+def _header_column(header: list[str], name: str) -> int | None:
+    """1-based character column of `name`'s first cell in a CSV header."""
+    for j, cell in enumerate(header):
+        m = _CSV_COL_RE.fullmatch(cell)
+        if m and m.group(1) == name:
+            return sum(len(c) + 1 for c in header[:j]) + 1
+    return None
 
 
 @dataclass
@@ -266,34 +273,28 @@ class Examples:
             return len(self.lines)
         return next((len(a) for a in self.arrays.values() if a is not None), 0)
 
-    def _where(self, name: str | None = None) -> Location:
-        """Where `name` is given (first example's line; the header in csv)."""
-        if self.lines is None:
+    def _where(self, name: str | None) -> Location:
+        """Where `name` is given: first example's line (csv: the header)."""
+        if not self.lines:
             return Location(file=self.path)
         line = self.header_line or self.lines[0]
         text = _file_line(self.path, line)
         column = None
         if name is not None and text is not None:
-            if self.header_line:
-                cells = _merge_header(text.split(","))
-                names = [m.group(1) if (m := _CSV_COL_RE.fullmatch(c)) else None for c in cells]
-                if name in names:
-                    column = sum(len(c) + 1 for c in cells[:names.index(name)]) + 1
-            else:
-                column = _entry_column(self.path, text, name)
+            column = (_header_column(_merge_header(text.split(",")), name) if self.header_line
+                      else _entry_column(self.path, text, name))
         return Location(self.path, line, column, text)
 
     def validate(self, shapes: dict[str, tuple[int, ...]], required: set[str],
                  optional: set[str] = frozenset()) -> None:
-        """Every `required` variable bound, no variable outside required|optional,
-        and each per-example shape as in `shapes`; else TenflangError."""
+        """Every `required` variable bound, nothing outside required | optional,
+        per-example shapes as in `shapes`; else TenflangError."""
         extra = [n for n in self.arrays if n not in required and n not in optional]
         for name in sorted(required):
-            if self.arrays.get(name, None) is None:
-                state = "missing variable" if name not in self.arrays else "null variable"
-                hint = (f"; the file has unexpected variable(s) {', '.join(map(repr, extra))}"
-                        if extra else "")
-                raise TenflangError(f"{state} '{name}': every example must bind it{hint}",
+            if self.arrays.get(name) is None:
+                hint = f"; the file has unexpected {', '.join(map(repr, extra))}" if extra else ""
+                raise TenflangError(f"{'null' if name in self.arrays else 'missing'} variable "
+                                    f"'{name}': every example must bind it{hint}",
                                     self._where(name if name in self.arrays else None))
         for name in extra:
             expected = ", ".join(sorted(set(required) | set(optional))) or "none"
@@ -305,17 +306,39 @@ class Examples:
                                     f"expected {_shape_str(shapes[name])}", self._where(name))
 
 
-def _first_nonfinite(arrays) -> tuple[int, str, float] | None:
+def _first_nonfinite(arrays: dict) -> tuple[int, str, float] | None:
     """(example index, name, value) of the earliest NaN/inf, or None."""
     best = None
     for name, a in arrays.items():
-        if a is None or a.size == 0 or np.isfinite(a).all():
-            continue
-        bad = ~np.isfinite(a.reshape(len(a), -1))
-        k = int(np.argmax(bad.any(axis=1)))
-        if best is None or k < best[0]:
-            best = (k, name, float(a.reshape(len(a), -1)[k][np.argmax(bad[k])]))
+        if a is not None and a.size and not np.isfinite(a).all():
+            flat = a.reshape(len(a), -1)
+            k = int(np.argmax(~np.isfinite(flat).all(axis=1)))
+            if best is None or k < best[0]:
+                best = (k, name, float(flat[k][np.argmax(~np.isfinite(flat[k]))]))
     return best
+
+
+def _check_uniform(name: str, states, where) -> bool:
+    """True if `name` is bound ('bound') in every example, False if in none (states
+    'null'/'missing'); anything else is an error at the first odd example."""
+    first = states[0]
+    odd = next((k for k, s in enumerate(states) if (s == "bound") != (first == "bound")), None)
+    if odd is None:
+        return first == "bound"
+    raise TenflangError(f"variable '{name}' is {states[odd]} here but {first} in line "
+                        f"{where(0, name).line}; every example must bind the same variables",
+                        where(odd, name))
+
+
+def _content_lines(text: str, lines: list[str]) -> list[int]:
+    """1-based numbers of the lines that are neither blank nor comments (lines ==
+    text.split("\\n")), without a Python step per line."""
+    blank = [0] * _blank(lines[0]) + [m.start() + 1 for m in _BLANK_NEXT_RE.finditer(text)]
+    keep, line, prev = np.ones(len(lines), dtype=bool), 0, 0
+    for pos in blank:                    # blank lines' numbers, counting incrementally
+        line, prev = line + text.count("\n", prev, pos), pos
+        keep[line] = False
+    return (np.flatnonzero(keep) + 1).tolist()
 
 
 def _fast_scalar_examples(path: str, text: str, lines: list[str]):
@@ -331,158 +354,49 @@ def _fast_scalar_examples(path: str, text: str, lines: list[str]):
     body = sep.join(re.escape(n) + ws + ":" + ws + "(" + _NUM + ")" for n in entries)
     pattern = "^" + ws + r"(\{)?" + ws + body + ws + ",?" + ws + r"(?(1)\})" + ws + r"(?:#[^\n]*)?$"
     rows = re.findall(pattern, text, re.M)
-    blank = [0] * _blank(lines[0]) + [m.start() + 1 for m in _BLANK_NEXT_RE.finditer(text)]
-    if len(rows) + len(blank) != len(lines):
+    numbers = _content_lines(text, lines)
+    if len(rows) != len(numbers):
         return None
-    numbers, line, prev = np.ones(len(lines), dtype=bool), 0, 0
-    for pos in blank:                    # blank lines' numbers, counting incrementally
-        line, prev = line + text.count("\n", prev, pos), pos
-        numbers[line] = False
-    return ({n: np.array([float(r[j]) for r in rows], dtype=np.float64)
-             for j, n in enumerate(entries, 1)},
-            (np.flatnonzero(numbers) + 1).tolist())
+    return {n: np.array([float(r[j]) for r in rows], dtype=np.float64)
+            for j, n in enumerate(entries, 1)}, numbers
 
 
-def _slow_examples(path: str, lines: list[str]):
-    records = []                      # (line number, entries)
+def _text_examples(path: str, text: str):
+    lines = text.split("\n")
+
+    def where(k: int, name: str | None = None) -> Location:
+        line = lines[numbers[k] - 1]
+        return Location(path, numbers[k], name and _entry_column(path, line, name), line)
+    fast = _fast_scalar_examples(path, text, lines)
+    if fast:
+        numbers = fast[1]
+        return fast[0], numbers, where
+    records, numbers = [], []
     for i, line in enumerate(lines, 1):
-        if _blank(line):
-            continue
-        src = _Src(path, line, i)
-        entries, pos = _parse_vector(src, line, 0, False)
-        pos = _skip(line, pos)
-        if pos < len(line):
-            raise src.error(f"unexpected '{line[pos]}' after the vector "
-                            "(a data file holds one example per line)", pos)
-        records.append((i, entries))
-    names = dict.fromkeys(n for _, entries in records for n in entries)
+        if not _blank(line):
+            src = _Src(path, line, i)
+            entries, pos = _parse_vector(src, line, 0, False)
+            if _skip(line, pos) < len(line):
+                raise src.error(f"unexpected '{line[_skip(line, pos)]}' after the vector "
+                                "(a data file holds one example per line)", _skip(line, pos))
+            records.append(entries)
+            numbers.append(i)
     arrays = {}
-    for name in names:
-        ref, values = None, []
-        for number, entries in records:
-            item = entries.get(name)
-            value = None if item is None else item[0]
-            shape = None if value is None else np.shape(value)
-            state = "bound" if value is not None else "missing" if item is None else "null"
-            if ref is None:
-                ref = (number, state, shape)
-            elif (state == "bound") != (ref[1] == "bound") or shape != ref[2]:
-                src = _Src(path, lines[number - 1], number)
-                if shape != ref[2] and state == ref[1] == "bound":
-                    message = (f"variable '{name}' has shape {_shape_str(shape)} here but "
-                               f"{_shape_str(ref[2])} in line {ref[0]}; every example "
-                               "must have the same shapes")
-                else:
-                    message = (f"variable '{name}' is {state} here but {ref[1]} in line "
-                               f"{ref[0]}; every example must bind the same variables")
-                raise src.error(message, None if item is None else item[1])
-            values.append(value)
-        arrays[name] = np.array(values, dtype=np.float64) if ref[1] == "bound" else None
-    return arrays, [number for number, _ in records]
-
-
-def _csv_examples(path: str, text: str, allow_nan: bool) -> Examples:
-    raw_lines = text.split("\n")
-
-    def where(line: int, row: list[str] | None = None, j: int | None = None) -> Location:
-        column = None if j is None else sum(len(c) + 1 for c in row[:j]) + 1
-        return Location(path, line, column, raw_lines[line - 1] if line <= len(raw_lines) else None)
-
-    header, header_line, rows, numbers = None, None, [], []
-    reader = csv.reader(io.StringIO(text, newline=""))
-    try:
-        for row in reader:
-            if not row or (len(row) == 1 and not row[0].strip()) or row[0].lstrip().startswith("#"):
-                continue
-            if header is None:
-                header, header_line = _merge_header(row), reader.line_num
-            elif len(row) != len(header):
-                raise TenflangError(f"CSV row has {len(row)} cells but the header has "
-                                    f"{len(header)}", where(reader.line_num))
-            else:
-                rows.append(row)
-                numbers.append(reader.line_num)
-    except csv.Error as e:
-        raise TenflangError(f"malformed CSV: {e}", where(reader.line_num)) from None
-    if not rows:
-        raise TenflangError("no examples in file (it holds no data rows)", Location(file=path))
-    groups: dict[str, list] = {}
-    for j, cell in enumerate(header):
-        m = _CSV_COL_RE.fullmatch(cell)
-        try:
-            index = tuple(int(i) for i in m.group(2).split(",")) if m and m.group(2) else None
-        except ValueError:
-            m = None
-        if m is None:
-            raise TenflangError(f"CSV header: '{cell}' is not a variable name or an element "
-                                "like x[0] or M[0,1]", where(header_line, header, j))
-        groups.setdefault(m.group(1), []).append((index, j))
-    layout = {}
-    for name, cols in groups.items():
-        indices = [index for index, _ in cols]
-        seen = dict(cols)
-        if len(seen) < len(cols) or (None in seen and len(cols) > 1) or \
-                len({len(i) for i in indices if i is not None}) > 1:
-            raise TenflangError(f"CSV header: the columns of '{name}' repeat or mix different "
-                                "numbers of indices", where(header_line, header, cols[1][1]))
-        if None in seen:
-            layout[name] = ((), [cols[0][1]])
+    for name in dict.fromkeys(n for entries in records for n in entries):
+        items = [entries.get(name, (None, None)) for entries in records]
+        states = ["bound" if v is not None else "missing" if p is None else "null"
+                  for v, p in items]
+        if not _check_uniform(name, states, where):
+            arrays[name] = None
             continue
-        shape = tuple(max(i[k] for i in indices) + 1 for k in range(len(indices[0])))
-        order = []
-        for index in np.ndindex(shape):
-            if index not in seen:
-                found = " and ".join(f"{name}[{','.join(map(str, i))}]" for i in indices[:4])
-                raise TenflangError(f"CSV header: no column '{name}[{','.join(map(str, index))}]' "
-                                    f"(found {found}{' ...' if len(indices) > 4 else ''})",
-                                    where(header_line, header, cols[0][1]))
-            order.append(seen[index])
-        layout[name] = (shape, order)
-    values, empties = [], []
-    for j, col in enumerate(zip(*rows)):
-        empty = None
-        try:
-            if not _FLOATISH_RE.fullmatch(",".join(col)):
-                raise ValueError
-            v = np.array(list(map(float, col)), dtype=np.float64)
-        except ValueError:
-            v, empty = np.zeros(len(col)), np.zeros(len(col), dtype=bool)
-            for k, cell in enumerate(col):
-                cell = cell.strip()
-                if not cell:
-                    empty[k] = True
-                elif _NUM_RE.fullmatch(cell):
-                    v[k] = float(cell)
-                else:
-                    raise TenflangError(f"CSV cell of column '{header[j].strip()}' is not a "
-                                        f"number: '{cell}'", where(numbers[k], rows[k], j)) from None
-        if not allow_nan and not np.isfinite(v).all():
-            k = int(np.argmax(~np.isfinite(v)))
-            raise TenflangError(f"column '{header[j].strip()}' is {v[k]!r}; {_NONFINITE}",
-                                where(numbers[k], rows[k], j))
-        values.append(v)
-        empties.append(empty)
-    n, arrays = len(rows), {}
-    for name, (shape, order) in layout.items():
-        a = np.stack([values[j] for j in order], axis=1).reshape((n,) + shape)
-        if all(empties[j] is None for j in order):
-            arrays[name] = a
-            continue
-        e = np.stack([np.zeros(n, bool) if empties[j] is None else empties[j] for j in order], axis=1)
-        null, partly = e.all(axis=1), e.any(axis=1) & ~e.all(axis=1)
-        if partly.any():
-            k = int(np.argmax(partly))
-            raise TenflangError(f"variable '{name}' has empty and non-empty cells in this row "
-                                "(leave all its cells empty for null)", where(numbers[k]))
-        if null.all() or not null.any():
-            arrays[name] = None if null.all() else a
-            continue
-        k = int(np.argmax(null != null[0]))
-        states = ("null", "bound") if null[k] else ("bound", "null")
-        raise TenflangError(f"variable '{name}' is {states[0]} here but {states[1]} in line "
-                            f"{numbers[0]}; every example must bind the same variables",
-                            where(numbers[k]))
-    return Examples(path, arrays, numbers, header_line)
+        shape = np.shape(items[0][0])
+        k = next((k for k, (v, _) in enumerate(items) if np.shape(v) != shape), None)
+        if k is not None:
+            raise TenflangError(f"variable '{name}' has shape {_shape_str(np.shape(items[k][0]))} "
+                                f"here but {_shape_str(shape)} in line {numbers[0]}; every "
+                                "example must have the same shapes", where(k, name))
+        arrays[name] = np.array([v for v, _ in items], dtype=np.float64)
+    return arrays, numbers, where
 
 
 def _merge_header(cells: list[str]) -> list[str]:
@@ -496,70 +410,149 @@ def _merge_header(cells: list[str]) -> list[str]:
     return merged
 
 
+def _csv_layout(header: list[str], at) -> dict[str, tuple[tuple[int, ...], list[int]]]:
+    """name -> (per-example shape, column of each element in row-major order)."""
+    groups: dict[str, list] = {}
+    for j, cell in enumerate(header):
+        m = _CSV_COL_RE.fullmatch(cell)
+        if m is None:
+            raise TenflangError(f"CSV header: '{cell}' is not a variable name or an element "
+                                "like x[0] or M[0,1]", at(j))
+        index = tuple(map(int, m.group(2).split(","))) if m.group(2) else None
+        groups.setdefault(m.group(1), []).append((index, j))
+    layout = {}
+    for name, cols in groups.items():
+        seen = dict(cols)
+        ranks = {None if i is None else len(i) for i, _ in cols}
+        if len(seen) < len(cols) or len(ranks) > 1:
+            raise TenflangError(f"CSV header: the columns of '{name}' repeat or mix "
+                                "different numbers of indices", at(cols[1][1]))
+        rank = ranks.pop()
+        shape = () if rank is None else tuple(max(i[d] for i in seen) + 1 for d in range(rank))
+        missing = next((i for i in np.ndindex(shape) if i not in seen), None) if shape else None
+        if missing is not None:
+            found = " and ".join(f"{name}[{','.join(map(str, i))}]" for i in list(seen)[:4])
+            raise TenflangError(f"CSV header: no column '{name}[{','.join(map(str, missing))}]' "
+                                f"(found {found}{' ...' if len(seen) > 4 else ''})", at(cols[0][1]))
+        layout[name] = (shape, [cols[0][1]] if not shape else [seen[i] for i in np.ndindex(shape)])
+    return layout
+
+
+def _csv_column(col: list[str], at, title: str):
+    """(float64 values, mask of empty cells or None) of one CSV column."""
+    try:
+        if _FLOATISH_RE.fullmatch(",".join(col)):
+            return np.array(list(map(float, col)), dtype=np.float64), None
+    except ValueError:
+        pass
+    values, empty = np.zeros(len(col)), np.zeros(len(col), dtype=bool)
+    for k, cell in enumerate(col):
+        cell = cell.strip()
+        if not cell:
+            empty[k] = True
+        elif _NUM_RE.fullmatch(cell):
+            values[k] = float(cell)
+        else:
+            raise TenflangError(f"CSV cell of column '{title}' is not a number: '{cell}'", at(k))
+    return values, empty
+
+
+def _csv_examples(path: str, text: str):
+    raw = text.split("\n")
+    numbers = _content_lines(text, raw)
+
+    def at(line: int, cells: list[str] | None = None, j: int | None = None) -> Location:
+        column = None if j is None else sum(len(c) + 1 for c in cells[:j]) + 1
+        return Location(path, line, column, raw[line - 1])
+
+    def where(k: int, name: str | None = None) -> Location:
+        return at(numbers[k], rows[k], layout[name][1][0] if name in layout else None)
+    try:
+        rows = list(csv.reader([raw[i - 1] for i in numbers]))
+    except csv.Error as e:
+        raise TenflangError(f"malformed CSV: {e}", Location(file=path)) from None
+    if len(rows) != len(numbers):
+        raise TenflangError("malformed CSV: a quoted cell spans lines", Location(file=path))
+    if len(rows) < 2:
+        return {}, [], None, None
+    header, header_line, rows, numbers = _merge_header(rows[0]), numbers[0], rows[1:], numbers[1:]
+    if {len(header)} != set(map(len, rows)):
+        k = next(k for k, row in enumerate(rows) if len(row) != len(header))
+        raise TenflangError(f"CSV row has {len(rows[k])} cells but the header has "
+                            f"{len(header)}", at(numbers[k]))
+    layout = _csv_layout(header, lambda j: at(header_line, header, j))
+    columns = [_csv_column([r[j] for r in rows], lambda k, j=j: at(numbers[k], rows[k], j),
+                           header[j].strip()) for j in range(len(header))]
+    n, arrays = len(rows), {}
+    for name, (shape, order) in layout.items():
+        arrays[name] = np.stack([columns[j][0] for j in order], axis=1).reshape((n,) + shape)
+        if any(columns[j][1] is not None for j in order):
+            empty = np.stack([np.zeros(n, bool) if columns[j][1] is None else columns[j][1]
+                              for j in order], axis=1)
+            null = empty.all(axis=1)
+            if (empty.any(axis=1) & ~null).any():
+                raise TenflangError(f"variable '{name}' has both empty and non-empty cells here "
+                                    "(leave all its cells empty for null)",
+                                    where(int(np.argmax(empty.any(axis=1) & ~null)), name))
+            if not _check_uniform(name, np.where(null, "null", "bound"), where):
+                arrays[name] = None
+    return arrays, numbers, where, header_line
+
+
 def _ext(path: str) -> str:
     return os.path.splitext(path)[1].lower()
 
 
 def load_examples(path: str, *, allow_nan: bool = False) -> Examples:
     """Load a data file: .npz, .csv, otherwise vector notation (one example per line)."""
+    header_line = None
     if _ext(path) == ".npz":
-        arrays = _read_npz(path, "data")
-        n = None
-        for name, a in arrays.items():
-            if a.ndim == 0:
-                raise TenflangError(f"array '{name}' has no leading example axis", Location(file=path))
-            if n is not None and len(a) != n[0]:
-                raise TenflangError(f"array '{name}' has {len(a)} examples but '{n[1]}' has "
-                                    f"{n[0]}", Location(file=path))
-            n = (len(a), name)
-        if n is None or n[0] == 0:
-            raise TenflangError("no examples in file", Location(file=path))
-        bad = None if allow_nan else _first_nonfinite(arrays)
-        if bad:
-            raise TenflangError(f"variable '{bad[1]}' is {bad[2]!r} in example {bad[0] + 1}; "
-                                f"{_NONFINITE}", Location(file=path))
-        return Examples(path, arrays, None)
-    text = _read_text(path, "data")
-    if _ext(path) == ".csv":
-        return _csv_examples(path, text, allow_nan)
-    lines = text.split("\n")
-    arrays, numbers = _fast_scalar_examples(path, text, lines) or _slow_examples(path, lines)
-    if not numbers:
-        raise TenflangError("no examples in file (it is empty or holds only comments)",
+        arrays, numbers = _read_npz(path, "data"), None
+        lengths = {name: len(a) if a.ndim else None for name, a in arrays.items()}
+        if len(set(lengths.values())) > 1 or None in lengths.values():
+            raise TenflangError("the arrays of a data .npz file need one common leading example "
+                                f"axis; their lengths: {lengths}", Location(file=path))
+
+        def where(k, name=None):
+            return Location(file=path)
+    elif _ext(path) == ".csv":
+        arrays, numbers, where, header_line = _csv_examples(path, _read_text(path, "data"))
+    else:
+        arrays, numbers, where = _text_examples(path, _read_text(path, "data"))
+    examples = Examples(path, arrays, numbers, header_line)
+    if not len(examples):
+        raise TenflangError("no examples in file (it is empty or holds only comments or a header)",
                             Location(file=path))
     bad = None if allow_nan else _first_nonfinite(arrays)
     if bad:
         k, name, value = bad
-        text = lines[numbers[k] - 1]
-        raise TenflangError(f"variable '{name}' is {value!r}; {_NONFINITE}",
-                            Location(path, numbers[k], _entry_column(path, text, name), text))
-    return Examples(path, arrays, numbers)
+        raise TenflangError(f"variable '{name}' is {value!r}"
+                            f"{f' in example {k + 1}' if numbers is None else ''}; {_NONFINITE}",
+                            where(k, name))
+    return examples
 
 
 def load_weights(path: str, *, allow_nan: bool = False) -> dict[str, np.ndarray]:
     """Load weights: .npz, otherwise one vector (which may span lines)."""
     if _ext(path) == ".npz":
-        weights = _read_npz(path, "weights")
-        bad = None if allow_nan else _first_nonfinite({k: v.reshape(1, -1) for k, v in weights.items()})
-        if bad:
-            raise TenflangError(f"weight '{bad[1]}' is {bad[2]!r}; {_NONFINITE}", Location(file=path))
-        return weights
-    text = _read_text(path, "weights")
-    src = _Src(path, text)
-    if _skip(text, 0) == len(text):
-        raise TenflangError("empty weights file (write {} for no weights)", Location(file=path))
-    entries, pos = _parse_vector(src, text, 0, True)
-    pos = _skip(text, pos)
-    if pos < len(text):
-        raise src.error(f"unexpected '{text[pos]}': a weights file holds one vector", pos)
-    weights = {}
-    for name, (value, pos) in entries.items():
-        if value is None:
-            raise src.error(f"weight '{name}' is null; weights need values", pos)
-        weights[name] = np.asarray(value, dtype=np.float64)
-        if not allow_nan and not np.isfinite(weights[name]).all():
-            bad = weights[name][~np.isfinite(weights[name])].flat[0]
-            raise src.error(f"weight '{name}' is {bad!r}; {_NONFINITE}", pos)
+        weights, where = _read_npz(path, "weights"), lambda name: Location(file=path)
+    else:
+        text = _read_text(path, "weights")
+        src = _Src(path, text)
+        if _skip(text, 0) == len(text):
+            raise TenflangError("empty weights file (write {} for no weights)", Location(file=path))
+        entries, end = _parse_vector(src, text, 0, True)
+        if _skip(text, end) < len(text):
+            end = _skip(text, end)
+            raise src.error(f"unexpected '{text[end]}': a weights file holds one vector", end)
+        for name, (value, pos) in entries.items():
+            if value is None:
+                raise src.error(f"weight '{name}' is null; weights need values", pos)
+        weights = {name: np.asarray(v, dtype=np.float64) for name, (v, _) in entries.items()}
+        where = lambda name: src.loc(entries[name][1])     # noqa: E731
+    bad = None if allow_nan else _first_nonfinite({k: v.reshape(1, -1) for k, v in weights.items()})
+    if bad:
+        raise TenflangError(f"weight '{bad[1]}' is {bad[2]!r}; {_NONFINITE}", where(bad[1]))
     return weights
 
 
@@ -625,7 +618,8 @@ def format_examples(arrays: dict[str, np.ndarray | None], fmt: str, *,
     if fmt not in ("txt", "json"):
         raise ValueError(f"unknown format {fmt!r}")
     keys = [json.dumps(k) if fmt == "json" else k for k in arrays]
-    template = "{{" + ", ".join(k.replace("{", "{{").replace("}", "}}") + ": {}" for k in keys) + "}}"
+    keys = [k.replace("{", "{{").replace("}", "}}") + ": {}" for k in keys]
+    template = "{{" + ", ".join(keys) + "}}"
     if not arrays:
         yield from ["{}"] * n
         return

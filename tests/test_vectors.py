@@ -1,0 +1,453 @@
+"""Vector files: round trips (bit-exact), layout of each format, and one test per
+kind of bad file (message, file and line)."""
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis.extra import numpy as hnp
+
+from tenflang import vectors
+from tenflang.errors import RunFailure, TenflangError
+from tenflang.vectors import (Examples, format_examples, format_weights, load_examples,
+                              load_weights, save_examples, save_weights, write_atomically)
+
+SETTINGS = settings(max_examples=30, deadline=None,
+                    suppress_health_check=[HealthCheck.function_scoped_fixture])
+NAMES = st.sampled_from(["x", "y", "W1", "_b", "d/dw", "h.t", "dz/dw", "d/dh.t", "file"])
+SHAPES = st.sampled_from([(), (1,), (3,), (2, 2), (2, 3), (1, 2, 2)])
+FLOATS = st.one_of(
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.sampled_from([0.0, -0.0, 5e-324, -2.2250738585072014e-308, 1.7976931348623157e308,
+                     1e-300, 1e300, 0.1, 1 / 3, 123456789.0]))
+
+
+@st.composite
+def example_sets(draw, min_vars=1, with_null=True):
+    n = draw(st.integers(1, 4))
+    names = draw(st.lists(NAMES, min_size=min_vars, max_size=3, unique=True))
+    arrays = {}
+    for name in names:
+        if with_null and draw(st.integers(0, 5)) == 0:
+            arrays[name] = None
+        else:
+            arrays[name] = draw(hnp.arrays(np.float64, (n,) + draw(SHAPES), elements=FLOATS))
+    if all(a is None for a in arrays.values()):
+        arrays[names[0]] = np.zeros(n)
+    return arrays
+
+
+def same_bits(a, b):
+    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    return a.shape == b.shape and np.array_equal(a.view(np.int64), b.view(np.int64))
+
+
+def assert_same(expected, loaded, keep_null=True):
+    expected = {k: v for k, v in expected.items() if keep_null or v is not None}
+    assert list(loaded) == list(expected)
+    for name, a in expected.items():
+        assert (loaded[name] is None) if a is None else same_bits(a, loaded[name]), name
+
+
+def write(tmp_path, name, text):
+    path = tmp_path / name
+    path.write_bytes(text.encode() if isinstance(text, str) else text)
+    return str(path)
+
+
+def error_of(call, *args, **kwargs) -> TenflangError:
+    with pytest.raises(TenflangError) as info:
+        call(*args, **kwargs)
+    return info.value
+
+
+# ------------------------------------------------------------------ round trips
+
+@SETTINGS
+@given(arrays=example_sets())
+def test_txt_round_trip_is_bit_exact(tmp_path, arrays):
+    path = str(tmp_path / "d.txt")
+    save_examples(path, arrays)
+    loaded = load_examples(path)
+    assert_same(arrays, loaded.arrays)
+    assert len(loaded) == len(next(a for a in arrays.values() if a is not None))
+
+
+@SETTINGS
+@given(arrays=example_sets())
+def test_csv_round_trip_is_bit_exact(tmp_path, arrays):
+    path = str(tmp_path / "d.csv")
+    save_examples(path, arrays)
+    assert_same(arrays, load_examples(path).arrays)
+
+
+@SETTINGS
+@given(arrays=example_sets())
+def test_npz_round_trip_is_bit_exact_and_drops_nulls(tmp_path, arrays):
+    path = str(tmp_path / "d.npz")
+    save_examples(path, arrays)
+    loaded = load_examples(path)
+    assert loaded.lines is None
+    assert_same(arrays, loaded.arrays, keep_null=False)
+
+
+@SETTINGS
+@given(arrays=example_sets())
+def test_json_lines_hold_the_same_floats(arrays):
+    n = len(next(a for a in arrays.values() if a is not None))
+    lines = list(format_examples(arrays, "json"))
+    assert len(lines) == n
+    for k, line in enumerate(lines):
+        obj = json.loads(line)
+        assert list(obj) == list(arrays)
+        for name, a in arrays.items():
+            assert obj[name] is None if a is None else same_bits(a[k], obj[name])
+
+
+@SETTINGS
+@given(weights=st.dictionaries(NAMES, SHAPES.flatmap(
+    lambda s: hnp.arrays(np.float64, s, elements=FLOATS)), max_size=4))
+def test_weights_round_trip_is_bit_exact(tmp_path, weights):
+    for name in ("w.txt", "w.npz"):
+        path = str(tmp_path / name)
+        save_weights(path, weights)
+        assert_same(weights, load_weights(path))
+
+
+def test_float32_is_written_short_and_reads_back_exactly(tmp_path):
+    arrays = {"o": np.array([0.1, 1 / 3, 1e-40, -0.0], dtype=np.float32)}
+    assert next(format_examples(arrays, "txt")) == "{o: 0.1}"
+    for ext in ("txt", "csv", "npz"):
+        path = str(tmp_path / f"d.{ext}")
+        save_examples(path, arrays)
+        back = load_examples(path).arrays["o"].astype(np.float32)
+        assert np.array_equal(back.view(np.int32), arrays["o"].view(np.int32))
+
+
+def test_nan_and_inf_round_trip_with_allow_nan(tmp_path):
+    arrays = {"x": np.array([np.nan, np.inf, -np.inf, 1.0]), "v": np.full((4, 2), np.inf)}
+    for ext in ("txt", "csv", "npz"):
+        path = str(tmp_path / f"d.{ext}")
+        save_examples(path, arrays)
+        loaded = load_examples(path, allow_nan=True).arrays
+        for name in arrays:
+            assert np.array_equal(loaded[name], arrays[name], equal_nan=True)
+    assert list(format_examples({"x": arrays["x"]}, "json"))[:3] == \
+        ['{"x": NaN}', '{"x": Infinity}', '{"x": -Infinity}']
+
+
+# ------------------------------------------------------------------ formats and layout
+
+TENSORS = {"v": np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.5]]),
+           "M": np.array([[[1.0, 0.0], [0.0, 1.0]], [[2.0, -0.0], [0.5, 1e-300]]])}
+
+
+@pytest.mark.parametrize("ext", ["txt", "csv", "npz", "json"])
+def test_1d_and_2d_tensors_in_every_format(tmp_path, ext):
+    path = str(tmp_path / f"d.{ext}")
+    save_examples(path, TENSORS, fmt=ext)
+    if ext == "json":
+        rows = [json.loads(line) for line in Path(path).read_text().splitlines()]
+        assert rows[1] == {"v": [4.0, 5.0, 6.5], "M": [[2.0, -0.0], [0.5, 1e-300]]}
+        return
+    assert_same(TENSORS, load_examples(path).arrays)
+
+
+def test_text_and_csv_layout():
+    assert list(format_examples(TENSORS, "txt"))[0] == \
+        "{v: [1.0, 2.0, 3.0], M: [[1.0, 0.0], [0.0, 1.0]]}"
+    header, first, _ = format_examples({**TENSORS, "q": None, "s": np.array([3.0, 4.0])}, "csv")
+    assert header == 'v[0],v[1],v[2],"M[0,0]","M[0,1]","M[1,0]","M[1,1]",q,s'
+    assert first == "1.0,2.0,3.0,1.0,0.0,0.0,1.0,,3.0"
+    assert list(format_examples({"y": None}, "txt", count=2)) == ["{y: null}"] * 2
+    assert format_weights({"w": np.float64(0.5), "d/dW": np.eye(2)}) == \
+        "{\n  w: 0.5\n  d/dW: [[1.0, 0.0], [0.0, 1.0]]\n}\n"
+
+
+def test_notation_comments_blank_lines_optional_braces_and_generated_names(tmp_path):
+    path = write(tmp_path, "d.txt", (
+        "# inputs for the sample\n"
+        "\n"
+        "{x: 3, d/dw: -0.5, h.t: [1, 2, 3], M: [[1, 0], [0, 1]]}   # first\n"
+        "x: 1e3 d/dw: .25 h.t: [1 2 3.5,] M: [[1,0],[0,1]],\r\n"
+        "   \n"
+        "{ x : -2.5E-3 ,d/dw:+7, h.t:[ 0 , 0 , 0 ], M: [[1 0] [0 1]] }\n"))
+    ex = load_examples(path)
+    assert ex.lines == [3, 4, 6] and len(ex) == 3
+    assert ex.arrays["x"].tolist() == [3.0, 1000.0, -0.0025]
+    assert ex.arrays["d/dw"].tolist() == [-0.5, 0.25, 7.0]
+    assert ex.arrays["h.t"].tolist()[1] == [1.0, 2.0, 3.5]
+    assert ex.arrays["M"].shape == (3, 2, 2)
+
+
+def test_scalar_fast_path_agrees_with_general_parser(tmp_path):
+    lines = ["# header", "{x: 0.5, y: 0.25}", "x: 1, y: 2  # c", "", "{ x:-1e-3 y:inf }\r"]
+    ex = load_examples(write(tmp_path, "a.txt", "\n".join(lines) + "\n"), allow_nan=True)
+    assert ex.lines == [2, 3, 5]
+    assert ex.arrays["x"].tolist() == [0.5, 1.0, -0.001]
+    assert ex.arrays["y"].tolist() == [0.25, 2.0, np.inf]
+    mixed = load_examples(write(tmp_path, "b.txt", "\n".join(lines + ["{y: 1, x: 2}"])),
+                          allow_nan=True)     # other order: the general parser
+    assert mixed.arrays["x"].tolist() == [0.5, 1.0, -0.001, 2.0]
+    big = write(tmp_path, "c.txt", "{x: 0.5, y: 0.25}\n" * 20000)
+    assert load_examples(big).arrays["y"].shape == (20000,)
+
+
+def test_nulls_and_missing_variables_in_every_example(tmp_path):
+    ex = load_examples(write(tmp_path, "d.txt", "{x: 1, y: null}\n{x: 2}\n"))
+    assert ex.arrays["y"] is None and ex.arrays["x"].tolist() == [1.0, 2.0]
+    ex = load_examples(write(tmp_path, "d.csv", "x,y\n1,\n2,\n"))
+    assert ex.arrays["y"] is None and ex.lines == [2, 3] and ex.header_line == 1
+
+
+def test_csv_header_columns_in_any_order_and_comments(tmp_path):
+    ex = load_examples(write(tmp_path, "d.csv",
+                             "# data\nM[1,1],M[0,0], M[0,1] ,M[1,0],s\n\n4,1,2,3,9\n"))
+    assert ex.arrays["M"].tolist() == [[[1.0, 2.0], [3.0, 4.0]]]
+    assert ex.lines == [4]
+
+
+def test_validate_accepts_optional_and_null_optional(tmp_path):
+    ex = load_examples(write(tmp_path, "d.txt", "{x: [1, 2], y: null}\n"))
+    ex.validate({"x": (2,), "y": ()}, required={"x"}, optional={"y"})
+    Examples("e.npz", {"x": np.zeros((3, 2))}, None).validate({"x": (2,)}, {"x"}, {"y"})
+
+
+def test_write_atomically_replaces_and_leaves_no_temp_files(tmp_path):
+    path = str(tmp_path / "out.txt")
+    write_atomically(path, "old\n")
+    write_atomically(path, b"new\n")
+    assert Path(path).read_text() == "new\n" and os.listdir(tmp_path) == ["out.txt"]
+    with pytest.raises(RunFailure):
+        write_atomically(str(tmp_path / "missing-dir" / "x.txt"), "data")
+
+
+# ------------------------------------------------------------------ bad files
+
+def check(err: TenflangError, message: str, file: str, line: int | None = None):
+    assert message in err.message, err.render()
+    rendered = err.render()
+    assert rendered.startswith(f"{file}:{line}:" if line else f"{file}:"), rendered
+    return rendered
+
+
+def test_missing_variable(tmp_path):
+    path = write(tmp_path, "d.txt", "\n{xx: 1}\n")
+    err = error_of(load_examples(path).validate, {"x": ()}, {"x"})
+    check(err, "missing variable 'x'", path, 2)
+    assert "unexpected 'xx'" in err.message
+
+
+def test_extra_variable(tmp_path):
+    path = write(tmp_path, "d.txt", "{x: 1, q: 2}\n")
+    err = error_of(load_examples(path).validate, {"x": ()}, {"x"})
+    assert f"{path}:1:8:" in check(err, "unexpected variable 'q'", path, 1)
+
+
+def test_wrong_shape(tmp_path):
+    path = write(tmp_path, "d.txt", "# c\n{x: [1, 2, 3]}\n")
+    err = error_of(load_examples(path).validate, {"x": (4,)}, {"x"})
+    check(err, "variable 'x' has shape [3], expected [4]", path, 2)
+    path = write(tmp_path, "d.csv", "x[0],x[1],x[2]\n1,2,3\n")
+    err = error_of(load_examples(path).validate, {"x": (4,)}, {"x"})
+    check(err, "variable 'x' has shape [3], expected [4]", path, 1)
+    path = str(tmp_path / "d.npz")
+    save_examples(path, {"x": np.zeros((2, 3))})
+    err = error_of(load_examples(path).validate, {"x": (4,)}, {"x"})
+    check(err, "variable 'x' has shape [3], expected [4]", path)
+
+
+def test_null_required_variable(tmp_path):
+    path = write(tmp_path, "d.txt", "{x: null}\n")
+    check(error_of(load_examples(path).validate, {"x": ()}, {"x"}), "null variable 'x'", path, 1)
+
+
+def test_not_a_number(tmp_path):
+    path = write(tmp_path, "d.txt", "{x: 1}\n{x: abc}\n")
+    rendered = check(error_of(load_examples, path), "value of 'x' is not a number: 'abc'", path, 2)
+    assert rendered.startswith(f"{path}:2:5:") and rendered.endswith("\n    {x: abc}\n        ^")
+    check(error_of(load_examples, write(tmp_path, "e.txt", "{x: [1, 2x]}\n")),
+          "not a number: '2x'", str(tmp_path / "e.txt"), 1)
+
+
+def test_ragged_list(tmp_path):
+    path = write(tmp_path, "d.txt", "{M: [[1, 2], [3]]}\n")
+    check(error_of(load_examples, path), "ragged list for 'M'", path, 1)
+    path = write(tmp_path, "e.txt", "{M: [1, [3]]}\n")
+    check(error_of(load_examples, path), "element 2 has shape [1] but element 1 is a number",
+          path, 1)
+
+
+def test_variable_bound_in_some_examples_only(tmp_path):
+    path = write(tmp_path, "d.txt", "{x: 1, y: 2}\n{x: 3}\n")
+    check(error_of(load_examples, path), "variable 'y' is missing here but bound in line 1",
+          path, 2)
+    path = write(tmp_path, "e.txt", "{x: 1, y: null}\n{x: 3, y: 4}\n")
+    check(error_of(load_examples, path), "variable 'y' is bound here but null in line 1", path, 2)
+    path = write(tmp_path, "f.csv", "x,y\n1,2\n3,\n")
+    check(error_of(load_examples, path), "variable 'y' is null here but bound in line 2", path, 3)
+
+
+def test_shape_differs_between_examples(tmp_path):
+    path = write(tmp_path, "d.txt", "{v: [1, 2]}\n{v: [1, 2, 3]}\n")
+    check(error_of(load_examples, path), "variable 'v' has shape [3] here but [2] in line 1",
+          path, 2)
+
+
+@pytest.mark.parametrize("ext", ["txt", "csv", "npz"])
+def test_nan_in_data_needs_allow_nan(tmp_path, ext):
+    path = str(tmp_path / f"d.{ext}")
+    save_examples(path, {"x": np.array([1.0, 2.0, np.nan]), "y": np.array([0.0, np.inf, 0.0])})
+    err = check(error_of(load_examples, path), "variable 'y' is inf", path,
+                None if ext == "npz" else 3 if ext == "csv" else 2)
+    assert "--allow-nan" in err
+    load_examples(path, allow_nan=True)
+
+
+def test_nan_in_weights_needs_allow_nan(tmp_path):
+    path = write(tmp_path, "w.txt", "{\n  w: 1\n  b: nan\n}\n")
+    check(error_of(load_weights, path), "weight 'b' is nan", path, 3)
+    assert np.isnan(load_weights(path, allow_nan=True)["b"])
+
+
+def test_empty_file(tmp_path):
+    for text in ("", "# only a comment\n\n"):
+        path = write(tmp_path, "d.txt", text)
+        check(error_of(load_examples, path), "no examples", path)
+    path = write(tmp_path, "d.csv", "x,y\n")
+    check(error_of(load_examples, path), "no examples", path)
+    check(error_of(load_weights, write(tmp_path, "w.txt", "# nothing\n")),
+          "empty weights file", str(tmp_path / "w.txt"))
+    assert load_weights(write(tmp_path, "w2.txt", "{}\n")) == {}
+
+
+@pytest.mark.parametrize("text, message, column", [
+    ("{x: [1, 2}", "'[' is never closed", 5),
+    ("{x: 1, y: 2", "'{' is never closed", 1),
+    ("x: 1}", "unexpected '}' without a matching '{'", 5),
+    ("{x: 1]}", "expected a variable name, found ']'", 6),
+    ("{x 1}", "missing ':' after 'x'", 4),
+    ("{x: 1, x: 2}", "duplicate variable 'x' in one vector", 8),
+    ("{x: 1} {x: 2}", "unexpected '{' after the vector", 8),
+    ("{3: 1}", "expected a variable name, found '3'", 2),
+    ("{x: }", "missing value for 'x': found '}'", 5),
+    ("{x: [1, null]}", "null inside the list of 'x'", 9),
+])
+def test_syntax_errors(tmp_path, text, message, column):
+    path = write(tmp_path, "d.txt", "{x: 0}\n" + text + "\n")
+    rendered = check(error_of(load_examples, path), message, path, 2)
+    assert rendered.startswith(f"{path}:2:{column}:"), rendered
+
+
+def test_syntax_errors_in_weights_point_at_their_line(tmp_path):
+    path = write(tmp_path, "w.txt", "{\n  w: [[1, 2],\n      [3, 4]]\n  b: [1, 2\n}\n")
+    check(error_of(load_weights, path), "'[' is never closed", path, 4)
+    weights = load_weights(write(tmp_path, "v.txt", "w: [[1, 2],\n  [3, 4]]  # W\nb: 1\n"))
+    assert weights["w"].shape == (2, 2) and weights["b"].shape == ()
+    path = write(tmp_path, "x.txt", "{w: 1}\n{w: 2}\n")
+    check(error_of(load_weights, path), "a weights file holds one vector", path, 2)
+    path = write(tmp_path, "y.txt", "{w: null}\n")
+    check(error_of(load_weights, path), "weight 'w' is null", path, 1)
+
+
+def test_unreadable_file(tmp_path):
+    for load in (load_examples, load_weights):
+        for name in ("nope.txt", "nope.npz", "nope.csv"):
+            path = str(tmp_path / name)
+            check(error_of(load, path), "cannot read", path)
+    path = write(tmp_path, "bin.txt", b"\x93NUMPY\xff\xfe")
+    check(error_of(load_examples, path), "not UTF-8 text", path, 1)
+
+
+def test_malformed_npz(tmp_path):
+    path = write(tmp_path, "d.npz", b"this is not a zip file")
+    check(error_of(load_examples, path), "not a valid .npz file", path)
+    check(error_of(load_weights, path), "not a valid .npz file", path)
+    np.save(str(tmp_path / "a.npy"), np.zeros(3))
+    os.replace(tmp_path / "a.npy", tmp_path / "a.npz")
+    check(error_of(load_examples, str(tmp_path / "a.npz")), "not a valid .npz file",
+          str(tmp_path / "a.npz"))
+    path = str(tmp_path / "e.npz")
+    save_examples(path, {"x": np.zeros(3), "y": np.zeros(4)})
+    check(error_of(load_examples, path), "one common leading example axis", path)
+
+
+def test_csv_bad_header(tmp_path):
+    path = write(tmp_path, "d.csv", "y,x[0],x[2]\n1,2,3\n")
+    rendered = check(error_of(load_examples, path), "no column 'x[1]' (found x[0] and x[2])",
+                     path, 1)
+    assert rendered.startswith(f"{path}:1:3:")
+    path = write(tmp_path, "e.csv", "x,x[0]\n1,2\n")
+    check(error_of(load_examples, path), "the columns of 'x' repeat", path, 1)
+    path = write(tmp_path, "f.csv", "x,2y\n1,2\n")
+    check(error_of(load_examples, path), "'2y' is not a variable name", path, 1)
+
+
+def test_csv_non_numeric_cell(tmp_path):
+    path = write(tmp_path, "d.csv", "x,y\n1,2\n3,abc\n")
+    rendered = check(error_of(load_examples, path), "column 'y' is not a number: 'abc'", path, 3)
+    assert rendered.startswith(f"{path}:3:3:")
+
+
+def test_csv_row_with_wrong_number_of_cells(tmp_path):
+    path = write(tmp_path, "d.csv", "x,y\n1,2\n3\n")
+    check(error_of(load_examples, path), "CSV row has 1 cells but the header has 2", path, 3)
+
+
+def test_csv_tensor_partly_empty(tmp_path):
+    path = write(tmp_path, "d.csv", "v[0],v[1]\n1,2\n3,\n")
+    check(error_of(load_examples, path), "both empty and non-empty cells", path, 3)
+
+
+@pytest.mark.parametrize("cell", ["x[1,]", "x[]", "x[a]", "x[0]]"])
+def test_csv_malformed_header_cells(tmp_path, cell):
+    path = write(tmp_path, "d.csv", f"y,{cell}\n1,2\n")
+    check(error_of(load_examples, path), "is not a variable name or an element", path, 1)
+
+
+SPACES = st.sampled_from(["", " ", "  ", "\t"])
+
+
+@st.composite
+def scalar_files(draw):
+    """Scalar data in varied spacing, braces, commas, comments, blank lines, CRLF."""
+    names = draw(st.lists(NAMES, min_size=1, max_size=3, unique=True))
+    lines = []
+    for _ in range(draw(st.integers(1, 6))):
+        if draw(st.integers(0, 3)) == 0:
+            lines.append(draw(st.sampled_from(["", "   ", "# note: x", " # {x: 1}"])))
+            continue
+        s = [draw(SPACES) + f"{n}{draw(SPACES)}:{draw(SPACES)}{draw(FLOATS)!r}" for n in names]
+        body = "".join(e + (draw(st.sampled_from([",", " ,", ", "])) if i < len(s) - 1 else "")
+                       for i, e in enumerate(s)) if draw(st.booleans()) else " ".join(s)
+        braced = draw(st.booleans())
+        lines.append(("{" if braced else "") + body + draw(st.sampled_from(["", ","]))
+                     + ("}" if braced else "") + draw(st.sampled_from(["", " # c", "\r"])))
+    return "\n".join(lines) + draw(st.sampled_from(["", "\n", "\n\n"]))
+
+
+@SETTINGS
+@given(text=scalar_files())
+def test_scalar_fast_path_matches_general_parser_on_varied_text(tmp_path, text, monkeypatch):
+    path = write(tmp_path, "d.txt", text)
+    try:
+        fast = load_examples(path)
+    except TenflangError as err:
+        assert "no examples" in err.message
+        return
+    with monkeypatch.context() as m:
+        m.setattr(vectors, "_fast_scalar_examples", lambda *args: None)
+        slow = load_examples(path)
+    assert fast.lines == slow.lines and vectors._fast_scalar_examples(path, text, text.split("\n"))
+    assert_same(slow.arrays, fast.arrays)
+
+
+def test_csv_errors_point_at_the_cell(tmp_path):
+    path = write(tmp_path, "d.csv", "x,y\n1,2\n10000,\n")
+    rendered = check(error_of(load_examples, path), "variable 'y' is null here", path, 3)
+    assert rendered.startswith(f"{path}:3:7:")
+    path = write(tmp_path, "e.csv", "a,b\n1,2\n333,inf\n")
+    assert check(error_of(load_examples, path), "variable 'b' is inf", path, 3) \
+        .startswith(f"{path}:3:5:")
