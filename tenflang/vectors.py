@@ -586,6 +586,38 @@ def _value_strings(a: np.ndarray, fmt: str) -> list[str]:
     return strs
 
 
+def weight_location(path: str, name: str | None = None) -> Location:
+    """Where weight `name` is written in a text weights file (the file alone
+    when it is not found, or for .npz)."""
+    if name is None or _ext(path) == ".npz":
+        return Location(file=path)
+    entry = re.compile(rf"(?:^|[{{,\s]){re.escape(name)}\s*:")
+    try:
+        with open(path, encoding="utf-8-sig", errors="replace") as f:
+            for number, text in enumerate(f, 1):
+                found = entry.search(text)
+                if found:
+                    column = text.index(name, found.start()) + 1
+                    return Location(path, number, column, text.rstrip("\r\n"))
+    except OSError:
+        pass
+    return Location(file=path)
+
+
+def validate_weights(path: str, weights: dict, shapes: dict) -> None:
+    """The weights bind exactly the names in `shapes`, each with its shape."""
+    for name, shape in shapes.items():
+        if name not in weights:
+            raise TenflangError(f"missing weight '{name}'", weight_location(path))
+    for name, value in weights.items():
+        if name not in shapes:
+            raise TenflangError(f"unexpected weight '{name}': the program has no such weight",
+                                weight_location(path, name))
+        if tuple(np.shape(value)) != tuple(shapes[name]):
+            raise TenflangError(f"weight '{name}' has shape {_shape_str(np.shape(value))}, "
+                                f"expected {_shape_str(shapes[name])}", weight_location(path, name))
+
+
 def format_examples(arrays: dict[str, np.ndarray | None], fmt: str, *,
                     count: int | None = None) -> Iterator[str]:
     """Lines (no newline) of a data file in fmt 'txt', 'json' (JSON Lines) or 'csv'.

@@ -353,8 +353,6 @@ def test_bad_input_exits_2_with_one_clear_message(runs, name):
         assert err.count("error:") == 1
 
 
-@pytest.mark.xfail(strict=True, reason="tenflang/cli/common.py check_weights gets no positions "
-                   "from vectors.load_weights: weight errors name file and weight, not the line")
 @pytest.mark.parametrize("name,where", [("extra_weight", "w_extra.txt:3:"),
                                         ("weight_shape", "w_shape.txt:1:")])
 def test_weight_errors_name_the_line(runs, name, where):

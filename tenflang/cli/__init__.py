@@ -1,10 +1,11 @@
 """Command-line tools: `tfcompiler`, `tfweightcalc`, `tfevaluate` (the seed's
-names) and the `tenflang` group gathering them with `check` and friends.
+names) and the `tenflang` group gathering them with `check`, `shard` and friends.
 Each command is a thin wrapper over the Python API."""
 import click
 
 from .compile import check_command, tfcompiler
 from .evaluate import tfevaluate
+from .shard import shard_command
 from .train import tfweightcalc
 
 
@@ -18,5 +19,6 @@ main.add_command(tfcompiler, "compile")
 main.add_command(tfweightcalc, "train")
 main.add_command(tfevaluate, "evaluate")
 main.add_command(check_command, "check")
+main.add_command(shard_command, "shard")
 
 __all__ = ["main", "tfcompiler", "tfweightcalc", "tfevaluate"]

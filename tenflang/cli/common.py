@@ -11,9 +11,8 @@ import functools
 import sys
 
 import click
-import numpy as np
 
-from ..errors import Location, TenflangError
+from ..errors import TenflangError
 from ..vectors import write_atomically
 
 
@@ -41,17 +40,3 @@ def write_output(path: str | None, text: str) -> None:
         sys.stdout.flush()
     else:
         write_atomically(path, text)
-
-
-def check_weights(weights: dict, shapes: dict, path: str) -> None:
-    """The weights file binds exactly the program's weights, with their shapes."""
-    for name, shape in shapes.items():
-        if name not in weights:
-            raise TenflangError(f"missing weight '{name}'", Location(path))
-        if tuple(np.shape(weights[name])) != tuple(shape):
-            raise TenflangError(f"weight '{name}' has shape {list(np.shape(weights[name]))}, "
-                                f"expected {list(shape)}", Location(path))
-    for name in weights:
-        if name not in shapes:
-            raise TenflangError(f"unexpected weight '{name}': the program has no such weight",
-                                Location(path))

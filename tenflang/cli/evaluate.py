@@ -15,7 +15,7 @@ from ..gpu import array_module, to_host
 from ..interp import evaluate
 from ..parser import parse_file
 from ..parser.checks import check
-from .common import check_weights, reports_errors, write_output
+from .common import reports_errors, write_output
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -38,8 +38,8 @@ def tfevaluate(program_file, inputs_file, weights_file, fmt, out, device, dtype,
     shapes = check(program)
     decls = program.declarations().values()
     weights = vectors.load_weights(weights_file, allow_nan=allow_nan)
-    check_weights(weights, {d.name: shapes[d.name] for d in decls if d.kind == "weight"},
-                  weights_file)
+    vectors.validate_weights(weights_file, weights,
+                             {d.name: shapes[d.name] for d in decls if d.kind == "weight"})
     examples = vectors.load_examples(inputs_file, allow_nan=allow_nan)
     examples.validate(shapes, required={d.name for d in decls if d.kind == "input"},
                       optional={d.name for d in decls if d.kind == "exp_output"})

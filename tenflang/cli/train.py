@@ -5,10 +5,17 @@ state (weights, optimizer slots, iteration, loss history) is saved every
 `--checkpoint-every` iterations, on Ctrl-C/SIGTERM and on divergence, and a
 run started with an existing checkpoint file continues from it.  Divergence
 and interruption exit with status 1 after writing the last good weights.
+
+With `--scheduler` the gradient is computed on a Dask cluster (see
+`tenflang.distributed` and docs/distributed.md): DATA may then be a
+directory of .npz shards, training is full-batch, and the optimizer, progress,
+checkpoints and stopping work as in a local run.  A scheduler that cannot be
+reached exits with status 1; a malformed `--scheduler` value with 2.
 """
 from __future__ import annotations
 
 import json
+import os
 import signal
 import sys
 
@@ -20,12 +27,12 @@ from ..errors import Location, TenflangError
 from ..gpu import array_module
 from ..parser import parse_file
 from ..train import OPTIMIZERS, Diverged, Interrupted, State, TrainConfig, signature, train
-from .common import check_weights, reports_errors
+from .common import reports_errors
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("gcp_file", metavar="GCP", type=click.Path(dir_okay=False))
-@click.argument("data_file", metavar="DATA", type=click.Path(dir_okay=False))
+@click.argument("data_file", metavar="DATA", type=click.Path())
 @click.option("-o", "--output", "out", metavar="OUT",
               help="Write the weights here (.npz or text; default stdout).")
 @click.option("--lr", type=float, default=0.1, show_default=True, help="Learning rate.")
@@ -51,30 +58,68 @@ from .common import check_weights, reports_errors
 @click.option("--allow-nan", is_flag=True, help="Accept NaN/inf in the data.")
 @click.option("--quiet", is_flag=True, help="Only the final summary line on stderr.")
 @click.option("--plot", metavar="PNG", help="Plot the loss curve (needs matplotlib).")
+@click.option("--scheduler", metavar="ADDRESS", help="Compute the gradient on a Dask cluster: "
+              "a scheduler address (tcp://HOST:8786) or local:N for N local worker processes. "
+              "DATA may then be a directory of .npz shards (tenflang shard); full batch only.")
+@click.option("--chunk-size", type=click.IntRange(min=1), metavar="ROWS",
+              help="With --scheduler and a single DATA file: examples per chunk "
+              "[default: 100000].")
+@click.option("--connect-timeout", type=click.FloatRange(min=0, min_open=True), default=10.0,
+              show_default=True, metavar="SECONDS",
+              help="With --scheduler: how long to wait for the scheduler and a worker.")
 @reports_errors
 def tfweightcalc(gcp_file, data_file, out, lr, optimizer, batch_size, max_iters, tol, seed,
                  init_file, device, dtype, checkpoint, checkpoint_every, val_fraction, allow_nan,
-                 quiet, plot):
+                 quiet, plot, scheduler, chunk_size, connect_timeout):
     """Learn the weights of the GCP from the training examples in DATA."""
     if plot:
         require_matplotlib()
     gcp = parse_file(gcp_file)
     sig = signature(gcp)
-    examples = vectors.load_examples(data_file, allow_nan=allow_nan)
-    examples.validate(sig.inputs, required=set(sig.inputs))
+    if scheduler:
+        from .. import distributed
+        if batch_size:
+            raise TenflangError("--batch-size is not supported with --scheduler: distributed "
+                                "training is full-batch only")
+        if val_fraction:
+            raise TenflangError("--val-fraction is not supported with --scheduler; evaluate "
+                                "the learned weights on held-out data with tfevaluate")
+        distributed.parse_scheduler(scheduler)
+        data = distributed.describe(data_file, chunk_size, allow_nan)
+        data.validate(sig.inputs)
+    else:
+        if chunk_size:
+            raise TenflangError("--chunk-size needs --scheduler (it sets the examples per "
+                                "chunk of a distributed run)")
+        if os.path.isdir(data_file):
+            raise TenflangError("DATA is a directory: a directory of .npz shards is read by a "
+                                "distributed run (--scheduler local:N or tcp://HOST:PORT)",
+                                Location(data_file))
+        examples = vectors.load_examples(data_file, allow_nan=allow_nan)
+        examples.validate(sig.inputs, required=set(sig.inputs))
     init = load_init(init_file, sig) if init_file else None
     resume = load_checkpoint(checkpoint, sig, optimizer) if checkpoint else None
     cfg = TrainConfig(lr=lr, optimizer=optimizer, batch_size=batch_size, max_iters=max_iters,
                       tol=tol, seed=seed, val_fraction=val_fraction, dtype=dtype)
-    xp = array_module(device)
     stop = StopFlag()
-    bar = progress_bar(max_iters, resume, quiet)
     save = (lambda state: save_checkpoint(checkpoint, state, cfg)) if checkpoint else None
+    bar = None
     try:
         with stop.installed():
-            result = train(gcp, examples.arrays, cfg, xp=xp, init=init, resume=resume,
-                           progress=bar.update if bar else None, should_stop=stop,
-                           checkpoint=save, checkpoint_every=checkpoint_every)
+            if scheduler:
+                worker_device = device or os.environ.get("TENFLANG_DEVICE") or "auto"
+                with distributed.connect(scheduler, connect_timeout) as client:
+                    bar = progress_bar(max_iters, resume, quiet)
+                    result = distributed.train(
+                        client, gcp, data, cfg, device=worker_device, allow_nan=allow_nan,
+                        init=init, resume=resume, progress=bar.update if bar else None,
+                        should_stop=stop, checkpoint=save, checkpoint_every=checkpoint_every)
+            else:
+                xp = array_module(device)
+                bar = progress_bar(max_iters, resume, quiet)
+                result = train(gcp, examples.arrays, cfg, xp=xp, init=init, resume=resume,
+                               progress=bar.update if bar else None, should_stop=stop,
+                               checkpoint=save, checkpoint_every=checkpoint_every)
     except (Diverged, Interrupted) as failure:
         close(bar)
         keep(failure.state, out, checkpoint, cfg)
@@ -101,7 +146,7 @@ def require_matplotlib() -> None:
 
 def load_init(path: str, sig) -> dict:
     weights = vectors.load_weights(path)
-    check_weights(weights, sig.weights, path)
+    vectors.validate_weights(path, weights, sig.weights)
     return weights
 
 
@@ -157,7 +202,7 @@ def load_checkpoint(path: str, sig, optimizer: str) -> State | None:
         raise TenflangError(f"the checkpoint was written by a run with --optimizer "
                             f"{meta.get('optimizer')}, not {optimizer}", Location(path))
     weights = {k[2:]: v for k, v in arrays.items() if k.startswith("w:")}
-    check_weights(weights, sig.weights, path)
+    vectors.validate_weights(path, weights, sig.weights)
     click.echo(f"resuming from {path} at iteration {meta['iteration']}", err=True)
     return State(weights, {k[2:]: v for k, v in arrays.items() if k.startswith("s:")},
                  int(meta["iteration"]), list(arrays.get("history", [])))
