@@ -21,6 +21,7 @@ the symmetry between hidden units; scalars and vectors start at zero.
 """
 from __future__ import annotations
 
+import functools
 import math
 import time
 from dataclasses import dataclass, field
@@ -136,14 +137,19 @@ def split(n: int, fraction: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
     return np.sort(order[n_val:]), np.sort(order[:n_val])
 
 
+@functools.lru_cache(maxsize=2)
+def epoch_order(n: int, seed: int, epoch: int) -> np.ndarray:
+    """The order of the examples in `epoch` (drawn once per epoch, not per step)."""
+    return np.random.default_rng([seed, epoch]).permutation(n)
+
+
 def batch_indices(n: int, batch_size: int | None, seed: int, iteration: int):
     """The examples of `iteration`: all of them, or a slice of epoch e's permutation."""
     if not batch_size or batch_size >= n:
         return None
     per_epoch = -(-n // batch_size)
     epoch, k = divmod(iteration, per_epoch)
-    order = np.random.default_rng([seed, epoch]).permutation(n)
-    return order[k * batch_size:(k + 1) * batch_size]
+    return epoch_order(n, seed, epoch)[k * batch_size:(k + 1) * batch_size]
 
 
 def step(state: State, grads: dict, cfg: TrainConfig, xp) -> None:
@@ -238,7 +244,8 @@ def train(gcp: Program, examples: dict, cfg: TrainConfig, xp=np, init: dict | No
     sig = signature(gcp)
     n = len(next(iter(examples.values()))) if examples else 1
     train_idx, val_idx = split(n, cfg.val_fraction, cfg.seed)
-    data = to_device({k: np.asarray(v)[train_idx] for k, v in examples.items()}, xp, cfg.dtype)
+    rows = train_idx if len(val_idx) else slice(None)
+    data = to_device({k: np.asarray(v)[rows] for k, v in examples.items()}, xp, cfg.dtype)
     state = start_state(sig, cfg, xp, init, resume)
     loss, norm, reason = descend(state, local_gradient(gcp, sig, data, cfg, xp), cfg, xp, **loop)
     val_loss = mean_loss(gcp, sig, examples, val_idx, state.weights, cfg, xp) if len(val_idx) else None

@@ -13,7 +13,7 @@ with every decision taken ahead of time from the static shapes:
   operand (`out=`), so elementwise chains reuse their buffers;
 * values are deleted (`del`) right after their last use;
 * with a batch reduction, a result made by `outer`/`matmul` of two
-  per-example values is reduced inside the product by `einsum`.
+  per-example values is reduced inside the product (one BLAS call).
 
 The source is for people too: `plan_source(plan)` shows each step with the
 TenFlang line it comes from.  Names in it are `v<k>`, k the value's index.
@@ -26,7 +26,10 @@ from types import SimpleNamespace
 from .. import ops
 from ..parser.printer import number
 
-REDUCIBLE = {"outer": "bm,bn->mn", "matmul": "bmk,bkn->mn"}
+# a batch sum pushed into the product, as one BLAS call: Σ_b a_b ⊗ c_b = aᵀc, and
+# Σ_b A_b C_b contracts the example axis with the inner one
+REDUCIBLE = {"outer": "xp.matmul({a}.T, {b})",
+             "matmul": "xp.tensordot({a}, {b}, axes=((0, 2), (0, 1)))"}
 FORWARDS = SimpleNamespace(**{name: op.forward for name, op in ops.TABLE.items()})
 
 
@@ -123,7 +126,7 @@ def plan_source(plan, reduce: str | None = None) -> str:
             o if isinstance(o, str) else number(o) for o in step.operands)
         if step.target in fused:
             a, b = (src.var(o) for o in step.operands)
-            src.emit(f"{src.var(step.target)} = xp.einsum({fused[step.target]!r}, {a}, {b})", line)
+            src.emit(f"{src.var(step.target)} = {fused[step.target].format(a=a, b=b)}", line)
         else:
             target = inplace_operand(step, owned, batched, plan.shapes)
             src.emit(f"{src.var(step.target)} = {step_code(src, step, target)}", line)
