@@ -246,7 +246,11 @@ def matmul(xp, a, b):
 
 
 def dot(xp, a, b):
-    return (a * b).sum(axis=-1)
+    if a.shape[0] == 1:                  # one vector for the whole batch: one GEMV
+        return b @ a[0]
+    if b.shape[0] == 1:
+        return a @ b[0]
+    return xp.einsum("bn,bn->b", a, b)
 
 
 def sum_like(xp, a, b):

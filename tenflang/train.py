@@ -180,7 +180,8 @@ def gradient_norm(grads: dict, xp) -> float:
 
 
 def to_device(arrays: dict, xp, dtype) -> dict:
-    return {n: xp.asarray(np.asarray(a), dtype=dtype) for n, a in arrays.items()}
+    """Copies on the device: training updates weights in place, never the caller's."""
+    return {n: xp.array(np.asarray(a), dtype=dtype) for n, a in arrays.items()}
 
 
 def local_gradient(gcp: Program, sig: Signature, data: dict, cfg: TrainConfig, xp):

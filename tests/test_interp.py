@@ -663,3 +663,20 @@ def test_float32_runs_in_float32_and_is_close_to_float64(path):
             np.testing.assert_allclose(f32[name], value, rtol=2e-4, atol=2e-5, err_msg=name)
         reduced = run_plan(make_plan(program, set(data)), data, dtype="float32", reduce="mean")
         assert all(v.dtype == np.float32 for v in reduced.values() if v is not None)
+
+
+@pytest.mark.parametrize("line", ["define g = mul s v", "define g = mul v s",
+                                  "define g = outer s2 v", "define g = matmul M N"])
+def test_batch_sums_pushed_into_products_equal_plain_sums(line):
+    """reduce="sum" of a product of two per-example values is done inside one
+    BLAS call; it must equal summing the per-example products."""
+    source = ("declare input s\ndeclare input s2 [2]\ndeclare input v [3]\n"
+              "declare input M [2, 3]\ndeclare input N [3, 4]\ndeclare output g\n" + line + "\n")
+    program = tenflang.parse(source)
+    rng = np.random.default_rng(5)
+    data = {"s": rng.normal(size=6), "s2": rng.normal(size=(6, 2)), "v": rng.normal(size=(6, 3)),
+            "M": rng.normal(size=(6, 2, 3)), "N": rng.normal(size=(6, 3, 4))}
+    plan = make_plan(program, set(data), ["g"])
+    per_example = run_plan(plan, data)["g"]
+    summed = run_plan(plan, data, reduce="sum")["g"]
+    np.testing.assert_allclose(summed, per_example.sum(axis=0), rtol=1e-12)

@@ -55,12 +55,24 @@ def fused_reductions(plan, batched: set[str]) -> dict[str, str]:
     used = {o for step in plan.steps for o in step.operands if isinstance(o, str)}
     out = {}
     for step in plan.steps:
-        spec = REDUCIBLE.get(step.op.name)
-        if (spec and step.target in plan.results and step.target not in used
-                and all(isinstance(o, str) and o in batched for o in step.operands)
-                and (step.op.name != "matmul" or len(plan.shapes[step.target]) == 2)):
-            out[step.target] = spec
+        if (step.target in plan.results and step.target not in used
+                and all(isinstance(o, str) and o in batched for o in step.operands)):
+            code = reduction_code(step, plan.shapes)
+            if code:
+                out[step.target] = code
     return out
+
+
+def reduction_code(step, shapes) -> str | None:
+    """The one-BLAS-call batch sum of a product of two per-example values."""
+    ranks = [len(shapes[o]) for o in step.operands]
+    if step.op.name == "mul" and sorted(ranks) == [0, 1]:
+        # Σ_b s_b t_b = sᵀt: the per-example scalar weights the vectors
+        scalar, vector = ("{a}", "{b}") if ranks[0] == 0 else ("{b}", "{a}")
+        return f"xp.matmul({scalar}, {vector})"
+    if step.op.name == "matmul" and len(shapes[step.target]) != 2:
+        return None
+    return REDUCIBLE.get(step.op.name)
 
 
 class Source:
