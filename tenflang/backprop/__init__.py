@@ -10,6 +10,7 @@ sweeps only the nodes between the weights and the losses, then simplifies
 """
 from __future__ import annotations
 
+from ..gcpause import paused_gc
 from ..parser.ast import Comment, Program, Var
 from ..parser.checks import check
 from .gcp import assemble
@@ -20,6 +21,11 @@ from .simplify import simplify
 
 def compile_gradient(program: Program, level: int = 1) -> Program:
     """The GCP of a checked shape program (see module docstring)."""
+    with paused_gc():
+        return sweep_and_assemble(program, level)
+
+
+def sweep_and_assemble(program: Program, level: int) -> Program:
     shapes = check(program)
     graph = build_graph(program)
     weights = [n for n, k in graph.kinds.items() if k == "weight"]

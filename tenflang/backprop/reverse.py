@@ -13,6 +13,7 @@ line and the block's definitions, plus the shapes of all new names.
 """
 from __future__ import annotations
 
+from collections import ChainMap
 from dataclasses import dataclass, field, replace
 
 from .. import ops
@@ -136,7 +137,7 @@ def contribution(sweep: Sweep, node: str, user: str, position: int, target: str)
     if (user, position) in sweep.partials:
         env["p"] = Var(sweep.partials[(user, position)])
     lines = lower(rule.combine, target, env, sweep.namer)
-    lines_shapes = dict(sweep.shapes)
+    lines_shapes = ChainMap({}, sweep.shapes)     # a scratch layer: no copy of all shapes
     infer(lines, lines_shapes)
     if lines_shapes[target] != sweep.shapes[node]:       # broadcasting widened it
         wide = sweep.namer(target)

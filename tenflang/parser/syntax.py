@@ -7,9 +7,7 @@ Syntax errors become `TenflangError`s that say what was expected.
 """
 from __future__ import annotations
 
-import contextlib
 import functools
-import gc
 import math
 import re
 from importlib import resources
@@ -19,6 +17,7 @@ import lark
 from lark import Transformer, v_args
 
 from ..errors import Location, TenflangError, source_line
+from ..gcpause import paused_gc
 from .ast import Declare, Define, Macro, Num, Pos, Program, Var
 
 READABLE = {
@@ -90,21 +89,6 @@ class ToAst(Transformer):
 def parser() -> lark.Lark:
     return lark.Lark(grammar_text(), start="program", parser="lalr", transformer=ToAst(),
                      maybe_placeholders=True)
-
-
-@contextlib.contextmanager
-def paused_gc():
-    """Run a block with the cyclic garbage collector off.  Parsing allocates
-    millions of small acyclic objects; with the collector on, its full passes
-    over them double the time of a 100 000-line program.  Nothing is leaked:
-    cycles made meanwhile are collected once it is back on."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def parse_source(text: str, filename: str = "<input>") -> Program:
