@@ -74,7 +74,7 @@ def live_intervals(program: Program, definitions: list[Define]) -> dict[str, lis
                 intervals[operand.name][1] = point
         intervals[define.name] = [point, point]
     for name, interval in intervals.items():
-        if False:
+        if kinds[name] in LIVE_TO_END:
             interval[1] = len(definitions)
     return intervals
 
