@@ -1,0 +1,62 @@
+"""`tenflang fmt FILE... [--check]` — rewrite TenFlang programs in the canonical
+layout (see `tenflang.fmt`).
+
+A directory stands for every `*.tf` file under it; `-` formats standard input
+to standard output.  Files are rewritten atomically, and only when their text
+changes (each one is named on stderr).  `--check` writes nothing: it lists on
+stdout the files that would change and exits 1 if there are any.  A file with
+a syntax error gets the usual error message and is left untouched; the other
+files are still formatted, and the exit status is 2.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from ..errors import TenflangError
+from ..fmt import format_file, format_source
+
+
+def expand_paths(paths) -> list[str]:
+    out = []
+    for path in paths:
+        if path != "-" and Path(path).is_dir():
+            out += sorted(str(p) for p in Path(path).rglob("*.tf") if p.is_file())
+        else:
+            out.append(path)
+    return out
+
+
+def format_stdin(check: bool) -> bool:
+    text = sys.stdin.read()
+    new = format_source(text, "<stdin>")
+    if not check:
+        sys.stdout.write(new)
+    return new != text
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("files", metavar="FILE...", nargs=-1, required=True,
+                type=click.Path(allow_dash=True))
+@click.option("--check", is_flag=True, help="Write nothing; list the files that would change "
+              "and exit 1 if there are any.")
+def fmt_command(files, check):
+    """Format TenFlang programs in place: single spaces, aligned declarations,
+    comments kept, macro bodies indented.  A directory means every *.tf file
+    under it; - reads standard input and writes standard output."""
+    status = 0
+    for path in expand_paths(files):
+        try:
+            changed = format_stdin(check) if path == "-" else format_file(path, check)
+        except TenflangError as err:
+            click.echo(err.render(), err=True)
+            status = max(status, err.exit_code)
+            continue
+        if changed and check:
+            click.echo(path)
+            status = max(status, 1)
+        elif changed and path != "-":
+            click.echo(f"reformatted {path}", err=True)
+    sys.exit(status)

@@ -1,0 +1,201 @@
+"""`tenflang fmt`: the one canonical layout of TenFlang source.
+
+    text = format_source(source, "shape.tf")      # raises TenflangError on a syntax error
+    changed = format_file("shape.tf")             # rewrites the file (atomically) if needed
+
+The layout:
+
+* single spaces between tokens: `define v = op a b`, `declare kind name [3, 3]`,
+  `macro name params -> result`; numbers and names are kept as written;
+* in a run of consecutive declarations (one not broken by a blank line or
+  another kind of statement; comment lines may sit inside it) the names and
+  the shapes line up in columns, and so do trailing comments;
+* comments are kept, own-line and trailing, with their text unchanged
+  (a trailing comment follows the code after two spaces, or at its run's
+  comment column);
+* blank lines are kept, but a run of them becomes one, and none begin or end
+  the file;
+* macro bodies are indented by two spaces; everything else starts at column 1;
+* line ends are `\\n`, and the file ends with exactly one.
+
+The source is checked by the parser first (syntax only: a program that does
+not yet type-check still formats).  Formatting works line by line on tokens,
+because the syntax tree has no comments; afterwards the result is parsed
+again and must give the same statements and the same comments, so a bug here
+can never change a program.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .errors import Location, RunFailure
+from .parser.syntax import parse_source
+
+TOKEN = re.compile(r"""
+    (?P<space>[ \t\f\r]+)
+  | (?P<comment>\#.*)
+  | (?P<arrow>->)
+  | (?P<punct>[=\[\],])
+  | (?P<number>[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)
+  | (?P<name>[A-Za-z_][A-Za-z0-9_]*(?:[./][A-Za-z0-9_]+)*)
+""", re.VERBOSE)
+
+INDENT = "  "
+
+
+@dataclass
+class Line:
+    kind: str                      # blank, comment, declare, define, macro, end
+    tokens: list[str] = field(default_factory=list)    # code tokens, no spaces
+    comment: str | None = None     # '#...' (trailing, or the whole line)
+    depth: int = 0                 # 1 inside a macro body
+
+
+def tokenize(text: str) -> tuple[list[str], str | None]:
+    """The code tokens of one line and its comment (None if it has none)."""
+    tokens, comment, pos = [], None, 0
+    while pos < len(text):
+        m = TOKEN.match(text, pos)
+        if m is None:      # cannot happen for text the parser accepted
+            raise ValueError(f"fmt: cannot tokenize {text[pos:]!r}")
+        pos = m.end()
+        if m.lastgroup == "comment":
+            comment = m.group().rstrip()
+        elif m.lastgroup != "space":
+            tokens.append(m.group())
+    return tokens, comment
+
+
+def split_lines(text: str) -> list[Line]:
+    lines, depth = [], 0
+    for raw in text.split("\n"):
+        tokens, comment = tokenize(raw)
+        if not tokens:
+            lines.append(Line("comment" if comment else "blank", [], comment, depth))
+            continue
+        kind = tokens[0]
+        if kind == "end":
+            depth = 0
+        lines.append(Line(kind, tokens, comment, depth))
+        if kind == "macro":
+            depth = 1
+    return lines
+
+
+def shape_text(tokens: list[str]) -> str:
+    """'[3, 3]' from the tokens '[', '3', ',', '3', ']'."""
+    return "[" + ", ".join(t for t in tokens[1:-1] if t != ",") + "]"
+
+
+def code(line: Line) -> str:
+    t = line.tokens
+    if line.kind == "define":      # define NAME = rest...
+        return " ".join(["define", t[1], "="] + t[3:])
+    if line.kind == "macro":       # macro NAME params... -> RESULT
+        return " ".join(t)
+    if line.kind == "end":
+        return "end"
+    raise ValueError(f"fmt: unexpected line {t!r}")
+
+
+def declaration_columns(run: list[Line]) -> list[str]:
+    """The code of a run of declarations, names and shapes aligned."""
+    kind_width = max(len(line.tokens[1]) for line in run)
+    shaped = [line for line in run if len(line.tokens) > 3]
+    name_width = max((len(line.tokens[2]) for line in shaped), default=0)
+    out = []
+    for line in run:
+        kind, name = line.tokens[1], line.tokens[2]
+        if len(line.tokens) > 3:
+            out.append(f"declare {kind.ljust(kind_width)} {name.ljust(name_width)} "
+                       f"{shape_text(line.tokens[3:])}")
+        else:
+            out.append(f"declare {kind.ljust(kind_width)} {name}")
+    return out
+
+
+def render(lines: list[Line]) -> list[str]:
+    out: list[str | None] = [None] * len(lines)
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if line.kind != "declare":
+            if line.kind == "blank":
+                out[i] = ""
+            elif line.kind == "comment":
+                out[i] = INDENT * line.depth + line.comment
+            else:
+                text = INDENT * line.depth + code(line)
+                out[i] = text + ("  " + line.comment if line.comment else "")
+            i += 1
+            continue
+        # a run of declarations: consecutive declarations and comment lines at one depth
+        j, members = i, []
+        while j < len(lines) and lines[j].kind in ("declare", "comment") \
+                and lines[j].depth == line.depth:
+            if lines[j].kind == "declare":
+                members.append(j)
+            j += 1
+        while lines[j - 1].kind == "comment":      # trailing comment lines are not in it
+            j -= 1
+        texts = declaration_columns([lines[k] for k in members])
+        indent = INDENT * line.depth
+        column = max(map(len, texts)) + 2
+        for k, text in zip(members, texts):
+            comment = lines[k].comment
+            out[k] = indent + (text.ljust(column) + comment if comment else text)
+        for k in range(i, j):
+            if lines[k].kind == "comment":
+                out[k] = indent + lines[k].comment
+        i = j
+    # blank lines: no leading or trailing ones, runs collapsed to one
+    result: list[str] = []
+    for text in out:
+        if text == "" and (not result or result[-1] == ""):
+            continue
+        result.append(text)
+    while result and result[-1] == "":
+        result.pop()
+    return result
+
+
+def comments(text: str) -> list[str]:
+    return [c for c in (tokenize(raw)[1] for raw in text.split("\n")) if c]
+
+
+def format_source(text: str, filename: str = "<input>") -> str:
+    """The canonical layout of TenFlang `text` (see the module docstring).
+    Raises TenflangError, located in `filename`, when `text` has a syntax error."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    before = parse_source(text, filename)
+    lines = render(split_lines(text))
+    result = "\n".join(lines) + "\n" if lines else ""
+    after = parse_source(result, filename)
+    if after.statements != before.statements or comments(result) != comments(text):
+        raise RuntimeError(f"{filename}: tenflang fmt would change the program; this is a "
+                           "bug in tenflang fmt, the file is left as it is")
+    return result
+
+
+def format_file(path: str, check: bool = False) -> bool:
+    """Format the program file at `path` in place (atomically).  Returns whether
+    its text changes; with `check`, only says so and writes nothing.  A syntax
+    error raises TenflangError and leaves the file untouched."""
+    from pathlib import Path
+
+    from .parser import read_source
+    from .vectors import write_atomically
+    text = read_source(path)                 # TenflangError if unreadable
+    new = format_source(text, path)
+    try:
+        changed = new.encode("utf-8") != Path(path).read_bytes()
+    except OSError as err:
+        raise RunFailure(f"cannot read file: {err.strerror or err}", Location(path)) from None
+    if changed and not check:
+        write_atomically(path, new)
+    return changed
+
+
+__all__ = ["format_source", "format_file"]
