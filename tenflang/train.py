@@ -179,9 +179,11 @@ def gradient_norm(grads: dict, xp) -> float:
     return math.sqrt(sum(float((g * g).sum()) for g in grads.values()))
 
 
-def to_device(arrays: dict, xp, dtype) -> dict:
-    """Copies on the device: training updates weights in place, never the caller's."""
-    return {n: xp.array(np.asarray(a), dtype=dtype) for n, a in arrays.items()}
+def to_device(arrays: dict, xp, dtype, copy: bool = False) -> dict:
+    """The arrays on the device in `dtype`; `copy` always makes new ones (weights
+    are updated in place, never the caller's), else data is shared when it can be."""
+    move = xp.array if copy else xp.asarray
+    return {n: move(np.asarray(a), dtype=dtype) for n, a in arrays.items()}
 
 
 def local_gradient(gcp: Program, sig: Signature, data: dict, cfg: TrainConfig, xp):
@@ -231,8 +233,8 @@ def descend(state: State, gradient: Callable, cfg: TrainConfig, xp,
 
 def start_state(sig: Signature, cfg: TrainConfig, xp, init=None, resume=None) -> State:
     state = resume or State(init or initial_weights(sig, cfg.seed))
-    state.weights = to_device(state.weights, xp, cfg.dtype)
-    state.slots = to_device(state.slots, xp, cfg.dtype)
+    state.weights = to_device(state.weights, xp, cfg.dtype, copy=True)
+    state.slots = to_device(state.slots, xp, cfg.dtype, copy=True)
     return state
 
 

@@ -260,3 +260,14 @@ def test_cli_bad_option_values_are_usage_errors(linear_gcp):
     for args in (["--optimizer", "rmsprop"], ["--batch-size", "0"], ["--lr", "fast"]):
         code, _, err = cli(linear_gcp, SAMPLES / "linear_train.txt", *args)
         assert code == 2 and "Invalid value" in err
+
+
+def test_training_leaves_the_callers_arrays_alone():
+    init = {"w": np.array([0.5, 0.5, 0.5]), "b": np.array(0.0)}
+    data = linear_data()
+    before = ({k: v.copy() for k, v in init.items()}, {k: v.copy() for k, v in data.items()})
+    train(gcp_of("linear_regression.tf"), data, TrainConfig(lr=0.1, max_iters=5, tol=0),
+          init=init)
+    for saved, now in ((before[0], init), (before[1], data)):
+        for name in saved:
+            np.testing.assert_array_equal(saved[name], now[name])
