@@ -1,0 +1,32 @@
+"""`tenflang plan PROGRAM` — show the Python a program runs as.
+
+The interpreter compiles each program once to straight-line Python (see
+`tenflang.interp.codegen`); this prints that code, one line per step with
+the TenFlang line it comes from, so a user can see what runs, what is done
+in place and when each value is released.
+"""
+from __future__ import annotations
+
+import click
+
+from ..interp import make_plan
+from ..interp.codegen import plan_source
+from ..parser import parse_file
+from ..parser.ast import BOUND_KINDS
+from .common import reports_errors, write_output
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("program_file", metavar="PROGRAM", type=click.Path(dir_okay=False))
+@click.option("--reduce", type=click.Choice(["sum", "mean"]), default=None,
+              help="Show the plan that sums/averages results over the examples "
+                   "(what tfweightcalc runs).")
+@click.option("--without", multiple=True, metavar="NAME",
+              help="Plan as if this data variable were absent (NULL); repeatable.")
+@click.option("-o", "--output", "out", metavar="OUT", help="Write here (default stdout).")
+@reports_errors
+def plan_command(program_file, reduce, without, out):
+    """Print the generated Python that runs PROGRAM."""
+    program = parse_file(program_file)
+    data = {d.name for d in program.declarations().values() if d.kind in BOUND_KINDS}
+    write_output(out, plan_source(make_plan(program, data - set(without)), reduce))

@@ -1,0 +1,37 @@
+"""`tenflang plan`: the generated Python a program runs as."""
+from __future__ import annotations
+
+from conftest import ROOT
+
+SEED = ROOT / "samples" / "example_shape.tf"
+
+
+def test_plan_shows_each_step_with_its_tenflang_line(run_cli):
+    code, out, err = run_cli(["tenflang", "plan", SEED])
+    assert code == 0, err
+    assert out.startswith("def run(env, xp, F, dtype):")
+    assert "# z = mul x w" in out and "# lambda = pow diff 2" in out
+    assert "return {'o': " in out and "'lambda': " in out
+    compile(out, "plan", "exec")          # it is valid Python
+
+
+def test_plan_without_an_exp_output_drops_the_loss(run_cli):
+    code, out, _ = run_cli(["tenflang", "plan", SEED, "--without", "y"])
+    assert code == 0
+    assert "lambda" not in out and "# o = logistic z" in out
+
+
+def test_plan_of_a_gcp_with_reduce_sums_inside_products(run_cli, tmp_path):
+    gcp = tmp_path / "gcp.tf"
+    code, _, err = run_cli(["tfcompiler", ROOT / "samples" / "softmax_digits.tf", "-o", gcp])
+    assert code == 0, err
+    code, out, err = run_cli(["tenflang", "plan", gcp, "--reduce", "mean"])
+    assert code == 0, err
+    assert "xp.matmul(" in out and ".T, " in out     # d/dW = outer d/dscores x, as one GEMM
+
+
+def test_plan_of_a_bad_program_is_a_clear_error(run_cli, tmp_path):
+    bad = tmp_path / "bad.tf"
+    bad.write_text("declare input x\ndefine y = mul x x\n")
+    code, out, err = run_cli(["tenflang", "plan", bad])
+    assert code == 2 and "bad.tf:2:8: error:" in err and "Traceback" not in err
