@@ -5,6 +5,8 @@ import click
 
 from .compile import check_command, tfcompiler
 from .evaluate import tfevaluate
+from .fmt import fmt_command
+from .plan import plan_command
 from .shard import shard_command
 from .train import tfweightcalc
 
@@ -19,6 +21,8 @@ main.add_command(tfcompiler, "compile")
 main.add_command(tfweightcalc, "train")
 main.add_command(tfevaluate, "evaluate")
 main.add_command(check_command, "check")
+main.add_command(fmt_command, "fmt")
+main.add_command(plan_command, "plan")
 main.add_command(shard_command, "shard")
 
 __all__ = ["main", "tfcompiler", "tfweightcalc", "tfevaluate"]

@@ -62,8 +62,9 @@ from .common import reports_errors
               "a scheduler address (tcp://HOST:8786) or local:N for N local worker processes. "
               "DATA may then be a directory of .npz shards (tenflang shard); full batch only.")
 @click.option("--chunk-size", type=click.IntRange(min=1), metavar="ROWS",
-              help="With --scheduler and a single DATA file: examples per chunk "
-              "[default: 100000].")
+              help="With --scheduler: cut a single DATA file into chunks of ROWS examples "
+              "[default: 100000], or combine consecutive shards into chunks of at most ROWS "
+              "[default: one chunk per shard].")
 @click.option("--connect-timeout", type=click.FloatRange(min=0, min_open=True), default=10.0,
               show_default=True, metavar="SECONDS",
               help="With --scheduler: how long to wait for the scheduler and a worker.")

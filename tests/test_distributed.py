@@ -1,0 +1,384 @@
+"""Distributed training on Dask (`tfweightcalc --scheduler`) and `tenflang shard`.
+
+Everything runs on loopback: a LocalCluster of two single-threaded worker
+processes shared by the module, and for one test a real `dask scheduler` with
+two `dask worker` processes started here and always stopped.
+"""
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+import numpy as np
+import pytest
+
+distributed = pytest.importorskip("distributed")
+
+import tenflang  # noqa: E402
+from tenflang import distributed as dist  # noqa: E402
+from tenflang import vectors  # noqa: E402
+from tenflang.backprop import compile_gradient  # noqa: E402
+from tenflang.errors import TenflangError  # noqa: E402
+from tenflang.train import Interrupted, TrainConfig, signature, train  # noqa: E402
+
+from conftest import ROOT, cli_env, command_line  # noqa: E402
+
+SAMPLES = ROOT / "samples"
+CANCER = SAMPLES / "breast_cancer_train.txt"      # 455 examples x 30 features
+QUIET_SCHEDULER = {"dashboard": False, "dashboard_address": "127.0.0.1:0"}   # no port 8787
+
+
+def gcp_of(name: str):
+    return compile_gradient(tenflang.parse_file(str(SAMPLES / name), shape_program=True))
+
+
+def assert_same(got: dict, want: dict, rtol=1e-10):
+    """Equal to float64 round-off (the sums are split differently)."""
+    assert got.keys() == want.keys()
+    for name in want:
+        scale = max(float(np.abs(want[name]).max()), 1.0)
+        np.testing.assert_allclose(got[name], want[name], rtol=rtol, atol=rtol * scale,
+                                   err_msg=name)
+
+
+@pytest.fixture(scope="module")
+def client():
+    from distributed import Client, LocalCluster
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                      scheduler_kwargs=QUIET_SCHEDULER) as cluster, Client(cluster) as c:
+        c.wait_for_workers(2, timeout=60)
+        yield c
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    """GCP files, the cancer data as text and .npz, and a shard directory made
+    by `tenflang shard` (5 shards of at most 100 rows)."""
+    base = tmp_path_factory.mktemp("dist")
+    paths = {"cancer_gcp": base / "cancer.gcp.tf", "linear_gcp": base / "linear.gcp.tf",
+             "cancer_npz": base / "cancer.npz", "shards": base / "shards"}
+    paths["cancer_gcp"].write_text(tenflang.print_program(gcp_of("logistic_breast_cancer.tf")))
+    paths["linear_gcp"].write_text(tenflang.print_program(gcp_of("linear_regression.tf")))
+    vectors.save_examples(str(paths["cancer_npz"]), vectors.load_examples(str(CANCER)).arrays)
+    done = subprocess.run(command_line(["tenflang", "shard", CANCER, "--out", paths["shards"],
+                                        "--rows", "100"]),
+                          capture_output=True, text=True, env=cli_env(), timeout=60)
+    assert done.returncode == 0, done.stderr
+    return paths
+
+
+def single_process(gcp, path, cfg):
+    return train(gcp, vectors.load_examples(str(path)).arrays, cfg)
+
+
+# ---- the gradient on the cluster ---------------------------------------------
+
+@pytest.mark.parametrize("optimizer,lr", [("sgd", 0.5), ("momentum", 0.1), ("adam", 0.05)])
+def test_shard_directory_gives_the_single_process_weights(client, files, optimizer, lr):
+    gcp = gcp_of("logistic_breast_cancer.tf")
+    cfg = TrainConfig(lr=lr, optimizer=optimizer, max_iters=25, tol=0)
+    data = dist.describe(str(files["shards"]))
+    assert data.chunk_rows() == [100, 100, 100, 100, 55]
+    got = dist.train(client, gcp, data, cfg)
+    want = single_process(gcp, CANCER, cfg)
+    assert got.iterations == want.iterations == 25
+    assert_same(got.weights, want.weights)
+    np.testing.assert_allclose(got.history, want.history, rtol=1e-12)
+
+
+@pytest.mark.parametrize("source,chunk,rows", [
+    ("text", 37, [37] * 12 + [11]), ("npz", 20, [20] * 22 + [15]),
+    ("shards", 250, [200, 200, 55]), ("shards", 40, [100, 100, 100, 100, 55])])
+def test_chunks_cut_from_a_file_or_combined_from_shards(client, files, source, chunk, rows):
+    """23 chunks > FAN_IN: partial sums are also added by tasks on the cluster."""
+    gcp = gcp_of("logistic_breast_cancer.tf")
+    path = {"text": CANCER, "npz": files["cancer_npz"], "shards": files["shards"]}[source]
+    data = dist.describe(str(path), chunk_size=chunk)
+    assert data.chunk_rows() == rows and data.rows == 455
+    cfg = TrainConfig(lr=0.5, max_iters=10, tol=0)
+    assert_same(dist.train(client, gcp, data, cfg).weights,
+                single_process(gcp, CANCER, cfg).weights)
+
+
+def test_converges_and_stops_on_tol_as_locally(client, files):
+    gcp = gcp_of("linear_regression.tf")
+    cfg = TrainConfig(lr=0.1, max_iters=5000, tol=1e-4)
+    got = dist.train(client, gcp, dist.describe(str(SAMPLES / "linear_train.txt"),
+                                                chunk_size=64), cfg)
+    want = single_process(gcp, SAMPLES / "linear_train.txt", cfg)
+    assert got.reason == want.reason == "converged" and got.iterations == want.iterations
+    assert_same(got.weights, want.weights)
+
+
+def test_a_killed_worker_is_replaced_and_training_finishes_the_same(client, files):
+    """SIGKILL one worker process after iteration 3: its chunks are loaded again
+    (elsewhere, or on the worker its nanny restarts) and the run ends with the
+    weights of an undisturbed run."""
+    gcp = gcp_of("logistic_breast_cancer.tf")
+    cfg = TrainConfig(lr=0.5, optimizer="adam", max_iters=12, tol=0)
+    data = dist.describe(str(files["shards"]))
+    calm = dist.train(client, gcp, data, cfg)
+
+    reached, killed, victim = threading.Event(), threading.Event(), {}
+
+    def killer():
+        reached.wait(60)
+        holders = client.has_what()
+        pids = client.run(os.getpid)
+        address = next(a for a, keys in holders.items()
+                       if any(str(k).startswith("tenflang-chunk") for k in keys))
+        victim["pid"] = pids[address]
+        os.kill(victim["pid"], signal.SIGKILL)
+        killed.set()
+
+    def progress(iteration, loss, norm):
+        if iteration == 3:
+            reached.set()
+            assert killed.wait(60)
+
+    thread = threading.Thread(target=killer, daemon=True)
+    thread.start()
+    got = dist.train(client, gcp, data, cfg, progress=progress)
+    thread.join(5)
+    assert killed.is_set() and got.iterations == 12
+    np.testing.assert_array_equal(got.weights["w"], calm.weights["w"])
+    np.testing.assert_array_equal(got.weights["b"], calm.weights["b"])
+    client.wait_for_workers(2, timeout=60)               # the nanny restarted it
+    assert victim["pid"] not in client.run(os.getpid).values()
+
+
+def test_should_stop_interrupts_with_the_last_state(client, files):
+    gcp = gcp_of("logistic_breast_cancer.tf")
+    done = []
+    with pytest.raises(Interrupted) as caught:
+        dist.train(client, gcp, dist.describe(str(files["shards"])),
+                   TrainConfig(lr=0.5, max_iters=100, tol=0),
+                   progress=lambda *step: done.append(step), should_stop=lambda: len(done) >= 3)
+    assert caught.value.state.iteration == 3 and len(caught.value.state.history) == 3
+
+
+def test_a_cluster_without_workers_neither_hangs_nor_ignores_ctrl_c(files):
+    """Dask would wait forever for a worker: training stops after
+    `worker_timeout`, or as soon as should_stop (Ctrl-C) turns true."""
+    from distributed import Client, LocalCluster
+    gcp = gcp_of("logistic_breast_cancer.tf")
+    data = dist.describe(str(files["shards"]))
+    cfg = TrainConfig(max_iters=5)
+    with LocalCluster(n_workers=0, processes=False, dashboard_address=None,
+                      scheduler_kwargs=QUIET_SCHEDULER) as cluster, \
+            Client(cluster) as empty:
+        with pytest.raises(Interrupted, match="no workers for 1 s; training stopped at "
+                                              "iteration 0"):
+            dist.train(empty, gcp, data, cfg, worker_timeout=1)
+        started = time.monotonic()
+        with pytest.raises(Interrupted, match="interrupted at iteration 0$") as caught:
+            dist.train(empty, gcp, data, cfg,
+                       should_stop=lambda: time.monotonic() - started > 0.5)
+        assert caught.value.state.iteration == 0 and time.monotonic() - started < 10
+
+
+def test_bad_shards_are_reported_with_their_file(client, tmp_path):
+    gcp = gcp_of("example_shape.tf")
+    good = {"x": np.arange(4.0), "y": np.ones(4)}
+    vectors.save_examples(str(tmp_path / "a.npz"), good)
+    vectors.save_examples(str(tmp_path / "b.npz"), {"x": np.array([1.0, np.nan]),
+                                                    "y": np.ones(2)})
+    data = dist.describe(str(tmp_path))                       # no manifest: the headers
+    assert data.chunk_rows() == [4, 2]
+    with pytest.raises(TenflangError, match="NaN and infinity are rejected") as caught:
+        dist.train(client, gcp, data, TrainConfig(max_iters=2))
+    assert caught.value.location.file.endswith("b.npz")
+
+    vectors.save_examples(str(tmp_path / "b.npz"), {"x": np.ones((2, 3)), "y": np.ones(2)})
+    with pytest.raises(TenflangError, match=r"b\.npz: error: the shard's variables"):
+        dist.describe(str(tmp_path))
+
+    (tmp_path / "b.npz").unlink()
+    meta = dist.manifest("x.txt", [("a.npz", 5)], {"x": (), "y": ()})     # a stale count
+    (tmp_path / dist.MANIFEST).write_text(json.dumps(meta))
+    with pytest.raises(TenflangError, match="has 4 examples, 5 expected"):
+        dist.train(client, gcp, dist.describe(str(tmp_path)), TrainConfig(max_iters=2))
+
+    wrong = dist.describe(str(tmp_path))
+    wrong.shapes = {"x": (3,), "y": ()}
+    with pytest.raises(TenflangError, match=r"variable 'x' has shape \[3\], expected \[\]"):
+        wrong.validate(signature(gcp).inputs)
+
+
+# ---- the command line ----------------------------------------------------------
+
+def cli(*args, timeout=180):
+    started = time.monotonic()
+    done = subprocess.run(command_line([*map(str, args)]), capture_output=True, text=True,
+                          env=cli_env(), timeout=timeout)
+    return done.returncode, done.stdout, done.stderr, time.monotonic() - started
+
+
+def test_cli_local_cluster_matches_the_single_process_run(files, tmp_path):
+    args = ["--lr", "0.5", "--optimizer", "adam", "--max-iters", "20", "--tol", "0"]
+    code, _, err, _ = cli("tfweightcalc", files["cancer_gcp"], CANCER, "-o", tmp_path / "one.txt",
+                          *args)
+    assert code == 0, err
+    code, out, err, _ = cli("tfweightcalc", files["cancer_gcp"], files["shards"], "--scheduler",
+                            "local:2", "-o", tmp_path / "two.npz",
+                            "--checkpoint", tmp_path / "ck.npz", *args)
+    assert code == 0, err
+    assert out == "" and "Traceback" not in err and "20 iterations" in err
+    assert_same(vectors.load_weights(str(tmp_path / "two.npz")),
+                vectors.load_weights(str(tmp_path / "one.txt")))
+    assert (tmp_path / "ck.npz").exists()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def dask_processes(tmp_path):
+    """A `dask scheduler` and two `dask worker` processes on 127.0.0.1 (a random
+    free port); yields the scheduler address; all stopped at the end."""
+    port, procs = free_port(), []
+    address = f"tcp://127.0.0.1:{port}"
+    log = open(tmp_path / "dask.log", "w")
+
+    def start(module, *args):
+        procs.append(subprocess.Popen([sys.executable, "-m", f"distributed.cli.{module}", *args],
+                                      env=cli_env(), stdout=log, stderr=log,
+                                      start_new_session=True))
+    try:
+        start("dask_scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard")
+        for _ in range(2):
+            start("dask_worker", address, "--host", "127.0.0.1", "--nthreads", "1",
+                  "--no-dashboard")
+        from distributed import Client
+        with Client(address, timeout=60) as c:
+            c.wait_for_workers(2, timeout=60)
+        yield address
+    finally:
+        for p in reversed(procs):
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(p.pid, signal.SIGTERM)
+        for p in reversed(procs):
+            try:
+                p.wait(15)
+            except subprocess.TimeoutExpired:
+                os.killpg(p.pid, signal.SIGKILL)
+                p.wait(15)
+        log.close()
+
+
+def test_cli_on_a_real_scheduler_and_workers(files, tmp_path, dask_processes):
+    args = ["--lr", "0.3", "--optimizer", "momentum", "--max-iters", "15", "--tol", "0"]
+    code, out, err, _ = cli("tfweightcalc", files["cancer_gcp"], files["shards"], "--scheduler",
+                            dask_processes, *args)
+    assert code == 0, err
+    code, ref, err, _ = cli("tfweightcalc", files["cancer_gcp"], CANCER, *args)
+    assert code == 0, err
+    weights = {}
+    for name, text in (("dask", out), ("local", ref)):
+        (tmp_path / f"{name}.txt").write_text(text)
+        weights[name] = vectors.load_weights(str(tmp_path / f"{name}.txt"))
+    assert_same(weights["dask"], weights["local"])
+
+
+def test_cli_unreachable_scheduler_is_a_clear_error(files):
+    port = free_port()                                      # nothing listens there
+    code, out, err, seconds = cli("tfweightcalc", files["cancer_gcp"], files["shards"],
+                                  "--scheduler", f"tcp://127.0.0.1:{port}",
+                                  "--connect-timeout", "2")
+    assert code == 1 and out == ""
+    assert f"error: cannot reach the Dask scheduler at tcp://127.0.0.1:{port} within 2 s" in err
+    assert "Traceback" not in err and seconds < 30
+
+
+def test_cli_usage_errors_exit_2_with_a_message(files, run_cli_batch):
+    gcp, shards = str(files["cancer_gcp"]), str(files["shards"])
+    cases = [
+        (["--scheduler", "local:2", "--batch-size", "8"], shards, "full-batch only"),
+        (["--scheduler", "local:2", "--val-fraction", "0.2"], shards, "--val-fraction is not"),
+        (["--scheduler", "nowhere"], shards, "expected a Dask scheduler address"),
+        (["--scheduler", "local:0"], shards, "worker count N >= 1"),
+        (["--chunk-size", "10"], str(CANCER), "--chunk-size needs --scheduler"),
+        ([], shards, "DATA is a directory"),
+        (["--scheduler", "local:2"], str(SAMPLES / "linear_train.txt"), "expected [30]"),
+    ]
+    results = run_cli_batch([["tfweightcalc", gcp, data, *opts] for opts, data, _ in cases])
+    for (opts, _, message), (code, out, err) in zip(cases, results):
+        assert code == 2, (opts, err)
+        assert message in err and "Traceback" not in err, (opts, err)
+
+
+# ---- tenflang shard ------------------------------------------------------------
+
+@pytest.mark.parametrize("fmt", ["txt", "csv", "npz"])
+def test_shard_round_trip(tmp_path, run_cli_batch, fmt):
+    rng = np.random.default_rng(1)
+    arrays = {"x": rng.normal(size=(23, 2, 3)), "y": rng.normal(size=23)}
+    source = tmp_path / f"data.{fmt}"
+    vectors.save_examples(str(source), arrays)
+    [(code, out, err)] = run_cli_batch([["tenflang", "shard", str(source), "--out",
+                                         str(tmp_path / "s"), "--rows", "5"]])
+    assert code == 0 and out == "", err
+    assert "23 examples in 5 shards" in err
+    files = sorted(os.listdir(tmp_path / "s"))
+    assert files == ["manifest.json"] + [f"shard-{k:05d}.npz" for k in range(5)]
+    meta = json.loads((tmp_path / "s" / "manifest.json").read_text())
+    assert meta["rows"] == 23 and meta["variables"] == {"x": [2, 3], "y": []}
+    assert [s["rows"] for s in meta["shards"]] == [5, 5, 5, 5, 3]
+    parts = [vectors.load_examples(str(tmp_path / "s" / s["file"])).arrays
+             for s in meta["shards"]]
+    for name, a in arrays.items():
+        np.testing.assert_array_equal(np.concatenate([p[name] for p in parts]), a)
+    described = dist.describe(str(tmp_path / "s"))
+    (tmp_path / "s" / "manifest.json").unlink()
+    headers = dist.describe(str(tmp_path / "s"))
+    assert described.chunks == headers.chunks and described.shapes == headers.shapes
+    assert headers.rows == 23
+
+
+def test_shard_replaces_an_earlier_run_only_with_force(tmp_path, run_cli_batch):
+    out = str(tmp_path / "s")
+    data = str(SAMPLES / "example_train.txt")
+    results = run_cli_batch([["tenflang", "shard", data, "--out", out, "--rows", "30"],
+                             ["tenflang", "shard", data, "--out", out, "--rows", "100"],
+                             ["tenflang", "shard", data, "--out", out, "--rows", "100",
+                              "--force"]])
+    assert [r[0] for r in results] == [0, 2, 0]
+    assert "not empty" in results[1][2]
+    assert sorted(os.listdir(out)) == ["manifest.json", "shard-00000.npz", "shard-00001.npz"]
+
+
+def test_shard_bad_input_exits_2_with_a_message(tmp_path, run_cli_batch):
+    data = str(SAMPLES / "example_train.txt")
+    (tmp_path / "full").mkdir()
+    (tmp_path / "full" / "notes.txt").write_text("mine")
+    (tmp_path / "bad.txt").write_text("{x: 1, y: 2}\n{x: 1, y: }\n")
+    (tmp_path / "afile").write_text("")
+    cases = [
+        ([str(tmp_path / "nope.txt"), "--rows", "5"], "cannot read data file"),
+        ([data, "--rows", "0"], "Invalid value for '--rows'"),
+        ([data], "Missing option '--rows'"),
+        ([str(tmp_path / "bad.txt"), "--rows", "5"], "bad.txt:2:"),
+        ([data, "--rows", "5", "--out-file-typo"], "No such option"),
+        ([str(tmp_path), "--rows", "5"], "DATA is a directory"),
+    ]
+    commands = [["tenflang", "shard", *args, "--out", str(tmp_path / "new")]
+                for args, _ in cases]
+    commands += [["tenflang", "shard", data, "--rows", "5", "--out", str(tmp_path / "afile")],
+                 ["tenflang", "shard", data, "--rows", "5", "--out", str(tmp_path / "full"),
+                  "--force"]]
+    messages = [m for _, m in cases] + ["--out must be a directory", "holds other files"]
+    for command, message, (code, out, err) in zip(commands, messages, run_cli_batch(commands)):
+        assert code == 2, (command, err)
+        assert message in err and "Traceback" not in err, (command, err)
+    assert not (tmp_path / "new").exists() or not os.listdir(tmp_path / "new")
+    assert os.listdir(tmp_path / "full") == ["notes.txt"]
