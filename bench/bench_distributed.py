@@ -53,6 +53,7 @@ import tenflang  # noqa: E402
 from tenflang import distributed as dist  # noqa: E402
 from tenflang import vectors  # noqa: E402
 from tenflang.backprop import compile_gradient  # noqa: E402
+from tenflang.shards import MANIFEST, SHARD_FORMAT, manifest  # noqa: E402
 from tenflang.train import TrainConfig, train  # noqa: E402
 
 
@@ -67,14 +68,14 @@ def write_shards(arrays: dict, directory: str, count: int) -> str:
     rows = -(-n // count)
     written = []
     for k, start in enumerate(range(0, n, rows)):
-        name = dist.SHARD_FORMAT.format(k)
+        name = SHARD_FORMAT.format(k)
         vectors.save_examples(os.path.join(directory, name),
                               {v: a[start:start + rows] for v, a in arrays.items()}, "npz")
         written.append((name, min(rows, n - start)))
     import json
     shapes = {v: a.shape[1:] for v, a in arrays.items()}
-    vectors.write_atomically(os.path.join(directory, dist.MANIFEST),
-                             json.dumps(dist.manifest("bench", written, shapes)))
+    vectors.write_atomically(os.path.join(directory, MANIFEST),
+                             json.dumps(manifest("bench", written, shapes)))
     return directory
 
 

@@ -7,14 +7,10 @@
 
 Conventions:
 
-* DATA is a directory of ``.npz`` shards (``tenflang shard`` makes one, with a
-  ``manifest.json``; without a manifest every ``*.npz`` in it, in name order)
-  or a single data file cut into chunks of `chunk_size` rows; with
-  `chunk_size`, consecutive shards are combined into chunks of at most that
-  many rows.  A *chunk* is a tuple of `Piece`s (absolute path, row range):
-  workers load it themselves, so every path must name the same file on every
-  worker (shared storage) and the client never sends examples.  `load_chunk` is a pure function of its
-  arguments: when a worker dies, Dask recomputes the chunks it held.
+* DATA is described by `tenflang.shards.describe` (importable from here
+  too) as chunks, tuples of `Piece`s that the workers load themselves
+  (`load_chunk`): the client never sends examples, and Dask loads a dead
+  worker's chunks again.
 * Chunks stay in worker memory for the whole run (the client holds their
   futures).  One iteration:
   1. the weights (with the GCP's text) go out as one small task whose result
@@ -47,27 +43,21 @@ import asyncio
 import concurrent.futures
 import contextlib
 import hashlib
-import json
 import logging
 import os
 import re
 import time
 import uuid
-import zipfile
-from dataclasses import dataclass
 
 import numpy as np
 
-from .errors import Location, RunFailure, TenflangError
+from .errors import RunFailure, TenflangError
 from .parser.ast import Program
 from .parser.printer import print_program
+from .shards import Dataset, describe, forget_file, load_chunk  # noqa: F401 (describe: API)
 from .train import (Interrupted, State, TrainConfig, TrainResult, descend, host_state,
                     signature, start_state)
 
-MANIFEST = "manifest.json"
-SHARD_FORMAT = "shard-{:05d}.npz"
-MANIFEST_FORMAT = "tenflang-shards"
-DEFAULT_CHUNK_ROWS = 100_000
 FAN_IN = 8                       # partial sums added per add_sums task
 RETRIES = 3                      # times an iteration is retried after a cluster failure
 # Dask's nannies start workers with MALLOC_TRIM_THRESHOLD_ set, which turns off
@@ -109,37 +99,19 @@ def connect(spec: str, timeout: float = 10.0):
     one of its workers."""
     kind, value = parse_scheduler(spec)
     try:
-        import dask
-        from distributed import Client, LocalCluster
+        from distributed import Client
     except ImportError:
         raise TenflangError("--scheduler needs dask.distributed, which is not installed; "
                             "pip install 'tenflang[dask]'") from None
     with contextlib.ExitStack() as stack:
         try:
             if kind == "local":
-                stack.enter_context(_hide_main_script())
-                stack.enter_context(dask.config.set({MMAP_KEY: MMAP_THRESHOLD}))
-                # no dashboard, its HTTP server on a free port; worker logs off: the
-                # client reports what matters (a user error raised on a worker)
-                cluster = LocalCluster(n_workers=value, threads_per_worker=1, processes=True,
-                                       dashboard_address=None, silence_logs=logging.CRITICAL,
-                                       scheduler_kwargs={"dashboard": False,
-                                                         "dashboard_address": "127.0.0.1:0"})
-                stack.callback(_quietly, cluster.close)
-                client = Client(cluster)
-                stack.callback(_quietly, client.close)
-                client.register_plugin(IgnoreCtrlC(), name="tenflang-ignore-ctrl-c")
+                client = _start_local(stack, value)
             else:
                 client = Client(value, timeout=timeout)
                 stack.callback(_quietly, client.close)
         except Exception as err:      # refused, timed out, or not a Dask scheduler at all
-            if kind == "local":
-                what = f"cannot start a local Dask cluster of {value} workers"
-            elif isinstance(err, (OSError, TimeoutError, asyncio.TimeoutError)):
-                what = f"cannot reach the Dask scheduler at {value} within {timeout:g} s"
-            else:
-                what = f"what answers at {value} does not talk like a Dask scheduler"
-            raise RunFailure(f"{what} ({type(err).__name__}: {str(err)[:200]})") from None
+            raise RunFailure(_cannot_connect(kind, value, timeout, err)) from None
         if kind != "local":
             try:
                 client.wait_for_workers(1, timeout=timeout)
@@ -148,6 +120,38 @@ def connect(spec: str, timeout: float = 10.0):
                                  f"within {timeout:g} s); start some with: dask worker "
                                  f"{value}") from None
         yield client
+
+
+def _start_local(stack: contextlib.ExitStack, count: int):
+    """A Client of a new LocalCluster of `count` single-threaded worker
+    processes that ignore Ctrl-C, both closed (quietly) by `stack`."""
+    import dask
+    from distributed import Client, LocalCluster
+    stack.enter_context(_hide_main_script())
+    stack.enter_context(dask.config.set({MMAP_KEY: MMAP_THRESHOLD}))
+    # no dashboard, its HTTP server on a free port; worker logs off: the
+    # client reports what matters (a user error raised on a worker)
+    cluster = LocalCluster(n_workers=count, threads_per_worker=1, processes=True,
+                           dashboard_address=None, silence_logs=logging.CRITICAL,
+                           scheduler_kwargs={"dashboard": False,
+                                             "dashboard_address": "127.0.0.1:0"})
+    stack.callback(_quietly, cluster.close)
+    client = Client(cluster)
+    stack.callback(_quietly, client.close)
+    ignore_ctrl_c(client)
+    return client
+
+
+def _cannot_connect(kind: str, value, timeout: float, err: Exception) -> str:
+    """Why `connect` failed, for a `RunFailure`: `kind` and `value` as from
+    `parse_scheduler`, `err` what starting or reaching the cluster raised."""
+    if kind == "local":
+        what = f"cannot start a local Dask cluster of {value} workers"
+    elif isinstance(err, (OSError, TimeoutError, asyncio.TimeoutError)):
+        what = f"cannot reach the Dask scheduler at {value} within {timeout:g} s"
+    else:
+        what = f"what answers at {value} does not talk like a Dask scheduler"
+    return f"{what} ({type(err).__name__}: {str(err)[:200]})"
 
 
 def _quietly(close) -> None:
@@ -162,8 +166,9 @@ def _hide_main_script():
     """Local workers are spawned processes, and Python re-runs the parent's
     main script in each one unless it is guarded by `if __name__ ==
     "__main__"` (bin/tfweightcalc is not): the child would start a cluster of
-    its own.  The workers need nothing from that script (their tasks are this
-    module's functions), so its path is hidden while the local cluster lives."""
+    its own.  The workers need nothing from that script (their tasks are
+    functions of the tenflang package), so its path is hidden while the local
+    cluster lives."""
     import sys
     main = sys.modules.get("__main__")
     path = getattr(main, "__file__", None)
@@ -177,245 +182,32 @@ def _hide_main_script():
         main.__file__ = path
 
 
-def _plugin_base():
-    try:
-        from distributed import WorkerPlugin
-        return WorkerPlugin
-    except ImportError:          # only used once dask.distributed imports
-        return object
+def ignore_ctrl_c(client) -> None:
+    """Make the workers of `client` ignore SIGINT (local workers only: Ctrl-C
+    reaches the whole terminal process group, and the client, which stops
+    cleanly after the step as in a local run, then shuts them down itself).
+    The plugin class is made here, not at import, so that importing this
+    module does not import dask.distributed; Dask pickles it by value."""
+    from distributed import WorkerPlugin
 
+    class IgnoreCtrlC(WorkerPlugin):
+        def setup(self, worker):
+            import signal
+            import threading
+            if threading.current_thread() is threading.main_thread():
+                signal.signal(signal.SIGINT, signal.SIG_IGN)
 
-class IgnoreCtrlC(_plugin_base()):
-    """Local workers ignore SIGINT: Ctrl-C reaches the whole terminal process
-    group, and the client (which stops cleanly after the step, as in a local
-    run) then shuts them down itself.  Not used for remote workers."""
-
-    def setup(self, worker):
-        import signal
-        import threading
-        if threading.current_thread() is threading.main_thread():
-            signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-# ----------------------------------------------------------------------------- the data
-
-@dataclass(frozen=True)
-class Piece:
-    """What one file gives a chunk: a whole shard (start is None) or rows
-    [start, stop) of a data file.  `rows`: the example count expected."""
-    path: str
-    start: int | None = None
-    stop: int | None = None
-    rows: int | None = None
-
-
-@dataclass
-class Dataset:
-    """DATA as chunks (each a tuple of consecutive `Piece`s), with the
-    per-example shape of every variable it binds."""
-    path: str
-    chunks: list
-    shapes: dict
-    rows: int | None = None
-
-    def chunk_rows(self) -> list:
-        return [sum(piece.rows for piece in chunk) for chunk in self.chunks]
-
-    def validate(self, inputs: dict) -> None:
-        """Same rule and messages as a single-process run (`Examples.validate`)."""
-        from .vectors import Examples
-        arrays = {n: np.empty((0,) + tuple(s)) for n, s in self.shapes.items()}
-        Examples(self.path, arrays, None).validate(inputs, required=set(inputs))
-
-
-def describe(path: str, chunk_size: int | None = None, allow_nan: bool = False) -> Dataset:
-    """The chunks of DATA: a single file cut into chunks of `chunk_size` rows
-    (default DEFAULT_CHUNK_ROWS), or a shard directory whose consecutive shards
-    are combined into chunks of at most `chunk_size` rows (default: one chunk
-    per shard; a bigger shard stays one chunk).  Reads a directory's manifest
-    or the .npz headers, and a single .npz file's headers; a single text or
-    CSV file is read (and checked) here, since its example count is not known
-    otherwise."""
-    if os.path.isdir(path):
-        data = _describe_directory(path)
-        if chunk_size:
-            data.chunks = combine([piece for chunk in data.chunks for piece in chunk], chunk_size)
-        return data
-    from . import vectors
-    size = chunk_size or DEFAULT_CHUNK_ROWS
-    full = os.path.abspath(path)
-    if path.lower().endswith(".npz"):
-        shapes, rows = npz_header(path)
-    else:
-        examples = vectors.load_examples(path, allow_nan=allow_nan)
-        shapes = {n: a.shape[1:] for n, a in examples.arrays.items() if a is not None}
-        rows = len(examples)
-    chunks = [(Piece(full, a, min(a + size, rows), min(a + size, rows) - a),)
-              for a in range(0, rows, size)]
-    return Dataset(path, chunks, shapes, rows)
-
-
-def combine(pieces: list, limit: int) -> list:
-    """Consecutive pieces grouped into chunks of at most `limit` rows (a piece
-    of more rows alone)."""
-    chunks, current, rows = [], [], 0
-    for piece in pieces:
-        if current and rows + piece.rows > limit:
-            chunks.append(tuple(current))
-            current, rows = [], 0
-        current.append(piece)
-        rows += piece.rows
-    if current:
-        chunks.append(tuple(current))
-    return chunks
-
-
-def _describe_directory(path: str) -> Dataset:
-    manifest = os.path.join(path, MANIFEST)
-    if os.path.exists(manifest):
-        meta = read_manifest(manifest)
-        chunks = [(Piece(os.path.abspath(os.path.join(path, s["file"])), rows=s["rows"]),)
-                  for s in meta["shards"]]
-        shapes = {n: tuple(s) for n, s in meta["variables"].items()}
-        return Dataset(path, chunks, shapes, meta["rows"])
-    try:
-        files = sorted(f for f in os.listdir(path) if f.lower().endswith(".npz"))
-    except OSError as err:
-        raise TenflangError(f"cannot list the shard directory: {err.strerror or err}",
-                            Location(path)) from None
-    if not files:
-        raise TenflangError("the directory holds no .npz shards (make them with tenflang shard)",
-                            Location(path))
-    chunks, shapes, total = [], None, 0
-    for name in files:
-        shard = os.path.join(path, name)
-        these, rows = npz_header(shard)
-        if shapes is None:
-            shapes, first = these, shard
-        elif these != shapes:
-            raise TenflangError(f"the shard's variables {_describe_shapes(these)} differ from "
-                                f"{_describe_shapes(shapes)} in {first}", Location(shard))
-        chunks.append((Piece(os.path.abspath(shard), rows=rows),))
-        total += rows
-    return Dataset(path, chunks, shapes, total)
-
-
-def _describe_shapes(shapes: dict) -> str:
-    return "{" + ", ".join(f"{n} {list(s)}" for n, s in shapes.items()) + "}"
-
-
-def npz_header(path: str) -> tuple[dict, int]:
-    """(per-example shape by name, example count) of a data .npz file, from the
-    array headers only."""
-    shapes, lengths = {}, set()
-    try:
-        with zipfile.ZipFile(path) as archive:
-            for info in archive.infolist():
-                if not info.filename.endswith(".npy"):
-                    continue
-                with archive.open(info) as f:
-                    version = np.lib.format.read_magic(f)
-                    read = (np.lib.format.read_array_header_1_0 if version == (1, 0)
-                            else np.lib.format.read_array_header_2_0)
-                    shape, _, dtype = read(f)
-                if dtype.kind not in "biuf":
-                    raise ValueError(f"array '{info.filename[:-4]}' holds {dtype} values")
-                if not shape:
-                    raise ValueError(f"array '{info.filename[:-4]}' has no example axis")
-                shapes[info.filename[:-4]] = tuple(shape[1:])
-                lengths.add(shape[0])
-    except OSError as err:
-        raise TenflangError(f"cannot read data file: {err.strerror or err}",
-                            Location(path)) from None
-    except Exception as err:       # zipfile and numpy raise many kinds for a bad file
-        raise TenflangError(f"not a valid data .npz file: {err}", Location(path)) from None
-    if len(lengths) > 1:
-        raise TenflangError(f"the arrays of a data .npz file need one common leading example "
-                            f"axis; their lengths: {sorted(lengths)}", Location(path))
-    if not lengths or 0 in lengths:
-        raise TenflangError("no examples in file", Location(path))
-    return shapes, lengths.pop()
-
-
-def read_manifest(path: str) -> dict:
-    try:
-        with open(path, encoding="utf-8") as f:
-            meta = json.load(f)
-        if meta.get("format") != MANIFEST_FORMAT:
-            raise ValueError(f"its format is {meta.get('format')!r}, not {MANIFEST_FORMAT!r}")
-        shards = [{"file": str(s["file"]), "rows": int(s["rows"])} for s in meta["shards"]]
-        variables = {str(n): [int(d) for d in s] for n, s in meta["variables"].items()}
-        rows = int(meta["rows"])
-    except OSError as err:
-        raise TenflangError(f"cannot read the shard manifest: {err.strerror or err}",
-                            Location(path)) from None
-    except Exception as err:
-        raise TenflangError(f"not a tenflang shard manifest ({type(err).__name__}: {err})",
-                            Location(path)) from None
-    if not shards:
-        raise TenflangError("the manifest lists no shards", Location(path))
-    return {"shards": shards, "variables": variables, "rows": rows}
-
-
-def manifest(source: str, shards: list, shapes: dict) -> dict:
-    """What `tenflang shard` writes next to its shards: [(file, rows)]."""
-    return {"format": MANIFEST_FORMAT, "version": 1, "source": os.path.basename(source),
-            "rows": sum(rows for _, rows in shards),
-            "variables": {n: list(s) for n, s in shapes.items()},
-            "shards": [{"file": f, "rows": rows} for f, rows in shards]}
+    client.register_plugin(IgnoreCtrlC(), name="tenflang-ignore-ctrl-c")
 
 
 # ----------------------------------------------------------------------------- worker side
 
-_FILE = {}        # the last single data file a worker read: {key: arrays}
 _PLANS = {}       # GCP digest -> (plan, signature), per worker process
 
 
-def load_chunk(pieces: tuple, shapes: dict, dtype: str, device: str, allow_nan: bool) -> dict:
-    """The arrays of one chunk, in worker memory (runs on a worker)."""
-    from .gpu import array_module
-    parts = [load_piece(piece, shapes, allow_nan) for piece in pieces]
-    xp = array_module(device)
-    return {n: xp.asarray(np.array(parts[0][n] if len(parts) == 1 else
-                                   np.concatenate([part[n] for part in parts]), dtype=dtype))
-            for n in parts[0]}
-
-
-def load_piece(piece: Piece, shapes: dict, allow_nan: bool) -> dict:
-    from . import vectors
-    if not os.path.isfile(piece.path):
-        import socket
-        raise TenflangError(f"worker {socket.gethostname()} (pid {os.getpid()}) cannot see this "
-                            "file: every worker must read the data at the same path as the "
-                            "client (shared storage)", Location(piece.path))
-    if piece.start is None:
-        arrays = vectors.load_examples(piece.path, allow_nan=allow_nan).arrays
-    else:
-        stat = os.stat(piece.path)
-        key = (piece.path, allow_nan, stat.st_mtime_ns, stat.st_size)
-        if key not in _FILE:
-            _FILE.clear()
-            _FILE[key] = vectors.load_examples(piece.path, allow_nan=allow_nan).arrays
-        arrays = {n: None if a is None else a[piece.start:piece.stop]
-                  for n, a in _FILE[key].items()}
-    arrays = {n: a for n, a in arrays.items() if a is not None}
-    found = {n: a.shape[1:] for n, a in arrays.items()}
-    if found != {n: tuple(s) for n, s in shapes.items()}:
-        raise TenflangError(f"the file's variables {_describe_shapes(found)} differ from "
-                            f"the data set's {_describe_shapes(shapes)}", Location(piece.path))
-    rows = len(next(iter(arrays.values()))) if arrays else 0
-    if piece.rows is not None and rows != piece.rows:
-        raise TenflangError(f"the file has {rows} examples, {piece.rows} expected (was it "
-                            "changed after the manifest was written?)", Location(piece.path))
-    return arrays
-
-
-def forget_file() -> None:
-    """Drop the single data file a worker kept while cutting it into chunks."""
-    _FILE.clear()
-
-
 def plan_for(digest: str, text: str):
+    """(plan, signature) of the GCP `text` whose sha256 is `digest`, made once
+    per worker process and kept for the GCP last asked for (runs on a worker)."""
     if digest not in _PLANS:
         from .interp import make_plan
         from .parser import parse
@@ -445,13 +237,17 @@ def chunk_sums(chunk: dict, step: tuple) -> dict:
 
 
 def _module_of(array):
+    """numpy or cupy, whichever `array` belongs to (cupy is imported only for
+    a chunk on a GPU worker)."""
     if isinstance(array, np.ndarray):
         return np
-    import cupy       # a chunk on a GPU worker
+    import cupy
     return cupy
 
 
 def _identity(value):
+    """`value`: a task whose result is the step's weights, so that workers
+    copy them from each other (see the module docstring)."""
     return value
 
 
@@ -615,4 +411,3 @@ def train(client, gcp: Program, data: Dataset, cfg: TrainConfig, device: str = "
     final = host_state(state)
     return TrainResult(final.weights, state.iteration, loss, norm, reason,
                        time.perf_counter() - started, final.history, None, final)
-

@@ -26,6 +26,7 @@ from tenflang import distributed as dist  # noqa: E402
 from tenflang import vectors  # noqa: E402
 from tenflang.backprop import compile_gradient  # noqa: E402
 from tenflang.errors import TenflangError  # noqa: E402
+from tenflang.shards import MANIFEST, manifest  # noqa: E402
 from tenflang.train import Interrupted, TrainConfig, signature, train  # noqa: E402
 
 from conftest import ROOT, cli_env, command_line  # noqa: E402
@@ -201,8 +202,8 @@ def test_bad_shards_are_reported_with_their_file(client, tmp_path):
         dist.describe(str(tmp_path))
 
     (tmp_path / "b.npz").unlink()
-    meta = dist.manifest("x.txt", [("a.npz", 5)], {"x": (), "y": ()})     # a stale count
-    (tmp_path / dist.MANIFEST).write_text(json.dumps(meta))
+    meta = manifest("x.txt", [("a.npz", 5)], {"x": (), "y": ()})     # a stale count
+    (tmp_path / MANIFEST).write_text(json.dumps(meta))
     with pytest.raises(TenflangError, match="has 4 examples, 5 expected"):
         dist.train(client, gcp, dist.describe(str(tmp_path)), TrainConfig(max_iters=2))
 

@@ -16,8 +16,8 @@ import re
 import click
 
 from .. import vectors
-from ..distributed import MANIFEST, SHARD_FORMAT, manifest
 from ..errors import Location, RunFailure, TenflangError
+from ..shards import MANIFEST, SHARD_FORMAT, manifest
 from .common import reports_errors
 
 _OURS = re.compile(r"shard-\d{5,}\.npz|" + re.escape(MANIFEST))

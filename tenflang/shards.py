@@ -1,0 +1,275 @@
+"""The data of a distributed run: shard directories, their manifest, chunks.
+
+    data = describe("shards/", chunk_size=None)        # reads no examples
+    data.validate(signature(gcp).inputs)
+    arrays = load_chunk(data.chunks[0], data.shapes, "float64", "cpu", False)
+
+Conventions:
+
+* DATA is a directory of ``.npz`` shards (``tenflang shard`` makes one, with a
+  ``manifest.json``; without a manifest every ``*.npz`` in it, in name order)
+  or a single data file cut into chunks of `chunk_size` rows; with
+  `chunk_size`, consecutive shards are combined into chunks of at most that
+  many rows.  A *chunk* is a tuple of `Piece`s (absolute path, row range):
+  workers load it themselves, so every path must name the same file on every
+  worker (shared storage) and the client never sends examples.  `load_chunk`
+  is a pure function of its arguments: when a worker dies, Dask recomputes
+  the chunks it held.
+* Describing DATA reads a manifest or .npz headers only (a single text or CSV
+  file is read whole); examples are read by `load_chunk`, on the workers.
+* Nothing here imports dask: `tenflang shard` and the command line use this
+  module without a cluster, and `tenflang.distributed` sends `load_chunk` to
+  the workers, which import it from here.
+* Errors: a bad data file, shard or manifest is a `TenflangError` at its
+  location (exit 2), also when a worker finds it (the error pickles with its
+  location).
+"""
+from __future__ import annotations
+
+import json
+import os
+import zipfile
+from dataclasses import dataclass
+
+import numpy as np
+
+from .errors import Location, TenflangError
+
+MANIFEST = "manifest.json"
+SHARD_FORMAT = "shard-{:05d}.npz"
+MANIFEST_FORMAT = "tenflang-shards"
+DEFAULT_CHUNK_ROWS = 100_000
+
+# ----------------------------------------------------------------------------- the data
+
+@dataclass(frozen=True)
+class Piece:
+    """What one file gives a chunk: a whole shard (start is None) or rows
+    [start, stop) of a data file.  `rows`: the example count expected."""
+    path: str
+    start: int | None = None
+    stop: int | None = None
+    rows: int | None = None
+
+
+@dataclass
+class Dataset:
+    """DATA as chunks (each a tuple of consecutive `Piece`s), with the
+    per-example shape of every variable it binds."""
+    path: str
+    chunks: list
+    shapes: dict
+    rows: int | None = None
+
+    def chunk_rows(self) -> list:
+        """The example count of each chunk, in chunk order."""
+        return [sum(piece.rows for piece in chunk) for chunk in self.chunks]
+
+    def validate(self, inputs: dict) -> None:
+        """Same rule and messages as a single-process run (`Examples.validate`)."""
+        from .vectors import Examples
+        arrays = {n: np.empty((0,) + tuple(s)) for n, s in self.shapes.items()}
+        Examples(self.path, arrays, None).validate(inputs, required=set(inputs))
+
+
+def describe(path: str, chunk_size: int | None = None, allow_nan: bool = False) -> Dataset:
+    """The chunks of DATA: a single file cut into chunks of `chunk_size` rows
+    (default DEFAULT_CHUNK_ROWS), or a shard directory whose consecutive shards
+    are combined into chunks of at most `chunk_size` rows (default: one chunk
+    per shard; a bigger shard stays one chunk).  Reads a directory's manifest
+    or the .npz headers, and a single .npz file's headers; a single text or
+    CSV file is read (and checked) here, since its example count is not known
+    otherwise."""
+    if os.path.isdir(path):
+        data = _describe_directory(path)
+        if chunk_size:
+            data.chunks = combine([piece for chunk in data.chunks for piece in chunk], chunk_size)
+        return data
+    from . import vectors
+    size = chunk_size or DEFAULT_CHUNK_ROWS
+    full = os.path.abspath(path)
+    if path.lower().endswith(".npz"):
+        shapes, rows = npz_header(path)
+    else:
+        examples = vectors.load_examples(path, allow_nan=allow_nan)
+        shapes = {n: a.shape[1:] for n, a in examples.arrays.items() if a is not None}
+        rows = len(examples)
+    chunks = [(Piece(full, a, min(a + size, rows), min(a + size, rows) - a),)
+              for a in range(0, rows, size)]
+    return Dataset(path, chunks, shapes, rows)
+
+
+def combine(pieces: list, limit: int) -> list:
+    """Consecutive pieces grouped into chunks of at most `limit` rows (a piece
+    of more rows alone)."""
+    chunks, current, rows = [], [], 0
+    for piece in pieces:
+        if current and rows + piece.rows > limit:
+            chunks.append(tuple(current))
+            current, rows = [], 0
+        current.append(piece)
+        rows += piece.rows
+    if current:
+        chunks.append(tuple(current))
+    return chunks
+
+
+def _describe_directory(path: str) -> Dataset:
+    """A shard directory, one chunk per shard: as its manifest lists them, or
+    without one every *.npz in it in name order (see `_scan_shards`)."""
+    manifest = os.path.join(path, MANIFEST)
+    if os.path.exists(manifest):
+        meta = read_manifest(manifest)
+        chunks = [(Piece(os.path.abspath(os.path.join(path, s["file"])), rows=s["rows"]),)
+                  for s in meta["shards"]]
+        shapes = {n: tuple(s) for n, s in meta["variables"].items()}
+        return Dataset(path, chunks, shapes, meta["rows"])
+    try:
+        files = sorted(f for f in os.listdir(path) if f.lower().endswith(".npz"))
+    except OSError as err:
+        raise TenflangError(f"cannot list the shard directory: {err.strerror or err}",
+                            Location(path)) from None
+    if not files:
+        raise TenflangError("the directory holds no .npz shards (make them with tenflang shard)",
+                            Location(path))
+    return _scan_shards(path, files)
+
+
+def _scan_shards(path: str, files: list) -> Dataset:
+    """The shards `files` of directory `path`, from their headers; all must
+    bind the same variables with the same per-example shapes."""
+    chunks, shapes, total = [], None, 0
+    for name in files:
+        shard = os.path.join(path, name)
+        these, rows = npz_header(shard)
+        if shapes is None:
+            shapes, first = these, shard
+        elif these != shapes:
+            raise TenflangError(f"the shard's variables {_describe_shapes(these)} differ from "
+                                f"{_describe_shapes(shapes)} in {first}", Location(shard))
+        chunks.append((Piece(os.path.abspath(shard), rows=rows),))
+        total += rows
+    return Dataset(path, chunks, shapes, total)
+
+
+def _describe_shapes(shapes: dict) -> str:
+    """Shapes by name for a message: ``{x [3], y []}``."""
+    return "{" + ", ".join(f"{n} {list(s)}" for n, s in shapes.items()) + "}"
+
+
+def npz_header(path: str) -> tuple[dict, int]:
+    """(per-example shape by name, example count) of a data .npz file, from the
+    array headers only."""
+    shapes, lengths = {}, set()
+    try:
+        with zipfile.ZipFile(path) as archive:
+            for info in archive.infolist():
+                if not info.filename.endswith(".npy"):
+                    continue
+                with archive.open(info) as f:
+                    version = np.lib.format.read_magic(f)
+                    read = (np.lib.format.read_array_header_1_0 if version == (1, 0)
+                            else np.lib.format.read_array_header_2_0)
+                    shape, _, dtype = read(f)
+                if dtype.kind not in "biuf":
+                    raise ValueError(f"array '{info.filename[:-4]}' holds {dtype} values")
+                if not shape:
+                    raise ValueError(f"array '{info.filename[:-4]}' has no example axis")
+                shapes[info.filename[:-4]] = tuple(shape[1:])
+                lengths.add(shape[0])
+    except OSError as err:
+        raise TenflangError(f"cannot read data file: {err.strerror or err}",
+                            Location(path)) from None
+    except Exception as err:       # zipfile and numpy raise many kinds for a bad file
+        raise TenflangError(f"not a valid data .npz file: {err}", Location(path)) from None
+    if len(lengths) > 1:
+        raise TenflangError(f"the arrays of a data .npz file need one common leading example "
+                            f"axis; their lengths: {sorted(lengths)}", Location(path))
+    if not lengths or 0 in lengths:
+        raise TenflangError("no examples in file", Location(path))
+    return shapes, lengths.pop()
+
+
+def read_manifest(path: str) -> dict:
+    """{"shards": [{"file", "rows"}], "variables": {name: shape}, "rows"} of a
+    manifest written by `manifest`, checked for its format and types."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            meta = json.load(f)
+        if meta.get("format") != MANIFEST_FORMAT:
+            raise ValueError(f"its format is {meta.get('format')!r}, not {MANIFEST_FORMAT!r}")
+        shards = [{"file": str(s["file"]), "rows": int(s["rows"])} for s in meta["shards"]]
+        variables = {str(n): [int(d) for d in s] for n, s in meta["variables"].items()}
+        rows = int(meta["rows"])
+    except OSError as err:
+        raise TenflangError(f"cannot read the shard manifest: {err.strerror or err}",
+                            Location(path)) from None
+    except Exception as err:
+        raise TenflangError(f"not a tenflang shard manifest ({type(err).__name__}: {err})",
+                            Location(path)) from None
+    if not shards:
+        raise TenflangError("the manifest lists no shards", Location(path))
+    return {"shards": shards, "variables": variables, "rows": rows}
+
+
+def manifest(source: str, shards: list, shapes: dict) -> dict:
+    """What `tenflang shard` writes next to its shards: [(file, rows)]."""
+    return {"format": MANIFEST_FORMAT, "version": 1, "source": os.path.basename(source),
+            "rows": sum(rows for _, rows in shards),
+            "variables": {n: list(s) for n, s in shapes.items()},
+            "shards": [{"file": f, "rows": rows} for f, rows in shards]}
+
+
+# ----------------------------------------------------------------------------- worker side
+
+_FILE = {}        # the last single data file a worker read: {key: arrays}
+
+
+def load_chunk(pieces: tuple, shapes: dict, dtype: str, device: str, allow_nan: bool) -> dict:
+    """The arrays of one chunk, in worker memory (runs on a worker)."""
+    from .gpu import array_module
+    parts = [load_piece(piece, shapes, allow_nan) for piece in pieces]
+    xp = array_module(device)
+    return {n: xp.asarray(np.array(parts[0][n] if len(parts) == 1 else
+                                   np.concatenate([part[n] for part in parts]), dtype=dtype))
+            for n in parts[0]}
+
+
+def load_piece(piece: Piece, shapes: dict, allow_nan: bool) -> dict:
+    """The arrays `piece` names, checked against the data set's `shapes` and
+    the piece's expected row count (runs on a worker)."""
+    if not os.path.isfile(piece.path):
+        import socket
+        raise TenflangError(f"worker {socket.gethostname()} (pid {os.getpid()}) cannot see this "
+                            "file: every worker must read the data at the same path as the "
+                            "client (shared storage)", Location(piece.path))
+    arrays = {n: a for n, a in _read_piece(piece, allow_nan).items() if a is not None}
+    found = {n: a.shape[1:] for n, a in arrays.items()}
+    if found != {n: tuple(s) for n, s in shapes.items()}:
+        raise TenflangError(f"the file's variables {_describe_shapes(found)} differ from "
+                            f"the data set's {_describe_shapes(shapes)}", Location(piece.path))
+    rows = len(next(iter(arrays.values()))) if arrays else 0
+    if piece.rows is not None and rows != piece.rows:
+        raise TenflangError(f"the file has {rows} examples, {piece.rows} expected (was it "
+                            "changed after the manifest was written?)", Location(piece.path))
+    return arrays
+
+
+def _read_piece(piece: Piece, allow_nan: bool) -> dict:
+    """The arrays of a whole shard, or rows [start, stop) of a single data
+    file, which stays in `_FILE` (one file at a time, keyed by its path,
+    mtime and size) while the worker cuts it into chunks."""
+    from . import vectors
+    if piece.start is None:
+        return vectors.load_examples(piece.path, allow_nan=allow_nan).arrays
+    stat = os.stat(piece.path)
+    key = (piece.path, allow_nan, stat.st_mtime_ns, stat.st_size)
+    if key not in _FILE:
+        _FILE.clear()
+        _FILE[key] = vectors.load_examples(piece.path, allow_nan=allow_nan).arrays
+    return {n: None if a is None else a[piece.start:piece.stop] for n, a in _FILE[key].items()}
+
+
+def forget_file() -> None:
+    """Drop the single data file a worker kept while cutting it into chunks."""
+    _FILE.clear()
