@@ -20,26 +20,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
 SEED = 0
 
-SCALAR_TF = """\
-# The seed's recurring example: o = logistic(w * x), loss = (o - y)^2
-declare input x
-declare exp_output y
-declare weight w
-declare intvar z
-declare output o
-declare intvar diff
-declare loss lambda
-
-define z = mul x w
-define o = logistic z
-define diff = sub o y
-define lambda = pow diff 2
-"""
+SCALAR_TF = (Path(__file__).resolve().parents[1] / "samples" / "example_shape.tf").read_text()
 
 LOGREG_TF = """\
 # Logistic regression: z = w . x + b, cross-entropy softplus(z) - y z
