@@ -14,15 +14,15 @@ reached exits with status 1; a malformed `--scheduler` value with 2.
 """
 from __future__ import annotations
 
-import json
+import io
 import os
 import signal
 import sys
 
 import click
-import numpy as np
 
 from .. import vectors
+from ..checkpoints import load_checkpoint, save_checkpoint
 from ..errors import Location, TenflangError
 from ..gpu import array_module
 from ..parser import parse_file
@@ -78,54 +78,70 @@ def tfweightcalc(gcp_file, data_file, out, lr, optimizer, batch_size, max_iters,
     gcp = parse_file(gcp_file)
     sig = signature(gcp)
     if scheduler:
-        from .. import distributed
-        if batch_size:
-            raise TenflangError("--batch-size is not supported with --scheduler: distributed "
-                                "training is full-batch only")
-        if val_fraction:
-            raise TenflangError("--val-fraction is not supported with --scheduler; evaluate "
-                                "the learned weights on held-out data with tfevaluate")
-        distributed.parse_scheduler(scheduler)
-        data = distributed.describe(data_file, chunk_size, allow_nan)
-        data.validate(sig.inputs)
+        data = cluster_data(data_file, sig, scheduler, chunk_size, batch_size, val_fraction,
+                            allow_nan)
     else:
-        if chunk_size:
-            raise TenflangError("--chunk-size needs --scheduler (it sets the examples per "
-                                "chunk of a distributed run)")
-        if os.path.isdir(data_file):
-            raise TenflangError("DATA is a directory: a directory of .npz shards is read by a "
-                                "distributed run (--scheduler local:N or tcp://HOST:PORT)",
-                                Location(data_file))
-        examples = vectors.load_examples(data_file, allow_nan=allow_nan)
-        examples.validate(sig.inputs, required=set(sig.inputs))
+        data = local_data(data_file, sig, chunk_size, allow_nan)
     init = load_init(init_file, sig) if init_file else None
-    resume = load_checkpoint(checkpoint, sig, optimizer) if checkpoint else None
+    resume = resume_from(checkpoint, sig, optimizer) if checkpoint else None
     cfg = TrainConfig(lr=lr, optimizer=optimizer, batch_size=batch_size, max_iters=max_iters,
                       tol=tol, seed=seed, val_fraction=val_fraction, dtype=dtype)
-    stop = StopFlag()
-    save = (lambda state: save_checkpoint(checkpoint, state, cfg)) if checkpoint else None
+    save = (lambda state: save_checkpoint(checkpoint, state, optimizer, seed)) if checkpoint else None
+    loop = dict(init=init, resume=resume, should_stop=StopFlag(), checkpoint=save,
+                checkpoint_every=checkpoint_every)
     bar = None
     try:
-        with stop.installed():
+        with loop["should_stop"].installed():
             if scheduler:
+                from .. import distributed
                 worker_device = device or os.environ.get("TENFLANG_DEVICE") or "auto"
                 with distributed.connect(scheduler, connect_timeout) as client:
                     bar = progress_bar(max_iters, resume, quiet)
-                    result = distributed.train(
-                        client, gcp, data, cfg, device=worker_device, allow_nan=allow_nan,
-                        init=init, resume=resume, progress=bar.update if bar else None,
-                        should_stop=stop, checkpoint=save, checkpoint_every=checkpoint_every)
+                    result = distributed.train(client, gcp, data, cfg, device=worker_device,
+                                               allow_nan=allow_nan, progress=updater(bar), **loop)
             else:
                 xp = array_module(device)
                 bar = progress_bar(max_iters, resume, quiet)
-                result = train(gcp, examples.arrays, cfg, xp=xp, init=init, resume=resume,
-                               progress=bar.update if bar else None, should_stop=stop,
-                               checkpoint=save, checkpoint_every=checkpoint_every)
+                result = train(gcp, data, cfg, xp=xp, progress=updater(bar), **loop)
     except (Diverged, Interrupted) as failure:
         close(bar)
         keep(failure.state, out, checkpoint, cfg)
         raise
     close(bar)
+    finish(result, out, save, tol, plot)
+
+
+def cluster_data(data_file, sig, scheduler, chunk_size, batch_size, val_fraction, allow_nan):
+    """The distributed run's data description (no examples are read here)."""
+    from .. import distributed
+    if batch_size:
+        raise TenflangError("--batch-size is not supported with --scheduler: distributed "
+                            "training is full-batch only")
+    if val_fraction:
+        raise TenflangError("--val-fraction is not supported with --scheduler; evaluate "
+                            "the learned weights on held-out data with tfevaluate")
+    distributed.parse_scheduler(scheduler)
+    data = distributed.describe(data_file, chunk_size, allow_nan)
+    data.validate(sig.inputs)
+    return data
+
+
+def local_data(data_file, sig, chunk_size, allow_nan) -> dict:
+    """The examples of DATA, checked against the GCP's inputs."""
+    if chunk_size:
+        raise TenflangError("--chunk-size needs --scheduler (it sets the examples per "
+                            "chunk of a distributed run)")
+    if os.path.isdir(data_file):
+        raise TenflangError("DATA is a directory: a directory of .npz shards is read by a "
+                            "distributed run (--scheduler local:N or tcp://HOST:PORT)",
+                            Location(data_file))
+    examples = vectors.load_examples(data_file, allow_nan=allow_nan)
+    examples.validate(sig.inputs, required=set(sig.inputs))
+    return examples.arrays
+
+
+def finish(result, out, save, tol, plot) -> None:
+    """Write the learned weights, the last checkpoint, the summary and the plot."""
     if save:
         save(result.state)
     if out:
@@ -176,43 +192,17 @@ class StopFlag:
         self.raised = signum
 
 
-def save_checkpoint(path: str, state: State, cfg: TrainConfig) -> None:
-    arrays = {f"w:{k}": v for k, v in state.weights.items()}
-    arrays |= {f"s:{k}": v for k, v in state.slots.items()}
-    arrays["history"] = np.asarray(state.history, dtype=np.float64)
-    meta = {"iteration": state.iteration, "optimizer": cfg.optimizer, "seed": cfg.seed}
-    arrays["meta"] = np.asarray(json.dumps(meta))
-    import io
-    buffer = io.BytesIO()
-    np.savez(buffer, **arrays)
-    vectors.write_atomically(path, buffer.getvalue())
-
-
-def load_checkpoint(path: str, sig, optimizer: str) -> State | None:
-    import os
-    if not os.path.exists(path):
-        return None
-    try:
-        with np.load(path, allow_pickle=False) as npz:
-            arrays = {k: npz[k] for k in npz.files}
-        meta = json.loads(str(arrays.pop("meta")))
-    except Exception as err:
-        raise TenflangError(f"not a tfweightcalc checkpoint ({type(err).__name__}: {err})",
-                            Location(path)) from None
-    if meta.get("optimizer") != optimizer:
-        raise TenflangError(f"the checkpoint was written by a run with --optimizer "
-                            f"{meta.get('optimizer')}, not {optimizer}", Location(path))
-    weights = {k[2:]: v for k, v in arrays.items() if k.startswith("w:")}
-    vectors.validate_weights(path, weights, sig.weights)
-    click.echo(f"resuming from {path} at iteration {meta['iteration']}", err=True)
-    return State(weights, {k[2:]: v for k, v in arrays.items() if k.startswith("s:")},
-                 int(meta["iteration"]), list(arrays.get("history", [])))
+def resume_from(path: str, sig, optimizer: str) -> State | None:
+    state = load_checkpoint(path, sig.weights, optimizer)
+    if state:
+        click.echo(f"resuming from {path} at iteration {state.iteration}", err=True)
+    return state
 
 
 def keep(state: State, out, checkpoint, cfg) -> None:
     """After a failed run: write the last good weights where the user asked."""
     if checkpoint:
-        save_checkpoint(checkpoint, state, cfg)
+        save_checkpoint(checkpoint, state, cfg.optimizer, cfg.seed)
     if out:
         vectors.save_weights(out, state.weights)
     where = " and ".join(p for p in (out, checkpoint) if p)
@@ -236,6 +226,10 @@ def progress_bar(total: int, resume, quiet: bool):
         def close(self):
             bar.close()
     return Bar()
+
+
+def updater(bar):
+    return bar.update if bar else None
 
 
 def close(bar) -> None:
@@ -262,7 +256,6 @@ def plot_loss(path: str, history: list) -> None:
     if min(history, default=1) > 0:
         ax.set_yscale("log")
     fig.tight_layout()
-    import io
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png")
     vectors.write_atomically(path, buffer.getvalue())
