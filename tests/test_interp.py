@@ -665,7 +665,7 @@ def test_float32_runs_in_float32_and_is_close_to_float64(path):
         assert all(v.dtype == np.float32 for v in reduced.values() if v is not None)
 
 
-@pytest.mark.parametrize("line", ["define g = mul s v", "define g = mul v s",
+@pytest.mark.parametrize("line", ["define g = mul s v", "define g = mul v s", "define g = mul s s",
                                   "define g = outer s2 v", "define g = matmul M N"])
 def test_batch_sums_pushed_into_products_equal_plain_sums(line):
     """reduce="sum" of a product of two per-example values is done inside one

@@ -66,6 +66,8 @@ def fused_reductions(plan, batched: set[str]) -> dict[str, str]:
 def reduction_code(step, shapes) -> str | None:
     """The one-BLAS-call batch sum of a product of two per-example values."""
     ranks = [len(shapes[o]) for o in step.operands]
+    if step.op.name == "mul" and ranks == [0, 0]:
+        return "xp.dot({a}, {b})"          # Σ_b a_b b_b, one pass, no temporary
     if step.op.name == "mul" and sorted(ranks) == [0, 1]:
         # Σ_b s_b t_b = sᵀt: the per-example scalar weights the vectors
         scalar, vector = ("{a}", "{b}") if ranks[0] == 0 else ("{b}", "{a}")
