@@ -271,3 +271,36 @@ def test_training_leaves_the_callers_arrays_alone():
     for saved, now in ((before[0], init), (before[1], data)):
         for name in saved:
             np.testing.assert_array_equal(saved[name], now[name])
+
+
+def test_cli_progress_bar_on_a_terminal(linear_gcp):
+    """On a terminal stderr shows a progress bar with loss and gradient norm;
+    --quiet leaves only the summary line."""
+    import fcntl
+    import pty
+    import struct
+    import termios
+    outputs = {}
+    for quiet in (False, True):
+        leader, follower = pty.openpty()
+        fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
+        args = [linear_gcp, SAMPLES / "linear_train.txt", "--max-iters", "40", "--tol", "0"]
+        done = subprocess.run(command_line(["tfweightcalc", *map(str, args)]
+                                           + (["--quiet"] if quiet else [])),
+                              stdout=subprocess.PIPE, stderr=follower, env=cli_env(),
+                              timeout=120)
+        os.close(follower)
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+        os.close(leader)
+        assert done.returncode == 0
+        outputs[quiet] = b"".join(chunks).decode(errors="replace")
+    assert "loss" in outputs[False] and "|grad|" in outputs[False] and "40/40" in outputs[False]
+    assert "|grad|" not in outputs[True] and "40 iterations" in outputs[True]
