@@ -250,7 +250,9 @@ def train(gcp: Program, examples: dict, cfg: TrainConfig, xp=np, init: dict | No
     rows = train_idx if len(val_idx) else slice(None)
     data = to_device({k: np.asarray(v)[rows] for k, v in examples.items()}, xp, cfg.dtype)
     state = start_state(sig, cfg, xp, init, resume)
-    loss, norm, reason = descend(state, local_gradient(gcp, sig, data, cfg, xp), cfg, xp, **loop)
+    with np.errstate(all="ignore"):     # a non-finite loss is reported as divergence
+        loss, norm, reason = descend(state, local_gradient(gcp, sig, data, cfg, xp), cfg, xp,
+                                     **loop)
     val_loss = mean_loss(gcp, sig, examples, val_idx, state.weights, cfg, xp) if len(val_idx) else None
     final = host_state(state)
     return TrainResult(final.weights, state.iteration, loss, norm, reason,
