@@ -18,7 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import ops
-from ..parser.ast import BOUND_KINDS, Num, Program, Var
+from ..parser.ast import BOUND_KINDS, Program, Var
+from ..parser.checks import check
 
 BATCHED_KINDS = ("input", "exp_output")
 
@@ -49,7 +50,6 @@ def default_results(program: Program) -> list[str]:
 
 def make_plan(program: Program, available, results=None, shapes=None) -> Plan:
     """Plan a run of `program` given the data names in `available`."""
-    from ..parser.checks import check
     shapes = shapes or check(program)
     decls = program.declarations()
     bound = tuple(n for n, d in decls.items() if d.kind in BOUND_KINDS and n in available)
@@ -93,4 +93,4 @@ def with_releases(steps, results, bound) -> tuple[Step, ...]:
                  for i, (t, op, operands) in enumerate(steps))
 
 
-__all__ = ["Plan", "Step", "make_plan", "default_results", "Num"]
+__all__ = ["Plan", "Step", "make_plan", "default_results"]
