@@ -55,8 +55,8 @@ from .errors import RunFailure, TenflangError
 from .parser.ast import Program
 from .parser.printer import print_program
 from .shards import Dataset, describe, forget_file, load_chunk  # noqa: F401 (describe: API)
-from .train import (Interrupted, State, TrainConfig, TrainResult, descend, host_state,
-                    signature, start_state)
+from .train import (Interrupted, State, TrainConfig, TrainResult, descend, gradient_plan,
+                    host_state, signature, start_state)
 
 FAN_IN = 8                       # partial sums added per add_sums task
 RETRIES = 3                      # times an iteration is retried after a cluster failure
@@ -209,14 +209,11 @@ def plan_for(digest: str, text: str):
     """(plan, signature) of the GCP `text` whose sha256 is `digest`, made once
     per worker process and kept for the GCP last asked for (runs on a worker)."""
     if digest not in _PLANS:
-        from .interp import make_plan
         from .parser import parse
         gcp = parse(text, "<gcp>")
         sig = signature(gcp)
-        plan = make_plan(gcp, set(sig.inputs) | set(sig.weights),
-                         list(sig.gradients.values()) + list(sig.losses))
         _PLANS.clear()
-        _PLANS[digest] = (plan, sig)
+        _PLANS[digest] = (gradient_plan(gcp, sig), sig)
     return _PLANS[digest]
 
 

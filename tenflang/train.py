@@ -186,11 +186,17 @@ def to_device(arrays: dict, xp, dtype, copy: bool = False) -> dict:
     return {n: move(np.asarray(a), dtype=dtype) for n, a in arrays.items()}
 
 
+def gradient_plan(gcp: Program, sig: Signature):
+    """The GCP planned with every data variable and weight bound, reporting the
+    weight gradients and the losses (what one training step needs)."""
+    return make_plan(gcp, set(sig.inputs) | set(sig.weights),
+                     list(sig.gradients.values()) + list(sig.losses))
+
+
 def local_gradient(gcp: Program, sig: Signature, data: dict, cfg: TrainConfig, xp):
     """`gradient(weights, iteration) -> (mean gradient by weight, mean loss)` over
     the iteration's batch of `data` (arrays already on the device)."""
-    plan = make_plan(gcp, set(sig.inputs) | set(sig.weights),
-                     list(sig.gradients.values()) + list(sig.losses))
+    plan = gradient_plan(gcp, sig)
     n = len(next(iter(data.values()))) if data else 1
 
     def gradient(weights: dict, iteration: int):
