@@ -40,3 +40,11 @@ def write_output(path: str | None, text: str) -> None:
         sys.stdout.flush()
     else:
         write_atomically(path, text)
+
+
+# options shared by the commands that compute
+device_option = click.option(
+    "--device", type=click.Choice(["auto", "cpu", "gpu"]), default=None,
+    help="Where to compute (default: $TENFLANG_DEVICE or auto).")
+dtype_option = click.option(
+    "--dtype", type=click.Choice(["float64", "float32"]), default="float64", show_default=True)

@@ -15,7 +15,7 @@ from ..gpu import array_module, to_host
 from ..interp import evaluate
 from ..parser import parse_file
 from ..parser.checks import check
-from .common import reports_errors, write_output
+from .common import device_option, dtype_option, reports_errors, write_output
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -25,10 +25,8 @@ from .common import reports_errors, write_output
 @click.option("--format", "fmt", type=click.Choice(["txt", "json", "csv"]), default="txt",
               show_default=True, help="txt: vector notation; json: JSON Lines; csv.")
 @click.option("-o", "--output", "out", metavar="OUT", help="Write here (default stdout).")
-@click.option("--device", type=click.Choice(["auto", "cpu", "gpu"]), default=None,
-              help="Where to compute (default: $TENFLANG_DEVICE or auto).")
-@click.option("--dtype", type=click.Choice(["float64", "float32"]), default="float64",
-              show_default=True)
+@device_option
+@dtype_option
 @click.option("--allow-nan", is_flag=True, help="Accept NaN/inf in the inputs.")
 @reports_errors
 def tfevaluate(program_file, inputs_file, weights_file, fmt, out, device, dtype, allow_nan):

@@ -27,7 +27,7 @@ from ..errors import Location, TenflangError
 from ..gpu import array_module
 from ..parser import parse_file
 from ..train import OPTIMIZERS, Diverged, Interrupted, State, TrainConfig, signature, train
-from .common import reports_errors
+from .common import device_option, dtype_option, reports_errors
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -46,10 +46,8 @@ from .common import reports_errors
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seeds initialisation, shuffling and the validation split.")
 @click.option("--init", "init_file", metavar="WEIGHTS", help="Start from these weights.")
-@click.option("--device", type=click.Choice(["auto", "cpu", "gpu"]), default=None,
-              help="Where to compute (default: $TENFLANG_DEVICE or auto).")
-@click.option("--dtype", type=click.Choice(["float64", "float32"]), default="float64",
-              show_default=True)
+@device_option
+@dtype_option
 @click.option("--checkpoint", metavar="FILE", help="Save the state here now and then "
               "(.npz); resume from it when it exists.")
 @click.option("--checkpoint-every", type=click.IntRange(min=1), default=100, show_default=True)
