@@ -129,6 +129,11 @@ def inplace_operand(step, owned: set[str], batched: set[str], shapes) -> str | N
 
 def plan_source(plan, reduce: str | None = None) -> str:
     """The Python source of `plan` (see module docstring)."""
+    return generate(plan, reduce)[0]
+
+
+def generate(plan, reduce: str | None) -> tuple[str, frozenset]:
+    """(the source, the results it reduces inside their products)."""
     src = Source(plan)
     for name in plan.bound:
         src.emit(f"{src.var(name)} = env[{name!r}]", name)
@@ -154,13 +159,13 @@ def plan_source(plan, reduce: str | None = None) -> str:
             src.emit(f"del {', '.join(released)}")
     results = ", ".join(f"{n!r}: {src.var(n)}" for n in plan.results if n not in plan.null)
     src.emit(f"return {{{results}}}")
-    return "\n".join(src.lines) + "\n"
+    return "\n".join(src.lines) + "\n", frozenset(fused)
 
 
 @functools.lru_cache(maxsize=256)
 def compiled(plan, reduce: str | None):
     """(the generated function, the names of results reduced inside it)."""
+    source, fused = generate(plan, reduce)
     namespace: dict = {}
-    exec(compile(plan_source(plan, reduce), f"<tenflang plan {id(plan):x}>", "exec"), namespace)
-    fused = set(fused_reductions(plan, batched_names(plan))) if reduce else set()
-    return namespace["run"], frozenset(fused)
+    exec(compile(source, f"<tenflang plan {id(plan):x}>", "exec"), namespace)
+    return namespace["run"], fused
