@@ -18,7 +18,7 @@ Conventions
   size whose first run takes longer than `--slow` seconds is run once.  The
   CPU column (`time.process_time`, parse + compile) shows how much of the wall
   time other processes on the machine took.
-  Parse is `tenflang.parser.parse(text, shape_program=True)` (grammar,
+  Parse is `tenflang.lang.parse(text, shape_program=True)` (grammar,
   macros, checks); compile is `compile_gradient(program, level)`.
 * The table is printed and written to `--out` (default
   bench/results_compile.md) as Markdown.
@@ -36,7 +36,7 @@ import time
 from pathlib import Path
 
 from tenflang.backprop import compile_gradient
-from tenflang.parser import parse
+from tenflang.lang import parse
 
 SCALAR_WEIGHTS = 16
 TENSOR_EVERY = 25

@@ -9,9 +9,9 @@ What is measured, all on this machine (wall clock, `time.perf_counter`):
    100 features + bias, full batch, lr 0.5): the time of one iteration, the
    median gap between consecutive progress callbacks of `descend` over
    `--iters` iterations, for
-   * the single-process trainer (`tenflang.train.train`), with numpy's BLAS
+   * the single-process trainer (`tenflang.training.loop.train`), with numpy's BLAS
      threads as they come and limited to 1 (threadpoolctl), and
-   * `tenflang.distributed.train` on a LocalCluster of 1 and of 2
+   * `tenflang.distributed.cluster.train` on a LocalCluster of 1 and of 2
      single-threaded worker processes, the data in `--shards` .npz shards
      written by the same code as `tenflang shard`.
    Each figure is the median of `--repeats` runs.  Loading the shards into
@@ -50,11 +50,11 @@ import numpy as np  # noqa: E402
 
 import workloads  # noqa: E402
 import tenflang  # noqa: E402
-from tenflang import distributed as dist  # noqa: E402
-from tenflang import vectors  # noqa: E402
+from tenflang.distributed import cluster as dist  # noqa: E402
+from tenflang.data import vectors  # noqa: E402
 from tenflang.backprop import compile_gradient  # noqa: E402
-from tenflang.shards import MANIFEST, SHARD_FORMAT, manifest  # noqa: E402
-from tenflang.train import TrainConfig, train  # noqa: E402
+from tenflang.data.shards import MANIFEST, SHARD_FORMAT, manifest  # noqa: E402
+from tenflang.training.loop import TrainConfig, train  # noqa: E402
 
 
 def gcp_of(text: str):

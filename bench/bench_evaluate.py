@@ -43,7 +43,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import tenflang  # noqa: E402
-from tenflang import vectors  # noqa: E402
+from tenflang.data import vectors  # noqa: E402
 from tenflang.interp import evaluate  # noqa: E402
 
 PROGRAM = ROOT / "samples" / "example_shape.tf"

@@ -36,8 +36,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tenflang.parser import check, expand, parse_source  # noqa: E402
-from tenflang.parser.syntax import paused_gc  # noqa: E402
+from tenflang.lang import check, expand, parse_source  # noqa: E402
+from tenflang.lang.syntax import paused_gc  # noqa: E402
 
 UNARY = ("tanh", "logistic", "neg", "softplus", "relu", "abs")
 BINARY = ("add", "mul", "sub", "max")
@@ -115,7 +115,7 @@ GENERATORS = {"chain": chain, "wide": wide}
 
 
 def run_once(text: str) -> tuple[float, float, float, int, float]:
-    """Wall times of the three phases, run as `tenflang.parser.parse` runs
+    """Wall times of the three phases, run as `tenflang.lang.parse` runs
     them, the expanded size, and the CPU time of all three."""
     with paused_gc():
         c0 = time.process_time()

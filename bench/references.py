@@ -14,7 +14,7 @@ order (``workloads.batch_order``, drawn inside the timed run) and every
 implementation gathers its batch rows by fancy indexing, as tenflang does.
 
 * tenflang — ``compile_gradient`` (level 1, untimed) then
-  ``tenflang.train.train`` (timed whole: its setup, a copy of the data, the
+  ``tenflang.training.loop.train`` (timed whole: its setup, a copy of the data, the
   per-step gradient norm are part of what a user pays).
 * numpy — the straightforward efficient code: matmuls for dense layers and
   for reductions (``X.T @ r``), batch sums inside the products.
@@ -87,7 +87,7 @@ def compile_case(case: Case):
 
 
 def setup_tenflang(case: Case, data: dict, init: dict, dtype: str):
-    from tenflang.train import TrainConfig, train
+    from tenflang.training.loop import TrainConfig, train
     gcp = compile_case(case)
 
     def run(steps=None):

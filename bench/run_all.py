@@ -99,7 +99,7 @@ def memory_child(key: str, impl: str, dtype: str, quick: bool) -> dict:
         jax.block_until_ready(jnp.ones(8) + 1)   # backend start-up, not the run's
     elif impl == "tenflang":
         import tenflang.backprop  # noqa: F401
-        import tenflang.train  # noqa: F401
+        import tenflang.training.loop  # noqa: F401
     np.ones((8, 8)) @ np.ones((8, 8))        # BLAS start-up buffers, not the run's
     base = rss_kib()
     data = workloads.make_data(case, dtype)

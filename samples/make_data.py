@@ -18,7 +18,7 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from tenflang.vectors import format_examples  # noqa: E402
+from tenflang.data.vectors import format_examples  # noqa: E402
 
 
 def write(name: str, arrays: dict) -> None:

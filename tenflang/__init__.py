@@ -8,12 +8,12 @@
 See docs/api.md (the API guide).
 """
 from .errors import RunFailure, TenflangError
-from .parser import parse, parse_file, print_program
+from .lang import parse, parse_file, print_program
 from .backprop import compile_gradient
 from .interp import evaluate, interpret, make_plan, run_plan
-from .vectors import (format_examples, load_examples, load_weights, save_examples,
+from .data.vectors import (format_examples, load_examples, load_weights, save_examples,
                       save_weights)
-from .train import TrainConfig, train
+from .training.loop import TrainConfig, train
 
 load_vectors = load_examples    # a data file -> vectors.Examples (`.arrays`: name -> array)
 save_vectors = save_examples    # name -> array (leading example axis) -> a data file

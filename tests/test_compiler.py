@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 import tenflang
 from tenflang import ops
 from tenflang.backprop import compile_gradient
-from tenflang.parser import Declare, Define
+from tenflang.lang import Declare, Define
 
 from gradcheck import check_gradients, gcp_gradients
 
@@ -85,7 +85,7 @@ define e = sub o y
 define l = dot e e
 """
     gcp = compile_gradient(tenflang.parse(source, shape_program=True), 0)
-    shapes = tenflang.parser.check(gcp)
+    shapes = tenflang.lang.check(gcp)
     for statement in gcp.statements:
         if isinstance(statement, Declare):
             assert (statement.shape or ()) == shapes[statement.name]

@@ -22,12 +22,12 @@ import pytest
 distributed = pytest.importorskip("distributed")
 
 import tenflang  # noqa: E402
-from tenflang import distributed as dist  # noqa: E402
-from tenflang import vectors  # noqa: E402
+from tenflang.distributed import cluster as dist  # noqa: E402
+from tenflang.data import vectors  # noqa: E402
 from tenflang.backprop import compile_gradient  # noqa: E402
 from tenflang.errors import TenflangError  # noqa: E402
-from tenflang.shards import MANIFEST, manifest  # noqa: E402
-from tenflang.train import Interrupted, TrainConfig, signature, train  # noqa: E402
+from tenflang.data.shards import MANIFEST, manifest  # noqa: E402
+from tenflang.training.loop import Interrupted, TrainConfig, signature, train  # noqa: E402
 
 from conftest import ROOT, cli_env, command_line  # noqa: E402
 

@@ -61,7 +61,7 @@ import pytest
 from conftest import ROOT
 from tenflang.backprop import compile_gradient
 from tenflang.errors import TenflangError
-from tenflang.parser import Declare, parse, parse_source, print_program
+from tenflang.lang import Declare, parse, parse_source, print_program
 
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 RUN = ("tenflang", "console", "python", "pycon")
@@ -133,7 +133,7 @@ SERVER = r"""
 import json, os, select, socket, sys, traceback
 path, root = sys.argv[1], sys.argv[2]
 import tenflang.cli
-from tenflang.parser.syntax import parser
+from tenflang.lang.syntax import parser
 parser()
 
 

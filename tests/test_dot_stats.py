@@ -12,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tenflang.backprop import compile_gradient
-from tenflang.backprop.dot import quote, to_dot
-from tenflang.backprop.stats import program_stats, report
-from tenflang.parser import parse
+from tenflang.analysis.graphviz import quote, to_dot
+from tenflang.analysis.stats import program_stats, report
+from tenflang.lang import parse
 
 ROOT = Path(__file__).resolve().parents[1]
 SEED = (ROOT / "samples" / "example_shape.tf").read_text()
@@ -230,7 +230,7 @@ def random_program(steps: list[tuple[int, int, bool]]) -> str:
 def brute_force_peak(program) -> int:
     """Live sets point by point, straight from the definitions (quadratic)."""
     from tenflang.ops import size
-    from tenflang.parser import check
+    from tenflang.lang import check
     shapes, defs, decls = check(program), program.definitions(), program.declarations()
     varying = {"v0"}
     for d in defs:

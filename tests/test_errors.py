@@ -24,7 +24,7 @@ import pytest
 
 from conftest import run_cli_batch_impl, run_cli_impl
 from tenflang.errors import TenflangError
-from tenflang.parser import parse, parse_file, read_source
+from tenflang.lang import parse, parse_file, read_source
 
 
 @dataclass(frozen=True)

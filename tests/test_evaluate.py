@@ -22,7 +22,7 @@ from click.testing import CliRunner
 
 import tenflang
 from tenflang.backprop import compile_gradient
-from tenflang.cli.evaluate import tfevaluate
+from tenflang.cli import tfevaluate
 from tenflang.interp import evaluate
 
 from conftest import ROOT, run_cli_impl
@@ -148,7 +148,7 @@ SUBPROCESS_BAD = ["missing_input", "extra_variable", "not_a_number", "nan_input"
 
 
 def gpu_available() -> bool:
-    from tenflang.gpu import cupy_or_reason
+    from tenflang.interp.device import cupy_or_reason
     return cupy_or_reason()[0] is not None
 
 

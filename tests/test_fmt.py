@@ -16,8 +16,8 @@ from conftest import SAMPLES
 from tenflang import cli
 from tenflang.backprop import compile_gradient
 from tenflang.errors import TenflangError
-from tenflang.fmt import TOKEN, format_file, format_source
-from tenflang.parser import parse, parse_source, print_program
+from tenflang.lang.formatter import TOKEN, format_file, format_source
+from tenflang.lang import parse, parse_source, print_program
 
 MESSY = """\
 
@@ -183,7 +183,7 @@ def test_programs_that_do_not_type_check_still_format():
 
 
 def test_a_formatter_bug_cannot_change_the_program(monkeypatch):
-    import tenflang.fmt as fmt
+    import tenflang.lang.formatter as fmt
     monkeypatch.setattr(fmt, "render", lambda lines: ["declare input x"])
     with pytest.raises(RuntimeError, match="would change the program"):
         format_source("declare input y\n")

@@ -18,7 +18,7 @@ from conftest import SAMPLES
 from tenflang import ops
 from tenflang.backprop import compile_gradient
 from tenflang.errors import TenflangError
-from tenflang.parser import Comment, parse, print_program
+from tenflang.lang import Comment, parse, print_program
 
 FUZZ = settings(max_examples=250, deadline=None, database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

@@ -25,7 +25,7 @@ from tenflang import ops
 from tenflang.backprop import compile_gradient
 from tenflang.interp import evaluate, interpret, make_plan, run_plan
 from tenflang.ops import fmt_shape
-from tenflang.parser.checks import check
+from tenflang.lang.checks import check
 
 from conftest import SAMPLES
 

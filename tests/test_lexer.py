@@ -20,8 +20,8 @@ from pygments.token import (Comment, Error, Keyword, Name, Number, Operator,  # 
 
 from conftest import ROOT, SAMPLES  # noqa: E402
 from tenflang.backprop import compile_gradient  # noqa: E402
-from tenflang.lexer import TenflangLexer  # noqa: E402
-from tenflang.parser import parse, print_program  # noqa: E402
+from tenflang.lang.highlight import TenflangLexer  # noqa: E402
+from tenflang.lang import parse, print_program  # noqa: E402
 
 
 def tokens(text: str):
@@ -110,7 +110,7 @@ def test_setup_cfg_registers_the_entry_point_and_the_test_extra():
     cfg = configparser.ConfigParser()
     cfg.read(ROOT / "setup.cfg")
     entry_points = cfg["options.entry_points"]["pygments.lexers"].split()
-    assert entry_points == ["tenflang", "=", "tenflang.lexer:TenflangLexer"]
+    assert entry_points == ["tenflang", "=", "tenflang.lang.highlight:TenflangLexer"]
     assert any(line.strip().startswith("pygments")
                for line in cfg["options.extras_require"]["test"].splitlines())
 

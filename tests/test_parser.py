@@ -9,7 +9,7 @@ import pytest
 
 from conftest import SAMPLES
 from tenflang.errors import TenflangError
-from tenflang.parser import (Declare, Define, Macro, Num, Program, Var, check, expand, parse,
+from tenflang.lang import (Declare, Define, Macro, Num, Program, Var, check, expand, parse,
                              parse_file, parse_source, print_program)
 
 EXAMPLE = """\

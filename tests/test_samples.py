@@ -10,7 +10,7 @@ import json
 import numpy as np
 import pytest
 
-from tenflang.vectors import load_examples, load_weights
+from tenflang.data.vectors import load_examples, load_weights
 
 from conftest import ROOT
 

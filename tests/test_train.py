@@ -12,8 +12,8 @@ import pytest
 
 import tenflang
 from tenflang.backprop import compile_gradient
-from tenflang.train import TrainConfig, batch_indices, initial_weights, signature, train
-from tenflang.vectors import load_weights
+from tenflang.training.loop import TrainConfig, batch_indices, initial_weights, signature, train
+from tenflang.data.vectors import load_weights
 
 from conftest import ROOT, cli_env, command_line
 
@@ -249,7 +249,7 @@ def test_cli_val_fraction_and_float32(linear_gcp):
 
 
 def test_cli_gpu_without_a_gpu_is_a_clear_error(linear_gcp):
-    from tenflang.gpu import cupy_or_reason
+    from tenflang.interp.device import cupy_or_reason
     if cupy_or_reason()[0] is not None:
         pytest.skip("a GPU is present")
     code, out, err = cli(linear_gcp, SAMPLES / "linear_train.txt", "--device", "gpu")

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 from hypothesis.extra import numpy as hnp
 
-from tenflang import vectors
+from tenflang.data import vectors
 from tenflang.errors import RunFailure, TenflangError
-from tenflang.vectors import (Examples, format_examples, format_weights, load_examples,
+from tenflang.data.vectors import (Examples, format_examples, format_weights, load_examples,
                               load_weights, save_examples, save_weights, write_atomically)
 
 SETTINGS = settings(max_examples=30, deadline=None,

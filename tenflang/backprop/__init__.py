@@ -1,64 +1,8 @@
-"""The Compile Phase: shape program → Gradient Computing Program.
+"""The Compile Phase: a shape program's Gradient Computing Program, by reverse-mode
+backpropagation (docs/guide.md, "Reading a GCP").  `compiler` drives the passes:
+`graph` (dataflow graph, topological order), `reverse` (the adjoint sweep),
+`rules` (derivative rules lowered to lines), `simplify` (-O1), `gcp` (assembly)."""
+from .compiler import compile_gradient
+from .reverse import adjoint
 
-    gcp = compile_gradient(program, level=1)     # a checked Program
-    text = print_program(gcp)
-
-`level=0` is the seed's literal algorithm: an adjoint for every node and a
-local partial for every operand, inputs included.  `level=1` (the default)
-sweeps only the nodes between the weights and the losses, then simplifies
-(see `simplify`).  Both give the same gradients.
-"""
-from __future__ import annotations
-
-from ..gcpause import paused_gc
-from ..parser.ast import Comment, Program, Var
-from ..parser.checks import check
-from .gcp import assemble
-from .graph import build_graph, reachable
-from .reverse import adjoint, infer, live_edge, reverse_sweep, zero
-from .simplify import simplify
-
-
-def compile_gradient(program: Program, level: int = 1) -> Program:
-    """The GCP of a checked shape program (see module docstring)."""
-    with paused_gc():
-        return sweep_and_assemble(program, level)
-
-
-def sweep_and_assemble(program: Program, level: int) -> Program:
-    shapes = check(program)
-    graph = build_graph(program)
-    weights = [n for n, k in graph.kinds.items() if k == "weight"]
-    losses = [n for n, k in graph.kinds.items() if k == "loss" and n in graph.defs]
-    nodes = set(graph.index) if level == 0 else relevant_nodes(graph, shapes, weights, losses)
-    sweep = reverse_sweep(graph, shapes, nodes, keep_zero=level == 0)
-    all_weights = [d.name for d in program.declarations().values() if d.kind == "weight"]
-    missing = [zero(sweep.adjoints.setdefault(w, sweep.namer.claim(adjoint(w))), w, sweep.shapes)
-               for w in all_weights if w not in nodes]
-    infer(missing, sweep.shapes)
-    blocks = sweep.blocks + ([(Comment("weights no loss depends on: gradient zero"), missing)]
-                             if missing else [])
-    outputs = {sweep.adjoints[w] for w in all_weights}
-    forward = program.definitions()
-    if level >= 1:
-        keep = set(outputs) | set(losses)
-        forward, blocks = simplify(forward, blocks, keep, sweep.shapes)
-    gcp = assemble(program, sweep.shapes, forward, blocks, outputs)
-    check(gcp)
-    return gcp
-
-
-def relevant_nodes(graph, shapes, weights, losses) -> set[str]:
-    """Nodes on a path from a weight to a loss along edges that carry a derivative."""
-    def operands(node):
-        define = graph.defs.get(node)
-        return [] if define is None else [
-            o.name for i, o in enumerate(define.operands)
-            if isinstance(o, Var) and live_edge(graph, shapes, node, i, False)]
-
-    def users(node):
-        return [u for u, i in graph.users[node] if live_edge(graph, shapes, u, i, False)]
-    return reachable(losses, operands) & reachable(weights, users)
-
-
-__all__ = ["compile_gradient"]
+__all__ = ["compile_gradient", "adjoint"]

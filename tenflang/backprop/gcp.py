@@ -9,7 +9,7 @@ declaration carries its shape (scalars omit `[]`).
 """
 from __future__ import annotations
 
-from ..parser.ast import Comment, Declare, Define, Program
+from ..lang.ast import Comment, Declare, Define, Program
 
 RETYPE = {"input": "input", "exp_output": "input", "weight": "weight",
           "intvar": "intvar", "output": "intvar", "loss": "loss"}

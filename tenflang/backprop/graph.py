@@ -13,7 +13,7 @@ from __future__ import annotations
 import heapq
 from dataclasses import dataclass
 
-from ..parser.ast import BOUND_KINDS, Define, Program, Var
+from ..lang.ast import BOUND_KINDS, Define, Program, Var
 
 
 @dataclass(frozen=True)

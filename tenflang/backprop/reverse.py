@@ -17,8 +17,8 @@ from collections import ChainMap
 from dataclasses import dataclass, field, replace
 
 from .. import ops
-from ..parser.ast import Comment, Define, Num, Var
-from ..parser.printer import statement
+from ..lang.ast import Comment, Define, Num, Var
+from ..lang.printer import statement
 from .graph import Graph, topological_order
 from .rules import lower
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import re
 
-from ..parser.ast import Define, Num, Var
+from ..lang.ast import Define, Num, Var
 
 TOKEN = re.compile(r"\(|\)|[^\s()]+")
 

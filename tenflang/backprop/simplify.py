@@ -22,7 +22,7 @@ import math
 import numpy as np
 
 from .. import ops
-from ..parser.ast import Define, Num, Var
+from ..lang.ast import Define, Num, Var
 
 COMMUTATIVE = {"add", "mul", "max", "min", "dot"}
 

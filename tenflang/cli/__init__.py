@@ -3,12 +3,12 @@ names) and the `tenflang` group gathering them with `check`, `shard` and friends
 Each command is a thin wrapper over the Python API."""
 import click
 
-from .compile import check_command, tfcompiler
-from .evaluate import tfevaluate
-from .fmt import fmt_command
-from .plan import plan_command
-from .shard import shard_command
-from .train import tfweightcalc
+from .compile_command import check_command, tfcompiler
+from .evaluate_command import tfevaluate
+from .fmt_command import fmt_command
+from .plan_command import plan_command
+from .shard_command import shard_command
+from .train_command import tfweightcalc
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

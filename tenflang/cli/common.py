@@ -13,7 +13,7 @@ import sys
 import click
 
 from ..errors import TenflangError
-from ..vectors import write_atomically
+from ..files import write_atomically
 
 
 def reports_errors(command):

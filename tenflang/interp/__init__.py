@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..parser.ast import Program
+from ..lang.ast import Program
 from .plan import Plan, default_results, make_plan
 from .run import run_plan
 

@@ -24,7 +24,7 @@ import functools
 from types import SimpleNamespace
 
 from .. import ops
-from ..parser.printer import number
+from ..lang.printer import number
 
 # a batch sum pushed into the product, as one BLAS call: Σ_b a_b ⊗ c_b = aᵀc, and
 # Σ_b A_b C_b contracts the example axis with the inner one

@@ -18,8 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import ops
-from ..parser.ast import BOUND_KINDS, Program, Var
-from ..parser.checks import check
+from ..lang.ast import BOUND_KINDS, Program, Var
+from ..lang.checks import check
 
 BATCHED_KINDS = ("input", "exp_output")
 

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .errors import Location, TenflangError
+from ..errors import Location, TenflangError
 
 MANIFEST = "manifest.json"
 SHARD_FORMAT = "shard-{:05d}.npz"
@@ -227,7 +227,7 @@ _FILE = {}        # the last single data file a worker read: {key: arrays}
 
 def load_chunk(pieces: tuple, shapes: dict, dtype: str, device: str, allow_nan: bool) -> dict:
     """The arrays of one chunk, in worker memory (runs on a worker)."""
-    from .gpu import array_module
+    from ..interp.device import array_module
     parts = [load_piece(piece, shapes, allow_nan) for piece in pieces]
     xp = array_module(device)
     return {n: xp.asarray(np.array(parts[0][n] if len(parts) == 1 else

@@ -15,9 +15,10 @@ import re
 
 import click
 
-from .. import vectors
+from ..files import write_atomically
+from ..data import vectors
 from ..errors import Location, RunFailure, TenflangError
-from ..shards import MANIFEST, SHARD_FORMAT, manifest
+from ..data.shards import MANIFEST, SHARD_FORMAT, manifest
 from .common import reports_errors
 
 _OURS = re.compile(r"shard-\d{5,}\.npz|" + re.escape(MANIFEST))
@@ -49,7 +50,7 @@ def shard_command(data_file, out_dir, rows, force, allow_nan):
         written.append((name, min(rows, total - start)))
     shapes = {n: a.shape[1:] for n, a in arrays.items()}
     import json
-    vectors.write_atomically(os.path.join(out_dir, MANIFEST),
+    write_atomically(os.path.join(out_dir, MANIFEST),
                              json.dumps(manifest(data_file, written, shapes), indent=1) + "\n")
     for name in stale - {f for f, _ in written} - {MANIFEST}:
         try:

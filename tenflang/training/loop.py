@@ -29,11 +29,11 @@ from typing import Callable
 
 import numpy as np
 
-from .errors import Location, RunFailure, TenflangError
-from .gpu import to_host
-from .interp import make_plan, run_plan
-from .parser.ast import Program
-from .parser.checks import check
+from ..errors import Location, RunFailure, TenflangError
+from ..interp.device import to_host
+from ..interp import make_plan, run_plan
+from ..lang.ast import Program
+from ..lang.checks import check
 
 OPTIMIZERS = ("sgd", "momentum", "adam")
 

@@ -11,8 +11,8 @@ import click
 
 from ..interp import make_plan
 from ..interp.codegen import plan_source
-from ..parser import parse_file
-from ..parser.ast import BOUND_KINDS
+from ..lang import parse_file
+from ..lang.ast import BOUND_KINDS
 from .common import reports_errors, write_output
 
 

@@ -23,9 +23,9 @@ Conventions
 from __future__ import annotations
 
 from ..ops import fmt_shape
-from ..parser import check
-from ..parser.ast import BOUND_KINDS, Declare, Define, Num, Program, Var
-from ..parser.printer import number
+from ..lang import check
+from ..lang.ast import BOUND_KINDS, Declare, Define, Num, Program, Var
+from ..lang.printer import number
 
 KIND_STYLE = {
     "input": 'shape=invhouse, style=filled, fillcolor="#cfe2f3"',

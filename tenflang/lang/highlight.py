@@ -24,8 +24,8 @@ from pygments.lexer import RegexLexer, bygroups, words
 from pygments.token import (Comment, Error, Keyword, Name, Number, Operator, Punctuation,
                             Whitespace)
 
-from . import ops
-from .parser.ast import KINDS
+from .. import ops
+from .ast import KINDS
 
 NAME = r"[A-Za-z_][A-Za-z0-9_]*(?:[./][A-Za-z0-9_]+)*"
 NUMBER = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?(?![A-Za-z0-9_.+-])"

@@ -51,11 +51,11 @@ import uuid
 
 import numpy as np
 
-from .errors import RunFailure, TenflangError
-from .parser.ast import Program
-from .parser.printer import print_program
-from .shards import Dataset, describe, forget_file, load_chunk  # noqa: F401 (describe: API)
-from .train import (Interrupted, State, TrainConfig, TrainResult, descend, gradient_plan,
+from ..errors import RunFailure, TenflangError
+from ..lang.ast import Program
+from ..lang.printer import print_program
+from ..data.shards import Dataset, describe, forget_file, load_chunk  # noqa: F401 (describe: API)
+from ..training.loop import (Interrupted, State, TrainConfig, TrainResult, descend, gradient_plan,
                     host_state, signature, start_state)
 
 FAN_IN = 8                       # partial sums added per add_sums task
@@ -209,7 +209,7 @@ def plan_for(digest: str, text: str):
     """(plan, signature) of the GCP `text` whose sha256 is `digest`, made once
     per worker process and kept for the GCP last asked for (runs on a worker)."""
     if digest not in _PLANS:
-        from .parser import parse
+        from ..lang import parse
         gcp = parse(text, "<gcp>")
         sig = signature(gcp)
         _PLANS.clear()
@@ -220,8 +220,8 @@ def plan_for(digest: str, text: str):
 def chunk_sums(chunk: dict, step: tuple) -> dict:
     """{"rows", "loss", "grads"}: sums over the chunk's examples (runs on a
     worker; the sums come back in host memory as float64)."""
-    from .gpu import to_host
-    from .interp import run_plan
+    from ..interp.device import to_host
+    from ..interp import run_plan
     digest, text, weights, dtype = step
     plan, sig = plan_for(digest, text)
     xp = _module_of(next(iter(chunk.values()))) if chunk else np

@@ -4,7 +4,7 @@ from __future__ import annotations
 import click
 
 from ..backprop import compile_gradient
-from ..parser import parse_file, print_program
+from ..lang import parse_file, print_program
 from .common import reports_errors, write_output
 
 
@@ -28,10 +28,10 @@ def tfcompiler(shape, out, level, dot_file, dot_gcp, stats, check_only):
         return
     gcp = compile_gradient(program, level)
     if dot_file:
-        from ..backprop.dot import to_dot
+        from ..analysis.graphviz import to_dot
         write_output(dot_file, to_dot(gcp if dot_gcp else program))
     if stats:
-        from ..backprop.stats import report
+        from ..analysis.stats import report
         click.echo(report(program, gcp), err=True)
     write_output(out, print_program(gcp))
 

@@ -29,8 +29,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .errors import Location, RunFailure
-from .parser.syntax import parse_source
+from ..errors import Location, RunFailure
+from .syntax import parse_source
 
 TOKEN = re.compile(r"""
     (?P<space>[ \t\f\r]+)
@@ -185,8 +185,8 @@ def format_file(path: str, check: bool = False) -> bool:
     error raises TenflangError and leaves the file untouched."""
     from pathlib import Path
 
-    from .parser import read_source
-    from .vectors import write_atomically
+    from . import read_source
+    from ..files import write_atomically
     text = read_source(path)                 # TenflangError if unreadable
     new = format_source(text, path)
     try:

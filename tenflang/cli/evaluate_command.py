@@ -10,11 +10,11 @@ from __future__ import annotations
 import click
 import numpy as np
 
-from .. import vectors
-from ..gpu import array_module, to_host
+from ..data import vectors
+from ..interp.device import array_module, to_host
 from ..interp import evaluate
-from ..parser import parse_file
-from ..parser.checks import check
+from ..lang import parse_file
+from ..lang.checks import check
 from .common import device_option, dtype_option, reports_errors, write_output
 
 

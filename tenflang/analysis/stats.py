@@ -29,8 +29,8 @@ from __future__ import annotations
 from collections import Counter
 
 from .. import ops
-from ..parser import check
-from ..parser.ast import Define, Num, Program, Var
+from ..lang import check
+from ..lang.ast import Define, Num, Program, Var
 
 BYTES_PER_ELEMENT = 8                      # float64
 PER_EXAMPLE_DATA = ("input", "exp_output")

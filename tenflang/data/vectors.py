@@ -25,15 +25,15 @@ from __future__ import annotations
 import io
 import os
 import re
-import tempfile
 import zipfile
 from dataclasses import dataclass
 from typing import Iterator
 
 import numpy as np
 
+from ..errors import Location, TenflangError
+from ..files import write_atomically
 from .csvfiles import csv_examples, csv_lines, header_column, merge_header
-from .errors import Location, RunFailure, TenflangError
 from .notation import (NAME_RE, Source, check_uniform, entry_column, is_blank, parse_vector,
                        shape_str, skip, value_strings, vector_lines)
 # looked up here at each call, so tests can swap out vectors._fast_scalar_examples
@@ -314,37 +314,6 @@ def _npz_bytes(arrays: dict) -> bytes:
                 with z.open(name + ".npy", "w", force_zip64=True) as f:
                     np.lib.format.write_array(f, np.asarray(a), allow_pickle=False)
     return buf.getvalue()
-
-
-def write_atomically(path: str, text_or_bytes: str | bytes) -> None:
-    """Write through a temporary file in the target's directory and os.replace, so
-    the target is never half-written.  Failure raises RunFailure."""
-    data = text_or_bytes.encode("utf-8") if isinstance(text_or_bytes, str) else text_or_bytes
-    tmp = None
-    try:
-        try:
-            mode = os.stat(path).st_mode & 0o7777
-        except FileNotFoundError:
-            umask = os.umask(0)
-            os.umask(umask)
-            mode = 0o666 & ~umask
-        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)),
-                                   prefix="." + os.path.basename(path) + ".", suffix=".tmp")
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-        tmp = None
-    except OSError as e:
-        raise RunFailure(f"cannot write file: {e.strerror or e}", Location(file=path)) from None
-    finally:
-        if tmp is not None:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
 
 
 def save_weights(path: str, weights: dict[str, np.ndarray]) -> None:

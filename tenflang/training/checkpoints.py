@@ -15,9 +15,10 @@ import os
 
 import numpy as np
 
-from . import vectors
-from .errors import Location, TenflangError
-from .train import State
+from ..files import write_atomically
+from ..data import vectors
+from ..errors import Location, TenflangError
+from .loop import State
 
 
 def save_checkpoint(path: str, state: State, optimizer: str, seed: int) -> None:
@@ -28,7 +29,7 @@ def save_checkpoint(path: str, state: State, optimizer: str, seed: int) -> None:
     arrays["meta"] = np.asarray(json.dumps(meta))
     buffer = io.BytesIO()
     np.savez(buffer, **arrays)
-    vectors.write_atomically(path, buffer.getvalue())
+    write_atomically(path, buffer.getvalue())
 
 
 def load_checkpoint(path: str, weight_shapes: dict, optimizer: str) -> State | None:

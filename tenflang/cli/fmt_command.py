@@ -16,7 +16,7 @@ from pathlib import Path
 import click
 
 from ..errors import TenflangError
-from ..fmt import format_file, format_source
+from ..lang.formatter import format_file, format_source
 
 
 def expand_paths(paths) -> list[str]:

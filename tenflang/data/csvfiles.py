@@ -22,7 +22,7 @@ from typing import Iterator
 
 import numpy as np
 
-from .errors import Location, TenflangError
+from ..errors import Location, TenflangError
 from .notation import FLOATISH_RE, NUM_RE, check_uniform, content_lines, number_strings, shape_str
 
 _COLUMN_RE = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_./]*)\s*(?:\[\s*(\d+(?:\s*,\s*\d+)*)\s*\])?\s*")

@@ -21,12 +21,13 @@ import sys
 
 import click
 
-from .. import vectors
-from ..checkpoints import load_checkpoint, save_checkpoint
+from ..files import write_atomically
+from ..data import vectors
+from ..training.checkpoints import load_checkpoint, save_checkpoint
 from ..errors import Location, TenflangError
-from ..gpu import array_module
-from ..parser import parse_file
-from ..train import OPTIMIZERS, Diverged, Interrupted, State, TrainConfig, signature, train
+from ..interp.device import array_module
+from ..lang import parse_file
+from ..training.loop import OPTIMIZERS, Diverged, Interrupted, State, TrainConfig, signature, train
 from .common import device_option, dtype_option, reports_errors
 
 
@@ -91,7 +92,7 @@ def tfweightcalc(gcp_file, data_file, out, lr, optimizer, batch_size, max_iters,
     try:
         with loop["should_stop"].installed():
             if scheduler:
-                from .. import distributed
+                from ..distributed import cluster as distributed
                 worker_device = device or os.environ.get("TENFLANG_DEVICE") or "auto"
                 with distributed.connect(scheduler, connect_timeout) as client:
                     bar = progress_bar(max_iters, resume, quiet)
@@ -111,7 +112,7 @@ def tfweightcalc(gcp_file, data_file, out, lr, optimizer, batch_size, max_iters,
 
 def cluster_data(data_file, sig, scheduler, chunk_size, batch_size, val_fraction, allow_nan):
     """The distributed run's data description (no examples are read here)."""
-    from .. import distributed
+    from ..distributed import cluster as distributed
     if batch_size:
         raise TenflangError("--batch-size is not supported with --scheduler: distributed "
                             "training is full-batch only")
@@ -256,4 +257,4 @@ def plot_loss(path: str, history: list) -> None:
     fig.tight_layout()
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png")
-    vectors.write_atomically(path, buffer.getvalue())
+    write_atomically(path, buffer.getvalue())

@@ -27,7 +27,7 @@ from typing import Iterator
 
 import numpy as np
 
-from .errors import Location, TenflangError
+from ..errors import Location, TenflangError
 
 NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_./]*")
 NUM = r"[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|(?i:inf(?:inity)?|nan))"
