@@ -77,9 +77,9 @@ class ToAst(Transformer):
             return token
         return Var(str(token), pos(token)) if token.type == "NAME" else number(token)
 
-    def dims(self, *tokens):
-        values = tuple(dimension(t) for t in tokens if t is not None)
-        return Dims(values, pos(tokens[0]) if tokens and tokens[0] is not None else None)
+    def dims(self, bracket, *tokens):
+        values = tuple(dimension(t) for t in tokens if t is not None and t.type == "NUMBER")
+        return Dims(values, pos(bracket))
 
     def params(self, *names):
         return tuple(map(str, names))
