@@ -177,7 +177,8 @@ def attribute_lines(op: ops.Op, accepted) -> list[str]:
     if not op.attrs:
         return []
     out = ["- attributes, written after the operands: " + ", ".join(
-        f"`{a.name}`" + (f" (default {a.default})" if a.default is not None else " (optional)")
+        f"`{a.name}`" + (" (required)" if a.required else f" (default {a.default})"
+                         if a.default is not None else " (optional)")
         for a in op.attrs)]
     rows = []
     for case, values in ATTRIBUTE_EXAMPLES.get(op.name, []):
@@ -195,7 +196,7 @@ def op_section(op: ops.Op) -> list[str]:
     accepted = cases(op)
     kind = "elementwise, " if op.elementwise else ""
     plural = "s" if op.arity != 1 else ""
-    operands = " ".join(tuple(NAMES[:op.arity]) + tuple(f"[{a.name}]" for a in op.attrs))
+    operands = " ".join(tuple(NAMES[:op.arity]) + tuple(a.name if a.required else f"[{a.name}]" for a in op.attrs))
     out = [f"#### `{op.name}`", "",
            f"`define v = {op.name} {operands}` — {kind}{op.arity} operand{plural}", "",
            f"- computes: {op.math}",

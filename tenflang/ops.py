@@ -11,10 +11,13 @@ Conventions
 
 * Attributes (docs/guide.md, "Attributes") are static integers written after
   the operands (`sum x 0`, `conv2d x K 1 2`); a shape literal `[d1, ...]` is
-  one attribute.  `attrs=(Attr("axis", None, check=...),)` declares them in
-  order; every attribute has a default (`None`: absent), so trailing ones may
-  be left out.  Every function of an op below receives the operands first,
-  then all its attributes, defaults filled in.
+  one attribute.  `attrs=(Attr("k", required=True), Attr("stride", 1,
+  check=at_least(1)))` declares them in order, required ones first; the
+  others have a default (`None`: absent), so trailing ones may be left out.
+  The parser checks them (`lang/checks.py`: a literal, an integer, the check)
+  and every function of an op below receives the operands first, then all its
+  attributes, defaults filled in, as Python ints (tuples for shape literals).
+  Attributes have no derivative.
 
 * `forward(xp, *operands, *attrs)` is array-module generic (numpy or cupy as
   `xp`), one leading example axis on every value: see tenflang/forwards.py.
@@ -50,6 +53,11 @@ Adding an op is one `defop` call (or `defunary`/`defbinary`), e.g.
 
     defop("sum", 1, forwards.per_example_sum, reduce_shape("sum"), sum_rules,
           "v = Σ_i a_i", attrs=(AXIS,), flops=lambda a, axis: size(a))
+
+with `forwards.per_example_sum(xp, a, axis=None)`, `reduce_shape("sum")(a,
+axis)` and `sum_rules(a, axis)`; then add example shapes to the tests
+(tests/test_gradients.py) and the reference generator (docs/make_op_reference.py)
+if the defaults there do not fit, and run `python docs/make_op_reference.py`.
 """
 from __future__ import annotations
 
@@ -103,11 +111,13 @@ def no_grad() -> Rule:
 class Attr:
     """A static attribute: its name, default (None: absent) and check.
     `check(value)` returns what is wrong (`"must be ≥ 1"`) or None; `shape`
-    marks an attribute written as a shape literal `[d1, ...]`."""
+    marks an attribute written as a shape literal `[d1, ...]`; a `required`
+    one has no default and must be written (required ones come first)."""
     name: str
     default: object = None
     check: Callable[[object], str | None] = field(default=lambda value: None)
     shape: bool = False
+    required: bool = False
 
 
 def at_least(low: int) -> Callable[[int], str | None]:

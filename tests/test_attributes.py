@@ -170,3 +170,56 @@ def test_a_number_literal_remembers_how_it_was_written():
     program = tenflang.parse("declare input x\ndeclare output y\ndefine y = mul x 2.0\n")
     (define,) = program.definitions()
     assert define.operands[1] == Num(2.0) and define.operands[1].text == "2.0"
+
+
+# --- an op declared the way new ops are: checked attributes, a shape literal ---
+
+def tile_forward(xp, a, dims, times):
+    return xp.tile(a, (1,) + (1,) * (a.ndim - 1 - len(dims)) + tuple(dims)) * times
+
+
+TILE = ops.Op("tile_test", 1, tile_forward,
+              lambda a, dims, times: tuple(d * k for d, k in zip(a, dims)),
+              lambda a, dims, times: (ops.linear(f"tile_test g {list(dims)} {times}"),),
+              "v = times · a tiled", attrs=(ops.Attr("dims", shape=True, required=True),
+                                           ops.Attr("times", 1, check=ops.at_least(1))))
+
+
+@pytest.fixture
+def tile_op(monkeypatch):
+    from tenflang.interp import codegen
+    monkeypatch.setitem(ops.TABLE, TILE.name, TILE)
+    monkeypatch.setattr(codegen.FORWARDS, TILE.name, tile_forward, raising=False)
+
+
+def test_a_shape_literal_attribute_reaches_the_forward(tile_op):
+    program = tenflang.parse("declare input x [2]\ndeclare output y [4]\n"
+                             "define y = tile_test x [2] 3\n")
+    (define,) = program.definitions()
+    assert define.attrs == ((2,), 3)
+    assert "define y = tile_test x [2] 3" in tenflang.print_program(program)
+    got = interpret(program, {"x": np.array([[1.0, 2.0]])}, batched=True)["y"]
+    np.testing.assert_array_equal(got, [[3.0, 6.0, 3.0, 6.0]])
+
+
+def test_a_rule_may_write_a_shape_literal(tile_op):
+    counter = iter(range(1, 10))
+    (line,) = lower(ops.TABLE["tile_test"].rules([(2,)], ((2,), 3))[0].combine, "t",
+                    {"g": Var("g")}, lambda base: f"{base}.{next(counter)}")
+    assert line.op == "tile_test" and line.attrs == ((2,), 3)
+
+
+@pytest.mark.parametrize("line,column,message", [
+    ("define y = tile_test x [2] 0", 28, "'tile_test' attribute 'times' must be ≥ 1, got 0"),
+    ("define y = tile_test x 2 2", 24, "'dims' must be a shape literal [d1, ...]"),
+    ("define y = tile_test x [2] [2]", 28, "'times' must be an integer, not a shape literal"),
+    ("define y = tile_test x", 12, "'tile_test' takes 1 operand, then the attributes dims "
+     "[times]; attribute 'dims' is missing"),
+    ("define y = tile_test x [2] 1 1", 30, "takes 1 operand, then the attributes dims [times], "
+     "got 4 values"),
+])
+def test_attribute_checks_come_from_the_op_table(tile_op, line, column, message):
+    with pytest.raises(tenflang.TenflangError) as info:
+        tenflang.parse(f"declare input x [2]\ndeclare output y [4]\n{line}\n", "t.tf")
+    assert message in str(info.value) and info.value.exit_code == 2
+    assert (info.value.location.line, info.value.location.column) == (3, column)

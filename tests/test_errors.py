@@ -147,7 +147,7 @@ CASES = [
          3, 18, "'sum' attribute 'axis' must be an integer, got 1e0"),
     Case("too_many_attributes", "declare input x [2, 3]\n" + LOSS
          + "define l = sum x 0 1\n", 3, 20,
-         "'sum' takes 1 operand and at most 1 attribute (axis), got 3 values"),
+         "'sum' takes 1 operand, then the attribute [axis], got 3 values"),
     Case("attribute_is_a_shape_literal", "declare input x [3]\n" + LOSS
          + "define l = sum x [0]\n", 3, 18,
          "'sum' attribute 'axis' must be an integer, not a shape literal"),

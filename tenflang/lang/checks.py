@@ -35,11 +35,14 @@ def split(program, define: Define) -> Define:
     if op is None or not op.attrs or len(define.operands) < op.arity:
         return define                     # check_define reports any problem
     operands, given = define.operands[:op.arity], define.operands[op.arity:]
-    at = lambda o, message: error_at(program, o.pos or define.op_pos, message,  # noqa: E731
-                                     define.origin)
+    at = lambda node, message: error_at(  # noqa: E731
+        program, getattr(node, "pos", None) or define.op_pos, message, define.origin)
     if len(given) > len(op.attrs):
         raise at(given[len(op.attrs)], f"'{op.name}' takes {takes(op)}, got "
                  f"{len(define.operands)} values")
+    missing = [a.name for a in op.attrs[len(given):] if a.required]
+    if missing:
+        raise at(None, f"'{op.name}' takes {takes(op)}; attribute '{missing[0]}' is missing")
     for operand in operands:
         if isinstance(operand, Dims):
             raise at(operand, f"a shape literal is not an operand of '{op.name}'; "
@@ -49,11 +52,12 @@ def split(program, define: Define) -> Define:
 
 
 def takes(op: ops.Op) -> str:
+    """`1 operand`, or with attributes `2 operands, then the attributes k [stride]`
+    (optional ones in brackets, as docs/guide.md writes them)."""
     text = f"{op.arity} operand{'s' if op.arity != 1 else ''}"
     if op.attrs:
-        names = ", ".join(a.name for a in op.attrs)
-        text += f" and at most {len(op.attrs)} attribute{'s' if len(op.attrs) > 1 else ''} " \
-                f"({names})"
+        names = " ".join(a.name if a.required else f"[{a.name}]" for a in op.attrs)
+        text += f", then the attribute{'s' if len(op.attrs) > 1 else ''} {names}"
     return text
 
 
