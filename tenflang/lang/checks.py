@@ -112,7 +112,8 @@ def check_declare(program, declare: Declare, decls, shape_program: bool) -> None
         first = decls[declare.name].pos
         raise error_at(program, declare.name_pos, f"'{declare.name}' is already declared"
                        + (f" on line {first.line}" if first else ""), declare.origin)
-    if shape_program and not declare.origin and ("." in declare.name or "/" in declare.name):
+    if (shape_program and not declare.origin and not declare.generated
+            and ("." in declare.name or "/" in declare.name)):
         raise error_at(program, declare.name_pos, f"'{declare.name}': names containing '.' or "
                        "'/' are reserved for generated code", declare.origin)
     if declare.shape is not None and 0 in declare.shape:
