@@ -216,6 +216,37 @@ CASES = [
          "transpose [3]: operand must be a matrix [m, n] (or have rank ≥ 2"),
     Case("softmax_of_a_scalar", "declare input a\n" + LOSS + "define l = softmax a\n", 3, 12,
          "softmax []: operand must have rank ≥ 1"),
+    # nested expressions (DESIGN.md §2.4.1): errors point at the nested op's own column
+    Case("nested_unknown_op", "declare input x [3]\n" + LOSS + "define l = sum (tahn x)\n",
+         3, 17, "unknown op 'tahn'; did you mean 'tanh'?"),
+    Case("nested_shape_mismatch", "declare input x [3]\ndeclare input W [2, 4]\n" + LOSS
+         + "define l = sum (tanh (matmul W x))\n", 4, 23,
+         "matmul [2, 4] × [3]: inner dimensions differ"),
+    Case("nested_undeclared_name", "declare input x [3]\n" + LOSS
+         + "define l = sum (add x y)\n", 3, 23, "'y' is not declared"),
+    Case("nested_wrong_arity", "declare input x [3]\n" + LOSS + "define l = sum (add x)\n",
+         3, 17, "'add' takes 2 operands, got 1"),
+    Case("nested_attribute_is_a_name", "declare input x [3]\ndeclare input k\n" + LOSS
+         + "define l = exp (sum x k)\n", 4, 23,
+         "'sum' attribute 'axis' must be an integer literal, not the name 'k'"),
+    Case("nested_unclosed", "declare input x [3]\n" + LOSS + "define l = sum (exp (neg x)\n",
+         3, 16, "'(' is never closed: ')' expected before the end of the line", exact=True),
+    Case("nested_unclosed_two", "declare input x [3]\n" + LOSS + "define l = sum (exp (neg x\n",
+         3, 21, "'(' is never closed (and 1 before it)"),
+    Case("nested_extra_close", "declare input x [3]\n" + LOSS + "define l = sum (exp x))\n",
+         3, 23, "')' closes no '(' (unbalanced parentheses)", exact=True),
+    Case("nested_empty_parentheses", "declare input x [3]\n" + LOSS + "define l = sum ()\n",
+         3, 17, "unexpected ')'; expected a name"),
+    Case("nested_too_deep", "declare input x\n" + LOSS + "define l = " + "neg (" * 101
+         + "x" + ")" * 101 + "\n", 3, 16, "expression nested deeper than 100 parentheses"),
+    Case("nested_in_a_macro_body", "macro m x -> y\n  define y = sum (exp (matmul x x))\nend\n"
+         "declare input v [3]\n" + LOSS + "define l = m v\n", 2, 24,
+         "matmul [3] × [3]: first operand must be a matrix", notes=((6, 12),)),
+    Case("nested_macro_called_before_defined", "declare input x\n" + LOSS
+         + "define l = exp (m x)\nmacro m a -> b\n  define b = neg a\nend\n", 3, 17,
+         "macro 'm' is called before it is defined (on line 4)"),
+    Case("nested_macro_calls_itself", "macro m a -> b\n  define b = neg (m a)\nend\n", 2, 19,
+         "macro 'm' calls itself; macros cannot be recursive"),
     Case("reserved_dot_name", "declare input x.y\n" + LOSS + "define l = exp x.y\n", 1, 15,
          "'x.y': names containing '.' or '/' are reserved for generated code"),
     Case("reserved_slash_name", "declare input x\n" + LOSS + "declare intvar d/dx\n"
