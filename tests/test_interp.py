@@ -210,7 +210,7 @@ SMOOTH = ["neg", "exp", "logistic", "tanh", "sin", "cos", "softplus", "logistic_
           "tanh_deriv", "copy", "relu", "abs", "step", "sign"]
 BINARY = ["add", "sub", "mul", "max", "min", "div", "pow"]
 SHAPED = ["matmul", "dot", "outer", "sum", "mean", "logsumexp", "softmax", "log_softmax",
-          "transpose", "sum_like", "broadcast_like"]
+          "transpose", "sum_like", "broadcast_like", "flatten", "concat", "argmax", "equal"]
 DATA = {"w0": ("weight", ()), "w1": ("weight", (3,)), "w2": ("weight", (2, 3)),
         "x0": ("input", (3,)), "x1": ("input", ()), "y0": ("exp_output", (2,))}
 
@@ -737,16 +737,20 @@ def test_float32_runs_in_float32_and_is_close_to_float64(path):
 
 
 @pytest.mark.parametrize("line", ["define g = mul s v", "define g = mul v s", "define g = mul s s",
-                                  "define g = outer s2 v", "define g = matmul M N"])
+                                  "define g = outer s2 v", "define g = matmul M N",
+                                  "define g = matmul A B", "define g = matmul A N",
+                                  "define g = matmul M (reshape N [3, 4])"])
 def test_batch_sums_pushed_into_products_equal_plain_sums(line):
     """reduce="sum" of a product of two per-example values is done inside one
     BLAS call; it must equal summing the per-example products."""
     source = ("declare input s\ndeclare input s2 [2]\ndeclare input v [3]\n"
-              "declare input M [2, 3]\ndeclare input N [3, 4]\ndeclare output g\n" + line + "\n")
+              "declare input M [2, 3]\ndeclare input N [3, 4]\ndeclare input A [5, 2, 3]\n"
+              "declare input B [5, 3, 4]\ndeclare output g\n" + line + "\n")
     program = tenflang.parse(source)
     rng = np.random.default_rng(5)
     data = {"s": rng.normal(size=6), "s2": rng.normal(size=(6, 2)), "v": rng.normal(size=(6, 3)),
-            "M": rng.normal(size=(6, 2, 3)), "N": rng.normal(size=(6, 3, 4))}
+            "M": rng.normal(size=(6, 2, 3)), "N": rng.normal(size=(6, 3, 4)),
+            "A": rng.normal(size=(6, 5, 2, 3)), "B": rng.normal(size=(6, 5, 3, 4))}
     plan = make_plan(program, set(data), ["g"])
     per_example = run_plan(plan, data)["g"]
     summed = run_plan(plan, data, reduce="sum")["g"]
