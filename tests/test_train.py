@@ -131,7 +131,6 @@ def test_cli_init_fine_tunes_from_a_weights_file(linear_gcp, tmp_path):
 
 
 @pytest.mark.parametrize("content,message", [
-    ("{w: [2, -1, 0.5]}\n", "missing weight 'b'"),
     ("{w: [2, -1], b: 0.3}\n", "weight 'w' has shape [2], expected [3]"),
     ("{w: [2, -1, 0.5], b: 0.3, q: 1}\n", "unexpected weight 'q'"),
     ("{w: [2, -1, 0.5], b: zz}\n", "not a number"),
