@@ -2,10 +2,10 @@
 
 Two symptoms are checked after a run (docs/guide.md §8 explains both):
 
-* the loss oscillates: over the last `WINDOW` epochs its mean (the loss
-  smoothed over each epoch, so mini-batch noise averages out) is no lower
-  than over the `WINDOW` epochs before, and it swings by more than
-  `SWING` of its level — the steps overshoot;
+* the loss oscillates: over the last `WINDOW` epochs the loss smoothed over
+  each epoch (so mini-batch noise averages out) swings by more than `SWING`
+  of its level, and either reached no new low or did not fall on average,
+  compared with the `WINDOW` epochs before: the steps overshoot;
 * a weight that was all zero when the run started is still all zero: its
   gradient was zero at every step, as for a weight that starts at 0 and
   multiplies only weights that also start at 0 (hidden units written with
@@ -42,12 +42,14 @@ def oscillation(history: list, epoch_iterations: int, lr: float) -> str | None:
         return None
     last, before = means[-WINDOW:], means[-2 * WINDOW:-WINDOW]
     level = abs(last.mean())
-    if last.mean() < before.mean() or not level or (last.max() - last.min()) < SWING * level:
+    stalled = last.min() >= before.min() or last.mean() >= before.mean()
+    if not stalled or not level or (last.max() - last.min()) < SWING * level:
         return None
     unit = "iterations" if epoch_iterations == 1 else "epochs"
     return (f"the training loss has not decreased over the last {WINDOW} {unit}: it swings "
-            f"between {last.min():.4g} and {last.max():.4g} (the steps overshoot); try a "
-            f"smaller --lr (it was {lr:g}), --lr-schedule cosine, or inputs scaled to unit size")
+            f"between {last.min():.4g} and {last.max():.4g}, its best was {means.min():.4g} "
+            f"(the steps overshoot); try a smaller --lr (it was {lr:g}), --lr-schedule cosine, "
+            f"or inputs scaled to unit size")
 
 
 def frozen(name: str, steps: int) -> str:
