@@ -5,6 +5,7 @@ resuming a checkpoint with other settings."""
 from __future__ import annotations
 
 import math
+import re
 import subprocess
 
 import numpy as np
@@ -18,7 +19,7 @@ from tenflang.training.loop import State, TrainConfig, initial_weights, signatur
 from tenflang.training.optimizers import OPTIMIZERS, SCHEDULES, step
 from tenflang.data.vectors import load_weights
 
-from conftest import ROOT, cli_env, command_line
+from conftest import ROOT, cli_env, command_line, stderr_on_a_terminal
 
 SAMPLES = ROOT / "samples"
 
@@ -384,3 +385,55 @@ def test_max_iters_at_or_below_the_checkpoint(files, tmp_path):
     code, out, err = cli(files, "--max-iters", "10", "--checkpoint", checkpoint)
     assert code == 2 and out == "" and "Traceback" not in err
     assert "the checkpoint is at iteration 20, past --max-iters 10" in err
+
+
+# ---------------------------------------------------------------- nothing lost, shown as it goes
+
+def test_ctrl_c_without_o_or_checkpoint_prints_the_weights_on_stdout(tmp_path):
+    """The --init message is printed just before training starts: the signal
+    sent after it interrupts training, not the start-up."""
+    import signal
+    import time
+    (tmp_path / "mlp.tf").write_text(tenflang.print_program(gcp_of("mlp_digits.tf")))
+    (tmp_path / "init.txt").write_text("{b2: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0]}\n")
+    proc = subprocess.Popen(command_line([
+        "tfweightcalc", tmp_path / "mlp.tf", SAMPLES / "digits_train.txt", "--max-iters",
+        "1000000", "--init", tmp_path / "init.txt"]), env=cli_env(), stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True)
+    assert "start as usual" in proc.stderr.readline()
+    time.sleep(1.0)
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 1, stderr
+    assert "the last good weights (iteration " in stderr and ") are printed on stdout" in stderr
+    assert "interrupted at iteration" in stderr and "Traceback" not in stderr
+    (tmp_path / "w.txt").write_text(stdout)
+    weights = load_weights(str(tmp_path / "w.txt"))
+    assert sorted(weights) == ["W1", "W2", "b1", "b2"] and weights["W1"].shape == (32, 64)
+
+
+def test_progress_bar_shows_the_validation_loss(files):
+    code, shown = stderr_on_a_terminal(["tfweightcalc", files / "linear.tf",
+                                        files / "data.npz", "--max-iters", "30",
+                                        "--val-fraction", "0.25", "--tol", "0"])
+    assert code == 0
+    assert re.search(r"loss [\d.e-]+  val [\d.e-]+  \|grad\|", shown), shown
+
+
+def test_plot_draws_training_smoothed_and_validation_curves(tmp_path, monkeypatch):
+    pytest.importorskip("matplotlib")
+    import matplotlib.pyplot as plt
+    from tenflang.cli.train_command import plot_loss, trailing_mean
+    assert trailing_mean([1.0, 3.0, 5.0, 7.0], 2) == [1.0, 2.0, 4.0, 6.0]
+    result = train(gcp_of("linear_regression.tf"), linear_data(n=40),
+                   TrainConfig(lr=0.05, batch_size=10, max_iters=30, tol=0, val_fraction=0.25,
+                               patience=20))
+    drawn = {}
+    monkeypatch.setattr(plt.Figure, "savefig", lambda self, buffer, format: drawn.update(
+        {line.get_label(): line.get_xydata() for line in self.axes[0].get_lines()}))
+    plot_loss(str(tmp_path / "p.png"), result)
+    assert sorted(drawn) == ["_child3", "training (mean over 3 iterations: an epoch)",
+                             "training (per batch)", "validation"]
+    np.testing.assert_allclose(drawn["validation"], result.val_history)
+    smoothed = drawn["training (mean over 3 iterations: an epoch)"][:, 1]
+    assert smoothed[5] == pytest.approx(np.mean(result.history[3:6]))
