@@ -21,6 +21,8 @@ from tenflang import ops
 from tenflang.backprop import adjoint, compile_gradient
 from tenflang.interp import interpret, make_plan, run_plan
 
+from gradcheck import numerical_gradient
+
 PROGRAMS = Path(__file__).resolve().parent / "programs"
 B = 5
 
@@ -211,3 +213,29 @@ def test_labels_in_range_train(run_cli_batch, files):
     assert [r[0] for r in results] == [0, 0, 0], results
     rows = [json.loads(line) for line in results[2][1].splitlines()]
     assert [int(np.argmax(r["scores"])) for r in rows] == [0, 3]
+
+
+def test_second_derivatives_through_the_gcp():
+    """A GCP is a program like any other: a loss on a gradient compiles again
+    (the adjoint ops `unslice`, `reshape`, `permute` have derivatives too), and
+    that gradient matches central differences."""
+    source = ("declare input x [3, 4]\ndeclare weight W [4, 2]\ndeclare intvar h\n"
+              "declare loss l\n"
+              "define h = softmax (matmul (permute (reshape x [4, 3]) [1, 0]) W)\n"
+              "define l = sum (mul (concat (slice h 0 2) (index (reshape h [1, 3, 2]) 0)) "
+              "(tanh (slice (concat h h) 1 4)))\n")
+    program = tenflang.parse(source, shape_program=True)
+    rng = np.random.default_rng(11)
+    data, weights = {"x": rng.normal(size=(3, 3, 4))}, {"W": rng.normal(size=(4, 2))}
+    for level in (0, 1):
+        gcp = compile_gradient(program, level)
+        text = tenflang.print_program(gcp) + "declare loss r\ndefine r = sum (mul d/dW d/dW)\n"
+        text = text.replace("declare loss l\n", "declare intvar l\n")
+        second = tenflang.parse(text)
+        gcp2 = tenflang.parse(tenflang.print_program(compile_gradient(second, level)))
+        (out,) = [d.name for d in gcp2.declarations().values() if d.kind == "output"]
+        assert out == "d/dW.1"              # `d/dW` names the first derivative there
+        plan = make_plan(gcp2, set(data) | set(weights), [out])
+        got = run_plan(plan, {**data, **weights}, reduce="mean")[out]
+        np.testing.assert_allclose(got, numerical_gradient(second, data, weights, "W"),
+                                   rtol=1e-5, atol=1e-7, err_msg=f"-O{level}")
