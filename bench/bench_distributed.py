@@ -51,9 +51,8 @@ import numpy as np  # noqa: E402
 import workloads  # noqa: E402
 import tenflang  # noqa: E402
 from tenflang.distributed import cluster as dist  # noqa: E402
-from tenflang.data import vectors  # noqa: E402
 from tenflang.backprop import compile_gradient  # noqa: E402
-from tenflang.data.shards import MANIFEST, SHARD_FORMAT, manifest  # noqa: E402
+from tenflang.data import shards  # noqa: E402
 from tenflang.training.loop import TrainConfig, train  # noqa: E402
 
 
@@ -62,20 +61,9 @@ def gcp_of(text: str):
 
 
 def write_shards(arrays: dict, directory: str, count: int) -> str:
-    """`tenflang shard` by hand: `count` shards and the manifest."""
+    """`count` shards of `arrays` and their manifest, as `tenflang shard` writes them."""
     os.makedirs(directory, exist_ok=True)
-    n = len(next(iter(arrays.values())))
-    rows = -(-n // count)
-    written = []
-    for k, start in enumerate(range(0, n, rows)):
-        name = SHARD_FORMAT.format(k)
-        vectors.save_examples(os.path.join(directory, name),
-                              {v: a[start:start + rows] for v, a in arrays.items()}, "npz")
-        written.append((name, min(rows, n - start)))
-    import json
-    shapes = {v: a.shape[1:] for v, a in arrays.items()}
-    vectors.write_atomically(os.path.join(directory, MANIFEST),
-                             json.dumps(manifest("bench", written, shapes)))
+    shards.write_shards(arrays, directory, -(-len(next(iter(arrays.values()))) // count), "bench")
     return directory
 
 
