@@ -193,14 +193,17 @@ def gradient_plan(gcp: Program, sig: Signature):
                      list(sig.gradients.values()) + list(sig.losses))
 
 
-def local_gradient(gcp: Program, sig: Signature, data: dict, cfg: TrainConfig, xp):
+def local_gradient(gcp: Program, sig: Signature, data: dict, cfg: TrainConfig, xp,
+                   batches: Callable | None = None):
     """`gradient(weights, iteration) -> (mean gradient by weight, mean loss)` over
-    the iteration's batch of `data` (arrays already on the device)."""
+    the iteration's batch of `data` (arrays already on the device): the rows
+    `batches(iteration)` when given (None: all), else `batch_indices`."""
     plan = gradient_plan(gcp, sig)
     n = len(next(iter(data.values()))) if data else 1
 
     def gradient(weights: dict, iteration: int):
-        rows = batch_indices(n, cfg.batch_size, cfg.seed, iteration)
+        rows = (batches(iteration) if batches else
+                batch_indices(n, cfg.batch_size, cfg.seed, iteration))
         batch = data if rows is None else {k: v[xp.asarray(rows)] for k, v in data.items()}
         values = run_plan(plan, {**batch, **weights}, xp=xp, dtype=cfg.dtype, reduce="mean")
         return ({w: values[g] for w, g in sig.gradients.items()},
@@ -210,31 +213,55 @@ def local_gradient(gcp: Program, sig: Signature, data: dict, cfg: TrainConfig, x
 
 def descend(state: State, gradient: Callable, cfg: TrainConfig, xp,
             progress: Callable | None = None, should_stop: Callable[[], bool] = lambda: False,
-            checkpoint: Callable[[State], None] | None = None, checkpoint_every: int = 100):
+            checkpoint: Callable[[State], None] | None = None, checkpoint_every: int = 100,
+            local_round: Callable | None = None):
     """The seed's calculate_weights loop, in place on `state`, with any
     `gradient(weights, iteration)`.  Returns (last loss, last gradient norm, why
-    it stopped)."""
+    it stopped).  With `local_round(state) -> (losses, gradient norm, weights,
+    slots)` instead (`gradient` is then not used), each pass takes
+    len(losses) iterations at once and adopts the weights and optimizer
+    slots it returns (local steps on a cluster: docs/distributed.md); `tol`
+    is checked after such a round, on the norm it reports."""
     loss, norm, reason = math.nan, math.nan, "max-iters"
     while state.iteration < cfg.max_iters:
-        grads, loss = gradient(state.weights, state.iteration)
-        norm = gradient_norm(grads, xp)
-        if not (math.isfinite(loss) and math.isfinite(norm)):
-            raise Diverged(f"training diverged at iteration {state.iteration + 1}: the loss is "
-                           f"{loss} and the gradient norm {norm}; try a smaller --lr "
-                           f"(it was {cfg.lr:g})", host_state(state))
-        state.history.append(loss)
-        if norm < cfg.tol:
-            reason = "converged"
-            break
-        step(state, grads, cfg, xp)
-        state.iteration += 1
+        before = state.iteration
+        if local_round:
+            losses, norm, weights, slots = local_round(state)
+            check_finite(losses, norm, state, cfg)
+            state.weights, state.slots = weights, slots
+        else:
+            grads, loss = gradient(state.weights, state.iteration)
+            losses, norm = [loss], gradient_norm(grads, xp)
+            check_finite(losses, norm, state, cfg)
+            if norm < cfg.tol:
+                state.history.append(loss)
+                return loss, norm, "converged"
+            step(state, grads, cfg, xp)
+        loss = losses[-1]
+        state.history.extend(losses)
+        state.iteration += len(losses)
         if progress:
             progress(state.iteration, loss, norm)
-        if checkpoint and state.iteration % checkpoint_every == 0:
+        if checkpoint and state.iteration // checkpoint_every > before // checkpoint_every:
             checkpoint(host_state(state))
+        if local_round and norm < cfg.tol:
+            return loss, norm, "converged"
         if should_stop():
             raise Interrupted(f"interrupted at iteration {state.iteration}", host_state(state))
     return loss, norm, reason
+
+
+def check_finite(losses: list, norm: float, state: State, cfg: TrainConfig) -> None:
+    """Raise `Diverged`, keeping `state` (the last good one), when a loss or
+    the gradient norm of the iterations that follow it is not finite."""
+    bad = next((k for k, loss in enumerate(losses) if not math.isfinite(loss)), None)
+    if bad is None and math.isfinite(norm):
+        return
+    at = state.iteration + (len(losses) if bad is None else bad + 1)
+    shown = losses[-1] if bad is None else losses[bad]
+    raise Diverged(f"training diverged at iteration {at}: the loss is {shown} and the "
+                   f"gradient norm {norm}; try a smaller --lr (it was {cfg.lr:g})",
+                   host_state(state))
 
 
 def start_state(sig: Signature, cfg: TrainConfig, xp, init=None, resume=None) -> State:
@@ -245,10 +272,13 @@ def start_state(sig: Signature, cfg: TrainConfig, xp, init=None, resume=None) ->
 
 
 def train(gcp: Program, examples: dict, cfg: TrainConfig, xp=np, init: dict | None = None,
-          resume: State | None = None, **loop) -> TrainResult:
+          resume: State | None = None, batches: Callable | None = None, **loop) -> TrainResult:
     """Learn the weights of `gcp` from `examples` (data name -> array with a
     leading example axis).  `loop` passes progress, should_stop, checkpoint
-    and checkpoint_every to `descend`.  See the module docstring."""
+    and checkpoint_every to `descend`; `batches(iteration)`, when given,
+    picks each iteration's rows of the training examples instead of
+    `batch_indices` (`tenflang.training.sampling.global_batch` reproduces a
+    distributed run).  See the module docstring."""
     started = time.perf_counter()
     sig = signature(gcp)
     n = len(next(iter(examples.values()))) if examples else 1
@@ -257,8 +287,8 @@ def train(gcp: Program, examples: dict, cfg: TrainConfig, xp=np, init: dict | No
     data = to_device({k: np.asarray(v)[rows] for k, v in examples.items()}, xp, cfg.dtype)
     state = start_state(sig, cfg, xp, init, resume)
     with np.errstate(all="ignore"):     # a non-finite loss is reported as divergence
-        loss, norm, reason = descend(state, local_gradient(gcp, sig, data, cfg, xp), cfg, xp,
-                                     **loop)
+        loss, norm, reason = descend(state, local_gradient(gcp, sig, data, cfg, xp, batches),
+                                     cfg, xp, **loop)
     val_loss = mean_loss(gcp, sig, examples, val_idx, state.weights, cfg, xp) if len(val_idx) else None
     final = host_state(state)
     return TrainResult(final.weights, state.iteration, loss, norm, reason,
