@@ -254,12 +254,10 @@ def train(client, gcp: Program, data: Dataset, cfg: TrainConfig, device: str = "
     try:
         parts, val = training_parts(client, persist_chunks(client, data, cfg.dtype, device,
                                                            allow_nan, waiting), data, cfg)
-        if sync_every:
-            rounds = dask_rounds(client, gcp, parts, cfg, sync_every, waiting)
-            loss, norm, reason = descend(state, None, cfg, np, local_round=rounds, **loop)
-        else:
+        rounds = sync_every and dask_rounds(client, gcp, parts, cfg, sync_every, waiting)
+        with np.errstate(all="ignore"):     # a non-finite loss is reported as divergence
             loss, norm, reason = descend(state, dask_gradient(client, gcp, parts, cfg, waiting),
-                                         cfg, np, **loop)
+                                         cfg, np, local_round=rounds or None, **loop)
         val_loss = (validation_loss(client, gcp, val, state.weights, cfg, waiting)
                     if val else None)
     except Stopped:
