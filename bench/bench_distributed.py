@@ -263,6 +263,7 @@ def fullbatch(args, say, tmp: str) -> tuple[float, dict]:
     say("* Not modelled: stragglers (one slow worker delays every iteration: full "
         "batch waits for all), the first load of 1 TB from shared storage (bounded by "
         "its bandwidth), and a worker loss (its ~10 GB is reloaded on the others).")
+    say()
     return worst, overhead
 
 
