@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import functools
 import hashlib
 import time
 import uuid
@@ -35,8 +36,9 @@ from ..errors import RunFailure
 from ..lang.ast import Program
 from ..lang.printer import print_program
 from ..data.shards import Dataset, forget_file, load_chunk
-from ..training.loop import (Interrupted, State, TrainConfig, TrainResult, descend, gradient_norm,
-                             host_state, signature, start_state)
+from ..training.loop import (Interrupted, Start, State, TrainConfig, TrainResult, descend,
+                             epoch_iterations, gradient_norm, host_state, result_of, signature,
+                             start_state)
 from ..training.sampling import shares, validation_shares
 from .tasks import add_sums, chunk_sums, identity, local_steps, part_of
 
@@ -136,8 +138,8 @@ class Part:
 
 
 def training_parts(client, futures: list, data: Dataset, cfg: TrainConfig) -> tuple:
-    """([Part] to train on, [future] of the validation rows) of the loaded
-    chunks `futures`: each chunk holds out its share of a validation split
+    """([Part] to train on, [future] of the validation rows, the number of
+    training examples) of the loaded chunks `futures`: each chunk holds out its share of a validation split
     and is sampled by its share of the batch (tenflang.training.sampling);
     a chunk left with nothing to give is not used."""
     rows = data.chunk_rows()
@@ -150,7 +152,7 @@ def training_parts(client, futures: list, data: Dataset, cfg: TrainConfig) -> tu
     batch = cfg.batch_size if cfg.batch_size and cfg.batch_size < sum(rows) else None
     take = shares(rows, batch) if batch else rows
     return ([Part(f, (r, t, cfg.seed, c) if batch else None)
-             for c, (f, r, t) in enumerate(zip(train, rows, take)) if t], val)
+             for c, (f, r, t) in enumerate(zip(train, rows, take)) if t], val, sum(rows))
 
 
 def retrying(client, once, waiting):
@@ -243,29 +245,30 @@ def train(client, gcp: Program, data: Dataset, cfg: TrainConfig, device: str = "
     """`tenflang.training.loop.train` with the gradient computed on the
     cluster behind `client` (see the module docstring): synchronous steps, or
     with `sync_every` K, K local steps per chunk between averagings.  `loop`
-    passes progress, should_stop, checkpoint and checkpoint_every to
-    `descend`; should_stop is also checked while waiting on the cluster.  A
-    cluster without workers for `worker_timeout` seconds stops training
+    passes progress, should_stop, checkpoint, checkpoint_every and validated
+    to `descend`; should_stop is also checked while waiting on the cluster.
+    A cluster without workers for `worker_timeout` seconds stops training
     (`Interrupted`)."""
     started = time.perf_counter()
     sig = signature(gcp)
     state = start_state(sig, cfg, np, init, resume)
+    start = Start(state, started)
     waiting = Waiting(client, loop.get("should_stop") or (lambda: False), worker_timeout)
     try:
-        parts, val = training_parts(client, persist_chunks(client, data, cfg.dtype, device,
-                                                           allow_nan, waiting), data, cfg)
+        parts, val, n_train = training_parts(
+            client, persist_chunks(client, data, cfg.dtype, device, allow_nan, waiting), data, cfg)
+        epoch = epoch_iterations(n_train, cfg.batch_size)
         rounds = sync_every and dask_rounds(client, gcp, parts, cfg, sync_every, waiting)
+        validate = val and functools.partial(validation_loss, client, gcp, val, cfg=cfg,
+                                             waiting=waiting)
         with np.errstate(all="ignore"):     # a non-finite loss is reported as divergence
-            loss, norm, reason = descend(state, dask_gradient(client, gcp, parts, cfg, waiting),
-                                         cfg, np, local_round=rounds or None, **loop)
-        val_loss = (validation_loss(client, gcp, val, state.weights, cfg, waiting)
-                    if val else None)
+            ending = descend(state, dask_gradient(client, gcp, parts, cfg, waiting), cfg, np,
+                             local_round=rounds or None, validate=validate or None,
+                             epoch_iterations=epoch, **loop)
+        return result_of(state, start, cfg, ending, validate or None, epoch)
     except Stopped:
         raise Interrupted(f"interrupted at iteration {state.iteration}",
                           host_state(state)) from None
     except ClusterFailure as failure:
         raise Interrupted(f"{failure.message}; training stopped at iteration "
                           f"{state.iteration}", host_state(state)) from None
-    final = host_state(state)
-    return TrainResult(final.weights, state.iteration, loss, norm, reason,
-                       time.perf_counter() - started, final.history, val_loss, final)

@@ -25,7 +25,8 @@ import numpy as np
 
 from ..interp import run_plan
 from ..interp.device import to_host
-from ..training.loop import State, gradient_plan, signature, step, to_device
+from ..training.loop import State, gradient_plan, signature, to_device
+from ..training.optimizers import step
 from ..training.sampling import chunk_batch, chunk_split
 
 _PLANS = {}       # GCP digest -> (plan, signature), per worker process
