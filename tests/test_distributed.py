@@ -331,6 +331,13 @@ def test_val_fraction_holds_out_a_share_of_every_chunk(client, files):
     y = arrays["y"][val_rows]
     want = np.mean(np.logaddexp(0, -z) + (1 - y) * z) + w @ w * 0.001098901098901099
     assert got.val_loss == pytest.approx(want, rel=1e-10)
+    # taken after every epoch (364 training examples: 6 batches of 64), as on one machine
+    seen = []
+    epochs = dist.train(client, gcp, data, TrainConfig(lr=0.5, max_iters=18, tol=0,
+                                                       val_fraction=0.2, batch_size=64),
+                        validated=lambda *e: seen.append(e))
+    assert [i for i, _ in epochs.val_history] == [i for i, _ in seen] == [6, 12, 18]
+    assert epochs.val_loss == seen[-1][1] and epochs.epoch_iterations == 6
 
 
 def test_mlp_digits_with_mini_batches_on_a_cluster_reaches_the_single_process_accuracy(
