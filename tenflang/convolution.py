@@ -1,0 +1,200 @@
+"""Batched 2-D convolution and pooling, and their adjoints, on an array module `xp`.
+
+Conventions (those of the op table, docs/guide.md "Convolution and pooling"):
+
+* Every array carries one leading example axis: an image is `[B, C, H, W]`,
+  a kernel `[B, F, C, kh, kw]`; B is 1 for a weight or a constant, and an
+  operand of batch 1 broadcasts against one of batch B.
+* `conv2d` is PyTorch's `conv2d`: cross-correlation with zero padding, no bias,
+  `H' = (H + 2 pad - kh) // stride + 1`.  Pooling has no padding and a square
+  `k × k` window; the gradient of a max-pooling window goes to its first
+  maximum in row-major order (as PyTorch's CPU kernel does).
+* Speed comes from BLAS and strided views, never from a Python loop over
+  examples, pixels or channels: the windows of the whole batch are one strided
+  view, copied once into a column matrix `[B, C·kh·kw, H'·W']` (im2col) and
+  multiplied by the kernel matrix in one batched GEMM.  The kernel gradient's
+  batch sum (`conv2d_kernel_grad_sum`) contracts the example axis inside a
+  single GEMM, so no `[B, F, C, kh, kw]` array is made.  The only Python loops
+  run over the kh·kw offsets inside a window (col2im and pooling), each step
+  one whole-batch array operation.
+* Shape-only operands (the image of `conv2d_image_grad`, the kernel of
+  `conv2d_kernel_grad`, the image of `avgpool2d_grad`) are arrays whose values
+  are never read: they say the size of the result, as the op table's
+  `sum_like` does.
+"""
+from __future__ import annotations
+
+
+def out_size(n: int, k: int, stride: int, pad: int = 0) -> int:
+    """Positions of a k-wide window along an axis of n (PyTorch's formula)."""
+    return (n + 2 * pad - k) // stride + 1
+
+
+def batch_of(*arrays) -> int:
+    return max(a.shape[0] for a in arrays)
+
+
+def padded(xp, x, pad: int):
+    if pad == 0:
+        return x
+    return xp.pad(x, ((0, 0), (0, 0), (pad, pad), (pad, pad)))
+
+
+def windows(xp, x, kh: int, kw: int, stride: int):
+    """The `[B, C, kh, kw, H', W']` strided view of x's windows (no copy;
+    writing through it touches x, once per window that covers a pixel)."""
+    b, c, h, w = x.shape
+    sb, sc, sh, sw = x.strides
+    shape = (b, c, kh, kw, out_size(h, kh, stride), out_size(w, kw, stride))
+    return xp.lib.stride_tricks.as_strided(x, shape, (sb, sc, sh, sw, sh * stride, sw * stride))
+
+
+def im2col(xp, x, kh: int, kw: int, stride: int, pad: int):
+    """The columns `[B, C·kh·kw, H'·W']` of x's windows: one copy of the batch."""
+    view = windows(xp, padded(xp, x, pad), kh, kw, stride)
+    b, c, _, _, ho, wo = view.shape
+    return xp.ascontiguousarray(view).reshape(b, c * kh * kw, ho * wo)
+
+
+def kernel_matrix(K):
+    """`[B, F, C, kh, kw]` → `[B, F, C·kh·kw]` (a view)."""
+    b, f = K.shape[:2]
+    return K.reshape(b, f, -1)
+
+
+# --- convolution ---------------------------------------------------------------
+
+def conv2d(xp, x, K, stride: int = 1, pad: int = 0):
+    """x `[B, C, H, W]` ⋆ K `[B, F, C, kh, kw]` → `[B, F, H', W']`."""
+    kh, kw = K.shape[-2:]
+    h, w = x.shape[-2:]
+    cols = im2col(xp, x, kh, kw, stride, pad)
+    out = xp.matmul(kernel_matrix(K), cols)
+    return out.reshape(out.shape[:2] + (out_size(h, kh, stride, pad), out_size(w, kw, stride, pad)))
+
+
+def col2im(xp, cols, shape, stride: int, pad: int):
+    """Sum `[B, C, kh, kw, H', W']` window values back onto a `[B, C, H, W]` image
+    (the adjoint of `im2col`): one strided copy when windows do not overlap,
+    else one whole-batch add per window offset."""
+    b, c, kh, kw = cols.shape[:4]
+    h, w = shape
+    image = xp.zeros((b, c, h + 2 * pad, w + 2 * pad), dtype=cols.dtype)
+    view = windows(xp, image, kh, kw, stride)
+    if stride >= kh and stride >= kw:
+        view[...] = cols
+    else:
+        for i in range(kh):
+            for j in range(kw):
+                view[:, :, i, j] += cols[:, :, i, j]
+    return image[:, :, pad:pad + h, pad:pad + w] if pad else image
+
+
+def conv2d_image_grad(xp, g, K, x, stride: int = 1, pad: int = 0):
+    """d/dx of `conv2d x K` given the adjoint g `[B, F, H', W']`: `[B, C, H, W]`
+    (x gives only the shape)."""
+    _, f, c, kh, kw = K.shape
+    b, _, ho, wo = g.shape
+    cols = xp.matmul(kernel_matrix(K).transpose(0, 2, 1), g.reshape(b, f, ho * wo))
+    cols = cols.reshape(cols.shape[0], c, kh, kw, ho, wo)
+    return col2im(xp, cols, x.shape[-2:], stride, pad)
+
+
+def conv2d_kernel_grad(xp, g, x, K, stride: int = 1, pad: int = 0):
+    """d/dK of `conv2d x K` given the adjoint g, per example:
+    `[B, F, C, kh, kw]` (K gives only the shape)."""
+    kh, kw = K.shape[-2:]
+    b, f = g.shape[:2]
+    cols = im2col(xp, x, kh, kw, stride, pad)
+    grad = xp.matmul(g.reshape(b, f, -1), cols.transpose(0, 2, 1))
+    return grad.reshape(grad.shape[:2] + K.shape[2:])
+
+
+def conv2d_kernel_grad_sum(xp, g, x, K, stride: int = 1, pad: int = 0):
+    """`conv2d_kernel_grad` summed over the examples, `[1, F, C, kh, kw]`: the
+    example axis is contracted inside one GEMM, `[F, B·H'·W'] · [B·H'·W', C·kh·kw]`."""
+    if g.shape[0] != x.shape[0]:        # one side is shared: sum the other first
+        g, x = (g.sum(axis=0, keepdims=True), x) if x.shape[0] == 1 else \
+               (g, x.sum(axis=0, keepdims=True))
+    kh, kw = K.shape[-2:]
+    f = g.shape[1]
+    view = windows(xp, padded(xp, x, pad), kh, kw, stride)
+    cols = xp.ascontiguousarray(view.transpose(1, 2, 3, 0, 4, 5))      # [C, kh, kw, B, H', W']
+    rows = xp.ascontiguousarray(g.transpose(1, 0, 2, 3)).reshape(f, -1)  # [F, B·H'·W']
+    grad = xp.matmul(rows, cols.reshape(-1, rows.shape[1]).T)
+    return grad.reshape((1,) + K.shape[1:])
+
+
+# --- pooling -------------------------------------------------------------------
+
+def taps(k: int):
+    """The window offsets in row-major order."""
+    return [(i, j) for i in range(k) for j in range(k)]
+
+
+def pool_windows(xp, x, k: int, stride: int):
+    return windows(xp, x, k, k, stride)
+
+
+def maxpool2d(xp, x, k: int, stride: int | None = None):
+    """Max over each k×k window: `[B, C, H, W]` → `[B, C, H', W']`."""
+    view = pool_windows(xp, x, k, stride or k)
+    out = xp.array(view[:, :, 0, 0])
+    for i, j in taps(k)[1:]:
+        xp.maximum(out, view[:, :, i, j], out=out)
+    return out
+
+
+def first_max(xp, x, k: int, stride: int):
+    """Per window, the row-major offset `i·k + j` of its first maximum."""
+    view = pool_windows(xp, x, k, stride)
+    top = maxpool2d(xp, x, k, stride)
+    where = xp.full(top.shape, k * k, dtype=xp.int32)
+    for t, (i, j) in reversed(list(enumerate(taps(k)))):   # the earliest tap writes last
+        xp.copyto(where, t, where=view[:, :, i, j] == top)
+    return where
+
+
+def maxpool2d_grad(xp, g, x, k: int, stride: int | None = None):
+    """d/dx of `maxpool2d x k stride` given the adjoint g `[B, C, H', W']`: each
+    window's adjoint goes to its first maximum; `[B, C, H, W]`."""
+    stride = stride or k
+    where = first_max(xp, x, k, stride)
+    image = xp.zeros((batch_of(g, x),) + x.shape[1:], dtype=g.dtype)
+    view = pool_windows(xp, image, k, stride)
+    for t, (i, j) in enumerate(taps(k)):
+        if stride >= k:                  # windows do not overlap: each pixel written once
+            xp.multiply(g, where == t, out=view[:, :, i, j])
+        else:
+            view[:, :, i, j] += g * (where == t)
+    return image
+
+
+def maxpool2d_gather(xp, G, x, k: int, stride: int | None = None):
+    """The adjoint of `maxpool2d_grad` in its g: G `[B, C, H, W]` read at each
+    window's first maximum of x, `[B, C, H', W']`."""
+    stride = stride or k
+    where = first_max(xp, x, k, stride)
+    view = pool_windows(xp, G, k, stride)
+    out = xp.zeros((batch_of(G, x),) + where.shape[1:], dtype=G.dtype)
+    for t, (i, j) in enumerate(taps(k)):
+        out = xp.where(where == t, view[:, :, i, j], out)
+    return out
+
+
+def avgpool2d(xp, x, k: int, stride: int | None = None):
+    """Mean over each k×k window: `[B, C, H, W]` → `[B, C, H', W']`."""
+    view = pool_windows(xp, x, k, stride or k)
+    out = xp.array(view[:, :, 0, 0])
+    for i, j in taps(k)[1:]:
+        out += view[:, :, i, j]
+    out *= 1.0 / (k * k)
+    return out
+
+
+def avgpool2d_grad(xp, g, x, k: int, stride: int | None = None):
+    """d/dx of `avgpool2d x k stride` given the adjoint g: g/k² spread over each
+    window, `[B, C, H, W]` (x gives only the shape)."""
+    share = g * (1.0 / (k * k))
+    cols = xp.broadcast_to(share[:, :, None, None], share.shape[:2] + (k, k) + share.shape[2:])
+    return col2im(xp, cols, x.shape[-2:], stride or k, 0)

@@ -1,0 +1,161 @@
+"""tenflang.convolution against PyTorch (forwards and, through torch.autograd, the
+adjoints) in float64, on several shapes, strides, paddings and windows."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tenflang import convolution as cv
+
+torch = pytest.importorskip("torch", reason="PyTorch is the reference for convolution")
+F = torch.nn.functional
+
+# (batch, channels, height, width, filters, kh, kw, stride, pad)
+CONV_CASES = [
+    (3, 1, 8, 8, 4, 3, 3, 1, 0),
+    (2, 3, 8, 8, 16, 3, 3, 1, 1),
+    (2, 2, 9, 7, 3, 3, 2, 2, 1),
+    (1, 3, 6, 6, 2, 1, 1, 1, 0),
+    (2, 2, 7, 8, 3, 4, 3, 3, 2),
+    (4, 1, 28, 28, 6, 5, 5, 1, 2),
+    (2, 3, 5, 5, 2, 5, 5, 1, 0),       # the kernel covers the image: H' = 1
+    (2, 2, 10, 10, 3, 2, 2, 2, 0),     # non-overlapping windows
+]
+# (batch, channels, height, width, k, stride)
+POOL_CASES = [(3, 2, 8, 8, 2, 2), (2, 3, 7, 9, 2, 2), (2, 2, 8, 8, 3, 1), (2, 1, 9, 9, 3, 2),
+              (1, 2, 6, 6, 3, 3), (2, 2, 5, 5, 5, 5), (2, 2, 6, 7, 2, 1), (2, 2, 4, 4, 1, 1)]
+
+
+def rng(seed):
+    return np.random.default_rng(seed)
+
+
+def t(a):
+    return torch.from_numpy(np.ascontiguousarray(a))
+
+
+def conv_data(case, seed=0):
+    b, c, h, w, f, kh, kw, stride, pad = case
+    r = rng(seed)
+    return r.normal(size=(b, c, h, w)), r.normal(size=(1, f, c, kh, kw)), stride, pad
+
+
+@pytest.mark.parametrize("case", CONV_CASES)
+def test_conv2d_is_torch_conv2d(case):
+    x, K, stride, pad = conv_data(case)
+    got = cv.conv2d(np, x, K, stride, pad)
+    want = F.conv2d(t(x), t(K[0]), stride=stride, padding=pad).numpy()
+    assert got.shape == want.shape
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("case", CONV_CASES)
+def test_conv2d_adjoints_are_torch_autograd(case):
+    x, K, stride, pad = conv_data(case, seed=1)
+    tx, tK = t(x).requires_grad_(), t(K[0]).requires_grad_()
+    out = F.conv2d(tx, tK, stride=stride, padding=pad)
+    g = rng(2).normal(size=tuple(out.shape))
+    dx, dK = torch.autograd.grad(out, (tx, tK), t(g))
+    np.testing.assert_allclose(cv.conv2d_image_grad(np, g, K, x, stride, pad), dx.numpy(),
+                               rtol=1e-12, atol=1e-12)
+    per_example = cv.conv2d_kernel_grad(np, g, x, K, stride, pad)
+    assert per_example.shape == (len(x),) + K.shape[1:]
+    np.testing.assert_allclose(per_example.sum(axis=0), dK.numpy(), rtol=1e-12, atol=1e-12)
+    summed = cv.conv2d_kernel_grad_sum(np, g, x, K, stride, pad)
+    assert summed.shape == K.shape
+    np.testing.assert_allclose(summed[0], dK.numpy(), rtol=1e-12, atol=1e-12)
+
+
+def test_per_example_kernels_are_per_example_convolutions():
+    """A kernel with an example axis convolves each example with its own kernel."""
+    x, K, _, _ = conv_data(CONV_CASES[1])
+    Ks = rng(3).normal(size=(len(x),) + K.shape[1:])
+    got = cv.conv2d(np, x, Ks, 1, 1)
+    for b in range(len(x)):
+        want = F.conv2d(t(x[b:b + 1]), t(Ks[b]), padding=1).numpy()
+        np.testing.assert_allclose(got[b:b + 1], want, rtol=1e-12, atol=1e-12)
+
+
+def test_one_image_with_many_kernels_broadcasts():
+    x, K, _, _ = conv_data(CONV_CASES[0])
+    Ks = rng(4).normal(size=(5,) + K.shape[1:])
+    got = cv.conv2d(np, x[:1], Ks)
+    assert got.shape[0] == 5
+    np.testing.assert_allclose(got[3], F.conv2d(t(x[:1]), t(Ks[3])).numpy()[0], rtol=1e-12)
+
+
+def test_kernel_grad_sum_with_a_shared_side():
+    x, K, stride, pad = conv_data(CONV_CASES[2], seed=5)
+    out_shape = cv.conv2d(np, x, K, stride, pad).shape
+    g = rng(6).normal(size=out_shape)
+    full = cv.conv2d_kernel_grad(np, g, x[:1], K, stride, pad).sum(axis=0)
+    np.testing.assert_allclose(cv.conv2d_kernel_grad_sum(np, g, x[:1], K, stride, pad)[0], full,
+                               rtol=1e-12)
+    full = cv.conv2d_kernel_grad(np, g[:1], x, K, stride, pad).sum(axis=0)
+    np.testing.assert_allclose(cv.conv2d_kernel_grad_sum(np, g[:1], x, K, stride, pad)[0], full,
+                               rtol=1e-12)
+
+
+def pool_data(case, seed=0, ties=False):
+    b, c, h, w, k, stride = case
+    x = rng(seed).normal(size=(b, c, h, w))
+    if ties:   # relu'd and rounded data: whole windows of equal maxima
+        x = np.maximum(np.round(x), 0)
+    return x, k, stride
+
+
+@pytest.mark.parametrize("ties", [False, True], ids=["distinct", "ties"])
+@pytest.mark.parametrize("case", POOL_CASES)
+def test_maxpool2d_and_its_adjoint_are_torch(case, ties):
+    x, k, stride = pool_data(case, ties=ties)
+    tx = t(x).requires_grad_()
+    out = F.max_pool2d(tx, k, stride)
+    np.testing.assert_array_equal(cv.maxpool2d(np, x, k, stride), out.detach().numpy())
+    g = rng(1).normal(size=tuple(out.shape))
+    (dx,) = torch.autograd.grad(out, tx, t(g))
+    np.testing.assert_allclose(cv.maxpool2d_grad(np, g, x, k, stride), dx.numpy(), rtol=1e-12,
+                               atol=1e-15)
+
+
+@pytest.mark.parametrize("case", POOL_CASES)
+def test_avgpool2d_and_its_adjoint_are_torch(case):
+    x, k, stride = pool_data(case)
+    tx = t(x).requires_grad_()
+    out = F.avg_pool2d(tx, k, stride)
+    np.testing.assert_allclose(cv.avgpool2d(np, x, k, stride), out.detach().numpy(), rtol=1e-12)
+    g = rng(1).normal(size=tuple(out.shape))
+    (dx,) = torch.autograd.grad(out, tx, t(g))
+    np.testing.assert_allclose(cv.avgpool2d_grad(np, g, x, k, stride), dx.numpy(), rtol=1e-12,
+                               atol=1e-15)
+
+
+@pytest.mark.parametrize("case", POOL_CASES)
+def test_maxpool2d_gather_is_the_adjoint_of_maxpool2d_grad(case):
+    """⟨maxpool2d_grad g, G⟩ = ⟨g, maxpool2d_gather G⟩ for every g and G."""
+    x, k, stride = pool_data(case, seed=2, ties=True)
+    g = rng(3).normal(size=cv.maxpool2d(np, x, k, stride).shape)
+    G = rng(4).normal(size=x.shape)
+    left = np.sum(cv.maxpool2d_grad(np, g, x, k, stride) * G)
+    right = np.sum(g * cv.maxpool2d_gather(np, G, x, k, stride))
+    np.testing.assert_allclose(left, right, rtol=1e-12)
+
+
+def test_pooling_broadcasts_a_shared_adjoint():
+    x, k, stride = pool_data(POOL_CASES[0])
+    g = rng(5).normal(size=(1,) + cv.maxpool2d(np, x, k, stride).shape[1:])
+    wide = np.broadcast_to(g, (len(x),) + g.shape[1:])
+    np.testing.assert_array_equal(cv.maxpool2d_grad(np, g, x, k, stride),
+                                  cv.maxpool2d_grad(np, wide, x, k, stride))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_results_keep_the_dtype(dtype):
+    x, K, stride, pad = conv_data(CONV_CASES[1])
+    x, K = x.astype(dtype), K.astype(dtype)
+    out = cv.conv2d(np, x, K, stride, pad)
+    g = np.ones_like(out)
+    for value in (out, cv.conv2d_image_grad(np, g, K, x, stride, pad),
+                  cv.conv2d_kernel_grad_sum(np, g, x, K, stride, pad),
+                  cv.maxpool2d(np, x, 2), cv.maxpool2d_grad(np, cv.maxpool2d(np, x, 2), x, 2),
+                  cv.avgpool2d(np, x, 2), cv.avgpool2d_grad(np, cv.avgpool2d(np, x, 2), x, 2)):
+        assert value.dtype == dtype
