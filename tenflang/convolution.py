@@ -90,14 +90,53 @@ def col2im(xp, cols, shape, stride: int, pad: int):
     return image[:, :, pad:pad + h, pad:pad + w] if pad else image
 
 
+def flat_image(xp, x, kw: int, pad: int):
+    """x zero-padded, each channel's rows laid end to end: `[B, C, Hp·Wp + kw - 1]`.
+    The stride-1 window offset (i, j) is then one contiguous run of H'·Wp values
+    from `i·Wp + j` (the columns past W' of each row are the wrap-around, and the
+    trailing zeros keep the last run in bounds)."""
+    b, c, h, w = x.shape
+    hp, wp = h + 2 * pad, w + 2 * pad
+    flat = xp.zeros((b, c, hp * wp + kw - 1), dtype=x.dtype)
+    flat[:, :, :hp * wp].reshape(b, c, hp, wp)[:, :, pad:pad + h, pad:pad + w] = x
+    return flat
+
+
+def flat_windows(xp, flat, kh: int, kw: int, wp: int, run: int):
+    """The `[B, C, kh, kw, run]` view of a flat image's stride-1 window runs."""
+    sb, sc, s = flat.strides
+    return xp.lib.stride_tricks.as_strided(flat, flat.shape[:2] + (kh, kw, run),
+                                           (sb, sc, wp * s, s, s))
+
+
+def widened(xp, g, wp: int, order=(0, 1, 2, 3)):
+    """The adjoint `[B, F, H', W']` (axes permuted by `order`) with zero columns
+    up to width Wp: the wrap-around columns of a flat image then contribute 0."""
+    g = g.transpose(order)
+    wide = xp.zeros(g.shape[:-1] + (wp,), dtype=g.dtype)
+    wide[..., :g.shape[-1]] = g
+    return wide
+
+
 def conv2d_image_grad(xp, g, K, x, stride: int = 1, pad: int = 0):
     """d/dx of `conv2d x K` given the adjoint g `[B, F, H', W']`: `[B, C, H, W]`
-    (x gives only the shape)."""
+    (x gives only the shape).  The columns Kᵀg come from one batched GEMM; with
+    stride 1 they are summed back as kh·kw contiguous runs of the flat image."""
     _, f, c, kh, kw = K.shape
     b, _, ho, wo = g.shape
-    cols = xp.matmul(kernel_matrix(K).transpose(0, 2, 1), g.reshape(b, f, ho * wo))
-    cols = cols.reshape(cols.shape[0], c, kh, kw, ho, wo)
-    return col2im(xp, cols, x.shape[-2:], stride, pad)
+    h, w = x.shape[-2:]
+    if stride != 1:
+        cols = xp.matmul(kernel_matrix(K).transpose(0, 2, 1), g.reshape(b, f, ho * wo))
+        return col2im(xp, cols.reshape(cols.shape[0], c, kh, kw, ho, wo), (h, w), stride, pad)
+    hp, wp = h + 2 * pad, w + 2 * pad
+    cols = xp.matmul(kernel_matrix(K).transpose(0, 2, 1), widened(xp, g, wp).reshape(b, f, -1))
+    image = xp.zeros((cols.shape[0], c, hp * wp + kw - 1), dtype=cols.dtype)
+    runs = flat_windows(xp, image, kh, kw, wp, ho * wp)
+    cols = cols.reshape(runs.shape)
+    for i in range(kh):
+        for j in range(kw):
+            runs[:, :, i, j] += cols[:, :, i, j]
+    return image[:, :, :hp * wp].reshape(-1, c, hp, wp)[:, :, pad:pad + h, pad:pad + w]
 
 
 def conv2d_kernel_grad(xp, g, x, K, stride: int = 1, pad: int = 0):
@@ -112,15 +151,22 @@ def conv2d_kernel_grad(xp, g, x, K, stride: int = 1, pad: int = 0):
 
 def conv2d_kernel_grad_sum(xp, g, x, K, stride: int = 1, pad: int = 0):
     """`conv2d_kernel_grad` summed over the examples, `[1, F, C, kh, kw]`: the
-    example axis is contracted inside one GEMM, `[F, B·H'·W'] · [B·H'·W', C·kh·kw]`."""
+    example axis is contracted inside one GEMM, `[F, B·H'·W'] · [B·H'·W', C·kh·kw]`
+    (with stride 1 over the flat image's runs, W' widened to Wp)."""
     if g.shape[0] != x.shape[0]:        # one side is shared: sum the other first
         g, x = (g.sum(axis=0, keepdims=True), x) if x.shape[0] == 1 else \
                (g, x.sum(axis=0, keepdims=True))
     kh, kw = K.shape[-2:]
-    f = g.shape[1]
-    view = windows(xp, padded(xp, x, pad), kh, kw, stride)
-    cols = xp.ascontiguousarray(view.transpose(1, 2, 3, 0, 4, 5))      # [C, kh, kw, B, H', W']
-    rows = xp.ascontiguousarray(g.transpose(1, 0, 2, 3)).reshape(f, -1)  # [F, B·H'·W']
+    f, ho = g.shape[1:3]
+    if stride == 1:
+        wp = x.shape[-1] + 2 * pad
+        view = flat_windows(xp, flat_image(xp, x, kw, pad), kh, kw, wp, ho * wp)
+        cols = xp.ascontiguousarray(view.transpose(1, 2, 3, 0, 4))        # [C, kh, kw, B, H'·Wp]
+        rows = widened(xp, g, wp, (1, 0, 2, 3)).reshape(f, -1)            # [F, B·H'·Wp]
+    else:
+        view = windows(xp, padded(xp, x, pad), kh, kw, stride)
+        cols = xp.ascontiguousarray(view.transpose(1, 2, 3, 0, 4, 5))     # [C, kh, kw, B, H', W']
+        rows = xp.ascontiguousarray(g.transpose(1, 0, 2, 3)).reshape(f, -1)
     grad = xp.matmul(rows, cols.reshape(-1, rows.shape[1]).T)
     return grad.reshape((1,) + K.shape[1:])
 
@@ -145,28 +191,26 @@ def maxpool2d(xp, x, k: int, stride: int | None = None):
     return out
 
 
-def first_max(xp, x, k: int, stride: int):
-    """Per window, the row-major offset `i·k + j` of its first maximum."""
+def first_maxima(xp, x, k: int, stride: int):
+    """For each window offset (row-major), the boolean `[B, C, H', W']` of windows
+    whose maximum sits there, and the view of x at that offset."""
     view = pool_windows(xp, x, k, stride)
     top = maxpool2d(xp, x, k, stride)
-    where = xp.full(top.shape, k * k, dtype=xp.int32)
-    for t, (i, j) in reversed(list(enumerate(taps(k)))):   # the earliest tap writes last
-        xp.copyto(where, t, where=view[:, :, i, j] == top)
-    return where
+    return [(view[:, :, i, j] == top, (i, j)) for i, j in taps(k)]
 
 
 def maxpool2d_grad(xp, g, x, k: int, stride: int | None = None):
     """d/dx of `maxpool2d x k stride` given the adjoint g `[B, C, H', W']`: each
     window's adjoint goes to its first maximum; `[B, C, H, W]`."""
     stride = stride or k
-    where = first_max(xp, x, k, stride)
     image = xp.zeros((batch_of(g, x),) + x.shape[1:], dtype=g.dtype)
     view = pool_windows(xp, image, k, stride)
-    for t, (i, j) in enumerate(taps(k)):
-        if stride >= k:                  # windows do not overlap: each pixel written once
-            xp.multiply(g, where == t, out=view[:, :, i, j])
-        else:
-            view[:, :, i, j] += g * (where == t)
+    left = None                          # the adjoint no maximum has taken yet
+    for hit, (i, j) in first_maxima(xp, x, k, stride):
+        # arithmetic, not masked assignment: a random mask makes those branchy
+        share = g * hit if left is None else left * hit
+        left = g - share if left is None else xp.subtract(left, share, out=left)
+        view[:, :, i, j] += share
     return image
 
 
@@ -174,11 +218,13 @@ def maxpool2d_gather(xp, G, x, k: int, stride: int | None = None):
     """The adjoint of `maxpool2d_grad` in its g: G `[B, C, H, W]` read at each
     window's first maximum of x, `[B, C, H', W']`."""
     stride = stride or k
-    where = first_max(xp, x, k, stride)
     view = pool_windows(xp, G, k, stride)
-    out = xp.zeros((batch_of(G, x),) + where.shape[1:], dtype=G.dtype)
-    for t, (i, j) in enumerate(taps(k)):
-        out = xp.where(where == t, view[:, :, i, j], out)
+    out = pending = None                 # pending: 1 where no maximum was met yet
+    for hit, (i, j) in first_maxima(xp, x, k, stride):
+        first = hit.astype(G.dtype) if pending is None else pending * hit
+        pending = 1 - first if pending is None else xp.subtract(pending, first, out=pending)
+        taken = view[:, :, i, j] * first
+        out = taken if out is None else xp.add(out, taken, out=out)
     return out
 
 
