@@ -150,7 +150,8 @@ def conv2d_kernel_grad(xp, g, x, K, stride: int = 1, pad: int = 0):
 
 
 def conv2d_kernel_grad_sum(xp, g, x, K, stride: int = 1, pad: int = 0):
-    """`conv2d_kernel_grad` summed over the examples, `[1, F, C, kh, kw]`: the
+    """`conv2d_kernel_grad` summed over the examples, `[F, C, kh, kw]` (no example
+    axis, as `sum(axis=0)` gives): the
     example axis is contracted inside one GEMM, `[F, B·H'·W'] · [B·H'·W', C·kh·kw]`
     (with stride 1 over the flat image's runs, W' widened to Wp)."""
     if g.shape[0] != x.shape[0]:        # one side is shared: sum the other first
@@ -168,7 +169,7 @@ def conv2d_kernel_grad_sum(xp, g, x, K, stride: int = 1, pad: int = 0):
         cols = xp.ascontiguousarray(view.transpose(1, 2, 3, 0, 4, 5))     # [C, kh, kw, B, H', W']
         rows = xp.ascontiguousarray(g.transpose(1, 0, 2, 3)).reshape(f, -1)
     grad = xp.matmul(rows, cols.reshape(-1, rows.shape[1]).T)
-    return grad.reshape((1,) + K.shape[1:])
+    return grad.reshape(K.shape[1:])
 
 
 # --- pooling -------------------------------------------------------------------
