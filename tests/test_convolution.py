@@ -62,8 +62,8 @@ def test_conv2d_adjoints_are_torch_autograd(case):
     assert per_example.shape == (len(x),) + K.shape[1:]
     np.testing.assert_allclose(per_example.sum(axis=0), dK.numpy(), rtol=1e-12, atol=1e-12)
     summed = cv.conv2d_kernel_grad_sum(np, g, x, K, stride, pad)
-    assert summed.shape == K.shape
-    np.testing.assert_allclose(summed[0], dK.numpy(), rtol=1e-12, atol=1e-12)
+    assert summed.shape == K.shape[1:]
+    np.testing.assert_allclose(summed, dK.numpy(), rtol=1e-12, atol=1e-12)
 
 
 def test_per_example_kernels_are_per_example_convolutions():
@@ -89,10 +89,10 @@ def test_kernel_grad_sum_with_a_shared_side():
     out_shape = cv.conv2d(np, x, K, stride, pad).shape
     g = rng(6).normal(size=out_shape)
     full = cv.conv2d_kernel_grad(np, g, x[:1], K, stride, pad).sum(axis=0)
-    np.testing.assert_allclose(cv.conv2d_kernel_grad_sum(np, g, x[:1], K, stride, pad)[0], full,
+    np.testing.assert_allclose(cv.conv2d_kernel_grad_sum(np, g, x[:1], K, stride, pad), full,
                                rtol=1e-12)
     full = cv.conv2d_kernel_grad(np, g[:1], x, K, stride, pad).sum(axis=0)
-    np.testing.assert_allclose(cv.conv2d_kernel_grad_sum(np, g[:1], x, K, stride, pad)[0], full,
+    np.testing.assert_allclose(cv.conv2d_kernel_grad_sum(np, g[:1], x, K, stride, pad), full,
                                rtol=1e-12)
 
 
@@ -159,3 +159,77 @@ def test_results_keep_the_dtype(dtype):
                   cv.maxpool2d(np, x, 2), cv.maxpool2d_grad(np, cv.maxpool2d(np, x, 2), x, 2),
                   cv.avgpool2d(np, x, 2), cv.avgpool2d_grad(np, cv.avgpool2d(np, x, 2), x, 2)):
         assert value.dtype == dtype
+
+
+# --- through the language: the GCP re-compiles, the kernel gradient's batch sum --------
+
+LENET = """\
+declare input x [1, 6, 6]
+declare weight K1 [2, 1, 3, 3]
+declare weight K2 [3, 2, 2, 2]
+declare intvar c1
+declare intvar h1
+declare intvar p1
+declare intvar c2
+declare intvar q
+declare loss l
+define c1 = conv2d x K1 1 1
+define h1 = tanh c1
+define p1 = maxpool2d h1 2 1
+define c2 = conv2d p1 K2 2
+define q = avgpool2d c2 2
+define l = sum q
+"""
+
+
+def test_second_derivatives_through_the_gcp():
+    """Double backprop: the GCP, its d/dK1 squared as a new loss (a gradient penalty),
+    compiled again: every conv and pooling adjoint's own derivative rule is used, and the
+    result matches finite differences at -O0 and -O1."""
+    import tenflang
+    from tenflang.backprop import compile_gradient
+    from gradcheck import gcp_gradients, numerical_gradient
+    gcp = tenflang.print_program(compile_gradient(tenflang.parse(LENET, shape_program=True)))
+    # first-level gradients renamed so the second level's d/dK1 is free
+    text = gcp.replace("declare loss l\n", "declare intvar l\n").replace(
+        "declare output d/dK1", "declare intvar d/dK1").replace("d/d", "e/d")
+    text += ("declare intvar sq\ndeclare loss penalty\ndefine sq = mul e/dK1 e/dK1\n"
+             "define penalty = sum sq\n")
+    program = tenflang.parse(text)
+    r = rng(7)
+    data = {"x": r.normal(size=(3, 1, 6, 6))}
+    weights = {"K1": r.normal(size=(2, 1, 3, 3)), "K2": r.normal(size=(3, 2, 2, 2))}
+    for level in (0, 1):
+        got = gcp_gradients(program, data, weights, level)
+        for name in weights:
+            np.testing.assert_allclose(got[name], numerical_gradient(program, data, weights, name),
+                                       rtol=1e-5, atol=1e-7, err_msg=f"-O{level} {name}")
+
+
+def test_kernel_gradient_is_summed_inside_the_gemm():
+    """With a batch reduction, d/dK comes from one GEMM over the examples: the plan
+    calls the summed form, its value equals the sum of per-example gradients, and
+    the run never holds a [B, F, C, kh, kw] array."""
+    import tracemalloc
+    import tenflang
+    from tenflang.backprop import compile_gradient
+    from tenflang.interp import make_plan, run_plan
+    from tenflang.interp.codegen import plan_source
+    # many filters, few pixels: the per-example kernel gradients dwarf the columns
+    shape = ("declare input x [4, 3, 3]\ndeclare weight K [64, 4, 3, 3]\ndeclare intvar c\n"
+             "declare intvar s\ndeclare loss l\ndefine c = conv2d x K 1\n"
+             "define s = mul c c\ndefine l = sum s\n")
+    gcp = compile_gradient(tenflang.parse(shape, shape_program=True))
+    plan = make_plan(gcp, {"x", "K"}, ["d/dK"])
+    assert "F.conv2d_kernel_grad_sum(" in plan_source(plan, "sum")
+    batch = 1000
+    data = {"x": rng(8).normal(size=(batch, 4, 3, 3)), "K": rng(9).normal(size=(64, 4, 3, 3))}
+    per_example = run_plan(plan, data)["d/dK"]
+    tracemalloc.start()
+    try:
+        summed = run_plan(plan, data, reduce="sum")["d/dK"]
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    np.testing.assert_allclose(summed, per_example.sum(axis=0), rtol=1e-10)
+    assert peak < per_example.nbytes / 3, (peak, per_example.nbytes)

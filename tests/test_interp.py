@@ -11,6 +11,7 @@
 """
 from __future__ import annotations
 
+import itertools
 import math
 import tracemalloc
 import zlib
@@ -28,6 +29,7 @@ from tenflang.ops import fmt_shape
 from tenflang.lang.checks import check
 
 from conftest import SAMPLES
+from naive_conv import REFERENCE as CONVOLUTION
 
 B = 7
 
@@ -371,6 +373,7 @@ REFERENCE = {
     "log_softmax": lambda a: np.array([v - ref_logsumexp(a) for v in a]),
     "sum_like": ref_sum_like,
     "broadcast_like": ref_broadcast_like,
+    **CONVOLUTION,
 }
 
 POSITIVE = {"log", "sqrt", "pow"}
@@ -392,46 +395,60 @@ TENSOR_SHAPES = {
 }
 
 
+# ops with attributes: (operand shapes, attributes) cases
+WITH_ATTRIBUTES = {
+    "conv2d": [(((2, 5, 5), (3, 2, 3, 3)), ()), (((2, 5, 5), (3, 2, 3, 3)), (2, 1))],
+    "conv2d_image_grad": [(((3, 3, 3), (3, 2, 3, 3), (2, 5, 5)), (2, 1))],
+    "conv2d_kernel_grad": [(((3, 5, 5), (2, 5, 5), (3, 2, 3, 3)), (1, 1))],
+    **{op: [(((2, 5, 5),), (2,)), (((2, 5, 4),), (3, 1))] for op in ("maxpool2d", "avgpool2d")},
+    **{op: [(((2, 2, 2), (2, 5, 5)), (2,)), (((2, 3, 2), (2, 5, 4)), (3, 1))]
+       for op in ("maxpool2d_grad", "avgpool2d_grad")},
+    "maxpool2d_gather": [(((2, 5, 4), (2, 5, 4)), (3, 1))],
+}
+
+
 def op_cases():
     for name, op in sorted(ops.TABLE.items()):
-        if name in TENSOR_SHAPES:
-            shape_list = TENSOR_SHAPES[name]
+        if name in WITH_ATTRIBUTES:
+            shape_list = WITH_ATTRIBUTES[name]
+        elif name in TENSOR_SHAPES:
+            shape_list = [(shapes, ()) for shapes in TENSOR_SHAPES[name]]
         elif op.arity == 1:
-            shape_list = [(s,) for s in UNARY_SHAPES]
+            shape_list = [((s,), ()) for s in UNARY_SHAPES]
         else:
-            shape_list = BINARY_SHAPES
-        for shapes in shape_list:
+            shape_list = [(shapes, ()) for shapes in BINARY_SHAPES]
+        for shapes, attrs in shape_list:
             # which operands vary per example (input) and which are weights (one for all)
-            for kinds in ([("input",), ("weight",)] if op.arity == 1 else
-                          [("input", "input"), ("input", "weight"), ("weight", "input"),
-                           ("weight", "weight")]):
-                yield pytest.param(name, shapes, kinds,
+            for kinds in itertools.product(("input", "weight"), repeat=op.arity):
+                yield pytest.param(name, shapes, kinds, attrs,
                                    id=f"{name}-" + "x".join(fmt_shape(s) for s in shapes)
-                                   + "-" + "".join(k[0] for k in kinds))
+                                   + "-" + "".join(k[0] for k in kinds)
+                                   + "".join(f"-{a}" for a in attrs))
 
 
-def run_op(name, shapes, kinds, operands, batch):
+def run_op(name, shapes, kinds, operands, batch, attrs=()):
     lines = [f"declare {k} a{i} {fmt_shape(s)}" for i, (k, s) in enumerate(zip(kinds, shapes))]
     # an unused input fixes the batch size even when every operand is a weight
     operands = {**operands, "unused": np.zeros(batch)}
-    lines += ["declare input unused", "declare output v", f"define v = {name} " + " ".join(f"a{i}" for i in range(len(shapes)))]
+    lines += ["declare input unused", "declare output v", f"define v = {name} " + " ".join(
+        [f"a{i}" for i in range(len(shapes))] + [str(a) for a in attrs])]
     program = tenflang.parse("\n".join(lines) + "\n", f"{name}.tf")
     return interpret(program, operands, batched=True)["v"]
 
 
-@pytest.mark.parametrize("name,shapes,kinds", list(op_cases()))
-def test_op_matches_reference(name, shapes, kinds):
+@pytest.mark.parametrize("name,shapes,kinds,attrs", list(op_cases()))
+def test_op_matches_reference(name, shapes, kinds, attrs):
     rng = np.random.default_rng(zlib.crc32(repr((name, shapes, kinds)).encode()))
     low, high = (0.5, 2.0) if name in POSITIVE else (-2.0, 2.0)
     operands = {f"a{i}": rng.uniform(low, high, ((B,) if k == "input" else ()) + s)
                 for i, (k, s) in enumerate(zip(kinds, shapes))}
-    got = run_op(name, shapes, kinds, operands, B)
-    expected_shape = ops.TABLE[name].shape(*shapes)
+    got = run_op(name, shapes, kinds, operands, B, attrs)
+    expected_shape = ops.TABLE[name].result_shape(shapes, attrs)
     assert got.shape == (B,) + expected_shape
     for i in range(B):
         args = [operands[f"a{j}"][i] if k == "input" else operands[f"a{j}"]
                 for j, k in enumerate(kinds)]
-        expected = np.asarray(REFERENCE[name](*args), dtype=float)
+        expected = np.asarray(REFERENCE[name](*args, *attrs), dtype=float)
         np.testing.assert_allclose(got[i], expected, rtol=1e-12, atol=1e-13,
                                    err_msg=f"{name} example {i}")
 
