@@ -37,6 +37,9 @@ GROUPS = [
     ("Linear algebra", "matmul dot outer transpose"),
     ("Reductions", "sum mean logsumexp"),
     ("Normalisation", "softmax log_softmax"),
+    ("Convolution and pooling", "conv2d maxpool2d avgpool2d"),
+    ("Adjoints of convolution and pooling (the GCP writes them)",
+     "conv2d_image_grad conv2d_kernel_grad maxpool2d_grad maxpool2d_gather avgpool2d_grad"),
     ("Copy and the compiler's helpers", "copy sum_like broadcast_like"),
 ]
 
@@ -53,16 +56,27 @@ EXAMPLES = {
     "log_softmax": [("n",)],
     "sum_like": [("m n", "n"), ("n", "")],
     "broadcast_like": [("n", "m n"), ("", "n")],
+    # images [C, H, W] and kernels [F, C, kh, kw] in numbers (a 3 shows as k)
+    "conv2d": [("4 16 16", "6 4 3 3")],
+    "conv2d_image_grad": [("6 14 14", "6 4 3 3", "4 16 16")],
+    "conv2d_kernel_grad": [("6 14 14", "4 16 16", "6 4 3 3")],
 }
 # Example attribute values per op, with the operand shapes they are shown on.
 REDUCTION_AXES = [(("m n",), (0,)), (("m n",), (-1,))]
 ATTRIBUTE_EXAMPLES = {
     "sum": REDUCTION_AXES, "mean": REDUCTION_AXES, "logsumexp": REDUCTION_AXES,
     "broadcast_like": [(("m", "m n"), (1,))],
+    "conv2d": [(("4 16 16", "6 4 3 3"), (2, 1))],
+    "conv2d_image_grad": [(("6 8 8", "6 4 3 3", "4 16 16"), (2, 1))],
+    "conv2d_kernel_grad": [(("6 8 8", "4 16 16", "6 4 3 3"), (2, 1))],
+    **{op: [(("4 16 16",), (2,)), (("4 16 16",), (3, 1))] for op in ("maxpool2d", "avgpool2d")},
+    **{op: [(("4 8 8", "4 16 16"), (2,)), (("4 14 14", "4 16 16"), (3, 1))]
+       for op in ("maxpool2d_grad", "avgpool2d_grad")},
+    "maxpool2d_gather": [(("4 16 16", "4 16 16"), (2,))],
 }
 UNARY = [("",), ("n",), ("m n",)]
 BINARY = [("", ""), ("", "n"), ("n", "m n"), ("m n", "m n")]
-NAMES = "ab"
+NAMES = "abc"
 
 
 def group_of(op: ops.Op) -> str:
@@ -75,7 +89,8 @@ def group_of(op: ops.Op) -> str:
 
 
 def dims(spec: str) -> tuple[int, ...]:
-    return tuple(SIZES[d] for d in spec.split())
+    """`m k` → (2, 3); a number stands for itself."""
+    return tuple(SIZES[d] if d in SIZES else int(d) for d in spec.split())
 
 
 def shape_text(shape) -> str:
@@ -113,6 +128,8 @@ def symbolic(spec: str) -> tuple:
 
 def cases(op: ops.Op) -> list[tuple[str, ...]]:
     """Operand shape specs accepted by the op's shape rule."""
+    if any(a.required for a in op.attrs):
+        return []                  # shapes only with attribute values: ATTRIBUTE_EXAMPLES
     if op.name in EXAMPLES:
         candidates = EXAMPLES[op.name]
     else:
@@ -143,8 +160,11 @@ def shape_summary(op: ops.Op, accepted) -> str:
     if op.elementwise and op.arity == 2 and all(
             op.shape(*map(dims, c)) == ops.broadcast("", *map(dims, c)) for c in accepted):
         return "numpy broadcasting of `a` and `b`"
-    return "; ".join(f"{' · '.join(shape_text(dims(s)) for s in c)} → "
-                     f"{shape_text(op.shape(*map(dims, c)))}" for c in accepted)
+    shown = [(c, ()) for c in accepted] or ATTRIBUTE_EXAMPLES.get(op.name, [])
+    return "; ".join(f"{' · '.join(shape_text(dims(s)) for s in c)}"
+                     + "".join(f" {a}" for a in attrs)
+                     + f" → {shape_text(op.result_shape(list(map(dims, c)), attrs))}"
+                     for c, attrs in shown)
 
 
 def grads(op: ops.Op, case, attrs=()) -> tuple:
