@@ -168,7 +168,8 @@ def conv2d_kernel_grad_sum(xp, g, x, K, stride: int = 1, pad: int = 0):
         view = windows(xp, padded(xp, x, pad), kh, kw, stride)
         cols = xp.ascontiguousarray(view.transpose(1, 2, 3, 0, 4, 5))     # [C, kh, kw, B, H', W']
         rows = xp.ascontiguousarray(g.transpose(1, 0, 2, 3)).reshape(f, -1)
-    grad = xp.matmul(rows, cols.reshape(-1, rows.shape[1]).T)
+    # columns first: OpenBLAS runs [C·kh·kw, N]·[N, F] faster than [F, N]·[N, C·kh·kw]
+    grad = xp.matmul(cols.reshape(-1, rows.shape[1]), rows.T).T
     return grad.reshape(K.shape[1:])
 
 
@@ -204,14 +205,19 @@ def maxpool2d_grad(xp, g, x, k: int, stride: int | None = None):
     """d/dx of `maxpool2d x k stride` given the adjoint g `[B, C, H', W']`: each
     window's adjoint goes to its first maximum; `[B, C, H, W]`."""
     stride = stride or k
-    image = xp.zeros((batch_of(g, x),) + x.shape[1:], dtype=g.dtype)
+    h, w = x.shape[2:]
+    tiled = stride == k and h % k == 0 and w % k == 0     # every pixel in exactly one window
+    image = (xp.empty if tiled else xp.zeros)((batch_of(g, x),) + x.shape[1:], dtype=g.dtype)
     view = pool_windows(xp, image, k, stride)
-    left = None                          # the adjoint no maximum has taken yet
+    left = g                             # the adjoint no maximum has taken yet
     for hit, (i, j) in first_maxima(xp, x, k, stride):
         # arithmetic, not masked assignment: a random mask makes those branchy
-        share = g * hit if left is None else left * hit
-        left = g - share if left is None else xp.subtract(left, share, out=left)
-        view[:, :, i, j] += share
+        if tiled:
+            share = xp.multiply(left, hit, out=view[:, :, i, j])
+        else:
+            share = left * hit
+            view[:, :, i, j] += share
+        left = left - share if left is g else xp.subtract(left, share, out=left)
     return image
 
 
