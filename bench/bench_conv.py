@@ -20,18 +20,19 @@ plan (`run_plan(..., reduce="mean")`, as `tfweightcalc` does); PyTorch runs
 eager autograd with `torch.set_num_threads` equal to numpy's BLAS threads
 (threadpoolctl).  Times are medians of interleaved runs in one process; peak
 memory is measured in a child process per implementation: the growth of the
-resident set over the step (ru_maxrss after three steps minus the resident set
-before the first), beside the whole process's peak.
+resident set over the step (the peak, VmHWM, after three steps minus the
+resident set before the first), beside the whole process's peak.
 """
 from __future__ import annotations
 
 import argparse
 import json
-import resource
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+import math
 
 import numpy as np
 
@@ -39,7 +40,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import tenflang  # noqa: E402
+from tenflang import ops  # noqa: E402
 from tenflang.backprop import compile_gradient  # noqa: E402
+from tenflang.lang.checks import check  # noqa: E402
 from tenflang.interp import run_plan  # noqa: E402
 from tenflang.training.loop import gradient_plan, signature  # noqa: E402
 
@@ -53,53 +56,70 @@ TARGETS = {("digits", "float64"): 1.0, ("digits", "float32"): 1.0, ("lenet5", "f
 
 
 def layers(case: str):
-    """Per layer (kind, weight shapes, result shape); the image shape evolves."""
+    """Per layer (kind, weight shape, pad or the image shape a dense layer reads)."""
     (c, h, w), _, convs, dense = CASES[case]
     out = []
     for f, k, pad in convs:
         h, w = h + 2 * pad - k + 1, w + 2 * pad - k + 1
         out.append(("conv", (f, c, k, k), pad))
         c, h, w = f, h // 2, w // 2
-    n = c * h * w
+    image = (c, h, w)
     for m in dense:
-        out.append(("dense", (m, n), None))
-        n = m
+        out.append(("dense", (m, math.prod(image)), image))
+        image = (m, 1, 1)
     return out
 
 
+FLATTEN = ops.lookup("flatten") is not None
+
+
 def program(case: str) -> str:
-    """The case as a TenFlang shape program (one op per line)."""
+    """The case as a TenFlang shape program.  Without a `flatten` op a dense
+    layer is a convolution whose kernel covers its input ([m, C, H, W] on
+    [C, H, W] gives [m, 1, 1]: LeNet-5's own C5) and the cross-entropy is
+    `logsumexp s - sum (mul s y)`: the same numbers."""
     (c, h, w), _, _, _ = CASES[case]
-    decl = [f"declare input x [{c}, {h}, {w}]", "declare exp_output y [10]"]
+    decl = [f"declare input x [{c}, {h}, {w}]",
+            f"declare exp_output y {'[10]' if FLATTEN else '[10, 1, 1]'}"]
     body, last = [], "x"
     specs = layers(case)
-    for i, (kind, shape, pad) in enumerate(specs, 1):
+    for i, (kind, shape, extra) in enumerate(specs, 1):
+        if kind == "dense" and not FLATTEN:
+            kind, shape = "conv", (shape[0],) + extra
         if kind == "conv":
-            decl += [f"declare weight K{i} [{', '.join(map(str, shape))}]",
-                     f"declare weight b{i} [{shape[0]}, 1, 1]"]
-            body += [f"define c{i} = conv2d {last} K{i} 1 {pad}", f"define z{i} = add c{i} b{i}",
-                     f"define r{i} = relu z{i}", f"define p{i} = maxpool2d r{i} 2"]
-            names, last = [f"c{i}", f"z{i}", f"r{i}", f"p{i}"], f"p{i}"
+            pad = 0 if isinstance(extra, tuple) else extra
+            decl += [f"declare weight K{i} {list(shape)}", f"declare weight b{i} [{shape[0]}, 1, 1]"]
+            body += [f"define c{i} = conv2d {last} K{i} 1 {pad}", f"define z{i} = add c{i} b{i}"]
         else:
             if specs[i - 2][0] == "conv":
-                body.append(f"define f = flatten {last}")
                 decl.append("declare intvar f")
+                body.append(f"define f = flatten {last}")
                 last = "f"
-            decl += [f"declare weight W{i} [{shape[0]}, {shape[1]}]",
-                     f"declare weight b{i} [{shape[0]}]"]
-            body += [f"define m{i} = matmul W{i} {last}", f"define z{i} = add m{i} b{i}"]
-            names, last = [f"m{i}", f"z{i}"], f"z{i}"
-            if i < len(specs):
-                body.append(f"define r{i} = relu z{i}")
-                names, last = names + [f"r{i}"], f"r{i}"
-        decl += [f"declare intvar {n}" for n in names]
-    decl += ["declare intvar logp", "declare intvar fit", "declare loss xent"]
-    body += [f"define logp = log_softmax {last}", "define fit = dot logp y",
-             "define xent = neg fit"]
-    return "\n".join(decl + body) + "\n"
+            decl += [f"declare weight K{i} {list(shape)}", f"declare weight b{i} [{shape[0]}]"]
+            body += [f"define c{i} = matmul K{i} {last}", f"define z{i} = add c{i} b{i}"]
+        decl += [f"declare intvar c{i}", f"declare intvar z{i}"]
+        last = f"z{i}"
+        if i < len(specs):
+            body.append(f"define r{i} = relu z{i}")
+            decl.append(f"declare intvar r{i}")
+            last = f"r{i}"
+            if specs[i - 1][0] == "conv":
+                body.append(f"define p{i} = maxpool2d r{i} 2")
+                decl.append(f"declare intvar p{i}")
+                last = f"p{i}"
+    if FLATTEN:
+        decl += ["declare intvar logp", "declare intvar fit"]
+        body += [f"define logp = log_softmax {last}", "define fit = dot logp y",
+                 "define xent = neg fit"]
+    else:
+        decl += ["declare intvar lse", "declare intvar match", "declare intvar fit"]
+        body += [f"define lse = logsumexp {last}", f"define match = mul {last} y",
+                 "define fit = sum match", "define xent = sub lse fit"]
+    return "\n".join(decl + ["declare loss xent"] + body) + "\n"
 
 
 def data_and_weights(case: str):
+    """Data and initial weights in PyTorch's shapes (dense weights [m, n])."""
     image, batch, _, _ = CASES[case]
     rng = np.random.default_rng(0)
     if case == "digits":
@@ -112,19 +132,20 @@ def data_and_weights(case: str):
         labels = rng.integers(0, 10, batch)
     weights = {}
     for i, (kind, shape, _) in enumerate(layers(case), 1):
-        fan_in = int(np.prod(shape[1:]))
-        weights[f"{'K' if kind == 'conv' else 'W'}{i}"] = rng.normal(size=shape) / np.sqrt(fan_in)
+        weights[f"K{i}"] = rng.normal(size=shape) / np.sqrt(math.prod(shape[1:]))
         weights[f"b{i}"] = np.zeros((shape[0], 1, 1) if kind == "conv" else (shape[0],))
     return {"x": x, "y": np.eye(10)[labels]}, weights
 
 
 def tenflang_step(case: str, dtype: str):
-    gcp = compile_gradient(tenflang.parse(program(case), f"{case}.tf", shape_program=True))
+    program_ = tenflang.parse(program(case), f"{case}.tf", shape_program=True)
+    shapes = check(program_)
+    gcp = compile_gradient(program_)
     sig = signature(gcp)
     plan = gradient_plan(gcp, sig)
     data, init = data_and_weights(case)
-    data = {k: v.astype(dtype) for k, v in data.items()}
-    weights = {k: v.astype(dtype) for k, v in init.items()}
+    data = {k: v.reshape((len(v),) + shapes[k]).astype(dtype) for k, v in data.items()}
+    weights = {k: v.reshape(shapes[k]).astype(dtype) for k, v in init.items()}
 
     def step():
         values = run_plan(plan, {**data, **weights}, dtype=dtype, reduce="mean")
@@ -152,7 +173,7 @@ def torch_step(case: str, dtype: str):
             if kind == "conv":
                 h = F.max_pool2d(F.relu(F.conv2d(h, p[f"K{i}"], padding=pad) + p[f"b{i}"]), 2)
             else:
-                h = F.linear(h.flatten(1), p[f"W{i}"], p[f"b{i}"])
+                h = F.linear(h.flatten(1), p[f"K{i}"], p[f"b{i}"])
                 h = F.relu(h) if i < len(specs) else h
         loss = -(F.log_softmax(h, dim=1) * y).sum(dim=1).mean()
         loss.backward()
@@ -170,7 +191,8 @@ def check_agreement(case: str) -> None:
     theirs()
     reference = their_grads(None)
     for name, g in our_grads(mine).items():
-        np.testing.assert_allclose(g, reference[name], rtol=1e-9, atol=1e-12, err_msg=name)
+        np.testing.assert_allclose(g.reshape(reference[name].shape), reference[name], rtol=1e-9,
+                                   atol=1e-12, err_msg=name)
 
 
 def timed(step, repeats: int, other) -> tuple[list, list]:
@@ -190,16 +212,19 @@ def memory_child(impl: str, case: str, dtype: str) -> None:
     if impl == "torch":
         import torch
         torch.set_num_threads(1)
-    before = resident_mb()
+    before = status_mb("VmRSS")
     for _ in range(3):
         step()
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(json.dumps({"before": before, "peak": peak}))
+    print(json.dumps({"before": before, "peak": status_mb("VmHWM")}))
 
 
-def resident_mb() -> float:
-    pages = int(Path("/proc/self/statm").read_text().split()[1])
-    return pages * resource.getpagesize() / 2 ** 20
+def status_mb(field: str) -> float:
+    """A /proc/self/status figure in MB (VmHWM: this program's peak resident set;
+    ru_maxrss would report the forking parent's, which Linux carries across exec)."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1]) / 1024
+    raise RuntimeError(f"no {field} in /proc/self/status")
 
 
 def memory(impl: str, case: str, dtype: str) -> dict:
@@ -218,7 +243,8 @@ def main() -> int:
     import torch
     from threadpoolctl import threadpool_limits
     print(f"# LeNet training step, tenflang plan vs PyTorch {torch.__version__} eager "
-          f"(medians of {args.repeats} interleaved runs)\n")
+          f"(medians of {args.repeats} interleaved runs; dense layers "
+          f"{'after flatten' if FLATTEN else 'as convolutions covering their input'})\n")
     print("| case | dtype | threads | tenflang ms | torch ms | ratio | target | met |")
     print("|---|---|---|---|---|---|---|---|")
     for case in args.only:

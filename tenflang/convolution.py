@@ -62,6 +62,15 @@ def kernel_matrix(K):
     return K.reshape(b, f, -1)
 
 
+def matmul_columns(xp, A, cols):
+    """A `[1 or B, m, k]` · cols `[B, k, n]`: one GEMM for the whole batch when A
+    is shared and n = 1 (a dense layer written as a convolution whose kernel
+    covers its input), else a batched GEMM."""
+    if A.shape[0] == 1 and cols.shape[-1] == 1:
+        return xp.matmul(cols[:, :, 0], A[0].T)[:, :, None]
+    return xp.matmul(A, cols)
+
+
 # --- convolution ---------------------------------------------------------------
 
 def conv2d(xp, x, K, stride: int = 1, pad: int = 0):
@@ -69,19 +78,19 @@ def conv2d(xp, x, K, stride: int = 1, pad: int = 0):
     kh, kw = K.shape[-2:]
     h, w = x.shape[-2:]
     cols = im2col(xp, x, kh, kw, stride, pad)
-    out = xp.matmul(kernel_matrix(K), cols)
+    out = matmul_columns(xp, kernel_matrix(K), cols)
     return out.reshape(out.shape[:2] + (out_size(h, kh, stride, pad), out_size(w, kw, stride, pad)))
 
 
 def col2im(xp, cols, shape, stride: int, pad: int):
     """Sum `[B, C, kh, kw, H', W']` window values back onto a `[B, C, H, W]` image
-    (the adjoint of `im2col`): one strided copy when windows do not overlap,
+    (the adjoint of `im2col`): one strided copy when no two windows overlap,
     else one whole-batch add per window offset."""
-    b, c, kh, kw = cols.shape[:4]
+    b, c, kh, kw, ho, wo = cols.shape
     h, w = shape
     image = xp.zeros((b, c, h + 2 * pad, w + 2 * pad), dtype=cols.dtype)
     view = windows(xp, image, kh, kw, stride)
-    if stride >= kh and stride >= kw:
+    if (stride >= kh or ho == 1) and (stride >= kw or wo == 1):
         view[...] = cols
     else:
         for i in range(kh):
@@ -125,8 +134,8 @@ def conv2d_image_grad(xp, g, K, x, stride: int = 1, pad: int = 0):
     _, f, c, kh, kw = K.shape
     b, _, ho, wo = g.shape
     h, w = x.shape[-2:]
-    if stride != 1:
-        cols = xp.matmul(kernel_matrix(K).transpose(0, 2, 1), g.reshape(b, f, ho * wo))
+    if stride != 1 or ho * wo == 1:
+        cols = matmul_columns(xp, kernel_matrix(K).transpose(0, 2, 1), g.reshape(b, f, ho * wo))
         return col2im(xp, cols.reshape(cols.shape[0], c, kh, kw, ho, wo), (h, w), stride, pad)
     hp, wp = h + 2 * pad, w + 2 * pad
     cols = xp.matmul(kernel_matrix(K).transpose(0, 2, 1), widened(xp, g, wp).reshape(b, f, -1))

@@ -18,7 +18,9 @@ CONV_CASES = [
     (1, 3, 6, 6, 2, 1, 1, 1, 0),
     (2, 2, 7, 8, 3, 4, 3, 3, 2),
     (4, 1, 28, 28, 6, 5, 5, 1, 2),
-    (2, 3, 5, 5, 2, 5, 5, 1, 0),       # the kernel covers the image: H' = 1
+    (2, 3, 5, 5, 2, 5, 5, 1, 0),       # the kernel covers the image: H' = 1 (a dense layer)
+    (3, 4, 3, 3, 5, 5, 5, 1, 1),       # ... with padding
+    (2, 3, 4, 6, 2, 4, 3, 3, 0),       # H' = 1, W' = 2: one row of windows
     (2, 2, 10, 10, 3, 2, 2, 2, 0),     # non-overlapping windows
 ]
 # (batch, channels, height, width, k, stride)
