@@ -35,9 +35,13 @@ def batch_of(*arrays) -> int:
 
 
 def padded(xp, x, pad: int):
+    """x with `pad` zeros around each image (xp.pad costs more than the copy on small batches)."""
     if pad == 0:
         return x
-    return xp.pad(x, ((0, 0), (0, 0), (pad, pad), (pad, pad)))
+    b, c, h, w = x.shape
+    out = xp.zeros((b, c, h + 2 * pad, w + 2 * pad), dtype=x.dtype)
+    out[:, :, pad:pad + h, pad:pad + w] = x
+    return out
 
 
 def windows(xp, x, kh: int, kw: int, stride: int):
@@ -129,8 +133,9 @@ def widened(xp, g, wp: int, order=(0, 1, 2, 3)):
 
 def conv2d_image_grad(xp, g, K, x, stride: int = 1, pad: int = 0):
     """d/dx of `conv2d x K` given the adjoint g `[B, F, H', W']`: `[B, C, H, W]`
-    (x gives only the shape).  The columns Kᵀg come from one batched GEMM; with
-    stride 1 they are summed back as kh·kw contiguous runs of the flat image."""
+    (x gives only the shape).  The columns Kᵀg come from one batched GEMM and
+    are summed back onto the image (col2im); with stride 1 the sum over a
+    window's columns happens inside the GEMM instead (`row_sums`)."""
     _, f, c, kh, kw = K.shape
     b, _, ho, wo = g.shape
     h, w = x.shape[-2:]
@@ -138,14 +143,28 @@ def conv2d_image_grad(xp, g, K, x, stride: int = 1, pad: int = 0):
         cols = matmul_columns(xp, kernel_matrix(K).transpose(0, 2, 1), g.reshape(b, f, ho * wo))
         return col2im(xp, cols.reshape(cols.shape[0], c, kh, kw, ho, wo), (h, w), stride, pad)
     hp, wp = h + 2 * pad, w + 2 * pad
-    cols = xp.matmul(kernel_matrix(K).transpose(0, 2, 1), widened(xp, g, wp).reshape(b, f, -1))
-    image = xp.zeros((cols.shape[0], c, hp * wp + kw - 1), dtype=cols.dtype)
-    runs = flat_windows(xp, image, kh, kw, wp, ho * wp)
-    cols = cols.reshape(runs.shape)
-    for i in range(kh):
-        for j in range(kw):
-            runs[:, :, i, j] += cols[:, :, i, j]
+    sums = row_sums(xp, g, K, wp)                           # [B, kh, C, H'·Wp + kw - 1]
+    image = xp.zeros((sums.shape[0], c, hp * wp + kw - 1), dtype=sums.dtype)
+    for i in range(kh):                  # window row i lands i rows further down
+        image[:, :, i * wp:i * wp + sums.shape[-1]] += sums[:, i]
     return image[:, :, :hp * wp].reshape(-1, c, hp, wp)[:, :, pad:pad + h, pad:pad + w]
+
+
+def row_sums(xp, g, K, wp: int):
+    """`T[b, i, c, q] = Σ_f,j K[f, c, i, j] · g°[b, f, q - j]`, g° the adjoint
+    widened to Wp columns and row-flattened: the contribution of window row i
+    to the flat image, one batched GEMM over kw shifted copies of g (kw times
+    g, instead of kh·kw image-sized column blocks)."""
+    _, f, c, kh, kw = K.shape
+    b, _, ho, wo = g.shape
+    run = ho * wp + kw - 1
+    flat = xp.zeros((b, f, ho * wp + 2 * (kw - 1)), dtype=g.dtype)
+    flat[:, :, kw - 1:kw - 1 + ho * wp].reshape(b, f, ho, wp)[..., :wo] = g
+    sb, sf, s = flat.strides
+    shifted = xp.lib.stride_tricks.as_strided(flat, (b, f, kw, run), (sb, sf, s, s))
+    shifted = xp.ascontiguousarray(shifted).reshape(b, f * kw, run)   # [b, (f, kw-1-j), q]
+    rows = K[..., ::-1].transpose(0, 3, 2, 1, 4).reshape(K.shape[0], kh * c, f * kw)
+    return xp.matmul(rows, shifted).reshape(-1, kh, c, run)
 
 
 def conv2d_kernel_grad(xp, g, x, K, stride: int = 1, pad: int = 0):
