@@ -15,7 +15,8 @@ Cases (the targets of the convolution work, docs/guide.md "Convolution and pooli
 
 One step is, for both, the forward pass with the loss, the mean gradient over
 the batch and a plain SGD update, from the same weights on the same batch
-(their gradients are checked to agree first).  TenFlang runs the level-1 GCP's
+(their gradients are checked to agree first).  Beside wall time, the CPU
+time of the process (all threads) per step: on a shared machine it moves less.  TenFlang runs the level-1 GCP's
 plan (`run_plan(..., reduce="mean")`, as `tfweightcalc` does); PyTorch runs
 eager autograd with `torch.set_num_threads` equal to numpy's BLAS threads
 (threadpoolctl).  Times are medians of interleaved runs in one process; peak
@@ -196,13 +197,14 @@ def check_agreement(case: str) -> None:
 
 
 def timed(step, repeats: int, other) -> tuple[list, list]:
+    """(wall, CPU) seconds per run of `step` and of `other`, interleaved."""
     step(), other()                       # warm up: plan generation, allocator, threads
     mine, theirs = [], []
     for _ in range(repeats):
         for fn, times in ((step, mine), (other, theirs)):
-            start = time.perf_counter()
+            wall, cpu = time.perf_counter(), time.process_time()
             fn()
-            times.append(time.perf_counter() - start)
+            times.append((time.perf_counter() - wall, time.process_time() - cpu))
     return mine, theirs
 
 
@@ -245,8 +247,9 @@ def main() -> int:
     print(f"# LeNet training step, tenflang plan vs PyTorch {torch.__version__} eager "
           f"(medians of {args.repeats} interleaved runs; dense layers "
           f"{'after flatten' if FLATTEN else 'as convolutions covering their input'})\n")
-    print("| case | dtype | threads | tenflang ms | torch ms | ratio | target | met |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| case | dtype | threads | tenflang ms | torch ms | ratio | target | met "
+          "| CPU ms: tenflang | torch | ratio |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for case in args.only:
         check_agreement(case)
         for dtype in ("float32", "float64"):
@@ -255,11 +258,13 @@ def main() -> int:
                 with threadpool_limits(threads):
                     mine, theirs = timed(tenflang_step(case, dtype)[0], args.repeats,
                                          torch_step(case, dtype)[0])
-                ours, ref = np.median(mine) * 1e3, np.median(theirs) * 1e3
+                (ours, our_cpu), (ref, ref_cpu) = (np.median(t, axis=0) * 1e3
+                                                   for t in (mine, theirs))
                 target = TARGETS.get((case, dtype))
                 met = "" if target is None else ("yes" if ours / ref <= target else "no")
                 print(f"| {case} | {dtype} | {threads} | {ours:.2f} | {ref:.2f} | "
-                      f"{ours / ref:.2f}× | {f'≤ {target}×' if target else '—'} | {met} |")
+                      f"{ours / ref:.2f}× | {f'≤ {target}×' if target else '—'} | {met} "
+                      f"| {our_cpu:.2f} | {ref_cpu:.2f} | {our_cpu / ref_cpu:.2f}× |")
     if "lenet5" in args.only:
         print("\n| peak memory, lenet5 step, 1 thread | tenflang MB | torch MB | ratio |")
         print("|---|---|---|---|")

@@ -179,16 +179,19 @@ def conv2d_kernel_grad(xp, g, x, K, stride: int = 1, pad: int = 0):
 
 def conv2d_kernel_grad_sum(xp, g, x, K, stride: int = 1, pad: int = 0):
     """`conv2d_kernel_grad` summed over the examples, `[F, C, kh, kw]` (no example
-    axis, as `sum(axis=0)` gives): the
-    example axis is contracted inside one GEMM, `[F, B·H'·W'] · [B·H'·W', C·kh·kw]`
-    (with stride 1 over the flat image's runs, W' widened to Wp)."""
+    axis, as `sum(axis=0)` gives): the example axis is contracted with the
+    output positions inside one GEMM, `[C·kh·kw, B·H'·W'] · [B·H'·W', F]`."""
     if g.shape[0] != x.shape[0]:        # one side is shared: sum the other first
         g, x = (g.sum(axis=0, keepdims=True), x) if x.shape[0] == 1 else \
                (g, x.sum(axis=0, keepdims=True))
     kh, kw = K.shape[-2:]
-    f, ho = g.shape[1:3]
-    if stride == 1:
-        wp = x.shape[-1] + 2 * pad
+    b, f, ho, wo = g.shape
+    wp = x.shape[-1] + 2 * pad
+    if ho * wo == 1:                     # one window (a dense layer): the image is the column
+        cols = im2col(xp, x, kh, kw, stride, pad).reshape(b, -1).T
+        rows = g.reshape(b, f).T
+    elif stride == 1 and wp <= 1.5 * wo:
+        # row-flattened runs: long contiguous copies, at the price of Wp/W' more columns
         view = flat_windows(xp, flat_image(xp, x, kw, pad), kh, kw, wp, ho * wp)
         cols = xp.ascontiguousarray(view.transpose(1, 2, 3, 0, 4))        # [C, kh, kw, B, H'·Wp]
         rows = widened(xp, g, wp, (1, 0, 2, 3)).reshape(f, -1)            # [F, B·H'·Wp]

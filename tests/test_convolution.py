@@ -21,6 +21,7 @@ CONV_CASES = [
     (2, 3, 5, 5, 2, 5, 5, 1, 0),       # the kernel covers the image: H' = 1 (a dense layer)
     (3, 4, 3, 3, 5, 5, 5, 1, 1),       # ... with padding
     (2, 3, 4, 6, 2, 4, 3, 3, 0),       # H' = 1, W' = 2: one row of windows
+    (2, 2, 5, 6, 3, 3, 4, 1, 0),       # stride 1, few windows per row
     (2, 2, 10, 10, 3, 2, 2, 2, 0),     # non-overlapping windows
 ]
 # (batch, channels, height, width, k, stride)
