@@ -236,3 +236,60 @@ def test_kernel_gradient_is_summed_inside_the_gemm():
         tracemalloc.stop()
     np.testing.assert_allclose(summed, per_example.sum(axis=0), rtol=1e-10)
     assert peak < per_example.nbytes / 3, (peak, per_example.nbytes)
+
+
+# --- hypothesis: random convolutional programs, gradients against finite differences ---
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@st.composite
+def conv_programs(draw):
+    """A random stack of conv2d / maxpool2d / avgpool2d / tanh layers on a small image,
+    with a random projection as the loss: (source, per-example image shape, weights)."""
+    c, h, w = draw(st.integers(1, 2)), draw(st.integers(3, 7)), draw(st.integers(3, 7))
+    decls, body, weights = [f"declare input x [{c}, {h}, {w}]"], [], {}
+    last = "x"
+    for i in range(draw(st.integers(1, 3))):
+        kind = draw(st.sampled_from(["conv2d", "conv2d", "maxpool2d", "avgpool2d", "tanh"]))
+        if kind == "conv2d":
+            f, kh, kw = draw(st.integers(1, 3)), draw(st.integers(1, 3)), draw(st.integers(1, 3))
+            stride, pad = draw(st.integers(1, 2)), draw(st.integers(0, 1))
+            if kh > h + 2 * pad or kw > w + 2 * pad:
+                continue
+            decls.append(f"declare weight K{i} [{f}, {c}, {kh}, {kw}]")
+            weights[f"K{i}"] = (f, c, kh, kw)
+            body.append(f"define v{i} = conv2d {last} K{i} {stride} {pad}")
+            c, h, w = f, (h + 2 * pad - kh) // stride + 1, (w + 2 * pad - kw) // stride + 1
+        elif kind == "tanh":
+            body.append(f"define v{i} = tanh {last}")
+        else:
+            k = draw(st.integers(1, min(h, w, 3)))
+            stride = draw(st.integers(1, k))
+            body.append(f"define v{i} = {kind} {last} {k} {stride}")
+            h, w = (h - k) // stride + 1, (w - k) // stride + 1
+        decls.append(f"declare intvar v{i}")
+        last = f"v{i}"
+    if not weights:
+        decls.append(f"declare weight K [1, {c}, 1, 1]")
+        weights["K"] = (1, c, 1, 1)
+        body.append(f"define vk = conv2d {last} K")
+        decls.append("declare intvar vk")
+        c, last = 1, "vk"
+    decls += [f"declare input r [{c}, {h}, {w}]", "declare intvar p", "declare loss l"]
+    body += [f"define p = mul {last} r", "define l = sum p"]
+    return "\n".join(decls + body) + "\n", weights, (c, h, w)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(conv_programs(), st.integers(0, 2**31))
+def test_random_convolutional_programs_match_finite_differences(program, seed):
+    from gradcheck import check_gradients
+    source, weight_shapes, result = program
+    r = rng(seed)
+    first = source.splitlines()[0]
+    image = tuple(int(d) for d in first[first.index("[") + 1:-1].split(","))
+    data = {"x": r.normal(size=(3,) + image), "r": r.normal(size=(3,) + result)}
+    weights = {name: r.normal(size=shape) for name, shape in weight_shapes.items()}
+    check_gradients(source, data, weights, rtol=1e-4, atol=1e-6)
