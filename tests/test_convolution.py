@@ -293,3 +293,20 @@ def test_random_convolutional_programs_match_finite_differences(program, seed):
     data = {"x": r.normal(size=(3,) + image), "r": r.normal(size=(3,) + result)}
     weights = {name: r.normal(size=shape) for name, shape in weight_shapes.items()}
     check_gradients(source, data, weights, rtol=1e-4, atol=1e-6)
+
+
+def test_stats_count_convolution_and_pooling_flops():
+    """`tfcompiler --stats`: a conv layer is 2·F·H'·W'·C·kh·kw FLOPs per example, a
+    k×k pooling k² per result, and each adjoint costs what its forward does."""
+    import tenflang
+    from tenflang.analysis.stats import program_stats
+    from tenflang.backprop import compile_gradient
+    source = ("declare input x [3, 10, 10]\ndeclare weight K [4, 3, 3, 3]\ndeclare intvar c\n"
+              "declare intvar p\ndeclare loss l\ndefine c = conv2d x K 1 1\n"
+              "define p = maxpool2d c 2\ndefine l = sum p\n")
+    program = tenflang.parse(source, shape_program=True)
+    conv, pool, total = 2 * 4 * 10 * 10 * 3 * 3 * 3, 4 * 5 * 5 * 4, 4 * 5 * 5
+    assert program_stats(program)["flops"] == conv + pool + total
+    gcp = program_stats(compile_gradient(program))
+    assert gcp["ops"]["conv2d_kernel_grad"] == 1 and gcp["ops"]["maxpool2d_grad"] == 1
+    assert gcp["flops"] >= 2 * conv + 2 * pool
