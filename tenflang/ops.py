@@ -449,11 +449,10 @@ def gather_shape(G: Shape, x: Shape, k, stride=None) -> Shape:
     return pool_shape("maxpool2d_gather")(x, k, stride)
 
 
-def words(*attrs, defaults=()) -> str:
-    """Attribute literals for a rule, trailing defaults left out."""
+def words(attrs, defaults) -> str:
+    """Attribute literals for a rule, trailing ones that equal their default left out."""
     attrs = list(attrs)
-    while attrs and attrs[-1] == (defaults[len(attrs) - 1] if len(attrs) <= len(defaults)
-                                   else None):
+    while attrs and attrs[-1] == defaults[len(attrs) - 1]:
         attrs.pop()
     return "".join(f" {a}" for a in attrs)
 
@@ -463,14 +462,14 @@ def conv_rules(image: str, kernel: str):
     combines the adjoint `g`, stride and padding appended."""
     def build(*shapes_and_attrs):
         stride, pad = shapes_and_attrs[-2:]
-        tail = words(stride, pad, defaults=(1, 0))
+        tail = words((stride, pad), (STRIDE.default, PAD.default))
         return (linear(image + tail), linear(kernel + tail))
     return build
 
 
 def pool_rules(*combines: str, grads=()):
     def build(*shapes_and_attrs):
-        tail = words(*shapes_and_attrs[-2:])
+        tail = words(shapes_and_attrs[-2:], (WINDOW.default, POOL_STRIDE.default))
         return tuple(linear(c + tail) for c in combines) + tuple(grads)
     return build
 
