@@ -14,9 +14,10 @@ Conventions (those of the op table, docs/guide.md "Convolution and pooling"):
   view, copied once into a column matrix `[B, C·kh·kw, H'·W']` (im2col) and
   multiplied by the kernel matrix in one batched GEMM.  The kernel gradient's
   batch sum (`conv2d_kernel_grad_sum`) contracts the example axis inside a
-  single GEMM, so no `[B, F, C, kh, kw]` array is made.  The only Python loops
-  run over the kh·kw offsets inside a window (col2im and pooling), each step
-  one whole-batch array operation.
+  single GEMM, so no `[B, F, C, kh, kw]` array is made.  At stride 1 the image
+  gradient sums a window row's columns inside its GEMM too (`row_sums`, over
+  row-flattened images).  The only Python loops run over the offsets inside a
+  window (col2im, pooling), each step one whole-batch array operation.
 * Shape-only operands (the image of `conv2d_image_grad`, the kernel of
   `conv2d_kernel_grad`, the image of `avgpool2d_grad`) are arrays whose values
   are never read: they say the size of the result, as the op table's
@@ -103,34 +104,6 @@ def col2im(xp, cols, shape, stride: int, pad: int):
     return image[:, :, pad:pad + h, pad:pad + w] if pad else image
 
 
-def flat_image(xp, x, kw: int, pad: int):
-    """x zero-padded, each channel's rows laid end to end: `[B, C, Hp·Wp + kw - 1]`.
-    The stride-1 window offset (i, j) is then one contiguous run of H'·Wp values
-    from `i·Wp + j` (the columns past W' of each row are the wrap-around, and the
-    trailing zeros keep the last run in bounds)."""
-    b, c, h, w = x.shape
-    hp, wp = h + 2 * pad, w + 2 * pad
-    flat = xp.zeros((b, c, hp * wp + kw - 1), dtype=x.dtype)
-    flat[:, :, :hp * wp].reshape(b, c, hp, wp)[:, :, pad:pad + h, pad:pad + w] = x
-    return flat
-
-
-def flat_windows(xp, flat, kh: int, kw: int, wp: int, run: int):
-    """The `[B, C, kh, kw, run]` view of a flat image's stride-1 window runs."""
-    sb, sc, s = flat.strides
-    return xp.lib.stride_tricks.as_strided(flat, flat.shape[:2] + (kh, kw, run),
-                                           (sb, sc, wp * s, s, s))
-
-
-def widened(xp, g, wp: int, order=(0, 1, 2, 3)):
-    """The adjoint `[B, F, H', W']` (axes permuted by `order`) with zero columns
-    up to width Wp: the wrap-around columns of a flat image then contribute 0."""
-    g = g.transpose(order)
-    wide = xp.zeros(g.shape[:-1] + (wp,), dtype=g.dtype)
-    wide[..., :g.shape[-1]] = g
-    return wide
-
-
 def conv2d_image_grad(xp, g, K, x, stride: int = 1, pad: int = 0):
     """d/dx of `conv2d x K` given the adjoint g `[B, F, H', W']`: `[B, C, H, W]`
     (x gives only the shape).  The columns Kᵀg come from one batched GEMM and
@@ -186,15 +159,9 @@ def conv2d_kernel_grad_sum(xp, g, x, K, stride: int = 1, pad: int = 0):
                (g, x.sum(axis=0, keepdims=True))
     kh, kw = K.shape[-2:]
     b, f, ho, wo = g.shape
-    wp = x.shape[-1] + 2 * pad
     if ho * wo == 1:                     # one window (a dense layer): the image is the column
         cols = im2col(xp, x, kh, kw, stride, pad).reshape(b, -1).T
         rows = g.reshape(b, f).T
-    elif stride == 1 and wp <= 1.5 * wo:
-        # row-flattened runs: long contiguous copies, at the price of Wp/W' more columns
-        view = flat_windows(xp, flat_image(xp, x, kw, pad), kh, kw, wp, ho * wp)
-        cols = xp.ascontiguousarray(view.transpose(1, 2, 3, 0, 4))        # [C, kh, kw, B, H'·Wp]
-        rows = widened(xp, g, wp, (1, 0, 2, 3)).reshape(f, -1)            # [F, B·H'·Wp]
     else:
         view = windows(xp, padded(xp, x, pad), kh, kw, stride)
         cols = xp.ascontiguousarray(view.transpose(1, 2, 3, 0, 4, 5))     # [C, kh, kw, B, H', W']
