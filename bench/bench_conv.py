@@ -15,14 +15,15 @@ Cases (the targets of the convolution work, docs/guide.md "Convolution and pooli
 
 One step is, for both, the forward pass with the loss, the mean gradient over
 the batch and a plain SGD update, from the same weights on the same batch
-(their gradients are checked to agree first).  Beside wall time, the CPU
-time of the process (all threads) per step: on a shared machine it moves less.  TenFlang runs the level-1 GCP's
-plan (`run_plan(..., reduce="mean")`, as `tfweightcalc` does); PyTorch runs
+(their gradients are checked to agree first).  TenFlang runs the level-1
+GCP's plan (`run_plan(..., reduce="mean")`, as `tfweightcalc` does); PyTorch runs
 eager autograd with `torch.set_num_threads` equal to numpy's BLAS threads
 (threadpoolctl).  Times are medians of interleaved runs in one process; peak
 memory is measured in a child process per implementation: the growth of the
 resident set over the step (the peak, VmHWM, after three steps minus the
-resident set before the first), beside the whole process's peak.
+resident set before the first), beside the whole process's peak.  Beside wall
+time, the table gives the process's CPU time (all threads) per step: on a
+shared machine it moves less.
 """
 from __future__ import annotations
 
@@ -89,7 +90,8 @@ def program(case: str) -> str:
             kind, shape = "conv", (shape[0],) + extra
         if kind == "conv":
             pad = 0 if isinstance(extra, tuple) else extra
-            decl += [f"declare weight K{i} {list(shape)}", f"declare weight b{i} [{shape[0]}, 1, 1]"]
+            decl += [f"declare weight K{i} {list(shape)}",
+                     f"declare weight b{i} [{shape[0]}, 1, 1]"]
             body += [f"define c{i} = conv2d {last} K{i} 1 {pad}", f"define z{i} = add c{i} b{i}"]
         else:
             if specs[i - 2][0] == "conv":

@@ -488,50 +488,57 @@ def pool_flops(x: Shape, k, stride=None) -> int:
     return size(pool_shape("pool")(x, k, stride)) * k * k
 
 
+CONV, POOL = {"attrs": (STRIDE, PAD)}, {"attrs": (WINDOW, POOL_STRIDE)}
+
+
+def flops_of(cost, *positions):
+    """An adjoint's FLOPs: its forward's, on the operands at `positions`."""
+    return lambda *shapes_and_attrs: cost(*(shapes_and_attrs[i] for i in positions),
+                                          *shapes_and_attrs[-2:])
+
+
 defop("conv2d", 2, convolution.conv2d, conv2d_shape,
       conv_rules("conv2d_image_grad g b a", "conv2d_kernel_grad g a b"),
       "v[f, i, j] = Σ_c,u,w b[f, c, u, w] · a°[c, s·i + u, s·j + w]  (image a, kernel b, "
-      "a° = a with `pad` zeros around, s = `stride`: PyTorch's conv2d, no bias)", attrs=(STRIDE, PAD), flops=conv_flops)
+      "a° = a with `pad` zeros around, s = `stride`: PyTorch's conv2d, no bias)",
+      flops=conv_flops, **CONV)
 defop("conv2d_image_grad", 3, convolution.conv2d_image_grad,
       adjoint_shape("conv2d_image_grad", "conv2d", (2, 1), 2),
       conv_rules("conv2d g b", "conv2d_kernel_grad a g b"),
       "v = the adjoint of `conv2d c b` in its image c, given the adjoint a of its result: "
-      "v°[·, s·i + u, s·j + w] += Σ_f a[f, i, j] · b[f, ·, u, w], v = v° without the padding "
-      "(c gives only the shape)", attrs=(STRIDE, PAD), shape_only=(2,),
-      flops=lambda g, K, x, stride, pad: conv_flops(x, K, stride, pad))
+      "v°[·, s·i + u, s·j + w] += Σ_f a[f, i, j] · b[f, ·, u, w], v = v° without the "
+      "padding (c gives only the shape)",
+      shape_only=(2,), flops=flops_of(conv_flops, 2, 1), **CONV)
 defop("conv2d_kernel_grad", 3, convolution.conv2d_kernel_grad,
       adjoint_shape("conv2d_kernel_grad", "conv2d", (1, 2), 2),
       conv_rules("conv2d b g", "conv2d_image_grad a g b"),
       "v[f, c, u, w] = Σ_i,j a[f, i, j] · b°[c, s·i + u, s·j + w]: the adjoint of "
-      "`conv2d b c` in its kernel c, given the adjoint a of its result (c gives only the shape)", attrs=(STRIDE, PAD), shape_only=(2,),
-      flops=lambda g, x, K, stride, pad: conv_flops(x, K, stride, pad))
+      "`conv2d b c` in its kernel c, given the adjoint a of its result (c gives only "
+      "the shape)", shape_only=(2,), flops=flops_of(conv_flops, 1, 2), **CONV)
 defop("maxpool2d", 1, convolution.maxpool2d, pool_shape("maxpool2d"),
       pool_rules("maxpool2d_grad g a"),
-      "v[c, i, j] = max_u,w a[c, s·i + u, s·j + w], 0 ≤ u, w < k  (s = `stride`, default k; "
-      "the derivative goes to the window's first maximum, row-major)", attrs=(WINDOW, POOL_STRIDE),
-      flops=pool_flops)
+      "v[c, i, j] = max_u,w a[c, s·i + u, s·j + w], 0 ≤ u, w < k  (s = `stride`, default "
+      "k; the derivative goes to the window's first maximum, row-major)",
+      flops=pool_flops, **POOL)
 defop("maxpool2d_grad", 2, convolution.maxpool2d_grad,
       adjoint_shape("maxpool2d_grad", "maxpool2d", (1,), 1),
       pool_rules("maxpool2d_gather g b", grads=[no_grad()]),
-      "v = the adjoint of `maxpool2d b` in b, given the adjoint a of its result: a[c, i, j] "
-      "goes to the first maximum of b's window (i, j), summed where windows overlap", attrs=(WINDOW, POOL_STRIDE),
-      flops=lambda g, x, k, stride: pool_flops(x, k, stride))
-defop("maxpool2d_gather", 2, convolution.maxpool2d_gather,
-      gather_shape,
+      "v = the adjoint of `maxpool2d b` in b, given the adjoint a of its result: "
+      "a[c, i, j] goes to the first maximum of b's window (i, j), summed where windows "
+      "overlap", flops=flops_of(pool_flops, 1), **POOL)
+defop("maxpool2d_gather", 2, convolution.maxpool2d_gather, gather_shape,
       pool_rules("maxpool2d_grad g b", grads=[no_grad_like("b")]),
       "v[c, i, j] = a at the first maximum of b's window (i, j)  (the adjoint of "
-      "`maxpool2d_grad` in its first operand)", attrs=(WINDOW, POOL_STRIDE),
-      flops=lambda G, x, k, stride: pool_flops(x, k, stride))
+      "`maxpool2d_grad` in its first operand)", flops=flops_of(pool_flops, 1), **POOL)
 defop("avgpool2d", 1, convolution.avgpool2d, pool_shape("avgpool2d"),
       pool_rules("avgpool2d_grad g a"),
-      "v[c, i, j] = (1/k²) Σ_u,w a[c, s·i + u, s·j + w], 0 ≤ u, w < k  (s = `stride`, default k)",
-      attrs=(WINDOW, POOL_STRIDE), flops=pool_flops)
+      "v[c, i, j] = (1/k²) Σ_u,w a[c, s·i + u, s·j + w], 0 ≤ u, w < k  (s = `stride`, "
+      "default k)", flops=pool_flops, **POOL)
 defop("avgpool2d_grad", 2, convolution.avgpool2d_grad,
       adjoint_shape("avgpool2d_grad", "avgpool2d", (1,), 1), pool_rules("avgpool2d g"),
-      "v = the adjoint of `avgpool2d b` in b, given the adjoint a of its result: a[c, i, j]/k² "
-      "spread over window (i, j) (b gives only the shape)", attrs=(WINDOW, POOL_STRIDE), shape_only=(1,),
-      flops=lambda g, x, k, stride: pool_flops(x, k, stride))
-
+      "v = the adjoint of `avgpool2d b` in b, given the adjoint a of its result: "
+      "a[c, i, j]/k² spread over window (i, j) (b gives only the shape)",
+      shape_only=(1,), flops=flops_of(pool_flops, 1), **POOL)
 
 def lookup(name: str) -> Op | None:
     return TABLE.get(name)

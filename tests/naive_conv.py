@@ -58,7 +58,7 @@ def first_max(window) -> tuple[int, int]:
 
 def pooled_shape(x, k, stride):
     stride = stride or k
-    return (x.shape[0], len(positions(x.shape[1], k, stride)), len(positions(x.shape[2], k, stride)))
+    return (x.shape[0],) + tuple(len(positions(n, k, stride)) for n in x.shape[1:])
 
 
 def maxpool2d(x, k, stride=None):

@@ -59,7 +59,8 @@ DENSE = src("""
 
 CONV = "declare input x {x}\ndeclare weight K {K}\ndeclare intvar c\n" + LOSS + \
     "define c = conv2d x K{attrs}\ndefine l = sum c\n"
-POOL = "declare input x {x}\ndeclare intvar p\n" + LOSS + "define p = {op} x{attrs}\ndefine l = sum p\n"
+POOL = "declare input x {x}\ndeclare intvar p\n" + LOSS + \
+    "define p = {op} x{attrs}\ndefine l = sum p\n"
 
 CASES = [
     # --- syntax ------------------------------------------------------------------------
