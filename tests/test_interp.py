@@ -25,6 +25,7 @@ import tenflang
 from tenflang import ops
 from tenflang.backprop import compile_gradient
 from tenflang.interp import evaluate, interpret, make_plan, run_plan
+from tenflang.lang.ast import Var
 from tenflang.lang.printer import attribute
 from tenflang.ops import fmt_shape
 from tenflang.lang.checks import check
@@ -147,11 +148,16 @@ def test_missing_exp_output_makes_the_loss_null_but_keeps_outputs():
 # ---------------------------------------------------------------- batched == per example
 
 def random_data(program, rng, batch: int):
-    """Data of the declared shapes for every bound variable; weights scaled small."""
+    """Data of the declared shapes for every bound variable; weights scaled small;
+    a class index (what `one_hot` reads) drawn from its classes."""
     shapes = check(program)
+    classes = {d.operands[0].name: d.attrs[0] for d in program.definitions()
+               if d.op == "one_hot" and isinstance(d.operands[0], Var)}
     data = {}
     for name, decl in program.declarations().items():
-        if decl.kind in ("input", "exp_output"):
+        if name in classes:
+            data[name] = rng.integers(0, classes[name], size=(batch,)).astype(float)
+        elif decl.kind in ("input", "exp_output"):
             data[name] = rng.normal(size=(batch,) + tuple(shapes[name]))
         elif decl.kind == "weight":
             data[name] = 0.5 * rng.normal(size=tuple(shapes[name]))
