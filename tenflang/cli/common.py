@@ -1,4 +1,4 @@
-"""What every command shares: error reporting, exit codes, atomic output.
+"""What every command shares: error reporting, exit codes, output.
 
 Exit codes (DESIGN.md §4): 0 success; 1 a run that failed (diverged,
 interrupted, I/O); 2 bad input or usage.  A `TenflangError` is printed as its
@@ -8,12 +8,13 @@ and keeps its traceback.
 from __future__ import annotations
 
 import functools
+import math
 import sys
 
 import click
 
 from ..errors import TenflangError
-from ..files import write_atomically
+from ..files import check_outputs, write_file  # noqa: F401 (check_outputs: for the commands)
 
 
 def reports_errors(command):
@@ -34,12 +35,21 @@ def reports_errors(command):
 
 
 def write_output(path: str | None, text: str) -> None:
-    """Write `text` to stdout, or atomically to `path`."""
-    if path is None or path == "-":
-        sys.stdout.write(text)
-        sys.stdout.flush()
-    else:
-        write_atomically(path, text)
+    """Write `text` to stdout (`path` None or "-") or to `path`, as `files.write_file`
+    does: atomically for a regular file, through for a device or FIFO."""
+    write_file(path, text)
+
+
+class FiniteFloat(click.FloatRange):
+    """A FloatRange that also refuses NaN and infinity (which compare false with
+    every bound and would slip through): a usage error, exit 2."""
+    name = "finite float"
+
+    def convert(self, value, param, ctx):
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number.", param, ctx)
+        return number
 
 
 # options shared by the commands that compute

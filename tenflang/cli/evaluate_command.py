@@ -15,7 +15,7 @@ from ..interp.device import array_module, to_host
 from ..interp import evaluate
 from ..lang import parse_file
 from ..lang.checks import check
-from .common import device_option, dtype_option, reports_errors, write_output
+from .common import check_outputs, device_option, dtype_option, reports_errors, write_output
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -31,6 +31,8 @@ from .common import device_option, dtype_option, reports_errors, write_output
 @reports_errors
 def tfevaluate(program_file, inputs_file, weights_file, fmt, out, device, dtype, allow_nan):
     """Run PROGRAM on each example of INPUTS with the learned WEIGHTS."""
+    check_outputs({"-o": out}, {"PROGRAM": program_file, "INPUTS": inputs_file,
+                                "WEIGHTS": weights_file})
     xp = array_module(device)          # a bad --device fails before any file is read
     program = parse_file(program_file)
     shapes = check(program)

@@ -16,6 +16,8 @@ from pathlib import Path
 import click
 
 from ..errors import TenflangError
+from ..files import write_file
+from ..lang import decode_source
 from ..lang.formatter import format_file, format_source
 
 
@@ -30,10 +32,10 @@ def expand_paths(paths) -> list[str]:
 
 
 def format_stdin(check: bool) -> bool:
-    text = sys.stdin.read()
+    text = decode_source(sys.stdin.buffer.read(), "<stdin>")
     new = format_source(text, "<stdin>")
     if not check:
-        sys.stdout.write(new)
+        write_file(None, new)
     return new != text
 
 

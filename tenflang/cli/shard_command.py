@@ -15,7 +15,7 @@ import re
 
 import click
 
-from ..files import write_atomically
+from ..files import same_file, write_file
 from ..data import vectors
 from ..errors import Location, RunFailure, TenflangError
 from ..data.shards import MANIFEST, SHARD_FORMAT, manifest
@@ -40,6 +40,10 @@ def shard_command(data_file, out_dir, rows, force, allow_nan):
                             ".npz)", Location(data_file))
     examples = vectors.load_examples(data_file, allow_nan=allow_nan)
     stale = prepare(out_dir, force)
+    for name in stale:
+        if same_file(os.path.join(out_dir, name), data_file):
+            raise TenflangError(f"DATA is {name} of the shard directory, which --force would "
+                                "replace; shard it into another directory", Location(data_file))
     arrays = {n: a for n, a in examples.arrays.items() if a is not None}
     total = len(examples)
     written = []
@@ -50,7 +54,7 @@ def shard_command(data_file, out_dir, rows, force, allow_nan):
         written.append((name, min(rows, total - start)))
     shapes = {n: a.shape[1:] for n, a in arrays.items()}
     import json
-    write_atomically(os.path.join(out_dir, MANIFEST),
+    write_file(os.path.join(out_dir, MANIFEST),
                              json.dumps(manifest(data_file, written, shapes), indent=1) + "\n")
     for name in stale - {f for f, _ in written} - {MANIFEST}:
         try:

@@ -21,14 +21,15 @@ import sys
 
 import click
 
-from ..files import write_atomically
+from ..files import write_file
 from ..data import vectors
 from ..training.checkpoints import load_checkpoint, save_checkpoint
-from ..errors import Location, TenflangError
+from ..errors import Location, RunFailure, TenflangError
 from ..interp.device import array_module
 from ..lang import parse_file
 from ..training.loop import OPTIMIZERS, Diverged, Interrupted, State, TrainConfig, signature, train
-from .common import device_option, dtype_option, reports_errors
+from ..training.rescue import CheckpointFailed, keep_weights
+from .common import FiniteFloat, check_outputs, device_option, dtype_option, reports_errors
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -36,15 +37,15 @@ from .common import device_option, dtype_option, reports_errors
 @click.argument("data_file", metavar="DATA", type=click.Path())
 @click.option("-o", "--output", "out", metavar="OUT",
               help="Write the weights here (.npz or text; default stdout).")
-@click.option("--lr", type=float, default=0.1, show_default=True, help="Learning rate.")
+@click.option("--lr", type=FiniteFloat(min=0, min_open=True), default=0.1, show_default=True, help="Learning rate.")
 @click.option("--optimizer", type=click.Choice(OPTIMIZERS), default="sgd", show_default=True)
 @click.option("--batch-size", type=click.IntRange(min=1), help="Examples per step "
               "(default: the whole data set).")
 @click.option("--max-iters", type=click.IntRange(min=0), default=1000, show_default=True,
               help="Optimizer steps at most.")
-@click.option("--tol", type=float, default=1e-6, show_default=True,
+@click.option("--tol", type=FiniteFloat(min=0), default=1e-6, show_default=True,
               help="Stop when the gradient's L2 norm falls below this.")
-@click.option("--seed", type=int, default=0, show_default=True,
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Seeds initialisation, shuffling and the validation split.")
 @click.option("--init", "init_file", metavar="WEIGHTS", help="Start from these weights.")
 @device_option
@@ -52,7 +53,7 @@ from .common import device_option, dtype_option, reports_errors
 @click.option("--checkpoint", metavar="FILE", help="Save the state here now and then "
               "(.npz); resume from it when it exists.")
 @click.option("--checkpoint-every", type=click.IntRange(min=1), default=100, show_default=True)
-@click.option("--val-fraction", type=click.FloatRange(0, 1, max_open=True), default=0.0,
+@click.option("--val-fraction", type=FiniteFloat(0, 1, max_open=True), default=0.0,
               help="Hold out this fraction of the examples and report their loss.")
 @click.option("--allow-nan", is_flag=True, help="Accept NaN/inf in the data.")
 @click.option("--quiet", is_flag=True, help="Only the final summary line on stderr.")
@@ -64,7 +65,7 @@ from .common import device_option, dtype_option, reports_errors
               help="With --scheduler: cut a single DATA file into chunks of ROWS examples "
               "[default: 100000], or combine consecutive shards into chunks of at most ROWS "
               "[default: one chunk per shard].")
-@click.option("--connect-timeout", type=click.FloatRange(min=0, min_open=True), default=10.0,
+@click.option("--connect-timeout", type=FiniteFloat(min=0, min_open=True), default=10.0,
               show_default=True, metavar="SECONDS",
               help="With --scheduler: how long to wait for the scheduler and a worker.")
 @reports_errors
@@ -72,6 +73,8 @@ def tfweightcalc(gcp_file, data_file, out, lr, optimizer, batch_size, max_iters,
                  init_file, device, dtype, checkpoint, checkpoint_every, val_fraction, allow_nan,
                  quiet, plot, scheduler, chunk_size, connect_timeout):
     """Learn the weights of the GCP from the training examples in DATA."""
+    check_outputs({"-o": out, "--checkpoint": checkpoint, "--plot": plot},
+                  {"GCP": gcp_file, "DATA": data_file, "--init": init_file})
     if plot:
         require_matplotlib()
     gcp = parse_file(gcp_file)
@@ -85,7 +88,7 @@ def tfweightcalc(gcp_file, data_file, out, lr, optimizer, batch_size, max_iters,
     resume = resume_from(checkpoint, sig, optimizer) if checkpoint else None
     cfg = TrainConfig(lr=lr, optimizer=optimizer, batch_size=batch_size, max_iters=max_iters,
                       tol=tol, seed=seed, val_fraction=val_fraction, dtype=dtype)
-    save = (lambda state: save_checkpoint(checkpoint, state, optimizer, seed)) if checkpoint else None
+    save = checkpoint_saver(checkpoint, optimizer, seed) if checkpoint else None
     loop = dict(init=init, resume=resume, should_stop=StopFlag(), checkpoint=save,
                 checkpoint_every=checkpoint_every)
     bar = None
@@ -104,10 +107,11 @@ def tfweightcalc(gcp_file, data_file, out, lr, optimizer, batch_size, max_iters,
                 result = train(gcp, data, cfg, xp=xp, progress=updater(bar), **loop)
     except (Diverged, Interrupted) as failure:
         close(bar)
-        keep(failure.state, out, checkpoint, cfg)
+        retry = not isinstance(failure, CheckpointFailed)
+        keep(failure.state, out, checkpoint if retry else None, optimizer, seed)
         raise
     close(bar)
-    finish(result, out, save, tol, plot)
+    finish(result, out, checkpoint, cfg, plot)
 
 
 def cluster_data(data_file, sig, scheduler, chunk_size, batch_size, val_fraction, allow_nan):
@@ -139,17 +143,28 @@ def local_data(data_file, sig, chunk_size, allow_nan) -> dict:
     return examples.arrays
 
 
-def finish(result, out, save, tol, plot) -> None:
-    """Write the learned weights, the last checkpoint, the summary and the plot."""
-    if save:
-        save(result.state)
-    if out:
-        vectors.save_weights(out, result.weights)
-    else:
-        sys.stdout.write(vectors.format_weights(result.weights))
-    click.echo(summary(result, tol), err=True)
+def finish(result, out, checkpoint, cfg, plot) -> None:
+    """Write the last checkpoint, the learned weights, the summary and the plot.
+    An output that fails does not lose the weights (see `keep`)."""
+    kept, failed = keep_weights(result.state, out, checkpoint, cfg.optimizer, cfg.seed)
+    if failed:
+        report_kept(result.state, kept, failed)
+        raise RunFailure("training finished, but not every output could be written")
+    click.echo(summary(result, cfg.tol), err=True)
     if plot:
         plot_loss(plot, result.history)
+
+
+def checkpoint_saver(path: str, optimizer: str, seed: int):
+    """`save(state)` for the loop: a checkpoint that cannot be written stops the
+    run (Interrupted, so the weights are kept elsewhere, see `keep`)."""
+    def save(state: State) -> None:
+        try:
+            save_checkpoint(path, state, optimizer, seed)
+        except TenflangError as err:
+            raise CheckpointFailed(f"cannot write the checkpoint {path}: {err.message}; training "
+                              f"stopped at iteration {state.iteration}", state) from None
+    return save
 
 
 def require_matplotlib() -> None:
@@ -198,15 +213,17 @@ def resume_from(path: str, sig, optimizer: str) -> State | None:
     return state
 
 
-def keep(state: State, out, checkpoint, cfg) -> None:
-    """After a failed run: write the last good weights where the user asked."""
-    if checkpoint:
-        save_checkpoint(checkpoint, state, cfg.optimizer, cfg.seed)
-    if out:
-        vectors.save_weights(out, state.weights)
-    where = " and ".join(p for p in (out, checkpoint) if p)
-    if where:
-        click.echo(f"the last good weights (iteration {state.iteration}) are in {where}", err=True)
+def keep(state: State, out, checkpoint, optimizer, seed) -> None:
+    """After a failed run: write the last good weights wherever possible
+    (`rescue.keep_weights`) and say where."""
+    report_kept(state, *keep_weights(state, out, checkpoint, optimizer, seed))
+
+
+def report_kept(state: State, kept: list, failed: list) -> None:
+    for message in failed:
+        click.echo(message, err=True)
+    where = " and ".join(kept) or "nowhere: no file could be written"
+    click.echo(f"the last good weights (iteration {state.iteration}) are in {where}", err=True)
 
 
 def progress_bar(total: int, resume, quiet: bool):
@@ -257,4 +274,4 @@ def plot_loss(path: str, history: list) -> None:
     fig.tight_layout()
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png")
-    write_atomically(path, buffer.getvalue())
+    write_file(path, buffer.getvalue())

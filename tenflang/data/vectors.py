@@ -16,7 +16,7 @@ Conventions:
   Files are replaced atomically.  Problems in files raise `TenflangError`
   (file/line/column); failed writes raise `RunFailure`.
 * This module holds the public API (`Examples`, `load_*`, `save_*`, `format_*`,
-  `validate_weights`, `weight_location`, `write_atomically`, `NAME_RE`), npz
+  `validate_weights`, `weight_location`, `NAME_RE`), npz
   handling and the assembly of text data files; the notation parser and the CSV
   reader/writer live in their own modules, which do not import this one.
 """
@@ -32,7 +32,7 @@ from typing import Iterator
 import numpy as np
 
 from ..errors import Location, TenflangError
-from ..files import write_atomically
+from ..files import write_file
 from .csvfiles import csv_examples, csv_lines, header_column, merge_header
 from .notation import (NAME_RE, Source, check_uniform, entry_column, is_blank, parse_vector,
                        shape_str, skip, value_strings, vector_lines)
@@ -318,7 +318,7 @@ def _npz_bytes(arrays: dict) -> bytes:
 
 def save_weights(path: str, weights: dict[str, np.ndarray]) -> None:
     """Save weights as .npz (by extension) or vector notation, atomically."""
-    write_atomically(path, _npz_bytes(weights) if _ext(path) == ".npz" else format_weights(weights))
+    write_file(path, _npz_bytes(weights) if _ext(path) == ".npz" else format_weights(weights))
 
 
 def save_examples(path: str, arrays: dict[str, np.ndarray | None], fmt: str | None = None) -> None:
@@ -326,7 +326,7 @@ def save_examples(path: str, arrays: dict[str, np.ndarray | None], fmt: str | No
     .npz, .csv, else txt), atomically.  npz leaves out None arrays."""
     fmt = fmt or {".npz": "npz", ".csv": "csv"}.get(_ext(path), "txt")
     if fmt == "npz":
-        write_atomically(path, _npz_bytes(arrays))
+        write_file(path, _npz_bytes(arrays))
     else:
         lines = list(format_examples(arrays, fmt))
-        write_atomically(path, "\n".join(lines) + "\n")
+        write_file(path, "\n".join(lines) + "\n")

@@ -15,7 +15,7 @@ import os
 
 import numpy as np
 
-from ..files import write_atomically
+from ..files import write_file
 from ..data import vectors
 from ..errors import Location, TenflangError
 from .loop import State
@@ -29,12 +29,13 @@ def save_checkpoint(path: str, state: State, optimizer: str, seed: int) -> None:
     arrays["meta"] = np.asarray(json.dumps(meta))
     buffer = io.BytesIO()
     np.savez(buffer, **arrays)
-    write_atomically(path, buffer.getvalue())
+    write_file(path, buffer.getvalue())
 
 
 def load_checkpoint(path: str, weight_shapes: dict, optimizer: str) -> State | None:
-    """The saved state, or None when `path` does not exist yet."""
-    if not os.path.exists(path):
+    """The saved state, or None when `path` does not exist yet (or is not a
+    regular file, such as /dev/null: written through, never resumed from)."""
+    if not os.path.isfile(path):
         return None
     try:
         with np.load(path, allow_pickle=False) as npz:

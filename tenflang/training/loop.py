@@ -175,6 +175,10 @@ def step(state: State, grads: dict, cfg: TrainConfig, xp) -> None:
             w -= cfg.lr * (m / (1 - b1 ** t)) / (xp.sqrt(v / (1 - b2 ** t)) + cfg.eps)
 
 
+def weights_finite(weights: dict, xp) -> bool:
+    return all(bool(xp.isfinite(w).all()) for w in weights.values())
+
+
 def gradient_norm(grads: dict, xp) -> float:
     return math.sqrt(sum(float((g * g).sum()) for g in grads.values()))
 
@@ -226,7 +230,13 @@ def descend(state: State, gradient: Callable, cfg: TrainConfig, xp,
         if norm < cfg.tol:
             reason = "converged"
             break
+        before = {k: w.copy() for k, w in state.weights.items()}
         step(state, grads, cfg, xp)
+        if not weights_finite(state.weights, xp):
+            state.weights = before        # the last good weights, not the overflowed ones
+            raise Diverged(f"training diverged at iteration {state.iteration + 1}: a weight "
+                           f"became infinite or NaN; try a smaller --lr (it was {cfg.lr:g})",
+                           host_state(state))
         state.iteration += 1
         if progress:
             progress(state.iteration, loss, norm)
