@@ -25,6 +25,9 @@ MAX_LIST_DEPTH = 32
 #: shown as an excerpt around the column the message is about.
 MAX_EXCERPT_CHARS = 200
 
+#: Characters of a message (before its source excerpt).
+MAX_MESSAGE_CHARS = 1000
+
 #: Characters of a token or name quoted in a message.
 MAX_QUOTED_CHARS = 60
 

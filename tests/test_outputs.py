@@ -20,21 +20,6 @@ from tenflang.errors import RunFailure, TenflangError
 
 from conftest import ROOT
 
-SHAPE = ROOT / "samples" / "example_shape.tf"
-TRAIN = ROOT / "samples" / "example_train.txt"
-INPUTS = ROOT / "samples" / "example_inputs.txt"
-
-
-@pytest.fixture
-def work(tmp_path):
-    """A directory with the sample program, its GCP, data and weights."""
-    (tmp_path / "s.tf").write_text(SHAPE.read_text())
-    gcp = compile_gradient(tenflang.parse_file(str(SHAPE), shape_program=True))
-    (tmp_path / "g.tf").write_text(tenflang.print_program(gcp))
-    (tmp_path / "d.txt").write_text(TRAIN.read_text())
-    (tmp_path / "in.txt").write_text(INPUTS.read_text())
-    (tmp_path / "w.txt").write_text("{w: 0.5}\n")
-    return tmp_path
 
 
 def cli(args, cwd, stdin=None):

@@ -13,7 +13,7 @@ import sys
 
 import click
 
-from ..errors import TenflangError
+from ..errors import TenflangError, printable
 from ..files import check_outputs, write_file  # noqa: F401 (check_outputs: for the commands)
 
 
@@ -32,6 +32,12 @@ def reports_errors(command):
         except BrokenPipeError:
             sys.exit(1)
     return wrapper
+
+
+def say(text: str) -> None:
+    """A progress or warning line on stderr; user text in it (file names) is
+    made safe for the terminal (`errors.printable`)."""
+    click.echo(printable(text), err=True)
 
 
 def write_output(path: str | None, text: str) -> None:

@@ -15,7 +15,8 @@ from ..interp.device import array_module, to_host
 from ..interp import evaluate
 from ..lang import parse_file
 from ..lang.checks import check
-from .common import check_outputs, device_option, dtype_option, reports_errors, write_output
+from .common import (check_outputs, device_option, dtype_option, reports_errors, say,
+                     write_output)
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -49,7 +50,7 @@ def tfevaluate(program_file, inputs_file, weights_file, fmt, out, device, dtype,
     for name, value in host.items():
         if value is not None and not np.isfinite(value).all():
             bad = int((~np.isfinite(value.reshape(len(value), -1))).any(axis=1).sum())
-            click.echo(f"{program_file}: warning: '{name}' is NaN or infinite in {bad} of "
-                       f"{len(value)} examples", err=True)
+            say(f"{program_file}: warning: '{name}' is NaN or infinite in {bad} of "
+                f"{len(value)} examples")
     write_output(out, "".join(line + "\n" for line in vectors.format_examples(host, fmt)))
 

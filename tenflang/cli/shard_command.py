@@ -19,7 +19,7 @@ from ..files import same_file, write_file
 from ..data import vectors
 from ..errors import Location, RunFailure, TenflangError
 from ..data.shards import MANIFEST, SHARD_FORMAT, manifest
-from .common import reports_errors
+from .common import reports_errors, say
 
 _OURS = re.compile(r"shard-\d{5,}\.npz|" + re.escape(MANIFEST))
 
@@ -62,8 +62,8 @@ def shard_command(data_file, out_dir, rows, force, allow_nan):
         except OSError as err:
             raise RunFailure(f"cannot remove the old shard {name}: {err.strerror or err}",
                              Location(out_dir)) from None
-    click.echo(f"{total} examples in {len(written)} shard{'s' * (len(written) != 1)} of at "
-               f"most {rows} rows, and {MANIFEST}, in {out_dir}", err=True)
+    say(f"{total} examples in {len(written)} shard{'s' * (len(written) != 1)} of at "
+        f"most {rows} rows, and {MANIFEST}, in {out_dir}")
 
 
 def prepare(out_dir: str, force: bool) -> set:

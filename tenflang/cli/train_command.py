@@ -29,7 +29,7 @@ from ..interp.device import array_module
 from ..lang import parse_file
 from ..training.loop import OPTIMIZERS, Diverged, Interrupted, State, TrainConfig, signature, train
 from ..training.rescue import CheckpointFailed, keep_weights
-from .common import FiniteFloat, check_outputs, device_option, dtype_option, reports_errors
+from .common import FiniteFloat, check_outputs, device_option, dtype_option, reports_errors, say
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -37,7 +37,8 @@ from .common import FiniteFloat, check_outputs, device_option, dtype_option, rep
 @click.argument("data_file", metavar="DATA", type=click.Path())
 @click.option("-o", "--output", "out", metavar="OUT",
               help="Write the weights here (.npz or text; default stdout).")
-@click.option("--lr", type=FiniteFloat(min=0, min_open=True), default=0.1, show_default=True, help="Learning rate.")
+@click.option("--lr", type=FiniteFloat(min=0, min_open=True), default=0.1, show_default=True,
+              help="Learning rate.")
 @click.option("--optimizer", type=click.Choice(OPTIMIZERS), default="sgd", show_default=True)
 @click.option("--batch-size", type=click.IntRange(min=1), help="Examples per step "
               "(default: the whole data set).")
@@ -97,7 +98,8 @@ def tfweightcalc(gcp_file, data_file, out, lr, optimizer, batch_size, max_iters,
             if scheduler:
                 from ..distributed import cluster as distributed
                 worker_device = device or os.environ.get("TENFLANG_DEVICE") or "auto"
-                with distributed.connect(scheduler, connect_timeout) as client:
+                with distributed.connect(scheduler, connect_timeout,
+                                         loop["should_stop"]) as client:
                     bar = progress_bar(max_iters, resume, quiet)
                     result = distributed.train(client, gcp, data, cfg, device=worker_device,
                                                allow_nan=allow_nan, progress=updater(bar), **loop)
@@ -209,7 +211,7 @@ class StopFlag:
 def resume_from(path: str, sig, optimizer: str) -> State | None:
     state = load_checkpoint(path, sig.weights, optimizer)
     if state:
-        click.echo(f"resuming from {path} at iteration {state.iteration}", err=True)
+        say(f"resuming from {path} at iteration {state.iteration}")
     return state
 
 
@@ -223,7 +225,7 @@ def report_kept(state: State, kept: list, failed: list) -> None:
     for message in failed:
         click.echo(message, err=True)
     where = " and ".join(kept) or "nowhere: no file could be written"
-    click.echo(f"the last good weights (iteration {state.iteration}) are in {where}", err=True)
+    say(f"the last good weights (iteration {state.iteration}) are in {where}")
 
 
 def progress_bar(total: int, resume, quiet: bool):

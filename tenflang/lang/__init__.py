@@ -58,5 +58,6 @@ def parse_file(path: str, shape_program: bool = False) -> Program:
     return parse(read_source(path), path, shape_program)
 
 
-__all__ = ["parse", "parse_file", "read_source", "decode_source", "parse_source", "expand", "check", "print_program",
+__all__ = ["parse", "parse_file", "read_source", "decode_source", "parse_source", "expand", "check",
+           "print_program",
            "Program", "Declare", "Define", "Macro", "Comment", "Var", "Num", "Pos"]
