@@ -319,8 +319,13 @@ def source_lines(case: Case) -> list[str]:
 
 
 def excerpt(case: Case, line: int, column: int) -> list[str]:
+    """The source line as shown: control characters escaped (`\\x00`), which
+    moves the caret by the width of the escapes before it."""
     text = source_lines(case)[line - 1].rstrip("\r").replace("\t", " ")
-    return [f"    {text}", "    " + " " * (column - 1) + "^"]
+    shown = "".join(c.encode("unicode_escape").decode() if ord(c) < 32 else c for c in text)
+    before = "".join(c.encode("unicode_escape").decode() if ord(c) < 32 else c
+                     for c in text[:column - 1])
+    return [f"    {shown}", "    " + " " * len(before) + "^"]
 
 
 @pytest.mark.parametrize("case", CASES, ids=IDS)

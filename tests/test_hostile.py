@@ -6,6 +6,7 @@ the input in and checks the message and the exit code, and where time is the
 danger, that the work grows linearly."""
 from __future__ import annotations
 
+import json
 import signal
 import socket
 import subprocess
@@ -227,3 +228,170 @@ def test_local_n_through_the_command_line_is_bounded(run_cli_batch, work):
     [(code, _, err)] = run_cli_batch([["tfweightcalc", "g.tf", "d.txt", "--scheduler",
                                        "local:99999999"]], cwd=work)
     assert code == 2 and "at most 256 local workers" in err
+
+
+# ----------------------------------------------------------------------------- macro bombs
+
+def macro_chain(count: int, calls: int) -> str:
+    """`count` macros, each calling the one before `calls` times (1 or 2)."""
+    lines = ["macro m0 a -> r", "  define r = neg a", "end"]
+    for i in range(1, count):
+        second = f"  define r = m{i - 1} t{i}" if calls == 2 else f"  define r = neg t{i}"
+        lines += [f"macro m{i} a -> r", f"  declare intvar t{i}", f"  define t{i} = m{i - 1} a",
+                  second, "end"]
+    lines += ["declare input x", "declare output y", f"define y = m{count - 1} x"]
+    return "\n".join(lines) + "\n"
+
+
+def test_a_macro_bomb_is_refused_at_the_call_before_expanding():
+    started = time.perf_counter()
+    with pytest.raises(TenflangError) as caught:
+        tenflang.parse(macro_chain(30, 2), "bomb.tf")
+    assert time.perf_counter() - started < 10
+    text = caught.value.render()
+    assert text.startswith(f"bomb.tf:151:12: error: with this call of macro 'm29' the program "
+                           f"expands to more than {limits.MAX_EXPANDED_STATEMENTS} statements")
+
+
+def test_a_bomb_just_under_the_limit_expands():
+    program = tenflang.parse(macro_chain(15, 2), "ok.tf")     # 2**15-ish lines
+    assert len(program.statements) > 2 ** 15
+
+
+def test_a_long_macro_chain_is_a_located_error_not_a_recursion_error():
+    with pytest.raises(TenflangError) as caught:
+        tenflang.parse(macro_chain(1200, 1), "chain.tf")
+    assert f"macro 'm{limits.MAX_MACRO_DEPTH}' nests macro calls " \
+           f"{limits.MAX_MACRO_DEPTH + 1} deep; the limit is {limits.MAX_MACRO_DEPTH}" in str(caught.value)
+    assert caught.value.location.line == 3 + 5 * (limits.MAX_MACRO_DEPTH - 1) + 1
+
+
+def test_a_chain_at_the_depth_limit_compiles_and_runs():
+    program = tenflang.parse(macro_chain(limits.MAX_MACRO_DEPTH, 1))
+    assert float(tenflang.interpret(program, {"x": 2.0})["y"]) == (-2.0 if limits.MAX_MACRO_DEPTH % 2
+                                                                   else 2.0)
+
+
+def test_the_command_line_reports_a_bomb_with_exit_2(run_cli_batch, tmp_path):
+    (tmp_path / "bomb.tf").write_text(macro_chain(40, 2))
+    (tmp_path / "chain.tf").write_text(macro_chain(1200, 1))
+    for code, _, err in run_cli_batch([["tenflang", "check", "--any-program", "bomb.tf"],
+                                       ["tfcompiler", "chain.tf"]], cwd=tmp_path):
+        assert code == 2 and "Traceback" not in err and "the limit" in err
+
+
+# ----------------------------------------------------------------------------- huge inputs
+
+@pytest.mark.parametrize("depth", [33, 65, 100_000])
+def test_deeply_nested_lists_are_a_located_error(work, depth):
+    (work / "deep.txt").write_text("{x: " + "[" * depth + "1" + "]" * depth + ", y: 1}\n")
+    started = time.perf_counter()
+    with pytest.raises(TenflangError) as caught:
+        tenflang.load_examples(str(work / "deep.txt"))
+    assert time.perf_counter() - started < 2
+    assert f"nests lists more than {limits.MAX_LIST_DEPTH} deep" in caught.value.message
+    assert caught.value.location.column == 5 + limits.MAX_LIST_DEPTH
+
+
+def test_lists_at_the_depth_limit_load(work):
+    d = limits.MAX_LIST_DEPTH
+    (work / "deep.txt").write_text("{x: " + "[" * d + "1" + "]" * d + "}\n")
+    assert tenflang.load_examples(str(work / "deep.txt")).arrays["x"].shape == (1,) + (1,) * d
+
+
+def test_deep_lists_in_a_weights_file(work):
+    (work / "deep.txt").write_text("{w: " + "[" * 70 + "1" + "]" * 70 + "}\n")
+    with pytest.raises(TenflangError, match="nests lists more than"):
+        tenflang.load_weights(str(work / "deep.txt"))
+
+
+@pytest.mark.parametrize("program,line,column", [
+    ("declare weight W [100000, 100000]\n", 1, 16),
+    ("declare input x [4294967296]\n", 1, 15),
+    ("declare input x [99999999999999999999999999]\n", 1, 15),
+    ("declare input x [100000]\ndeclare input y [100000]\ndeclare output o\n"
+     "define o = outer x y\n", 4, 8),
+])
+def test_a_tensor_over_the_size_limit_is_a_located_error_from_check(program, line, column):
+    with pytest.raises(TenflangError) as caught:
+        tenflang.parse(program, "big.tf")
+    assert "elements per example" in caught.value.message
+    assert f"the limit is {limits.MAX_TENSOR_ELEMENTS}" in caught.value.message
+    assert (caught.value.location.line, caught.value.location.column) == (line, column)
+
+
+def test_the_size_limit_through_check_and_compile(run_cli_batch, tmp_path):
+    (tmp_path / "big.tf").write_text("declare weight W [100000, 100000]\ndeclare input x "
+                                     "[100000]\ndeclare output o\ndeclare loss l\n"
+                                     "define o = matmul W x\ndefine l = sum o\n")
+    for code, _, err in run_cli_batch([["tenflang", "check", "big.tf"], ["tfcompiler", "big.tf"]],
+                                      cwd=tmp_path):
+        assert code == 2 and err.startswith("big.tf:1:16: error: 'W' would hold 10000000000")
+
+
+@pytest.mark.parametrize("header", ["x[0],x[99999999999]", '"M[0,0]","M[99999,99999]"'])
+def test_a_csv_header_over_the_size_limit(tmp_path, header):
+    (tmp_path / "big.csv").write_text(header + "\n1,2\n")
+    with pytest.raises(TenflangError, match="elements per example; the limit is") as caught:
+        tenflang.load_examples(str(tmp_path / "big.csv"))
+    assert caught.value.location.line == 1
+
+
+# ----------------------------------------------------------------------------- shard manifests
+
+def shard_dir(run_cli_batch, work) -> object:
+    [(code, _, err)] = run_cli_batch([["tenflang", "shard", "d.txt", "--out", "sh",
+                                       "--rows", "4"]], cwd=work)
+    assert code == 0, err
+    return work / "sh"
+
+
+def rewrite_manifest(folder, change):
+    meta = json.loads((folder / "manifest.json").read_text())
+    change(meta)
+    (folder / "manifest.json").write_text(json.dumps(meta))
+
+
+@pytest.mark.parametrize("name", ["../secret.npz", "/etc/passwd", "sub/shard.npz", "..", ".",
+                                  "", "a\\b.npz", "x\x00.npz"])
+def test_a_manifest_cannot_name_a_file_outside_its_directory(run_cli_batch, work, name):
+    from tenflang.data.shards import describe
+    folder = shard_dir(run_cli_batch, work)
+    (work / "secret.npz").write_text("TOP SECRET first line\n")
+
+    def point_elsewhere(meta):
+        meta["shards"][0]["file"] = name
+    rewrite_manifest(folder, point_elsewhere)
+    with pytest.raises(TenflangError) as caught:
+        describe(str(folder))
+    assert "not a file name in the manifest's own directory" in caught.value.message
+    assert "TOP SECRET" not in caught.value.render()
+
+
+def test_a_traversing_manifest_through_the_command_line(run_cli_batch, work):
+    folder = shard_dir(run_cli_batch, work)
+    (work / "secret.txt").write_text("TOP SECRET first line\n")
+
+    def point_elsewhere(meta):
+        meta["shards"][0]["file"] = "../secret.txt"
+    rewrite_manifest(folder, point_elsewhere)
+    [(code, _, err)] = run_cli_batch([["tfweightcalc", "g.tf", "sh", "--scheduler", "local:1"]],
+                                     cwd=work)
+    assert code == 2 and "TOP SECRET" not in err
+    assert "not a file name in the manifest's own directory" in err
+
+
+@pytest.mark.parametrize("change,message", [
+    (lambda m: m["shards"][0].update(rows=-5), "rows"),
+    (lambda m: m["shards"][0].update(rows=0), "rows"),
+    (lambda m: m.update(rows=10**12), "is not the sum"),
+    (lambda m: m["variables"].update(x=[100000, 100000]), "more than"),
+    (lambda m: m["variables"].update(x=[-1]), "negative"),
+])
+def test_manifest_counts_and_shapes_are_checked(run_cli_batch, work, change, message):
+    from tenflang.data.shards import describe
+    folder = shard_dir(run_cli_batch, work)
+    rewrite_manifest(folder, change)
+    with pytest.raises(TenflangError, match=message) as caught:
+        describe(str(folder))
+    assert caught.value.location.file.endswith("manifest.json")

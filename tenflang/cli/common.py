@@ -29,6 +29,10 @@ def reports_errors(command):
         except KeyboardInterrupt:
             click.echo("interrupted", err=True)
             sys.exit(1)
+        except MemoryError:
+            click.echo("error: out of memory: the data or the program's tensors are larger "
+                       "than this machine's memory (try --batch-size, or smaller shapes)", err=True)
+            sys.exit(1)
         except BrokenPipeError:
             sys.exit(1)
     return wrapper

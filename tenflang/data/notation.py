@@ -9,6 +9,7 @@ Conventions:
   ``h.t``).  Numbers match `NUM`: decimal literals or ``inf``/``infinity``/``nan``
   (any case, optional sign).  ``null`` is a whole value only, never a list element.
   ``#`` starts a comment; blank lines are ignored (`is_blank`, `content_lines`).
+  Lists nest at most `limits.MAX_LIST_DEPTH` deep.
 * Parsing works on a `Source` (the text, its file and first line number) and
   positions in it; `parse_vector` returns ``{name: (value, position)}`` with values
   a float, a float64 ndarray or None (null).  Problems raise `TenflangError` at the
@@ -27,6 +28,7 @@ from typing import Iterator
 
 import numpy as np
 
+from .. import limits
 from ..errors import Location, TenflangError
 
 NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_./]*")
@@ -120,6 +122,9 @@ def _parse_list(src: Source, text: str, pos: int, name: str, multiline: bool):
         pos = skip(text, pos)
         c, start = text[pos:pos + 1], pos
         if c == "[":
+            if len(stack) >= limits.MAX_LIST_DEPTH:
+                raise src.error(f"the value of '{name}' nests lists more than "
+                                f"{limits.MAX_LIST_DEPTH} deep (the limit)", pos)
             m = _FLAT_RE.match(text, pos)
             vals = m and _flat_floats(m.group(1))
             if vals is None:

@@ -27,12 +27,14 @@ Conventions:
 from __future__ import annotations
 
 import json
+import math
 import os
 import zipfile
 from dataclasses import dataclass
 
 import numpy as np
 
+from .. import limits
 from ..errors import Location, TenflangError
 
 MANIFEST = "manifest.json"
@@ -209,7 +211,31 @@ def read_manifest(path: str) -> dict:
                             Location(path)) from None
     if not shards:
         raise TenflangError("the manifest lists no shards", Location(path))
+    check_manifest(path, shards, variables, rows)
     return {"shards": shards, "variables": variables, "rows": rows}
+
+
+def check_manifest(path: str, shards: list, variables: dict, rows: int) -> None:
+    """A manifest names only files of its own directory (a plain file name:
+    no directory part, no '..', so a run never reads outside the shard
+    directory), row counts >= 1 that add up, and shapes within the limit."""
+    for shard in shards:
+        name = shard["file"]
+        if name in ("", ".", "..") or os.path.basename(name) != name or "\\" in name \
+                or "\0" in name:
+            raise TenflangError(f"the manifest names the shard '{name}', which is not a file "
+                                "name in the manifest's own directory", Location(path))
+        if shard["rows"] < 1:
+            raise TenflangError(f"the manifest gives shard '{name}' {shard['rows']} rows",
+                                Location(path))
+    if rows != sum(shard["rows"] for shard in shards):
+        raise TenflangError(f"the manifest's total of {rows} rows is not the sum of its "
+                            "shards' rows", Location(path))
+    for name, shape in variables.items():
+        if any(d < 0 for d in shape) or math.prod(shape) > limits.MAX_TENSOR_ELEMENTS:
+            raise TenflangError(f"the manifest gives '{name}' the shape {shape}: negative, or "
+                                f"more than {limits.MAX_TENSOR_ELEMENTS} elements",
+                                Location(path))
 
 
 def manifest(source: str, shards: list, shapes: dict) -> dict:

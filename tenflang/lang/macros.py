@@ -7,12 +7,19 @@ expansions never collide.  A macro may call only macros defined before it,
 which rules recursion out; a call of itself is reported as recursion.
 Expanded statements keep the position of the macro body line and record the
 call sites in `origin`, innermost first, for error messages.
+
+Macros calling macros can multiply (30 macros each calling the one before
+twice expand to 2**30 lines), so each macro's expanded size and nesting depth
+are computed when it is defined, before anything is expanded: a macro nested
+deeper than `limits.MAX_MACRO_DEPTH` is an error at its line, and a call that
+would take the program past `limits.MAX_EXPANDED_STATEMENTS` an error at the
+call.  The depth bound also bounds the recursion of `expand_call`.
 """
 from __future__ import annotations
 
 from dataclasses import replace
 
-from .. import ops
+from .. import limits, ops
 from .ast import Declare, Define, Macro, Num, Program, Var
 from .diagnostics import error_at
 
@@ -20,6 +27,7 @@ from .diagnostics import error_at
 def expand(program: Program) -> Program:
     """The program with every macro definition removed and every call expanded."""
     macros: dict[str, Macro] = {}
+    cost: dict[str, tuple[int, int]] = {}      # macro -> (expanded statements, depth)
     later = {s.name: s for s in program.statements if isinstance(s, Macro)}
     callable_names = set(later) - {s.name for s in program.statements if isinstance(s, Declare)}
     out: list = []
@@ -27,11 +35,13 @@ def expand(program: Program) -> Program:
         if isinstance(statement, Macro):
             statement = with_calls(statement, later)
             check_macro(program, statement, macros, later)
+            cost[statement.name] = macro_cost(program, statement, cost)
             macros[statement.name] = statement
             continue
         if isinstance(statement, Define):
             statement = as_call(statement, callable_names)
         if isinstance(statement, Define) and statement.op in macros:
+            check_size(program, statement, len(out) + cost[statement.op][0])
             out.extend(expand_call(program, statement, macros, ()))
         elif isinstance(statement, Define) and statement.op in later:
             raise error_at(program, statement.op_pos, f"macro '{statement.op}' is called before "
@@ -40,6 +50,27 @@ def expand(program: Program) -> Program:
         else:
             out.append(statement)
     return replace(program, statements=tuple(out))
+
+
+def macro_cost(program: Program, macro: Macro, cost: dict) -> tuple[int, int]:
+    """(statements one call expands to, macro calls nested in it, itself
+    included), from the costs of the earlier macros it calls."""
+    size, depth = 0, 1
+    for s in macro.body:
+        inner = cost.get(s.op) if isinstance(s, Define) else None
+        size += inner[0] if inner else 1
+        depth = max(depth, 1 + inner[1]) if inner else depth
+    if depth > limits.MAX_MACRO_DEPTH:
+        raise error_at(program, macro.pos, f"macro '{macro.name}' nests macro calls {depth} "
+                       f"deep; the limit is {limits.MAX_MACRO_DEPTH}")
+    return min(size, limits.MAX_EXPANDED_STATEMENTS + 1), depth
+
+
+def check_size(program: Program, call: Define, total: int) -> None:
+    if total > limits.MAX_EXPANDED_STATEMENTS:
+        raise error_at(program, call.op_pos, f"with this call of macro '{call.op}' the program "
+                       f"expands to more than {limits.MAX_EXPANDED_STATEMENTS} statements "
+                       "(the limit); do its macros call each other more often than intended?")
 
 
 def as_call(define: Define, macro_names) -> Define:
