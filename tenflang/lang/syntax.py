@@ -23,7 +23,7 @@ from .ast import Declare, Define, Macro, Num, Pos, Program, Var
 READABLE = {
     "NAME": "a name", "NUMBER": "a number", "INT": "an integer", "_NL": "end of line",
     "EQUAL": "'='", "LSQB": "'['", "RSQB": "']'", "COMMA": "','", "MORETHAN": "'->'",
-    "DECLARE": "'declare'", "DEFINE": "'define'", "MACRO": "'macro'", "END": "'end'",
+    "_DECLARE": "'declare'", "_DEFINE": "'define'", "_MACRO": "'macro'", "_END": "'end'",
     "__ANON_0": "'->'", "$END": "end of file",
 }
 
@@ -153,7 +153,7 @@ def syntax_error(err, text: str, filename: str) -> TenflangError:
     elif isinstance(err, lark.exceptions.UnexpectedCharacters):
         message = f"unexpected character {text[err.pos_in_stream]!r}"
     elif (isinstance(err, lark.exceptions.UnexpectedToken) and err.token.type == "$END"
-          and "END" in err.expected and open_macro(text)):
+          and "_END" in err.expected and open_macro(text)):
         line, column, name = open_macro(text)
         message = f"macro '{name}' is never closed: 'end' expected before the end of the file"
     else:
@@ -161,8 +161,8 @@ def syntax_error(err, text: str, filename: str) -> TenflangError:
         found = "end of line" if token is None or token.type in ("_NL", "$END") else repr(str(token))
         message = f"unexpected {found}"
         expected = set(getattr(err, "expected", None) or ())
-        if "END" in expected and not open_macro(text, line):
-            expected.discard("END")       # LALR merges states: 'end' only closes a macro
+        if "_END" in expected and not open_macro(text, line):
+            expected.discard("_END")       # LALR merges states: 'end' only closes a macro
         if expected:
             message += f"; expected {expected_words(expected)}"
     return TenflangError(message, Location(filename, line, column, source_line(text, line)))
