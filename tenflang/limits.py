@@ -31,6 +31,9 @@ MAX_MESSAGE_CHARS = 1000
 #: Characters of a token or name quoted in a message.
 MAX_QUOTED_CHARS = 60
 
+#: Iterations a checkpoint may record (2**53: where float64 stops counting).
+MAX_ITERATIONS = 2 ** 53
+
 #: Worker processes `--scheduler local:N` may start.
 MAX_LOCAL_WORKERS = 256
 

@@ -41,7 +41,7 @@ def tfevaluate(program_file, inputs_file, weights_file, fmt, out, device, dtype,
     weights = vectors.load_weights(weights_file, allow_nan=allow_nan)
     vectors.validate_weights(weights_file, weights,
                              {d.name: shapes[d.name] for d in decls if d.kind == "weight"})
-    examples = vectors.load_examples(inputs_file, allow_nan=allow_nan)
+    examples = vectors.load_examples(inputs_file, allow_nan=allow_nan, shapes=shapes)
     examples.validate(shapes, required={d.name for d in decls if d.kind == "input"},
                       optional={d.name for d in decls if d.kind == "exp_output"})
     with np.errstate(all="ignore"):    # NaN/inf results are reported once, below

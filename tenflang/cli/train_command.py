@@ -140,7 +140,7 @@ def local_data(data_file, sig, chunk_size, allow_nan) -> dict:
         raise TenflangError("DATA is a directory: a directory of .npz shards is read by a "
                             "distributed run (--scheduler local:N or tcp://HOST:PORT)",
                             Location(data_file))
-    examples = vectors.load_examples(data_file, allow_nan=allow_nan)
+    examples = vectors.load_examples(data_file, allow_nan=allow_nan, shapes=sig.inputs)
     examples.validate(sig.inputs, required=set(sig.inputs))
     return examples.arrays
 

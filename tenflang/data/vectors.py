@@ -148,7 +148,7 @@ def _first_nonfinite(arrays: dict) -> tuple[int, str, float] | None:
     return best
 
 
-def _text_examples(path: str, text: str):
+def _text_examples(path: str, text: str, declared: dict | None = None):
     lines = text.split("\n")
 
     def where(k: int, name: str | None = None) -> Location:
@@ -176,12 +176,14 @@ def _text_examples(path: str, text: str):
         if not check_uniform(name, states, where):
             arrays[name] = None
             continue
-        shape = np.shape(items[0][0])
+        given = declared is not None and name in declared
+        shape = tuple(declared[name]) if given else np.shape(items[0][0])
         k = next((k for k, (v, _) in enumerate(items) if np.shape(v) != shape), None)
         if k is not None:
             raise TenflangError(f"variable '{name}' has shape {shape_str(np.shape(items[k][0]))} "
-                                f"here but {shape_str(shape)} in line {numbers[0]}; every "
-                                "example must have the same shapes", where(k, name))
+                                + (f"here, but the program declares {shape_str(shape)}" if given
+                                   else f"here but {shape_str(shape)} in line {numbers[0]}; "
+                                   "every example must have the same shapes"), where(k, name))
         arrays[name] = np.array([v for v, _ in items], dtype=np.float64)
     return arrays, numbers, where
 
@@ -190,8 +192,11 @@ def _ext(path: str) -> str:
     return os.path.splitext(path)[1].lower()
 
 
-def load_examples(path: str, *, allow_nan: bool = False) -> Examples:
-    """Load a data file: .npz, .csv, otherwise vector notation (one example per line)."""
+def load_examples(path: str, *, allow_nan: bool = False, shapes: dict | None = None) -> Examples:
+    """Load a data file: .npz, .csv, otherwise vector notation (one example per line).
+    `shapes` (name -> the program's per-example shape), when given, is what each
+    example of a text file is checked against, so an error names the first line
+    that disagrees with the program (not with the file's first line)."""
     header_line = None
     if _ext(path) == ".npz":
         arrays, numbers = _read_npz(path, "data"), None
@@ -205,7 +210,7 @@ def load_examples(path: str, *, allow_nan: bool = False) -> Examples:
     elif _ext(path) == ".csv":
         arrays, numbers, where, header_line = csv_examples(path, _read_text(path, "data"))
     else:
-        arrays, numbers, where = _text_examples(path, _read_text(path, "data"))
+        arrays, numbers, where = _text_examples(path, _read_text(path, "data"), shapes)
     examples = Examples(path, arrays, numbers, header_line)
     if not len(examples):
         raise TenflangError("no examples in file (it is empty or holds only comments or a header)",

@@ -15,10 +15,13 @@ import os
 
 import numpy as np
 
+from .. import limits
 from ..files import write_file
 from ..data import vectors
 from ..errors import Location, TenflangError
 from .loop import State
+
+SLOT_KINDS = {"sgd": (), "momentum": ("v",), "adam": ("m", "v")}     # see loop.step
 
 
 def save_checkpoint(path: str, state: State, optimizer: str, seed: int) -> None:
@@ -34,7 +37,8 @@ def save_checkpoint(path: str, state: State, optimizer: str, seed: int) -> None:
 
 def load_checkpoint(path: str, weight_shapes: dict, optimizer: str) -> State | None:
     """The saved state, or None when `path` does not exist yet (or is not a
-    regular file, such as /dev/null: written through, never resumed from)."""
+    regular file, such as /dev/null: written through, never resumed from).
+    Anything a run could not continue from is a TenflangError (`check_*`)."""
     if not os.path.isfile(path):
         return None
     try:
@@ -44,10 +48,65 @@ def load_checkpoint(path: str, weight_shapes: dict, optimizer: str) -> State | N
     except Exception as err:
         raise TenflangError(f"not a tfweightcalc checkpoint ({type(err).__name__}: {err})",
                             Location(path)) from None
+    iteration = check_meta(path, meta, optimizer)
+    weights = {k[2:]: v for k, v in arrays.items() if k.startswith("w:")}
+    slots = {k[2:]: v for k, v in arrays.items() if k.startswith("s:")}
+    history = arrays.pop("history", np.zeros(0))
+    stray = sorted(k for k in arrays if k[:2] not in ("w:", "s:"))
+    if stray:
+        raise TenflangError(f"not a tfweightcalc checkpoint: unexpected array '{stray[0]}'",
+                            Location(path))
+    vectors.validate_weights(path, weights, weight_shapes)
+    check_numbers(path, "weight", weights)
+    check_slots(path, slots, weight_shapes, optimizer)
+    check_numbers(path, "loss history", {"history": history}, rank=1)
+    return State({k: v.astype(np.float64) for k, v in weights.items()},
+                 {k: v.astype(np.float64) for k, v in slots.items()},
+                 iteration, history.astype(np.float64).tolist())
+
+
+def check_meta(path: str, meta, optimizer: str) -> int:
+    """The iteration of a checkpoint's `meta` (a JSON object with the
+    optimizer, a whole iteration count and the seed)."""
+    where = Location(path)
+    if not isinstance(meta, dict):
+        raise TenflangError("not a tfweightcalc checkpoint: its meta record is not an object",
+                            where)
     if meta.get("optimizer") != optimizer:
         raise TenflangError(f"the checkpoint was written by a run with --optimizer "
-                            f"{meta.get('optimizer')}, not {optimizer}", Location(path))
-    weights = {k[2:]: v for k, v in arrays.items() if k.startswith("w:")}
-    vectors.validate_weights(path, weights, weight_shapes)
-    return State(weights, {k[2:]: v for k, v in arrays.items() if k.startswith("s:")},
-                 int(meta["iteration"]), list(arrays.get("history", [])))
+                            f"{meta.get('optimizer')}, not {optimizer}", where)
+    iteration = meta.get("iteration")
+    if type(iteration) is not int or not 0 <= iteration <= limits.MAX_ITERATIONS:
+        raise TenflangError(f"the checkpoint's iteration is {iteration!r}, not a whole number "
+                            f"from 0 to {limits.MAX_ITERATIONS}", where)
+    return iteration
+
+
+def check_numbers(path: str, what: str, arrays: dict, rank: int | None = None) -> None:
+    """Real, finite numbers (of `rank` dimensions when given)."""
+    for name, a in arrays.items():
+        if a.dtype.kind not in "biuf":
+            raise TenflangError(f"the checkpoint's {what} '{name}' holds {a.dtype} values, not "
+                                "real numbers", Location(path))
+        if rank is not None and a.ndim != rank:
+            raise TenflangError(f"the checkpoint's {what} has {a.ndim} dimensions, not {rank}",
+                                Location(path))
+        if not np.isfinite(a).all():
+            raise TenflangError(f"the checkpoint's {what} '{name}' holds NaN or infinity",
+                                Location(path))
+
+
+def check_slots(path: str, slots: dict, weight_shapes: dict, optimizer: str) -> None:
+    """Optimizer slots `<kind>:<weight>` of the optimizer's kinds, each of its
+    weight's shape (none for sgd; the loop makes missing ones as zeros)."""
+    kinds = SLOT_KINDS[optimizer]
+    for key, value in slots.items():
+        kind, _, weight = key.partition(":")
+        if kind not in kinds or weight not in weight_shapes:
+            raise TenflangError(f"the checkpoint holds optimizer state '{key}', which "
+                                f"--optimizer {optimizer} does not keep", Location(path))
+        if value.shape != tuple(weight_shapes[weight]):
+            raise TenflangError(f"the checkpoint's optimizer state '{key}' has shape "
+                                f"{list(value.shape)}, expected {list(weight_shapes[weight])}",
+                                Location(path))
+    check_numbers(path, "optimizer state", slots)

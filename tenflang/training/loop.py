@@ -32,7 +32,8 @@ import numpy as np
 from ..errors import Location, RunFailure, TenflangError
 from ..interp.device import to_host
 from ..interp import make_plan, run_plan
-from ..lang.ast import Program
+from ..lang.ast import Define, Program
+from ..lang.diagnostics import error_at
 from ..lang.checks import check
 
 OPTIMIZERS = ("sgd", "momentum", "adam")
@@ -58,12 +59,28 @@ def signature(gcp: Program) -> Signature:
     if missing:
         raise TenflangError(f"the GCP has no gradient output 'd/d{missing[0]}' for weight "
                             f"'{missing[0]}'; is it a GCP made by tfcompiler?", where)
+    check_gradients(gcp, weights, shapes)
     losses = tuple(n for n, d in decls.items() if d.kind == "loss")
     if not losses:
         raise TenflangError("the GCP declares no loss; tfweightcalc reports the loss it "
                             "minimises", where)
     inputs = {n: shapes[n] for n, d in decls.items() if d.kind in ("input", "exp_output")}
     return Signature(weights, {w: f"d/d{w}" for w in weights}, inputs, losses)
+
+
+def check_gradients(gcp: Program, weights: dict, shapes: dict) -> None:
+    """Every gradient output `d/dw` is defined and has its weight's shape (a
+    hand-written GCP may get either wrong)."""
+    defined = {s.name: s for s in gcp.statements if isinstance(s, Define)}
+    decls = gcp.declarations()
+    for w, shape in weights.items():
+        grad = f"d/d{w}"
+        if grad not in defined:
+            raise error_at(gcp, decls[grad].name_pos, f"the gradient output '{grad}' is "
+                           "declared but never defined")
+        if tuple(shapes[grad]) != tuple(shape):
+            raise error_at(gcp, defined[grad].pos, f"the gradient '{grad}' has shape "
+                           f"{list(shapes[grad])}, but weight '{w}' has shape {list(shape)}")
 
 
 @dataclass
