@@ -74,6 +74,9 @@ def _read_npz(path: str, what: str) -> dict[str, np.ndarray]:
     for name, a in arrays.items():
         if not NAME_RE.fullmatch(name):
             raise TenflangError(f"array name '{name}' is not a variable name", Location(file=path))
+        if not isinstance(a, np.ndarray):       # a member that is not a .npy file
+            raise TenflangError(f"'{name}' in the archive is not a numpy array",
+                                Location(file=path))
         if a.dtype.kind not in "biuf":
             raise TenflangError(f"array '{name}' holds {a.dtype} values, not numbers",
                                 Location(file=path))

@@ -44,6 +44,8 @@ def load_checkpoint(path: str, weight_shapes: dict, optimizer: str) -> State | N
     try:
         with np.load(path, allow_pickle=False) as npz:
             arrays = {k: npz[k] for k in npz.files}
+        if not all(isinstance(a, np.ndarray) for a in arrays.values()):
+            raise ValueError("a member of the archive is not a numpy array")
         meta = json.loads(str(arrays.pop("meta")))
     except Exception as err:
         raise TenflangError(f"not a tfweightcalc checkpoint ({type(err).__name__}: {err})",
