@@ -5,9 +5,10 @@ Conventions:
 * A vector: ``{x: 3, y: -0.5, v: [1, 2, 3], M: [[1, 0], [0, 1]], q: null}``.
   Braces are optional; entries, and list elements, are separated by commas and/or
   whitespace (``[1 2 3]`` is ``[1, 2, 3]``); one trailing comma is allowed.  Names
-  match `NAME_RE`: ``[A-Za-z_][A-Za-z0-9_./]*`` (generated names such as ``d/dw``,
-  ``h.t``).  Numbers match `NUM`: decimal literals or ``inf``/``infinity``/``nan``
-  (any case, optional sign).  ``null`` is a whole value only, never a list element.
+  match `NAME_RE`, the language's own NAME (tenflang/lang/lexical.py; generated
+  names such as ``d/dw``, ``h.t`` included).  Numbers match `NUM`: the language's
+  NUMBER, or ``inf``/``infinity``/``nan`` (any case, optional sign).  ``null`` is a
+  whole value only, never a list element.
   ``#`` starts a comment; blank lines are ignored (`is_blank`, `content_lines`).
   Lists nest at most `limits.MAX_LIST_DEPTH` deep.
 * Parsing works on a `Source` (the text, its file and first line number) and
@@ -30,10 +31,10 @@ import numpy as np
 
 from .. import limits
 from ..errors import Location, TenflangError
+from ..lang.lexical import NAME, NUMBER
 
-NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_./]*")
-# unambiguous (one way to match any text), so no backtracking blow-up
-NUM = r"[+-]?(?:(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?|(?i:inf(?:inity)?|nan))"
+NAME_RE = re.compile(NAME)
+NUM = rf"(?:{NUMBER}|[+-]?(?i:inf(?:inity)?|nan))"
 NUM_RE = re.compile(NUM)
 _SKIP_RE = re.compile(r"\s*(?:#[^\n]*\s*)*")
 _ATOM_RE = re.compile(r"[^\s{}\[\],:#]+")
