@@ -27,7 +27,8 @@ from dataclasses import dataclass
 from . import limits
 
 _CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
-_LONG_QUOTE = re.compile(r"'([^'\n]{%d,})'" % (limits.MAX_QUOTED_CHARS + 1))
+# a quoted token: no blanks inside (prose between two quoted words has some)
+_LONG_QUOTE = re.compile(r"'([^'\s]{%d,})'" % (limits.MAX_QUOTED_CHARS + 1))
 
 
 def printable(text: str) -> str:

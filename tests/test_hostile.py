@@ -196,6 +196,11 @@ def test_within_gives_up_and_raises_the_calls_error():
     with pytest.raises(ZeroDivisionError):
         within(1, lambda: 1 / 0, lambda: False, "the thing")
     assert within(1, lambda: 42, lambda: False, "the thing") == 42
+    started = time.perf_counter()          # the slack lets a call's own timeout speak first
+    with pytest.raises(TimeoutError, match="its own words"):
+        within(0.1, lambda: time.sleep(0.3) or (_ for _ in ()).throw(TimeoutError("its own words")),
+               lambda: False, "the thing", slack=2)
+    assert time.perf_counter() - started < 1.5
 
 
 @pytest.mark.parametrize("value,message", [
@@ -395,3 +400,8 @@ def test_manifest_counts_and_shapes_are_checked(run_cli_batch, work, change, mes
     with pytest.raises(TenflangError, match=message) as caught:
         describe(str(folder))
     assert caught.value.location.file.endswith("manifest.json")
+
+
+def test_prose_between_two_quoted_words_is_not_cut():
+    message = "'op' takes 1 operand, then the attributes dims [times]; attribute 'dims' is missing"
+    assert TenflangError(message).render() == "error: " + message

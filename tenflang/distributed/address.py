@@ -63,11 +63,13 @@ def local_workers(text: str) -> int:
     return int(count)
 
 
-def within(seconds: float | None, call: Callable, should_stop: Callable[[], bool], what: str):
-    """`call()`'s result, waited for at most `seconds` (None: no deadline) and
-    only while `should_stop()` is false; else RunFailure naming `what`.  An
-    exception of `call` is raised here.  A call given up on is left to finish
-    (or not) in its daemon thread."""
+def within(seconds: float | None, call: Callable, should_stop: Callable[[], bool], what: str,
+           slack: float = 0.0):
+    """`call()`'s result, waited for at most `seconds` (None: no deadline) plus
+    `slack` (time for a call with a timeout of its own to report first, in its
+    own words) and only while `should_stop()` is false; else RunFailure naming
+    `what`.  An exception of `call` is raised here.  A call given up on is left
+    to finish (or not) in its daemon thread."""
     box: dict = {}
 
     def run():
@@ -77,7 +79,7 @@ def within(seconds: float | None, call: Callable, should_stop: Callable[[], bool
             box["error"] = err
     worker = threading.Thread(target=run, name="tenflang-cluster-wait", daemon=True)
     worker.start()
-    deadline = None if seconds is None else time.monotonic() + seconds
+    deadline = None if seconds is None else time.monotonic() + seconds + slack
     while worker.is_alive():
         if should_stop():
             raise RunFailure(f"interrupted while waiting for {what}")

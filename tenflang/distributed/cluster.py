@@ -93,7 +93,7 @@ def connect(spec: str, timeout: float = 10.0, should_stop=lambda: False):
                                 "the local cluster to start")
             else:
                 client = within(timeout, lambda: Client(value, timeout=timeout),
-                                should_stop, f"the Dask scheduler at {value}")
+                                should_stop, f"the Dask scheduler at {value}", slack=2)
                 stack.callback(_quietly, client.close)
         except RunFailure:
             raise
@@ -102,7 +102,7 @@ def connect(spec: str, timeout: float = 10.0, should_stop=lambda: False):
         if kind != "local":
             try:
                 within(timeout, lambda: client.wait_for_workers(1, timeout=timeout),
-                       should_stop, f"a worker of the Dask scheduler at {value}")
+                       should_stop, f"a worker of the Dask scheduler at {value}", slack=2)
             except (OSError, asyncio.TimeoutError, TimeoutError):
                 raise RunFailure(f"the Dask scheduler at {value} has no workers (none joined "
                                  f"within {timeout:g} s); start some with: dask worker "
