@@ -6,7 +6,8 @@
 Conventions (docs/guide.md, "Outputs"):
 
 * A symbolic link is followed: what is written is its target, and the link
-  stays a link.
+  stays a link.  A path naming an inherited descriptor (`/dev/stdout`,
+  `/dev/stderr`, `/dev/fd/N`) is written to that descriptor as it is.
 * A regular file (or a new one) is replaced atomically: written to a temporary
   file in the same directory, flushed, then renamed over the target, so a
   reader never sees it half-written.  Its permission bits are kept.
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import stat
 import sys
 import tempfile
@@ -44,19 +46,46 @@ def write_file(path: str | None, data: str | bytes) -> None:
         write_stdout(data)
         return
     raw = data.encode("utf-8") if isinstance(data, str) else data
-    target = os.path.realpath(path)
+    fd = inherited_fd(path)
+    if fd == 1:
+        write_stdout(data)
+        return
+    if fd is not None:
+        write_fd(path, fd, raw)
+        return
     try:
-        mode = os.stat(target).st_mode
+        mode = os.stat(path).st_mode
     except FileNotFoundError:
         mode = None
     except OSError as err:
         raise failure(path, err) from None
     if mode is None or stat.S_ISREG(mode):
-        replace_atomically(path, target, raw, mode)
+        replace_atomically(path, os.path.realpath(path), raw, mode)
     elif stat.S_ISDIR(mode):
         raise TenflangError("the output is a directory; name a file", Location(path))
     else:
-        write_through(path, target, raw, stat.S_ISFIFO(mode))
+        write_through(path, path, raw, stat.S_ISFIFO(mode))
+
+
+_FD_PATH = re.compile(r"/dev/fd/(\d+)|/proc/self/fd/(\d+)|/dev/std(out|err)")
+
+
+def inherited_fd(path: str) -> int | None:
+    """The descriptor a path such as /dev/stdout or /dev/fd/3 names: the
+    command writes to it as it is (a shell's `>>` appends), never re-opens or
+    replaces what it points to."""
+    m = _FD_PATH.fullmatch(path)
+    if m is None:
+        return None
+    return int(m.group(1) or m.group(2) or 0) or {"out": 1, "err": 2}.get(m.group(3), 0)
+
+
+def write_fd(path: str, fd: int, raw: bytes) -> None:
+    try:
+        with os.fdopen(os.dup(fd), "wb") as f:
+            f.write(raw)
+    except OSError as err:
+        raise failure(path, err) from None
 
 
 def replace_atomically(path: str, target: str, raw: bytes, mode: int | None) -> None:
@@ -182,12 +211,13 @@ def check_writable(option: str, path: str) -> None:
     """The output `path` can be written: its directory exists and takes new
     files (tried, not guessed: permission bits say nothing to root or on a
     read-only mount).  Devices and FIFOs are not tried."""
-    target = os.path.realpath(path)
-    if os.path.isdir(target):
-        raise TenflangError(f"{option}: the output is a directory; name a file", Location(path))
-    if os.path.exists(target) and not os.path.isfile(target):
+    if inherited_fd(path) is not None:
         return
-    folder = os.path.dirname(target)
+    if os.path.isdir(path):
+        raise TenflangError(f"{option}: the output is a directory; name a file", Location(path))
+    if os.path.exists(path) and not os.path.isfile(path):
+        return
+    folder = os.path.dirname(os.path.realpath(path))
     if not os.path.isdir(folder):
         raise TenflangError(f"{option}: the directory {os.path.dirname(path) or '.'} does not "
                             "exist", Location(path))
