@@ -296,12 +296,13 @@ def linear(work):
     (["# a comment", "", "{x: [[1, 2, 3]], y: 2}", "{x: [1, 2, 3], y: 1}"], 3, "[1, 3]"),
     (["{x: [1, 2, 3], y: [2]}", "{x: [1, 2, 3], y: 1}"], 1, "[1]"),
 ])
-@pytest.mark.parametrize("command", ["train", "evaluate"])
+@pytest.mark.parametrize("command", ["train", "evaluate", "distributed"])
 def test_data_shapes_are_checked_against_the_program_line_by_line(run_cli_batch, linear, lines,
                                                                    bad_line, found, command):
     (linear / "data.txt").write_text("\n".join(lines) + "\n")
-    args = (["tfweightcalc", "ling.tf", "data.txt"] if command == "train" else
-            ["tfevaluate", "lin.tf", "data.txt", "linw.txt"])
+    args = {"train": ["tfweightcalc", "ling.tf", "data.txt"],
+            "distributed": ["tfweightcalc", "ling.tf", "data.txt", "--scheduler", "local:1"],
+            "evaluate": ["tfevaluate", "lin.tf", "data.txt", "linw.txt"]}[command]
     [(code, _, err)] = run_cli_batch([args], cwd=linear)
     assert code == 2
     assert err.startswith(f"data.txt:{bad_line}:"), err

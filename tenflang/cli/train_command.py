@@ -126,7 +126,7 @@ def cluster_data(data_file, sig, scheduler, chunk_size, batch_size, val_fraction
         raise TenflangError("--val-fraction is not supported with --scheduler; evaluate "
                             "the learned weights on held-out data with tfevaluate")
     distributed.parse_scheduler(scheduler)
-    data = distributed.describe(data_file, chunk_size, allow_nan)
+    data = distributed.describe(data_file, chunk_size, allow_nan, shapes=sig.inputs)
     data.validate(sig.inputs)
     return data
 

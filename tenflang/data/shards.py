@@ -74,13 +74,15 @@ class Dataset:
         Examples(self.path, arrays, None).validate(inputs, required=set(inputs))
 
 
-def describe(path: str, chunk_size: int | None = None, allow_nan: bool = False) -> Dataset:
+def describe(path: str, chunk_size: int | None = None, allow_nan: bool = False,
+             shapes: dict | None = None) -> Dataset:
     """The chunks of DATA: a single file cut into chunks of `chunk_size` rows
     (default DEFAULT_CHUNK_ROWS), or a shard directory whose consecutive shards
     are combined into chunks of at most `chunk_size` rows (default: one chunk
     per shard; a bigger shard stays one chunk).  Reads a directory's manifest
     or the .npz headers, and a single .npz file's headers; a single text or
-    CSV file is read (and checked) here, since its example count is not known
+    CSV file is read (and checked, each example against `shapes` when given:
+    `vectors.load_examples`) here, since its example count is not known
     otherwise."""
     if os.path.isdir(path):
         data = _describe_directory(path)
@@ -93,7 +95,7 @@ def describe(path: str, chunk_size: int | None = None, allow_nan: bool = False) 
     if path.lower().endswith(".npz"):
         shapes, rows = npz_header(path)
     else:
-        examples = vectors.load_examples(path, allow_nan=allow_nan)
+        examples = vectors.load_examples(path, allow_nan=allow_nan, shapes=shapes)
         shapes = {n: a.shape[1:] for n, a in examples.arrays.items() if a is not None}
         rows = len(examples)
     chunks = [(Piece(full, a, min(a + size, rows), min(a + size, rows) - a),)
