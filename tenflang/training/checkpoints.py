@@ -2,10 +2,13 @@
 
 A checkpoint is an .npz file written atomically: `w:<name>` per weight,
 `s:<key>` per optimizer slot (e.g. `s:m:W1` for adam's first moment),
-`history` (the training loss per iteration) and `meta`, a JSON string with
-the iteration, the optimizer and the seed.  A run resumed from it with the
-same options takes the very steps the uninterrupted run would have taken
-(see `tenflang.train`).
+`history` (the training loss per iteration), `val_history` ((iteration,
+validation loss) rows), `b:<name>` per weight of the best evaluation (with
+--patience) and `meta`, a JSON string with the iteration, the optimizer, the
+seed and the settings that shape the steps (`SETTINGS`).  A run resumed from
+it with the same options takes the very steps the uninterrupted run would
+have taken (see `tenflang.train`); one with other settings is refused,
+naming them, unless the caller allows it (`--resume-anyway`).
 """
 from __future__ import annotations
 
@@ -21,24 +24,53 @@ from ..data import vectors
 from ..errors import Location, TenflangError
 from .loop import State
 
-SLOT_KINDS = {"sgd": (), "momentum": ("v",), "adam": ("m", "v")}     # see loop.step
+SLOT_KINDS = {"sgd": (), "momentum": ("v",), "adam": ("m", "v")}     # see optimizers
 
 
-def save_checkpoint(path: str, state: State, optimizer: str, seed: int) -> None:
+# TrainConfig field -> its tfweightcalc option: a resumed run must agree on these
+SETTINGS = {"lr": "--lr", "batch_size": "--batch-size", "weight_decay": "--weight-decay",
+            "lr_schedule": "--lr-schedule", "seed": "--seed", "val_fraction": "--val-fraction"}
+
+
+def save_checkpoint(path: str, state: State, cfg) -> None:
     arrays = {f"w:{k}": v for k, v in state.weights.items()}
     arrays |= {f"s:{k}": v for k, v in state.slots.items()}
+    arrays |= {f"b:{k}": v for k, v in (state.best or {}).items()}
     arrays["history"] = np.asarray(state.history, dtype=np.float64)
-    meta = {"iteration": state.iteration, "optimizer": optimizer, "seed": seed}
+    arrays["val_history"] = np.asarray(state.val_history, dtype=np.float64).reshape(-1, 2)
+    meta = {"iteration": state.iteration, "optimizer": cfg.optimizer, "seed": cfg.seed,
+            "settings": settings(cfg)}
     arrays["meta"] = np.asarray(json.dumps(meta))
     buffer = io.BytesIO()
     np.savez(buffer, **arrays)
     write_file(path, buffer.getvalue())
 
 
-def load_checkpoint(path: str, weight_shapes: dict, optimizer: str) -> State | None:
+def settings(cfg) -> dict:
+    """What shapes the steps; with a cosine schedule its length, --max-iters, too."""
+    out = {name: getattr(cfg, name) for name in SETTINGS}
+    return out | ({"max_iters": cfg.max_iters} if cfg.lr_schedule == "cosine" else {})
+
+
+def differences(saved: dict, cfg) -> list[tuple[str, object, object]]:
+    """(option, saved value, new value) for each setting that changed."""
+    now = settings(cfg)
+    return [(SETTINGS.get(n, "--max-iters"), saved[n], now[n])
+            for n in now if n in saved and saved[n] != now[n]]
+
+
+def option_text(option: str, value) -> str:
+    if value is None:
+        return f"no {option}"
+    return f"{option} {value:g}" if isinstance(value, float) else f"{option} {value}"
+
+
+def load_checkpoint(path: str, weight_shapes: dict, cfg, anyway: bool = False) -> State | None:
     """The saved state, or None when `path` does not exist yet (or is not a
-    regular file, such as /dev/null: written through, never resumed from).
-    Anything a run could not continue from is a TenflangError (`check_*`)."""
+    regular file, such as /dev/null: written through, never resumed from).  A
+    checkpoint written with other settings (`differences`) is refused unless
+    `anyway`; anything a run could not continue from is a TenflangError
+    (`check_*`)."""
     if not os.path.isfile(path):
         return None
     try:
@@ -50,21 +82,36 @@ def load_checkpoint(path: str, weight_shapes: dict, optimizer: str) -> State | N
     except Exception as err:
         raise TenflangError(f"not a tfweightcalc checkpoint ({type(err).__name__}: {err})",
                             Location(path)) from None
-    iteration = check_meta(path, meta, optimizer)
-    weights = {k[2:]: v for k, v in arrays.items() if k.startswith("w:")}
-    slots = {k[2:]: v for k, v in arrays.items() if k.startswith("s:")}
+    iteration = check_meta(path, meta, cfg.optimizer)
+    changed = differences(meta["settings"], cfg)
+    if changed and not anyway:
+        raise TenflangError(
+            "the checkpoint was written by a run with "
+            f"{', '.join(option_text(o, old) for o, old, _ in changed)}, not "
+            f"{', '.join(option_text(o, new) for o, _, new in changed)}; resume with the same "
+            "options, or add --resume-anyway to continue with the new ones", Location(path))
+    parts = {kind: {k[2:]: v for k, v in arrays.items() if k.startswith(kind + ":")}
+             for kind in ("w", "s", "b")}
     history = arrays.pop("history", np.zeros(0))
-    stray = sorted(k for k in arrays if k[:2] not in ("w:", "s:"))
+    val_history = arrays.pop("val_history", np.zeros((0, 2)))
+    stray = sorted(k for k in arrays if k[:2] not in ("w:", "s:", "b:"))
     if stray:
         raise TenflangError(f"not a tfweightcalc checkpoint: unexpected array '{stray[0]}'",
                             Location(path))
-    vectors.validate_weights(path, weights, weight_shapes)
-    check_numbers(path, "weight", weights)
-    check_slots(path, slots, weight_shapes, optimizer)
+    for kind, what in (("w", "weight"), ("b", "best weight")):
+        if kind == "w" or parts[kind]:
+            vectors.validate_weights(path, parts[kind], weight_shapes)
+            check_numbers(path, what, parts[kind])
+    check_slots(path, parts["s"], weight_shapes, cfg.optimizer)
     check_numbers(path, "loss history", {"history": history}, rank=1)
-    return State({k: v.astype(np.float64) for k, v in weights.items()},
-                 {k: v.astype(np.float64) for k, v in slots.items()},
-                 iteration, history.astype(np.float64).tolist())
+    check_numbers(path, "validation history", {"val_history": val_history}, rank=2)
+    if val_history.shape[1:] != (2,):
+        raise TenflangError("the checkpoint's validation history is not (iteration, loss) "
+                            "pairs", Location(path))
+    floats = {kind: {k: v.astype(np.float64) for k, v in part.items()}
+              for kind, part in parts.items()}
+    return State(floats["w"], floats["s"], iteration, history.astype(np.float64).tolist(),
+                 [(int(i), float(v)) for i, v in val_history], floats["b"] or None)
 
 
 def check_meta(path: str, meta, optimizer: str) -> int:
@@ -77,6 +124,10 @@ def check_meta(path: str, meta, optimizer: str) -> int:
     if meta.get("optimizer") != optimizer:
         raise TenflangError(f"the checkpoint was written by a run with --optimizer "
                             f"{meta.get('optimizer')}, not {optimizer}", where)
+    if not isinstance(meta.get("settings", {}), dict):
+        raise TenflangError("not a tfweightcalc checkpoint: its settings are not an object",
+                            where)
+    meta.setdefault("settings", {})
     iteration = meta.get("iteration")
     if type(iteration) is not int or not 0 <= iteration <= limits.MAX_ITERATIONS:
         raise TenflangError(f"the checkpoint's iteration is {iteration!r}, not a whole number "

@@ -1,6 +1,6 @@
 """Keeping trained weights when a run or an output fails.
 
-    where = keep_weights(state, out, checkpoint, optimizer, seed)
+    where = kept, failed = keep_weights(state, out, checkpoint, cfg)
 
 Trained weights are never lost to an output problem (docs/guide.md,
 "Outputs"): each place the user asked for (the checkpoint, `-o` or standard
@@ -26,8 +26,8 @@ class CheckpointFailed(Interrupted):
     """Training stopped because its checkpoint could not be written."""
 
 
-def keep_weights(state: State, out: str | None, checkpoint: str | None, optimizer: str,
-                 seed: int) -> tuple[list[str], list[str]]:
+def keep_weights(state: State, out: str | None, checkpoint: str | None,
+                 cfg) -> tuple[list[str], list[str]]:
     """Write `state` to the checkpoint and its weights to `out` (None: standard
     output), each independently; a rescue file if the weights output failed.
     Returns (where the weights are, the failures' messages)."""
@@ -40,7 +40,7 @@ def keep_weights(state: State, out: str | None, checkpoint: str | None, optimize
         except TenflangError as err:
             failed.append(err.render())
     if checkpoint:
-        attempt(checkpoint, lambda: save_checkpoint(checkpoint, state, optimizer, seed))
+        attempt(checkpoint, lambda: save_checkpoint(checkpoint, state, cfg))
     attempt(out or "standard output", lambda: vectors.save_weights(out, state.weights)
             if out else write_file(None, vectors.format_weights(state.weights)))
     if (out or "standard output") not in kept:
