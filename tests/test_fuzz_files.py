@@ -24,7 +24,7 @@ from tenflang.data import vectors
 from tenflang.data.shards import describe, load_piece
 from tenflang.errors import TenflangError
 from tenflang.training.checkpoints import load_checkpoint, save_checkpoint
-from tenflang.training.loop import State
+from tenflang.training.loop import State, TrainConfig
 
 # TENFLANG_FUZZ_EXAMPLES=1500 for a longer hunt (about 3 minutes on 2 cores)
 FUZZ = settings(max_examples=int(os.environ.get("TENFLANG_FUZZ_EXAMPLES", "120")), deadline=None, database=None,
@@ -37,6 +37,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 ARRAYS = {"x": np.array([[1.0, 2.0, 3.0], [4.0, -5.5, 6e-3]]), "y": np.array([0.5, 1.5]),
           "M": np.arange(8.0).reshape(2, 2, 2)}
 WEIGHT_SHAPES = {"w": (3,), "b": ()}
+ADAM = TrainConfig(optimizer="adam")
 WEIGHTS = {"w": np.array([1.0, -2.0, 0.25]), "b": np.array(0.5)}
 
 
@@ -200,7 +201,7 @@ def checkpoint_bytes(tmp_path_factory):
     path = tmp_path_factory.mktemp("ckpt") / "c.npz"
     state = State(dict(WEIGHTS), {"m:w": np.ones(3), "v:w": np.ones(3), "m:b": np.array(1.0),
                                   "v:b": np.array(2.0)}, 7, [3.0, 2.0, 1.0])
-    save_checkpoint(str(path), state, "adam", 0)
+    save_checkpoint(str(path), state, ADAM)
     return path.read_bytes()
 
 
@@ -213,7 +214,7 @@ def test_mutated_checkpoints_resume_or_fail_cleanly(tmp_path, checkpoint_bytes, 
         raw = data.draw(mutated(checkpoint_bytes) | st.binary(max_size=300))
     path = tmp_path / "c.npz"
     path.write_bytes(raw)
-    only_tenflang_errors(load_checkpoint, str(path), WEIGHT_SHAPES, "adam")
+    only_tenflang_errors(load_checkpoint, str(path), WEIGHT_SHAPES, ADAM)
 
 
 @FUZZ
@@ -227,4 +228,4 @@ def test_checkpoints_with_odd_meta_fail_cleanly(tmp_path, checkpoint_bytes, meta
     arrays["meta"] = np.asarray(json.dumps(meta))
     path = tmp_path / "c.npz"
     np.savez(path, **arrays)
-    only_tenflang_errors(load_checkpoint, str(path), WEIGHT_SHAPES, "adam")
+    only_tenflang_errors(load_checkpoint, str(path), WEIGHT_SHAPES, ADAM)
