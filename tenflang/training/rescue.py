@@ -4,8 +4,8 @@
 
 Trained weights are never lost to an output problem (docs/guide.md,
 "Outputs"): each place the user asked for (the checkpoint, `-o` or standard
-output) is tried on its own, and when none of them takes the weights they go
-to a rescue file when the weights could not go where they were asked for:
+output) is tried on its own, and when the weights could not go to `-o` (or
+standard output) they go to a rescue file,
 `tfweightcalc-rescue-<time>-<pid>.txt` in the working directory (else the
 temporary directory).  The caller says where they are.
 """
