@@ -13,7 +13,7 @@ from ..interp import make_plan
 from ..interp.codegen import plan_source
 from ..lang import parse_file
 from ..lang.ast import BOUND_KINDS
-from .common import reports_errors, write_output
+from .common import check_outputs, reports_errors, write_output
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -27,6 +27,7 @@ from .common import reports_errors, write_output
 @reports_errors
 def plan_command(program_file, reduce, without, out):
     """Print the generated Python that runs PROGRAM."""
+    check_outputs({"-o": out}, {"PROGRAM": program_file})
     program = parse_file(program_file)
     data = {d.name for d in program.declarations().values() if d.kind in BOUND_KINDS}
     write_output(out, plan_source(make_plan(program, data - set(without)), reduce))
