@@ -1,0 +1,176 @@
+"""The ONNX mapping of the op table, and a program's forward part as an ONNX graph.
+
+`ONNX_OPS` maps each TenFlang op to a function `(builder, *operands) -> tensor
+name` that adds the standard ONNX nodes computing it (one line per op where it
+fits); `NOT_EXPORTABLE` lists, with the reason, an op that has none.  The
+numerically stable forms of the op table are kept node for node (`logistic`,
+`softplus`, `logsumexp`, the derivative helpers): ONNX's `Sigmoid` and
+`Softplus` promise no stability, and onnxruntime has no float64 `Softplus`.
+Axis and batching conventions: see `graph_builder`.
+"""
+from __future__ import annotations
+
+from .graph_builder import Builder, Value
+
+
+# ---------------------------------------------------------------- building blocks
+
+def unary(op_type: str, **attrs):
+    return lambda b, a: b.node(op_type, [a.name], **attrs)
+
+
+def binary(op_type: str):
+    return lambda b, a, c: b.node(op_type, b.align([a, c]))
+
+
+def exp_neg_abs(b: Builder, name: str) -> str:
+    """e^-|a| (never overflows)."""
+    return b.node("Exp", [b.node("Neg", [b.node("Abs", [name])])])
+
+
+def log1p(b: Builder, e: str) -> str:
+    """ln(1 + e) to full precision for small e (ONNX has no Log1p): with
+    u = 1 + e rounded, ln(u) · e / (u - 1) (Goldberg, "What every computer
+    scientist should know about floating-point arithmetic", Theorem 4)."""
+    u = b.node("Add", [e, b.literal(1)])
+    d = b.node("Sub", [u, b.literal(1)])
+    scaled = b.node("Div", [b.node("Mul", [e, b.node("Log", [u])]), d])
+    return b.node("Where", [b.node("Equal", [d, b.literal(0)]), e, scaled])
+
+
+def logistic(b: Builder, a: Value) -> str:
+    """e^min(a, 0) / (1 + e^-|a|), as ops.logistic."""
+    num = b.node("Exp", [b.node("Min", [a.name, b.literal(0)])])
+    return b.node("Div", [num, b.node("Add", [exp_neg_abs(b, a.name), b.literal(1)])])
+
+
+def softplus(b: Builder, a: Value) -> str:
+    """max(a, 0) + ln(1 + e^-|a|), as ops.softplus."""
+    return b.node("Add", [b.node("Relu", [a.name]), log1p(b, exp_neg_abs(b, a.name))])
+
+
+def e_over_one_plus_e_squared(b: Builder, e: str) -> str:
+    den = b.node("Add", [e, b.literal(1)])
+    return b.node("Div", [e, b.node("Mul", [den, den])])
+
+
+def logistic_deriv(b: Builder, a: Value) -> str:
+    return e_over_one_plus_e_squared(b, exp_neg_abs(b, a.name))
+
+
+def tanh_deriv(b: Builder, a: Value) -> str:
+    e = exp_neg_abs(b, b.node("Mul", [a.name, b.literal(2)]))
+    return b.node("Mul", [e_over_one_plus_e_squared(b, e), b.literal(4)])
+
+
+def step(b: Builder, a: Value) -> str:
+    return b.node("Cast", [b.node("Greater", [a.name, b.literal(0)])], to=b.elem)
+
+
+def matmul(b: Builder, a: Value, c: Value) -> str:
+    if len(c.shape) > 1 or not c.batched:           # numpy's matmul broadcasts N
+        return b.node("MatMul", [a.name, c.name])
+    if not a.batched and len(a.shape) == 2:         # a dense layer: x Aᵀ, one GEMM
+        return b.node("Gemm", [c.name, a.name], transB=1)
+    column = b.node("Unsqueeze", [c.name, b.ints([-1])])
+    return b.node("Squeeze", [b.node("MatMul", [a.name, column]), b.ints([-1])])
+
+
+def dot(b: Builder, a: Value, c: Value) -> str:
+    if a.batched != c.batched:                      # one vector for the whole batch: GEMV
+        rows, vector = (a, c) if a.batched else (c, a)
+        return b.node("MatMul", [rows.name, vector.name])
+    return b.node("ReduceSum", [b.node("Mul", [a.name, c.name]), b.ints([-1])], keepdims=0)
+
+
+def outer(b: Builder, a: Value, c: Value) -> str:
+    column = b.node("Unsqueeze", [a.name, b.ints([-1])])
+    return b.node("Mul", [column, b.node("Unsqueeze", [c.name, b.ints([-2])])])
+
+
+def transpose(b: Builder, a: Value) -> str:
+    perm = list(range(len(a.shape) + a.batched))
+    perm[-2:] = perm[:-3:-1]
+    return b.node("Transpose", [a.name], perm=perm)
+
+
+def reduction(op_type: str):
+    """`sum`/`mean` of everything (a scalar per example)."""
+    def rule(b: Builder, a: Value) -> str:
+        if not a.shape:
+            return a.name
+        return b.reduce(op_type, a, b.every_axis(a), keepdims=0)
+    return rule
+
+
+def logsumexp(b: Builder, a: Value) -> str:
+    """top + ln Σ e^(a - top), top the maximum (0 where it is not finite), as ops.logsumexp."""
+    if not a.shape:
+        return a.name
+    axes = b.every_axis(a)
+    top = b.reduce("ReduceMax", a, axes, keepdims=1)
+    infinite = b.node("Or", [b.node("IsInf", [top]), b.node("IsNaN", [top])])
+    top = b.node("Where", [infinite, b.literal(0), top])
+    total = b.reduce("ReduceSum", a, axes, 0, name=b.node("Exp", [b.node("Sub", [a.name, top])]))
+    squeezed = b.node("Squeeze", [top, b.ints(b.axis(a, k) for k in axes)])
+    return b.node("Add", [squeezed, b.node("Log", [total])])
+
+
+def sum_like(b: Builder, a: Value, like: Value) -> str:
+    """a summed down to `like`'s shape: first the axes broadcasting added, then those it widened."""
+    extra = len(a.shape) - len(like.shape)
+    name = a.name
+    if extra:
+        name = b.reduce("ReduceSum", a, range(extra), keepdims=0)
+    widened = [i for i, d in enumerate(like.shape) if d == 1 and a.shape[extra + i] != 1]
+    if widened:
+        name = b.reduce("ReduceSum", a, widened, keepdims=1, name=name)
+    return name
+
+
+def broadcast_like(b: Builder, a: Value, like: Value) -> str:
+    shape = ([1] if a.batched else []) + list(like.shape)
+    return b.node("Expand", [b.align([a])[0], b.ints(shape)])
+
+
+# ---------------------------------------------------------------- the table
+
+ONNX_OPS = {
+    "copy": unary("Identity"),
+    "neg": unary("Neg"), "exp": unary("Exp"), "log": unary("Log"), "tanh": unary("Tanh"),
+    "relu": unary("Relu"), "sqrt": unary("Sqrt"), "abs": unary("Abs"), "sin": unary("Sin"),
+    "cos": unary("Cos"), "sign": unary("Sign"),
+    "logistic": logistic,                 # Exp, Min, Abs, Neg, Add, Div
+    "softplus": softplus,                 # Relu, Exp, Abs, Neg, Add, Sub, Mul, Log, Div, Where
+    "logistic_deriv": logistic_deriv,     # Exp, Abs, Neg, Add, Mul, Div
+    "tanh_deriv": tanh_deriv,             # as logistic_deriv, of 2a, times 4
+    "step": step,                         # Cast(Greater(a, 0))
+    "add": binary("Add"), "sub": binary("Sub"), "mul": binary("Mul"), "div": binary("Div"),
+    "pow": binary("Pow"), "max": binary("Max"), "min": binary("Min"),
+    "matmul": matmul,                     # MatMul; Gemm(x, W, transB=1) for a dense layer
+    "dot": dot,                           # MatMul, or ReduceSum(Mul) when both vary per example
+    "outer": outer,                       # Mul(Unsqueeze(a, -1), Unsqueeze(b, -2))
+    "transpose": transpose,               # Transpose, the last two axes swapped
+    "sum": reduction("ReduceSum"),
+    "mean": reduction("ReduceMean"),
+    "logsumexp": logsumexp,               # ReduceMax, IsInf, IsNaN, Or, Where, Exp, ReduceSum, Log
+    "softmax": unary("Softmax", axis=-1),
+    "log_softmax": unary("LogSoftmax", axis=-1),
+    "sum_like": sum_like,                 # ReduceSum
+    "broadcast_like": broadcast_like,     # Expand
+}
+
+# op -> why it cannot be exported (an op added to ops.TABLE needs a mapping or an entry here)
+NOT_EXPORTABLE: dict[str, str] = {}
+
+# ops whose result has the example axis only when their first operand has it
+# (the second only gives a shape; see ops.sum_like and ops.broadcast_like)
+SHAPE_OPERANDS = {"sum_like": 1, "broadcast_like": 1}
+
+
+def result_is_batched(op: str, operands: list[Value]) -> bool:
+    carrying = operands[:SHAPE_OPERANDS.get(op, len(operands))]
+    return any(v.batched for v in carrying)
+
+
+__all__ = ["ONNX_OPS", "NOT_EXPORTABLE", "result_is_batched"]
