@@ -344,3 +344,11 @@ def test_without_onnx_says_how_to_install(tmp_path, mlp_weights, missing):
     assert f"ONNX export needs the {missing} package, which is not installed; " \
            "pip install 'tenflang[onnx]'" in done.stderr
     assert "Traceback" not in done.stderr and not (tmp_path / "m.onnx").exists()
+
+
+def test_the_guide_tables_every_op():
+    text = (ROOT / "docs" / "guide.md").read_text(encoding="utf-8")
+    table = text.split("### 5.9 `tenflang export`")[1].split("| TenFlang | ONNX |")[1]
+    rows = [line for line in table.split("\n\n")[0].splitlines() if line.startswith("| `")]
+    tabled = {word.strip("`") for row in rows for word in row.split("|")[1].split()}
+    assert tabled == set(ops.TABLE) - set(NOT_EXPORTABLE)
