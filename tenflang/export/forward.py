@@ -22,6 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .. import ops
 from ..errors import Location, TenflangError
 from ..interp.plan import make_plan
 from ..lang.ast import Num, Program
@@ -59,8 +60,8 @@ def export_model(program: Program, weights: dict, dtype: str = "float64",
     for step in plan.steps:
         define = defines[step.target]
         operands = [operand(b, values, weights, shapes, o) for o in define.operands]
-        b.start(define.name, shapes[define.name], getattr(define, "attributes", ()))
-        result = mapping(program, define)(b, *operands)
+        b.start(define.name, shapes[define.name])
+        result = mapping(program, define)(b, *operands, *attributes(define))
         batched = result_is_batched(define.op, operands)
         if define.name in outputs and not batched:
             result, batched = per_example(b, result, inputs), True
@@ -128,6 +129,12 @@ def mapping(program: Program, define):
         raise error_at(program, define.op_pos or define.pos,
                        f"op '{define.op}' cannot be exported to ONNX: {reason}", define.origin)
     return rule
+
+
+def attributes(define) -> tuple:
+    """The line's attributes, defaults filled in (ops.Op.full)."""
+    op = ops.TABLE[define.op]
+    return op.full(define.attrs) if hasattr(op, "full") else ()
 
 
 def operand(b: Builder, values: dict, weights: dict, shapes, o) -> Value:

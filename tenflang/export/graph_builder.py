@@ -32,7 +32,7 @@ class Value:
 
 
 class Builder:
-    """Nodes and initializers of one graph; `start(target, …)` before each line."""
+    """Nodes and initializers of one graph; `start(target, shape)` before each line."""
 
     def __init__(self, onnx, dtype: str):
         self.onnx = onnx
@@ -41,11 +41,11 @@ class Builder:
         self.nodes: list = []
         self.initializers: dict[str, object] = {}
         self.taken: set[str] = set()
-        self.target, self.shape, self.attrs, self.counter = "", (), (), 0
+        self.target, self.shape, self.counter = "", (), 0
 
-    def start(self, target: str, shape: tuple[int, ...], attrs: tuple = ()) -> None:
-        """Begin the nodes of line `target` (its per-example result `shape`, its attributes)."""
-        self.target, self.shape, self.attrs, self.counter = target, tuple(shape), tuple(attrs), 0
+    def start(self, target: str, shape: tuple[int, ...]) -> None:
+        """Begin the nodes of line `target`, whose per-example result has `shape`."""
+        self.target, self.shape, self.counter = target, tuple(shape), 0
 
     def fresh(self) -> str:
         while True:
@@ -89,6 +89,10 @@ class Builder:
         values = [int(v) for v in values]
         return self.initializer(str(values), np.array(values, np.int64))
 
+    def int_scalar(self, value: int) -> str:
+        """A scalar int64 constant (an index, a depth)."""
+        return self.initializer(f"int64({int(value)})", np.array(int(value), np.int64))
+
     # ---------------------------------------------------------------- axes
 
     @staticmethod
@@ -107,9 +111,6 @@ class Builder:
         """`op_type` (ReduceSum, ReduceMax, …) of `value` over per-example `axes`."""
         onnx_axes = [self.axis(value, k) for k in axes]
         return self.node(op_type, [name or value.name, self.ints(onnx_axes)], keepdims=keepdims)
-
-    def every_axis(self, value: Value) -> list[int]:
-        return list(range(len(value.shape)))
 
 
 __all__ = ["Builder", "Value"]

@@ -94,20 +94,25 @@ def transpose(b: Builder, a: Value) -> str:
     return b.node("Transpose", [a.name], perm=perm)
 
 
+def reduced_axes(a: Value, axis: int | None) -> list[int]:
+    """The per-example axes a reduction removes: all, or the one `axis` (-1 the last)."""
+    return list(range(len(a.shape))) if axis is None else [axis % len(a.shape)]
+
+
 def reduction(op_type: str):
-    """`sum`/`mean` of everything (a scalar per example)."""
-    def rule(b: Builder, a: Value) -> str:
+    """`sum`/`mean` of everything (a scalar per example), or along one axis."""
+    def rule(b: Builder, a: Value, axis: int | None = None) -> str:
         if not a.shape:
             return a.name
-        return b.reduce(op_type, a, b.every_axis(a), keepdims=0)
+        return b.reduce(op_type, a, reduced_axes(a, axis), keepdims=0)
     return rule
 
 
-def logsumexp(b: Builder, a: Value) -> str:
+def logsumexp(b: Builder, a: Value, axis: int | None = None) -> str:
     """top + ln Σ e^(a - top), top the maximum (0 where it is not finite), as ops.logsumexp."""
     if not a.shape:
         return a.name
-    axes = b.every_axis(a)
+    axes = reduced_axes(a, axis)
     top = b.reduce("ReduceMax", a, axes, keepdims=1)
     infinite = b.node("Or", [b.node("IsInf", [top]), b.node("IsNaN", [top])])
     top = b.node("Where", [infinite, b.literal(0), top])
@@ -128,9 +133,65 @@ def sum_like(b: Builder, a: Value, like: Value) -> str:
     return name
 
 
-def broadcast_like(b: Builder, a: Value, like: Value) -> str:
+def broadcast_like(b: Builder, a: Value, like: Value, axis: int | None = None) -> str:
+    """a broadcast to `like`'s shape; with `axis`, a unit axis put back there first."""
+    if axis is None:
+        name = b.align([a])[0]
+    else:
+        k = axis % len(like.shape)
+        padded = (1,) * (len(like.shape) - 1 - len(a.shape)) + tuple(a.shape)
+        unit = ([0] if a.batched else []) + list(padded[:k] + (1,) + padded[k:])
+        name = b.node("Reshape", [a.name, b.ints(unit)])
     shape = ([1] if a.batched else []) + list(like.shape)
-    return b.node("Expand", [b.align([a])[0], b.ints(shape)])
+    return b.node("Expand", [name, b.ints(shape)])
+
+
+def reshape(b: Builder, a: Value, dims=None) -> str:
+    """`reshape` and `flatten`: to the line's shape (-1 resolved), N kept by a 0."""
+    return b.node("Reshape", [a.name, b.ints(([0] if a.batched else []) + list(b.shape))])
+
+
+def with_example_axis(b: Builder, value: Value, like: Value) -> str:
+    """`value` repeated along N as many times as `like` has examples."""
+    if value.batched or not like.batched:
+        return value.name
+    n = b.node("Shape", [like.name], start=0, end=1)
+    return b.node("Expand", [value.name, b.node("Concat", [n, b.ints(value.shape)], axis=0)])
+
+
+def concat(b: Builder, a: Value, c: Value) -> str:
+    joined = [with_example_axis(b, a, c), with_example_axis(b, c, a)]
+    return b.node("Concat", joined, axis=b.axis(a if a.batched else c, 0))
+
+
+def slice_rows(b: Builder, a: Value, start: int, stop: int) -> str:
+    return b.node("Slice", [a.name, b.ints([start]), b.ints([stop]), b.ints([b.axis(a, 0)])])
+
+
+def index(b: Builder, a: Value, i: int) -> str:
+    return b.node("Gather", [a.name, b.int_scalar(i)],
+                  axis=b.axis(a, 0))
+
+
+def permute(b: Builder, a: Value, order) -> str:
+    lead = [0] if a.batched else []
+    return b.node("Transpose", [a.name], perm=lead + [p + a.batched for p in order])
+
+
+def one_hot(b: Builder, y: Value, n: int) -> str:
+    """OneHot on int64 (onnxruntime has no float64 OneHot), cast back to the graph's float."""
+    indices = b.node("Cast", [y.name], to=b.onnx.TensorProto.INT64)
+    hot = b.node("OneHot", [indices, b.int_scalar(n), b.ints([0, 1])], axis=-1)
+    return b.node("Cast", [hot], to=b.elem)
+
+
+def argmax(b: Builder, a: Value) -> str:
+    first = b.node("ArgMax", [a.name], axis=-1, keepdims=0, select_last_index=0)
+    return b.node("Cast", [first], to=b.elem)
+
+
+def equal(b: Builder, a: Value, c: Value) -> str:
+    return b.node("Cast", [b.node("Equal", b.align([a, c]))], to=b.elem)
 
 
 # ---------------------------------------------------------------- the table
