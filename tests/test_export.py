@@ -32,7 +32,7 @@ from tenflang.lang import parse, parse_file
 from tenflang.lang.checks import check
 
 from conftest import ROOT, cli_env, command_line
-from test_gradients import POSITIVE, cases
+from test_gradients import POSITIVE, attribute_cases, cases
 from test_samples import RECIPES
 
 onnx = pytest.importorskip("onnx")
@@ -67,12 +67,12 @@ def onnx_and_tenflang(source: str, data: dict, weights: dict, dtype: str, **opti
 
 # ----------------------------------------------------------------------------- per op
 
-def op_source(op: str, shapes, kinds) -> str:
-    """v = op a0 a1 …, the a_i inputs or weights as `kinds` says; input `n`
-    gives the batch its size when every operand is a weight."""
+def op_source(op: str, shapes, kinds, attrs=()) -> str:
+    """v = op a0 a1 … attrs…, the a_i inputs or weights as `kinds` says; input
+    `n` gives the batch its size when every operand is a weight."""
     lines = ["declare input n"] + [f"declare {kind} a{i} {ops.fmt_shape(s)}" for i, (kind, s) in
              enumerate(zip(kinds, shapes))]
-    operands = " ".join(f"a{i}" for i in range(len(shapes)))
+    operands = " ".join([f"a{i}" for i in range(len(shapes))] + [attribute(a) for a in attrs])
     lines += ["declare output v", f"define v = {op} {operands}"]
     return "\n".join(lines) + "\n"
 
@@ -89,22 +89,30 @@ def op_data(op: str, shapes, kinds, seed: int):
     return data, weights
 
 
+def attribute(value) -> str:
+    return ops.fmt_shape(value) if isinstance(value, tuple) else str(value)
+
+
 def op_cases():
-    for case in cases():
-        op, shapes = case.values
+    """The gradient tests' cases (with and without attributes), per mix of operand kinds."""
+    plain = [(*case.values, (), case.id) for case in cases()]
+    with_attributes = [(*case.values, case.id) for case in attribute_cases()]
+    for op, shapes, attrs, name in plain + with_attributes:
         for kinds in itertools.product(("input", "weight"), repeat=len(shapes)):
-            yield pytest.param(op, shapes, kinds, id=f"{case.id}-{'-'.join(kinds)}")
+            yield pytest.param(op, shapes, attrs, kinds, id=f"{name}-{'-'.join(kinds)}")
 
 
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
-@pytest.mark.parametrize("op,shapes,kinds", list(op_cases()))
-def test_op_exports(op, shapes, kinds, dtype):
+@pytest.mark.parametrize("op,shapes,attrs,kinds", list(op_cases()))
+def test_op_exports(op, shapes, attrs, kinds, dtype):
     if op in NOT_EXPORTABLE:
         pytest.skip(f"{op} is not exportable: {NOT_EXPORTABLE[op]}")
     assert op in ONNX_OPS, f"op '{op}' has no ONNX mapping: add one to export/onnx_graph.py"
-    data, weights = op_data(op, shapes, kinds, zlib.crc32(repr((op, shapes, kinds)).encode()))
-    got, want = onnx_and_tenflang(op_source(op, shapes, kinds), data, weights, dtype)
-    assert got["v"].shape == want["v"].shape == (BATCH,) + ops.TABLE[op].shape(*shapes)
+    seed = zlib.crc32(repr((op, shapes, attrs, kinds)).encode())
+    data, weights = op_data(op, shapes, kinds, seed)
+    got, want = onnx_and_tenflang(op_source(op, shapes, kinds, attrs), data, weights, dtype)
+    expected = (BATCH,) + ops.TABLE[op].result_shape(shapes, attrs)
+    assert got["v"].shape == want["v"].shape == expected
     assert_close(got["v"], want["v"], dtype)
 
 

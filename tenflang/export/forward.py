@@ -132,9 +132,8 @@ def mapping(program: Program, define):
 
 
 def attributes(define) -> tuple:
-    """The line's attributes, defaults filled in (ops.Op.full)."""
-    op = ops.TABLE[define.op]
-    return op.full(define.attrs) if hasattr(op, "full") else ()
+    """The line's attributes, defaults filled in."""
+    return ops.TABLE[define.op].full(define.attrs)
 
 
 def operand(b: Builder, values: dict, weights: dict, shapes, o) -> Value:

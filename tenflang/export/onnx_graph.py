@@ -10,6 +10,7 @@ Axis and batching conventions: see `graph_builder`.
 """
 from __future__ import annotations
 
+from .. import ops
 from .graph_builder import Builder, Value
 
 
@@ -224,14 +225,11 @@ ONNX_OPS = {
 # op -> why it cannot be exported (an op added to ops.TABLE needs a mapping or an entry here)
 NOT_EXPORTABLE: dict[str, str] = {}
 
-# ops whose result has the example axis only when their first operand has it
-# (the second only gives a shape; see ops.sum_like and ops.broadcast_like)
-SHAPE_OPERANDS = {"sum_like": 1, "broadcast_like": 1}
-
-
 def result_is_batched(op: str, operands: list[Value]) -> bool:
-    carrying = operands[:SHAPE_OPERANDS.get(op, len(operands))]
-    return any(v.batched for v in carrying)
+    """Whether a result carries the example axis: when an operand does, other
+    than one that gives only a shape (ops.Op.shape_only, e.g. b of `sum_like a b`)."""
+    shape_only = ops.TABLE[op].shape_only
+    return any(v.batched for i, v in enumerate(operands) if i not in shape_only)
 
 
 __all__ = ["ONNX_OPS", "NOT_EXPORTABLE", "result_is_batched"]
