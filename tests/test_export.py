@@ -17,6 +17,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import re
 import subprocess
 import zlib
 
@@ -26,7 +27,8 @@ from click.testing import CliRunner
 
 from tenflang import ops
 from tenflang.cli import main
-from tenflang.data.vectors import load_examples, save_weights
+from tenflang.data.vectors import load_examples, load_weights, save_weights
+from tenflang.errors import TenflangError
 from tenflang.interp import evaluate
 from tenflang.lang import parse, parse_file
 from tenflang.lang.checks import check
@@ -77,15 +79,23 @@ def op_source(op: str, shapes, kinds, attrs=()) -> str:
     return "\n".join(lines) + "\n"
 
 
-def op_data(op: str, shapes, kinds, seed: int):
+# ops whose operand holds class indices 0..n-1 (n the first attribute); the
+# gradient tests, which need no such case, have none
+CLASS_INDEX_CASES = {"one_hot": [(((),), (4,)), (((),), (1,))]}
+
+
+def op_data(op: str, shapes, kinds, seed: int, attrs=()):
     rng = np.random.default_rng(seed)
     low = 0.5 if op in POSITIVE else -1.5
+    draw = lambda shape: rng.uniform(low, 1.5, shape)  # noqa: E731
+    if op in CLASS_INDEX_CASES:
+        draw = lambda shape: rng.integers(0, attrs[0], shape).astype(float)  # noqa: E731
     data, weights = {"n": np.zeros(BATCH)}, {}
     for i, (kind, shape) in enumerate(zip(kinds, shapes)):
         if kind == "input":
-            data[f"a{i}"] = rng.uniform(low, 1.5, (BATCH,) + shape)
+            data[f"a{i}"] = draw((BATCH,) + shape)
         else:
-            weights[f"a{i}"] = rng.uniform(low, 1.5, shape)
+            weights[f"a{i}"] = draw(shape)
     return data, weights
 
 
@@ -97,7 +107,9 @@ def op_cases():
     """The gradient tests' cases (with and without attributes), per mix of operand kinds."""
     plain = [(*case.values, (), case.id) for case in cases()]
     with_attributes = [(*case.values, case.id) for case in attribute_cases()]
-    for op, shapes, attrs, name in plain + with_attributes:
+    class_indices = [(op, shapes, attrs, f"{op}-{attrs[0]}") for op in CLASS_INDEX_CASES
+                     if op in ops.TABLE for shapes, attrs in CLASS_INDEX_CASES[op]]
+    for op, shapes, attrs, name in plain + with_attributes + class_indices:
         for kinds in itertools.product(("input", "weight"), repeat=len(shapes)):
             yield pytest.param(op, shapes, attrs, kinds, id=f"{name}-{'-'.join(kinds)}")
 
@@ -105,19 +117,24 @@ def op_cases():
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
 @pytest.mark.parametrize("op,shapes,attrs,kinds", list(op_cases()))
 def test_op_exports(op, shapes, attrs, kinds, dtype):
-    if op in NOT_EXPORTABLE:
-        pytest.skip(f"{op} is not exportable: {NOT_EXPORTABLE[op]}")
-    assert op in ONNX_OPS, f"op '{op}' has no ONNX mapping: add one to export/onnx_graph.py"
     seed = zlib.crc32(repr((op, shapes, attrs, kinds)).encode())
-    data, weights = op_data(op, shapes, kinds, seed)
+    data, weights = op_data(op, shapes, kinds, seed, attrs)
+    if op in NOT_EXPORTABLE:                 # says so, with the reason, at the op's line
+        with pytest.raises(TenflangError, match=rf"op.tf:{len(shapes) + 3}:12: error: op '{op}' cannot be "
+                                                rf"exported to ONNX: {re.escape(NOT_EXPORTABLE[op])}"):
+            onnx_and_tenflang(op_source(op, shapes, kinds, attrs), data, weights, dtype)
+        return
+    assert op in ONNX_OPS, f"op '{op}' has no ONNX mapping: add one to export/onnx_graph.py"
     got, want = onnx_and_tenflang(op_source(op, shapes, kinds, attrs), data, weights, dtype)
     expected = (BATCH,) + ops.TABLE[op].result_shape(shapes, attrs)
     assert got["v"].shape == want["v"].shape == expected
     assert_close(got["v"], want["v"], dtype)
 
 
-def test_every_op_is_exportable_or_says_why():
+def test_every_op_is_tested_exportable_or_says_why():
+    tested = {case.values[0] for case in op_cases()}
     for op in ops.TABLE:
+        assert op in tested, f"op '{op}' has no case here (nor in test_gradients)"
         assert op in ONNX_OPS or NOT_EXPORTABLE.get(op), f"op '{op}': no ONNX mapping, no reason"
     assert not set(ONNX_OPS) - set(ops.TABLE), "a mapping for an op the table does not have"
 
@@ -202,17 +219,22 @@ def test_other_opsets(opset):
 
 # ----------------------------------------------------------------------------- every sample
 
-def sample_cases():
+NETWORKS = ROOT / "tests" / "programs"     # LeNet, RNN, attention: on the digit images
+
+
+def program_cases():
+    """Every sample on its data; the test programs of DESIGN.md §2.3.1's networks."""
     for path in sorted(SAMPLES.glob("*.tf")):
-        yield pytest.param(path.stem, id=path.stem)
+        yield pytest.param(path, SAMPLES / RECIPES[path.stem][0], id=path.stem)
+    for path in sorted(NETWORKS.glob("*.tf")):
+        yield pytest.param(path, SAMPLES / "digit_images_test.txt", id=f"programs/{path.stem}")
 
 
-@pytest.mark.parametrize("name", list(sample_cases()))
-def test_sample_exports_and_matches_tfevaluate(name, tmp_path, run_cli_batch):
-    shape, data = SAMPLES / f"{name}.tf", SAMPLES / RECIPES[name][0]
+@pytest.mark.parametrize("shape,data", list(program_cases()))
+def test_sample_exports_and_matches_tfevaluate(shape, data, tmp_path, run_cli_batch):
     program = parse_file(str(shape))
     weights_file = tmp_path / "weights.txt"
-    save_weights(str(weights_file), random_weights(program, zlib.crc32(name.encode())))
+    save_weights(str(weights_file), random_weights(program, zlib.crc32(shape.stem.encode())))
     runs = {"float64": ["--dtype", "float64"], "float32": ["--dtype", "float32"]}
     commands = []
     for dtype, option in runs.items():
@@ -234,11 +256,17 @@ def test_sample_exports_and_matches_tfevaluate(name, tmp_path, run_cli_batch):
             for output, value in got.items():
                 assert_close(value, [row[output] for row in rows], dtype)
         declared = program.declarations().values()
-        for model_name, kinds in ((f"{dtype}.onnx", ["output"]),
-                                  (f"{dtype}-loss.onnx", ["output", "loss"])):
+        outputs = [d.name for d in declared if d.kind == "output"]
+        losses = [d.name for d in declared if d.kind == "loss"]
+        # without --with-loss: the outputs the interpreter computes without the exp_outputs
+        inputs = {n: a for n, a in examples.items() if n in {d.name for d in declared
+                                                             if d.kind == "input"}}
+        unlabelled = evaluate(program, inputs, load_weights(str(weights_file)), results=outputs)
+        forward = [n for n in outputs if unlabelled[n] is not None]
+        for model_name, names in ((f"{dtype}.onnx", forward),
+                                  (f"{dtype}-loss.onnx", outputs + losses)):
             model = onnx.load(str(tmp_path / model_name))
-            assert [o.name for o in model.graph.output] == [
-                d.name for kind in kinds for d in declared if d.kind == kind]
+            assert [o.name for o in model.graph.output] == names
 
 
 # ----------------------------------------------------------------------------- the command
@@ -312,6 +340,20 @@ def test_bad_programs_and_options(tmp_path, run_cli, source, options, message):
                             *options], cwd=tmp_path)
     assert code == 2 and message in err, err
     assert "Traceback" not in err and not (tmp_path / "m.onnx").exists()
+
+
+def test_an_output_that_needs_labels_is_left_out_with_a_note(tmp_path, run_cli):
+    program = write(tmp_path, "p.tf", "declare input x [2]\ndeclare exp_output y\n"
+                    "declare output o\ndeclare output hit\n"
+                    "define o = sum x\ndefine hit = sub o y\n")
+    weights = write(tmp_path, "w.txt", "{}\n")
+    code, _, err = run_cli(["tenflang", "export", program, weights, "-o", tmp_path / "m.onnx"],
+                           cwd=tmp_path)
+    assert code == 0, err
+    assert "outputs o [N];" in err
+    assert "p.tf: note: output 'hit' is left out: it needs an exp_output (--with-loss exports it)" \
+        in err
+    assert [o.name for o in onnx.load(str(tmp_path / "m.onnx")).graph.output] == ["o"]
 
 
 def test_a_missing_weight(run_cli, tmp_path):

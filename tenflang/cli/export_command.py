@@ -60,6 +60,15 @@ def export_command(shape_file, weights_file, out, with_loss, inputs_file, dtype,
                              Location(shape_file))
     write_atomically(out, model.SerializeToString())
     click.echo(summary(out, model), err=True)
+    for name in left_out(program, model):
+        click.echo(f"{shape_file}: note: output '{name}' is left out: it needs an exp_output "
+                   "(--with-loss exports it)", err=True)
+
+
+def left_out(program, model) -> list[str]:
+    exported = {o.name for o in model.graph.output}
+    return [d.name for d in program.declarations().values()
+            if d.kind == "output" and d.name not in exported]
 
 
 def refuse_to_overwrite(out: str, sources) -> None:

@@ -3,7 +3,8 @@
     model = export_model(program, weights, dtype="float64", with_loss=False)
 
 The forward part is the lines that lead to the program's `output` variables
-(with `with_loss`, to its losses too).  Graph inputs are the program's
+(with `with_loss`, to its losses too); without `with_loss`, an output that
+needs an exp_output (an accuracy) is left out, unless no output is left.  Graph inputs are the program's
 `input`s (with `with_loss`, its `exp_output`s too), every one of them, used or
 not, as `tfevaluate` asks for them all; each has a leading dynamic dimension
 `N`, the example axis.  Weights the forward part uses are initializers (never
@@ -53,6 +54,7 @@ def export_model(program: Program, weights: dict, dtype: str = "float64",
     shapes = check(program)
     inputs, outputs = signature(program, with_loss)
     plan = forward_plan(program, shapes, inputs, outputs, weights)
+    outputs = list(plan.results)
     b = Builder(onnx, dtype)
     b.taken.update(inputs)
     values = {n: Value(n, shapes[n], True) for n in inputs}
@@ -103,21 +105,26 @@ def signature(program: Program, with_loss: bool) -> tuple[list[str], list[str]]:
 
 
 def forward_plan(program: Program, shapes, inputs, outputs, weights):
-    """The steps leading to `outputs`; an output they cannot compute is an error."""
-    plan = make_plan(program, set(inputs) | set(weights), outputs, shapes)
+    """The steps leading to `outputs`.  An output that needs an exp_output
+    (an accuracy) is left out when there are others; one never defined, or
+    nothing left, is an error."""
+    available = set(inputs) | set(weights)
+    plan = make_plan(program, available, outputs, shapes)
+    labels = {n for n, d in program.declarations().items() if d.kind == "exp_output"}
+    with_labels = make_plan(program, available | labels, outputs, shapes)
     for name in outputs:
-        if name in plan.null:
-            raise uncomputable(program, name, inputs, weights, shapes)
-    return plan
+        if name in with_labels.null:
+            raise uncomputable(program, name, "it is never defined, or depends on a variable "
+                                              "that is not")
+    kept = [n for n in outputs if n not in plan.null]
+    if not kept:
+        raise uncomputable(program, outputs[0], "it depends on an exp_output; --with-loss "
+                                                "takes exp_outputs as inputs")
+    return make_plan(program, available, kept, shapes) if len(kept) < len(outputs) else plan
 
 
-def uncomputable(program: Program, name: str, inputs, weights, shapes) -> TenflangError:
+def uncomputable(program: Program, name: str, why: str) -> TenflangError:
     decl = program.declarations()[name]
-    every = {d for d, s in program.declarations().items() if s.kind == "exp_output"}
-    if name not in make_plan(program, set(inputs) | set(weights) | every, [name], shapes).null:
-        why = "it depends on an exp_output; --with-loss takes exp_outputs as inputs"
-    else:
-        why = "it is never defined, or depends on a variable that is not"
     return error_at(program, decl.name_pos, f"{decl.kind} '{name}' cannot be exported: {why}",
                     decl.origin)
 

@@ -69,12 +69,17 @@ def step(b: Builder, a: Value) -> str:
 
 
 def matmul(b: Builder, a: Value, c: Value) -> str:
-    if len(c.shape) > 1 or not c.batched:           # numpy's matmul broadcasts N
+    """MatMul, operands with the example axis given unit axes after N so that
+    numpy's batching over leading axes lines up per example."""
+    if len(c.shape) > 1:                            # matrix (or a stack of them) times matrix
+        return b.node("MatMul", b.align([a, c], max(len(a.shape), len(c.shape))))
+    if not c.batched:
         return b.node("MatMul", [a.name, c.name])
     if not a.batched and len(a.shape) == 2:         # a dense layer: x Aᵀ, one GEMM
         return b.node("Gemm", [c.name, a.name], transB=1)
-    column = b.node("Unsqueeze", [c.name, b.ints([-1])])
-    return b.node("Squeeze", [b.node("MatMul", [a.name, column]), b.ints([-1])])
+    column = Value(b.node("Unsqueeze", [c.name, b.ints([-1])]), c.shape + (1,), True)
+    product = b.node("MatMul", b.align([a, column], len(a.shape)))
+    return b.node("Squeeze", [product, b.ints([-1])])
 
 
 def dot(b: Builder, a: Value, c: Value) -> str:
@@ -174,15 +179,31 @@ def index(b: Builder, a: Value, i: int) -> str:
                   axis=b.axis(a, 0))
 
 
+def unslice(b: Builder, g: Value, like: Value, start: int) -> str:
+    """Zeros of `like`'s shape with g written at rows start, start + 1, …: a Pad."""
+    rank = len(g.shape) + g.batched
+    before = [0] * rank
+    after = [0] * rank
+    before[b.axis(g, 0)] = start
+    after[b.axis(g, 0)] = like.shape[0] - start - g.shape[0]
+    return b.node("Pad", [g.name, b.ints(before + after)], mode="constant")
+
+
 def permute(b: Builder, a: Value, order) -> str:
     lead = [0] if a.batched else []
     return b.node("Transpose", [a.name], perm=lead + [p + a.batched for p in order])
 
 
 def one_hot(b: Builder, y: Value, n: int) -> str:
-    """OneHot on int64 (onnxruntime has no float64 OneHot), cast back to the graph's float."""
+    """OneHot on int64 (onnxruntime has no float64 OneHot), cast back to the
+    graph's float; a class index without the example axis gets one for OneHot."""
     indices = b.node("Cast", [y.name], to=b.onnx.TensorProto.INT64)
+    alone = not y.batched and not y.shape
+    if alone:
+        indices = b.node("Unsqueeze", [indices, b.ints([0])])
     hot = b.node("OneHot", [indices, b.int_scalar(n), b.ints([0, 1])], axis=-1)
+    if alone:
+        hot = b.node("Squeeze", [hot, b.ints([0])])
     return b.node("Cast", [hot], to=b.elem)
 
 
@@ -219,7 +240,7 @@ ONNX_OPS = {
     "softmax": unary("Softmax", axis=-1),
     "log_softmax": unary("LogSoftmax", axis=-1),
     "sum_like": sum_like,                 # ReduceSum
-    "broadcast_like": broadcast_like,     # Expand
+    "broadcast_like": broadcast_like,     # Expand; Reshape first with an axis
 }
 
 # op -> why it cannot be exported (an op added to ops.TABLE needs a mapping or an entry here)
