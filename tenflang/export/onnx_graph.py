@@ -241,6 +241,15 @@ ONNX_OPS = {
     "log_softmax": unary("LogSoftmax", axis=-1),
     "sum_like": sum_like,                 # ReduceSum
     "broadcast_like": broadcast_like,     # Expand; Reshape first with an axis
+    "reshape": reshape, "flatten": reshape,   # Reshape (N kept)
+    "concat": concat,                     # Concat (Expand to N first for a weight)
+    "slice": slice_rows,                  # Slice
+    "index": index,                       # Gather
+    "unslice": unslice,                   # Pad
+    "permute": permute,                   # Transpose
+    "one_hot": one_hot,                   # Cast, OneHot, Cast
+    "argmax": argmax,                     # ArgMax, Cast
+    "equal": equal,                       # Equal, Cast
 }
 
 # op -> why it cannot be exported (an op added to ops.TABLE needs a mapping or an entry here)
