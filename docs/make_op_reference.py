@@ -39,7 +39,10 @@ GROUPS = [
     ("Normalisation", "softmax log_softmax"),
     ("Arranging and indexing", "reshape flatten concat slice index permute"),
     ("Classes and accuracy (no derivative)", "one_hot argmax equal"),
-    ("Copy and the compiler's helpers", "copy sum_like broadcast_like unslice"),
+    ("Convolution and pooling", "conv2d maxpool2d avgpool2d"),
+    ("Adjoints of convolution and pooling (the GCP writes them)",
+     "conv2d_image_grad conv2d_kernel_grad maxpool2d_grad maxpool2d_gather avgpool2d_grad"),
+    ("Copy and the compiler's helpers", "copy sum_like broadcast_like unslice no_grad_like"),
 ]
 
 # Example operand shapes per op (dimension letters; "" is a scalar).  The
@@ -58,6 +61,10 @@ EXAMPLES = {
     "argmax": [("n",), ("m n",)],
     "sum_like": [("m n", "n"), ("n", "")],
     "broadcast_like": [("n", "m n"), ("", "n")],
+    # images [C, H, W] and kernels [F, C, kh, kw] in numbers (a 3 shows as k)
+    "conv2d": [("4 16 16", "6 4 3 3")],
+    "conv2d_image_grad": [("6 14 14", "6 4 3 3", "4 16 16")],
+    "conv2d_kernel_grad": [("6 14 14", "4 16 16", "6 4 3 3")],
 }
 # Example attribute values per op, with the operand shapes they are shown on.
 REDUCTION_AXES = [(("m n",), (0,)), (("m n",), (-1,))]
@@ -70,6 +77,13 @@ ATTRIBUTE_EXAMPLES = {
     "unslice": [(("k m", "n m"), (1,))],
     "permute": [(("4 m n",), ((1, 0, 2),))],
     "one_hot": [(("",), (10,))],
+    "conv2d": [(("4 16 16", "6 4 3 3"), (2, 1))],
+    "conv2d_image_grad": [(("6 8 8", "6 4 3 3", "4 16 16"), (2, 1))],
+    "conv2d_kernel_grad": [(("6 8 8", "4 16 16", "6 4 3 3"), (2, 1))],
+    **{op: [(("4 16 16",), (2,)), (("4 16 16",), (3, 1))] for op in ("maxpool2d", "avgpool2d")},
+    **{op: [(("4 8 8", "4 16 16"), (2,)), (("4 14 14", "4 16 16"), (3, 1))]
+       for op in ("maxpool2d_grad", "avgpool2d_grad")},
+    "maxpool2d_gather": [(("4 16 16", "4 16 16"), (2,))],
 }
 UNARY = [("",), ("n",), ("m n",)]
 BINARY = [("", ""), ("", "n"), ("n", "m n"), ("m n", "m n")]

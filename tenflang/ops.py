@@ -65,7 +65,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Callable
 
-from . import forwards
+from . import convolution, forwards
 from .forwards import broadcast_like, dot, elementwise2, logistic, logistic_deriv, log_softmax
 from .forwards import matmul, softmax, softplus, step, sum_like, tanh_deriv
 
@@ -565,6 +565,149 @@ defop("broadcast_like", 2, broadcast_like, broadcast_like_shape, broadcast_like_
       "v = a broadcast to b's shape (with an axis: a unit axis put back there first)",
       attrs=(AXIS,), shape_only=(1,), flops=lambda a, b, axis: 0, view=True)
 
+# --- convolution and pooling (DESIGN.md §2.3.1; numerics in tenflang/convolution.py) ---
+
+STRIDE, PAD = Attr("stride", 1, check=at_least(1)), Attr("pad", 0, check=at_least(0))
+WINDOW, POOL_STRIDE = Attr("k", check=at_least(1), required=True), Attr("stride", check=at_least(1))
+
+
+def image_of(op: str, shapes, attrs: dict | None = None) -> Shape:
+    x = shapes[0]
+    if len(x) != 3:
+        raise mismatch(op, shapes, "image must be [C, H, W] (channels, height, width)", attrs)
+    return x
+
+
+def conv2d_shape(x: Shape, K: Shape, stride=1, pad=0) -> Shape:
+    image_of("conv2d", (x, K))
+    if len(K) != 4:
+        raise mismatch("conv2d", (x, K), "kernel must be [F, C, kh, kw]")
+    if K[1] != x[0]:
+        raise mismatch("conv2d", (x, K), f"kernel has {K[1]} input channel"
+                       f"{'s' if K[1] != 1 else ''}, image has {x[0]}")
+    height, width = x[1] + 2 * pad, x[2] + 2 * pad
+    if K[2] > height or K[3] > width:
+        raise mismatch("conv2d", (x, K), f"the {K[2]}×{K[3]} kernel is larger than the "
+                       f"{height}×{width} image padded by {pad}", {"pad": pad})
+    return (K[0], convolution.out_size(x[1], K[2], stride, pad),
+            convolution.out_size(x[2], K[3], stride, pad))
+
+
+def pool_shape(op: str) -> Callable[..., Shape]:
+    def rule(x: Shape, k, stride=None) -> Shape:
+        image_of(op, (x,), {"k": k})
+        if k > x[1] or k > x[2]:
+            raise mismatch(op, (x,), f"the {k}×{k} window is larger than the {x[1]}×{x[2]} "
+                           "image", {"k": k})
+        return (x[0],) + tuple(convolution.out_size(n, k, stride or k) for n in x[1:])
+    return rule
+
+
+def adjoint_shape(op: str, forward: str, operands: tuple[int, ...], result: int):
+    """The shape rule of an adjoint op: its first operand has the shape that op
+    `forward` gives on its operands at positions `operands`, and the result has
+    the shape of its operand at position `result`."""
+    def rule(*shapes_and_attrs) -> Shape:
+        arity = TABLE[op].arity
+        shapes, attrs = shapes_and_attrs[:arity], shapes_and_attrs[arity:]
+        expected = TABLE[forward].shape(*(shapes[i] for i in operands), *attrs)
+        if shapes[0] != expected:
+            raise mismatch(op, shapes, f"the adjoint must have the shape {fmt_shape(expected)} "
+                           f"of `{forward}`'s result")
+        return shapes[result]
+    return rule
+
+
+def gather_shape(G: Shape, x: Shape, k, stride=None) -> Shape:
+    if G != x:
+        raise mismatch("maxpool2d_gather", (G, x), "operands must have the same shape")
+    return pool_shape("maxpool2d_gather")(x, k, stride)
+
+
+def words(attrs, defaults) -> str:
+    """Attribute literals for a rule, trailing ones that equal their default left out."""
+    attrs = list(attrs)
+    while attrs and attrs[-1] == defaults[len(attrs) - 1]:
+        attrs.pop()
+    return "".join(f" {a}" for a in attrs)
+
+
+def conv_rules(image: str, kernel: str):
+    """Rules of a convolution-like op given, per operand, the TenFlang that
+    combines the adjoint `g`, stride and padding appended."""
+    def build(*shapes_and_attrs):
+        stride, pad = shapes_and_attrs[-2:]
+        tail = words((stride, pad), (STRIDE.default, PAD.default))
+        return (linear(image + tail), linear(kernel + tail))
+    return build
+
+
+def pool_rules(*combines: str, grads=()):
+    def build(*shapes_and_attrs):
+        tail = words(shapes_and_attrs[-2:], (WINDOW.default, POOL_STRIDE.default))
+        return tuple(linear(c + tail) for c in combines) + tuple(grads)
+    return build
+
+
+def conv_flops(x: Shape, K: Shape, stride=1, pad=0) -> int:
+    return 2 * size(conv2d_shape(x, K, stride, pad)) * size(K[1:])
+
+
+def pool_flops(x: Shape, k, stride=None) -> int:
+    return size(pool_shape("pool")(x, k, stride)) * k * k
+
+
+CONV, POOL = {"attrs": (STRIDE, PAD)}, {"attrs": (WINDOW, POOL_STRIDE)}
+
+
+def flops_of(cost, *positions):
+    """An adjoint's FLOPs: its forward's, on the operands at `positions`."""
+    return lambda *shapes_and_attrs: cost(*(shapes_and_attrs[i] for i in positions),
+                                          *shapes_and_attrs[-2:])
+
+
+defop("conv2d", 2, convolution.conv2d, conv2d_shape,
+      conv_rules("conv2d_image_grad g b a", "conv2d_kernel_grad g a b"),
+      "v[f, i, j] = Σ_c,u,w b[f, c, u, w] · a°[c, s·i + u, s·j + w]  (image a, kernel b, "
+      "a° = a with `pad` zeros around, s = `stride`: PyTorch's conv2d, no bias)",
+      flops=conv_flops, **CONV)
+defop("conv2d_image_grad", 3, convolution.conv2d_image_grad,
+      adjoint_shape("conv2d_image_grad", "conv2d", (2, 1), 2),
+      conv_rules("conv2d g b", "conv2d_kernel_grad a g b"),
+      "v = the adjoint of `conv2d c b` in its image c, given the adjoint a of its result: "
+      "v°[·, s·i + u, s·j + w] += Σ_f a[f, i, j] · b[f, ·, u, w], v = v° without the "
+      "padding (c gives only the shape)",
+      shape_only=(2,), flops=flops_of(conv_flops, 2, 1), **CONV)
+defop("conv2d_kernel_grad", 3, convolution.conv2d_kernel_grad,
+      adjoint_shape("conv2d_kernel_grad", "conv2d", (1, 2), 2),
+      conv_rules("conv2d b g", "conv2d_image_grad a g b"),
+      "v[f, c, u, w] = Σ_i,j a[f, i, j] · b°[c, s·i + u, s·j + w]: the adjoint of "
+      "`conv2d b c` in its kernel c, given the adjoint a of its result (c gives only "
+      "the shape)", shape_only=(2,), flops=flops_of(conv_flops, 1, 2), **CONV)
+defop("maxpool2d", 1, convolution.maxpool2d, pool_shape("maxpool2d"),
+      pool_rules("maxpool2d_grad g a"),
+      "v[c, i, j] = max_u,w a[c, s·i + u, s·j + w], 0 ≤ u, w < k  (s = `stride`, default "
+      "k; the derivative goes to the window's first maximum, row-major)",
+      flops=pool_flops, **POOL)
+defop("maxpool2d_grad", 2, convolution.maxpool2d_grad,
+      adjoint_shape("maxpool2d_grad", "maxpool2d", (1,), 1),
+      pool_rules("maxpool2d_gather g b", grads=[no_grad()]),
+      "v = the adjoint of `maxpool2d b` in b, given the adjoint a of its result: "
+      "a[c, i, j] goes to the first maximum of b's window (i, j), summed where windows "
+      "overlap", flops=flops_of(pool_flops, 1), **POOL)
+defop("maxpool2d_gather", 2, convolution.maxpool2d_gather, gather_shape,
+      pool_rules("maxpool2d_grad g b", grads=[no_grad_like("b")]),
+      "v[c, i, j] = a at the first maximum of b's window (i, j)  (the adjoint of "
+      "`maxpool2d_grad` in its first operand)", flops=flops_of(pool_flops, 1), **POOL)
+defop("avgpool2d", 1, convolution.avgpool2d, pool_shape("avgpool2d"),
+      pool_rules("avgpool2d_grad g a"),
+      "v[c, i, j] = (1/k²) Σ_u,w a[c, s·i + u, s·j + w], 0 ≤ u, w < k  (s = `stride`, "
+      "default k)", flops=pool_flops, **POOL)
+defop("avgpool2d_grad", 2, convolution.avgpool2d_grad,
+      adjoint_shape("avgpool2d_grad", "avgpool2d", (1,), 1), pool_rules("avgpool2d g"),
+      "v = the adjoint of `avgpool2d b` in b, given the adjoint a of its result: "
+      "a[c, i, j]/k² spread over window (i, j) (b gives only the shape)",
+      shape_only=(1,), flops=flops_of(pool_flops, 1), **POOL)
 
 def lookup(name: str) -> Op | None:
     return TABLE.get(name)

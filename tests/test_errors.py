@@ -57,6 +57,11 @@ DENSE = src("""
     end
     """)
 
+CONV = "declare input x {x}\ndeclare weight K {K}\ndeclare intvar c\n" + LOSS + \
+    "define c = conv2d x K{attrs}\ndefine l = sum c\n"
+POOL = "declare input x {x}\ndeclare intvar p\n" + LOSS + \
+    "define p = {op} x{attrs}\ndefine l = sum p\n"
+
 CASES = [
     # --- syntax ------------------------------------------------------------------------
     Case("syntax_declare_without_name", "declare input\n", 1, 14,
@@ -277,6 +282,44 @@ CASES = [
          "add [2, 3] × [2]: shapes cannot be broadcast together", command="tfcompiler"),
     Case("log_softmax_rows_are_not_a_loss", "declare input a [2, 3]\n" + LOSS +
          "define l = log_softmax a\n", 2, 14, "loss 'l' has shape [2, 3]"),
+    # convolution and pooling (DESIGN.md §2.3.1): shapes shown, the attribute at fault named
+    Case("conv2d_channel_mismatch", CONV.format(x="[3, 8, 8]", K="[16, 1, 3, 3]", attrs=""), 5, 12,
+         "conv2d [3, 8, 8] × [16, 1, 3, 3]: kernel has 1 input channel, image has 3", exact=True),
+    Case("conv2d_image_not_chw", CONV.format(x="[8, 8]", K="[4, 1, 3, 3]", attrs=""), 5, 12,
+         "conv2d [8, 8] × [4, 1, 3, 3]: image must be [C, H, W] (channels, height, width)",
+         exact=True),
+    Case("conv2d_kernel_not_fckk", CONV.format(x="[1, 8, 8]", K="[4, 3, 3]", attrs=""), 5, 12,
+         "conv2d [1, 8, 8] × [4, 3, 3]: kernel must be [F, C, kh, kw]", exact=True),
+    Case("conv2d_kernel_larger_than_image", CONV.format(x="[1, 3, 3]", K="[2, 1, 5, 5]",
+                                                         attrs=" 1 0"), 5, 12,
+         "conv2d [1, 3, 3] × [2, 1, 5, 5] pad 0: the 5×5 kernel is larger than the 3×3 image "
+         "padded by 0", exact=True),
+    Case("conv2d_stride_zero", CONV.format(x="[1, 8, 8]", K="[2, 1, 3, 3]", attrs=" 0"), 5, 23,
+         "'conv2d' attribute 'stride' must be ≥ 1, got 0", exact=True),
+    Case("conv2d_negative_pad", CONV.format(x="[1, 8, 8]", K="[2, 1, 3, 3]", attrs=" 1 -1"), 5, 25,
+         "'conv2d' attribute 'pad' must be ≥ 0, got -1", exact=True),
+    Case("conv2d_stride_is_a_name", CONV.format(x="[1, 8, 8]", K="[2, 1, 3, 3]", attrs=" s"),
+         5, 23, "'conv2d' attribute 'stride' must be an integer literal, not the name 's'"),
+    Case("maxpool2d_window_larger_than_image", POOL.format(op="maxpool2d", x="[6, 2, 2]",
+                                                           attrs=" 3"), 4, 12,
+         "maxpool2d [6, 2, 2] k 3: the 3×3 window is larger than the 2×2 image", exact=True),
+    Case("maxpool2d_without_window", POOL.format(op="maxpool2d", x="[6, 4, 4]", attrs=""), 4, 12,
+         "'maxpool2d' takes 1 operand, then the attributes k [stride]; attribute 'k' is missing",
+         exact=True),
+    Case("avgpool2d_of_a_vector", POOL.format(op="avgpool2d", x="[16]", attrs=" 2"), 4, 12,
+         "avgpool2d [16] k 2: image must be [C, H, W] (channels, height, width)", exact=True),
+    Case("avgpool2d_stride_zero", POOL.format(op="avgpool2d", x="[1, 4, 4]", attrs=" 2 0"), 4, 26,
+         "'avgpool2d' attribute 'stride' must be ≥ 1, got 0", exact=True),
+    Case("conv2d_image_grad_adjoint_shape", src("""
+        declare input g [2, 5, 5]
+        declare weight K [2, 1, 3, 3]
+        declare input x [1, 8, 8]
+        declare intvar d
+        declare loss l
+        define d = conv2d_image_grad g K x
+        define l = sum d
+        """), 6, 12, "conv2d_image_grad [2, 5, 5] × [2, 1, 3, 3] × [1, 8, 8]: the adjoint must "
+         "have the shape [2, 6, 6] of `conv2d`'s result", exact=True),
     Case("empty_dimension", "declare input x [3, 0]\n", 1, 15,
          "'x' has an empty dimension in its shape [3, 0]"),
     Case("declared_shape_mismatch", "declare input x [3]\ndeclare intvar h [4]\n" + LOSS +

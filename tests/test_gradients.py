@@ -76,8 +76,8 @@ def needs_attributes(op: ops.Op) -> bool:
 
 def cases():
     for name, op in sorted(ops.TABLE.items()):
-        if needs_attributes(op) or name in CLASS_INDEX_OPS:     # tested below
-            continue
+        if needs_attributes(op) or name in CLASS_INDEX_OPS or name in IMAGE_OPS:
+            continue                     # tested below, with their attributes
         if name in TENSOR_CASES:
             shapes_list = TENSOR_CASES[name]
         elif op.arity == 1:
@@ -89,6 +89,8 @@ def cases():
 
 
 CLASS_INDEX_OPS = {"one_hot"}    # their operand holds integers: test_one_hot_gradient
+IMAGE_OPS = {"conv2d", "conv2d_image_grad", "conv2d_kernel_grad", "maxpool2d", "avgpool2d",
+             "maxpool2d_grad", "avgpool2d_grad", "maxpool2d_gather"}   # need image shapes
 
 
 @pytest.mark.parametrize("op,shapes", list(cases()))
@@ -116,6 +118,20 @@ ATTRIBUTE_CASES = {
     "unslice": [(((2,), (4,)), (1,)), (((1, 2), (3, 2)), (2,))],
     "permute": [(((2, 3),), ((1, 0),)), (((2, 3, 4),), ((1, 0, 2),)),
                 (((2, 3, 4),), ((2, 0, 1),)), (((3,),), ((0,),))],
+    # convolution and pooling: strides, paddings, windows (overlapping and not), odd sizes
+    "conv2d": [(((2, 5, 5), (3, 2, 3, 3)), attrs) for attrs in [(), (1, 1), (2, 1), (3, 2)]]
+              + [(((1, 6, 5), (2, 1, 2, 3)), (2, 0))],
+    "conv2d_image_grad": [(((3, 5, 5), (3, 2, 3, 3), (2, 5, 5)), (1, 1)),
+                          (((3, 3, 3), (3, 2, 3, 3), (2, 5, 5)), (2, 1)),
+                          (((2, 3, 2), (2, 1, 2, 3), (1, 6, 5)), (2, 0))],
+    "conv2d_kernel_grad": [(((3, 5, 5), (2, 5, 5), (3, 2, 3, 3)), (1, 1)),
+                           (((3, 3, 3), (2, 5, 5), (3, 2, 3, 3)), (2, 1)),
+                           (((2, 3, 2), (1, 6, 5), (2, 1, 2, 3)), (2, 0))],
+    **{op: [(((2, 4, 4),), (2,)), (((2, 4, 5),), (3, 1)), (((1, 5, 5),), (2, 1)),
+            (((2, 5, 4),), (2, 3))] for op in ("maxpool2d", "avgpool2d")},
+    **{op: [(((2, 2, 2), (2, 4, 4)), (2,)), (((2, 2, 3), (2, 4, 5)), (3, 1)),
+            (((1, 4, 4), (1, 5, 5)), (2, 1))] for op in ("maxpool2d_grad", "avgpool2d_grad")},
+    "maxpool2d_gather": [(((2, 4, 4), (2, 4, 4)), (2,)), (((2, 4, 5), (2, 4, 5)), (3, 1))],
 }
 
 

@@ -30,6 +30,7 @@ from tenflang.ops import fmt_shape
 from tenflang.lang.checks import check
 
 from conftest import SAMPLES
+from naive_conv import REFERENCE as CONVOLUTION
 
 B = 7
 
@@ -419,6 +420,7 @@ REFERENCE = {
     "permute": ref_permute,
     "argmax": ref_argmax,
     "equal": ew2(lambda a, b: 1.0 if a == b else 0.0),
+    **CONVOLUTION,
 }
 
 POSITIVE = {"log", "sqrt", "pow"}
@@ -451,6 +453,14 @@ WITH_ATTRIBUTES = {
     "unslice": [(((2,), (4,)), (1,)), (((1, 2), (3, 2)), (2,))],
     "permute": [(((2, 3),), ((1, 0),)), (((2, 3, 4),), ((2, 0, 1),))],
     "one_hot": [(((),), (4,))],
+    "conv2d": [(((2, 5, 5), (3, 2, 3, 3)), ()), (((2, 5, 5), (3, 2, 3, 3)), (2, 1))],
+    "conv2d_image_grad": [(((3, 3, 3), (3, 2, 3, 3), (2, 5, 5)), (2, 1)),
+                          (((3, 5, 6), (3, 2, 3, 2), (2, 5, 5)), (1, 1))],
+    "conv2d_kernel_grad": [(((3, 5, 5), (2, 5, 5), (3, 2, 3, 3)), (1, 1))],
+    **{op: [(((2, 5, 5),), (2,)), (((2, 5, 4),), (3, 1))] for op in ("maxpool2d", "avgpool2d")},
+    **{op: [(((2, 2, 2), (2, 5, 5)), (2,)), (((2, 3, 2), (2, 5, 4)), (3, 1))]
+       for op in ("maxpool2d_grad", "avgpool2d_grad")},
+    "maxpool2d_gather": [(((2, 5, 4), (2, 5, 4)), (3, 1))],
 }
 
 
