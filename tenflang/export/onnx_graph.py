@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from .. import ops
 from .graph_builder import Builder, Value
+from .onnx_conv import avgpool2d, conv2d, maxpool2d
 
 
 # ---------------------------------------------------------------- building blocks
@@ -241,6 +242,9 @@ ONNX_OPS = {
     "log_softmax": unary("LogSoftmax", axis=-1),
     "sum_like": sum_like,                 # ReduceSum
     "broadcast_like": broadcast_like,     # Expand; Reshape first with an axis
+    "conv2d": conv2d,                     # Conv (float32); Pad, Slice, Concat, MatMul (float64)
+    "maxpool2d": maxpool2d,               # MaxPool
+    "avgpool2d": avgpool2d,               # AveragePool (float32); Slice, Sum, Div (float64)
     "reshape": reshape, "flatten": reshape,   # Reshape (N kept)
     "concat": concat,                     # Concat (Expand to N first for a weight)
     "slice": slice_rows,                  # Slice
@@ -252,8 +256,14 @@ ONNX_OPS = {
     "equal": equal,                       # Equal, Cast
 }
 
+ADJOINT = ("an adjoint the compiler writes into gradient programs (export the shape program, "
+           "whose forward part does not use it)")
+
 # op -> why it cannot be exported (an op added to ops.TABLE needs a mapping or an entry here)
-NOT_EXPORTABLE: dict[str, str] = {}
+NOT_EXPORTABLE: dict[str, str] = {
+    "conv2d_image_grad": ADJOINT, "conv2d_kernel_grad": ADJOINT, "maxpool2d_grad": ADJOINT,
+    "maxpool2d_gather": ADJOINT, "avgpool2d_grad": ADJOINT,
+}
 
 def result_is_batched(op: str, operands: list[Value]) -> bool:
     """Whether a result carries the example axis: when an operand does, other
