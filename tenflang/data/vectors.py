@@ -23,6 +23,8 @@ Conventions:
 from __future__ import annotations
 
 import io
+import math
+import mmap
 import os
 import re
 import zipfile
@@ -36,8 +38,8 @@ from ..files import write_atomically
 from .csvfiles import csv_examples, csv_lines, header_column, merge_header
 from .notation import (NAME_RE, Source, check_uniform, entry_column, is_blank, parse_vector,
                        shape_str, skip, value_strings, vector_lines)
-# looked up here at each call, so tests can swap out vectors._fast_scalar_examples
-from .notation import fast_scalar_examples as _fast_scalar_examples
+# looked up here at each call, so tests can swap out vectors._read_uniform
+from .fastnotation import read_uniform as _read_uniform
 
 _NONFINITE = "NaN and infinity are rejected unless --allow-nan is given"
 
@@ -49,12 +51,14 @@ def _read_bytes(path: str, what: str) -> bytes:
         with open(path, "rb") as f:
             return f.read()
     except OSError as e:
-        raise TenflangError(f"cannot read {what} file: {e.strerror or e}",
-                            Location(file=path)) from None
+        raise _unreadable(path, what, e) from None
 
 
-def _read_text(path: str, what: str) -> str:
-    data = _read_bytes(path, what)
+def _unreadable(path: str, what: str, e: OSError) -> TenflangError:
+    return TenflangError(f"cannot read {what} file: {e.strerror or e}", Location(file=path))
+
+
+def _decode(path: str, data: bytes, what: str) -> str:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
@@ -62,13 +66,20 @@ def _read_text(path: str, what: str) -> str:
                             Location(path, data.count(b"\n", 0, e.start) + 1)) from None
 
 
-def _read_npz(path: str, what: str) -> dict[str, np.ndarray]:
-    data = _read_bytes(path, what)
+def _read_text(path: str, what: str) -> str:
+    return _decode(path, _read_bytes(path, what), what)
+
+
+def _read_npz(path: str, what: str, dtype=np.float64) -> dict[str, np.ndarray]:
+    """The arrays of an .npz file in `dtype`: an uncompressed array already in
+    `dtype` is memory-mapped (no copy; read-only), others are read and converted."""
     try:
-        z = np.load(io.BytesIO(data), allow_pickle=False)
-        if not isinstance(z, np.lib.npyio.NpzFile):
-            raise ValueError("it holds a single .npy array, not an archive")
-        arrays = {k: z[k] for k in z.files}
+        with open(path, "rb") as f, np.load(f, allow_pickle=False) as z:
+            if not isinstance(z, np.lib.npyio.NpzFile):
+                raise ValueError("it holds a single .npy array, not an archive")
+            arrays = {k: _npz_member(f, z, k, np.dtype(dtype)) for k in z.files}
+    except OSError as e:
+        raise _unreadable(path, what, e) from None
     except Exception as e:      # numpy/zipfile raise many kinds for a corrupt file
         raise TenflangError(f"not a valid .npz file: {e}", Location(file=path)) from None
     for name, a in arrays.items():
@@ -77,8 +88,33 @@ def _read_npz(path: str, what: str) -> dict[str, np.ndarray]:
         if a.dtype.kind not in "biuf":
             raise TenflangError(f"array '{name}' holds {a.dtype} values, not numbers",
                                 Location(file=path))
-        arrays[name] = a.astype(np.float64)
+        arrays[name] = a.astype(dtype, copy=False)
     return arrays
+
+
+_NPY_HEADERS = {(1, 0): np.lib.format.read_array_header_1_0,
+                (2, 0): np.lib.format.read_array_header_2_0}
+
+
+def _npz_member(f, z, name: str, dtype: np.dtype) -> np.ndarray:
+    """Array `name` of the open archive `z` (file `f`), mapped in place when it
+    is stored uncompressed, C-ordered and already in `dtype`."""
+    info = z.zip.getinfo(name + ".npy")
+    if info.compress_type != zipfile.ZIP_STORED:
+        return z[name]
+    f.seek(info.header_offset)
+    local = f.read(30)                   # the zip local header: name and extra lengths
+    f.seek(info.header_offset + 30 + int.from_bytes(local[26:28], "little")
+           + int.from_bytes(local[28:30], "little"))
+    header = _NPY_HEADERS.get(np.lib.format.read_magic(f))
+    if header is None:
+        return z[name]
+    shape, fortran, stored = header(f)
+    if fortran or stored != dtype or not math.prod(shape):
+        return z[name]
+    mapped = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+    return np.frombuffer(mapped, dtype=dtype, count=math.prod(shape),
+                         offset=f.tell()).reshape(shape)
 
 
 def _file_line(path: str, line: int) -> str | None:
@@ -137,10 +173,13 @@ class Examples:
 
 
 def _first_nonfinite(arrays: dict) -> tuple[int, str, float] | None:
-    """(example index, name, value) of the earliest NaN/inf, or None."""
+    """(example index, name, value) of the earliest NaN/inf, or None.  A finite
+    sum (one pass, no temporary) proves an array finite; only the rest are searched."""
     best = None
     for name, a in arrays.items():
-        if a is not None and a.size and not np.isfinite(a).all():
+        with np.errstate(over="ignore", invalid="ignore"):
+            finite = a is None or np.isfinite(a.sum())
+        if not finite and not np.isfinite(a).all():
             flat = a.reshape(len(a), -1)
             k = int(np.argmax(~np.isfinite(flat).all(axis=1)))
             if best is None or k < best[0]:
@@ -148,25 +187,28 @@ def _first_nonfinite(arrays: dict) -> tuple[int, str, float] | None:
     return best
 
 
-def _text_examples(path: str, text: str):
+def _text_examples(path: str, data: bytes):
+    """(arrays, line numbers, where) of a data file in vector notation: the fast
+    reader when every line follows the first, else the general one."""
+    fast = _read_uniform(path, data)
+    if isinstance(fast, tuple):
+        def where_fast(k: int, name: str | None = None) -> Location:
+            line = _file_line(path, numbers[k]) or ""
+            return Location(path, numbers[k], name and entry_column(path, line, name), line)
+        numbers = fast[1].tolist()
+        return fast[0], numbers, where_fast
+    text = _decode(path, data, "data")
     lines = text.split("\n")
+    if fast:                             # the line the fast reader stopped at: its error, if any
+        _parse_line(path, lines[fast - 1], fast)
 
     def where(k: int, name: str | None = None) -> Location:
         line = lines[numbers[k] - 1]
         return Location(path, numbers[k], name and entry_column(path, line, name), line)
-    fast = _fast_scalar_examples(path, text, lines)
-    if fast:
-        numbers = fast[1]
-        return fast[0], numbers, where
     records, numbers = [], []
     for i, line in enumerate(lines, 1):
         if not is_blank(line):
-            src = Source(path, line, i)
-            entries, pos = parse_vector(src, line, 0, False)
-            if skip(line, pos) < len(line):
-                raise src.error(f"unexpected '{line[skip(line, pos)]}' after the vector "
-                                "(a data file holds one example per line)", skip(line, pos))
-            records.append(entries)
+            records.append(_parse_line(path, line, i))
             numbers.append(i)
     arrays = {}
     for name in dict.fromkeys(n for entries in records for n in entries):
@@ -184,6 +226,16 @@ def _text_examples(path: str, text: str):
                                 "example must have the same shapes", where(k, name))
         arrays[name] = np.array([v for v, _ in items], dtype=np.float64)
     return arrays, numbers, where
+
+
+def _parse_line(path: str, line: str, number: int) -> dict:
+    """The entries of one line of a data file (one vector, nothing after it)."""
+    src = Source(path, line, number)
+    entries, pos = parse_vector(src, line, 0, False)
+    if skip(line, pos) < len(line):
+        raise src.error(f"unexpected '{line[skip(line, pos)]}' after the vector "
+                        "(a data file holds one example per line)", skip(line, pos))
+    return entries
 
 
 def _ext(path: str) -> str:
@@ -205,7 +257,7 @@ def load_examples(path: str, *, allow_nan: bool = False) -> Examples:
     elif _ext(path) == ".csv":
         arrays, numbers, where, header_line = csv_examples(path, _read_text(path, "data"))
     else:
-        arrays, numbers, where = _text_examples(path, _read_text(path, "data"))
+        arrays, numbers, where = _text_examples(path, _read_bytes(path, "data"))
     examples = Examples(path, arrays, numbers, header_line)
     if not len(examples):
         raise TenflangError("no examples in file (it is empty or holds only comments or a header)",
