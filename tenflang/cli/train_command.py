@@ -80,7 +80,7 @@ def tfweightcalc(gcp_file, data_file, out, lr, optimizer, batch_size, max_iters,
         data = cluster_data(data_file, sig, scheduler, chunk_size, batch_size, val_fraction,
                             allow_nan)
     else:
-        data = local_data(data_file, sig, chunk_size, allow_nan)
+        data = local_data(data_file, sig, chunk_size, allow_nan, dtype)
     init = load_init(init_file, sig) if init_file else None
     resume = resume_from(checkpoint, sig, optimizer) if checkpoint else None
     cfg = TrainConfig(lr=lr, optimizer=optimizer, batch_size=batch_size, max_iters=max_iters,
@@ -125,7 +125,7 @@ def cluster_data(data_file, sig, scheduler, chunk_size, batch_size, val_fraction
     return data
 
 
-def local_data(data_file, sig, chunk_size, allow_nan) -> dict:
+def local_data(data_file, sig, chunk_size, allow_nan, dtype="float64") -> dict:
     """The examples of DATA, checked against the GCP's inputs."""
     if chunk_size:
         raise TenflangError("--chunk-size needs --scheduler (it sets the examples per "
@@ -134,7 +134,7 @@ def local_data(data_file, sig, chunk_size, allow_nan) -> dict:
         raise TenflangError("DATA is a directory: a directory of .npz shards is read by a "
                             "distributed run (--scheduler local:N or tcp://HOST:PORT)",
                             Location(data_file))
-    examples = vectors.load_examples(data_file, allow_nan=allow_nan)
+    examples = vectors.load_examples(data_file, allow_nan=allow_nan, dtype=dtype or "float64")
     examples.validate(sig.inputs, required=set(sig.inputs))
     return examples.arrays
 
