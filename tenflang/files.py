@@ -3,6 +3,11 @@
 A regular file (or a new one) is replaced atomically: written to a temporary
 file in the same directory, flushed, then renamed over the target, so a reader
 never sees it half-written.  Failure raises `RunFailure`.
+
+`cache_dir()` is where compiled artefacts persist between runs (the parser's
+tables, the machine code of fused loops): ``$TENFLANG_CACHE_DIR``, else
+``$XDG_CACHE_HOME/tenflang``, else ``~/.cache/tenflang`` (docs/guide.md).  A
+cache that cannot be written only costs time: it is None then.
 """
 from __future__ import annotations
 
@@ -10,6 +15,19 @@ import os
 import tempfile
 
 from .errors import Location, RunFailure
+
+
+def cache_dir(*parts: str) -> str | None:
+    """The cache directory (or a subdirectory of it), created; None if it cannot be."""
+    base = (os.environ.get("TENFLANG_CACHE_DIR")
+            or os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"),
+                            "tenflang"))
+    path = os.path.join(base, *parts)
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError:
+        return None
+    return path if os.access(path, os.W_OK) else None
 
 
 def write_atomically(path: str, text_or_bytes: str | bytes) -> None:

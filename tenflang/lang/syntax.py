@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import math
+import os
 import re
 from importlib import resources
 from pathlib import Path
@@ -17,6 +18,7 @@ import lark
 from lark import Transformer, v_args
 
 from ..errors import Location, TenflangError, source_line
+from ..files import cache_dir
 from ..gcpause import paused_gc
 from .ast import Declare, Define, Macro, Num, Pos, Program, Var
 
@@ -87,8 +89,12 @@ class ToAst(Transformer):
 
 @functools.cache
 def parser() -> lark.Lark:
+    """The LALR parser; its tables are cached on disk (lark checks that the cache
+    matches the grammar), which saves most of its construction at start-up."""
+    cache = cache_dir()
     return lark.Lark(grammar_text(), start="program", parser="lalr", transformer=ToAst(),
-                     maybe_placeholders=True)
+                     maybe_placeholders=True,
+                     cache=cache and os.path.join(cache, f"grammar-lark-{lark.__version__}.cache"))
 
 
 def parse_source(text: str, filename: str = "<input>") -> Program:
