@@ -15,12 +15,18 @@ with every decision taken ahead of time from the static shapes:
 * with a batch reduction, a result made by `outer`/`matmul` of two
   per-example values is reduced inside the product (one BLAS call).
 
-The source is for people too: `plan_source(plan)` shows each step with the
-TenFlang line it comes from.  Names in it are `v<k>`, k the value's index.
+The source is for people too (`plan_source(plan)`, `tenflang plan`): values
+keep their TenFlang names, made Python identifiers by `python_name` (`h.t` ->
+`h_t`, `d/dW1` -> `d_dW1`, a keyword or one of the function's parameters gets
+a trailing `_`, a clash a `_2`); a result written in place keeps its operand's
+name; a step is commented with its TenFlang line only where the code does not
+already say it (renamed values, results in place, sums inside products).
 """
 from __future__ import annotations
 
 import functools
+import keyword
+import re
 from types import SimpleNamespace
 
 from .. import ops
@@ -77,16 +83,42 @@ def reduction_code(step, shapes) -> str | None:
     return REDUCIBLE.get(step.op.name)
 
 
+PARAMETERS = ("env", "xp", "F", "dtype")
+
+
+def python_name(name: str) -> str:
+    """A TenFlang name as a Python identifier (before making it unique)."""
+    cleaned = re.sub(r"[./]", "_", name)
+    return cleaned + "_" if keyword.iskeyword(cleaned) or cleaned in PARAMETERS else cleaned
+
+
 class Source:
     """Builds the generated function's lines and its value names."""
 
     def __init__(self, plan):
         self.names: dict[str, str] = {}
+        self.taken: set[str] = set(PARAMETERS)
         self.lines = ["def run(env, xp, F, dtype):"]
         self.plan = plan
 
     def var(self, name: str) -> str:
-        return self.names.setdefault(name, f"v{len(self.names)}")
+        """The Python name of TenFlang value `name` (unique, fixed on first use)."""
+        if name not in self.names:
+            base = candidate = python_name(name)
+            k = 2
+            while candidate in self.taken:
+                candidate, k = f"{base}_{k}", k + 1
+            self.taken.add(candidate)
+            self.names[name] = candidate
+        return self.names[name]
+
+    def share(self, name: str, operand: str) -> str:
+        """`name` lives in `operand`'s buffer, under its Python name."""
+        self.names[name] = self.var(operand)
+        return self.names[name]
+
+    def renamed(self, names) -> bool:
+        return any(self.var(n) != n for n in names if isinstance(n, str))
 
     def emit(self, code: str, comment: str = "") -> None:
         self.lines.append(f"    {code}" + (f"    # {comment}" if comment else ""))
@@ -136,30 +168,42 @@ def generate(plan, reduce: str | None) -> tuple[str, frozenset]:
     """(the source, the results it reduces inside their products)."""
     src = Source(plan)
     for name in plan.bound:
-        src.emit(f"{src.var(name)} = env[{name!r}]", name)
+        src.emit(f"{src.var(name)} = env[{name!r}]")
     batched = batched_names(plan)
     fused = fused_reductions(plan, batched) if reduce else {}
     owned: set[str] = set()
     for step in plan.steps:
-        line = f"{step.target} = {step.op.name} " + " ".join(
-            o if isinstance(o, str) else number(o) for o in step.operands)
-        if step.target in fused:
-            a, b = (src.var(o) for o in step.operands)
-            src.emit(f"{src.var(step.target)} = {fused[step.target].format(a=a, b=b)}", line)
-        else:
-            target = inplace_operand(step, owned, batched, plan.shapes)
-            src.emit(f"{src.var(step.target)} = {step_code(src, step, target)}", line)
-            if not step.op.view:
-                owned.add(step.target)
+        src.emit(*step_lines(src, step, fused, owned, batched))
         # a view keeps its operands' memory alive: never overwrite what it reads
         if step.op.view:
             owned.difference_update(o for o in step.operands if isinstance(o, str))
-        released = [src.var(n) for n in step.release if n in src.names]
+        kept = src.var(step.target)
+        released = [src.var(n) for n in step.release if n in src.names and src.var(n) != kept]
         if released:
             src.emit(f"del {', '.join(released)}")
     results = ", ".join(f"{n!r}: {src.var(n)}" for n in plan.results if n not in plan.null)
     src.emit(f"return {{{results}}}")
     return "\n".join(src.lines) + "\n", frozenset(fused)
+
+
+def step_lines(src: Source, step, fused: dict, owned: set[str], batched: set[str]):
+    """(the code of one step, its comment: the TenFlang line where the code does
+    not already say it)."""
+    line = f"{step.target} = {step.op.name} " + " ".join(
+        o if isinstance(o, str) else number(o) for o in step.operands)
+    if step.target in fused:
+        a, b = (src.var(o) for o in step.operands)
+        return f"{src.var(step.target)} = {fused[step.target].format(a=a, b=b)}", line
+    inplace = inplace_operand(step, owned, batched, src.plan.shapes)
+    if not step.op.view:
+        owned.add(step.target)
+    renamed = src.renamed((step.target,) + step.operands)
+    if inplace:
+        code = step_code(src, step, inplace)
+        src.share(step.target, inplace)
+        return code, line
+    code = f"{src.var(step.target)} = {step_code(src, step, None)}"
+    return code, line if renamed else ""
 
 
 @functools.lru_cache(maxsize=256)
