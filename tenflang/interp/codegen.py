@@ -31,6 +31,7 @@ from types import SimpleNamespace
 
 from .. import ops
 from ..lang.printer import attribute, number
+from .fusion import Group, fuse
 
 # a batch sum pushed into the product, as one BLAS call: Σ_b a_b ⊗ c_b = aᵀc, and
 # Σ_b A_b C_b contracts the example axis with the inner one
@@ -159,31 +160,52 @@ def inplace_operand(step, owned: set[str], batched: set[str], shapes) -> str | N
     return None
 
 
-def plan_source(plan, reduce: str | None = None) -> str:
-    """The Python source of `plan` (see module docstring)."""
-    return generate(plan, reduce)[0]
+def plan_source(plan, reduce: str | None = None, fused: bool = False) -> str:
+    """The Python source of `plan` (see module docstring); `fused`: with its
+    elementwise chains as calls of fused loops (interp/fusion.py)."""
+    return generate(plan, reduce, fused)[0]
 
 
-def generate(plan, reduce: str | None) -> tuple[str, frozenset]:
-    """(the source, the results it reduces inside their products)."""
+def generate(plan, reduce: str | None, fused: bool = False):
+    """(the source, the results it reduces over the batch, the fused groups)."""
     src = Source(plan)
     for name in plan.bound:
         src.emit(f"{src.var(name)} = env[{name!r}]")
     batched = batched_names(plan)
-    fused = fused_reductions(plan, batched) if reduce else {}
-    owned: set[str] = set()
-    for step in plan.steps:
-        src.emit(*step_lines(src, step, fused, owned, batched))
-        # a view keeps its operands' memory alive: never overwrite what it reads
-        if step.op.view:
-            owned.difference_update(o for o in step.operands if isinstance(o, str))
-        kept = src.var(step.target)
-        released = [src.var(n) for n in step.release if n in src.names and src.var(n) != kept]
+    blas = fused_reductions(plan, batched) if reduce else {}
+    items = plan.steps
+    if fused:      # a batch sum of per-example scalars is better done in the loop
+        items = fuse(plan, reduce, batched, {t for t in blas if plan.shapes[t] != ()})
+        grouped = {s.target for g in items if isinstance(g, Group) for s in g.steps}
+        blas = {t: code for t, code in blas.items() if t not in grouped}
+    groups = [g for g in items if isinstance(g, Group)]
+    reduced, owned = set(blas), set()
+    for item in items:
+        if isinstance(item, Group):
+            src.emit(*group_lines(src, item, groups.index(item) + 1))
+            reduced.update(o.name for o in item.outputs if o.reduce)
+            owned.update(o.name for o in item.outputs)
+            release, kept = item.release, ()
+        else:
+            src.emit(*step_lines(src, item, blas, owned, batched))
+            # a view keeps its operands' memory alive: never overwrite what it reads
+            if item.op.view:
+                owned.difference_update(o for o in item.operands if isinstance(o, str))
+            release, kept = item.release, (src.var(item.target),)
+        released = [src.var(n) for n in release if n in src.names and src.var(n) not in kept]
         if released:
             src.emit(f"del {', '.join(released)}")
     results = ", ".join(f"{n!r}: {src.var(n)}" for n in plan.results if n not in plan.null)
     src.emit(f"return {{{results}}}")
-    return "\n".join(src.lines) + "\n", frozenset(fused)
+    return "\n".join(src.lines) + "\n", frozenset(reduced), tuple(groups)
+
+
+def group_lines(src: Source, group: Group, k: int):
+    """The call of fused loop k, commented with the values it computes."""
+    outs = ", ".join(src.var(o.name) for o in group.outputs) + ("," if len(group.outputs) == 1 else "")
+    ins = ", ".join(src.var(i.name) for i in group.inputs)
+    return (f"{outs} = F.fused_{k}(dtype, {ins})",
+            "fused: " + ", ".join(s.target for s in group.steps))
 
 
 def step_lines(src: Source, step, fused: dict, owned: set[str], batched: set[str]):
@@ -208,9 +230,14 @@ def step_lines(src: Source, step, fused: dict, owned: set[str], batched: set[str
 
 
 @functools.lru_cache(maxsize=256)
-def compiled(plan, reduce: str | None):
-    """(the generated function, the names of results reduced inside it)."""
-    source, fused = generate(plan, reduce)
+def compiled(plan, reduce: str | None, fused: bool = False):
+    """(the generated function, the names of results it reduces over the batch,
+    the namespace it takes as `F`: the ops' forwards and any fused loops)."""
+    source, reduced, groups = generate(plan, reduce, fused)
     namespace: dict = {}
     exec(compile(source, f"<tenflang plan {id(plan):x}>", "exec"), namespace)
-    return namespace["run"], fused
+    forwards = FORWARDS
+    if groups:
+        from .numba_loops import functions
+        forwards = SimpleNamespace(**vars(FORWARDS), **functions(groups))
+    return namespace["run"], reduced, forwards
