@@ -98,10 +98,10 @@ def readable(step, shapes, batched) -> bool:
 
 def role(shape, group_shape, varies: bool) -> str | None:
     """How a value of per-example `shape` is read in a group of `group_shape`."""
-    if tuple(shape) == tuple(group_shape):
-        return "full" if varies else "shared"
     if tuple(shape) == ():
         return "example" if varies else "constant"
+    if tuple(shape) == tuple(group_shape):
+        return "full" if varies else "shared"
     return None
 
 
