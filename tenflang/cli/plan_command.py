@@ -25,7 +25,7 @@ from .common import reports_errors, write_output
 @click.option("--without", multiple=True, metavar="NAME",
               help="Plan as if this data variable were absent (NULL); repeatable.")
 @click.option("--fused", is_flag=True, help="Show the plan with its elementwise chains fused "
-              "into loops, and the loops' source (what runs on the CPU for 4096 examples or more).")
+              "into loops, and the loops' source (what runs on the CPU for 1000 examples or more).")
 @click.option("-o", "--output", "out", metavar="OUT", help="Write here (default stdout).")
 @reports_errors
 def plan_command(program_file, reduce, without, fused, out):

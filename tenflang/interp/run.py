@@ -20,7 +20,7 @@ import numpy as np
 from ..errors import TenflangError
 from .codegen import compiled
 
-FUSE_FROM = 4096       # examples: below, numpy's calls cost less than a loop's set-up
+FUSE_FROM = 1000       # examples: smaller runs (tfevaluate on a few inputs) skip importing numba
 
 
 def fuses(xp, batch: int) -> bool:
