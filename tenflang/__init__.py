@@ -4,6 +4,7 @@
     gcp = tenflang.compile_gradient(program)       # Compile Phase
     result = tenflang.train(gcp, examples, tenflang.TrainConfig(lr=5))   # Weight Calculation
     values = tenflang.evaluate(program, examples, result.weights)       # Evaluation Phase
+    model = tenflang.Estimator("shape.tf", lr=0.1).fit(X, y)  # the same, scikit-learn style
 
 See docs/api.md (the API guide).  The names below load on first use, so
 `import tenflang` (and each command) imports only what it runs.
@@ -27,6 +28,7 @@ _EXPORTS = {
     "load_vectors": ("data.vectors", "load_examples"),   # a data file -> vectors.Examples
     "save_vectors": ("data.vectors", "save_examples"),   # name -> array -> a data file
     "TrainConfig": ("training.loop", "TrainConfig"), "train": ("training.loop", "train"),
+    "Estimator": ("estimator", "Estimator"), "TrainingWarning": ("estimator", "TrainingWarning"),
 }
 
 
@@ -46,4 +48,4 @@ def __dir__():
 __all__ = ["TenflangError", "RunFailure", "parse", "parse_file", "print_program",
            "compile_gradient", "interpret", "evaluate", "make_plan", "run_plan",
            "load_examples", "load_weights", "save_examples", "save_weights", "format_examples",
-           "load_vectors", "save_vectors", "train", "TrainConfig"]
+           "load_vectors", "save_vectors", "train", "TrainConfig", "Estimator", "TrainingWarning"]

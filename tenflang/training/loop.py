@@ -9,15 +9,21 @@ gradient over its examples — the seed's `avg_gradient`, with no loop over
 examples — then takes one optimizer step.  Training stops when the L2 norm of
 the gradient over all weights falls below `tol`, after `max_iters`
 iterations, on divergence (a non-finite loss or gradient: `Diverged`, the
-last finite weights kept) or when `should_stop()` turns true (`Interrupted`).
+last finite weights kept), when `should_stop()` turns true (`Interrupted`),
+or — with `patience` — when the validation loss, evaluated after every epoch,
+has not improved for `patience` evaluations (the best weights are returned,
+as Keras' EarlyStopping with restore_best_weights).  The optimizers and
+schedules are in `optimizers`; the warnings about untrustworthy runs in
+`health`.
 
 Determinism: initial weights come from `seed`; mini-batch order in epoch e is
 the permutation drawn from `(seed, e)`, so a run resumed from a checkpoint
 takes the very same steps as one that was never interrupted.
 
-Initialisation (documented in docs/guide.md): a matrix weight [out, in] is
+Initialisation (documented in docs/guide.md §7): a matrix weight [out, in] is
 drawn from Glorot's uniform U(-a, a), a = sqrt(6 / (in + out)), which breaks
-the symmetry between hidden units; scalars and vectors start at zero.
+the symmetry between hidden units; scalars and vectors start at zero.  `init`
+may give any subset of the weights; the others start as they would without it.
 """
 from __future__ import annotations
 
@@ -33,10 +39,11 @@ from ..backprop import adjoint
 from ..errors import Location, RunFailure, TenflangError
 from ..interp.device import to_host
 from ..interp import make_plan, run_plan
+from ..interp.arguments import check_data, check_weights
 from ..lang.ast import Program
 from ..lang.checks import check
-
-OPTIMIZERS = ("sgd", "momentum", "adam")
+from .health import untrusted
+from .optimizers import OPTIMIZERS, SCHEDULES, step
 
 
 @dataclass(frozen=True)
@@ -69,6 +76,8 @@ def signature(gcp: Program) -> Signature:
 
 @dataclass
 class TrainConfig:
+    """The settings of a run (docs/api.md lists them with their tfweightcalc
+    options); checked when made."""
     lr: float = 0.1
     optimizer: str = "sgd"
     batch_size: int | None = None
@@ -80,6 +89,30 @@ class TrainConfig:
     eps: float = 1e-8
     val_fraction: float = 0.0
     dtype: str = "float64"
+    weight_decay: float = 0.0
+    lr_schedule: str = "constant"
+    patience: int | None = None
+
+    def __post_init__(self):
+        one_of("optimizer", self.optimizer, OPTIMIZERS)
+        one_of("lr_schedule", self.lr_schedule, SCHEDULES)
+        if not self.weight_decay >= 0:
+            raise TenflangError(f"weight_decay (--weight-decay) must be 0 or more, not "
+                                f"{self.weight_decay!r}")
+        if self.patience is not None:
+            if isinstance(self.patience, bool) or not isinstance(self.patience, int) \
+                    or self.patience < 1:
+                raise TenflangError(f"patience (--patience) must be a whole number of "
+                                    f"evaluations, 1 or more, not {self.patience!r}")
+            if not self.val_fraction:
+                raise TenflangError("patience (--patience) needs a validation split to watch: "
+                                    "set val_fraction (--val-fraction), e.g. 0.2")
+
+
+def one_of(field_name: str, value, choices: dict) -> None:
+    if value not in choices:
+        raise TenflangError(f"unknown {field_name} {value!r}; choose one of: "
+                            f"{', '.join(choices)}")
 
 
 @dataclass
@@ -89,6 +122,12 @@ class State:
     slots: dict = field(default_factory=dict)     # optimizer state, e.g. "m:W1"
     iteration: int = 0
     history: list = field(default_factory=list)   # training loss per iteration
+    val_history: list = field(default_factory=list)   # (iteration, validation loss)
+    best: dict | None = None     # with patience: the weights of the best evaluation
+
+    def best_evaluation(self) -> tuple[int, float] | None:
+        """(iteration, validation loss) of the first lowest validation loss."""
+        return min(self.val_history, key=lambda e: e[1], default=None)
 
 
 @dataclass
@@ -100,8 +139,12 @@ class TrainResult:
     reason: str
     seconds: float
     history: list
-    val_loss: float | None = None
+    val_loss: float | None = None  # of the returned weights
     state: State | None = None     # the final state (host memory), for a checkpoint
+    val_history: list = field(default_factory=list)   # (iteration, validation loss)
+    best_iteration: int | None = None    # with patience: where the returned weights are from
+    epoch_iterations: int = 1      # iterations per pass over the training examples
+    warnings: list = field(default_factory=list)     # why the run may not be trusted
 
 
 class Diverged(RunFailure):
@@ -116,7 +159,8 @@ class Interrupted(RunFailure):
         self.state = state
 
 
-def initial_weights(sig: Signature, seed: int) -> dict:
+def initial_weights(sig: Signature, seed: int, given: dict | None = None) -> dict:
+    """The starting weights: those `given`, the others drawn as if none were."""
     rng = np.random.default_rng(seed)
     weights = {}
     for name, shape in sig.weights.items():
@@ -126,7 +170,7 @@ def initial_weights(sig: Signature, seed: int) -> dict:
             weights[name] = rng.uniform(-limit, limit, shape)
         else:
             weights[name] = np.zeros(shape)
-    return weights
+    return weights | {n: v for n, v in (given or {}).items() if n in weights}
 
 
 def split(n: int, fraction: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -153,29 +197,6 @@ def batch_indices(n: int, batch_size: int | None, seed: int, iteration: int):
     return epoch_order(n, seed, epoch)[k * batch_size:(k + 1) * batch_size]
 
 
-def step(state: State, grads: dict, cfg: TrainConfig, xp) -> None:
-    """One optimizer step, in place on `state.weights` and `state.slots`."""
-    t = state.iteration + 1
-    for name, w in state.weights.items():
-        g = grads[name]
-        if cfg.optimizer == "sgd":
-            w -= cfg.lr * g
-        elif cfg.optimizer == "momentum":
-            v = state.slots.setdefault(f"v:{name}", xp.zeros_like(w))
-            v *= cfg.momentum
-            v += g
-            w -= cfg.lr * v
-        else:
-            b1, b2 = cfg.betas
-            m = state.slots.setdefault(f"m:{name}", xp.zeros_like(w))
-            v = state.slots.setdefault(f"v:{name}", xp.zeros_like(w))
-            m *= b1
-            m += (1 - b1) * g
-            v *= b2
-            v += (1 - b2) * g * g
-            w -= cfg.lr * (m / (1 - b1 ** t)) / (xp.sqrt(v / (1 - b2 ** t)) + cfg.eps)
-
-
 def gradient_norm(grads: dict, xp) -> float:
     return math.sqrt(sum(float((g * g).sum()) for g in grads.values()))
 
@@ -194,14 +215,17 @@ def gradient_plan(gcp: Program, sig: Signature):
                      list(sig.gradients.values()) + list(sig.losses))
 
 
-def local_gradient(gcp: Program, sig: Signature, data: dict, cfg: TrainConfig, xp):
+def local_gradient(gcp: Program, sig: Signature, data: dict, cfg: TrainConfig, xp,
+                   batches: Callable | None = None):
     """`gradient(weights, iteration) -> (mean gradient by weight, mean loss)` over
-    the iteration's batch of `data` (arrays already on the device)."""
+    the iteration's batch of `data` (arrays already on the device): the rows
+    `batches(iteration)` when given (None: all), else `batch_indices`."""
     plan = gradient_plan(gcp, sig)
     n = len(next(iter(data.values()))) if data else 1
 
     def gradient(weights: dict, iteration: int):
-        rows = batch_indices(n, cfg.batch_size, cfg.seed, iteration)
+        rows = (batches(iteration) if batches else
+                batch_indices(n, cfg.batch_size, cfg.seed, iteration))
         batch = data if rows is None else {k: v[xp.asarray(rows)] for k, v in data.items()}
         values = run_plan(plan, {**batch, **weights}, xp=xp, dtype=cfg.dtype, reduce="mean")
         return ({w: values[g] for w, g in sig.gradients.items()},
@@ -211,72 +235,182 @@ def local_gradient(gcp: Program, sig: Signature, data: dict, cfg: TrainConfig, x
 
 def descend(state: State, gradient: Callable, cfg: TrainConfig, xp,
             progress: Callable | None = None, should_stop: Callable[[], bool] = lambda: False,
-            checkpoint: Callable[[State], None] | None = None, checkpoint_every: int = 100):
+            checkpoint: Callable[[State], None] | None = None, checkpoint_every: int = 100,
+            validate: Callable[[dict], float] | None = None, epoch_iterations: int = 1,
+            validated: Callable[[int, float], None] | None = None,
+            local_round: Callable | None = None):
     """The seed's calculate_weights loop, in place on `state`, with any
-    `gradient(weights, iteration)`.  Returns (last loss, last gradient norm, why
-    it stopped)."""
+    `gradient(weights, iteration)`.  With `validate(weights) -> loss`, the
+    validation loss is taken after every `epoch_iterations` steps, reported
+    to `validated(iteration, loss)` and, with `cfg.patience`, used to stop
+    early.  Returns (last loss, last gradient norm, why it stopped).
+
+    With `local_round(state) -> (losses, gradient norm, weights, slots)`,
+    each pass of the loop takes len(losses) iterations at once, instead of
+    one `gradient` and one step, and adopts the weights and optimizer slots
+    it returns (local steps on a cluster: docs/distributed.md); `tol` is
+    then checked after the round, on the norm it reports, and validation
+    and checkpoints happen after the round that crosses their period."""
+    if state.iteration >= cfg.max_iters:     # a resumed run that has no step left
+        grads, loss = gradient(state.weights, state.iteration)
+        return loss, gradient_norm(grads, xp), "max-iters"
     loss, norm, reason = math.nan, math.nan, "max-iters"
     while state.iteration < cfg.max_iters:
-        grads, loss = gradient(state.weights, state.iteration)
-        norm = gradient_norm(grads, xp)
-        if not (math.isfinite(loss) and math.isfinite(norm)):
-            raise Diverged(f"training diverged at iteration {state.iteration + 1}: the loss is "
-                           f"{loss} and the gradient norm {norm}; try a smaller --lr "
-                           f"(it was {cfg.lr:g})", host_state(state))
-        state.history.append(loss)
-        if norm < cfg.tol:
-            reason = "converged"
-            break
-        step(state, grads, cfg, xp)
-        state.iteration += 1
+        before = state.iteration
+        if local_round:
+            losses, norm, weights, slots = local_round(state)
+            check_finite(losses, norm, state, cfg)
+            state.weights, state.slots = weights, slots
+        else:
+            grads, loss = gradient(state.weights, state.iteration)
+            losses, norm = [loss], gradient_norm(grads, xp)
+            check_finite(losses, norm, state, cfg)
+            if norm < cfg.tol:
+                state.history.append(loss)
+                return loss, norm, "converged"
+            step(state, grads, cfg, xp)
+        loss = losses[-1]
+        state.history.extend(losses)
+        state.iteration += len(losses)
         if progress:
             progress(state.iteration, loss, norm)
-        if checkpoint and state.iteration % checkpoint_every == 0:
+        stop = validate is not None and crossed(before, state.iteration, epoch_iterations) \
+            and evaluate_validation(state, validate, cfg, validated)
+        if checkpoint and (crossed(before, state.iteration, checkpoint_every) or stop):
             checkpoint(host_state(state))
+        if stop:
+            reason = "early-stopped"
+            break
+        if local_round and norm < cfg.tol:
+            return loss, norm, "converged"
         if should_stop():
             raise Interrupted(f"interrupted at iteration {state.iteration}", host_state(state))
     return loss, norm, reason
 
 
+def crossed(before: int, after: int, period: int) -> bool:
+    """Whether going from iteration `before` to `after` passed a multiple of `period`."""
+    return after // period > before // period
+
+
+def check_finite(losses: list, norm: float, state: State, cfg: TrainConfig) -> None:
+    """Raise `Diverged`, keeping `state` (the last good one), when a loss or
+    the gradient norm of the iterations that follow it is not finite."""
+    bad = next((k for k, loss in enumerate(losses) if not math.isfinite(loss)), None)
+    if bad is None and math.isfinite(norm):
+        return
+    at = state.iteration + (len(losses) if bad is None else bad + 1)
+    shown = losses[-1] if bad is None else losses[bad]
+    raise Diverged(f"training diverged at iteration {at}: the loss is {shown} and the "
+                   f"gradient norm {norm}; try a smaller --lr (it was {cfg.lr:g})",
+                   host_state(state))
+
+
+def evaluate_validation(state: State, validate: Callable, cfg: TrainConfig,
+                        validated: Callable | None) -> bool:
+    """Record the validation loss of the current weights; with patience, keep
+    the best weights and say whether `patience` evaluations brought no
+    improvement (Keras' EarlyStopping: `min_delta` 0, mode "min")."""
+    val = validate(state.weights)
+    best = state.best_evaluation()
+    state.val_history.append((state.iteration, val))
+    if validated:
+        validated(state.iteration, val)
+    if not cfg.patience:
+        return False
+    if best is None or val < best[1]:
+        state.best = {k: v.copy() for k, v in state.weights.items()}
+        return False
+    since = sum(1 for it, _ in state.val_history if it > state.best_evaluation()[0])
+    return since >= cfg.patience
+
+
 def start_state(sig: Signature, cfg: TrainConfig, xp, init=None, resume=None) -> State:
-    state = resume or State(init or initial_weights(sig, cfg.seed))
+    state = resume or State(initial_weights(sig, cfg.seed, init))
     state.weights = to_device(state.weights, xp, cfg.dtype, copy=True)
     state.slots = to_device(state.slots, xp, cfg.dtype, copy=True)
+    if state.best is not None:
+        state.best = to_device(state.best, xp, cfg.dtype, copy=True)
     return state
 
 
-def train(gcp: Program, examples: dict, cfg: TrainConfig, xp=np, init: dict | None = None,
-          resume: State | None = None, **loop) -> TrainResult:
+def train(gcp: Program, examples: dict, config: TrainConfig, xp=np, init: dict | None = None,
+          resume: State | None = None, batches: Callable | None = None, **loop) -> TrainResult:
     """Learn the weights of `gcp` from `examples` (data name -> array with a
-    leading example axis).  `loop` passes progress, should_stop, checkpoint
-    and checkpoint_every to `descend`.  See the module docstring."""
+    leading example axis).  `init` gives starting weights (any subset);
+    `resume` continues a saved `State` (its weights, optimizer slots,
+    iteration and histories).  `loop` passes progress, should_stop,
+    checkpoint, checkpoint_every and validated to `descend`;
+    `batches(iteration)`, when given, picks each iteration's rows of the
+    training examples instead of `batch_indices`
+    (`tenflang.training.sampling.global_batch` reproduces a distributed run).
+    See the module docstring."""
+    cfg = config
     started = time.perf_counter()
     sig = signature(gcp)
+    examples = check_data(dict(getattr(examples, "arrays", examples)), sig.inputs, sig.inputs)
+    init = check_weights(dict(init or {}), sig.weights, subset=True)
     n = len(next(iter(examples.values()))) if examples else 1
     train_idx, val_idx = split(n, cfg.val_fraction, cfg.seed)
     rows = train_idx if len(val_idx) else slice(None)
     data = to_device({k: np.asarray(v)[rows] for k, v in examples.items()}, xp, cfg.dtype)
     state = start_state(sig, cfg, xp, init, resume)
+    start = Start(state, started)
+    epoch = epoch_iterations(len(train_idx), cfg.batch_size)
+    validate = validation(gcp, sig, examples, val_idx, cfg, xp) if len(val_idx) else None
     with np.errstate(all="ignore"):     # a non-finite loss is reported as divergence
-        loss, norm, reason = descend(state, local_gradient(gcp, sig, data, cfg, xp), cfg, xp,
-                                     **loop)
-    val_loss = mean_loss(gcp, sig, examples, val_idx, state.weights, cfg, xp) if len(val_idx) else None
+        loss, norm, reason = descend(state, local_gradient(gcp, sig, data, cfg, xp, batches),
+                                     cfg, xp, validate=validate, epoch_iterations=epoch, **loop)
+    return result_of(state, start, cfg, (loss, norm, reason), validate, epoch)
+
+
+class Start:
+    """What the end of a run compares with: when it started, at which
+    iteration, and which weights were all zero (see `health.untrusted`)."""
+
+    def __init__(self, state: State, clock: float):
+        self.clock = clock
+        self.iteration = state.iteration
+        self.zero = {name for name, w in state.weights.items() if not w.any()}
+
+
+def result_of(state: State, start: Start, cfg: TrainConfig, ending: tuple, validate,
+              epoch: int) -> TrainResult:
+    """The `TrainResult` of a run that ended in `state` with (loss, gradient
+    norm, reason) `ending`: with patience the best weights, the validation
+    loss of the weights returned, the warnings."""
     final = host_state(state)
-    return TrainResult(final.weights, state.iteration, loss, norm, reason,
-                       time.perf_counter() - started, final.history, val_loss, final)
+    weights, val_loss, best_iteration = final.weights, None, None
+    if validate and cfg.patience and final.best is not None:
+        (best_iteration, val_loss), weights = state.best_evaluation(), final.best
+    elif validate:
+        last = state.val_history[-1] if state.val_history else None
+        val_loss = last[1] if last and last[0] == state.iteration else validate(state.weights)
+    warnings = untrusted(final, start.iteration, start.zero, epoch, cfg.lr)
+    return TrainResult(weights, state.iteration, *ending, time.perf_counter() - start.clock,
+                       final.history, val_loss, final, final.val_history, best_iteration, epoch,
+                       warnings)
+
+
+def epoch_iterations(n_train: int, batch_size: int | None) -> int:
+    """Steps per pass over the training examples (1 for full batch)."""
+    return 1 if not batch_size or batch_size >= n_train else -(-n_train // batch_size)
 
 
 def host_state(state: State) -> State:
     """A copy of `state` in host memory (numpy), safe to write out."""
-    return State({k: np.array(to_host(v)) for k, v in state.weights.items()},
-                 {k: np.array(to_host(v)) for k, v in state.slots.items()},
-                 state.iteration, list(state.history))
+    def host(arrays):
+        return {k: np.array(to_host(v)) for k, v in arrays.items()}
+    return State(host(state.weights), host(state.slots), state.iteration, list(state.history),
+                 list(state.val_history), None if state.best is None else host(state.best))
 
 
-def mean_loss(program: Program, sig: Signature, examples: dict, rows, weights: dict,
-              cfg: TrainConfig, xp) -> float:
-    """Mean over `rows` of the sum of the losses (the training objective)."""
+def validation(program: Program, sig: Signature, examples: dict, rows, cfg: TrainConfig, xp):
+    """`validate(weights) -> mean loss` over the validation `rows`."""
     plan = make_plan(program, set(sig.inputs) | set(sig.weights), list(sig.losses))
     data = to_device({k: np.asarray(v)[rows] for k, v in examples.items()}, xp, cfg.dtype)
-    values = run_plan(plan, {**data, **weights}, xp=xp, dtype=cfg.dtype, reduce="mean")
-    return sum(float(v) for v in values.values())
+
+    def validate(weights: dict) -> float:
+        values = run_plan(plan, {**data, **weights}, xp=xp, dtype=cfg.dtype, reduce="mean")
+        return sum(float(v) for v in values.values())
+    return validate
