@@ -161,6 +161,7 @@ def local_data(data_file, sig, chunk_size, sync_every, allow_nan, dtype="float64
                             Location(data_file))
     examples = vectors.load_examples(data_file, allow_nan=allow_nan, dtype=dtype or "float64")
     examples.validate(sig.inputs, required=set(sig.inputs))
+    examples.check_classes(sig.classes)
     return examples.arrays
 
 
