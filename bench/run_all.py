@@ -7,7 +7,7 @@ eager, JAX jit and the seed's literal interpreter, same math, same process.
     python bench/run_all.py --profile logreg # cProfile of tenflang's train loop
 
 Prints the tables and writes them, with the machine and the targets, to
-bench/results.md (`--out`).  See bench/README.md for what each column means.
+bench/results_inprocess.md (`--out`; bench_process.py writes the whole-process bench/results.md).  See bench/README.md for what each column means.
 Exit status 1 when tenflang's final weights disagree with numpy's.
 """
 from __future__ import annotations
@@ -466,7 +466,7 @@ def main(argv=None) -> int:
     parser.add_argument("--repeats", type=int, default=None,
                         help="timed runs per implementation (default 5, --quick 2)")
     parser.add_argument("--out", default=None,
-                        help="report file (default bench/results.md; --quick: "
+                        help="report file (default bench/results_inprocess.md; --quick: "
                              "bench/results-quick.md, so a smoke run keeps the real results)")
     parser.add_argument("--only", nargs="+", metavar="CASE",
                         help="cases to run (scalar logreg mlp-b256 mlp-b32 compile seed)")
@@ -499,7 +499,7 @@ def main(argv=None) -> int:
 
     started = time.perf_counter()
     args.repeats = args.repeats or (2 if args.quick else 5)
-    args.out = args.out or str(HERE / ("results-quick.md" if args.quick else "results.md"))
+    args.out = args.out or str(HERE / ("results-quick.md" if args.quick else "results_inprocess.md"))
     seed_examples = args.seed_examples or (200 if args.quick else 5000)
     compile_sizes = args.compile_sizes or ([200, 1000] if args.quick else [1000, 10000, 100000])
     args.command_line = " ".join(["python bench/run_all.py",

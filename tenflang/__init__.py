@@ -6,19 +6,44 @@
     values = tenflang.evaluate(program, examples, result.weights)       # Evaluation Phase
     model = tenflang.Estimator("shape.tf", lr=0.1).fit(X, y)  # the same, scikit-learn style
 
-See docs/api.md (the API guide).
+See docs/api.md (the API guide).  The names below load on first use, so
+`import tenflang` (and each command) imports only what it runs.
 """
-from .errors import RunFailure, TenflangError
-from .lang import parse, parse_file, print_program
-from .backprop import compile_gradient
-from .interp import evaluate, interpret, make_plan, run_plan
-from .data.vectors import (format_examples, load_examples, load_weights, save_examples,
-                      save_weights)
-from .training.loop import TrainConfig, train
-from .estimator import Estimator, TrainingWarning
+import importlib
 
-load_vectors = load_examples    # a data file -> vectors.Examples (`.arrays`: name -> array)
-save_vectors = save_examples    # name -> array (leading example axis) -> a data file
+from .errors import RunFailure, TenflangError
+
+# public name -> (module, its name there)
+_EXPORTS = {
+    "parse": ("lang", "parse"), "parse_file": ("lang", "parse_file"),
+    "print_program": ("lang", "print_program"),
+    "compile_gradient": ("backprop", "compile_gradient"),
+    "evaluate": ("interp", "evaluate"), "interpret": ("interp", "interpret"),
+    "make_plan": ("interp", "make_plan"), "run_plan": ("interp", "run_plan"),
+    "format_examples": ("data.vectors", "format_examples"),
+    "load_examples": ("data.vectors", "load_examples"),
+    "load_weights": ("data.vectors", "load_weights"),
+    "save_examples": ("data.vectors", "save_examples"),
+    "save_weights": ("data.vectors", "save_weights"),
+    "load_vectors": ("data.vectors", "load_examples"),   # a data file -> vectors.Examples
+    "save_vectors": ("data.vectors", "save_examples"),   # name -> array -> a data file
+    "TrainConfig": ("training.loop", "TrainConfig"), "train": ("training.loop", "train"),
+    "Estimator": ("estimator", "Estimator"), "TrainingWarning": ("estimator", "TrainingWarning"),
+}
+
+
+def __getattr__(name: str):
+    if name not in _EXPORTS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module, attr = _EXPORTS[name]
+    value = getattr(importlib.import_module(f".{module}", __name__), attr)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_EXPORTS))
+
 
 __all__ = ["TenflangError", "RunFailure", "parse", "parse_file", "print_program",
            "compile_gradient", "interpret", "evaluate", "make_plan", "run_plan",

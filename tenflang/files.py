@@ -22,6 +22,11 @@ Conventions (docs/guide.md, "Outputs"):
   (exit 2), so nothing is computed only to be lost or to destroy an input.
 * A failed write raises `RunFailure` (exit 1); standard output included (a
   full disk, `> /dev/full`).
+
+`cache_dir()` is where compiled artefacts persist between runs (the parser's
+tables, the machine code of fused loops): ``$TENFLANG_CACHE_DIR``, else
+``$XDG_CACHE_HOME/tenflang``, else ``~/.cache/tenflang`` (docs/guide.md).  A
+cache that cannot be written only costs time: it is None then.
 """
 from __future__ import annotations
 
@@ -35,6 +40,19 @@ import time
 
 from . import limits
 from .errors import Location, RunFailure, TenflangError
+
+
+def cache_dir(*parts: str) -> str | None:
+    """The cache directory (or a subdirectory of it), created; None if it cannot be."""
+    base = (os.environ.get("TENFLANG_CACHE_DIR")
+            or os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"),
+                            "tenflang"))
+    path = os.path.join(base, *parts)
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError:
+        return None
+    return path if os.access(path, os.W_OK) else None
 
 
 # ----------------------------------------------------------------------------- writing

@@ -49,6 +49,14 @@ Conventions
 * `flops(*operand_shapes, *attrs)` per example (multiply-adds count 2);
   default: one per result element.
 
+* `scalar` (elementwise ops): the op on one element, a Python expression over
+  `a` (and `b`) of floats using `math.` functions, `abs`, `min`, `max`, `**`
+  and conditional expressions, as numerically careful as `forward` (logistic
+  exact in both tails, NaN propagating like numpy's).  Fused loops are
+  generated from it (interp/fusion.py groups the steps; the numba renderer
+  uses it as it is, the CUDA renderer translates it to C with Python's `ast`).
+  Division by zero follows IEEE (inf/nan, no exception), as in numpy.
+
 Adding an op is one `defop` call (or `defunary`/`defbinary`), e.g.
 
     defop("sum", 1, forwards.per_example_sum, reduce_shape("sum"), sum_rules,
@@ -141,6 +149,7 @@ class Op:
     view: bool = False         # may return (a view of) an operand instead of a new array
     attrs: tuple[Attr, ...] = ()
     shape_only: tuple[int, ...] = ()    # operand positions that give only a shape
+    scalar: str | None = None  # the op on one element (see the module docstring)
 
     def full(self, attrs=()) -> tuple:
         """The attributes as written, defaults filled in for the rest."""
@@ -352,47 +361,61 @@ def defop(name, arity, forward, shape, grads, math, **options):
     TABLE[name] = Op(name, arity, forward, shape, grads, math, **options)
 
 
-def defunary(name, forward, partial, math, ufunc=None, view=False):
+def defunary(name, forward, partial, math, scalar, ufunc=None, view=False):
     grads = rules(no_grad() if partial == "0" else chain(partial))
-    defop(name, 1, forward, same, grads, math, elementwise=True, ufunc=ufunc, view=view)
+    defop(name, 1, forward, same, grads, math, elementwise=True, ufunc=ufunc, view=view,
+          scalar=scalar)
 
 
-def defbinary(name, ufunc, partial_a, partial_b, math):
+def defbinary(name, ufunc, partial_a, partial_b, math, scalar):
     shape = lambda a, b: broadcast(name, a, b)  # noqa: E731
     forward = elementwise2(lambda xp, a, b: getattr(xp, ufunc)(a, b))
     defop(name, 2, forward, shape, rules(chain(partial_a), chain(partial_b)), math,
-          elementwise=True, ufunc=ufunc)
+          elementwise=True, ufunc=ufunc, scalar=scalar)
 
 
-defunary("copy", lambda xp, a: a, "1", "v = a  (written `define v = a`)", view=True)
-defunary("neg", lambda xp, a: -a, "-1", "v = -a", ufunc="negative")
-defunary("exp", lambda xp, a: xp.exp(a), "v", "v = e^a", ufunc="exp")
-defunary("log", lambda xp, a: xp.log(a), "div 1 a", "v = ln a", ufunc="log")
-defunary("logistic", logistic, "logistic_deriv a", "v = 1 / (1 + e^-a)")
-defunary("tanh", lambda xp, a: xp.tanh(a), "tanh_deriv a", "v = tanh a", ufunc="tanh")
-defunary("relu", lambda xp, a: xp.maximum(a, 0), "step a", "v = max(a, 0)")
-defunary("sqrt", lambda xp, a: xp.sqrt(a), "div 0.5 v", "v = √a", ufunc="sqrt")
-defunary("abs", lambda xp, a: xp.abs(a), "sign a", "v = |a|", ufunc="absolute")
-defunary("sin", lambda xp, a: xp.sin(a), "cos a", "v = sin a", ufunc="sin")
-defunary("cos", lambda xp, a: xp.cos(a), "neg (sin a)", "v = cos a", ufunc="cos")
-defunary("softplus", softplus, "logistic a", "v = ln(1 + e^a)")
+E_NEG_ABS = "math.exp(-abs(a))"          # e^-|a|: never overflows
+
+
+defunary("copy", lambda xp, a: a, "1", "v = a  (written `define v = a`)", "a", view=True)
+defunary("neg", lambda xp, a: -a, "-1", "v = -a", "-a", ufunc="negative")
+defunary("exp", lambda xp, a: xp.exp(a), "v", "v = e^a", "math.exp(a)", ufunc="exp")
+defunary("log", lambda xp, a: xp.log(a), "div 1 a", "v = ln a",
+         "math.log(a) if a > 0.0 else (-math.inf if a == 0.0 else math.nan)", ufunc="log")
+defunary("logistic", logistic, "logistic_deriv a", "v = 1 / (1 + e^-a)",
+         f"math.exp(min(a, 0.0)) / (1.0 + {E_NEG_ABS})")
+defunary("tanh", lambda xp, a: xp.tanh(a), "tanh_deriv a", "v = tanh a", "math.tanh(a)",
+         ufunc="tanh")
+defunary("relu", lambda xp, a: xp.maximum(a, 0), "step a", "v = max(a, 0)",
+         "0.0 if a < 0.0 else a")
+defunary("sqrt", lambda xp, a: xp.sqrt(a), "div 0.5 v", "v = √a",
+         "math.sqrt(a) if a >= 0.0 else math.nan", ufunc="sqrt")
+defunary("abs", lambda xp, a: xp.abs(a), "sign a", "v = |a|", "abs(a)", ufunc="absolute")
+defunary("sin", lambda xp, a: xp.sin(a), "cos a", "v = sin a", "math.sin(a)", ufunc="sin")
+defunary("cos", lambda xp, a: xp.cos(a), "neg (sin a)", "v = cos a", "math.cos(a)",
+         ufunc="cos")
+defunary("softplus", softplus, "logistic a", "v = ln(1 + e^a)",
+         f"(0.0 if a < 0.0 else a) + math.log1p({E_NEG_ABS})")
 defunary("logistic_deriv", logistic_deriv, "mul v (sub 1 (mul 2 (logistic a)))",
-         "v = σ(a)(1 - σ(a)),  σ = logistic")
-defunary("tanh_deriv", tanh_deriv, "mul -2 (mul (tanh a) v)", "v = 1 - tanh² a")
-defunary("step", step, "0", "v = 1 if a > 0 else 0")
+         "v = σ(a)(1 - σ(a)),  σ = logistic", f"{E_NEG_ABS} / (1.0 + {E_NEG_ABS}) ** 2")
+defunary("tanh_deriv", tanh_deriv, "mul -2 (mul (tanh a) v)", "v = 1 - tanh² a",
+         "4.0 * math.exp(-2.0 * abs(a)) / (1.0 + math.exp(-2.0 * abs(a))) ** 2")
+defunary("step", step, "0", "v = 1 if a > 0 else 0", "1.0 if a > 0.0 else 0.0")
 defunary("sign", lambda xp, a: xp.sign(a), "0", "v = -1, 0 or 1 as a < 0, = 0, > 0",
-         ufunc="sign")
+         "1.0 if a > 0.0 else (-1.0 if a < 0.0 else a)", ufunc="sign")
 
-defbinary("add", "add", "1", "1", "v = a + b")
-defbinary("sub", "subtract", "1", "-1", "v = a - b")
-defbinary("mul", "multiply", "b", "a", "v = a · b")
-defbinary("div", "divide", "div 1 b", "neg (div v b)", "v = a / b")
+defbinary("add", "add", "1", "1", "v = a + b", "a + b")
+defbinary("sub", "subtract", "1", "-1", "v = a - b", "a - b")
+defbinary("mul", "multiply", "b", "a", "v = a · b", "a * b")
+defbinary("div", "divide", "div 1 b", "neg (div v b)", "v = a / b", "a / b")
 defbinary("pow", "power", "mul b (pow a (sub b 1))", "mul v (log a)",
-          "v = a^b")
+          "v = a^b", "a ** b")
 defbinary("max", "maximum", "step (sub a b)", "sub 1 (step (sub a b))",
-          "v = a if a > b else b  (ties: the derivative goes to b)")
+          "v = a if a > b else b  (ties: the derivative goes to b)",
+          "a if a > b or a != a else b")
 defbinary("min", "minimum", "step (sub b a)", "sub 1 (step (sub b a))",
-          "v = a if a < b else b  (ties: the derivative goes to b)")
+          "v = a if a < b else b  (ties: the derivative goes to b)",
+          "a if a < b or a != a else b")
 
 defop("matmul", 2, matmul, matmul_shape, matmul_rules,
       "v = A x  ([m, k] · [k] → [m]),  v = A B  ([m, k] · [k, n] → [m, n]); batched over the "
@@ -555,7 +578,8 @@ defop("one_hot", 1, forwards.one_hot, one_hot_shape, rules(no_grad_like("a")),
 defop("argmax", 1, forwards.argmax, argmax_shape, rules(no_grad_like("a")),
       "v = the index of the first maximum of a along its last axis", flops=lambda a: size(a))
 defop("equal", 2, forwards.equal, lambda a, b: broadcast("equal", a, b),
-      rules(no_grad(), no_grad()), "v = 1 if a = b else 0", elementwise=True)
+      rules(no_grad(), no_grad()), "v = 1 if a = b else 0", elementwise=True,
+      scalar="1.0 if a == b else 0.0")
 
 
 defop("sum_like", 2, sum_like, sum_like_shape, rules(linear("broadcast_like g a")),

@@ -312,8 +312,8 @@ def test_data_shapes_are_checked_against_the_program_line_by_line(run_cli_batch,
 def test_data_that_agrees_with_itself_but_not_the_program_blames_line_1(run_cli_batch, linear):
     (linear / "data.txt").write_text("{x: 1, y: 2}\n{x: 2, y: 1}\n")
     [(code, _, err)] = run_cli_batch([["tfweightcalc", "ling.tf", "data.txt"]], cwd=linear)
-    assert code == 2 and err.startswith("data.txt:1:2: error: variable 'x' has shape [], "
-                                        "expected [3]")
+    assert code == 2 and err.startswith("data.txt:1:2: error: variable 'x' has shape [] "
+                                        "here, but the program declares [3]"), err
 
 
 def test_loading_without_a_program_still_compares_lines(linear):

@@ -10,15 +10,16 @@ def test_plan_shows_each_step_with_its_tenflang_line(run_cli):
     code, out, err = run_cli(["tenflang", "plan", SEED])
     assert code == 0, err
     assert out.startswith("def run(env, xp, F, dtype):")
-    assert "# z = mul x w" in out and "# lambda = pow diff 2" in out
-    assert "return {'o': " in out and "'lambda': " in out
+    assert "    z = xp.multiply(x, w)\n" in out               # its own names, no comment needed
+    assert "xp.power(diff, 2.0, out=diff)    # lambda = pow diff 2" in out    # in place
+    assert "return {'o': o, 'lambda': diff}" in out
     compile(out, "plan", "exec")          # it is valid Python
 
 
 def test_plan_without_an_exp_output_drops_the_loss(run_cli):
     code, out, _ = run_cli(["tenflang", "plan", SEED, "--without", "y"])
     assert code == 0
-    assert "lambda" not in out and "# o = logistic z" in out
+    assert "lambda" not in out and "o = F.logistic(xp, z)" in out
 
 
 def test_plan_of_a_gcp_with_reduce_sums_inside_products(run_cli, tmp_path):
@@ -28,6 +29,21 @@ def test_plan_of_a_gcp_with_reduce_sums_inside_products(run_cli, tmp_path):
     code, out, err = run_cli(["tenflang", "plan", gcp, "--reduce", "mean"])
     assert code == 0, err
     assert "xp.matmul(" in out and ".T, " in out     # d/dW = outer d/dscores x, as one GEMM
+
+
+def test_plan_names_are_the_programs_own_made_python_and_unique(run_cli, tmp_path):
+    program = tmp_path / "p.tf"
+    program.write_text("declare input x\ndeclare weight xp\ndeclare intvar h.t\n"
+                       "declare intvar h_t\ndeclare output lambda\ndeclare output o\n"
+                       "define h.t = mul x xp\ndefine h_t = exp h.t\n"
+                       "define lambda = exp h_t\ndefine o = add h.t lambda\n")   # a keyword too
+    code, out, err = run_cli(["tenflang", "plan", program])
+    assert code == 0, err
+    assert "xp_ = env['xp']" in out and "h_t = xp.multiply(x, xp_)    # h.t = mul x xp" in out
+    assert "h_t_2 = xp.exp(h_t)    # h_t = exp h.t" in out
+    assert "xp.exp(h_t_2, out=h_t_2)    # lambda = exp h_t" in out         # in place
+    assert "return {'lambda': h_t_2, 'o': h_t}" in out
+    compile(out, "plan", "exec")
 
 
 def test_plan_of_a_bad_program_is_a_clear_error(run_cli, tmp_path):

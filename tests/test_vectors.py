@@ -439,9 +439,9 @@ def test_scalar_fast_path_matches_general_parser_on_varied_text(tmp_path, text, 
         assert "no examples" in err.message
         return
     with monkeypatch.context() as m:
-        m.setattr(vectors, "_fast_scalar_examples", lambda *args: None)
+        m.setattr(vectors, "_read_uniform", lambda *args: 0)
         slow = load_examples(path)
-    assert fast.lines == slow.lines and vectors._fast_scalar_examples(path, text, text.split("\n"))
+    assert list(fast.lines) == slow.lines and isinstance(vectors._read_uniform(path, text.encode()), tuple)
     assert_same(slow.arrays, fast.arrays)
 
 
@@ -452,3 +452,18 @@ def test_csv_errors_point_at_the_cell(tmp_path):
     path = write(tmp_path, "e.csv", "a,b\n1,2\n333,inf\n")
     assert check(error_of(load_examples, path), "variable 'b' is inf", path, 3) \
         .startswith(f"{path}:3:5:")
+
+
+@pytest.mark.parametrize("compressed", [False, True])
+@pytest.mark.parametrize("stored, dtype", [("float64", "float64"), ("float32", "float32"),
+                                           ("float32", "float64"), ("int16", "float64"),
+                                           (">f8", "float64")])
+def test_npz_arrays_load_in_the_asked_dtype_whatever_their_storage(tmp_path, stored, dtype,
+                                                                   compressed):
+    x = np.arange(24, dtype=np.float64).reshape(4, 2, 3) - 7.5 * (stored[-1] != "6")
+    path = str(tmp_path / "d.npz")
+    (np.savez_compressed if compressed else np.savez)(path, x=x.astype(stored), y=np.ones(4))
+    ex = load_examples(path, dtype=dtype)
+    assert ex.arrays["x"].dtype == np.dtype(dtype) and ex.arrays["y"].dtype == np.dtype(dtype)
+    assert np.array_equal(ex.arrays["x"], x.astype(stored).astype(dtype))
+    assert ex.arrays["x"].flags.c_contiguous and ex.arrays["x"].flags.writeable

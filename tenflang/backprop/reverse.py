@@ -13,6 +13,8 @@ line and the block's definitions, plus the shapes of all new names.
 """
 from __future__ import annotations
 
+import functools
+
 from collections import ChainMap
 from dataclasses import dataclass, field, replace
 
@@ -48,14 +50,25 @@ def operand_shape(operand, shapes) -> ops.Shape:
 
 
 def grad_rules(define: Define, shapes) -> tuple[ops.Rule | None, ...]:
-    shapes = [operand_shape(o, shapes) for o in define.operands]
-    return ops.TABLE[define.op].rules(shapes, define.attrs)
+    return rules_for(define.op, tuple(operand_shape(o, shapes) for o in define.operands),
+                     define.attrs)
 
 
 def infer(lines: list[Define], shapes: dict) -> None:
     for line in lines:
-        shapes[line.name] = ops.TABLE[line.op].result_shape(
-            [operand_shape(o, shapes) for o in line.operands], line.attrs)
+        shapes[line.name] = shape_for(
+            line.op, tuple(operand_shape(o, shapes) for o in line.operands), line.attrs)
+
+
+# a program repeats a few (op, shapes, attributes) many times: rules and shapes once each
+@functools.lru_cache(maxsize=4096)
+def rules_for(op: str, shapes: tuple, attrs: tuple) -> tuple[ops.Rule | None, ...]:
+    return ops.TABLE[op].rules(shapes, attrs)
+
+
+@functools.lru_cache(maxsize=4096)
+def shape_for(op: str, shapes: tuple, attrs: tuple) -> ops.Shape:
+    return ops.TABLE[op].result_shape(shapes, attrs)
 
 
 def carries(rule: ops.Rule | None, keep_zero: bool) -> bool:

@@ -1,30 +1,51 @@
 """Command-line tools: `tfcompiler`, `tfweightcalc`, `tfevaluate` (the seed's
 names) and the `tenflang` group gathering them with `check`, `shard` and friends.
-Each command is a thin wrapper over the Python API."""
+Each command is a thin wrapper over the Python API, in its own module, imported
+only when that command runs (start-up pays for what a run uses)."""
+import importlib
+
 import click
 
-from .compile_command import check_command, tfcompiler
-from .evaluate_command import tfevaluate
-from .export_command import export_command
-from .fmt_command import fmt_command
-from .plan_command import plan_command
-from .shard_command import shard_command
-from .train_command import tfweightcalc
+# subcommand -> (module, click command); the three tf* names are the same objects
+COMMANDS = {
+    "compile": ("compile_command", "tfcompiler"),
+    "train": ("train_command", "tfweightcalc"),
+    "evaluate": ("evaluate_command", "tfevaluate"),
+    "check": ("compile_command", "check_command"),
+    "fmt": ("fmt_command", "fmt_command"),
+    "plan": ("plan_command", "plan_command"),
+    "shard": ("shard_command", "shard_command"),
+    "export": ("export_command", "export_command"),
+}
+_TOOLS = {"tfcompiler": "compile", "tfweightcalc": "train", "tfevaluate": "evaluate"}
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def _command(name: str) -> click.Command:
+    module, attr = COMMANDS[name]
+    return getattr(importlib.import_module(f".{module}", __name__), attr)
+
+
+class LazyGroup(click.Group):
+    """A group whose subcommands' modules load when the subcommand is asked for."""
+
+    def list_commands(self, ctx):
+        return list(COMMANDS)
+
+    def get_command(self, ctx, name):
+        return _command(name) if name in COMMANDS else None
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="tenflang")
 def main():
     """TenFlang: compile, train and evaluate straight-line tensor programs."""
 
 
-main.add_command(tfcompiler, "compile")
-main.add_command(tfweightcalc, "train")
-main.add_command(tfevaluate, "evaluate")
-main.add_command(check_command, "check")
-main.add_command(fmt_command, "fmt")
-main.add_command(plan_command, "plan")
-main.add_command(shard_command, "shard")
-main.add_command(export_command, "export")
+def __getattr__(name: str):
+    """`tenflang.cli.tfweightcalc` and friends (the console entry points), loaded on use."""
+    if name in _TOOLS:
+        return _command(_TOOLS[name])
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = ["main", "tfcompiler", "tfweightcalc", "tfevaluate"]

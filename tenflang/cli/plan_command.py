@@ -3,14 +3,15 @@
 The interpreter compiles each program once to straight-line Python (see
 `tenflang.interp.codegen`); this prints that code, one line per step with
 the TenFlang line it comes from, so a user can see what runs, what is done
-in place and when each value is released.
+in place and when each value is released.  With `--fused`, chains of
+elementwise steps are calls of fused loops, whose numba source follows.
 """
 from __future__ import annotations
 
 import click
 
 from ..interp import make_plan
-from ..interp.codegen import plan_source
+from ..interp.codegen import generate
 from ..lang import parse_file
 from ..lang.ast import BOUND_KINDS
 from .common import check_outputs, reports_errors, write_output
@@ -23,11 +24,18 @@ from .common import check_outputs, reports_errors, write_output
                    "(what tfweightcalc runs).")
 @click.option("--without", multiple=True, metavar="NAME",
               help="Plan as if this data variable were absent (NULL); repeatable.")
+@click.option("--fused", is_flag=True, help="Show the plan with its elementwise chains fused "
+              "into loops, and the loops' source (what runs on the CPU for 1000 examples or more).")
 @click.option("-o", "--output", "out", metavar="OUT", help="Write here (default stdout).")
 @reports_errors
-def plan_command(program_file, reduce, without, out):
+def plan_command(program_file, reduce, without, fused, out):
     """Print the generated Python that runs PROGRAM."""
     check_outputs({"-o": out}, {"PROGRAM": program_file})
     program = parse_file(program_file)
     data = {d.name for d in program.declarations().values() if d.kind in BOUND_KINDS}
-    write_output(out, plan_source(make_plan(program, data - set(without)), reduce))
+    plan = make_plan(program, data - set(without))
+    text, _, groups = generate(plan, reduce, fused)
+    if groups:
+        from ..interp.numba_loops import module_source
+        text += "\n\n# the fused loops (tenflang.interp.numba_loops)\n" + module_source(groups)
+    write_output(out, text)

@@ -111,7 +111,7 @@ def tfweightcalc(gcp_file, data_file, out, lr, optimizer, weight_decay, lr_sched
     if scheduler:
         data = cluster_data(data_file, sig, scheduler, chunk_size, allow_nan)
     else:
-        data = local_data(data_file, sig, chunk_size, sync_every, allow_nan)
+        data = local_data(data_file, sig, chunk_size, sync_every, allow_nan, dtype)
     init = load_init(init_file, sig) if init_file else None
     resume = resume_from(checkpoint, sig, cfg, resume_anyway) if checkpoint else None
     save = checkpoint_saver(checkpoint, cfg) if checkpoint else None
@@ -153,7 +153,7 @@ def cluster_data(data_file, sig, scheduler, chunk_size, allow_nan):
     return data
 
 
-def local_data(data_file, sig, chunk_size, sync_every, allow_nan) -> dict:
+def local_data(data_file, sig, chunk_size, sync_every, allow_nan, dtype="float64") -> dict:
     """The examples of DATA, checked against the GCP's inputs."""
     if chunk_size:
         raise TenflangError("--chunk-size needs --scheduler (it sets the examples per "
@@ -165,7 +165,8 @@ def local_data(data_file, sig, chunk_size, sync_every, allow_nan) -> dict:
         raise TenflangError("DATA is a directory: a directory of .npz shards is read by a "
                             "distributed run (--scheduler local:N or tcp://HOST:PORT)",
                             Location(data_file))
-    examples = vectors.load_examples(data_file, allow_nan=allow_nan, shapes=sig.inputs)
+    examples = vectors.load_examples(data_file, allow_nan=allow_nan, shapes=sig.inputs,
+                                     dtype=dtype or "float64")
     examples.validate(sig.inputs, required=set(sig.inputs))
     examples.check_classes(sig.classes)
     return examples.arrays

@@ -5,11 +5,13 @@ Conventions:
 * Formats by extension.  Text files are vector notation (`tenflang.notation`):
   data files hold one vector per line, one example each; weights files hold one
   vector, which may span lines.  ``.npz``: one array per variable, data with a
-  leading example axis.  ``.csv`` (data only; `tenflang.csvfiles`): a header row
+  leading example axis; an array stored uncompressed in the run's dtype is read
+  straight into place, not copied.  ``.csv`` (data only; `tenflang.csvfiles`): a header row
   of ``x`` or ``x[i]`` / ``M[i,j]`` columns, one row per example.
 * Unbound: ``null``, a missing entry or (csv) empty cells.  A variable is unbound in
   every example or in none; unbound everywhere loads as ``None`` (npz stores no
-  array for it).  Every example has the same shapes.  Values load as float64;
+  array for it).  Every example has the same shapes.  Values load as float64
+  (.npz: in the dtype asked for);
   NaN/inf are errors unless ``allow_nan``.
 * Writing: float64 as Python ``repr``, float32 as its shortest float32 string, so
   files read back bit-identical.  JSON Lines writes NaN/Infinity as Python's json.
@@ -23,6 +25,7 @@ Conventions:
 from __future__ import annotations
 
 import io
+import math
 import os
 import re
 import zipfile
@@ -36,8 +39,8 @@ from ..files import write_file
 from .csvfiles import csv_examples, csv_lines, header_column, merge_header
 from .notation import (NAME_RE, Source, check_uniform, entry_column, is_blank, parse_vector,
                        shape_str, skip, value_strings, vector_lines)
-# looked up here at each call, so tests can swap out vectors._fast_scalar_examples
-from .notation import fast_scalar_examples as _fast_scalar_examples
+# looked up here at each call, so tests can swap out vectors._read_uniform
+from .fastnotation import read_uniform as _read_uniform
 
 _NONFINITE = "NaN and infinity are rejected unless --allow-nan is given"
 
@@ -49,12 +52,14 @@ def _read_bytes(path: str, what: str) -> bytes:
         with open(path, "rb") as f:
             return f.read()
     except OSError as e:
-        raise TenflangError(f"cannot read {what} file: {e.strerror or e}",
-                            Location(file=path)) from None
+        raise _unreadable(path, what, e) from None
 
 
-def _read_text(path: str, what: str) -> str:
-    data = _read_bytes(path, what)
+def _unreadable(path: str, what: str, e: OSError) -> TenflangError:
+    return TenflangError(f"cannot read {what} file: {e.strerror or e}", Location(file=path))
+
+
+def _decode(path: str, data: bytes, what: str) -> str:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
@@ -62,13 +67,20 @@ def _read_text(path: str, what: str) -> str:
                             Location(path, data.count(b"\n", 0, e.start) + 1)) from None
 
 
-def _read_npz(path: str, what: str) -> dict[str, np.ndarray]:
-    data = _read_bytes(path, what)
+def _read_text(path: str, what: str) -> str:
+    return _decode(path, _read_bytes(path, what), what)
+
+
+def _read_npz(path: str, what: str, dtype=np.float64) -> dict[str, np.ndarray]:
+    """The arrays of an .npz file in `dtype`: one already in `dtype` is read in
+    place (`_npz_member`), others are read and converted."""
     try:
-        z = np.load(io.BytesIO(data), allow_pickle=False)
-        if not isinstance(z, np.lib.npyio.NpzFile):
-            raise ValueError("it holds a single .npy array, not an archive")
-        arrays = {k: z[k] for k in z.files}
+        with open(path, "rb") as f, np.load(f, allow_pickle=False) as z:
+            if not isinstance(z, np.lib.npyio.NpzFile):
+                raise ValueError("it holds a single .npy array, not an archive")
+            arrays = {k: _npz_member(f, z, k, np.dtype(dtype)) for k in z.files}
+    except OSError as e:
+        raise _unreadable(path, what, e) from None
     except Exception as e:      # numpy/zipfile raise many kinds for a corrupt file
         raise TenflangError(f"not a valid .npz file: {e}", Location(file=path)) from None
     for name, a in arrays.items():
@@ -80,8 +92,33 @@ def _read_npz(path: str, what: str) -> dict[str, np.ndarray]:
         if a.dtype.kind not in "biuf":
             raise TenflangError(f"array '{name}' holds {a.dtype} values, not numbers",
                                 Location(file=path))
-        arrays[name] = a.astype(np.float64)
+        arrays[name] = a.astype(dtype, copy=False)
     return arrays
+
+
+_NPY_HEADERS = {(1, 0): np.lib.format.read_array_header_1_0,
+                (2, 0): np.lib.format.read_array_header_2_0}
+
+
+def _npz_member(f, z, name: str, dtype: np.dtype) -> np.ndarray:
+    """Array `name` of the open archive `z` (file `f`), read straight into its
+    array (one read, no bytes object, no conversion) when it is stored
+    uncompressed, C-ordered and already in `dtype`.  Not memory-mapped: numpy's
+    own arrays get huge pages, and compute on a mapped file ran 3-5x slower."""
+    info = z.zip.getinfo(name + ".npy")
+    if info.compress_type != zipfile.ZIP_STORED:
+        return z[name]
+    f.seek(info.header_offset)
+    local = f.read(30)                   # the zip local header: name and extra lengths
+    f.seek(info.header_offset + 30 + int.from_bytes(local[26:28], "little")
+           + int.from_bytes(local[28:30], "little"))
+    header = _NPY_HEADERS.get(np.lib.format.read_magic(f))
+    if header is None:
+        return z[name]
+    shape, fortran, stored = header(f)
+    if fortran or stored != dtype or not math.prod(shape):
+        return z[name]
+    return np.fromfile(f, dtype=dtype, count=math.prod(shape)).reshape(shape)
 
 
 def _file_line(path: str, line: int) -> str | None:
@@ -168,10 +205,13 @@ class Examples:
 
 
 def _first_nonfinite(arrays: dict) -> tuple[int, str, float] | None:
-    """(example index, name, value) of the earliest NaN/inf, or None."""
+    """(example index, name, value) of the earliest NaN/inf, or None.  A finite
+    sum (one pass, no temporary) proves an array finite; only the rest are searched."""
     best = None
     for name, a in arrays.items():
-        if a is not None and a.size and not np.isfinite(a).all():
+        with np.errstate(over="ignore", invalid="ignore"):
+            finite = a is None or np.isfinite(a.sum())
+        if not finite and not np.isfinite(a).all():
             flat = a.reshape(len(a), -1)
             k = int(np.argmax(~np.isfinite(flat).all(axis=1)))
             if best is None or k < best[0]:
@@ -179,25 +219,31 @@ def _first_nonfinite(arrays: dict) -> tuple[int, str, float] | None:
     return best
 
 
-def _text_examples(path: str, text: str, declared: dict | None = None):
+def _text_examples(path: str, data: bytes, declared: dict | None = None):
+    """(arrays, line numbers, where) of a data file in vector notation: the fast
+    reader when every line follows the first (and the program's shapes, when
+    `declared`), else the general one, which names the line at fault."""
+    fast = _read_uniform(path, data)
+    if isinstance(fast, tuple) and _declared_agree(fast[0], declared):
+        def where_fast(k: int, name: str | None = None) -> Location:
+            line = _file_line(path, numbers[k]) or ""
+            return Location(path, numbers[k], name and entry_column(path, line, name), line)
+        numbers = fast[1].tolist()
+        return fast[0], numbers, where_fast
+    if isinstance(fast, tuple):
+        fast = None
+    text = _decode(path, data, "data")
     lines = text.split("\n")
+    if fast:                             # the line the fast reader stopped at: its error, if any
+        _parse_line(path, lines[fast - 1], fast)
 
     def where(k: int, name: str | None = None) -> Location:
         line = lines[numbers[k] - 1]
         return Location(path, numbers[k], name and entry_column(path, line, name), line)
-    fast = _fast_scalar_examples(path, text, lines)
-    if fast:
-        numbers = fast[1]
-        return fast[0], numbers, where
     records, numbers = [], []
     for i, line in enumerate(lines, 1):
         if not is_blank(line):
-            src = Source(path, line, i)
-            entries, pos = parse_vector(src, line, 0, False)
-            if skip(line, pos) < len(line):
-                raise src.error(f"unexpected '{line[skip(line, pos)]}' after the vector "
-                                "(a data file holds one example per line)", skip(line, pos))
-            records.append(entries)
+            records.append(_parse_line(path, line, i))
             numbers.append(i)
     arrays = {}
     for name in dict.fromkeys(n for entries in records for n in entries):
@@ -219,18 +265,38 @@ def _text_examples(path: str, text: str, declared: dict | None = None):
     return arrays, numbers, where
 
 
+def _declared_agree(arrays: dict, declared: dict | None) -> bool:
+    """Do the per-example shapes of `arrays` agree with the program's?"""
+    return declared is None or all(a is None or name not in declared
+                                   or a.shape[1:] == tuple(declared[name])
+                                   for name, a in arrays.items())
+
+
+def _parse_line(path: str, line: str, number: int) -> dict:
+    """The entries of one line of a data file (one vector, nothing after it)."""
+    src = Source(path, line, number)
+    entries, pos = parse_vector(src, line, 0, False)
+    if skip(line, pos) < len(line):
+        raise src.error(f"unexpected '{line[skip(line, pos)]}' after the vector "
+                        "(a data file holds one example per line)", skip(line, pos))
+    return entries
+
+
 def _ext(path: str) -> str:
     return os.path.splitext(path)[1].lower()
 
 
-def load_examples(path: str, *, allow_nan: bool = False, shapes: dict | None = None) -> Examples:
+def load_examples(path: str, *, allow_nan: bool = False, shapes: dict | None = None,
+                  dtype="float64") -> Examples:
     """Load a data file: .npz, .csv, otherwise vector notation (one example per line).
     `shapes` (name -> the program's per-example shape), when given, is what each
     example of a text file is checked against, so an error names the first line
-    that disagrees with the program (not with the file's first line)."""
+    that disagrees with the program (not with the file's first line).  An .npz
+    array already stored in `dtype` is read straight into place; text and csv
+    values are read as float64 (see the module docstring)."""
     header_line = None
     if _ext(path) == ".npz":
-        arrays, numbers = _read_npz(path, "data"), None
+        arrays, numbers = _read_npz(path, "data", dtype), None
         lengths = {name: len(a) if a.ndim else None for name, a in arrays.items()}
         if len(set(lengths.values())) > 1 or None in lengths.values():
             raise TenflangError("the arrays of a data .npz file need one common leading example "
@@ -241,7 +307,7 @@ def load_examples(path: str, *, allow_nan: bool = False, shapes: dict | None = N
     elif _ext(path) == ".csv":
         arrays, numbers, where, header_line = csv_examples(path, _read_text(path, "data"))
     else:
-        arrays, numbers, where = _text_examples(path, _read_text(path, "data"), shapes)
+        arrays, numbers, where = _text_examples(path, _read_bytes(path, "data"), shapes)
     examples = Examples(path, arrays, numbers, header_line)
     if not len(examples):
         raise TenflangError("no examples in file (it is empty or holds only comments or a header)",

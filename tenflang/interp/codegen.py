@@ -15,16 +15,23 @@ with every decision taken ahead of time from the static shapes:
 * with a batch reduction, a result made by `outer`/`matmul` of two
   per-example values is reduced inside the product (one BLAS call).
 
-The source is for people too: `plan_source(plan)` shows each step with the
-TenFlang line it comes from.  Names in it are `v<k>`, k the value's index.
+The source is for people too (`plan_source(plan)`, `tenflang plan`): values
+keep their TenFlang names, made Python identifiers by `python_name` (`h.t` ->
+`h_t`, `d/dW1` -> `d_dW1`, a keyword or one of the function's parameters gets
+a trailing `_`, a clash a `_2`); a result written in place keeps its operand's
+name; a step is commented with its TenFlang line only where the code does not
+already say it (renamed values, results in place, sums inside products).
 """
 from __future__ import annotations
 
 import functools
+import keyword
+import re
 from types import SimpleNamespace
 
 from .. import convolution, ops
 from ..lang.printer import attribute, number
+from .fusion import Group, fuse
 
 # a batch sum pushed into the product, as one BLAS call: Σ_b a_b ⊗ c_b = aᵀc, and
 # Σ_b A_b C_b contracts the example axis with the inner one
@@ -81,16 +88,42 @@ def reduction_code(step, shapes) -> str | None:
     return REDUCIBLE.get(step.op.name)
 
 
+PARAMETERS = ("env", "xp", "F", "dtype")
+
+
+def python_name(name: str) -> str:
+    """A TenFlang name as a Python identifier (before making it unique)."""
+    cleaned = re.sub(r"[./]", "_", name)
+    return cleaned + "_" if keyword.iskeyword(cleaned) or cleaned in PARAMETERS else cleaned
+
+
 class Source:
     """Builds the generated function's lines and its value names."""
 
     def __init__(self, plan):
         self.names: dict[str, str] = {}
+        self.taken: set[str] = set(PARAMETERS)
         self.lines = ["def run(env, xp, F, dtype):"]
         self.plan = plan
 
     def var(self, name: str) -> str:
-        return self.names.setdefault(name, f"v{len(self.names)}")
+        """The Python name of TenFlang value `name` (unique, fixed on first use)."""
+        if name not in self.names:
+            base = candidate = python_name(name)
+            k = 2
+            while candidate in self.taken:
+                candidate, k = f"{base}_{k}", k + 1
+            self.taken.add(candidate)
+            self.names[name] = candidate
+        return self.names[name]
+
+    def share(self, name: str, operand: str) -> str:
+        """`name` lives in `operand`'s buffer, under its Python name."""
+        self.names[name] = self.var(operand)
+        return self.names[name]
+
+    def renamed(self, names) -> bool:
+        return any(self.var(n) != n for n in names if isinstance(n, str))
 
     def emit(self, code: str, comment: str = "") -> None:
         self.lines.append(f"    {code}" + (f"    # {comment}" if comment else ""))
@@ -131,48 +164,86 @@ def inplace_operand(step, owned: set[str], batched: set[str], shapes) -> str | N
     return None
 
 
-def plan_source(plan, reduce: str | None = None) -> str:
-    """The Python source of `plan` (see module docstring)."""
-    return generate(plan, reduce)[0]
+def plan_source(plan, reduce: str | None = None, fused: bool = False) -> str:
+    """The Python source of `plan` (see module docstring); `fused`: with its
+    elementwise chains as calls of fused loops (interp/fusion.py)."""
+    return generate(plan, reduce, fused)[0]
 
 
-def generate(plan, reduce: str | None) -> tuple[str, frozenset]:
-    """(the source, the results it reduces inside their products)."""
+def generate(plan, reduce: str | None, fused: bool = False):
+    """(the source, the results it reduces over the batch, the fused groups)."""
     src = Source(plan)
     for name in plan.bound:
-        src.emit(f"{src.var(name)} = env[{name!r}]", name)
+        src.emit(f"{src.var(name)} = env[{name!r}]")
     batched = batched_names(plan)
-    fused = fused_reductions(plan, batched) if reduce else {}
-    owned: set[str] = set()
-    for step in plan.steps:
-        line = f"{step.target} = {step.op.name} " + " ".join(
-            [o if isinstance(o, str) else number(o) for o in step.operands]
-            + [attribute(a) for a in written(step.attrs)])
-        if step.target in fused:
-            names = dict(zip("abc", (src.var(o) for o in step.operands)))
-            attrs = ", ".join(map(repr, written(step.attrs)))
-            src.emit(f"{src.var(step.target)} = {fused[step.target].format(**names, attrs=attrs)}",
-                     line)
+    blas = fused_reductions(plan, batched) if reduce else {}
+    items = plan.steps
+    if fused:      # a batch sum of per-example scalars is better done in the loop
+        items = fuse(plan, reduce, batched, {t for t in blas if plan.shapes[t] != ()})
+        grouped = {s.target for g in items if isinstance(g, Group) for s in g.steps}
+        blas = {t: code for t, code in blas.items() if t not in grouped}
+    groups = [g for g in items if isinstance(g, Group)]
+    reduced, owned = set(blas), set()
+    for item in items:
+        if isinstance(item, Group):
+            src.emit(*group_lines(src, item, groups.index(item) + 1))
+            reduced.update(o.name for o in item.outputs if o.reduce)
+            owned.update(o.name for o in item.outputs)
+            release, kept = item.release, ()
         else:
-            target = inplace_operand(step, owned, batched, plan.shapes)
-            src.emit(f"{src.var(step.target)} = {step_code(src, step, target)}", line)
-            if not step.op.view:
-                owned.add(step.target)
-        # a view keeps its operands' memory alive: never overwrite what it reads
-        if step.op.view:
-            owned.difference_update(o for o in step.operands if isinstance(o, str))
-        released = [src.var(n) for n in step.release if n in src.names]
+            src.emit(*step_lines(src, item, blas, owned, batched))
+            # a view keeps its operands' memory alive: never overwrite what it reads
+            if item.op.view:
+                owned.difference_update(o for o in item.operands if isinstance(o, str))
+            release, kept = item.release, (src.var(item.target),)
+        released = [src.var(n) for n in release if n in src.names and src.var(n) not in kept]
         if released:
             src.emit(f"del {', '.join(released)}")
     results = ", ".join(f"{n!r}: {src.var(n)}" for n in plan.results if n not in plan.null)
     src.emit(f"return {{{results}}}")
-    return "\n".join(src.lines) + "\n", frozenset(fused)
+    return "\n".join(src.lines) + "\n", frozenset(reduced), tuple(groups)
+
+
+def group_lines(src: Source, group: Group, k: int):
+    """The call of fused loop k, commented with the values it computes."""
+    outs = ", ".join(src.var(o.name) for o in group.outputs) + ("," if len(group.outputs) == 1 else "")
+    ins = ", ".join(src.var(i.name) for i in group.inputs)
+    return (f"{outs} = F.fused_{k}(dtype, {ins})",
+            "fused: " + ", ".join(s.target for s in group.steps))
+
+
+def step_lines(src: Source, step, fused: dict, owned: set[str], batched: set[str]):
+    """(the code of one step, its comment: the TenFlang line where the code does
+    not already say it)."""
+    line = f"{step.target} = {step.op.name} " + " ".join(
+        [o if isinstance(o, str) else number(o) for o in step.operands]
+        + [attribute(a) for a in written(step.attrs)])
+    if step.target in fused:
+        names = dict(zip("abc", (src.var(o) for o in step.operands)))
+        attrs = ", ".join(map(repr, written(step.attrs)))
+        return (f"{src.var(step.target)} = {fused[step.target].format(**names, attrs=attrs)}",
+                line)
+    inplace = inplace_operand(step, owned, batched, src.plan.shapes)
+    if not step.op.view:
+        owned.add(step.target)
+    renamed = src.renamed((step.target,) + step.operands)
+    if inplace:
+        code = step_code(src, step, inplace)
+        src.share(step.target, inplace)
+        return code, line
+    code = f"{src.var(step.target)} = {step_code(src, step, None)}"
+    return code, line if renamed else ""
 
 
 @functools.lru_cache(maxsize=256)
-def compiled(plan, reduce: str | None):
-    """(the generated function, the names of results reduced inside it)."""
-    source, fused = generate(plan, reduce)
+def compiled(plan, reduce: str | None, fused: bool = False):
+    """(the generated function, the names of results it reduces over the batch,
+    the namespace it takes as `F`: the ops' forwards and any fused loops)."""
+    source, reduced, groups = generate(plan, reduce, fused)
     namespace: dict = {}
     exec(compile(source, f"<tenflang plan {id(plan):x}>", "exec"), namespace)
-    return namespace["run"], fused
+    forwards = FORWARDS
+    if groups:
+        from .numba_loops import functions
+        forwards = SimpleNamespace(**vars(FORWARDS), **functions(groups))
+    return namespace["run"], reduced, forwards

@@ -13,10 +13,20 @@ The plan runs as generated Python (see `codegen`).
 """
 from __future__ import annotations
 
+import os
+
 import numpy as np
 
 from ..errors import TenflangError
-from .codegen import FORWARDS, compiled
+from .codegen import compiled
+
+FUSE_FROM = 1000       # examples: smaller runs (tfevaluate on a few inputs) skip importing numba
+
+
+def fuses(xp, batch: int) -> bool:
+    """Whether a run uses fused loops (interp/fusion.py): on the CPU, for large
+    batches, unless TENFLANG_FUSE=0."""
+    return xp is np and batch >= FUSE_FROM and os.environ.get("TENFLANG_FUSE", "1") != "0"
 
 
 def prepare(plan, data: dict, xp, dtype) -> tuple[dict, int]:
@@ -35,8 +45,8 @@ def prepare(plan, data: dict, xp, dtype) -> tuple[dict, int]:
 
 def run_plan(plan, data: dict, xp=np, dtype="float64", reduce: str | None = None) -> dict:
     env, batch = prepare(plan, data, xp, dtype)
-    function, fused = compiled(plan, reduce)
-    values = function(env, xp, FORWARDS, xp.dtype(dtype))
+    function, fused, forwards = compiled(plan, reduce, fuses(xp, batch))
+    values = function(env, xp, forwards, xp.dtype(dtype))
     out = {}
     for name in plan.results:
         if name in plan.null:

@@ -8,6 +8,10 @@ take their declared shape (scalar when none is written); defined variables
 take the shape their op's rule gives, which must agree with any declared one.
 No tensor, declared or inferred, may hold more than
 `limits.MAX_TENSOR_ELEMENTS` elements per example (`check_size`).
+
+A `Program` is immutable, so its result is remembered on it: parsing, compiling
+and planning the same program check it once (a compile used to check the shape
+program three times).
 """
 from __future__ import annotations
 
@@ -85,9 +89,18 @@ def attribute(op: ops.Op, attr: ops.Attr, value, at):
 
 
 def check(program: Program, shape_program: bool = False) -> dict[str, ops.Shape]:
-    """Validate `program` and return the shape of every declared variable.
+    """Validate `program` and return the shape of every declared variable (a
+    copy of the remembered result after the first time; see the module docstring).
     `shape_program` adds the rules for `tfcompiler` input: no reserved names,
     at least one loss, every loss defined."""
+    known = program.__dict__.get("_checked")
+    if known is None or (shape_program and not known[0]):
+        known = (shape_program, check_once(program, shape_program))
+        object.__setattr__(program, "_checked", known)
+    return dict(known[1])
+
+
+def check_once(program: Program, shape_program: bool) -> dict[str, ops.Shape]:
     decls: dict[str, Declare] = {}
     shapes: dict[str, ops.Shape] = {}
     defined: set[str] = set()

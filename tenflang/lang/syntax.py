@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import math
+import os
 import re
 
 import lark
@@ -16,6 +17,7 @@ from lark import Transformer, v_args
 
 from .. import limits
 from ..errors import Location, TenflangError, source_line
+from ..files import cache_dir
 from ..gcpause import paused_gc
 from .ast import Declare, Define, Dims, Expr, Macro, Num, Pos, Program, Var
 from .lexical import grammar_text
@@ -102,8 +104,12 @@ class ToAst(Transformer):
 
 @functools.cache
 def parser() -> lark.Lark:
+    """The LALR parser; its tables are cached on disk (lark checks that the cache
+    matches the grammar), which saves most of its construction at start-up."""
+    cache = cache_dir()
     return lark.Lark(grammar_text(), start="program", parser="lalr", transformer=ToAst(),
-                     maybe_placeholders=True)
+                     maybe_placeholders=True,
+                     cache=cache and os.path.join(cache, f"grammar-lark-{lark.__version__}.cache"))
 
 
 def parse_source(text: str, filename: str = "<input>") -> Program:

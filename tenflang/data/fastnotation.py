@@ -1,0 +1,106 @@
+"""Data files in vector notation read at C speed: a numba-compiled tokenizer.
+
+    arrays, lines = read_uniform(path, data, first)   # or None: use `notation`
+
+Conventions:
+
+* The fast path reads only what it is sure of, and the general reader in
+  `notation` stays the definition of the format.  The first content line,
+  parsed by `notation.parse_vector`, is the template: every other line must
+  bind the same names in the same order with values of the same shapes, with
+  ASCII bytes only, no ``null`` and no ``inf``/``nan``.  Anything else (a
+  syntax error, a different shape, a line the tokenizer does not know) stops
+  it: `read_uniform` returns None and the caller runs the general reader,
+  which reads the file or gives its located message.  Accepting a subset of
+  the language keeps the two readers' results identical.
+* Numbers are converted by C's `strtod` (correctly rounded, like Python's
+  `float`), after the tokenizer has checked that the token is a decimal
+  literal of `notation.NUM`, so the values are bit-identical to the general
+  reader's.
+* The template is compiled into an int array of tokens (`_NAME + k`,
+  `_COLON`, `_OPEN`, `_CLOSE`, `_NUMBER`); one output buffer holds every
+  variable's values, variable by variable, so each array is a contiguous view.
+* numba is imported on first use only, and its machine code is cached on disk
+  (numba's own cache), so a second run pays no compilation.
+"""
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from .notation import Source, is_blank, parse_vector
+
+_COLON, _OPEN, _CLOSE, _NUMBER, _NAME = -1, -2, -3, -4, 0
+
+
+def template(entries: dict) -> tuple[np.ndarray, list] | None:
+    """(tokens, [(name, shape)]) of a line's entries, or None when a value is null."""
+    tokens, layout = [], []
+    for k, (name, (value, _)) in enumerate(entries.items()):
+        if value is None:
+            return None
+        shape = np.shape(value)
+        if 0 in shape:
+            return None
+        tokens += [_NAME + k, _COLON] + value_tokens(shape)
+        layout.append((name, shape))
+    return np.array(tokens, dtype=np.int64), layout
+
+
+def value_tokens(shape: tuple) -> list[int]:
+    if not shape:
+        return [_NUMBER]
+    return [_OPEN] + value_tokens(shape[1:]) * shape[0] + [_CLOSE]
+
+
+def first_content_line(data: bytes) -> tuple[str, int] | None:
+    """The first line that is neither blank nor a comment, and its number."""
+    start, number = 0, 1
+    while start <= len(data):
+        end = data.find(b"\n", start)
+        end = len(data) if end < 0 else end
+        line = data[start:end].decode("ascii")
+        if not is_blank(line):
+            return line, number
+        start, number = end + 1, number + 1
+    return None
+
+
+def read_uniform(path: str, data: bytes):
+    """(name -> array with a leading example axis, 1-based line numbers) of the
+    data file holding `data`, when every line follows the first; else the number
+    of the line the fast reader stopped at (0: it did not start), after which the
+    general reader must read the file."""
+    first = first_content_line(data) if data.isascii() else None
+    if first is None:
+        return 0
+    entries, _ = parse_vector(Source(path, first[0], first[1]), first[0], 0, False)
+    shaped = template(entries) if entries else None
+    if shaped is None:
+        return 0
+    tokens, layout = shaped
+    names = [name.encode() for name, _ in layout]
+    sizes = np.array([int(np.prod(shape)) for _, shape in layout], dtype=np.int64)
+    capacity = data.count(b"\n") + 1
+    values = np.empty(capacity * int(sizes.sum()))
+    numbers = np.empty(capacity, dtype=np.int64)
+    count = _kernel()(np.frombuffer(data, dtype=np.uint8), tokens,
+                      np.frombuffer(b"".join(names), dtype=np.uint8),
+                      np.cumsum([len(n) for n in names]).astype(np.int64), sizes, values,
+                      numbers, capacity)
+    if count < 0:
+        return -count
+    arrays, start = {}, 0
+    for (name, shape), size in zip(layout, sizes.tolist()):
+        arrays[name] = values[start:start + count * size].reshape((count,) + shape)
+        start += capacity * size
+    return arrays, numbers[:count]
+
+
+@functools.cache
+def _kernel():
+    """The tokenizer, compiled by numba (imported here: only a run that reads
+    text data pays for it)."""
+    from ._notation_kernel import read_lines
+    return read_lines

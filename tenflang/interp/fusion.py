@@ -1,0 +1,125 @@
+"""Fused groups: chains of elementwise steps that one loop computes.
+
+    items = fuse(plan, reduce="mean")      # the plan's steps, some runs as `Group`s
+
+An elementwise chain run step by step makes one pass over memory per op (and
+a temporary per value); one loop over the examples computes every value of
+the chain for one element in registers and writes only what is needed after
+it.  This module decides *what* is fused, as plain data; renderers decide
+*how* (interp/numba_loops.py: a numba loop on the CPU; the CUDA backend
+renders the same `Group`s as kernels).  No renderer is imported here.
+
+A `Group` is a run of consecutive plan steps that
+
+* all have an op with a per-element form (`ops.Op.scalar`),
+* all vary per example (the example axis has size B) and have the same
+  per-example result shape `shape` (flattened to `size` elements), and
+* read only literals, values of the group, and `Input`s in one of four roles:
+
+      role       per-example shape   value of element j of example i
+      full       shape               x[i, j]
+      example    ()                  x[i]        (a per-example scalar)
+      shared     shape               x[0, j]     (a weight, same for every example)
+      constant   ()                  x[0]        (a scalar weight)
+
+  (arrays as the interpreter holds them: a leading example axis, of size 1
+  for values that do not vary per example; `shape` flattened row-major).
+
+Its `Output`s are the values used after the group or reported; with a batch
+reduction, a reported result that nothing else reads ends in the loop
+(`reduce="sum"`: summed over the examples into shape `shape`, no [B, ...]
+array; the caller divides by B for a mean).  Values used only inside the group
+are never stored.  Runs of one step without a reduction are left alone (a
+numpy ufunc is as fast).  Products already reduced inside BLAS (`codegen`'s
+batch sums) are not grouped.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+import math
+
+ROLES = ("full", "example", "shared", "constant")
+
+
+@dataclass(frozen=True)
+class Input:
+    name: str                  # the TenFlang value read
+    role: str                  # one of ROLES (module docstring)
+
+
+@dataclass(frozen=True)
+class Output:
+    name: str                  # the TenFlang value written
+    reduce: str | None         # None: the [B, *shape] array; "sum": summed over the examples
+
+
+@dataclass(frozen=True)
+class Group:
+    steps: tuple               # the plan's Steps, in order
+    shape: tuple[int, ...]     # per-example shape of every step's result
+    inputs: tuple[Input, ...]
+    outputs: tuple[Output, ...]
+    release: tuple[str, ...]   # values defined before the group whose last use is in it
+
+    @property
+    def size(self) -> int:
+        return math.prod(self.shape)
+
+    @property
+    def target(self) -> str:   # a name for messages and generated code
+        return self.steps[-1].target
+
+
+def fuse(plan, reduce: str | None, batched: set[str], blas_reduced=frozenset()) -> tuple:
+    """The plan's steps in order, each maximal fusable run (see the module
+    docstring) replaced by its `Group`.  `batched`: the values that vary per
+    example; `blas_reduced`: results summed inside a product, left alone."""
+    last_read = {o: i for i, s in enumerate(plan.steps) for o in s.operands if isinstance(o, str)}
+    context = (plan, reduce, batched, last_read)
+    items, run = [], []
+    for i, step in enumerate(plan.steps):
+        fits = (step.op.scalar is not None and step.target in batched
+                and step.target not in blas_reduced and readable(step, plan.shapes, batched))
+        if run and not (fits and plan.shapes[step.target] == plan.shapes[run[0][1].target]):
+            items += close(run, *context)
+            run = []
+        if fits:
+            run.append((i, step))
+        else:
+            items.append(step)
+    return tuple(items + close(run, *context))
+
+
+def readable(step, shapes, batched) -> bool:
+    """Every operand has a role in a group of the step's shape."""
+    shape = shapes[step.target]
+    return all(role(shapes[o], shape, o in batched) for o in step.operands if isinstance(o, str))
+
+
+def role(shape, group_shape, varies: bool) -> str | None:
+    """How a value of per-example `shape` is read in a group of `group_shape`."""
+    if tuple(shape) == ():
+        return "example" if varies else "constant"
+    if tuple(shape) == tuple(group_shape):
+        return "full" if varies else "shared"
+    return None
+
+
+def close(run: list, plan, reduce, batched, last_read) -> list:
+    """The run [(index, step)] as a Group, or its steps when fusing gains nothing."""
+    if not run:
+        return []
+    end, steps = run[-1][0], [step for _, step in run]
+    shape = tuple(plan.shapes[steps[0].target])
+    defined = {s.target for s in steps}
+    inputs = {o: Input(o, role(plan.shapes[o], shape, o in batched))
+              for s in steps for o in s.operands if isinstance(o, str) and o not in defined}
+    outputs = []
+    for t in dict.fromkeys(s.target for s in steps):
+        later = last_read.get(t, -1) > end
+        if later or t in plan.results:
+            outputs.append(Output(t, "sum" if reduce and not later and t in plan.results else None))
+    if len(steps) == 1 and not any(o.reduce for o in outputs):
+        return steps
+    release = tuple(n for s in steps for n in s.release if n not in defined)
+    return [Group(tuple(steps), shape, tuple(inputs.values()), tuple(outputs), release)]

@@ -1,0 +1,184 @@
+"""Fused elementwise loops (interp/fusion.py, interp/numba_loops.py): the groups
+as data, results equal to the step-by-step plan (numpy) to round-off on every
+elementwise op with NaN, infinities, signed zeros and far tails, the batch sums
+that end a group, and machine code reused from the disk cache."""
+from __future__ import annotations
+
+import math
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import tenflang
+from tenflang import ops
+from tenflang.backprop import compile_gradient
+from tenflang.interp import make_plan, run_plan
+from tenflang.interp.codegen import batched_names, fused_reductions, generate
+from tenflang.interp.fusion import Group, Input, Output, fuse
+from tenflang.interp.run import FUSE_FROM
+from tenflang.training.loop import gradient_plan, signature
+
+from conftest import ROOT
+
+SAMPLES = ROOT / "samples"
+
+ELEMENTWISE = [op for op in ops.TABLE.values() if op.scalar is not None]
+SPECIAL = [0.0, -0.0, 1.0, -1.0, 0.5, -2.5, 1e4, -1e4, 40.0, -40.0, 1e-300, 7e300, -7e300,
+           math.inf, -math.inf, math.nan]
+
+
+def every_op_program() -> str:
+    """Every elementwise op on a per-example vector `a`, with a per-example vector
+    `b` (binary ops), a shared weight `c`, a per-example scalar `e` and a scalar
+    weight `k`, in one chain that ends in the output `r`."""
+    lines = ["declare input a [4]", "declare input b [4]", "declare weight c [4]",
+             "declare input e", "declare weight k", "declare output r [4]"]
+    last = "a"
+    for op in ELEMENTWISE:
+        lines.append(f"declare output {op.name}_v [4]")
+        operands = "a" if op.arity == 1 else "a b"
+        lines.append(f"define {op.name}_v = {op.name} {operands}")
+    lines += ["declare intvar mix [4]", "define mix = mul a c", "declare intvar mix2 [4]",
+              "define mix2 = add mix e", "define r = sub mix2 k"]
+    return "\n".join(lines) + "\n"
+
+
+def special_data(batch: int) -> dict:
+    rng = np.random.default_rng(3)
+    pick = lambda shape: rng.choice(SPECIAL + list(rng.standard_normal(16) * 3), shape)  # noqa: E731
+    return {"a": pick((batch, 4)), "b": pick((batch, 4)), "c": pick(4), "e": pick(batch),
+            "k": np.float64(2.5)}
+
+
+def both(plan, data, monkeypatch, reduce=None):
+    """(fused results, step-by-step results)."""
+    with np.errstate(all="ignore"):
+        fused = run_plan(plan, data, reduce=reduce)
+        monkeypatch.setenv("TENFLANG_FUSE", "0")
+        plain = run_plan(plan, data, reduce=reduce)
+        monkeypatch.delenv("TENFLANG_FUSE")
+    return fused, plain
+
+
+def assert_close(fused: dict, plain: dict, rtol=1e-13):
+    assert fused.keys() == plain.keys()
+    for name in plain:
+        a, b = np.asarray(fused[name]), np.asarray(plain[name])
+        assert a.shape == b.shape, name
+        assert np.array_equal(np.isnan(a), np.isnan(b)), name
+        assert np.array_equal(a[np.isinf(b)], b[np.isinf(b)]), name
+        finite = np.isfinite(b)
+        np.testing.assert_allclose(a[finite], b[finite], rtol=rtol, atol=1e-300, err_msg=name)
+
+
+def test_every_elementwise_op_fused_equals_numpy_on_special_values(monkeypatch):
+    program = tenflang.parse(every_op_program())
+    data = special_data(FUSE_FROM)
+    plan = make_plan(program, set(data))
+    groups = generate(plan, None, True)[2]
+    assert len(groups) >= 1 and {s.op.name for g in groups for s in g.steps} >= {
+        op.name for op in ELEMENTWISE if op.name != "copy"}
+    assert_close(*both(plan, data, monkeypatch))
+
+
+def seed_gradient_plan():
+    gcp = compile_gradient(tenflang.parse((SAMPLES / "example_shape.tf").read_text()))
+    return gradient_plan(gcp, signature(gcp))
+
+
+def test_the_seed_gradient_is_one_group_ending_in_batch_sums():
+    plan = seed_gradient_plan()
+    batched = batched_names(plan)
+    items = fuse(plan, "mean", batched, frozenset())
+    assert len(items) == 1 and isinstance(items[0], Group)
+    group = items[0]
+    assert group.shape == () and group.size == 1
+    assert group.inputs == (Input("x", "example"), Input("w", "constant"), Input("y", "example"))
+    assert set(group.outputs) == {Output("lambda", "sum"), Output("d/dw", "sum")}
+    assert [s.target for s in group.steps][:4] == ["z", "o", "diff", "lambda"]
+
+
+def test_groups_leave_products_summed_in_blas_and_single_ufuncs_alone():
+    source = (SAMPLES / "logistic_breast_cancer.tf").read_text()
+    gcp = compile_gradient(tenflang.parse(source))
+    plan = gradient_plan(gcp, signature(gcp))
+    batched = batched_names(plan)
+    blas = {t for t in fused_reductions(plan, batched) if plan.shapes[t] != ()}
+    items = fuse(plan, "mean", batched, blas)
+    groups = [g for g in items if isinstance(g, Group)]
+    assert groups and all(len(g.steps) > 1 or any(o.reduce for o in g.outputs) for g in groups)
+    assert not blas & {s.target for g in groups for s in g.steps}
+    for g in groups:         # every input has a role; shapes agree with the plan
+        assert all(plan.shapes[s.target] == g.shape for s in g.steps)
+        assert {i.role for i in g.inputs} <= {"full", "example", "shared", "constant"}
+
+
+@pytest.mark.parametrize("reduce", ["mean", "sum"])
+def test_fused_gradient_equals_numpy_with_batch_sums(monkeypatch, reduce):
+    plan = seed_gradient_plan()
+    rng = np.random.default_rng(0)
+    n = 3 * FUSE_FROM + 17                     # several blocks of partial sums, one short
+    data = {"x": rng.standard_normal(n) * 30, "y": rng.random(n).round(), "w": np.float64(0.7)}
+    fused, plain = both(plan, data, monkeypatch, reduce)
+    assert_close(fused, plain, rtol=1e-12)
+
+
+def test_fused_training_takes_the_same_steps(monkeypatch):
+    gcp = compile_gradient(tenflang.parse((SAMPLES / "example_shape.tf").read_text()))
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal(FUSE_FROM * 2)
+    data = {"x": x, "y": (x > 0.2).astype(float)}
+    cfg = tenflang.TrainConfig(lr=1.0, max_iters=30, tol=0)
+    fused = tenflang.train(gcp, data, cfg)
+    monkeypatch.setenv("TENFLANG_FUSE", "0")
+    plain = tenflang.train(gcp, data, cfg)
+    np.testing.assert_allclose(fused.weights["w"], plain.weights["w"], rtol=1e-12)
+    np.testing.assert_allclose(fused.history, plain.history, rtol=1e-12)
+
+
+def test_plan_fused_shows_the_call_and_the_loop(run_cli):
+    code, out, err = run_cli(["tenflang", "plan", SAMPLES / "example_shape.tf", "--reduce",
+                              "mean", "--fused"])
+    assert code == 0, err
+    assert "o, lambda_ = F.fused_1(dtype, x, w, y)    # fused: z, o, diff, lambda" in out
+    assert "def loop_1(n, x_in, w_in, y_in, o_sum, lambda_sum):" in out
+    assert "o = math.exp(min(z, 0.0)) / (1.0 + math.exp(-abs(z)))    # o = logistic z" in out
+    compile(out, "plan", "exec")
+
+
+CACHE_PROBE = """
+import numpy as np, tenflang
+from tenflang.interp import make_plan, run_plan
+from tenflang.interp.codegen import compiled
+program = tenflang.parse("declare input x\\ndeclare output o\\ndeclare intvar t\\n"
+                         "define t = mul x 3\\ndefine o = tanh t\\n")
+plan = make_plan(program, {"x"})
+out = run_plan(plan, {"x": np.linspace(-2, 2, 5000)})
+assert np.allclose(out["o"], np.tanh(3 * np.linspace(-2, 2, 5000)))
+loop = compiled(plan, None, True)[2].fused_1.__globals__["loop_1"]
+print(sum(loop.stats.cache_hits.values()), sum(loop.stats.cache_misses.values()))
+"""
+
+
+def probe(env: dict) -> list[str]:
+    done = subprocess.run([sys.executable, "-c", CACHE_PROBE], env={**os.environ, **env},
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.split()
+
+
+def test_second_run_loads_machine_code_from_the_disk_cache(tmp_path):
+    env = {"TENFLANG_CACHE_DIR": str(tmp_path)}
+    first, second = probe(env), probe(env)
+    assert first == ["0", "1"]                   # compiled, then written
+    assert second == ["1", "0"]                  # loaded, not compiled
+    assert list((tmp_path / "fused").glob("plan_*.py"))
+
+
+def test_without_a_writable_cache_the_loops_still_run(tmp_path):
+    blocked = tmp_path / "file"
+    blocked.write_text("not a directory")
+    assert probe({"TENFLANG_CACHE_DIR": str(blocked)})
