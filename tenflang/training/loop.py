@@ -143,13 +143,20 @@ def epoch_order(n: int, seed: int, epoch: int) -> np.ndarray:
     return np.random.default_rng([seed, epoch]).permutation(n)
 
 
-def batch_indices(n: int, batch_size: int | None, seed: int, iteration: int):
-    """The examples of `iteration`: all of them, or a slice of epoch e's permutation."""
+@functools.lru_cache(maxsize=2)
+def device_order(n: int, seed: int, epoch: int, xp):
+    """`epoch_order` on the device: one copy per epoch, not one per step."""
+    return xp.asarray(epoch_order(n, seed, epoch))
+
+
+def batch_indices(n: int, batch_size: int | None, seed: int, iteration: int, xp=np):
+    """The examples of `iteration`: all of them, or a slice of epoch e's permutation
+    (an array of `xp`)."""
     if not batch_size or batch_size >= n:
         return None
     per_epoch = -(-n // batch_size)
     epoch, k = divmod(iteration, per_epoch)
-    return epoch_order(n, seed, epoch)[k * batch_size:(k + 1) * batch_size]
+    return device_order(n, seed, epoch, xp)[k * batch_size:(k + 1) * batch_size]
 
 
 def step(state: State, grads: dict, cfg: TrainConfig, xp) -> None:
@@ -175,8 +182,14 @@ def step(state: State, grads: dict, cfg: TrainConfig, xp) -> None:
             w -= cfg.lr * (m / (1 - b1 ** t)) / (xp.sqrt(v / (1 - b2 ** t)) + cfg.eps)
 
 
-def gradient_norm(grads: dict, xp) -> float:
-    return math.sqrt(sum(float((g * g).sum()) for g in grads.values()))
+def loss_and_norm(loss, grads: dict, xp) -> tuple[float, float]:
+    """The loss and the gradient's L2 norm over all weights, as floats: both are
+    computed where the gradient is and cross to the host in one copy."""
+    square = sum((g * g).sum() for g in grads.values())
+    if isinstance(loss, float):         # a loss already on the host (a Dask run)
+        return loss, math.sqrt(float(to_host(square)))
+    both = to_host(xp.stack([xp.asarray(loss, dtype=square.dtype), square]))
+    return float(both[0]), math.sqrt(float(both[1]))
 
 
 def to_device(arrays: dict, xp, dtype, copy: bool = False) -> dict:
@@ -200,11 +213,12 @@ def local_gradient(gcp: Program, sig: Signature, data: dict, cfg: TrainConfig, x
     n = len(next(iter(data.values()))) if data else 1
 
     def gradient(weights: dict, iteration: int):
-        rows = batch_indices(n, cfg.batch_size, cfg.seed, iteration)
-        batch = data if rows is None else {k: v[xp.asarray(rows)] for k, v in data.items()}
+        rows = batch_indices(n, cfg.batch_size, cfg.seed, iteration, xp)
+        batch = data if rows is None else {k: v[rows] for k, v in data.items()}
         values = run_plan(plan, {**batch, **weights}, xp=xp, dtype=cfg.dtype, reduce="mean")
+        # the loss stays on the device: descend copies it back with the gradient norm
         return ({w: values[g] for w, g in sig.gradients.items()},
-                sum(float(values[name]) for name in sig.losses))
+                sum(values[name] for name in sig.losses))
     return gradient
 
 
@@ -217,7 +231,7 @@ def descend(state: State, gradient: Callable, cfg: TrainConfig, xp,
     loss, norm, reason = math.nan, math.nan, "max-iters"
     while state.iteration < cfg.max_iters:
         grads, loss = gradient(state.weights, state.iteration)
-        norm = gradient_norm(grads, xp)
+        loss, norm = loss_and_norm(loss, grads, xp)
         if not (math.isfinite(loss) and math.isfinite(norm)):
             raise Diverged(f"training diverged at iteration {state.iteration + 1}: the loss is "
                            f"{loss} and the gradient norm {norm}; try a smaller --lr "
