@@ -20,6 +20,7 @@ import pytest
 import tenflang
 from tenflang import ops
 from tenflang.backprop import compile_gradient
+from tenflang.gpu import groups as grouping
 from tenflang.gpu.fused import kernel_specs, kernels_source
 from tenflang.gpu.kernels import KernelSpec, Line, Value, render
 from tenflang.gpu.launch import FusedKernel, reduction_rows
@@ -28,7 +29,6 @@ from tenflang.gpu.scalar_c import Untranslatable, to_c
 from tenflang.interp import make_plan
 from tenflang.lang.ast import BOUND_KINDS
 
-import fusion_standin
 from conftest import SAMPLES
 from cuda_emulator import compiler_or_reason, host_runner
 
@@ -42,7 +42,7 @@ ELEMENTWISE = sorted(n for n, op in ops.TABLE.items() if op.elementwise)
 
 def forms() -> dict:
     """The op table's scalar forms, the stand-in's where the table has none."""
-    return {n: getattr(ops.TABLE[n], "scalar", None) or fusion_standin.FORMS[n]
+    return {n: getattr(ops.TABLE[n], "scalar", None) or grouping.FORMS[n]
             for n in ELEMENTWISE}
 
 
@@ -128,7 +128,7 @@ def sample_plans(path):
 
 
 def plan_groups(plan, reduce):
-    return fusion_standin.groups(plan, reduce)
+    return grouping.groups(plan, reduce)
 
 
 @needs_nvrtc
@@ -265,3 +265,22 @@ def make_plan_reporting(plan, names):
     steps = [(s.target, s.op.name, s.operands) for s in plan.steps]
     return replace(plan, steps=with_releases(steps, tuple(names), plan.bound),
                    results=tuple(names), null=frozenset())
+
+
+@needs_cxx
+@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.name)
+def test_sample_plans_run_fused_equal_the_interpreter(path):
+    """Whole plans run with their groups as (emulated) kernels: the forward pass
+    and the training step at -O0 and -O1, per example and reduced."""
+    from tenflang.gpu.execute import run_fused
+    from tenflang.interp import run_plan
+    rng = np.random.default_rng(1)
+    for label, plan, reduce in sample_plans(path):
+        data = {n: rng.uniform(0.1, 1.0, size=((6,) if n in plan.batched else ()) + plan.shapes[n])
+                for n in plan.bound}
+        want = run_plan(plan, data, reduce=reduce)
+        got = run_fused(plan, data, np, reduce=reduce, runner=host_runner)
+        assert set(got) == set(want)
+        for name in want:
+            np.testing.assert_allclose(got[name], want[name], rtol=1e-11, atol=1e-14,
+                                       err_msg=f"{path.name} {label} {name}")

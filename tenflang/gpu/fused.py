@@ -7,19 +7,20 @@ A group (from the interpreter's fusion pass) is a chain of elementwise steps
 of a plan, the values it reads from outside (`inputs`), the values used after
 it (`outputs`) and, optionally, the value its batch reduction sums over the
 examples (`reduced`).  Each step's op carries its per-element scalar form
-(`op.scalar`, a Python expression over `a`, `b`); `forms` overrides them by op
-name (tests, and ops written before scalar forms existed).
+(`op.scalar`, a Python expression over `a`, `b`; `groups.FORMS` where the op
+table has none); `forms` overrides them by op name.
 """
 from __future__ import annotations
 
 from .. import ops
 from ..interp.codegen import batched_names
+from .groups import FORMS
 from .kernels import KernelSpec, Line, Value, render
 from .scalar_c import Untranslatable
 
 
 def scalar_form(op: ops.Op, forms: dict | None = None) -> str:
-    form = (forms or {}).get(op.name) or getattr(op, "scalar", None)
+    form = (forms or {}).get(op.name) or getattr(op, "scalar", None) or FORMS.get(op.name)
     if not form:
         raise Untranslatable(f"the op '{op.name}' has no scalar form to fuse")
     return form

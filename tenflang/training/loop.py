@@ -32,6 +32,7 @@ import numpy as np
 from ..errors import Location, RunFailure, TenflangError
 from ..interp.device import to_host
 from ..interp import make_plan, run_plan
+from ..gpu import run_on
 from ..lang.ast import Program
 from ..lang.checks import check
 
@@ -211,11 +212,12 @@ def local_gradient(gcp: Program, sig: Signature, data: dict, cfg: TrainConfig, x
     the iteration's batch of `data` (arrays already on the device)."""
     plan = gradient_plan(gcp, sig)
     n = len(next(iter(data.values()))) if data else 1
+    run = run_on(xp)          # on a GPU: the plan's fused groups as CUDA kernels
 
     def gradient(weights: dict, iteration: int):
         rows = batch_indices(n, cfg.batch_size, cfg.seed, iteration, xp)
         batch = data if rows is None else {k: v[rows] for k, v in data.items()}
-        values = run_plan(plan, {**batch, **weights}, xp=xp, dtype=cfg.dtype, reduce="mean")
+        values = run(plan, {**batch, **weights}, xp=xp, dtype=cfg.dtype, reduce="mean")
         # the loss stays on the device: descend copies it back with the gradient norm
         return ({w: values[g] for w, g in sig.gradients.items()},
                 sum(values[name] for name in sig.losses))

@@ -1,15 +1,22 @@
-"""A stand-in for the interpreter's fusion pass, for the CUDA kernel tests.
+"""Which steps of a plan run as one kernel: the GPU backend's interim grouping.
 
-Groups maximal runs of consecutive elementwise steps of a plan into plain
-frozen dataclasses (steps, inputs, outputs, reduced), the structure the GPU
-backend renders; `FORMS` gives each elementwise op a per-element scalar
-form.  Used only where the real pass and forms are absent.
+Maximal runs of consecutive elementwise steps whose shapes broadcast together
+become one `Group` (plain frozen dataclass: steps, inputs read from outside,
+outputs used after the run, and `reduced`, the run's last value when the
+training step sums it over the examples and nothing else reads it).  `FORMS`
+gives each elementwise op its per-element scalar form, a Python expression
+over `a`, `b`, exact in the tails as the op table's forwards are.
+
+The interpreter's fusion pass (docs/guide.md, "Fused loops") groups the same
+way for the CPU; when it and the op table's scalar forms are there, the GPU
+renders its groups and these two definitions go.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tenflang import ops
+from .. import ops
+from ..interp.codegen import batched_names
 
 FORMS = {
     "copy": "a", "neg": "-a", "exp": "math.exp(a)", "log": "math.log(a)",
@@ -60,7 +67,8 @@ def runs(plan):
 
 
 def groups(plan, reduce: str | None = None) -> list[Group]:
-    from tenflang.interp.codegen import batched_names
+    """The plan's groups; with `reduce` (a training step), a group may end in the
+    batch reduction of a result."""
     batched = batched_names(plan)
     out = []
     for run in runs(plan):
