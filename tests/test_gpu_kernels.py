@@ -284,3 +284,20 @@ def test_sample_plans_run_fused_equal_the_interpreter(path):
         for name in want:
             np.testing.assert_allclose(got[name], want[name], rtol=1e-11, atol=1e-14,
                                        err_msg=f"{path.name} {label} {name}")
+
+
+@needs_nvrtc
+def test_plan_command_prints_the_gpu_kernels_nvrtc_compiles(run_cli, tmp_path):
+    gcp = tmp_path / "gcp.tf"
+    assert run_cli(["tfcompiler", SAMPLES[0].parent / "mlp_digits.tf", "-o", gcp])[0] == 0
+    code, out, err = run_cli(["tenflang", "plan", gcp, "--reduce", "mean", "--device", "gpu",
+                              "--fused", "--dtype", "float32"])
+    assert code == 0, err
+    assert "summed over the examples" in out and "// h = " in out    # the program's lines
+    assert 'extern "C" __global__ void tenflang_fused_0(' in out and "const float" in out
+    assert to_ptx(out, "plan.cu").count(".entry ") == out.count("__global__")
+
+
+def test_plan_fused_without_the_gpu_is_a_usage_error(run_cli):
+    code, out, err = run_cli(["tenflang", "plan", SAMPLES[0], "--fused"])
+    assert code == 2 and "--device gpu" in err and "Traceback" not in err and not out

@@ -114,7 +114,9 @@ def offset(value: Value, group: Shape) -> str:
     """Where element (e, j) of the group reads/writes `value` (broadcasting)."""
     shape = aligned(value.shape, len(group))
     n = size(shape)
-    if shape == tuple(group):
+    if size(group) == 1:
+        inner = "0"
+    elif shape == tuple(group):
         inner = "j"
     else:
         terms = [f"{coordinate(k, group)} * {stride}" if stride != 1 else coordinate(k, group)
