@@ -29,6 +29,7 @@ from tenflang.gpu.scalar_c import Untranslatable, to_c
 from tenflang.interp import make_plan
 from tenflang.lang.ast import BOUND_KINDS
 
+import test_gradients
 from conftest import SAMPLES
 from cuda_emulator import compiler_or_reason, host_runner
 
@@ -116,7 +117,10 @@ def test_a_kernel_that_does_not_compile_is_reported_with_the_log():
 def sample_plans(path):
     """The plans a sample runs as: its forward pass, and its GCP's training step
     at -O0 and -O1 (all data bound; the training step reduces over the batch)."""
-    program = tenflang.parse_file(path)
+    return plans_of(tenflang.parse_file(path))
+
+
+def plans_of(program):
     data = {d.name for d in program.declarations().values() if d.kind in BOUND_KINDS}
     yield "forward", make_plan(program, data), None
     for level in (0, 1):
@@ -301,3 +305,17 @@ def test_plan_command_prints_the_gpu_kernels_nvrtc_compiles(run_cli, tmp_path):
 def test_plan_fused_without_the_gpu_is_a_usage_error(run_cli):
     code, out, err = run_cli(["tenflang", "plan", SAMPLES[0], "--fused"])
     assert code == 2 and "--device gpu" in err and "Traceback" not in err and not out
+
+
+@needs_nvrtc
+@pytest.mark.parametrize("op, shapes", list(test_gradients.cases()))
+def test_every_op_table_test_kernel_compiles_with_nvrtc(op, shapes):
+    """The programs of the op-table gradient tests (tests/test_gradients.py): the
+    kernels of their forward pass and training step at -O0 and -O1."""
+    program = tenflang.parse(test_gradients.program_for(op, shapes))
+    compiled = 0
+    for label, plan, reduce in plans_of(program):
+        groups = plan_groups(plan, reduce)
+        if groups:
+            compiled += to_ptx(kernels_source(plan, groups), f"{op}-{label}.cu").count(".entry ")
+    assert compiled >= 3          # `mul w x` feeds every program, forward and backward
