@@ -64,8 +64,19 @@ def digits() -> None:
     write("digits_test.txt", {"x": x_test, "y": np.eye(10)[y_test]})
 
 
+def digit_images() -> None:
+    """The same split as `digits`, each image as its 8 rows of 8 pixels and its
+    label as a class index (for the convolutional, recurrent and attention samples)."""
+    from sklearn.datasets import load_digits
+    x, y = load_digits(return_X_y=True)
+    x_train, x_test, y_train, y_test = splits(x / 16.0, y)
+    write("digit_images_train.txt", {"x": x_train.reshape(-1, 8, 8), "label": y_train})
+    write("digit_images_test.txt", {"x": x_test.reshape(-1, 8, 8), "label": y_test})
+
+
 if __name__ == "__main__":
     seed_example()
     linear()
     breast_cancer()
     digits()
+    digit_images()
