@@ -66,16 +66,24 @@ declare weight K2 [16, 6, 5, 5]
 declare weight W1 [120, 256]
 declare weight W2 [84, 120]
 declare weight W3 [10, 84]
-declare intvar c1
-declare intvar c2
-declare intvar f
-declare intvar s
+""" + "".join(f"declare intvar {v}\n" for v in "c1 r1 p1 c2 r2 p2 f z1 h1 z2 h2 s q e m".split()) + """
 declare loss l
-define c1 = maxpool2d (relu (conv2d x K1)) 2
-define c2 = maxpool2d (relu (conv2d c1 K2)) 2
-define f = relu (matmul W2 (relu (matmul W1 (flatten c2))))
-define s = matmul W3 f
-define l = neg (sum (mul y (log_softmax s)))
+define c1 = conv2d x K1
+define r1 = relu c1
+define p1 = maxpool2d r1 2
+define c2 = conv2d p1 K2
+define r2 = relu c2
+define p2 = maxpool2d r2 2
+define f = flatten p2
+define z1 = matmul W1 f
+define h1 = relu z1
+define z2 = matmul W2 h1
+define h2 = relu z2
+define s = matmul W3 h2
+define q = log_softmax s
+define e = mul y q
+define m = sum e
+define l = neg m
 """
 CHAIN_OPS = ["mul {} 1.0001", "add {} 0.5", "tanh {}", "mul {} 3", "logistic {}",
              "sub {} 0.25", "abs {}", "sqrt {}", "mul {} 2", "softplus {}"] * 2

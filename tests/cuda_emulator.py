@@ -58,7 +58,7 @@ def library(source: str):
         cpp = CACHE / f"k{digest}.cpp"
         cpp.write_text(SHIM + source)
         tmp = so.with_suffix(f".{np.random.randint(1 << 30)}.tmp")
-        subprocess.run([cxx, "-O1", "-shared", "-fPIC", "-w", "-o", str(tmp), str(cpp)],
+        subprocess.run([cxx, "-O0", "-shared", "-fPIC", "-w", "-o", str(tmp), str(cpp)],
                        check=True, capture_output=True, text=True)
         tmp.rename(so)
     return ctypes.CDLL(str(so))

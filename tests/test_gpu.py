@@ -4,7 +4,10 @@ Every op's forward and gradient (the op-table cases of tests/test_gradients.py)
 and every sample's training agree with numpy: float64 to round-off, float32
 to 1e-5.  The "cupy" cases need a CUDA GPU and cupy; without them they are
 skipped with the reason (`tenflang.interp.device.cupy_or_reason`).  The
-"numpy" cases run everywhere, so the comparison code itself is exercised.
+"cupy-rules" cases run everywhere on `CountingXP` (tests/counting_xp.py):
+numpy underneath, cupy's rules at the host/device border, so an op whose
+forward would copy to the host or mix host arrays in (and fail on cupy)
+fails here.
 What the GPU runs is `tenflang.gpu.run_on(cupy)`: fused kernels plus cuBLAS.
 """
 from __future__ import annotations
@@ -21,17 +24,18 @@ from tenflang.interp.device import cupy_or_reason, to_host
 from tenflang.training.loop import TrainConfig, train
 
 import test_gradients
+from counting_xp import CountingXP
 from test_device_residency import SAMPLE_DATA
 from conftest import SAMPLES
 
 CUPY, REASON = cupy_or_reason()
-BACKENDS = [pytest.param("numpy"),
+BACKENDS = [pytest.param("cupy-rules"),
             pytest.param("cupy", marks=pytest.mark.skipif(CUPY is None, reason=f"no GPU: {REASON}"))]
 TOLERANCE = {"float64": dict(rtol=1e-10, atol=1e-12), "float32": dict(rtol=1e-5, atol=1e-5)}
 
 
 def module(backend):
-    return np if backend == "numpy" else CUPY
+    return CountingXP() if backend == "cupy-rules" else CUPY
 
 
 def op_case(op, shapes, dtype):

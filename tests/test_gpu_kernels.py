@@ -139,14 +139,20 @@ def plan_groups(plan, reduce):
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.name)
 def test_every_sample_kernel_compiles_with_nvrtc(path, dtype):
-    compiled = 0
-    for label, plan, reduce in sample_plans(path):
-        groups = plan_groups(plan, reduce)
-        source = kernels_source(plan, groups, dtype, forms())
-        if groups:
-            ptx = to_ptx(source, f"{path.stem}-{label}.cu")
-            compiled += ptx.count(".entry ")
-    assert compiled > 0, "every sample has elementwise steps"
+    assert compile_plans(sample_plans(path), dtype, path.stem) > 0, "every sample fuses"
+
+
+def compile_plans(plans, dtype: str, name: str) -> int:
+    """Compile every kernel of `plans` (one NVRTC program); how many there are."""
+    sources = [kernels_source(plan, groups, dtype, forms(), prefix=f"k_{label.replace('-', '_')}")
+               for label, plan, reduce in plans
+               for groups in [plan_groups(plan, reduce)] if groups]
+    if not sources:
+        return 0
+    source = "\n".join(sources)
+    ptx = to_ptx(source, f"{name}.cu")
+    assert ptx.count(".entry ") == source.count("__global__")
+    return source.count("__global__")
 
 
 # ------------------------------------------------------------------ host emulation
@@ -313,9 +319,31 @@ def test_every_op_table_test_kernel_compiles_with_nvrtc(op, shapes):
     """The programs of the op-table gradient tests (tests/test_gradients.py): the
     kernels of their forward pass and training step at -O0 and -O1."""
     program = tenflang.parse(test_gradients.program_for(op, shapes))
-    compiled = 0
-    for label, plan, reduce in plans_of(program):
-        groups = plan_groups(plan, reduce)
-        if groups:
-            compiled += to_ptx(kernels_source(plan, groups), f"{op}-{label}.cu").count(".entry ")
+    compiled = compile_plans(plans_of(program), "float64", op)
     assert compiled >= 3          # `mul w x` feeds every program, forward and backward
+
+
+def first_case_of_each_op():
+    seen = {}
+    for case in test_gradients.cases():
+        seen.setdefault(case.values[0], case)
+    return list(seen.values())
+
+
+@needs_cxx
+@pytest.mark.parametrize("op, shapes", first_case_of_each_op())
+def test_op_table_programs_run_fused_equal_the_interpreter(op, shapes):
+    """Each op's gradient-test program, forward and training step, through the
+    whole GPU path (groups as emulated kernels, the rest the op's xp forward)."""
+    from tenflang.gpu.execute import run_fused
+    from tenflang.interp import run_plan
+    program = tenflang.parse(test_gradients.program_for(op, shapes))
+    data, weights = test_gradients.data_for(op, shapes, seed=3)
+    bound = {**data, **weights}
+    for label, plan, reduce in plans_of(program):
+        values = {n: bound[n] for n in plan.bound}
+        want = run_plan(plan, values, reduce=reduce)
+        got = run_fused(plan, values, np, reduce=reduce, runner=host_runner)
+        for name in want:
+            np.testing.assert_allclose(got[name], want[name], rtol=1e-11, atol=1e-13,
+                                       err_msg=f"{op} {label} {name}")
