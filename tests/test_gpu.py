@@ -91,3 +91,15 @@ def test_sample_training_agrees_with_numpy(backend, sample, dtype):
     for name, w in want.weights.items():
         np.testing.assert_allclose(got.weights[name], w, **tol, err_msg=f"{sample} {name}")
     np.testing.assert_allclose(got.history, want.history, **tol)
+
+
+@pytest.mark.skipif(CUPY is not None, reason="a GPU is present: the benchmark would run")
+def test_the_gpu_benchmark_refuses_without_a_gpu(tmp_path):
+    import subprocess
+    import sys
+    from conftest import ROOT, cli_env
+    out = tmp_path / "results_gpu.md"
+    done = subprocess.run([sys.executable, ROOT / "bench" / "bench_gpu.py", "--quick",
+                           "--out", out], capture_output=True, text=True, env=cli_env())
+    assert done.returncode == 2 and "needs an NVIDIA GPU" in done.stderr
+    assert "Traceback" not in done.stderr and not out.exists()
