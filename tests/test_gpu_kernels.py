@@ -24,7 +24,7 @@ from tenflang.gpu import groups as grouping
 from tenflang.gpu.fused import kernel_specs, kernels_source
 from tenflang.gpu.kernels import KernelSpec, Line, Value, render
 from tenflang.gpu.launch import FusedKernel, reduction_rows
-from tenflang.gpu.ptx import KernelCompileError, nvrtc_or_reason, to_ptx
+from tenflang.gpu.ptx import ARCH, KernelCompileError, nvrtc_or_reason, to_ptx
 from tenflang.gpu.scalar_c import Untranslatable, to_c
 from tenflang.interp import make_plan
 from tenflang.lang.ast import BOUND_KINDS
@@ -142,7 +142,14 @@ def test_every_sample_kernel_compiles_with_nvrtc(path, dtype):
     assert compile_plans(sample_plans(path), dtype, path.stem) > 0, "every sample fuses"
 
 
-def compile_plans(plans, dtype: str, name: str) -> int:
+@needs_nvrtc
+@pytest.mark.parametrize("arch", ["compute_60", "compute_70", "compute_80"])
+def test_kernels_compile_for_older_gpus_too(arch):
+    """Pascal, Volta, Ampere: nothing in a kernel needs Hopper."""
+    assert compile_plans(sample_plans(SAMPLES[-1]), "float64", "old", arch) > 0
+
+
+def compile_plans(plans, dtype: str, name: str, arch: str = ARCH) -> int:
     """Compile every kernel of `plans` (one NVRTC program); how many there are."""
     sources = [kernels_source(plan, groups, dtype, forms(), prefix=f"k_{label.replace('-', '_')}")
                for label, plan, reduce in plans
@@ -150,7 +157,7 @@ def compile_plans(plans, dtype: str, name: str) -> int:
     if not sources:
         return 0
     source = "\n".join(sources)
-    ptx = to_ptx(source, f"{name}.cu")
+    ptx = to_ptx(source, f"{name}.cu", arch)
     assert ptx.count(".entry ") == source.count("__global__")
     return source.count("__global__")
 
