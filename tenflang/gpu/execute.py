@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 
 from ..interp.codegen import batched_names, fused_reductions
-from ..interp.run import finish, prepare
+from ..interp.run import collect, prepare
 from .fused import kernel_specs
 from .groups import groups as plan_groups
 from .launch import FusedKernel, cupy_runner
@@ -54,27 +54,22 @@ def run_fused(plan, data: dict, xp, dtype: str = "float64", reduce: str | None =
     summed = {}
     for i, step in enumerate(plan.steps):
         if i in first:
-            kernel, group = first[i]
-            outputs = kernel(xp, *(env[n] for n in group.inputs))
-            env.update(zip(group.outputs, outputs))
-            if group.reduced:
-                summed[group.reduced] = outputs[-1]
+            launch_group(*first[i], env, summed, xp)
         elif step.target in products:
             a, b = (env[o] for o in step.operands)
             summed[step.target] = eval(products[step.target].format(a="a", b="b"),
                                        {"xp": xp, "a": a, "b": b})
         elif step.target not in covered:
-            args = [env[o] if isinstance(o, str) else constant(xp, o, dtype)
-                    for o in step.operands]
-            env[step.target] = step.op.forward(xp, *args)
+            env[step.target] = step.op.forward(xp, *(
+                env[o] if isinstance(o, str) else constant(xp, o, dtype) for o in step.operands))
         for name in step.release:
             env.pop(name, None)
-    out = {}
-    for name in plan.results:
-        if name in plan.null:
-            out[name] = None
-        elif name in summed:
-            out[name] = summed[name] / batch if reduce == "mean" else summed[name]
-        else:
-            out[name] = finish(env[name], batch, reduce, xp)
-    return out
+    return collect(plan, env | summed, summed, batch, reduce, xp)
+
+
+def launch_group(kernel, group, env: dict, summed: dict, xp) -> None:
+    """Run one group's kernel: its outputs into `env`, its batch sum into `summed`."""
+    outputs = kernel(xp, *(env[n] for n in group.inputs))
+    env.update(zip(group.outputs, outputs))
+    if group.reduced:
+        summed[group.reduced] = outputs[-1]
