@@ -7,9 +7,9 @@
 The section between the BEGIN and END markers of docs/guide.md is replaced by
 a reference generated from the op table: per op its formula (`math`), its
 arity, its shape rule shown on example shapes (each example is computed by
-calling the op's own shape rule, so it cannot disagree with the code) and its
-derivative rules (`Grad(partial, combine)` per operand, as the compiler uses
-them).  tests/test_docs.py fails when the committed text differs from what
+calling the op's own shape rule, so it cannot disagree with the code), its
+attributes, and its derivative rules (per operand its kind, local partial and
+contribution, as the compiler uses them).  tests/test_docs.py fails when the committed text differs from what
 this script generates: adding or changing an op means running it.
 """
 from __future__ import annotations
@@ -53,6 +53,12 @@ EXAMPLES = {
     "log_softmax": [("n",)],
     "sum_like": [("m n", "n"), ("n", "")],
     "broadcast_like": [("n", "m n"), ("", "n")],
+}
+# Example attribute values per op, with the operand shapes they are shown on.
+REDUCTION_AXES = [(("m n",), (0,)), (("m n",), (-1,))]
+ATTRIBUTE_EXAMPLES = {
+    "sum": REDUCTION_AXES, "mean": REDUCTION_AXES, "logsumexp": REDUCTION_AXES,
+    "broadcast_like": [(("m", "m n"), (1,))],
 }
 UNARY = [("",), ("n",), ("m n",)]
 BINARY = [("", ""), ("", "n"), ("n", "m n"), ("m n", "m n")]
@@ -141,32 +147,56 @@ def shape_summary(op: ops.Op, accepted) -> str:
                      f"{shape_text(op.shape(*map(dims, c)))}" for c in accepted)
 
 
-def grads(op: ops.Op, case) -> tuple:
+def grads(op: ops.Op, case, attrs=()) -> tuple:
     try:
-        rules = op.grads(*map(symbolic, case))
+        return op.rules(list(map(symbolic, case)), attrs)
     except Exception:          # a rule that needs concrete sizes
-        rules = op.grads(*map(dims, case))
-    return tuple(None if r is None else (r.partial, r.combine) for r in rules)
+        return op.rules(list(map(dims, case)), attrs)
 
 
 def rule_rows(rules) -> list[str]:
     rows = []
     for name, rule in zip(NAMES, rules):
         if rule is None:
-            rows.append(f"| `{name}` | — | none: `{name}` only gives a shape |")
-            continue
-        partial, combine = rule
-        shown = "—" if partial is None else f"`d{'v'}/d{name} = {partial}`"
-        chain = " (the chain rule)" if combine == "mul g p" else ""
-        rows.append(f"| `{name}` | {shown} | `{combine}`{chain} |")
+            rows.append(f"| `{name}` | shape only | — | none: `{name}` only gives a shape |")
+        elif rule.kind == "no_grad":
+            rows.append(f"| `{name}` | no_grad | — | none: zero (dropped at -O1) |")
+        else:
+            shown = "—" if rule.partial is None else f"`dv/d{name} = {rule.partial}`"
+            chain = " (the chain rule)" if rule.combine == ops.CHAIN else ""
+            rows.append(f"| `{name}` | {rule.kind} | {shown} | `{rule.combine}`{chain} |")
     return rows
+
+
+RULE_HEADER = ["| operand | kind | local partial | contribution to the operand's adjoint |",
+               "|---|---|---|---|"]
+
+
+def attribute_lines(op: ops.Op, accepted) -> list[str]:
+    """The op's attributes, and its shapes and rules with example attribute values."""
+    if not op.attrs:
+        return []
+    out = ["- attributes, written after the operands: " + ", ".join(
+        f"`{a.name}`" + (" (required)" if a.required else f" (default {a.default})"
+                         if a.default is not None else " (optional)")
+        for a in op.attrs)]
+    rows = []
+    for case, values in ATTRIBUTE_EXAMPLES.get(op.name, []):
+        written = " ".join(map(str, values))
+        result = shape_text(op.result_shape(list(map(dims, case)), values))
+        out.append(f"- with `{written}`: " + " · ".join(shape_text(dims(s)) for s in case)
+                   + f" → {result}")
+        rows += ["", f"with `{written}`, when " + ", ".join(
+            f"`{n}` is {shape_text(dims(s))}" for n, s in zip(NAMES, case)) + ":", "",
+            *RULE_HEADER, *rule_rows(grads(op, case, values))]
+    return out + rows + ([""] if rows else [])
 
 
 def op_section(op: ops.Op) -> list[str]:
     accepted = cases(op)
     kind = "elementwise, " if op.elementwise else ""
     plural = "s" if op.arity != 1 else ""
-    operands = " ".join(NAMES[:op.arity])
+    operands = " ".join(tuple(NAMES[:op.arity]) + tuple(a.name if a.required else f"[{a.name}]" for a in op.attrs))
     out = [f"#### `{op.name}`", "",
            f"`define v = {op.name} {operands}` — {kind}{op.arity} operand{plural}", "",
            f"- computes: {op.math}",
@@ -183,9 +213,8 @@ def op_section(op: ops.Op) -> list[str]:
             out += ["when " + " or ".join(
                 ", ".join(f"`{n}` is {shape_text(dims(s))}" for n, s in zip(NAMES, c))
                 for c in where) + ":", ""]
-        out += ["| operand | local partial | contribution to the operand's adjoint |",
-                "|---|---|---|", *rule_rows(rules), ""]
-    return out
+        out += [*RULE_HEADER, *rule_rows(rules), ""]
+    return out + attribute_lines(op, accepted)
 
 
 def generate() -> str:
@@ -200,7 +229,11 @@ def generate() -> str:
            "letters stand for any sizes).  In the derivative rules `g` is the adjoint "
            "`d/dv` of the result and `p` the local partial of the same row; a rule is "
            "written in TenFlang itself, as a prefix expression over the ops of this table, "
-           "and the compiler lowers it to `define` lines of the GCP.", "",
+           "and the compiler lowers it to `define` lines of the GCP.  Its kind is `chain` "
+           "(the chain rule `mul g p` with the local partial shown), `linear` (no local "
+           "partial), `custom` (both written out) or `no_grad` (zero: a piecewise constant "
+           "or integer-valued op; -O1 drops the path).  Attributes (in brackets) are "
+           "integer literals written after the operands (see \"Attributes\").", "",
            "| op | operands | computes | shapes |", "|---|---|---|---|"]
     for title in order:
         for op in by_group[title]:

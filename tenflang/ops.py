@@ -1,42 +1,73 @@
 """THE op table: every TenFlang op, complete in one place.
 
-Each entry gives an op's arity, its forward function, its shape rule and its
-derivative rule; the parser, shape checker, compiler, interpreter, statistics
-and the gradient tests all read this table, so adding an op touches this file
-alone.
+Each entry gives an op's arity, its attributes, its forward function, its
+shape rule, its derivative rules and its FLOP count; the parser, shape
+checker, compiler, interpreter, statistics, docs and the gradient tests all
+read this table, so adding an op touches this file alone.
 
 Conventions
 
 * Shapes are per-example tuples of ints; `()` is a scalar.
 
-* `forward(xp, *args)` is array-module generic (numpy or cupy, passed as `xp`).
-  Every runtime value carries exactly one leading *example axis*: of size B for
-  values that vary per example, of size 1 for values that do not (weights,
-  constants).  The per-example rank of an array is therefore `ndim - 1`, and a
-  forward function must give, example by example, what the op gives on one
-  example.
+* Attributes (docs/guide.md, "Attributes") are static integers written after
+  the operands (`sum x 0`, `conv2d x K 1 2`); a shape literal `[d1, ...]` is
+  one attribute.  `attrs=(Attr("k", required=True), Attr("stride", 1,
+  check=at_least(1)))` declares them in order, required ones first; the
+  others have a default (`None`: absent), so trailing ones may be left out.
+  The parser checks them (`lang/checks.py`: a literal, an integer, the check)
+  and every function of an op below receives the operands first, then all its
+  attributes, defaults filled in, as Python ints (tuples for shape literals).
+  Attributes have no derivative.
 
-* Derivative rules are written in TenFlang itself, as prefix expressions over
-  the ops of this table (parentheses nest):
+* `forward(xp, *operands, *attrs)` is array-module generic (numpy or cupy as
+  `xp`), one leading example axis on every value: see tenflang/forwards.py.
+
+* `shape(*operand_shapes, *attrs)` gives the result's shape or raises
+  `ShapeMismatch` with a message that shows the shapes (and names the
+  attribute at fault, `mismatch(..., attrs={"axis": 2})`).
+
+* `grads(*operand_shapes, *attrs)` gives one derivative rule per operand,
+  leaving out the operands listed in `shape_only` (they give only a shape,
+  like `b` of `sum_like a b`).  A rule is written in TenFlang itself, as a
+  prefix expression over the ops of this table (parentheses nest; attribute
+  literals, shape literals included, are written after the operands):
 
       a, b   the operands          v   the op's result
       g      the adjoint d/dv      p   the local partial dv/dm of this rule
 
-  A rule for operand m is `Grad(partial, combine)`.  `partial` defines the
-  local partial `dv/dm` (None when the op is linear in m and needs none) and
-  `combine` turns the adjoint of the result into m's contribution to `d/dm`.
-  The default combine, `mul g p`, is the seed's chain rule.  A rule of None
-  means the operand has no derivative (it only gives a shape).  The compiler
-  sums contributions back to the operand's shape where numpy broadcasting
-  widened it.
+  and comes in one of four kinds (jax's `defjvp`/`deflinear`/`defjvp_zero`):
 
-* Shape rules raise `ShapeMismatch` with a message that shows both shapes.
+      chain(partial)            dv/dm = partial, contribution `mul g p`
+      linear(combine)           no local partial; the contribution is combine
+      custom(partial, combine)  both written out
+      no_grad()                 zero: piecewise constant or integer valued;
+                                -O0 writes the zero, -O1 drops the path
+
+  The compiler sums a contribution back to the operand's shape where numpy
+  broadcasting widened it.
+
+* `flops(*operand_shapes, *attrs)` per example (multiply-adds count 2);
+  default: one per result element.
+
+Adding an op is one `defop` call (or `defunary`/`defbinary`), e.g.
+
+    defop("sum", 1, forwards.per_example_sum, reduce_shape("sum"), sum_rules,
+          "v = Σ_i a_i", attrs=(AXIS,), flops=lambda a, axis: size(a))
+
+with `forwards.per_example_sum(xp, a, axis=None)`, `reduce_shape("sum")(a,
+axis)` and `sum_rules(a, axis)`; then add example shapes to the tests
+(tests/test_gradients.py) and the reference generator (docs/make_op_reference.py)
+if the defaults there do not fit, and run `python docs/make_op_reference.py`.
 """
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
 from typing import Callable
+
+from . import forwards
+from .forwards import broadcast_like, dot, elementwise2, logistic, logistic_deriv, log_softmax
+from .forwards import matmul, softmax, softplus, step, sum_like, tanh_deriv
 
 Shape = tuple[int, ...]
 
@@ -45,10 +76,55 @@ class ShapeMismatch(ValueError):
     """An op applied to operands of incompatible shapes (message shows them)."""
 
 
+# --- derivative rule kinds ---------------------------------------------------
+
 @dataclass(frozen=True)
-class Grad:
-    partial: str | None
-    combine: str = "mul g p"
+class Rule:
+    kind: str                 # chain, linear, custom or no_grad
+    partial: str | None       # the local partial dv/dm (None: linear)
+    combine: str              # the contribution to d/dm, from g and p
+
+
+CHAIN = "mul g p"             # the seed's chain rule
+
+
+def chain(partial: str) -> Rule:
+    return Rule("chain", partial, CHAIN)
+
+
+def linear(combine: str) -> Rule:
+    return Rule("linear", None, combine)
+
+
+def custom(partial: str, combine: str) -> Rule:
+    return Rule("custom", partial, combine)
+
+
+def no_grad() -> Rule:
+    """Zero; written out as a partial `0` at -O0 so the GCP shows the seed's algorithm."""
+    return Rule("no_grad", "0", CHAIN)
+
+
+# --- attributes --------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Attr:
+    """A static attribute: its name, default (None: absent) and check.
+    `check(value)` returns what is wrong (`"must be ≥ 1"`) or None; `shape`
+    marks an attribute written as a shape literal `[d1, ...]`; a `required`
+    one has no default and must be written (required ones come first)."""
+    name: str
+    default: object = None
+    check: Callable[[object], str | None] = field(default=lambda value: None)
+    shape: bool = False
+    required: bool = False
+
+
+def at_least(low: int) -> Callable[[int], str | None]:
+    return lambda value: None if value >= low else f"must be ≥ {low}"
+
+
+AXIS = Attr("axis")          # reductions: absent reduces everything
 
 
 @dataclass(frozen=True)
@@ -57,17 +133,31 @@ class Op:
     arity: int
     forward: Callable
     shape: Callable[..., Shape]
-    grads: Callable[..., tuple[Grad | None, ...]]
+    grads: Callable[..., tuple[Rule, ...]]
     math: str
     elementwise: bool = False
-    flops: Callable[..., int] = field(default=None)
+    flops: Callable[..., int] | None = None
     ufunc: str | None = None   # the xp ufunc it is, so generated code can write `out=`
     view: bool = False         # may return (a view of) an operand instead of a new array
+    attrs: tuple[Attr, ...] = ()
+    shape_only: tuple[int, ...] = ()    # operand positions that give only a shape
 
-    def cost(self, operand_shapes: list[Shape], result: Shape) -> int:
+    def full(self, attrs=()) -> tuple:
+        """The attributes as written, defaults filled in for the rest."""
+        return tuple(attrs) + tuple(a.default for a in self.attrs[len(attrs):])
+
+    def result_shape(self, shapes, attrs=()) -> Shape:
+        return tuple(self.shape(*shapes, *self.full(attrs)))
+
+    def rules(self, shapes, attrs=()) -> tuple[Rule | None, ...]:
+        """One rule per operand; None for an operand that gives only a shape."""
+        given = iter(self.grads(*shapes, *self.full(attrs)))
+        return tuple(None if i in self.shape_only else next(given) for i in range(self.arity))
+
+    def cost(self, operand_shapes, result: Shape, attrs=()) -> int:
         """Floating point operations per example (multiply-adds count 2)."""
         if self.flops is not None:
-            return self.flops(*operand_shapes)
+            return self.flops(*operand_shapes, *self.full(attrs))
         return size(result)
 
 
@@ -79,9 +169,11 @@ def fmt_shape(shape: Shape) -> str:
     return "[" + ", ".join(map(str, shape)) + "]"
 
 
-def mismatch(op: str, shapes, reason: str) -> ShapeMismatch:
+def mismatch(op: str, shapes, reason: str, attrs: dict | None = None) -> ShapeMismatch:
+    """`sum [2, 3] axis 2: axis 2 is out of range ...` (the attributes at fault named)."""
     shown = " × ".join(fmt_shape(s) for s in shapes)
-    return ShapeMismatch(f"{op} {shown}: {reason}")
+    named = "".join(f" {k} {v}" for k, v in (attrs or {}).items())
+    return ShapeMismatch(f"{op} {shown}{named}: {reason}")
 
 
 # --- shape rules -----------------------------------------------------------
@@ -103,8 +195,16 @@ def same(a: Shape) -> Shape:
     return a
 
 
-def scalar(a: Shape) -> Shape:
-    return ()
+def reduce_shape(op: str) -> Callable[..., Shape]:
+    """A reduction: everything to [] without an axis, else that axis removed."""
+    def rule(a: Shape, axis=None) -> Shape:
+        if axis is None:
+            return ()
+        if not -len(a) <= axis < len(a):
+            raise mismatch(op, (a,), f"axis {axis} is out of range for a rank-{len(a)} operand"
+                           + (" (axes are 0-based; -1 is the last)" if a else ""), {"axis": axis})
+        return a[:axis % len(a)] + a[axis % len(a) + 1:]
+    return rule
 
 
 def matmul_shape(a: Shape, b: Shape) -> Shape:
@@ -151,166 +251,81 @@ def sum_like_shape(a: Shape, b: Shape) -> Shape:
     return b
 
 
-def broadcast_like_shape(a: Shape, b: Shape) -> Shape:
+def broadcast_like_shape(a: Shape, b: Shape, axis=None) -> Shape:
+    if axis is not None:
+        rest = reduce_shape("broadcast_like")(b, axis)
+        if broadcast("broadcast_like", a, rest) != rest:
+            raise mismatch("broadcast_like", (a, b), f"first shape is not the second without "
+                           f"axis {axis}", {"axis": axis})
+        return b
     if broadcast("broadcast_like", a, b) != b:
         raise mismatch("broadcast_like", (a, b), "first shape does not broadcast to the second")
     return b
 
 
-# --- forward helpers (batched: one leading example axis) ---------------------
-
-def align(*arrays):
-    """Insert unit axes after the example axis so per-example ranks agree
-    (numpy would otherwise align a per-example vector with the example axis)."""
-    rank = max(x.ndim for x in arrays)
-    return [x.reshape(x.shape[:1] + (1,) * (rank - x.ndim) + x.shape[1:])
-            if x.ndim < rank else x for x in arrays]
-
-
-def elementwise2(fn):
-    return lambda xp, a, b: fn(xp, *align(a, b))
-
-
-def per_example_sum(xp, a):
-    return a.reshape(a.shape[0], -1).sum(axis=1)
-
-
-def logsumexp(xp, a):
-    flat = a.reshape(a.shape[0], -1)
-    top = flat.max(axis=1, keepdims=True)
-    top = xp.where(xp.isfinite(top), top, 0)
-    return (top + xp.log(xp.exp(flat - top).sum(axis=1, keepdims=True)))[:, 0]
-
-
-def log_softmax(xp, a):
-    top = a.max(axis=-1, keepdims=True)
-    top = xp.where(xp.isfinite(top), top, 0)
-    shifted = a - top
-    return shifted - xp.log(xp.exp(shifted).sum(axis=-1, keepdims=True))
-
-
-def softmax(xp, a):
-    e = xp.exp(a - a.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
-
-
-def exp_neg_abs(xp, a):
-    """e^-|a|, a new array (never overflows)."""
-    e = xp.abs(a)
-    xp.negative(e, out=e)
-    return xp.exp(e, out=e)
-
-
-def logistic(xp, a):
-    """e^min(a, 0) / (1 + e^-|a|): exact in both tails, no overflow, no branch."""
-    num = xp.minimum(a, 0.0)
-    xp.exp(num, out=num)
-    den = exp_neg_abs(xp, a)
-    den += 1.0
-    return xp.divide(num, den, out=num)
-
-
-def logistic_deriv(xp, a):
-    """σ(a)(1 - σ(a)) = e / (1 + e)², e = e^-|a| (exact in both tails)."""
-    e = exp_neg_abs(xp, a)
-    den = e + 1.0
-    xp.multiply(den, den, out=den)
-    return xp.divide(e, den, out=e)
-
-
-def tanh_deriv(xp, a):
-    """1 - tanh²(a) = 4e / (1 + e)², e = e^-2|a| (exact in both tails)."""
-    e = exp_neg_abs(xp, 2.0 * a)
-    den = e + 1.0
-    xp.multiply(den, den, out=den)
-    xp.divide(e, den, out=e)
-    return xp.multiply(e, 4.0, out=e)
-
-
-def softplus(xp, a):
-    return xp.maximum(a, 0) + xp.log1p(xp.exp(-xp.abs(a)))
-
-
-def step(xp, a):
-    return (a > 0).astype(a.dtype)
-
-
-def matmul(xp, a, b):
-    if b.ndim == 3:                      # [m, k] · [k, n]
-        return xp.matmul(a, b)
-    if a.shape[0] == 1:                  # one matrix for the whole batch: one GEMM
-        return b @ a[0].T
-    if b.shape[0] == 1:
-        return a @ b[0]
-    return xp.einsum("bmk,bk->bm", a, b)
-
-
-def dot(xp, a, b):
-    if a.shape[0] == 1:                  # one vector for the whole batch: one GEMV
-        return b @ a[0]
-    if b.shape[0] == 1:
-        return a @ b[0]
-    return xp.einsum("bn,bn->b", a, b)
-
-
-def sum_like(xp, a, b):
-    """Sum a's per-example axes down to b's per-example shape."""
-    extra = a.ndim - b.ndim
-    axes = tuple(range(1, 1 + extra)) + tuple(
-        1 + extra + i for i, d in enumerate(b.shape[1:]) if d == 1 and a.shape[1 + extra + i] != 1)
-    return a.sum(axis=axes).reshape(a.shape[:1] + b.shape[1:]) if axes else a
-
-
-def broadcast_like(xp, a, b):
-    a, _ = align(a, b)
-    return xp.broadcast_to(a, a.shape[:1] + b.shape[1:])
-
-
 # --- derivative rule builders ------------------------------------------------
 
 def rules(*grads):
-    return lambda *shapes: grads
-
-
-def unary(partial: str):
-    return rules(Grad(partial))
-
-
-def mean_rules(a: Shape):
-    return (Grad(None, f"broadcast_like (div g {size(a)}) a"),)
+    return lambda *shapes_and_attrs: grads
 
 
 def matmul_rules(a: Shape, b: Shape):
     if len(b) == 1:
-        return (Grad("b", "outer g p"), Grad("transpose a", "matmul p g"))
-    return (Grad("transpose b", "matmul g p"), Grad("transpose a", "matmul p g"))
+        return (custom("b", "outer g p"), custom("transpose a", "matmul p g"))
+    return (custom("transpose b", "matmul g p"), custom("transpose a", "matmul p g"))
 
 
 def matmul_flops(a: Shape, b: Shape) -> int:
     return 2 * size(a) * (b[1] if len(b) == 2 else 1)
 
 
-ZERO = Grad("0")  # piecewise-constant ops
+def axis_of(a: Shape, axis: int) -> int:
+    return axis % len(a)
+
+
+def sum_rules(a: Shape, axis=None):
+    if axis is None:
+        return (linear("broadcast_like g a"),)
+    return (linear(f"broadcast_like g a {axis_of(a, axis)}"),)
+
+
+def mean_rules(a: Shape, axis=None):
+    if axis is None:
+        return (linear(f"broadcast_like (div g {size(a)}) a"),)
+    return (linear(f"broadcast_like (div g {a[axis]}) a {axis_of(a, axis)}"),)
+
+
+def logsumexp_rules(a: Shape, axis=None):
+    if axis is None:
+        return (chain("exp (sub a v)"),)
+    axis = axis_of(a, axis)
+    return (custom(f"exp (sub a (broadcast_like v a {axis}))",
+                   f"mul (broadcast_like g a {axis}) p"),)
+
+
+def broadcast_like_rules(a: Shape, b: Shape, axis=None):
+    return (linear("sum_like g a" if axis is None else f"sum g {axis}"),)
+
 
 # --- the table ---------------------------------------------------------------
 
 TABLE: dict[str, Op] = {}
 
 
-def defop(name, arity, forward, shape, grads, math, elementwise=False, flops=None, ufunc=None,
-          view=False):
-    TABLE[name] = Op(name, arity, forward, shape, grads, math, elementwise, flops, ufunc, view)
+def defop(name, arity, forward, shape, grads, math, **options):
+    """Enter an op; `options` are the optional fields of `Op`."""
+    TABLE[name] = Op(name, arity, forward, shape, grads, math, **options)
 
 
 def defunary(name, forward, partial, math, ufunc=None, view=False):
-    defop(name, 1, forward, same, unary(partial) if partial else rules(None), math,
-          elementwise=True, ufunc=ufunc, view=view)
+    grads = rules(no_grad() if partial == "0" else chain(partial))
+    defop(name, 1, forward, same, grads, math, elementwise=True, ufunc=ufunc, view=view)
 
 
 def defbinary(name, ufunc, partial_a, partial_b, math):
     shape = lambda a, b: broadcast(name, a, b)  # noqa: E731
     forward = elementwise2(lambda xp, a, b: getattr(xp, ufunc)(a, b))
-    defop(name, 2, forward, shape, rules(Grad(partial_a), Grad(partial_b)), math,
+    defop(name, 2, forward, shape, rules(chain(partial_a), chain(partial_b)), math,
           elementwise=True, ufunc=ufunc)
 
 
@@ -346,30 +361,34 @@ defbinary("min", "minimum", "step (sub b a)", "sub 1 (step (sub b a))",
 
 defop("matmul", 2, matmul, matmul_shape, matmul_rules,
       "v = A x  ([m, k] · [k] → [m]),  v = A B  ([m, k] · [k, n] → [m, n])", flops=matmul_flops)
-defop("dot", 2, dot, dot_shape, rules(Grad("b"), Grad("a")), "v = Σ_i a_i b_i",
+defop("dot", 2, dot, dot_shape, rules(chain("b"), chain("a")), "v = Σ_i a_i b_i",
       flops=lambda a, b: 2 * size(a))
 defop("outer", 2, elementwise2(lambda xp, a, b: a[..., :, None] * b[..., None, :]), outer_shape,
-      rules(Grad("b", "matmul g p"), Grad("a", "matmul (transpose g) p")), "v_ij = a_i b_j")
+      rules(custom("b", "matmul g p"), custom("a", "matmul (transpose g) p")), "v_ij = a_i b_j")
 defop("transpose", 1, lambda xp, a: a.swapaxes(-1, -2), transpose_shape,
-      rules(Grad(None, "transpose g")), "v_ij = a_ji", flops=lambda a: 0, view=True)
+      rules(linear("transpose g")), "v_ij = a_ji", flops=lambda a: 0, view=True)
 
-defop("sum", 1, per_example_sum, scalar, rules(Grad(None, "broadcast_like g a")), "v = Σ_i a_i",
-      flops=lambda a: size(a))
-defop("mean", 1, lambda xp, a: per_example_sum(xp, a) / max(size(a.shape[1:]), 1), scalar,
-      mean_rules, "v = (1/n) Σ_i a_i", flops=lambda a: size(a))
-defop("logsumexp", 1, logsumexp, scalar, rules(Grad("exp (sub a v)")), "v = ln Σ_i e^(a_i)",
-      flops=lambda a: 4 * size(a))
-defop("softmax", 1, softmax, vector_shape("softmax"), rules(Grad("v", "mul p (sub g (dot g p))")),
+defop("sum", 1, forwards.per_example_sum, reduce_shape("sum"), sum_rules,
+      "v = Σ_i a_i  (with an axis: summed along that axis only)", attrs=(AXIS,),
+      flops=lambda a, axis: size(a))
+defop("mean", 1, forwards.mean, reduce_shape("mean"), mean_rules,
+      "v = (1/n) Σ_i a_i  (with an axis: along that axis only, n its length)", attrs=(AXIS,),
+      flops=lambda a, axis: size(a))
+defop("logsumexp", 1, forwards.logsumexp, reduce_shape("logsumexp"), logsumexp_rules,
+      "v = ln Σ_i e^(a_i)  (with an axis: along that axis only)", attrs=(AXIS,),
+      flops=lambda a, axis: 4 * size(a))
+defop("softmax", 1, softmax, vector_shape("softmax"), rules(custom("v", "mul p (sub g (dot g p))")),
       "v_i = e^(a_i) / Σ_j e^(a_j)", flops=lambda a: 4 * size(a))
 defop("log_softmax", 1, log_softmax, vector_shape("log_softmax"),
-      rules(Grad("softmax a", "sub g (mul p (sum g))")), "v_i = a_i - ln Σ_j e^(a_j)",
+      rules(custom("softmax a", "sub g (mul p (sum g))")), "v_i = a_i - ln Σ_j e^(a_j)",
       flops=lambda a: 4 * size(a))
 
-defop("sum_like", 2, sum_like, sum_like_shape, rules(Grad(None, "broadcast_like g a"), None),
-      "v = a summed over the axes that broadcasting b to a's shape would add or widen", view=True)
-defop("broadcast_like", 2, broadcast_like, broadcast_like_shape,
-      rules(Grad(None, "sum_like g a"), None), "v = a broadcast to b's shape", flops=lambda a, b: 0,
-      view=True)
+defop("sum_like", 2, sum_like, sum_like_shape, rules(linear("broadcast_like g a")),
+      "v = a summed over the axes that broadcasting b to a's shape would add or widen",
+      shape_only=(1,), view=True)
+defop("broadcast_like", 2, broadcast_like, broadcast_like_shape, broadcast_like_rules,
+      "v = a broadcast to b's shape (with an axis: a unit axis put back there first)",
+      attrs=(AXIS,), shape_only=(1,), flops=lambda a, b, axis: 0, view=True)
 
 
 def lookup(name: str) -> Op | None:

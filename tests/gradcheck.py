@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 import tenflang
-from tenflang.backprop import compile_gradient
+from tenflang.backprop import adjoint, compile_gradient
 from tenflang.interp import make_plan, run_plan
 
 
@@ -36,8 +36,9 @@ def numerical_gradient(program, data, weights, name, eps=1e-6) -> np.ndarray:
 def gcp_gradients(program, data, weights, level: int) -> dict:
     gcp = compile_gradient(program, level)
     again = tenflang.parse(tenflang.print_program(gcp))     # the text re-parses
-    plan = make_plan(again, set(data) | set(weights), [f"d/d{w}" for w in weights])
-    return {k[3:]: v for k, v in run_plan(plan, {**data, **weights}, reduce="mean").items()}
+    plan = make_plan(again, set(data) | set(weights), [adjoint(w) for w in weights])
+    values = run_plan(plan, {**data, **weights}, reduce="mean")
+    return {w: values[adjoint(w)] for w in weights}
 
 
 def check_gradients(source: str, data: dict, weights: dict, rtol=1e-5, atol=1e-7) -> None:
@@ -49,4 +50,4 @@ def check_gradients(source: str, data: dict, weights: dict, rtol=1e-5, atol=1e-7
             got = np.asarray(analytic[name])
             assert got.shape == np.shape(weights[name]), (level, name, got.shape)
             np.testing.assert_allclose(got, expected, rtol=rtol, atol=atol,
-                                       err_msg=f"-O{level} d/d{name}\n{source}")
+                                       err_msg=f"-O{level} {adjoint(name)}\n{source}")

@@ -137,6 +137,31 @@ CASES = [
          "'add' takes 2 operands, got 1"),
     Case("too_many_operands", "declare input x\n" + LOSS + "define l = exp x x\n", 3, 12,
          "'exp' takes 1 operand, got 2"),
+    # attributes (DESIGN.md §2.3.1): literals after the operands, as the op table says
+    Case("attribute_is_a_name", "declare input x [3]\ndeclare input k\n" + LOSS
+         + "define l = sum x k\n", 4, 18,
+         "'sum' attribute 'axis' must be an integer literal, not the name 'k'"),
+    Case("attribute_is_a_fraction", "declare input x [3]\n" + LOSS + "define l = sum x 0.5\n",
+         3, 18, "'sum' attribute 'axis' must be an integer, got 0.5"),
+    Case("attribute_in_exponent_form", "declare input x [3]\n" + LOSS + "define l = sum x 1e0\n",
+         3, 18, "'sum' attribute 'axis' must be an integer, got 1e0"),
+    Case("too_many_attributes", "declare input x [2, 3]\n" + LOSS
+         + "define l = sum x 0 1\n", 3, 20,
+         "'sum' takes 1 operand, then the attribute [axis], got 3 values"),
+    Case("attribute_is_a_shape_literal", "declare input x [3]\n" + LOSS
+         + "define l = sum x [0]\n", 3, 18,
+         "'sum' attribute 'axis' must be an integer, not a shape literal"),
+    Case("shape_literal_as_operand", "declare input x [3]\n" + LOSS
+         + "define l = dot x [3]\n", 3, 18, "a shape literal goes only where an op takes"),
+    Case("shape_literal_not_integer", "declare input x [3]\n" + LOSS
+         + "define l = sum x [1.5]\n", 3, 19, "'1.5' in a shape literal: an integer is required"),
+    Case("axis_out_of_range", "declare input x [2, 3]\ndeclare intvar s\n" + LOSS
+         + "define s = sum x 2\ndefine l = sum s\n", 4, 12,
+         "sum [2, 3] axis 2: axis 2 is out of range for a rank-2 operand"),
+    Case("axis_of_a_scalar", "declare input x\n" + LOSS + "define l = mean x 0\n", 3, 12,
+         "mean [] axis 0: axis 0 is out of range for a rank-0 operand"),
+    Case("axis_leaves_a_vector_loss", "declare input x [2, 3]\n" + LOSS
+         + "define l = logsumexp x -1\n", 2, 14, "loss 'l' has shape [2]"),
     Case("reserved_dot_name", "declare input x.y\n" + LOSS + "define l = exp x.y\n", 1, 15,
          "'x.y': names containing '.' or '/' are reserved for generated code"),
     Case("reserved_slash_name", "declare input x\n" + LOSS + "declare intvar d/dx\n"

@@ -37,22 +37,22 @@ def decl(kind, name, shape):
     return f"declare {kind} {name} {fmt_shape(shape)}"
 
 
-def program_for(op: str, shapes) -> str:
+def program_for(op: str, shapes, attrs=()) -> str:
     """Each operand m_i = mul w_i x_i (a weight times a per-example input), then
-    v = op m..., loss = sum (mul v r) with a random per-example projection r."""
-    result = ops.TABLE[op].shape(*shapes)
+    v = op m... attrs..., loss = sum (mul v r) with a random per-example projection r."""
+    result = ops.TABLE[op].result_shape(shapes, attrs)
     lines = []
     for i, shape in enumerate(shapes):
         lines += [decl("weight", f"w{i}", shape), decl("input", f"x{i}", shape),
                   f"declare intvar m{i}", f"define m{i} = mul w{i} x{i}"]
-    operands = " ".join(f"m{i}" for i in range(len(shapes)))
+    operands = " ".join([f"m{i}" for i in range(len(shapes))] + [str(a) for a in attrs])
     lines += [decl("input", "r", result), "declare intvar v", "declare intvar p",
               "declare loss l", f"define v = {op} {operands}", "define p = mul v r",
               "define l = sum p"]
     return "\n".join(lines) + "\n"
 
 
-def data_for(op: str, shapes, seed: int):
+def data_for(op: str, shapes, seed: int, attrs=()):
     rng = np.random.default_rng(seed)
     low = 0.5 if op in POSITIVE else -1.5
     draw = lambda shape, batch=(): rng.uniform(low, 1.5, batch + shape)  # noqa: E731
@@ -61,7 +61,7 @@ def data_for(op: str, shapes, seed: int):
     if op in NON_DIFFERENTIABLE_AT:       # keep |operand| and gaps away from the kinks
         for i in range(len(shapes)):
             data[f"x{i}"] = np.abs(data[f"x{i}"]) + 0.5 + i * 0.37
-    data["r"] = rng.normal(size=(BATCH,) + ops.TABLE[op].shape(*shapes))
+    data["r"] = rng.normal(size=(BATCH,) + ops.TABLE[op].result_shape(shapes, attrs))
     return data, weights
 
 
@@ -89,6 +89,40 @@ def test_op_gradient(op, shapes):
 def test_every_op_is_covered():
     covered = {c.values[0] for c in cases()}
     assert covered == set(ops.TABLE)
+
+
+# An op's attributes, generated from the op table: every axis of every example shape
+# (and -1), for each op with an `axis` attribute; an op's other attributes list theirs.
+ATTRIBUTE_CASES = {
+    "broadcast_like": [(((2,), (2, 3)), (1,)), (((3,), (2, 3)), (0,)), (((), (3,)), (0,))],
+}
+
+
+def attribute_cases():
+    for name, op in sorted(ops.TABLE.items()):
+        if name in ATTRIBUTE_CASES:
+            listed = ATTRIBUTE_CASES[name]
+        elif [a.name for a in op.attrs] == ["axis"]:
+            listed = [((shape,), (axis,)) for (shape,) in TENSOR_CASES[name]
+                      for axis in [*range(len(shape)), -1] if shape]
+        else:
+            continue
+        for shapes, attrs in listed:
+            yield pytest.param(name, shapes, attrs, id=f"{name}-" + "x".join(
+                fmt_shape(s) for s in shapes) + "-" + "-".join(map(str, attrs)))
+
+
+@pytest.mark.parametrize("op,shapes,attrs", list(attribute_cases()))
+def test_op_gradient_with_attributes(op, shapes, attrs):
+    source = program_for(op, shapes, attrs)
+    seed = zlib.crc32(repr((op, shapes, attrs)).encode())
+    data, weights = data_for(op, shapes, seed, attrs)
+    check_gradients(source, data, weights)
+
+
+def test_every_op_with_attributes_is_covered():
+    covered = {c.values[0] for c in attribute_cases()}
+    assert covered == {name for name, op in ops.TABLE.items() if op.attrs}
 
 
 @pytest.mark.parametrize("literal_line", [

@@ -25,7 +25,7 @@ from __future__ import annotations
 from ..ops import fmt_shape
 from ..lang import check
 from ..lang.ast import BOUND_KINDS, Declare, Define, Num, Program, Var
-from ..lang.printer import number
+from ..lang.printer import attribute, number
 
 KIND_STYLE = {
     "input": 'shape=invhouse, style=filled, fillcolor="#cfe2f3"',
@@ -54,7 +54,8 @@ def operand_text(operand: Var | Num) -> str:
 
 def definition_text(define: Define) -> str:
     """What defines a node, literals in place: `pow _ 2`, `copy 1`."""
-    return " ".join([define.op, *map(operand_text, define.operands)])
+    return " ".join([define.op, *map(operand_text, define.operands),
+                     *map(attribute, define.attrs)])
 
 
 def node_line(declare: Declare, define: Define | None, shape) -> str:

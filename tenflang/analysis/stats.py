@@ -46,7 +46,7 @@ def value_bytes(shape: ops.Shape) -> int:
 
 
 def flops(definitions: list[Define], shapes) -> int:
-    return sum(ops.TABLE[d.op].cost(operand_shapes(d, shapes), shapes[d.name])
+    return sum(ops.TABLE[d.op].cost(operand_shapes(d, shapes), shapes[d.name], d.attrs)
                for d in definitions)
 
 

@@ -70,21 +70,25 @@ def operand_shape(operand, shapes) -> ops.Shape:
     return () if isinstance(operand, Num) else shapes[operand.name]
 
 
-def grad_rules(define: Define, shapes) -> tuple:
-    op = ops.TABLE[define.op]
-    return op.grads(*(operand_shape(o, shapes) for o in define.operands))
+def grad_rules(define: Define, shapes) -> tuple[ops.Rule | None, ...]:
+    shapes = [operand_shape(o, shapes) for o in define.operands]
+    return ops.TABLE[define.op].rules(shapes, define.attrs)
 
 
 def infer(lines: list[Define], shapes: dict) -> None:
     for line in lines:
-        shapes[line.name] = tuple(ops.TABLE[line.op].shape(
-            *(operand_shape(o, shapes) for o in line.operands)))
+        shapes[line.name] = ops.TABLE[line.op].result_shape(
+            [operand_shape(o, shapes) for o in line.operands], line.attrs)
+
+
+def carries(rule: ops.Rule | None, keep_zero: bool) -> bool:
+    """Does a rule give a derivative worth writing (-O0 writes the zeros too)?"""
+    return rule is not None and (keep_zero or rule.kind != "no_grad")
 
 
 def live_edge(graph: Graph, shapes, user: str, position: int, keep_zero: bool) -> bool:
     """Does operand `position` of `user` carry a derivative?"""
-    rule = grad_rules(graph.defs[user], shapes)[position]
-    return rule is not None and (keep_zero or rule.partial != "0")
+    return carries(grad_rules(graph.defs[user], shapes)[position], keep_zero)
 
 
 def reverse_sweep(graph: Graph, shapes: dict, nodes: set[str], keep_zero: bool = True) -> Sweep:
@@ -160,8 +164,8 @@ def partial_lines(sweep: Sweep, node: str, keep_zero: bool) -> list[Define]:
     lines: list[Define] = []
     for position, (operand, rule) in enumerate(zip(define.operands,
                                                    grad_rules(define, sweep.shapes))):
-        if not (isinstance(operand, Var) and operand.name in sweep.nodes and rule
-                and rule.partial is not None and (keep_zero or rule.partial != "0")):
+        if not (isinstance(operand, Var) and operand.name in sweep.nodes
+                and carries(rule, keep_zero) and rule.partial is not None):
             continue
         name = sweep.namer.claim(partial_name(node, operand.name))
         sweep.partials[(node, position)] = name

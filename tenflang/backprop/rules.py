@@ -4,16 +4,20 @@ A rule such as `mul b (pow a (sub b 1))` is parsed into a small tree and
 lowered to one `define` per op: the root gets the target name, inner ops get
 numbered temporaries `<target>.1`, `<target>.2`, ...  (a user's name segment
 never starts with a digit, so these never collide).  Leaves are the symbols
-bound in `env` (a, b, v, g, p) or numbers.
+bound in `env` (a, b, v, g, p) or numbers.  Attribute literals follow an op's
+operands, as in a program (`sum g 1`, `reshape g [4, 4]`): the op table says
+how many operands an op takes, and the rest of its arguments are attributes.
 """
 from __future__ import annotations
 
 import functools
 import re
+from dataclasses import replace
 
+from .. import ops
 from ..lang.ast import Define, Num, Var
 
-TOKEN = re.compile(r"\(|\)|[^\s()]+")
+TOKEN = re.compile(r"\(|\)|\[[^\]]*\]|[^\s()]+")      # a shape literal is one token
 
 
 @functools.cache
@@ -41,20 +45,34 @@ def leaf(symbol, env: dict):
     return Num(float(symbol))
 
 
+def attribute(symbol: str):
+    """`2` -> 2, `[4, -1]` -> (4, -1)."""
+    if symbol.startswith("["):
+        return tuple(int(d) for d in symbol[1:-1].split(",") if d.strip())
+    return int(symbol)
+
+
+def line(name: str, tree: tuple, env, fresh, target, lines) -> Define:
+    op, *args = tree
+    arity = ops.TABLE[op].arity
+    operands = tuple(emit(t, env, fresh, target, lines) for t in args[:arity])
+    return Define(name, op, operands, attrs=tuple(map(attribute, args[arity:])))
+
+
 def lower(rule: str, target: str, env: dict, fresh) -> list[Define]:
     """Lines defining `target` by `rule`; `fresh(target)` names temporaries."""
     tree = parse_rule(rule)
     if not isinstance(tree, tuple):
         return [Define(target, "copy", (leaf(tree, env),))]
     lines: list[Define] = []   # temporaries first (innermost first), the root last
-    operands = tuple(emit(t, env, fresh, target, lines) for t in tree[1:])
-    return lines + [Define(target, tree[0], operands)]
+    root = line(target, tree, env, fresh, target, lines)
+    return lines + [root]
 
 
 def emit(tree, env, fresh, target, lines) -> Var | Num:
     if not isinstance(tree, tuple):
         return leaf(tree, env)
-    operands = tuple(emit(t, env, fresh, target, lines) for t in tree[1:])
+    define = line("", tree, env, fresh, target, lines)     # its operands' lines first
     name = fresh(target)
-    lines.append(Define(name, tree[0], operands))
+    lines.append(replace(define, name=name))
     return Var(name)

@@ -30,7 +30,7 @@ COMMUTATIVE = {"add", "mul", "max", "min", "dot"}
 def simplify(forward, blocks, keep: set[str], shapes):
     table: dict = {}
     for line in forward:
-        table.setdefault(key(line.op, line.operands), line.name)
+        table.setdefault(key(line.op, line.operands, line.attrs), line.name)
     subst: dict[str, Var | Num] = {}
     new_blocks = []
     for title, lines in blocks:
@@ -40,10 +40,11 @@ def simplify(forward, blocks, keep: set[str], shapes):
                              for o in line.operands)
             value = reduce(line.op, operands, shapes, line.name)
             if value is None:
-                found = table.setdefault(key(line.op, operands), line.name)
+                found = table.setdefault(key(line.op, operands, line.attrs), line.name)
                 value = Var(found) if found != line.name else None
             if value is None:
-                out.append(Define(line.name, *rewrite(line.op, operands)))
+                op, operands = rewrite(line.op, operands)
+                out.append(Define(line.name, op, operands, attrs=line.attrs))
             elif line.name in keep:
                 out.append(Define(line.name, "copy", (value,)))
             else:
@@ -52,9 +53,10 @@ def simplify(forward, blocks, keep: set[str], shapes):
     return remove_dead(forward, new_blocks, keep)
 
 
-def key(op: str, operands) -> tuple:
+def key(op: str, operands, attrs=()) -> tuple:
+    """What a line computes: equal keys, equal values (defaults filled in)."""
     parts = tuple(("v", o.name) if isinstance(o, Var) else ("n", o.value) for o in operands)
-    return (op, tuple(sorted(parts)) if op in COMMUTATIVE else parts)
+    return (op, tuple(sorted(parts)) if op in COMMUTATIVE else parts, ops.TABLE[op].full(attrs))
 
 
 def shape_of(operand, shapes) -> ops.Shape:

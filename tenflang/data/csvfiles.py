@@ -23,9 +23,10 @@ from typing import Iterator
 import numpy as np
 
 from ..errors import Location, TenflangError
+from ..lang.lexical import NAME
 from .notation import FLOATISH_RE, NUM_RE, check_uniform, content_lines, number_strings, shape_str
 
-_COLUMN_RE = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_./]*)\s*(?:\[\s*(\d+(?:\s*,\s*\d+)*)\s*\])?\s*")
+_COLUMN_RE = re.compile(rf"\s*({NAME})\s*(?:\[\s*(\d+(?:\s*,\s*\d+)*)\s*\])?\s*")
 
 
 def merge_header(cells: list[str]) -> list[str]:

@@ -5,9 +5,9 @@ Conventions:
 * A vector: ``{x: 3, y: -0.5, v: [1, 2, 3], M: [[1, 0], [0, 1]], q: null}``.
   Braces are optional; entries, and list elements, are separated by commas and/or
   whitespace (``[1 2 3]`` is ``[1, 2, 3]``); one trailing comma is allowed.  Names
-  match `NAME_RE`: ``[A-Za-z_][A-Za-z0-9_./]*`` (generated names such as ``d/dw``,
-  ``h.t``).  Numbers match `NUM`: decimal literals or ``inf``/``infinity``/``nan``
-  (any case, optional sign).  ``null`` is a whole value only, never a list element.
+  match `NAME_RE`, the language's own NAME (tenflang/lang/lexical.py; generated
+  names such as ``d/dw``, ``h.t`` included).  Numbers match `NUM`: the language's
+  NUMBER, or ``inf``/``infinity``/``nan`` (any case, optional sign).  ``null`` is a whole value only, never a list element.
   ``#`` starts a comment; blank lines are ignored (`is_blank`, `content_lines`).
 * Parsing works on a `Source` (the text, its file and first line number) and
   positions in it; `parse_vector` returns ``{name: (value, position)}`` with values
@@ -28,9 +28,10 @@ from typing import Iterator
 import numpy as np
 
 from ..errors import Location, TenflangError
+from ..lang.lexical import NAME, NUMBER
 
-NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_./]*")
-NUM = r"[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|(?i:inf(?:inity)?|nan))"
+NAME_RE = re.compile(NAME)
+NUM = rf"(?:{NUMBER}|[+-]?(?i:inf(?:inity)?|nan))"
 NUM_RE = re.compile(NUM)
 _SKIP_RE = re.compile(r"\s*(?:#[^\n]*\s*)*")
 _ATOM_RE = re.compile(r"[^\s{}\[\],:#]+")

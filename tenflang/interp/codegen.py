@@ -24,7 +24,7 @@ import functools
 from types import SimpleNamespace
 
 from .. import ops
-from ..lang.printer import number
+from ..lang.printer import attribute, number
 
 # a batch sum pushed into the product, as one BLAS call: Σ_b a_b ⊗ c_b = aᵀc, and
 # Σ_b A_b C_b contracts the example axis with the inner one
@@ -33,19 +33,19 @@ REDUCIBLE = {"outer": "xp.matmul({a}.T, {b})",
 FORWARDS = SimpleNamespace(**{name: op.forward for name, op in ops.TABLE.items()})
 
 
-def shape_only(op: ops.Op, shapes) -> set[int]:
-    """Operand positions that give only a shape (their rule is None)."""
-    return {i for i, rule in enumerate(op.grads(*shapes)) if rule is None}
+def written(attrs: tuple) -> tuple:
+    """Attributes without the trailing absent ones (the forward's defaults)."""
+    while attrs and attrs[-1] is None:
+        attrs = attrs[:-1]
+    return attrs
 
 
 def batched_names(plan) -> set[str]:
     """Values that vary per example (the rest have an example axis of size 1)."""
     batched = set(plan.batched)
     for step in plan.steps:
-        shapes = [() if not isinstance(o, str) else plan.shapes[o] for o in step.operands]
-        ignore = shape_only(step.op, shapes)
         if any(isinstance(o, str) and o in batched
-               for i, o in enumerate(step.operands) if i not in ignore):
+               for i, o in enumerate(step.operands) if i not in step.op.shape_only):
             batched.add(step.target)
     return batched
 
@@ -112,7 +112,7 @@ def step_code(src: Source, step, inplace: str | None) -> str:
     if op.name == "copy" and isinstance(step.operands[0], str):
         return src.var(step.operands[0])
     args = [src.var(o) if isinstance(o, str) else f"xp.asarray([{float(o)!r}], dtype=dtype)"
-            for o in step.operands]
+            for o in step.operands] + [repr(a) for a in written(step.attrs)]
     return f"F.{op.name}(xp, {', '.join(args)})"
 
 
@@ -142,7 +142,8 @@ def generate(plan, reduce: str | None) -> tuple[str, frozenset]:
     owned: set[str] = set()
     for step in plan.steps:
         line = f"{step.target} = {step.op.name} " + " ".join(
-            o if isinstance(o, str) else number(o) for o in step.operands)
+            [o if isinstance(o, str) else number(o) for o in step.operands]
+            + [attribute(a) for a in written(step.attrs)])
         if step.target in fused:
             a, b = (src.var(o) for o in step.operands)
             src.emit(f"{src.var(step.target)} = {fused[step.target].format(a=a, b=b)}", line)

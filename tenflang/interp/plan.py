@@ -30,6 +30,7 @@ class Step:
     op: ops.Op
     operands: tuple          # names (str) or constants (float)
     release: tuple[str, ...]  # names whose last use is this step
+    attrs: tuple = ()         # the op's attributes, defaults filled in
 
 
 @dataclass(frozen=True, eq=False)     # compared by identity: generated code is cached per plan
@@ -61,7 +62,8 @@ def make_plan(program: Program, available, results=None, shapes=None) -> Plan:
         if all(n in has_value for n in names):
             has_value.add(define.name)
             steps.append((define.name, define.op, tuple(
-                o.name if isinstance(o, Var) else o.value for o in define.operands)))
+                o.name if isinstance(o, Var) else o.value for o in define.operands),
+                ops.TABLE[define.op].full(define.attrs)))
     needed = needed_steps(steps, {r for r in results if r in has_value})
     batched = frozenset(n for n in bound if decls[n].kind in BATCHED_KINDS)
     return Plan(bound, batched, with_releases(needed, results, bound), results,
@@ -81,7 +83,7 @@ def needed_steps(steps, wanted: set[str]) -> list:
 def with_releases(steps, results, bound) -> tuple[Step, ...]:
     keep = set(results)
     last_use: dict[str, int] = {}
-    for i, (_, _, operands) in enumerate(steps):
+    for i, (_, _, operands, _) in enumerate(steps):
         for o in operands:
             if isinstance(o, str):
                 last_use[o] = i
@@ -89,8 +91,8 @@ def with_releases(steps, results, bound) -> tuple[Step, ...]:
     for name, i in last_use.items():
         if name not in keep:
             releases.setdefault(i, []).append(name)
-    return tuple(Step(t, ops.TABLE[op], operands, tuple(sorted(releases.get(i, ()))))
-                 for i, (t, op, operands) in enumerate(steps))
+    return tuple(Step(t, ops.TABLE[op], operands, tuple(sorted(releases.get(i, ()))), attrs)
+                 for i, (t, op, operands, attrs) in enumerate(steps))
 
 
 __all__ = ["Plan", "Step", "make_plan", "default_results"]

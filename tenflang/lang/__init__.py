@@ -12,7 +12,7 @@ from pathlib import Path
 
 from ..errors import Location, TenflangError, source_line
 from .ast import Comment, Declare, Define, Macro, Num, Pos, Program, Var
-from .checks import check
+from .checks import check, split_attributes
 from .macros import expand
 from .printer import print_program
 from .syntax import parse_source, paused_gc
@@ -22,7 +22,7 @@ def parse(text: str, filename: str = "<input>", shape_program: bool = False) -> 
     """Parse, expand macros and check a program; `shape_program` applies the
     extra rules for tfcompiler's input (see `checks.check`)."""
     with paused_gc():
-        program = expand(parse_source(text, filename))
+        program = split_attributes(expand(parse_source(text, filename)))
         check(program, shape_program)
     return program
 

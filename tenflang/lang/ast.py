@@ -29,9 +29,18 @@ class Var:
 class Num:
     value: float
     pos: Pos | None = field(default=None, compare=False, repr=False)
+    text: str | None = field(default=None, compare=False, repr=False)   # as written
+
+
+@dataclass(frozen=True)
+class Dims:
+    """A shape literal `[d1, ...]` written where an attribute goes."""
+    values: tuple[int, ...]
+    pos: Pos | None = field(default=None, compare=False, repr=False)
 
 
 Operand = Var | Num
+Attribute = int | tuple[int, ...]
 
 
 @dataclass(frozen=True)
@@ -46,13 +55,17 @@ class Declare:
 
 @dataclass(frozen=True)
 class Define:
-    """`define name = op operands...`; `define v = a` is the op `copy`."""
+    """`define name = op operands... attributes...`; `define v = a` is the op
+    `copy`.  The parser puts everything after the op into `operands`
+    (`Dims` included); `checks.split_attributes` moves the op's attributes
+    into `attrs` as ints and tuples of ints."""
     name: str
     op: str
     operands: tuple[Operand, ...]
     pos: Pos | None = field(default=None, compare=False, repr=False)
     op_pos: Pos | None = field(default=None, compare=False, repr=False)
     origin: tuple[Pos, ...] = field(default=(), compare=False, repr=False)
+    attrs: tuple[Attribute, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -10,10 +10,75 @@ take the shape their op's rule gives, which must agree with any declared one.
 from __future__ import annotations
 
 import difflib
+import re
+from dataclasses import replace
 
 from .. import ops
-from .ast import BOUND_KINDS, KINDS, Declare, Define, Num, Program, Var
+from .ast import BOUND_KINDS, KINDS, Declare, Define, Dims, Num, Program, Var
+from . import printer
 from .diagnostics import error_at
+
+INTEGER = re.compile(r"[+-]?\d+")
+
+
+def split_attributes(program: Program) -> Program:
+    """The program with each op's attributes moved from `operands` to `attrs`
+    (after macro expansion, so a macro parameter may stand for an attribute).
+    A name, a fraction or a shape literal where the op table wants something
+    else raises a located error."""
+    return replace(program, statements=tuple(
+        split(program, s) if isinstance(s, Define) else s for s in program.statements))
+
+
+def split(program, define: Define) -> Define:
+    op = ops.lookup(define.op)
+    if op is None or not op.attrs or len(define.operands) < op.arity:
+        return define                     # check_define reports any problem
+    operands, given = define.operands[:op.arity], define.operands[op.arity:]
+    at = lambda node, message: error_at(  # noqa: E731
+        program, getattr(node, "pos", None) or define.op_pos, message, define.origin)
+    if len(given) > len(op.attrs):
+        raise at(given[len(op.attrs)], f"'{op.name}' takes {takes(op)}, got "
+                 f"{len(define.operands)} values")
+    missing = [a.name for a in op.attrs[len(given):] if a.required]
+    if missing:
+        raise at(None, f"'{op.name}' takes {takes(op)}; attribute '{missing[0]}' is missing")
+    for operand in operands:
+        if isinstance(operand, Dims):
+            raise at(operand, f"a shape literal is not an operand of '{op.name}'; "
+                     f"it takes {takes(op)}")
+    return replace(define, operands=operands, attrs=tuple(
+        attribute(op, attr, value, at) for attr, value in zip(op.attrs, given)))
+
+
+def takes(op: ops.Op) -> str:
+    """`1 operand`, or with attributes `2 operands, then the attributes k [stride]`
+    (optional ones in brackets, as docs/guide.md writes them)."""
+    text = f"{op.arity} operand{'s' if op.arity != 1 else ''}"
+    if op.attrs:
+        names = " ".join(a.name if a.required else f"[{a.name}]" for a in op.attrs)
+        text += f", then the attribute{'s' if len(op.attrs) > 1 else ''} {names}"
+    return text
+
+
+def attribute(op: ops.Op, attr: ops.Attr, value, at):
+    """The int (or tuple, for a shape literal) that an attribute literal stands for."""
+    what, node = f"'{op.name}' attribute '{attr.name}'", value
+    if isinstance(value, Var):
+        raise at(value, f"{what} must be an integer literal, not the name '{value.name}'")
+    if isinstance(value, Dims) != attr.shape:
+        raise at(value, f"{what} must be a shape literal [d1, ...]" if attr.shape
+                 else f"{what} must be an integer, not a shape literal")
+    if isinstance(value, Num):
+        if not (INTEGER.fullmatch(value.text) if value.text else value.value.is_integer()):
+            raise at(value, f"{what} must be an integer, got {value.text or value.value}")
+        value = int(value.value)
+    else:
+        value = value.values
+    problem = attr.check(value)
+    if problem:
+        raise at(node, f"{what} {problem}, got {printer.attribute(value)}")
+    return value
 
 
 def check(program: Program, shape_program: bool = False) -> dict[str, ops.Shape]:
@@ -73,9 +138,11 @@ def check_define(program, define: Define, decls, defined: set[str]) -> None:
         hint = f"; did you mean '{close[0]}'?" if close else ""
         raise at(define.op_pos, f"unknown op '{define.op}'{hint}")
     if len(define.operands) != op.arity:
-        raise at(define.op_pos, f"'{define.op}' takes {op.arity} operand"
-                 f"{'s' if op.arity > 1 else ''}, got {len(define.operands)}")
+        raise at(define.op_pos, f"'{define.op}' takes {takes(op)}, got {len(define.operands)}")
     for operand in define.operands:
+        if isinstance(operand, Dims):
+            raise at(operand.pos or define.op_pos, "a shape literal goes only where an op "
+                     "takes a shape attribute")
         if isinstance(operand, Var):
             check_use(program, define, operand, decls, defined)
 
@@ -96,7 +163,7 @@ def check_use(program, define: Define, operand: Var, decls, defined: set[str]) -
 def infer(program, define: Define, decls, shapes) -> ops.Shape:
     operand_shapes = [() if isinstance(o, Num) else shapes[o.name] for o in define.operands]
     try:
-        shape = ops.TABLE[define.op].shape(*operand_shapes)
+        shape = ops.TABLE[define.op].result_shape(operand_shapes, define.attrs)
     except ops.ShapeMismatch as err:
         raise error_at(program, define.op_pos, str(err), define.origin) from None
     declared = decls[define.name].shape

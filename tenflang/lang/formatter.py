@@ -30,15 +30,16 @@ import re
 from dataclasses import dataclass, field
 
 from ..errors import Location, RunFailure
+from .lexical import NAME, NUMBER
 from .syntax import parse_source
 
-TOKEN = re.compile(r"""
+TOKEN = re.compile(rf"""
     (?P<space>[ \t\f\r]+)
   | (?P<comment>\#.*)
   | (?P<arrow>->)
   | (?P<punct>[=\[\],])
-  | (?P<number>[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)
-  | (?P<name>[A-Za-z_][A-Za-z0-9_]*(?:[./][A-Za-z0-9_]+)*)
+  | (?P<number>{NUMBER})
+  | (?P<name>{NAME})
 """, re.VERBOSE)
 
 INDENT = "  "
@@ -88,10 +89,24 @@ def shape_text(tokens: list[str]) -> str:
     return "[" + ", ".join(t for t in tokens[1:-1] if t != ",") + "]"
 
 
+def words(tokens: list[str]) -> list[str]:
+    """The tokens with each shape literal `[`, `16`, `,`, `4`, `]` as one word `[16, 4]`."""
+    out, start = [], None
+    for i, token in enumerate(tokens):
+        if token == "[":
+            start = i
+        elif token == "]":
+            out.append(shape_text(tokens[start:i + 1]))
+            start = None
+        elif start is None:
+            out.append(token)
+    return out
+
+
 def code(line: Line) -> str:
     t = line.tokens
     if line.kind == "define":      # define NAME = rest...
-        return " ".join(["define", t[1], "="] + t[3:])
+        return " ".join(["define", t[1], "="] + words(t[3:]))
     if line.kind == "macro":       # macro NAME params... -> RESULT
         return " ".join(t)
     if line.kind == "end":

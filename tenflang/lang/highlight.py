@@ -8,7 +8,8 @@ so an installed TenFlang makes the alias `tenflang` and the file pattern
 `*.tf` known to Pygments.  (`*.tf` is Terraform's pattern too: for a `.tf`
 file given without `-l`, `analyse_text` lets Pygments pick the right one.)
 
-Tokens: the keywords `declare`, `define`, `macro`, `end` (Keyword), the six
+NAME and NUMBER are the grammar's own (`lexical`).  Tokens: the keywords
+`declare`, `define`, `macro`, `end` (Keyword), the six
 variable types (Keyword.Type), ops of the op table in operator position
 (Name.Builtin), macro names (Name.Function), variables, generated names such
 as `d/dw` and `h.t` included (Name.Variable), numbers, `=`/`->` (Operator),
@@ -26,9 +27,8 @@ from pygments.token import (Comment, Error, Keyword, Name, Number, Operator, Pun
 
 from .. import ops
 from .ast import KINDS
+from .lexical import NAME, NUMBER
 
-NAME = r"[A-Za-z_][A-Za-z0-9_]*(?:[./][A-Za-z0-9_]+)*"
-NUMBER = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?(?![A-Za-z0-9_.+-])"
 END_OF_NAME = r"(?![A-Za-z0-9_./])"
 SPACE = r"[ \t\f\r]+"
 
@@ -90,6 +90,7 @@ class TenflangLexer(RegexLexer):
         ],
         "operands": line_end() + [
             (NAME, Name.Variable),
+            (r"[\[\],]", Punctuation),          # a shape literal attribute
         ] + number_token() + [
             (r"[^\n]", Error),
         ],

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .. import ops
-from .ast import Declare, Define, Macro, Num, Program, Var
+from .ast import Declare, Define, Macro, Program, Var
 from .diagnostics import error_at
 
 
@@ -142,7 +142,7 @@ def expand_call(program: Program, call: Define, macros: dict[str, Macro], origin
 
 
 def rename(operand, renaming):
-    if isinstance(operand, Num):
+    if not isinstance(operand, Var):          # a number or a shape literal
         return operand
     return replace(renaming[operand.name], pos=operand.pos)
 

@@ -8,7 +8,7 @@ gives back the same tree.
 """
 from __future__ import annotations
 
-from .ast import Comment, Declare, Define, Macro, Num, Program, Var
+from .ast import Comment, Declare, Define, Dims, Macro, Num, Program, Var
 
 
 def number(value: float) -> str:
@@ -18,17 +18,33 @@ def number(value: float) -> str:
     return repr(value)
 
 
-def operand(o: Var | Num) -> str:
+def shape(dims) -> str:
+    return "[" + ", ".join(map(str, dims)) + "]"
+
+
+def attribute(value) -> str:
+    """An attribute as written: `2`, or a shape literal `[16, 4]`."""
+    return shape(value) if isinstance(value, tuple) else str(value)
+
+
+def operand(o: Var | Num | Dims) -> str:
+    if isinstance(o, Dims):
+        return shape(o.values)
     return o.name if isinstance(o, Var) else number(o.value)
+
+
+def right_side(s: Define) -> str:
+    """What follows `=`: `op operands... attributes...` (`a` alone for a copy)."""
+    words = [*map(operand, s.operands), *map(attribute, s.attrs)]
+    return " ".join(words if s.op == "copy" else [s.op, *words])
 
 
 def statement(s, indent: str = "") -> str:
     if isinstance(s, Declare):
-        shape = "" if s.shape is None else " [" + ", ".join(map(str, s.shape)) + "]"
-        return f"{indent}declare {s.kind} {s.name}{shape}"
+        dims = "" if s.shape is None else " " + shape(s.shape)
+        return f"{indent}declare {s.kind} {s.name}{dims}"
     if isinstance(s, Define):
-        rhs = " ".join(map(operand, s.operands))
-        return f"{indent}define {s.name} = {rhs if s.op == 'copy' else s.op + ' ' + rhs}"
+        return f"{indent}define {s.name} = {right_side(s)}"
     if isinstance(s, Comment):
         return f"{indent}# {s.text}" if s.text else f"{indent}#"
     if isinstance(s, Macro):

@@ -10,48 +10,47 @@ from __future__ import annotations
 import functools
 import math
 import re
-from importlib import resources
-from pathlib import Path
 
 import lark
 from lark import Transformer, v_args
 
 from ..errors import Location, TenflangError, source_line
 from ..gcpause import paused_gc
-from .ast import Declare, Define, Macro, Num, Pos, Program, Var
+from .ast import Declare, Define, Dims, Macro, Num, Pos, Program, Var
+from .lexical import grammar_text
 
 READABLE = {
     "NAME": "a name", "NUMBER": "a number", "INT": "an integer", "_NL": "end of line",
-    "EQUAL": "'='", "LSQB": "'['", "RSQB": "']'", "COMMA": "','", "MORETHAN": "'->'",
+    "EQUAL": "'='", "LSQB": "'['", "RSQB": "']'", "COMMA": "','", "ARROW": "'->'",
     "DECLARE": "'declare'", "DEFINE": "'define'", "MACRO": "'macro'", "END": "'end'",
-    "__ANON_0": "'->'", "$END": "end of file",
+    "$END": "end of file",
 }
-
-
-def grammar_text() -> str:
-    try:
-        return resources.files("tenflang.grammar").joinpath("tenflang.lark").read_text()
-    except (ModuleNotFoundError, FileNotFoundError):
-        return (Path(__file__).resolve().parents[2] / "grammar" / "tenflang.lark").read_text()
+INTEGER = re.compile(r"[+-]?\d+")
 
 
 def pos(token) -> Pos:
     return Pos(token.line, token.column)
 
 
-class BadNumber(Exception):
-    """A literal that lexes but is no finite float (`1e999`); see `parse_source`."""
+class BadToken(Exception):
+    """A token that lexes but means nothing (`1e999`); see `parse_source`."""
 
-    def __init__(self, token):
-        super().__init__(str(token))
-        self.token = token
+    def __init__(self, token, message: str):
+        super().__init__(message)
+        self.token, self.message = token, message
 
 
 def number(token) -> Num:
     value = float(token)
     if not math.isfinite(value):
-        raise BadNumber(token)
-    return Num(value, pos(token))
+        raise BadToken(token, f"number '{token}' is out of range (not a finite float)")
+    return Num(value, pos(token), str(token))
+
+
+def dimension(token) -> int:
+    if not INTEGER.fullmatch(token):
+        raise BadToken(token, f"'{token}' in a shape literal: an integer is required")
+    return int(token)
 
 
 @v_args(inline=True)
@@ -74,15 +73,22 @@ class ToAst(Transformer):
         return Define(str(name), "copy", (number(value),), pos(name), pos(value))
 
     def operand(self, token):
+        if isinstance(token, Dims):
+            return token
         return Var(str(token), pos(token)) if token.type == "NAME" else number(token)
 
-    def param(self, token):
-        return token
+    def dims(self, bracket, *tokens):
+        values = tuple(dimension(t) for t in tokens if t is not None and t.type == "NUMBER")
+        return Dims(values, pos(bracket))
 
-    def macro(self, name, *rest):
-        *params, result = [t for t in rest if isinstance(t, lark.Token)]
-        body = tuple(s for s in rest if not isinstance(s, lark.Token))
-        return Macro(str(name), tuple(map(str, params)), str(result), body, pos(name))
+    def params(self, *names):
+        return tuple(map(str, names))
+
+    def body(self, *statements):
+        return statements
+
+    def macro(self, name, params, arrow, result, body):
+        return Macro(str(name), params, str(result), body, pos(name))
 
 
 @functools.cache
@@ -98,9 +104,9 @@ def parse_source(text: str, filename: str = "<input>") -> Program:
             statements = parser().parse(text if text.endswith("\n") else text + "\n")
     except lark.exceptions.UnexpectedInput as err:
         raise syntax_error(err, text, filename) from None
-    except BadNumber as err:
+    except BadToken as err:
         line, column = err.token.line, err.token.column
-        raise TenflangError(f"number '{err.token}' is out of range (not a finite float)",
+        raise TenflangError(err.message,
                             Location(filename, line, column, source_line(text, line))) from None
     return Program(statements, filename, text)
 

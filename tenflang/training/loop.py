@@ -29,6 +29,7 @@ from typing import Callable
 
 import numpy as np
 
+from ..backprop import adjoint
 from ..errors import Location, RunFailure, TenflangError
 from ..interp.device import to_host
 from ..interp import make_plan, run_plan
@@ -55,16 +56,16 @@ def signature(gcp: Program) -> Signature:
     if not weights:
         raise TenflangError("the GCP declares no weights: there is nothing to learn", where)
     outputs = {n for n, d in decls.items() if d.kind == "output"}
-    missing = [w for w in weights if f"d/d{w}" not in outputs]
+    missing = [w for w in weights if adjoint(w) not in outputs]
     if missing:
-        raise TenflangError(f"the GCP has no gradient output 'd/d{missing[0]}' for weight "
+        raise TenflangError(f"the GCP has no gradient output '{adjoint(missing[0])}' for weight "
                             f"'{missing[0]}'; is it a GCP made by tfcompiler?", where)
     losses = tuple(n for n, d in decls.items() if d.kind == "loss")
     if not losses:
         raise TenflangError("the GCP declares no loss; tfweightcalc reports the loss it "
                             "minimises", where)
     inputs = {n: shapes[n] for n, d in decls.items() if d.kind in ("input", "exp_output")}
-    return Signature(weights, {w: f"d/d{w}" for w in weights}, inputs, losses)
+    return Signature(weights, {w: adjoint(w) for w in weights}, inputs, losses)
 
 
 @dataclass

@@ -1,0 +1,139 @@
+"""Batched forward functions of the op table (tenflang/ops.py).
+
+Every function is `f(xp, *operands, *attributes)`, array-module generic
+(numpy or cupy as `xp`).  Every array carries one leading example axis (size
+B per example, size 1 for weights and constants), so the per-example rank of
+an array is `ndim - 1`; a function must give, example by example, what the
+op gives on one example.  Attributes are Python ints (or tuples of ints for a
+shape literal); an axis attribute counts the per-example axes (0-based, -1 the
+last; `example_axis` turns it into the array's axis).
+"""
+from __future__ import annotations
+
+def align(*arrays):
+    """Insert unit axes after the example axis so per-example ranks agree
+    (numpy would otherwise align a per-example vector with the example axis)."""
+    rank = max(x.ndim for x in arrays)
+    return [x.reshape(x.shape[:1] + (1,) * (rank - x.ndim) + x.shape[1:])
+            if x.ndim < rank else x for x in arrays]
+
+
+def elementwise2(fn):
+    return lambda xp, a, b: fn(xp, *align(a, b))
+
+
+def example_axis(a, axis: int) -> int:
+    """The array axis of per-example axis `axis` (-1 the last)."""
+    return 1 + axis % (a.ndim - 1)
+
+
+def per_example_sum(xp, a, axis=None):
+    if axis is not None:
+        return a.sum(axis=example_axis(a, axis))
+    return a.reshape(a.shape[0], -1).sum(axis=1)
+
+
+def mean(xp, a, axis=None):
+    count = a.shape[example_axis(a, axis)] if axis is not None else a[0].size
+    return per_example_sum(xp, a, axis) / max(count, 1)
+
+
+def logsumexp(xp, a, axis=None):
+    """ln Σ e^a, shifted by the maximum so it never overflows."""
+    if axis is None:
+        a, axis = a.reshape(a.shape[0], -1), 0
+    at = example_axis(a, axis)
+    top = a.max(axis=at, keepdims=True)
+    top = xp.where(xp.isfinite(top), top, 0)
+    return (top + xp.log(xp.exp(a - top).sum(axis=at, keepdims=True))).squeeze(at)
+
+
+def log_softmax(xp, a):
+    top = a.max(axis=-1, keepdims=True)
+    top = xp.where(xp.isfinite(top), top, 0)
+    shifted = a - top
+    return shifted - xp.log(xp.exp(shifted).sum(axis=-1, keepdims=True))
+
+
+def softmax(xp, a):
+    e = xp.exp(a - a.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def exp_neg_abs(xp, a):
+    """e^-|a|, a new array (never overflows)."""
+    e = xp.abs(a)
+    xp.negative(e, out=e)
+    return xp.exp(e, out=e)
+
+
+def logistic(xp, a):
+    """e^min(a, 0) / (1 + e^-|a|): exact in both tails, no overflow, no branch."""
+    num = xp.minimum(a, 0.0)
+    xp.exp(num, out=num)
+    den = exp_neg_abs(xp, a)
+    den += 1.0
+    return xp.divide(num, den, out=num)
+
+
+def logistic_deriv(xp, a):
+    """σ(a)(1 - σ(a)) = e / (1 + e)², e = e^-|a| (exact in both tails)."""
+    e = exp_neg_abs(xp, a)
+    den = e + 1.0
+    xp.multiply(den, den, out=den)
+    return xp.divide(e, den, out=e)
+
+
+def tanh_deriv(xp, a):
+    """1 - tanh²(a) = 4e / (1 + e)², e = e^-2|a| (exact in both tails)."""
+    e = exp_neg_abs(xp, 2.0 * a)
+    den = e + 1.0
+    xp.multiply(den, den, out=den)
+    xp.divide(e, den, out=e)
+    return xp.multiply(e, 4.0, out=e)
+
+
+def softplus(xp, a):
+    return xp.maximum(a, 0) + xp.log1p(xp.exp(-xp.abs(a)))
+
+
+def step(xp, a):
+    return (a > 0).astype(a.dtype)
+
+
+def matmul(xp, a, b):
+    if b.ndim == 3:                      # [m, k] · [k, n]
+        return xp.matmul(a, b)
+    if a.shape[0] == 1:                  # one matrix for the whole batch: one GEMM
+        return b @ a[0].T
+    if b.shape[0] == 1:
+        return a @ b[0]
+    return xp.einsum("bmk,bk->bm", a, b)
+
+
+def dot(xp, a, b):
+    if a.shape[0] == 1:                  # one vector for the whole batch: one GEMV
+        return b @ a[0]
+    if b.shape[0] == 1:
+        return a @ b[0]
+    return xp.einsum("bn,bn->b", a, b)
+
+
+def sum_like(xp, a, b):
+    """Sum a's per-example axes down to b's per-example shape."""
+    extra = a.ndim - b.ndim
+    axes = tuple(range(1, 1 + extra)) + tuple(
+        1 + extra + i for i, d in enumerate(b.shape[1:]) if d == 1 and a.shape[1 + extra + i] != 1)
+    return a.sum(axis=axes).reshape(a.shape[:1] + b.shape[1:]) if axes else a
+
+
+def broadcast_like(xp, a, b, axis=None):
+    """a broadcast to b's shape; with `axis`, a unit axis is first put back
+    at that axis of b (undoing a reduction along it)."""
+    if axis is not None:
+        a, _ = align(a, b[:, 0] if b.ndim > 1 else b)
+        a = xp.expand_dims(a, example_axis(b, axis))
+    a, _ = align(a, b)
+    return xp.broadcast_to(a, a.shape[:1] + b.shape[1:])
+
+
