@@ -279,7 +279,7 @@ def make_plan_reporting(plan, names):
     """`plan` with every value reported (to feed kernels the interpreter's values)."""
     from dataclasses import replace
     from tenflang.interp.plan import with_releases
-    steps = [(s.target, s.op.name, s.operands) for s in plan.steps]
+    steps = [(s.target, s.op.name, s.operands, s.attrs) for s in plan.steps]
     return replace(plan, steps=with_releases(steps, tuple(names), plan.bound),
                    results=tuple(names), null=frozenset())
 

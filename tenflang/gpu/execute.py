@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import functools
 
-from ..interp.codegen import batched_names, fused_reductions
+from ..interp.codegen import batched_names, fused_reductions, written
 from ..interp.run import collect, prepare
 from .fused import kernel_specs
 from .groups import groups as plan_groups
@@ -61,7 +61,8 @@ def run_fused(plan, data: dict, xp, dtype: str = "float64", reduce: str | None =
                                        {"xp": xp, "a": a, "b": b})
         elif step.target not in covered:
             env[step.target] = step.op.forward(xp, *(
-                env[o] if isinstance(o, str) else constant(xp, o, dtype) for o in step.operands))
+                env[o] if isinstance(o, str) else constant(xp, o, dtype) for o in step.operands),
+                *written(step.attrs))
         for name in step.release:
             env.pop(name, None)
     return collect(plan, env | summed, summed, batch, reduce, xp)
