@@ -227,7 +227,7 @@ REDUCE = KernelSpec(
     (Line("z", "a * b", ("x", "w")), Line("o", "math.exp(min(a, 0.0)) / (1.0 + math.exp(-abs(a)))",
                                           ("z",)),
      Line("d", "a - b", ("o", "y")), Line("g", "a * b", ("d", "x"))),
-    (Value("o", (3,), True),), Value("g", (3,), True))
+    (Value("o", (3,), True),), (Value("g", (3,), True), Value("d", (3,), True)))
 
 
 @needs_cxx
@@ -235,10 +235,11 @@ REDUCE = KernelSpec(
 def test_batch_reduction_with_partial_sums(batch, block, max_blocks):
     rng = np.random.default_rng(batch)
     x, w, y = rng.normal(size=(batch, 3)), rng.normal(size=(1, 3)), rng.normal(size=batch)
-    o, g = run_emulated(REDUCE, "float64", x, w, y, block=block, max_blocks=max_blocks)
+    o, g, d = run_emulated(REDUCE, "float64", x, w, y, block=block, max_blocks=max_blocks)
     want_o = 1 / (1 + np.exp(-(x * w)))
     np.testing.assert_allclose(o, want_o, rtol=1e-14)
     np.testing.assert_allclose(g, ((want_o - y[:, None]) * x).sum(axis=0), rtol=1e-12)
+    np.testing.assert_allclose(d, (want_o - y[:, None]).sum(axis=0), rtol=1e-12, atol=1e-14)
     assert g.shape == (3,)
 
 
@@ -271,8 +272,8 @@ def test_sample_gcp_kernels_emulated_agree_with_the_interpreter(path):
         for v, out in zip(spec.outputs, got):
             np.testing.assert_allclose(out, np.asarray(values[v.name])[:out.shape[0]],
                                        rtol=1e-12, err_msg=v.name)
-        if spec.reduced:
-            np.testing.assert_allclose(got[-1], reduced[spec.reduced.name], rtol=1e-12)
+        for v, out in zip(spec.reduced, got[len(spec.outputs):]):
+            np.testing.assert_allclose(out, reduced[v.name], rtol=1e-12)
 
 
 def make_plan_reporting(plan, names):

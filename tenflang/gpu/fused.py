@@ -48,7 +48,7 @@ def kernel_spec(plan, group, name: str, batched: set[str], forms: dict | None = 
                              "not per-example or not of the group's shape")
     return KernelSpec(name, shape, tuple(value(n) for n in group.inputs),
                       lines, tuple(value(n) for n in group.outputs),
-                      value(reduced) if reduced else None)
+                      (value(reduced),) if reduced else ())
 
 
 def kernel_specs(plan, groups, forms: dict | None = None, prefix: str = "tenflang_fused"

@@ -1,6 +1,6 @@
 """A fused group of elementwise steps rendered as one CUDA kernel's source.
 
-    spec = KernelSpec(name, shape, inputs, lines, outputs, reduced)
+    spec = KernelSpec(name, shape, inputs, lines, outputs, reduced)   # reduced: a tuple
     source = render(spec, "float32")
 
 A group runs over one per-example shape G (the broadcast of its steps'
@@ -20,10 +20,10 @@ interpreter aligns per-example ranks).  An output of a smaller shape than G
 is written by the one thread whose coordinates along the broadcast axes are
 0, so no two threads write the same element.
 
-With `reduced` the group ends in a batch reduction (`mean` of the last
-value over the examples, as a weight gradient is): thread (r, j) sums the
-examples r, r+rows, r+2·rows, … of element j into `partial[r, j]`, and the
-caller sums the `rows` partials (one small reduction on the device).  `rows`
+With `reduced` values the group ends in batch reductions (the mean over the
+examples of a weight gradient): thread (r, j) sums the examples r, r+rows,
+r+2·rows, … of element j into `partial_<value>[r, j]`, and the caller sums
+the `rows` partials (one small reduction on the device).  `rows`
 is chosen at launch: 1 when G alone has enough elements to fill the device,
 more when it has few (a per-example scalar over a million examples).
 
@@ -41,8 +41,9 @@ from ..ops import Shape
 from .scalar_c import CTYPES, literal, preamble, to_c
 
 INDEX = "long long"
+PREFIXES = ("in_", "out_", "acc_", "partial_")      # the kernel's own names start so
 # names the kernel uses itself, and C/C++ words a program name must not become
-RESERVED = frozenset("""i j e r n batch rows acc partial tf_min tf_max int long float double
+RESERVED = frozenset("""i j e r n batch rows tf_min tf_max int long float double
     char short void const if else for while do return switch case break continue default
     goto sizeof static struct union unsigned signed auto register extern volatile inline
     class template typename namespace new delete this true false operator bool""".split())
@@ -72,7 +73,7 @@ class KernelSpec:
     inputs: tuple[Value, ...]
     lines: tuple[Line, ...]
     outputs: tuple[Value, ...]        # written element by element
-    reduced: Value | None = None      # summed over the examples (shape G, per-example)
+    reduced: tuple[Value, ...] = ()   # summed over the examples (shape G)
 
 
 def size(shape: Shape) -> int:
@@ -84,8 +85,7 @@ def c_identifiers(names) -> dict[str, str]:
     out, taken = {}, set()
     for name in names:
         base = re.sub(r"\W", "_", name)
-        if base in RESERVED or keyword.iskeyword(base) or base.startswith("in_") \
-                or base.startswith("out_"):
+        if base in RESERVED or keyword.iskeyword(base) or base.startswith(PREFIXES):
             base += "_"
         ident, k = base, 2
         while ident in taken:
@@ -164,8 +164,7 @@ def signature(spec: KernelSpec, local: dict[str, str], dtype: str) -> list[str]:
     ctype = CTYPES[dtype]
     params = [f"const {ctype}* __restrict__ in_{local[v.name]}" for v in spec.inputs]
     params += [f"{ctype}* __restrict__ out_{local[v.name]}" for v in spec.outputs]
-    if spec.reduced:
-        params.append(f"{ctype}* __restrict__ partial")
+    params += [f"{ctype}* __restrict__ partial_{local[v.name]}" for v in spec.reduced]
     params += [f"const {INDEX} batch"] + ([f"const {INDEX} rows"] if spec.reduced else [])
     return [f'extern "C" __global__ void {spec.name}('] + \
         [f"    {p}{',' if k < len(params) - 1 else ') {'}" for k, p in enumerate(params)]
@@ -175,7 +174,7 @@ def header(spec: KernelSpec, dtype: str) -> str:
     shape = ", ".join(["B"] + [str(d) for d in spec.shape])
     what = f"// {len(spec.lines)} elementwise step(s) fused, over [{shape}], {CTYPES[dtype]}"
     if spec.reduced:
-        what += f"; {spec.reduced.name} summed over the examples"
+        what += f"; {', '.join(v.name for v in spec.reduced)} summed over the examples"
     return what
 
 
@@ -192,11 +191,12 @@ def render(spec: KernelSpec, dtype: str = "float64") -> str:
                   f"        const {INDEX} e = i / {n}, j = i % {n};"]
         lines += body(spec, local, dtype, " " * 8) + ["    }", "}"]
         return "\n".join(lines) + "\n"
+    acc = [(f"acc_{local[v.name]}", local[v.name]) for v in spec.reduced]
     lines += [f"    const {INDEX} n = rows * {n};", f"    {loop}",
-              f"        const {INDEX} r = i / {n}, j = i % {n};",
-              f"        {ctype} acc = {literal(0, ctype)};",
-              f"        for ({INDEX} e = r; e < batch; e += rows) {{"]
+              f"        const {INDEX} r = i / {n}, j = i % {n};"]
+    lines += [f"        {ctype} {a} = {literal(0, ctype)};" for a, _ in acc]
+    lines += [f"        for ({INDEX} e = r; e < batch; e += rows) {{"]
     lines += body(spec, local, dtype, " " * 12)
-    lines += [f"            acc += {local[spec.reduced.name]};", "        }",
-              "        partial[i] = acc;", "    }", "}"]
+    lines += [f"            {a} += {v};" for a, v in acc] + ["        }"]
+    lines += [f"        partial_{v}[i] = {a};" for a, v in acc] + ["    }", "}"]
     return "\n".join(lines) + "\n"

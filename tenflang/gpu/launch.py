@@ -1,7 +1,7 @@
 """Running a rendered kernel on the device: compile once, launch per batch.
 
     kernel = FusedKernel(spec, "float32")
-    outputs = kernel(xp, *inputs)      # the spec's outputs, then its reduced value
+    outputs = kernel(xp, *inputs)      # the spec's outputs, then its reduced values
 
 Compiled kernels are cached by their source (`cupy.RawKernel`, itself cached
 on disk by cupy), so two programs that fuse the same steps share one.  The
@@ -67,8 +67,8 @@ class FusedKernel:
                         [*inputs, *outputs, batch])
             return outputs
         rows = reduction_rows(batch, n)
-        partial = xp.empty((rows, n), dtype=self.dtype)
+        partials = [xp.empty((rows, n), dtype=self.dtype) for _ in spec.reduced]
         self.runner(self.source, spec.name, self.grid(rows * n), self.block,
-                    [*inputs, *outputs, partial, batch, rows])
-        total = partial[0] if rows == 1 else partial.sum(axis=0)
-        return outputs + [total.reshape(spec.shape)]
+                    [*inputs, *outputs, *partials, batch, rows])
+        return outputs + [(p[0] if rows == 1 else p.sum(axis=0)).reshape(spec.shape)
+                          for p in partials]
