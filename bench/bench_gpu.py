@@ -6,7 +6,8 @@ PyTorch CUDA eager and hand-written cupy, and against itself on the CPU.
 
 Workloads (float32): an MLP 784-256-10 training step at batch 256 and 4096
 (tenflang's whole loop per step, vs PyTorch eager with autograd and vs a
-hand-written cupy step); LeNet-5 on 28×28 at batch 256 vs PyTorch (needs the
+hand-written cupy step from the same initial weights, whose final weights
+must agree with tenflang's — exit 1 otherwise); LeNet-5 on 28×28 at batch 256 vs PyTorch (needs the
 conv2d/maxpool2d ops); a chain of 20 elementwise ops on 10⁸ elements, its
 achieved bandwidth against a device-to-device copy in the same run; and the
 CPU/GPU time ratio of each.  Figures are medians of interleaved runs, the
@@ -29,8 +30,8 @@ import tenflang                                       # noqa: E402
 from tenflang import ops                              # noqa: E402
 from tenflang.gpu import run_on                       # noqa: E402
 from tenflang.interp import make_plan                 # noqa: E402
-from tenflang.interp.device import cupy_or_reason     # noqa: E402
-from tenflang.training.loop import TrainConfig, train  # noqa: E402
+from tenflang.interp.device import cupy_or_reason, to_host  # noqa: E402
+from tenflang.training.loop import TrainConfig, initial_weights, signature, train  # noqa: E402
 
 MLP = """
 declare input x [784]
@@ -101,6 +102,11 @@ def chain_program() -> str:
     return "\n".join(lines) + "\n"
 
 
+def relative_difference(a: dict, b: dict) -> float:
+    """The largest difference between two sets of weights, relative to their size."""
+    return max(float(np.abs(a[k] - b[k]).max() / (np.abs(b[k]).max() + 1e-30)) for k in b)
+
+
 def median_time(fn, sync, repeats: int) -> float:
     times = []
     for _ in range(repeats):
@@ -129,10 +135,48 @@ def mlp_data(batch: int, rng):
     return {"x": x, "y": y}
 
 
-def tenflang_steps(source: str, examples: dict, xp, steps: int):
-    gcp = tenflang.parse(tenflang.print_program(tenflang.compile_gradient(tenflang.parse(source))))
-    cfg = TrainConfig(lr=0.01, max_iters=steps, tol=0.0, dtype="float32")
-    return lambda: train(gcp, examples, cfg, xp=xp)
+def gcp_of(source: str):
+    return tenflang.parse(tenflang.print_program(tenflang.compile_gradient(tenflang.parse(source))))
+
+
+def start_weights(source: str) -> dict:
+    """The weights every implementation starts from (tenflang's initialisation)."""
+    return initial_weights(signature(gcp_of(source)), seed=0)
+
+
+def tenflang_steps(source: str, examples: dict, xp, steps: int, dtype: str = "float32"):
+    """A runner: tenflang's whole train() for `steps` SGD steps (data moved once
+    per call, as a user's run does); returns the final weights."""
+    gcp = gcp_of(source)
+    cfg = TrainConfig(lr=0.01, max_iters=steps, tol=0.0, dtype=dtype)
+    init = start_weights(source)
+    return lambda: train(gcp, examples, cfg, xp=xp, init=init).weights
+
+
+def handwritten_mlp_steps(examples: dict, steps: int, xp, dtype: str = "float32"):
+    """The same SGD steps written by hand on `xp` (cupy in the benchmark); returns
+    the final weights on the host."""
+    x, y = xp.asarray(examples["x"], dtype=dtype), xp.asarray(examples["y"], dtype=dtype)
+    start = start_weights(MLP)
+
+    def run():
+        W1, b1, W2, b2 = (xp.array(start[k], dtype=dtype) for k in ("W1", "b1", "W2", "b2"))
+        n = len(x)
+        for _ in range(steps):
+            z = x @ W1.T + b1
+            h = xp.maximum(z, 0)
+            s = h @ W2.T + b2
+            p = xp.exp(s - s.max(axis=1, keepdims=True))
+            p /= p.sum(axis=1, keepdims=True)
+            ds = (p - y) / n
+            dh = (ds @ W2) * (z > 0)
+            float(-(y * xp.log(p)).sum() / n)        # the loss, read every step as tenflang does
+            W2 -= 0.01 * (ds.T @ h)
+            b2 -= 0.01 * ds.sum(axis=0)
+            W1 -= 0.01 * (dh.T @ x)
+            b1 -= 0.01 * dh.sum(axis=0)
+        return {k: to_host(v) for k, v in zip(("W1", "b1", "W2", "b2"), (W1, b1, W2, b2))}
+    return run
 
 
 def torch_mlp_steps(examples: dict, steps: int, lenet: bool = False):
@@ -162,32 +206,6 @@ def torch_mlp_steps(examples: dict, steps: int, lenet: bool = False):
     return run
 
 
-def cupy_mlp_steps(examples: dict, steps: int):
-    import cupy as cp
-    x, y = cp.asarray(examples["x"]), cp.asarray(examples["y"])
-    rng = np.random.default_rng(0)
-    W1 = cp.asarray(rng.uniform(-0.08, 0.08, (256, 784)), dtype=cp.float32)
-    W2 = cp.asarray(rng.uniform(-0.15, 0.15, (10, 256)), dtype=cp.float32)
-    b1, b2 = cp.zeros(256, cp.float32), cp.zeros(10, cp.float32)
-
-    def run():
-        for _ in range(steps):
-            z = x @ W1.T + b1
-            h = cp.maximum(z, 0)
-            s = h @ W2.T + b2
-            p = cp.exp(s - s.max(axis=1, keepdims=True))
-            p /= p.sum(axis=1, keepdims=True)
-            n = len(x)
-            ds = (p - y) / n
-            dh = (ds @ W2) * (z > 0)
-            W2 -= 0.01 * (ds.T @ h)
-            b2 -= 0.01 * ds.sum(axis=0)
-            W1 -= 0.01 * (dh.T @ x)
-            b1 -= 0.01 * dh.sum(axis=0)
-            float(-(y * cp.log(p)).sum() / n)
-    return run
-
-
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
@@ -206,12 +224,17 @@ def main(argv=None) -> int:
     for batch in ((256,) if args.quick else (256, 4096)):
         data = mlp_data(batch, rng)
         runs = {"tenflang gpu": tenflang_steps(MLP, data, cp, steps),
-                "cupy by hand": cupy_mlp_steps(data, steps),
+                "cupy by hand": handwritten_mlp_steps(data, steps, cp),
                 "tenflang cpu": tenflang_steps(MLP, data, np, steps)}
         try:
             runs["torch cuda"] = torch_mlp_steps(data, steps)
         except Exception as err:                     # torch without CUDA
             print(f"PyTorch CUDA skipped: {err}", file=sys.stderr)
+        disagree = relative_difference(runs["tenflang gpu"](), runs["cupy by hand"]())
+        if disagree > 1e-3:
+            print(f"bench_gpu: tenflang's weights differ from the hand-written step's by "
+                  f"{disagree:.1e}: not the same math, no figures", file=sys.stderr)
+            return 1
         t = interleaved(runs, sync, args.repeats)
         rows.append((f"MLP 784-256-10 step, batch {batch}", t, steps))
     if "conv2d" in ops.TABLE:

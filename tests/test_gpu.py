@@ -103,3 +103,22 @@ def test_the_gpu_benchmark_refuses_without_a_gpu(tmp_path):
                            "--out", out], capture_output=True, text=True, env=cli_env())
     assert done.returncode == 2 and "needs an NVIDIA GPU" in done.stderr
     assert "Traceback" not in done.stderr and not out.exists()
+
+
+def test_the_gpu_benchmark_compares_the_same_math():
+    """bench/bench_gpu.py's hand-written MLP step (run here on numpy) and
+    tenflang's training end at the same weights; its 20-op chain runs."""
+    import sys
+    from conftest import ROOT
+    sys.path.insert(0, str(ROOT / "bench"))
+    import bench_gpu
+    rng = np.random.default_rng(0)
+    data = bench_gpu.mlp_data(64, rng)
+    ours = bench_gpu.tenflang_steps(bench_gpu.MLP, data, np, 3, "float64")()
+    theirs = bench_gpu.handwritten_mlp_steps(data, 3, np, "float64")()
+    assert bench_gpu.relative_difference(ours, theirs) < 1e-12
+    assert bench_gpu.relative_difference(ours, {k: v * 1.01 for k, v in theirs.items()}) > 1e-3
+    chain = make_plan(tenflang.parse(bench_gpu.chain_program()), {"x"})
+    assert len(chain.steps) == 20
+    out = run_plan(chain, {"x": rng.uniform(0.1, 1.0, 10)})["o"]
+    assert out.shape == (10,) and np.isfinite(out).all()
