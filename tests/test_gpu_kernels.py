@@ -328,7 +328,7 @@ def test_every_op_table_test_kernel_compiles_with_nvrtc(op, shapes):
     kernels of their forward pass and training step at -O0 and -O1."""
     program = tenflang.parse(test_gradients.program_for(op, shapes))
     compiled = compile_plans(plans_of(program), "float64", op)
-    assert compiled >= 3          # `mul w x` feeds every program, forward and backward
+    assert compiled >= 1          # the training step sums each `d/dw` in a kernel
 
 
 def first_case_of_each_op():

@@ -3,9 +3,8 @@
     values = run_fused(plan, data, cupy, "float32", reduce="mean")
 
 The same contract as `tenflang.interp.run_plan` (same data in, same results
-out), step by step: a step that starts a fused group launches the group's
-kernel and skips the group's other steps; any other step is the op table's
-forward on `xp` (matrix products and reductions: cuBLAS and cupy's own
+out), item by item of the fusion (`groups.fuse`): a group launches its
+kernel; any other step is the op table's forward on `xp` (matrix products and reductions: cuBLAS and cupy's own
 kernels).  A result the training step sums over the examples is summed inside
 its product (one GEMM) when the interpreter would do so, or inside its group's
 kernel; values are released after their last use, as the plan says.
@@ -20,21 +19,21 @@ import functools
 from ..interp.codegen import batched_names, fused_reductions, written
 from ..interp.run import collect, prepare
 from .fused import kernel_specs
-from .groups import groups as plan_groups
+from .groups import Group, fuse
 from .launch import FusedKernel, cupy_runner
 
 
 @functools.lru_cache(maxsize=64)
 def fused_plan(plan, dtype: str, reduce: str | None, runner=cupy_runner):
-    """{index of a group's first step: (kernel, group)}, the steps groups cover,
-    and the results reduced inside their products."""
-    groups = plan_groups(plan, reduce)
-    specs = kernel_specs(plan, groups)
-    first = {plan.steps.index(g.steps[0]): (FusedKernel(s, dtype, runner), g)
-             for g, s in zip(groups, specs)}
-    covered = {s.target for g in groups for s in g.steps}
-    products = fused_reductions(plan, batched_names(plan)) if reduce else {}
-    return first, covered, {k: v for k, v in products.items() if k not in covered}
+    """The plan's items (steps, and groups with their kernels) and the results
+    reduced inside their products."""
+    batched = batched_names(plan)
+    products = fused_reductions(plan, batched) if reduce else {}
+    items = fuse(plan, reduce, batched, frozenset(products))
+    groups = [g for g in items if isinstance(g, Group)]
+    kernels = iter([FusedKernel(s, dtype, runner) for s in kernel_specs(plan, groups)])
+    return tuple((item, next(kernels) if isinstance(item, Group) else None)
+                 for item in items), products
 
 
 def constant(xp, value: float, dtype: str):
@@ -50,27 +49,27 @@ def _constants(xp, dtype):
 def run_fused(plan, data: dict, xp, dtype: str = "float64", reduce: str | None = None,
               runner=cupy_runner) -> dict:
     env, batch = prepare(plan, data, xp, dtype)
-    first, covered, products = fused_plan(plan, dtype, reduce, runner)
+    items, products = fused_plan(plan, dtype, reduce, runner)
     summed = {}
-    for i, step in enumerate(plan.steps):
-        if i in first:
-            launch_group(*first[i], env, summed, xp)
-        elif step.target in products:
-            a, b = (env[o] for o in step.operands)
-            summed[step.target] = eval(products[step.target].format(a="a", b="b"),
+    for item, kernel in items:
+        if kernel is not None:
+            launch_group(kernel, item, env, summed, xp)
+        elif item.target in products:
+            a, b = (env[o] for o in item.operands)
+            summed[item.target] = eval(products[item.target].format(a="a", b="b"),
                                        {"xp": xp, "a": a, "b": b})
-        elif step.target not in covered:
-            env[step.target] = step.op.forward(xp, *(
-                env[o] if isinstance(o, str) else constant(xp, o, dtype) for o in step.operands),
-                *written(step.attrs))
-        for name in step.release:
+        else:
+            env[item.target] = item.op.forward(xp, *(
+                env[o] if isinstance(o, str) else constant(xp, o, dtype) for o in item.operands),
+                *written(item.attrs))
+        for name in item.release:
             env.pop(name, None)
     return collect(plan, env | summed, summed, batch, reduce, xp)
 
 
 def launch_group(kernel, group, env: dict, summed: dict, xp) -> None:
-    """Run one group's kernel: its outputs into `env`, its batch sum into `summed`."""
-    outputs = kernel(xp, *(env[n] for n in group.inputs))
-    env.update(zip(group.outputs, outputs))
-    if group.reduced:
-        summed[group.reduced] = outputs[-1]
+    """Run one group's kernel: its outputs into `env`, its batch sums into `summed`."""
+    outputs = kernel(xp, *(env[i.name] for i in group.inputs))
+    kept = [o.name for o in group.outputs if not o.reduce]
+    env.update(zip(kept, outputs))
+    summed.update(zip([o.name for o in group.outputs if o.reduce], outputs[len(kept):]))

@@ -1,29 +1,22 @@
-"""The fusion pass's groups as kernel specifications, and a plan's kernel listing.
+"""Fused groups as kernel specifications, and a plan's kernel listing.
 
     specs = kernel_specs(plan, groups)          # one KernelSpec per fused group
     print(kernels_source(plan, groups, "float32"))
 
-A group (from the interpreter's fusion pass) is a chain of elementwise steps
-of a plan, the values it reads from outside (`inputs`), the values used after
-it (`outputs`) and, optionally, the value its batch reduction sums over the
-examples (`reduced`).  Each step's op carries its per-element scalar form
-(`op.scalar`, a Python expression over `a`, `b`; `groups.FORMS` where the op
-table has none); `forms` overrides them by op name.
+A group (see `groups`) is a run of elementwise steps of a plan with the
+values it reads from outside (`inputs`) and the values it writes (`outputs`,
+those with `reduce == "sum"` summed over the examples).  Each step's op gives
+its per-element scalar form (`groups.scalar_form`); `forms` overrides them by
+op name.  Where a value lives (its per-example shape, whether it varies per
+example) is read from the plan, so the kernel broadcasts exactly as the
+interpreter does.
 """
 from __future__ import annotations
 
-from .. import ops
 from ..interp.codegen import batched_names
-from .groups import FORMS
+from .groups import scalar_form
 from .kernels import KernelSpec, Line, Value, render
 from .scalar_c import Untranslatable
-
-
-def scalar_form(op: ops.Op, forms: dict | None = None) -> str:
-    form = (forms or {}).get(op.name) or getattr(op, "scalar", None) or FORMS.get(op.name)
-    if not form:
-        raise Untranslatable(f"the op '{op.name}' has no scalar form to fuse")
-    return form
 
 
 def tenflang_line(step) -> str:
@@ -32,23 +25,22 @@ def tenflang_line(step) -> str:
         o if isinstance(o, str) else number(o) for o in step.operands)
 
 
-def group_shape(plan, group) -> ops.Shape:
-    return ops.broadcast("fused", *(plan.shapes[s.target] for s in group.steps))
+def form_of(op, forms: dict | None) -> str:
+    form = (forms or {}).get(op.name) or scalar_form(op)
+    if not form:
+        raise Untranslatable(f"the op '{op.name}' has no scalar form to fuse")
+    return form
 
 
 def kernel_spec(plan, group, name: str, batched: set[str], forms: dict | None = None
                 ) -> KernelSpec:
     def value(n):
         return Value(n, tuple(plan.shapes[n]), n in batched)
-    lines = tuple(Line(s.target, scalar_form(s.op, forms), tuple(s.operands), tenflang_line(s))
+    lines = tuple(Line(s.target, form_of(s.op, forms), tuple(s.operands), tenflang_line(s))
                   for s in group.steps)
-    reduced, shape = getattr(group, "reduced", None), group_shape(plan, group)
-    if reduced and (reduced not in batched or tuple(plan.shapes[reduced]) != shape):
-        raise Untranslatable(f"the fused group ending in '{reduced}' reduces a value that is "
-                             "not per-example or not of the group's shape")
-    return KernelSpec(name, shape, tuple(value(n) for n in group.inputs),
-                      lines, tuple(value(n) for n in group.outputs),
-                      (value(reduced),) if reduced else ())
+    return KernelSpec(name, tuple(group.shape), tuple(value(i.name) for i in group.inputs), lines,
+                      tuple(value(o.name) for o in group.outputs if not o.reduce),
+                      tuple(value(o.name) for o in group.outputs if o.reduce))
 
 
 def kernel_specs(plan, groups, forms: dict | None = None, prefix: str = "tenflang_fused"
