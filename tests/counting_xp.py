@@ -124,10 +124,20 @@ class CountingXP:
     def ascontiguousarray(self, value, dtype=None):
         return self.wrap(np.ascontiguousarray(self.asarray(value)._a, dtype=dtype))
 
+    @property
+    def lib(self):
+        """`xp.lib.stride_tricks.as_strided`, which cupy has too."""
+        from types import SimpleNamespace
+        strided = self.wrapped(np.lib.stride_tricks.as_strided)
+        return SimpleNamespace(stride_tricks=SimpleNamespace(as_strided=strided))
+
+    def wrapped(self, function):
+        return lambda *args, **kw: self.wrap(function(*self.unwrap(args), **self.unwrap(kw)))
+
     def __getattr__(self, name):
         thing = getattr(np, name)
         if callable(thing) and not isinstance(thing, type):
-            return lambda *args, **kw: self.wrap(thing(*self.unwrap(args), **self.unwrap(kw)))
+            return self.wrapped(thing)
         return thing
 
     def __hash__(self):
