@@ -221,11 +221,12 @@ def chunk_sums(chunk: dict, step: tuple) -> dict:
     """{"rows", "loss", "grads"}: sums over the chunk's examples (runs on a
     worker; the sums come back in host memory as float64)."""
     from ..interp.device import to_host
-    from ..interp import run_plan
+    from ..gpu import run_on
     digest, text, weights, dtype = step
     plan, sig = plan_for(digest, text)
     xp = _module_of(next(iter(chunk.values()))) if chunk else np
-    values = run_plan(plan, {**chunk, **weights}, xp=xp, dtype=dtype, reduce="sum")
+    # on a GPU worker the plan's fused groups run as CUDA kernels
+    values = run_on(xp)(plan, {**chunk, **weights}, xp=xp, dtype=dtype, reduce="sum")
     rows = len(next(iter(chunk.values()))) if chunk else 1
     return {"rows": rows,
             "loss": sum(float(values[name]) for name in sig.losses),
