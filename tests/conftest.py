@@ -11,6 +11,8 @@
   with its own captured stdout and stderr and its own `sys.exit` status; an
   exception escaping a command is printed as a traceback on its stderr, as
   the real script would.  For large corpora: a process start costs ~0.5 s.
+* `stderr_on_a_terminal(args)` -> (exit code, what stderr showed) runs a
+  command with stderr on a pseudo-terminal 100 columns wide (progress bars).
 * `samples`: the paths of `samples/*.tf` (the sample programs double as the
   test corpus).
 """
@@ -85,6 +87,29 @@ def run_cli_batch_impl(commands, cwd=None, timeout: float = 300):
                           encoding="utf-8", env=cli_env(), timeout=timeout)
     assert done.returncode == 0, done.stderr
     return [tuple(r) for r in json.loads(done.stdout)]
+
+
+def stderr_on_a_terminal(args) -> tuple[int, str]:
+    import fcntl
+    import pty
+    import struct
+    import termios
+    leader, follower = pty.openpty()
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
+    done = subprocess.run(command_line(args), stdout=subprocess.PIPE, stderr=follower,
+                          env=cli_env(), timeout=120)
+    os.close(follower)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(leader)
+    return done.returncode, b"".join(chunks).decode(errors="replace")
 
 
 @pytest.fixture

@@ -381,3 +381,55 @@ def test_device_gpu_without_a_gpu(runs):
     assert "Traceback" not in err
     assert "--device gpu" in err and ("cupy" in err or "CUDA" in err) and "--device cpu" in err
     assert err.count("\n") <= 1
+
+
+# ---------------------------------------------------------------- --summary and -o by extension
+
+def test_summary_is_the_mean_of_every_output_and_loss(runs):
+    tmp = runs[0]
+    for fmt, parse in (("txt", lambda out: parse_txt(out)[0]),
+                       ("json", lambda out: json.loads(out))):
+        code, out, err = in_process(ev(SHAPE, "train.txt", "w.txt", "--summary", "--format", fmt),
+                                    tmp)
+        assert code == 0 and err == "" and len(out.splitlines()) == 1
+        row = parse(out)
+        os_ = [logistic(x * W) for x, _ in TRAIN]
+        assert row["o"] == pytest.approx(np.mean(os_), rel=1e-15)
+        assert row["lambda"] == pytest.approx(
+            np.mean([(o - y) ** 2 for o, (_, y) in zip(os_, TRAIN)]), rel=1e-12)
+    code, out, err = in_process(ev(SHAPE, "inputs.txt", "w.txt", "--summary", "--format", "csv"),
+                                tmp)
+    assert code == 0 and out.splitlines()[0] == "o,lambda"
+    assert out.splitlines()[1].endswith(",") and len(out.splitlines()) == 2    # lambda is null
+
+
+@pytest.mark.parametrize("name,read", [
+    ("pred.npz", lambda p: {k: v.tolist() for k, v in np.load(p).items()}),
+    ("pred.csv", lambda p: p.read_text().splitlines()[0]),
+    ("pred.json", lambda p: json.loads(p.read_text().splitlines()[0])),
+    ("pred.jsonl", lambda p: json.loads(p.read_text().splitlines()[0])),
+    ("pred.out", lambda p: parse_txt(p.read_text())[0]),
+])
+def test_output_file_format_follows_its_extension(runs, name, read):
+    tmp = runs[0]
+    code, out, err = in_process(ev(LINEAR, "lin_train.txt", "lin_w.txt", "-o", name), tmp)
+    assert code == 0 and out == "" and err == "", err
+    got = read(tmp / name)
+    o = [0.5 - 2 + 6 + 0.25, -0.5 - 0.5 + 0.25, 2 + 0.25]
+    if name.endswith(".npz"):
+        assert got["o"] == o and len(got["sq"]) == 3
+    elif name.endswith(".csv"):
+        assert got == "o,sq"
+    else:
+        assert got["o"] == o[0]
+
+
+def test_output_format_disagreeing_with_the_extension_is_a_usage_error(runs):
+    tmp = runs[0]
+    code, out, err = in_process(ev(SHAPE, "train.txt", "w.txt", "-o", "p.csv", "--format",
+                                   "json"), tmp)
+    assert code == 2 and "-o p.csv writes csv, but --format json was given" in err
+    assert not (tmp / "p.csv").exists()
+    code, out, err = in_process(ev(SHAPE, "train.txt", "w.txt", "-o", "p.txt", "--format",
+                                   "json"), tmp)
+    assert code == 0 and json.loads((tmp / "p.txt").read_text().splitlines()[0])["o"]

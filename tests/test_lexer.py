@@ -106,13 +106,15 @@ def test_analyse_text_tells_tenflang_from_terraform():
     assert TenflangLexer.analyse_text(terraform) == 0.0
 
 
-def test_setup_cfg_registers_the_entry_point_and_the_test_extra():
+def test_setup_cfg_registers_the_entry_point_and_installs_pygments():
+    """`pip install .` alone makes `pygmentize -l tenflang` work: pygments is an
+    install dependency, not only a test one."""
     cfg = configparser.ConfigParser()
     cfg.read(ROOT / "setup.cfg")
     entry_points = cfg["options.entry_points"]["pygments.lexers"].split()
     assert entry_points == ["tenflang", "=", "tenflang.lang.highlight:TenflangLexer"]
     assert any(line.strip().startswith("pygments")
-               for line in cfg["options.extras_require"]["test"].splitlines())
+               for line in cfg["options"]["install_requires"].splitlines())
 
 
 FIND = ("from pygments.lexers import get_lexer_by_name, get_lexer_for_filename; "

@@ -2,8 +2,11 @@
 
 Runs any program (a shape program, or a GCP: its outputs are then the
 per-example gradients) on the examples in INPUTS with the weights in WEIGHTS
-and prints, per example, the outputs and losses.  An exp_output missing from
-INPUTS is NULL, and so is every loss depending on it (printed `null`).
+and prints, per example, the outputs and losses — or with `--summary` one
+line of their means over the examples.  An exp_output missing from INPUTS is
+NULL, and so is every loss depending on it (printed `null`).  `-o FILE`
+writes the format its extension names (.npz, .csv, .json/.jsonl, else
+text), as `tfweightcalc -o` does; `--format` is for stdout, or must agree.
 """
 from __future__ import annotations
 
@@ -15,6 +18,7 @@ from ..interp.device import array_module, to_host
 from ..interp import evaluate
 from ..lang import parse_file
 from ..lang.checks import check
+from ..errors import TenflangError
 from .common import device_option, dtype_option, reports_errors, write_output
 
 
@@ -22,15 +26,21 @@ from .common import device_option, dtype_option, reports_errors, write_output
 @click.argument("program_file", metavar="PROGRAM", type=click.Path(dir_okay=False))
 @click.argument("inputs_file", metavar="INPUTS", type=click.Path(dir_okay=False))
 @click.argument("weights_file", metavar="WEIGHTS", type=click.Path(dir_okay=False))
-@click.option("--format", "fmt", type=click.Choice(["txt", "json", "csv"]), default="txt",
-              show_default=True, help="txt: vector notation; json: JSON Lines; csv.")
-@click.option("-o", "--output", "out", metavar="OUT", help="Write here (default stdout).")
+@click.option("--format", "fmt", type=click.Choice(["txt", "json", "csv"]),
+              help="txt: vector notation (default); json: JSON Lines; csv.  With -o the "
+              "extension of OUT decides.")
+@click.option("-o", "--output", "out", metavar="OUT", help="Write here (default stdout): "
+              ".npz, .csv, .json or .jsonl (JSON Lines) by extension, else text.")
+@click.option("--summary", is_flag=True, help="One line: the mean over the examples of every "
+              "output and loss.")
 @device_option
 @dtype_option
 @click.option("--allow-nan", is_flag=True, help="Accept NaN/inf in the inputs.")
 @reports_errors
-def tfevaluate(program_file, inputs_file, weights_file, fmt, out, device, dtype, allow_nan):
+def tfevaluate(program_file, inputs_file, weights_file, fmt, out, summary, device, dtype,
+               allow_nan):
     """Run PROGRAM on each example of INPUTS with the learned WEIGHTS."""
+    fmt = output_format(out, fmt)
     xp = array_module(device)          # a bad --device fails before any file is read
     program = parse_file(program_file)
     shapes = check(program)
@@ -49,5 +59,20 @@ def tfevaluate(program_file, inputs_file, weights_file, fmt, out, device, dtype,
             bad = int((~np.isfinite(value.reshape(len(value), -1))).any(axis=1).sum())
             click.echo(f"{program_file}: warning: '{name}' is NaN or infinite in {bad} of "
                        f"{len(value)} examples", err=True)
-    write_output(out, "".join(line + "\n" for line in vectors.format_examples(host, fmt)))
+    if summary:
+        host = {n: None if v is None else v.mean(axis=0, keepdims=True) for n, v in host.items()}
+    if out and out != "-":
+        vectors.save_examples(out, host, fmt)
+    else:
+        write_output(out, "".join(line + "\n" for line in vectors.format_examples(
+            host, fmt, count=1 if summary else len(examples))))
+
+
+def output_format(out: str | None, fmt: str | None) -> str:
+    """The format to write: OUT's extension decides; --format must agree with it."""
+    implied = vectors.format_of(out) if out and out != "-" else None
+    if implied and fmt and implied != fmt and implied != "txt":
+        raise TenflangError(f"-o {out} writes {implied}, but --format {fmt} was given; "
+                            f"leave out --format, or name a .{fmt} file")
+    return fmt if implied in (None, "txt") and fmt else implied or "txt"
 

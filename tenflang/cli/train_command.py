@@ -3,8 +3,12 @@
 Nothing is lost: `-o` is written atomically; with `--checkpoint FILE` the
 state (weights, optimizer slots, iteration, loss history) is saved every
 `--checkpoint-every` iterations, on Ctrl-C/SIGTERM and on divergence, and a
-run started with an existing checkpoint file continues from it.  Divergence
-and interruption exit with status 1 after writing the last good weights.
+run started with an existing checkpoint file continues from it (refused when
+the settings that shape the steps differ, unless `--resume-anyway`).
+Divergence and interruption exit with status 1 after writing the last good
+weights — to stdout, the weights' channel, when neither -o nor --checkpoint
+is given.  Warnings about a run that cannot be trusted (training/health.py)
+go to stderr before the summary line.
 
 With `--scheduler` the gradient is computed on a Dask cluster (see
 `tenflang.distributed` and docs/distributed.md): DATA may then be a
@@ -27,7 +31,8 @@ from ..training.checkpoints import load_checkpoint, save_checkpoint
 from ..errors import Location, TenflangError
 from ..interp.device import array_module
 from ..lang import parse_file
-from ..training.loop import OPTIMIZERS, Diverged, Interrupted, State, TrainConfig, signature, train
+from ..training.loop import Diverged, Interrupted, State, TrainConfig, signature, train
+from ..training.optimizers import OPTIMIZERS, SCHEDULES
 from .common import device_option, dtype_option, reports_errors
 
 
@@ -37,7 +42,13 @@ from .common import device_option, dtype_option, reports_errors
 @click.option("-o", "--output", "out", metavar="OUT",
               help="Write the weights here (.npz or text; default stdout).")
 @click.option("--lr", type=float, default=0.1, show_default=True, help="Learning rate.")
-@click.option("--optimizer", type=click.Choice(OPTIMIZERS), default="sgd", show_default=True)
+@click.option("--optimizer", type=click.Choice(list(OPTIMIZERS)), default="sgd",
+              show_default=True)
+@click.option("--weight-decay", type=click.FloatRange(min=0), default=0.0, show_default=True,
+              metavar="F", help="sgd/momentum: L2 penalty added to the gradient (as "
+              "torch.optim.SGD); adam: decoupled (as torch.optim.AdamW).")
+@click.option("--lr-schedule", type=click.Choice(list(SCHEDULES)), default="constant",
+              show_default=True, help="cosine: anneal the learning rate to 0 over --max-iters.")
 @click.option("--batch-size", type=click.IntRange(min=1), help="Examples per step "
               "(default: the whole data set).")
 @click.option("--max-iters", type=click.IntRange(min=0), default=1000, show_default=True,
@@ -46,14 +57,21 @@ from .common import device_option, dtype_option, reports_errors
               help="Stop when the gradient's L2 norm falls below this.")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seeds initialisation, shuffling and the validation split.")
-@click.option("--init", "init_file", metavar="WEIGHTS", help="Start from these weights.")
+@click.option("--init", "init_file", metavar="WEIGHTS", help="Start from these weights "
+              "(any subset; the others start as usual).")
 @device_option
 @dtype_option
 @click.option("--checkpoint", metavar="FILE", help="Save the state here now and then "
               "(.npz); resume from it when it exists.")
 @click.option("--checkpoint-every", type=click.IntRange(min=1), default=100, show_default=True)
+@click.option("--resume-anyway", is_flag=True, help="Resume from --checkpoint even when --lr, "
+              "--batch-size, --weight-decay, the schedule, --seed or --val-fraction differ "
+              "from the run that wrote it (the new values apply from the next step).")
 @click.option("--val-fraction", type=click.FloatRange(0, 1, max_open=True), default=0.0,
               help="Hold out this fraction of the examples and report their loss.")
+@click.option("--patience", type=click.IntRange(min=1), metavar="N", help="With "
+              "--val-fraction: stop when the validation loss (taken after every epoch) has "
+              "not improved for N evaluations, and write the best weights.")
 @click.option("--allow-nan", is_flag=True, help="Accept NaN/inf in the data.")
 @click.option("--quiet", is_flag=True, help="Only the final summary line on stderr.")
 @click.option("--plot", metavar="PNG", help="Plot the loss curve (needs matplotlib).")
@@ -68,12 +86,16 @@ from .common import device_option, dtype_option, reports_errors
               show_default=True, metavar="SECONDS",
               help="With --scheduler: how long to wait for the scheduler and a worker.")
 @reports_errors
-def tfweightcalc(gcp_file, data_file, out, lr, optimizer, batch_size, max_iters, tol, seed,
-                 init_file, device, dtype, checkpoint, checkpoint_every, val_fraction, allow_nan,
-                 quiet, plot, scheduler, chunk_size, connect_timeout):
+def tfweightcalc(gcp_file, data_file, out, lr, optimizer, weight_decay, lr_schedule, batch_size,
+                 max_iters, tol, seed, init_file, device, dtype, checkpoint, checkpoint_every,
+                 resume_anyway, val_fraction, patience, allow_nan, quiet, plot, scheduler,
+                 chunk_size, connect_timeout):
     """Learn the weights of the GCP from the training examples in DATA."""
     if plot:
         require_matplotlib()
+    cfg = TrainConfig(lr=lr, optimizer=optimizer, batch_size=batch_size, max_iters=max_iters,
+                      tol=tol, seed=seed, val_fraction=val_fraction, dtype=dtype,
+                      weight_decay=weight_decay, lr_schedule=lr_schedule, patience=patience)
     gcp = parse_file(gcp_file)
     sig = signature(gcp)
     if scheduler:
@@ -82,10 +104,8 @@ def tfweightcalc(gcp_file, data_file, out, lr, optimizer, batch_size, max_iters,
     else:
         data = local_data(data_file, sig, chunk_size, allow_nan)
     init = load_init(init_file, sig) if init_file else None
-    resume = resume_from(checkpoint, sig, optimizer) if checkpoint else None
-    cfg = TrainConfig(lr=lr, optimizer=optimizer, batch_size=batch_size, max_iters=max_iters,
-                      tol=tol, seed=seed, val_fraction=val_fraction, dtype=dtype)
-    save = (lambda state: save_checkpoint(checkpoint, state, optimizer, seed)) if checkpoint else None
+    resume = resume_from(checkpoint, sig, cfg, resume_anyway) if checkpoint else None
+    save = (lambda state: save_checkpoint(checkpoint, state, cfg)) if checkpoint else None
     loop = dict(init=init, resume=resume, should_stop=StopFlag(), checkpoint=save,
                 checkpoint_every=checkpoint_every)
     bar = None
@@ -101,13 +121,14 @@ def tfweightcalc(gcp_file, data_file, out, lr, optimizer, batch_size, max_iters,
             else:
                 xp = array_module(device)
                 bar = progress_bar(max_iters, resume, quiet)
-                result = train(gcp, data, cfg, xp=xp, progress=updater(bar), **loop)
+                result = train(gcp, data, cfg, xp=xp, progress=updater(bar),
+                               validated=bar and bar.validated, **loop)
     except (Diverged, Interrupted) as failure:
         close(bar)
         keep(failure.state, out, checkpoint, cfg)
         raise
     close(bar)
-    finish(result, out, save, tol, plot)
+    finish(result, out, save, cfg, plot)
 
 
 def cluster_data(data_file, sig, scheduler, chunk_size, batch_size, val_fraction, allow_nan):
@@ -139,17 +160,20 @@ def local_data(data_file, sig, chunk_size, allow_nan) -> dict:
     return examples.arrays
 
 
-def finish(result, out, save, tol, plot) -> None:
-    """Write the learned weights, the last checkpoint, the summary and the plot."""
+def finish(result, out, save, cfg, plot) -> None:
+    """Write the learned weights, the last checkpoint, the warnings, the
+    summary and the plot."""
     if save:
         save(result.state)
     if out:
         vectors.save_weights(out, result.weights)
     else:
         sys.stdout.write(vectors.format_weights(result.weights))
-    click.echo(summary(result, tol), err=True)
+    for warning in result.warnings:
+        click.echo(f"warning: {warning}", err=True)
+    click.echo(summary(result, cfg), err=True)
     if plot:
-        plot_loss(plot, result.history)
+        plot_loss(plot, result)
 
 
 def require_matplotlib() -> None:
@@ -161,8 +185,14 @@ def require_matplotlib() -> None:
 
 
 def load_init(path: str, sig) -> dict:
+    """The weights of --init: any subset of the GCP's (a message names which
+    when it is not all of them)."""
     weights = vectors.load_weights(path)
-    vectors.validate_weights(path, weights, sig.weights)
+    vectors.validate_weights(path, weights, {n: s for n, s in sig.weights.items() if n in weights})
+    rest = [n for n in sig.weights if n not in weights]
+    if rest:
+        click.echo(f"{path} gives {', '.join(weights) or 'no weights'}; {', '.join(rest)} "
+                   f"start{'s' * (len(rest) == 1)} as usual (docs/guide.md §7)", err=True)
     return weights
 
 
@@ -191,22 +221,38 @@ class StopFlag:
         self.raised = signum
 
 
-def resume_from(path: str, sig, optimizer: str) -> State | None:
-    state = load_checkpoint(path, sig.weights, optimizer)
-    if state:
+def resume_from(path: str, sig, cfg, anyway: bool) -> State | None:
+    state = load_checkpoint(path, sig.weights, cfg, anyway)
+    if state is None:
+        return None
+    if state.iteration > cfg.max_iters:
+        raise TenflangError(f"the checkpoint is at iteration {state.iteration}, past --max-iters "
+                            f"{cfg.max_iters}; raise --max-iters to train further, or start "
+                            f"a new run from its weights with --init", Location(path))
+    if state.iteration == cfg.max_iters:
+        click.echo(f"{path}: the checkpoint is already at --max-iters {cfg.max_iters}: no steps "
+                   "to take (raise --max-iters to train further); its weights are written",
+                   err=True)
+    else:
         click.echo(f"resuming from {path} at iteration {state.iteration}", err=True)
     return state
 
 
 def keep(state: State, out, checkpoint, cfg) -> None:
-    """After a failed run: write the last good weights where the user asked."""
+    """After a failed run: write the last good weights where the user asked,
+    or to stdout (the weights' channel) when nowhere was asked."""
     if checkpoint:
-        save_checkpoint(checkpoint, state, cfg.optimizer, cfg.seed)
+        save_checkpoint(checkpoint, state, cfg)
     if out:
         vectors.save_weights(out, state.weights)
     where = " and ".join(p for p in (out, checkpoint) if p)
-    if where:
-        click.echo(f"the last good weights (iteration {state.iteration}) are in {where}", err=True)
+    if not where:
+        sys.stdout.write(vectors.format_weights(state.weights))
+        sys.stdout.flush()
+        where = "printed on stdout"
+    else:
+        where = f"in {where}"
+    click.echo(f"the last good weights (iteration {state.iteration}) are {where}", err=True)
 
 
 def progress_bar(total: int, resume, quiet: bool):
@@ -217,10 +263,15 @@ def progress_bar(total: int, resume, quiet: bool):
                unit="it", dynamic_ncols=True)
 
     class Bar:
+        val = ""
+
         def update(self, iteration, loss, norm):
             bar.n = iteration
-            bar.set_postfix_str(f"loss {loss:.4g}  |grad| {norm:.3g}", refresh=False)
+            bar.set_postfix_str(f"loss {loss:.4g}{self.val}  |grad| {norm:.3g}", refresh=False)
             bar.update(0)
+
+        def validated(self, iteration, val_loss):
+            self.val = f"  val {val_loss:.4g}"
 
         def close(self):
             bar.close()
@@ -236,25 +287,55 @@ def close(bar) -> None:
         bar.close()
 
 
-def summary(result, tol: float) -> str:
-    why = (f"converged: gradient norm below --tol {tol:g}" if result.reason == "converged"
-           else "reached --max-iters")
-    val = f", validation loss {result.val_loss:.6g}" if result.val_loss is not None else ""
+def summary(result, cfg) -> str:
+    why = {"converged": f"converged: gradient norm below --tol {cfg.tol:g}",
+           "max-iters": "reached --max-iters",
+           "early-stopped": f"stopped early: no better validation loss in --patience "
+                            f"{cfg.patience} evaluations"}[result.reason]
+    val = ""
+    if result.best_iteration is not None:
+        val = (f", validation loss {result.val_loss:.6g} (the best, at iteration "
+               f"{result.best_iteration}: those weights are written)")
+    elif result.val_loss is not None:
+        val = f", validation loss {result.val_loss:.6g}"
     return (f"{result.iterations} iterations, loss {result.loss:.6g}{val}, gradient norm "
             f"{result.grad_norm:.3g}, {why}, {result.seconds:.2f} s")
 
 
-def plot_loss(path: str, history: list) -> None:
+def plot_loss(path: str, result) -> None:
+    """The training loss per iteration (faint), smoothed over an epoch, and the
+    validation loss after each epoch."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    history, epoch = result.history, result.epoch_iterations
     fig, ax = plt.subplots(figsize=(6, 4))
-    ax.plot(range(1, len(history) + 1), history)
+    steps = range(1, len(history) + 1)
+    if epoch > 1:
+        ax.plot(steps, history, color="C0", alpha=0.25, linewidth=0.8, label="training (per batch)")
+        ax.plot(steps, trailing_mean(history, epoch), color="C0",
+                label=f"training (mean over {epoch} iterations: an epoch)")
+    else:
+        ax.plot(steps, history, color="C0", label="training")
+    if result.val_history:
+        at, values = zip(*result.val_history)
+        ax.plot(at, values, color="C1", marker="." if len(at) < 50 else None, label="validation")
+    if result.best_iteration is not None:
+        ax.axvline(result.best_iteration, color="C1", linestyle=":", linewidth=1)
     ax.set_xlabel("iteration")
-    ax.set_ylabel("training loss")
-    if min(history, default=1) > 0:
+    ax.set_ylabel("loss")
+    ax.legend()
+    if min(history + [v for _, v in result.val_history], default=1) > 0:
         ax.set_yscale("log")
     fig.tight_layout()
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png")
     write_atomically(path, buffer.getvalue())
+
+
+def trailing_mean(values: list, window: int) -> list:
+    """Each value averaged with the ones before it, `window` in all (fewer at the start)."""
+    sums = [0.0]
+    for v in values:
+        sums.append(sums[-1] + v)
+    return [(sums[i] - sums[max(0, i - window)]) / min(i, window) for i in range(1, len(sums))]

@@ -321,10 +321,15 @@ def save_weights(path: str, weights: dict[str, np.ndarray]) -> None:
     write_atomically(path, _npz_bytes(weights) if _ext(path) == ".npz" else format_weights(weights))
 
 
+def format_of(path: str) -> str:
+    """The format a data file's extension names: npz, csv, json (.json, .jsonl) or txt."""
+    return {".npz": "npz", ".csv": "csv", ".json": "json", ".jsonl": "json"}.get(_ext(path), "txt")
+
+
 def save_examples(path: str, arrays: dict[str, np.ndarray | None], fmt: str | None = None) -> None:
-    """Save examples as fmt ('npz', 'csv', 'json', 'txt'; default by extension:
-    .npz, .csv, else txt), atomically.  npz leaves out None arrays."""
-    fmt = fmt or {".npz": "npz", ".csv": "csv"}.get(_ext(path), "txt")
+    """Save examples as fmt ('npz', 'csv', 'json', 'txt'; default by extension,
+    `format_of`), atomically.  npz leaves out None arrays."""
+    fmt = fmt or format_of(path)
     if fmt == "npz":
         write_atomically(path, _npz_bytes(arrays))
     else:

@@ -11,6 +11,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..lang.ast import Program
+from ..lang.checks import check
+from .arguments import check_data, check_weights
 from .plan import Plan, default_results, make_plan
 from .run import run_plan
 
@@ -38,10 +40,18 @@ def one_example(plan: Plan, name: str, value):
 def evaluate(program: Program, examples: dict, weights: dict, xp=np, dtype="float64",
              results=None) -> dict:
     """The Evaluation Phase: run `program` on a batch of `examples` (name ->
-    array with a leading example axis; None or absent = NULL) with `weights`.
-    Returns the outputs and losses (or `results`) with a leading example axis;
-    a NULL result (e.g. a loss when no exp_output is given) is None."""
-    data = {n: v for n, v in examples.items() if v is not None} | dict(weights)
-    return run_plan(make_plan(program, set(data), results), data, xp=xp, dtype=dtype)
+    array with a leading example axis; an exp_output None or absent = NULL)
+    with `weights`.  Returns the outputs and losses (or `results`) with a
+    leading example axis; a NULL result (e.g. a loss when no exp_output is
+    given) is None.  A missing input or weight, or an array of the wrong
+    shape, raises TenflangError."""
+    shapes, decls = check(program), program.declarations().values()
+    examples = check_data(dict(getattr(examples, "arrays", examples)), shapes,
+                          [d.name for d in decls if d.kind == "input"],
+                          [d.name for d in decls if d.kind == "exp_output"])
+    weights = check_weights(dict(weights), {d.name: shapes[d.name] for d in decls
+                                            if d.kind == "weight"})
+    data = {n: v for n, v in examples.items() if v is not None} | weights
+    return run_plan(make_plan(program, set(data), results, shapes), data, xp=xp, dtype=dtype)
 
 __all__ = ["interpret", "evaluate", "make_plan", "run_plan", "default_results", "Plan"]

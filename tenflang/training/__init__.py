@@ -1,2 +1,4 @@
 """The Weight Calculation Phase: `loop` (gradient descent over any gradient
-function, mini-batches, optimizers), `checkpoints` (saving and resuming)."""
+function, mini-batches, validation and early stopping), `optimizers` (the
+registries of updates and learning-rate schedules), `health` (warnings about
+runs that cannot be trusted), `checkpoints` (saving and resuming)."""

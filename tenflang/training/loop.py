@@ -9,15 +9,21 @@ gradient over its examples — the seed's `avg_gradient`, with no loop over
 examples — then takes one optimizer step.  Training stops when the L2 norm of
 the gradient over all weights falls below `tol`, after `max_iters`
 iterations, on divergence (a non-finite loss or gradient: `Diverged`, the
-last finite weights kept) or when `should_stop()` turns true (`Interrupted`).
+last finite weights kept), when `should_stop()` turns true (`Interrupted`),
+or — with `patience` — when the validation loss, evaluated after every epoch,
+has not improved for `patience` evaluations (the best weights are returned,
+as Keras' EarlyStopping with restore_best_weights).  The optimizers and
+schedules are in `optimizers`; the warnings about untrustworthy runs in
+`health`.
 
 Determinism: initial weights come from `seed`; mini-batch order in epoch e is
 the permutation drawn from `(seed, e)`, so a run resumed from a checkpoint
 takes the very same steps as one that was never interrupted.
 
-Initialisation (documented in docs/guide.md): a matrix weight [out, in] is
+Initialisation (documented in docs/guide.md §7): a matrix weight [out, in] is
 drawn from Glorot's uniform U(-a, a), a = sqrt(6 / (in + out)), which breaks
-the symmetry between hidden units; scalars and vectors start at zero.
+the symmetry between hidden units; scalars and vectors start at zero.  `init`
+may give any subset of the weights; the others start as they would without it.
 """
 from __future__ import annotations
 
@@ -32,12 +38,13 @@ import numpy as np
 from ..backprop import adjoint
 from ..errors import Location, RunFailure, TenflangError
 from ..interp.device import to_host
-from ..interp import make_plan, run_plan
+from ..interp import make_plan
+from ..interp.arguments import check_data, check_weights
 from ..gpu import run_on
 from ..lang.ast import Program
 from ..lang.checks import check
-
-OPTIMIZERS = ("sgd", "momentum", "adam")
+from .health import untrusted
+from .optimizers import OPTIMIZERS, SCHEDULES, step
 
 
 @dataclass(frozen=True)
@@ -70,6 +77,8 @@ def signature(gcp: Program) -> Signature:
 
 @dataclass
 class TrainConfig:
+    """The settings of a run (docs/api.md lists them with their tfweightcalc
+    options); checked when made."""
     lr: float = 0.1
     optimizer: str = "sgd"
     batch_size: int | None = None
@@ -81,6 +90,30 @@ class TrainConfig:
     eps: float = 1e-8
     val_fraction: float = 0.0
     dtype: str = "float64"
+    weight_decay: float = 0.0
+    lr_schedule: str = "constant"
+    patience: int | None = None
+
+    def __post_init__(self):
+        one_of("optimizer", self.optimizer, OPTIMIZERS)
+        one_of("lr_schedule", self.lr_schedule, SCHEDULES)
+        if not self.weight_decay >= 0:
+            raise TenflangError(f"weight_decay (--weight-decay) must be 0 or more, not "
+                                f"{self.weight_decay!r}")
+        if self.patience is not None:
+            if isinstance(self.patience, bool) or not isinstance(self.patience, int) \
+                    or self.patience < 1:
+                raise TenflangError(f"patience (--patience) must be a whole number of "
+                                    f"evaluations, 1 or more, not {self.patience!r}")
+            if not self.val_fraction:
+                raise TenflangError("patience (--patience) needs a validation split to watch: "
+                                    "set val_fraction (--val-fraction), e.g. 0.2")
+
+
+def one_of(field_name: str, value, choices: dict) -> None:
+    if value not in choices:
+        raise TenflangError(f"unknown {field_name} {value!r}; choose one of: "
+                            f"{', '.join(choices)}")
 
 
 @dataclass
@@ -90,6 +123,12 @@ class State:
     slots: dict = field(default_factory=dict)     # optimizer state, e.g. "m:W1"
     iteration: int = 0
     history: list = field(default_factory=list)   # training loss per iteration
+    val_history: list = field(default_factory=list)   # (iteration, validation loss)
+    best: dict | None = None     # with patience: the weights of the best evaluation
+
+    def best_evaluation(self) -> tuple[int, float] | None:
+        """(iteration, validation loss) of the first lowest validation loss."""
+        return min(self.val_history, key=lambda e: e[1], default=None)
 
 
 @dataclass
@@ -101,8 +140,12 @@ class TrainResult:
     reason: str
     seconds: float
     history: list
-    val_loss: float | None = None
+    val_loss: float | None = None  # of the returned weights
     state: State | None = None     # the final state (host memory), for a checkpoint
+    val_history: list = field(default_factory=list)   # (iteration, validation loss)
+    best_iteration: int | None = None    # with patience: where the returned weights are from
+    epoch_iterations: int = 1      # iterations per pass over the training examples
+    warnings: list = field(default_factory=list)     # why the run may not be trusted
 
 
 class Diverged(RunFailure):
@@ -117,7 +160,8 @@ class Interrupted(RunFailure):
         self.state = state
 
 
-def initial_weights(sig: Signature, seed: int) -> dict:
+def initial_weights(sig: Signature, seed: int, given: dict | None = None) -> dict:
+    """The starting weights: those `given`, the others drawn as if none were."""
     rng = np.random.default_rng(seed)
     weights = {}
     for name, shape in sig.weights.items():
@@ -127,7 +171,7 @@ def initial_weights(sig: Signature, seed: int) -> dict:
             weights[name] = rng.uniform(-limit, limit, shape)
         else:
             weights[name] = np.zeros(shape)
-    return weights
+    return weights | {n: v for n, v in (given or {}).items() if n in weights}
 
 
 def split(n: int, fraction: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -159,29 +203,6 @@ def batch_indices(n: int, batch_size: int | None, seed: int, iteration: int, xp=
     per_epoch = -(-n // batch_size)
     epoch, k = divmod(iteration, per_epoch)
     return device_order(n, seed, epoch, xp)[k * batch_size:(k + 1) * batch_size]
-
-
-def step(state: State, grads: dict, cfg: TrainConfig, xp) -> None:
-    """One optimizer step, in place on `state.weights` and `state.slots`."""
-    t = state.iteration + 1
-    for name, w in state.weights.items():
-        g = grads[name]
-        if cfg.optimizer == "sgd":
-            w -= cfg.lr * g
-        elif cfg.optimizer == "momentum":
-            v = state.slots.setdefault(f"v:{name}", xp.zeros_like(w))
-            v *= cfg.momentum
-            v += g
-            w -= cfg.lr * v
-        else:
-            b1, b2 = cfg.betas
-            m = state.slots.setdefault(f"m:{name}", xp.zeros_like(w))
-            v = state.slots.setdefault(f"v:{name}", xp.zeros_like(w))
-            m *= b1
-            m += (1 - b1) * g
-            v *= b2
-            v += (1 - b2) * g * g
-            w -= cfg.lr * (m / (1 - b1 ** t)) / (xp.sqrt(v / (1 - b2 ** t)) + cfg.eps)
 
 
 def loss_and_norm(loss, grads: dict, xp) -> tuple[float, float]:
@@ -227,10 +248,17 @@ def local_gradient(gcp: Program, sig: Signature, data: dict, cfg: TrainConfig, x
 
 def descend(state: State, gradient: Callable, cfg: TrainConfig, xp,
             progress: Callable | None = None, should_stop: Callable[[], bool] = lambda: False,
-            checkpoint: Callable[[State], None] | None = None, checkpoint_every: int = 100):
+            checkpoint: Callable[[State], None] | None = None, checkpoint_every: int = 100,
+            validate: Callable[[dict], float] | None = None, epoch_iterations: int = 1,
+            validated: Callable[[int, float], None] | None = None):
     """The seed's calculate_weights loop, in place on `state`, with any
-    `gradient(weights, iteration)`.  Returns (last loss, last gradient norm, why
-    it stopped)."""
+    `gradient(weights, iteration)`.  With `validate(weights) -> loss`, the
+    validation loss is taken after every `epoch_iterations` steps, reported
+    to `validated(iteration, loss)` and, with `cfg.patience`, used to stop
+    early.  Returns (last loss, last gradient norm, why it stopped)."""
+    if state.iteration >= cfg.max_iters:     # a resumed run that has no step left
+        grads, loss = gradient(state.weights, state.iteration)
+        return (*loss_and_norm(loss, grads, xp), "max-iters")
     loss, norm, reason = math.nan, math.nan, "max-iters"
     while state.iteration < cfg.max_iters:
         grads, loss = gradient(state.weights, state.iteration)
@@ -247,52 +275,109 @@ def descend(state: State, gradient: Callable, cfg: TrainConfig, xp,
         state.iteration += 1
         if progress:
             progress(state.iteration, loss, norm)
-        if checkpoint and state.iteration % checkpoint_every == 0:
+        stop = validate is not None and state.iteration % epoch_iterations == 0 and \
+            evaluate_validation(state, validate, cfg, validated)
+        if checkpoint and (state.iteration % checkpoint_every == 0 or stop):
             checkpoint(host_state(state))
+        if stop:
+            reason = "early-stopped"
+            break
         if should_stop():
             raise Interrupted(f"interrupted at iteration {state.iteration}", host_state(state))
     return loss, norm, reason
 
 
+def evaluate_validation(state: State, validate: Callable, cfg: TrainConfig,
+                        validated: Callable | None) -> bool:
+    """Record the validation loss of the current weights; with patience, keep
+    the best weights and say whether `patience` evaluations brought no
+    improvement (Keras' EarlyStopping: `min_delta` 0, mode "min")."""
+    val = validate(state.weights)
+    best = state.best_evaluation()
+    state.val_history.append((state.iteration, val))
+    if validated:
+        validated(state.iteration, val)
+    if not cfg.patience:
+        return False
+    if best is None or val < best[1]:
+        state.best = {k: v.copy() for k, v in state.weights.items()}
+        return False
+    since = sum(1 for it, _ in state.val_history if it > state.best_evaluation()[0])
+    return since >= cfg.patience
+
+
 def start_state(sig: Signature, cfg: TrainConfig, xp, init=None, resume=None) -> State:
-    state = resume or State(init or initial_weights(sig, cfg.seed))
+    state = resume or State(initial_weights(sig, cfg.seed, init))
     state.weights = to_device(state.weights, xp, cfg.dtype, copy=True)
     state.slots = to_device(state.slots, xp, cfg.dtype, copy=True)
+    if state.best is not None:
+        state.best = to_device(state.best, xp, cfg.dtype, copy=True)
     return state
 
 
-def train(gcp: Program, examples: dict, cfg: TrainConfig, xp=np, init: dict | None = None,
+def train(gcp: Program, examples: dict, config: TrainConfig, xp=np, init: dict | None = None,
           resume: State | None = None, **loop) -> TrainResult:
     """Learn the weights of `gcp` from `examples` (data name -> array with a
-    leading example axis).  `loop` passes progress, should_stop, checkpoint
-    and checkpoint_every to `descend`.  See the module docstring."""
+    leading example axis).  `init` gives starting weights (any subset);
+    `resume` continues a saved `State` (its weights, optimizer slots,
+    iteration and histories).  `loop` passes progress, should_stop,
+    checkpoint, checkpoint_every and validated to `descend`.  See the module
+    docstring."""
+    cfg = config
     started = time.perf_counter()
     sig = signature(gcp)
+    examples = check_data(dict(getattr(examples, "arrays", examples)), sig.inputs, sig.inputs)
+    init = check_weights(dict(init or {}), sig.weights, subset=True)
     n = len(next(iter(examples.values()))) if examples else 1
     train_idx, val_idx = split(n, cfg.val_fraction, cfg.seed)
     rows = train_idx if len(val_idx) else slice(None)
     data = to_device({k: np.asarray(v)[rows] for k, v in examples.items()}, xp, cfg.dtype)
     state = start_state(sig, cfg, xp, init, resume)
+    zero_at_start = zero_weights(state.weights, xp)
+    epoch = epoch_iterations(len(train_idx), cfg.batch_size)
+    validate = validation(gcp, sig, examples, val_idx, cfg, xp) if len(val_idx) else None
+    first = state.iteration
     with np.errstate(all="ignore"):     # a non-finite loss is reported as divergence
         loss, norm, reason = descend(state, local_gradient(gcp, sig, data, cfg, xp), cfg, xp,
-                                     **loop)
-    val_loss = mean_loss(gcp, sig, examples, val_idx, state.weights, cfg, xp) if len(val_idx) else None
+                                     validate=validate, epoch_iterations=epoch, **loop)
     final = host_state(state)
-    return TrainResult(final.weights, state.iteration, loss, norm, reason,
-                       time.perf_counter() - started, final.history, val_loss, final)
+    weights, val_loss, best_iteration = final.weights, None, None
+    if validate and cfg.patience and final.best is not None:
+        (best_iteration, val_loss), weights = state.best_evaluation(), final.best
+    elif validate:
+        last = state.val_history[-1] if state.val_history else None
+        val_loss = last[1] if last and last[0] == state.iteration else validate(state.weights)
+    warnings = untrusted(final, first, zero_at_start, epoch, cfg.lr)
+    return TrainResult(weights, state.iteration, loss, norm, reason,
+                       time.perf_counter() - started, final.history, val_loss, final,
+                       final.val_history, best_iteration, epoch, warnings)
+
+
+def zero_weights(weights: dict, xp) -> set[str]:
+    """The weights that are all zero (one copy from the device for all of them)."""
+    flags = to_host(xp.stack([w.any() for w in weights.values()])) if weights else []
+    return {name for name, nonzero in zip(weights, flags) if not nonzero}
+
+
+def epoch_iterations(n_train: int, batch_size: int | None) -> int:
+    """Steps per pass over the training examples (1 for full batch)."""
+    return 1 if not batch_size or batch_size >= n_train else -(-n_train // batch_size)
 
 
 def host_state(state: State) -> State:
     """A copy of `state` in host memory (numpy), safe to write out."""
-    return State({k: np.array(to_host(v)) for k, v in state.weights.items()},
-                 {k: np.array(to_host(v)) for k, v in state.slots.items()},
-                 state.iteration, list(state.history))
+    def host(arrays):
+        return {k: np.array(to_host(v)) for k, v in arrays.items()}
+    return State(host(state.weights), host(state.slots), state.iteration, list(state.history),
+                 list(state.val_history), None if state.best is None else host(state.best))
 
 
-def mean_loss(program: Program, sig: Signature, examples: dict, rows, weights: dict,
-              cfg: TrainConfig, xp) -> float:
-    """Mean over `rows` of the sum of the losses (the training objective)."""
+def validation(program: Program, sig: Signature, examples: dict, rows, cfg: TrainConfig, xp):
+    """`validate(weights) -> mean loss` over the validation `rows`."""
     plan = make_plan(program, set(sig.inputs) | set(sig.weights), list(sig.losses))
     data = to_device({k: np.asarray(v)[rows] for k, v in examples.items()}, xp, cfg.dtype)
-    values = run_plan(plan, {**data, **weights}, xp=xp, dtype=cfg.dtype, reduce="mean")
-    return sum(float(v) for v in values.values())
+
+    def validate(weights: dict) -> float:
+        values = run_on(xp)(plan, {**data, **weights}, xp=xp, dtype=cfg.dtype, reduce="mean")
+        return sum(float(v) for v in values.values())
+    return validate

@@ -1,0 +1,58 @@
+"""Why a finished training run may not be trusted: warnings, as sentences.
+
+Two symptoms are checked after a run (docs/guide.md §8 explains both):
+
+* the loss oscillates: over the last `WINDOW` epochs the loss smoothed over
+  each epoch (so mini-batch noise averages out) swings by more than `SWING`
+  of its level, and either reached no new low or did not fall on average,
+  compared with the `WINDOW` epochs before: the steps overshoot;
+* a weight that was all zero when the run started is still all zero: its
+  gradient was zero at every step, as for a weight that starts at 0 and
+  multiplies only weights that also start at 0 (hidden units written with
+  scalar or vector weights: by symmetry none of them gets a gradient).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+WINDOW = 25      # epochs compared with the epochs before them
+SWING = 0.1      # (max − min) / mean of the smoothed loss that counts as oscillating
+
+
+def untrusted(state, first_iteration: int, zero_at_start: set, epoch_iterations: int,
+              lr: float) -> list[str]:
+    """The warnings for a run that ended in `state`, having started at
+    `first_iteration` with the weights `zero_at_start` all zero."""
+    found = [oscillation(state.history, epoch_iterations, lr)]
+    if state.iteration > first_iteration:
+        found += [frozen(name, state.iteration - first_iteration)
+                  for name in state.weights if name in zero_at_start and not np.any(state.weights[name])]
+    return [w for w in found if w]
+
+
+def epoch_means(history: list, epoch_iterations: int) -> np.ndarray:
+    """The training loss averaged over each complete epoch."""
+    whole = len(history) // epoch_iterations * epoch_iterations
+    return np.asarray(history[:whole], dtype=np.float64).reshape(-1, epoch_iterations).mean(axis=1)
+
+
+def oscillation(history: list, epoch_iterations: int, lr: float) -> str | None:
+    means = epoch_means(history, epoch_iterations)
+    if len(means) < 2 * WINDOW:
+        return None
+    last, before = means[-WINDOW:], means[-2 * WINDOW:-WINDOW]
+    level = abs(last.mean())
+    stalled = last.min() >= before.min() or last.mean() >= before.mean()
+    if not stalled or not level or (last.max() - last.min()) < SWING * level:
+        return None
+    unit = "iterations" if epoch_iterations == 1 else "epochs"
+    return (f"the training loss has not decreased over the last {WINDOW} {unit}: it swings "
+            f"between {last.min():.4g} and {last.max():.4g}, its best was {means.min():.4g} "
+            f"(the steps overshoot); try a smaller --lr (it was {lr:g}), --lr-schedule cosine, "
+            f"or inputs scaled to unit size")
+
+
+def frozen(name: str, steps: int) -> str:
+    return (f"weight '{name}' is still 0 after {steps} iterations: its gradient was 0 at every "
+            f"step.  A weight that starts at 0 and multiplies only weights that also start at 0 "
+            f"never learns; start it from small random values with --init (docs/guide.md §7)")
