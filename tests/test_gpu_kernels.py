@@ -312,7 +312,7 @@ def test_plan_command_prints_the_gpu_kernels_nvrtc_compiles(run_cli, tmp_path):
                               "--fused", "--dtype", "float32"])
     assert code == 0, err
     assert "summed over the examples" in out and "// h = " in out    # the program's lines
-    assert 'extern "C" __global__ void tenflang_fused_0(' in out and "const float" in out
+    assert 'extern "C" __global__ void tenflang_fused_1(' in out and "const float" in out
     assert to_ptx(out, "plan.cu").count(".entry ") == out.count("__global__")
 
 

@@ -46,12 +46,14 @@ def kernel_spec(plan, group, name: str, batched: set[str], forms: dict | None = 
 def kernel_specs(plan, groups, forms: dict | None = None, prefix: str = "tenflang_fused"
                  ) -> list[KernelSpec]:
     batched = batched_names(plan)
-    return [kernel_spec(plan, g, f"{prefix}_{k}", batched, forms) for k, g in enumerate(groups)]
+    return [kernel_spec(plan, g, f"{prefix}_{k}", batched, forms)
+            for k, g in enumerate(groups, start=1)]
 
 
 def kernels_source(plan, groups, dtype: str = "float64", forms: dict | None = None,
                    prefix: str = "tenflang_fused") -> str:
     """Every kernel of the plan, one after another (what `tenflang plan --device gpu
     --fused` prints; NVRTC compiles the file as it stands).  Kernels are named
-    `<prefix>_<k>`, k the group's index."""
+    `<prefix>_<k>`, k = 1, 2, … in the plan's order (as `tenflang plan --fused` numbers
+    the fused calls)."""
     return "\n".join(render(spec, dtype) for spec in kernel_specs(plan, groups, forms, prefix))
