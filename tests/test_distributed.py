@@ -7,6 +7,7 @@ two `dask worker` processes started here and always stopped.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import signal
@@ -27,7 +28,9 @@ from tenflang.data import vectors  # noqa: E402
 from tenflang.backprop import compile_gradient  # noqa: E402
 from tenflang.errors import TenflangError  # noqa: E402
 from tenflang.data.shards import MANIFEST, manifest  # noqa: E402
-from tenflang.training.loop import Interrupted, TrainConfig, signature, train  # noqa: E402
+from tenflang.training.loop import Diverged, Interrupted, TrainConfig, signature, train  # noqa: E402
+from tenflang.training.sampling import (chunk_batch, chunk_split, global_batch, shares,  # noqa: E402
+                                        validation_shares)
 
 from conftest import ROOT, cli_env, command_line  # noqa: E402
 
@@ -118,14 +121,16 @@ def test_converges_and_stops_on_tol_as_locally(client, files):
     assert_same(got.weights, want.weights)
 
 
-def test_a_killed_worker_is_replaced_and_training_finishes_the_same(client, files):
+@pytest.mark.parametrize("batch_size,sync_every", [(None, None), (64, None), (64, 3)])
+def test_a_killed_worker_is_replaced_and_training_finishes_the_same(client, files, batch_size,
+                                                                    sync_every):
     """SIGKILL one worker process after iteration 3: its chunks are loaded again
     (elsewhere, or on the worker its nanny restarts) and the run ends with the
-    weights of an undisturbed run."""
+    weights of an undisturbed run: full batch, mini-batches, local steps."""
     gcp = gcp_of("logistic_breast_cancer.tf")
-    cfg = TrainConfig(lr=0.5, optimizer="adam", max_iters=12, tol=0)
+    cfg = TrainConfig(lr=0.5, optimizer="adam", max_iters=12, tol=0, batch_size=batch_size)
     data = dist.describe(str(files["shards"]))
-    calm = dist.train(client, gcp, data, cfg)
+    calm = dist.train(client, gcp, data, cfg, sync_every=sync_every)
 
     reached, killed, victim = threading.Event(), threading.Event(), {}
 
@@ -146,7 +151,7 @@ def test_a_killed_worker_is_replaced_and_training_finishes_the_same(client, file
 
     thread = threading.Thread(target=killer, daemon=True)
     thread.start()
-    got = dist.train(client, gcp, data, cfg, progress=progress)
+    got = dist.train(client, gcp, data, cfg, sync_every=sync_every, progress=progress)
     thread.join(5)
     assert killed.is_set() and got.iterations == 12
     np.testing.assert_array_equal(got.weights["w"], calm.weights["w"])
@@ -213,6 +218,152 @@ def test_bad_shards_are_reported_with_their_file(client, tmp_path):
         wrong.validate(signature(gcp).inputs)
 
 
+# ---- mini-batches and local steps ----------------------------------------------
+
+def test_chunk_sampling_shares_the_batch_and_visits_every_row_once_per_pass():
+    rows = [100, 100, 100, 100, 55]
+    # 64 * rows / 455 = 14.07 (x4), 7.73: floors 14 and 7, the largest remainder gets +1
+    assert shares(rows, 64) == [14, 14, 14, 14, 8]
+    assert shares([3, 3, 3], 2) == [1, 1, 0]               # ties go to the earlier chunk
+    assert sum(shares([7, 1, 5, 2], 11)) == 11
+    # a chunk's stream: consecutive passes, each a permutation of its rows
+    seen = np.concatenate([chunk_batch(55, 8, 0, 4, t) for t in range(55)])   # 8 passes
+    for k in range(8):
+        assert sorted(seen[k * 55:(k + 1) * 55]) == list(range(55))
+    assert not np.array_equal(seen[:55], seen[55:110])       # a new order each pass
+    assert not np.array_equal(chunk_batch(55, 8, 1, 4, 0), chunk_batch(55, 8, 0, 4, 0))
+    step = global_batch(rows, 64, 0, 3)
+    assert len(step) == len(set(step)) == 64
+    assert [int(((step >= a) & (step < a + n)).sum()) for a, n in
+            zip([0, 100, 200, 300, 400], rows)] == [14, 14, 14, 14, 8]
+    held = validation_shares(rows, 0.2)
+    assert held == [20, 20, 20, 20, 11] and sum(validation_shares([1, 1], 0.01)) == 1
+    train_rows, val_rows = chunk_split(100, 20, 0, 1)
+    assert sorted(np.concatenate([train_rows, val_rows])) == list(range(100))
+
+
+@pytest.mark.parametrize("optimizer,lr", [("sgd", 0.5), ("momentum", 0.1), ("adam", 0.05)])
+def test_mini_batches_give_the_single_process_run_of_the_same_batches(client, files, optimizer,
+                                                                      lr):
+    """The single process trains on `global_batch`, the rows the chunks draw."""
+    gcp = gcp_of("logistic_breast_cancer.tf")
+    data = dist.describe(str(files["shards"]))
+    cfg = TrainConfig(lr=lr, optimizer=optimizer, batch_size=64, max_iters=20, tol=0)
+    got = dist.train(client, gcp, data, cfg)
+    want = train(gcp, vectors.load_examples(str(CANCER)).arrays, cfg,
+                 batches=functools.partial(global_batch, data.chunk_rows(), 64, 0))
+    assert got.iterations == 20
+    assert_same(got.weights, want.weights)
+    np.testing.assert_allclose(got.history, want.history, rtol=1e-12)
+    plain = single_process(gcp, CANCER, cfg)                # the epoch order: other batches
+    assert not np.allclose(plain.weights["w"], want.weights["w"])
+
+
+def test_a_batch_of_every_example_is_full_batch(client, files):
+    gcp = gcp_of("logistic_breast_cancer.tf")
+    data = dist.describe(str(files["shards"]))
+    full = dist.train(client, gcp, data, TrainConfig(lr=0.5, max_iters=5, tol=0))
+    for size in (455, 10**6):
+        got = dist.train(client, gcp, data, TrainConfig(lr=0.5, max_iters=5, tol=0,
+                                                        batch_size=size))
+        np.testing.assert_array_equal(got.weights["w"], full.weights["w"])
+
+
+@pytest.mark.parametrize("optimizer,lr", [("sgd", 0.5), ("momentum", 0.1)])
+def test_sync_every_1_equals_synchronous_steps(client, files, optimizer, lr):
+    """Averaging after every local step is the synchronous step for optimizers
+    whose state is linear in the gradient (adam's second moment is not:
+    docs/distributed.md)."""
+    gcp = gcp_of("logistic_breast_cancer.tf")
+    data = dist.describe(str(files["shards"]))
+    cfg = TrainConfig(lr=lr, optimizer=optimizer, batch_size=64, max_iters=10, tol=0)
+    synchronous = dist.train(client, gcp, data, cfg)
+    local = dist.train(client, gcp, data, cfg, sync_every=1)
+    assert_same(local.weights, synchronous.weights)
+    np.testing.assert_allclose(local.history, synchronous.history, rtol=1e-12)
+
+
+def test_local_steps_count_iterations_resume_and_keep_the_last_average(client, files):
+    """10 iterations of 4 local steps are rounds of 4, 4, 2; a run interrupted
+    after a round resumes to the same bits; a diverging round keeps the last
+    averaged weights."""
+    gcp = gcp_of("logistic_breast_cancer.tf")
+    data = dist.describe(str(files["shards"]))
+    cfg = TrainConfig(lr=0.05, optimizer="adam", batch_size=64, max_iters=10, tol=0)
+    seen, saved = [], []
+    calm = dist.train(client, gcp, data, cfg, sync_every=4, checkpoint_every=3,
+                      progress=lambda i, *_: seen.append(i), checkpoint=saved.append)
+    assert seen == [4, 8, 10] and len(calm.history) == 10
+    assert [s.iteration for s in saved] == [4, 8, 10]     # crossed 3, 6, 9
+    with pytest.raises(Interrupted) as caught:
+        dist.train(client, gcp, data, cfg, sync_every=4, should_stop=lambda: True)
+    assert caught.value.state.iteration == 4 and set(caught.value.state.slots) == {
+        f"{m}:{w}" for m in "mv" for w in ("w", "b")}
+    resumed = dist.train(client, gcp, data, cfg, sync_every=4, resume=caught.value.state)
+    np.testing.assert_array_equal(resumed.weights["w"], calm.weights["w"])
+    linear = dist.describe(str(SAMPLES / "linear_train.txt"), chunk_size=64)
+    with pytest.raises(Diverged, match="diverged at iteration") as caught:
+        dist.train(client, gcp_of("linear_regression.tf"), linear,
+                   TrainConfig(lr=10.0, batch_size=32, max_iters=400, tol=0), sync_every=4)
+    assert caught.value.state.iteration % 4 == 0
+    assert all(np.isfinite(w).all() for w in caught.value.state.weights.values())
+
+
+def test_val_fraction_holds_out_a_share_of_every_chunk(client, files):
+    gcp = gcp_of("logistic_breast_cancer.tf")
+    data = dist.describe(str(files["shards"]))
+    cfg = TrainConfig(lr=0.5, max_iters=10, tol=0, val_fraction=0.2)
+    got = dist.train(client, gcp, data, cfg)
+    arrays = vectors.load_examples(str(CANCER)).arrays
+    train_rows, val_rows = [], []
+    for c, (start, n, held) in enumerate(zip(range(0, 500, 100), data.chunk_rows(),
+                                             validation_shares(data.chunk_rows(), 0.2))):
+        kept, out = chunk_split(n, held, 0, c)
+        train_rows.append(start + kept)
+        val_rows.append(start + out)
+    train_rows, val_rows = np.concatenate(train_rows), np.concatenate(val_rows)
+    assert len(val_rows) == 91
+    alone = train(gcp, {k: v[train_rows] for k, v in arrays.items()},
+                  TrainConfig(lr=0.5, max_iters=10, tol=0))
+    assert_same(got.weights, alone.weights)
+    w, b = alone.weights["w"], float(alone.weights["b"])      # the sample's loss written out
+    z = arrays["x"][val_rows] @ w + b
+    y = arrays["y"][val_rows]
+    want = np.mean(np.logaddexp(0, -z) + (1 - y) * z) + w @ w * 0.001098901098901099
+    assert got.val_loss == pytest.approx(want, rel=1e-10)
+    # taken after every epoch (364 training examples: 6 batches of 64), as on one machine
+    seen = []
+    epochs = dist.train(client, gcp, data, TrainConfig(lr=0.5, max_iters=18, tol=0,
+                                                       val_fraction=0.2, batch_size=64),
+                        validated=lambda *e: seen.append(e))
+    assert [i for i, _ in epochs.val_history] == [i for i, _ in seen] == [6, 12, 18]
+    assert epochs.val_loss == seen[-1][1] and epochs.epoch_iterations == 6
+
+
+def test_mlp_digits_with_mini_batches_on_a_cluster_reaches_the_single_process_accuracy(
+        client, tmp_path):
+    """The sample's recipe (full batch, 400 adam steps) against
+    ``--scheduler local:2 --batch-size 256`` (100 steps, about 18 passes)."""
+    shape = tenflang.parse_file(str(SAMPLES / "mlp_digits.tf"), shape_program=True)
+    gcp = compile_gradient(shape)
+    arrays = vectors.load_examples(str(SAMPLES / "digits_train.txt")).arrays
+    test = vectors.load_examples(str(SAMPLES / "digits_test.txt")).arrays
+
+    def accuracy(weights):
+        scores = tenflang.evaluate(shape, test, weights)["scores"]
+        return float(np.mean(np.argmax(scores, axis=1) == np.argmax(test["y"], axis=1)))
+    from threadpoolctl import threadpool_limits
+    with threadpool_limits(1):        # threaded BLAS is many times slower on a busy machine
+        single = accuracy(train(gcp, arrays, TrainConfig(lr=0.01, optimizer="adam",
+                                                         max_iters=400)).weights)
+    data = dist.describe(str(SAMPLES / "digits_train.txt"), chunk_size=720)
+    cfg = TrainConfig(lr=0.01, optimizer="adam", batch_size=256, max_iters=100)
+    distributed = accuracy(dist.train(client, gcp, data, cfg).weights)
+    print(f"mlp_digits held-out accuracy: single process {single:.4f}, "
+          f"2 workers at batch 256 {distributed:.4f}")
+    assert single >= 0.95 and distributed >= single - 0.01
+
+
 # ---- the command line ----------------------------------------------------------
 
 def cli(*args, timeout=180):
@@ -243,22 +394,23 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture
-def dask_processes(tmp_path):
-    """A `dask scheduler` and two `dask worker` processes on 127.0.0.1 (a random
-    free port); yields the scheduler address; all stopped at the end."""
+@pytest.fixture(scope="module")
+def dask_processes(tmp_path_factory):
+    """A `dask scheduler` and two `dask worker` processes (the `dask` command
+    beside this Python) on 127.0.0.1 (a random free port), shared by the
+    module; yields the scheduler address; all stopped at the end."""
     port, procs = free_port(), []
     address = f"tcp://127.0.0.1:{port}"
-    log = open(tmp_path / "dask.log", "w")
+    log = open(tmp_path_factory.mktemp("dask") / "dask.log", "w")
+    dask = os.path.join(os.path.dirname(sys.executable), "dask")
 
-    def start(module, *args):
-        procs.append(subprocess.Popen([sys.executable, "-m", f"distributed.cli.{module}", *args],
-                                      env=cli_env(), stdout=log, stderr=log,
+    def start(*args):
+        procs.append(subprocess.Popen([dask, *args], env=cli_env(), stdout=log, stderr=log,
                                       start_new_session=True))
     try:
-        start("dask_scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard")
+        start("scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard")
         for _ in range(2):
-            start("dask_worker", address, "--host", "127.0.0.1", "--nthreads", "1",
+            start("worker", address, "--host", "127.0.0.1", "--nthreads", "1",
                   "--no-dashboard")
         from distributed import Client
         with Client(address, timeout=60) as c:
@@ -291,6 +443,26 @@ def test_cli_on_a_real_scheduler_and_workers(files, tmp_path, dask_processes):
     assert_same(weights["dask"], weights["local"])
 
 
+def test_cli_mini_batches_on_a_real_scheduler_match_a_local_cluster_bit_for_bit(
+        client, files, tmp_path, dask_processes):
+    """Same seed and chunks, other workers (and another cluster): the same bits,
+    and a validation split reported as on one machine."""
+    cfg = TrainConfig(lr=0.05, optimizer="adam", batch_size=64, max_iters=12, tol=0,
+                      val_fraction=0.2)
+    code, out, err, _ = cli("tfweightcalc", files["cancer_gcp"], files["shards"], "--scheduler",
+                            dask_processes, "--lr", "0.05", "--optimizer", "adam",
+                            "--batch-size", "64", "--max-iters", "12", "--tol", "0",
+                            "--val-fraction", "0.2")
+    assert code == 0, err
+    want = dist.train(client, gcp_of("logistic_breast_cancer.tf"),
+                      dist.describe(str(files["shards"])), cfg)
+    assert f"validation loss {want.val_loss:.6g}" in err
+    (tmp_path / "w.txt").write_text(out)
+    got = vectors.load_weights(str(tmp_path / "w.txt"))
+    for name in want.weights:
+        np.testing.assert_array_equal(got[name], want.weights[name])
+
+
 def test_cli_unreachable_scheduler_is_a_clear_error(files):
     port = free_port()                                      # nothing listens there
     code, out, err, seconds = cli("tfweightcalc", files["cancer_gcp"], files["shards"],
@@ -304,8 +476,8 @@ def test_cli_unreachable_scheduler_is_a_clear_error(files):
 def test_cli_usage_errors_exit_2_with_a_message(files, run_cli_batch):
     gcp, shards = str(files["cancer_gcp"]), str(files["shards"])
     cases = [
-        (["--scheduler", "local:2", "--batch-size", "8"], shards, "full-batch only"),
-        (["--scheduler", "local:2", "--val-fraction", "0.2"], shards, "--val-fraction is not"),
+        (["--sync-every", "4"], str(CANCER), "--sync-every needs --scheduler"),
+        (["--scheduler", "local:2", "--sync-every", "0"], shards, "Invalid value for '--sync-every'"),
         (["--scheduler", "nowhere"], shards, "expected a Dask scheduler address"),
         (["--scheduler", "local:0"], shards, "worker count N >= 1"),
         (["--chunk-size", "10"], str(CANCER), "--chunk-size needs --scheduler"),

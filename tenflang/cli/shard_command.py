@@ -15,10 +15,9 @@ import re
 
 import click
 
-from ..files import write_atomically
 from ..data import vectors
 from ..errors import Location, RunFailure, TenflangError
-from ..data.shards import MANIFEST, SHARD_FORMAT, manifest
+from ..data.shards import MANIFEST, write_shards
 from .common import reports_errors
 
 _OURS = re.compile(r"shard-\d{5,}\.npz|" + re.escape(MANIFEST))
@@ -42,16 +41,7 @@ def shard_command(data_file, out_dir, rows, force, allow_nan):
     stale = prepare(out_dir, force)
     arrays = {n: a for n, a in examples.arrays.items() if a is not None}
     total = len(examples)
-    written = []
-    for k, start in enumerate(range(0, total, rows)):
-        name = SHARD_FORMAT.format(k)
-        vectors.save_examples(os.path.join(out_dir, name),
-                              {n: a[start:start + rows] for n, a in arrays.items()}, "npz")
-        written.append((name, min(rows, total - start)))
-    shapes = {n: a.shape[1:] for n, a in arrays.items()}
-    import json
-    write_atomically(os.path.join(out_dir, MANIFEST),
-                             json.dumps(manifest(data_file, written, shapes), indent=1) + "\n")
+    written = write_shards(arrays, out_dir, rows, data_file)
     for name in stale - {f for f, _ in written} - {MANIFEST}:
         try:
             os.unlink(os.path.join(out_dir, name))

@@ -12,8 +12,10 @@ go to stderr before the summary line.
 
 With `--scheduler` the gradient is computed on a Dask cluster (see
 `tenflang.distributed` and docs/distributed.md): DATA may then be a
-directory of .npz shards, training is full-batch, and the optimizer, progress,
-checkpoints and stopping work as in a local run.  A scheduler that cannot be
+directory of .npz shards, `--batch-size` draws each step's batch chunk by
+chunk, `--sync-every K` takes K local steps per chunk between averagings,
+and the optimizer, progress, validation, checkpoints and stopping work as in
+a local run.  A scheduler that cannot be
 reached exits with status 1; a malformed `--scheduler` value with 2.
 """
 from __future__ import annotations
@@ -77,11 +79,15 @@ from .common import device_option, dtype_option, reports_errors
 @click.option("--plot", metavar="PNG", help="Plot the loss curve (needs matplotlib).")
 @click.option("--scheduler", metavar="ADDRESS", help="Compute the gradient on a Dask cluster: "
               "a scheduler address (tcp://HOST:8786) or local:N for N local worker processes. "
-              "DATA may then be a directory of .npz shards (tenflang shard); full batch only.")
+              "DATA may then be a directory of .npz shards (tenflang shard).")
 @click.option("--chunk-size", type=click.IntRange(min=1), metavar="ROWS",
               help="With --scheduler: cut a single DATA file into chunks of ROWS examples "
               "[default: 100000], or combine consecutive shards into chunks of at most ROWS "
               "[default: one chunk per shard].")
+@click.option("--sync-every", type=click.IntRange(min=1), metavar="K",
+              help="With --scheduler: each chunk takes K optimizer steps on its own data "
+              "between averagings of the weights and optimizer state (local SGD) "
+              "[default: synchronous steps].")
 @click.option("--connect-timeout", type=click.FloatRange(min=0, min_open=True), default=10.0,
               show_default=True, metavar="SECONDS",
               help="With --scheduler: how long to wait for the scheduler and a worker.")
@@ -89,7 +95,7 @@ from .common import device_option, dtype_option, reports_errors
 def tfweightcalc(gcp_file, data_file, out, lr, optimizer, weight_decay, lr_schedule, batch_size,
                  max_iters, tol, seed, init_file, device, dtype, checkpoint, checkpoint_every,
                  resume_anyway, val_fraction, patience, allow_nan, quiet, plot, scheduler,
-                 chunk_size, connect_timeout):
+                 chunk_size, sync_every, connect_timeout):
     """Learn the weights of the GCP from the training examples in DATA."""
     if plot:
         require_matplotlib()
@@ -99,10 +105,9 @@ def tfweightcalc(gcp_file, data_file, out, lr, optimizer, weight_decay, lr_sched
     gcp = parse_file(gcp_file)
     sig = signature(gcp)
     if scheduler:
-        data = cluster_data(data_file, sig, scheduler, chunk_size, batch_size, val_fraction,
-                            allow_nan)
+        data = cluster_data(data_file, sig, scheduler, chunk_size, allow_nan)
     else:
-        data = local_data(data_file, sig, chunk_size, allow_nan)
+        data = local_data(data_file, sig, chunk_size, sync_every, allow_nan)
     init = load_init(init_file, sig) if init_file else None
     resume = resume_from(checkpoint, sig, cfg, resume_anyway) if checkpoint else None
     save = (lambda state: save_checkpoint(checkpoint, state, cfg)) if checkpoint else None
@@ -117,7 +122,9 @@ def tfweightcalc(gcp_file, data_file, out, lr, optimizer, weight_decay, lr_sched
                 with distributed.connect(scheduler, connect_timeout) as client:
                     bar = progress_bar(max_iters, resume, quiet)
                     result = distributed.train(client, gcp, data, cfg, device=worker_device,
-                                               allow_nan=allow_nan, progress=updater(bar), **loop)
+                                               allow_nan=allow_nan, sync_every=sync_every,
+                                               progress=updater(bar),
+                                               validated=bar and bar.validated, **loop)
             else:
                 xp = array_module(device)
                 bar = progress_bar(max_iters, resume, quiet)
@@ -131,26 +138,23 @@ def tfweightcalc(gcp_file, data_file, out, lr, optimizer, weight_decay, lr_sched
     finish(result, out, save, cfg, plot)
 
 
-def cluster_data(data_file, sig, scheduler, chunk_size, batch_size, val_fraction, allow_nan):
+def cluster_data(data_file, sig, scheduler, chunk_size, allow_nan):
     """The distributed run's data description (no examples are read here)."""
     from ..distributed import cluster as distributed
-    if batch_size:
-        raise TenflangError("--batch-size is not supported with --scheduler: distributed "
-                            "training is full-batch only")
-    if val_fraction:
-        raise TenflangError("--val-fraction is not supported with --scheduler; evaluate "
-                            "the learned weights on held-out data with tfevaluate")
     distributed.parse_scheduler(scheduler)
     data = distributed.describe(data_file, chunk_size, allow_nan)
     data.validate(sig.inputs)
     return data
 
 
-def local_data(data_file, sig, chunk_size, allow_nan) -> dict:
+def local_data(data_file, sig, chunk_size, sync_every, allow_nan) -> dict:
     """The examples of DATA, checked against the GCP's inputs."""
     if chunk_size:
         raise TenflangError("--chunk-size needs --scheduler (it sets the examples per "
                             "chunk of a distributed run)")
+    if sync_every:
+        raise TenflangError("--sync-every needs --scheduler (it sets the local steps each "
+                            "chunk of a distributed run takes between averagings)")
     if os.path.isdir(data_file):
         raise TenflangError("DATA is a directory: a directory of .npz shards is read by a "
                             "distributed run (--scheduler local:N or tcp://HOST:PORT)",

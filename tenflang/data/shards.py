@@ -1,5 +1,6 @@
 """The data of a distributed run: shard directories, their manifest, chunks.
 
+    write_shards(arrays, "shards/", rows=100_000)      # what `tenflang shard` writes
     data = describe("shards/", chunk_size=None)        # reads no examples
     data.validate(signature(gcp).inputs)
     arrays = load_chunk(data.chunks[0], data.shapes, "float64", "cpu", False)
@@ -210,6 +211,26 @@ def read_manifest(path: str) -> dict:
     if not shards:
         raise TenflangError("the manifest lists no shards", Location(path))
     return {"shards": shards, "variables": variables, "rows": rows}
+
+
+def write_shards(arrays: dict, directory: str, rows: int, source: str = "") -> list:
+    """`arrays` (name -> array with a leading example axis) written into the
+    existing `directory` as ``shard-00000.npz``, ... of at most `rows`
+    examples each, in order, then the manifest (last, so a directory with a
+    manifest is complete); each file atomically.  Returns [(file, rows)]."""
+    from . import vectors
+    from ..files import write_atomically
+    total = len(next(iter(arrays.values())))
+    written = []
+    for k, start in enumerate(range(0, total, rows)):
+        name = SHARD_FORMAT.format(k)
+        vectors.save_examples(os.path.join(directory, name),
+                              {n: a[start:start + rows] for n, a in arrays.items()}, "npz")
+        written.append((name, min(rows, total - start)))
+    shapes = {n: a.shape[1:] for n, a in arrays.items()}
+    write_atomically(os.path.join(directory, MANIFEST),
+                     json.dumps(manifest(source, written, shapes), indent=1) + "\n")
+    return written
 
 
 def manifest(source: str, shards: list, shapes: dict) -> dict:

@@ -229,16 +229,19 @@ def gradient_plan(gcp: Program, sig: Signature):
                      list(sig.gradients.values()) + list(sig.losses))
 
 
-def local_gradient(gcp: Program, sig: Signature, data: dict, cfg: TrainConfig, xp):
+def local_gradient(gcp: Program, sig: Signature, data: dict, cfg: TrainConfig, xp,
+                   batches: Callable | None = None):
     """`gradient(weights, iteration) -> (mean gradient by weight, mean loss)` over
-    the iteration's batch of `data` (arrays already on the device)."""
+    the iteration's batch of `data` (arrays already on the device): the rows
+    `batches(iteration)` when given (None: all), else `batch_indices`."""
     plan = gradient_plan(gcp, sig)
     n = len(next(iter(data.values()))) if data else 1
     run = run_on(xp)          # on a GPU: the plan's fused groups as CUDA kernels
 
     def gradient(weights: dict, iteration: int):
-        rows = batch_indices(n, cfg.batch_size, cfg.seed, iteration, xp)
-        batch = data if rows is None else {k: v[rows] for k, v in data.items()}
+        rows = (batches(iteration) if batches else
+                batch_indices(n, cfg.batch_size, cfg.seed, iteration, xp))
+        batch = data if rows is None else {k: v[xp.asarray(rows)] for k, v in data.items()}
         values = run(plan, {**batch, **weights}, xp=xp, dtype=cfg.dtype, reduce="mean")
         # the loss stays on the device: descend copies it back with the gradient norm
         return ({w: values[g] for w, g in sig.gradients.items()},
@@ -250,41 +253,74 @@ def descend(state: State, gradient: Callable, cfg: TrainConfig, xp,
             progress: Callable | None = None, should_stop: Callable[[], bool] = lambda: False,
             checkpoint: Callable[[State], None] | None = None, checkpoint_every: int = 100,
             validate: Callable[[dict], float] | None = None, epoch_iterations: int = 1,
-            validated: Callable[[int, float], None] | None = None):
+            validated: Callable[[int, float], None] | None = None,
+            local_round: Callable | None = None):
     """The seed's calculate_weights loop, in place on `state`, with any
     `gradient(weights, iteration)`.  With `validate(weights) -> loss`, the
     validation loss is taken after every `epoch_iterations` steps, reported
     to `validated(iteration, loss)` and, with `cfg.patience`, used to stop
-    early.  Returns (last loss, last gradient norm, why it stopped)."""
+    early.  Returns (last loss, last gradient norm, why it stopped).
+
+    With `local_round(state) -> (losses, gradient norm, weights, slots)`,
+    each pass of the loop takes len(losses) iterations at once, instead of
+    one `gradient` and one step, and adopts the weights and optimizer slots
+    it returns (local steps on a cluster: docs/distributed.md); `tol` is
+    then checked after the round, on the norm it reports, and validation
+    and checkpoints happen after the round that crosses their period."""
     if state.iteration >= cfg.max_iters:     # a resumed run that has no step left
         grads, loss = gradient(state.weights, state.iteration)
         return (*loss_and_norm(loss, grads, xp), "max-iters")
     loss, norm, reason = math.nan, math.nan, "max-iters"
     while state.iteration < cfg.max_iters:
-        grads, loss = gradient(state.weights, state.iteration)
-        loss, norm = loss_and_norm(loss, grads, xp)
-        if not (math.isfinite(loss) and math.isfinite(norm)):
-            raise Diverged(f"training diverged at iteration {state.iteration + 1}: the loss is "
-                           f"{loss} and the gradient norm {norm}; try a smaller --lr "
-                           f"(it was {cfg.lr:g})", host_state(state))
-        state.history.append(loss)
-        if norm < cfg.tol:
-            reason = "converged"
-            break
-        step(state, grads, cfg, xp)
-        state.iteration += 1
+        before = state.iteration
+        if local_round:
+            losses, norm, weights, slots = local_round(state)
+            check_finite(losses, norm, state, cfg)
+            state.weights, state.slots = weights, slots
+        else:
+            grads, loss = gradient(state.weights, state.iteration)
+            loss, norm = loss_and_norm(loss, grads, xp)
+            losses = [loss]
+            check_finite(losses, norm, state, cfg)
+            if norm < cfg.tol:
+                state.history.append(loss)
+                return loss, norm, "converged"
+            step(state, grads, cfg, xp)
+        loss = losses[-1]
+        state.history.extend(losses)
+        state.iteration += len(losses)
         if progress:
             progress(state.iteration, loss, norm)
-        stop = validate is not None and state.iteration % epoch_iterations == 0 and \
-            evaluate_validation(state, validate, cfg, validated)
-        if checkpoint and (state.iteration % checkpoint_every == 0 or stop):
+        stop = validate is not None and crossed(before, state.iteration, epoch_iterations) \
+            and evaluate_validation(state, validate, cfg, validated)
+        if checkpoint and (crossed(before, state.iteration, checkpoint_every) or stop):
             checkpoint(host_state(state))
         if stop:
             reason = "early-stopped"
             break
+        if local_round and norm < cfg.tol:
+            return loss, norm, "converged"
         if should_stop():
             raise Interrupted(f"interrupted at iteration {state.iteration}", host_state(state))
     return loss, norm, reason
+
+
+def crossed(before: int, after: int, period: int) -> bool:
+    """Whether going from iteration `before` to `after` passed a multiple of `period`."""
+    return after // period > before // period
+
+
+def check_finite(losses: list, norm: float, state: State, cfg: TrainConfig) -> None:
+    """Raise `Diverged`, keeping `state` (the last good one), when a loss or
+    the gradient norm of the iterations that follow it is not finite."""
+    bad = next((k for k, loss in enumerate(losses) if not math.isfinite(loss)), None)
+    if bad is None and math.isfinite(norm):
+        return
+    at = state.iteration + (len(losses) if bad is None else bad + 1)
+    shown = losses[-1] if bad is None else losses[bad]
+    raise Diverged(f"training diverged at iteration {at}: the loss is {shown} and the "
+                   f"gradient norm {norm}; try a smaller --lr (it was {cfg.lr:g})",
+                   host_state(state))
 
 
 def evaluate_validation(state: State, validate: Callable, cfg: TrainConfig,
@@ -316,13 +352,16 @@ def start_state(sig: Signature, cfg: TrainConfig, xp, init=None, resume=None) ->
 
 
 def train(gcp: Program, examples: dict, config: TrainConfig, xp=np, init: dict | None = None,
-          resume: State | None = None, **loop) -> TrainResult:
+          resume: State | None = None, batches: Callable | None = None, **loop) -> TrainResult:
     """Learn the weights of `gcp` from `examples` (data name -> array with a
     leading example axis).  `init` gives starting weights (any subset);
     `resume` continues a saved `State` (its weights, optimizer slots,
     iteration and histories).  `loop` passes progress, should_stop,
-    checkpoint, checkpoint_every and validated to `descend`.  See the module
-    docstring."""
+    checkpoint, checkpoint_every and validated to `descend`;
+    `batches(iteration)`, when given, picks each iteration's rows of the
+    training examples instead of `batch_indices`
+    (`tenflang.training.sampling.global_batch` reproduces a distributed run).
+    See the module docstring."""
     cfg = config
     started = time.perf_counter()
     sig = signature(gcp)
@@ -333,13 +372,30 @@ def train(gcp: Program, examples: dict, config: TrainConfig, xp=np, init: dict |
     rows = train_idx if len(val_idx) else slice(None)
     data = to_device({k: np.asarray(v)[rows] for k, v in examples.items()}, xp, cfg.dtype)
     state = start_state(sig, cfg, xp, init, resume)
-    zero_at_start = zero_weights(state.weights, xp)
+    start = Start(state, started, xp)
     epoch = epoch_iterations(len(train_idx), cfg.batch_size)
     validate = validation(gcp, sig, examples, val_idx, cfg, xp) if len(val_idx) else None
-    first = state.iteration
     with np.errstate(all="ignore"):     # a non-finite loss is reported as divergence
-        loss, norm, reason = descend(state, local_gradient(gcp, sig, data, cfg, xp), cfg, xp,
-                                     validate=validate, epoch_iterations=epoch, **loop)
+        loss, norm, reason = descend(state, local_gradient(gcp, sig, data, cfg, xp, batches),
+                                     cfg, xp, validate=validate, epoch_iterations=epoch, **loop)
+    return result_of(state, start, cfg, (loss, norm, reason), validate, epoch)
+
+
+class Start:
+    """What the end of a run compares with: when it started, at which
+    iteration, and which weights were all zero (see `health.untrusted`)."""
+
+    def __init__(self, state: State, clock: float, xp=np):
+        self.clock = clock
+        self.iteration = state.iteration
+        self.zero = zero_weights(state.weights, xp)
+
+
+def result_of(state: State, start: Start, cfg: TrainConfig, ending: tuple, validate,
+              epoch: int) -> TrainResult:
+    """The `TrainResult` of a run that ended in `state` with (loss, gradient
+    norm, reason) `ending`: with patience the best weights, the validation
+    loss of the weights returned, the warnings."""
     final = host_state(state)
     weights, val_loss, best_iteration = final.weights, None, None
     if validate and cfg.patience and final.best is not None:
@@ -347,10 +403,10 @@ def train(gcp: Program, examples: dict, config: TrainConfig, xp=np, init: dict |
     elif validate:
         last = state.val_history[-1] if state.val_history else None
         val_loss = last[1] if last and last[0] == state.iteration else validate(state.weights)
-    warnings = untrusted(final, first, zero_at_start, epoch, cfg.lr)
-    return TrainResult(weights, state.iteration, loss, norm, reason,
-                       time.perf_counter() - started, final.history, val_loss, final,
-                       final.val_history, best_iteration, epoch, warnings)
+    warnings = untrusted(final, start.iteration, start.zero, epoch, cfg.lr)
+    return TrainResult(weights, state.iteration, *ending, time.perf_counter() - start.clock,
+                       final.history, val_loss, final, final.val_history, best_iteration, epoch,
+                       warnings)
 
 
 def zero_weights(weights: dict, xp) -> set[str]:

@@ -1,0 +1,274 @@
+"""Training on a Dask cluster, client side: chunks, rounds, the fixed-order sum.
+
+    result = train(client, gcp, data, TrainConfig(lr=0.5, batch_size=4096))
+
+See docs/distributed.md for the user's view and tenflang.distributed.cluster
+for the module's conventions (one round trip per round, a fixed summation
+tree, errors).  Here:
+
+* `persist_chunks` loads every chunk on the workers (from its paths) and
+  keeps it there for the run; `training_parts` derives each chunk's
+  training rows (a validation split holds out a share of every chunk) and
+  its sample (its share of the batch, tenflang.training.sampling).
+* A round is one small task holding the weights (the round's state), one
+  task per chunk (tenflang.distributed.tasks) and the add tasks of
+  `tree_sum`; the client waits once and gathers the total.  Synchronous
+  steps (`dask_gradient`) sum one step's gradient; local steps
+  (`dask_rounds`, `--sync-every K`) let every chunk take K optimizer steps
+  alone and average the weights and optimizer slots.
+* A round that fails because the cluster lost a worker is run again
+  (`retrying`): every task is a pure function of its arguments, so the rerun
+  gives the same bits.
+"""
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import functools
+import hashlib
+import time
+import uuid
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import RunFailure
+from ..lang.ast import Program
+from ..lang.printer import print_program
+from ..data.shards import Dataset, forget_file, load_chunk
+from ..training.loop import (Interrupted, Start, State, TrainConfig, TrainResult, descend,
+                             epoch_iterations, gradient_norm, host_state, result_of, signature,
+                             start_state)
+from ..training.sampling import shares, validation_shares
+from .tasks import add_sums, chunk_sums, identity, local_steps, part_of
+
+FAN_IN = 8                       # partial sums added per add_sums task
+RETRIES = 3                      # times a round is retried after a cluster failure
+
+
+class ClusterFailure(RunFailure):
+    """The cluster lost what an iteration needed and could not recover."""
+
+
+def persist_chunks(client, data: Dataset, dtype: str, device: str, allow_nan: bool,
+                   waiting=None) -> list:
+    """Submit one load task per chunk and wait for all; returns their futures.
+    A load error (a bad shard) is raised here."""
+    run = uuid.uuid4().hex[:8]
+    futures = [client.submit(load_chunk, chunk, data.shapes, dtype, device, allow_nan,
+                             key=f"tenflang-chunk-{run}-{i:05d}", pure=True)
+               for i, chunk in enumerate(data.chunks)]
+    (waiting or Waiting(client))(futures)
+    for future, chunk in zip(futures, data.chunks):
+        if future.status != "error":
+            continue
+        try:
+            future.result()          # raises the worker's error (a TenflangError pickles)
+        except MemoryError:
+            raise ClusterFailure(f"a worker ran out of memory loading {chunk[0].path}: use "
+                                 "smaller chunks or more workers") from None
+        except cluster_errors() as err:
+            raise ClusterFailure(f"loading {chunk[0].path} failed: its workers died "
+                                 f"(out of memory?) ({type(err).__name__}: {err})") from None
+    if any(piece.start is not None for chunk in data.chunks for piece in chunk):
+        client.run(forget_file, on_error="ignore")
+    return futures
+
+
+class Stopped(Exception):
+    """`should_stop()` turned true while the client waited on the cluster."""
+
+
+class Waiting:
+    """Waits for futures, checking twice a second whether to stop (Ctrl-C
+    sets the flag but cannot break a blocking wait) and whether the cluster
+    has been without workers for `worker_timeout` seconds (Dask would wait
+    for one forever)."""
+
+    def __init__(self, client, should_stop=lambda: False, worker_timeout: float = 60.0):
+        self.client, self.should_stop, self.worker_timeout = client, should_stop, worker_timeout
+
+    def __call__(self, futures: list) -> None:
+        from distributed import wait
+        alone_since = None
+        while True:
+            try:
+                wait(futures, timeout=0.5)
+                return
+            except TimeoutError:
+                pass
+            if self.should_stop():
+                raise Stopped()
+            if self.client.nthreads():
+                alone_since = None
+            elif alone_since is None:
+                alone_since = time.monotonic()
+            elif time.monotonic() - alone_since > self.worker_timeout:
+                raise ClusterFailure(f"the Dask cluster has had no workers for "
+                                     f"{self.worker_timeout:g} s")
+
+
+def tree_sum(client, parts: list, waiting=None) -> dict:
+    """The sum of the partial sums `parts` (futures): groups of FAN_IN added by
+    add_sums tasks on the cluster while more than FAN_IN remain, the last ones
+    fetched and added here; a fixed tree, in chunk order."""
+    while len(parts) > FAN_IN:
+        parts = [client.submit(add_sums, *parts[i:i + FAN_IN], pure=False)
+                 if len(parts[i:i + FAN_IN]) > 1 else parts[i]
+                 for i in range(0, len(parts), FAN_IN)]
+    (waiting or Waiting(client))(parts)
+    return add_sums(*client.gather(parts))
+
+
+def cluster_errors() -> tuple:
+    """The exceptions that mean the cluster, not the computation, failed."""
+    from distributed import KilledWorker
+    from distributed.comm import CommClosedError
+    return (KilledWorker, CommClosedError, OSError, TimeoutError, asyncio.TimeoutError,
+            asyncio.CancelledError, concurrent.futures.CancelledError)
+
+
+@dataclass(frozen=True)
+class Part:
+    """The training rows of one chunk on the cluster: the future of its
+    arrays, and its sample (None: every row each step; see
+    tenflang.distributed.tasks)."""
+    future: object
+    sample: tuple | None
+
+
+def training_parts(client, futures: list, data: Dataset, cfg: TrainConfig) -> tuple:
+    """([Part] to train on, [future] of the validation rows, the number of
+    training examples) of the loaded chunks `futures`: each chunk holds out its share of a validation split
+    and is sampled by its share of the batch (tenflang.training.sampling);
+    a chunk left with nothing to give is not used."""
+    rows = data.chunk_rows()
+    held = validation_shares(rows, cfg.val_fraction)
+    train = [client.submit(part_of, f, h, cfg.seed, c, False, pure=False) if h else f
+             for c, (f, h) in enumerate(zip(futures, held))]
+    val = [client.submit(part_of, f, h, cfg.seed, c, True, pure=False)
+           for c, (f, h) in enumerate(zip(futures, held)) if h]
+    rows = [r - h for r, h in zip(rows, held)]
+    batch = cfg.batch_size if cfg.batch_size and cfg.batch_size < sum(rows) else None
+    take = shares(rows, batch) if batch else rows
+    return ([Part(f, (r, t, cfg.seed, c) if batch else None)
+             for c, (f, r, t) in enumerate(zip(train, rows, take)) if t], val, sum(rows))
+
+
+def retrying(client, once, waiting):
+    """`once()`, run again (up to RETRIES times) after a cluster failure, once
+    a worker is there; a failure beyond that is a `ClusterFailure`."""
+    for attempt in range(RETRIES + 1):
+        try:
+            return once()
+        except MemoryError:
+            raise ClusterFailure("a worker ran out of memory: use smaller chunks or more "
+                                 "workers") from None
+        except cluster_errors() as err:
+            if attempt == RETRIES:
+                raise ClusterFailure(f"the Dask cluster failed ({type(err).__name__}: "
+                                     f"{err})") from None
+            try:
+                client.wait_for_workers(1, timeout=waiting.worker_timeout)
+            except Exception:
+                raise ClusterFailure(f"the Dask cluster lost every worker "
+                                     f"({type(err).__name__}: {err})") from None
+
+
+def gcp_text(gcp: Program) -> tuple:
+    """(sha256, text) of the GCP, as the workers get it."""
+    text = print_program(gcp)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest(), text
+
+
+def on_host(arrays: dict, dtype: str) -> dict:
+    return {n: np.array(a, dtype=dtype) for n, a in arrays.items()}
+
+
+def dask_gradient(client, gcp: Program, parts: list, cfg: TrainConfig, waiting):
+    """`gradient(weights, iteration) -> (mean gradient by weight, mean loss)`
+    over the iteration's batch, for `descend`: one round trip to the cluster."""
+    code = gcp_text(gcp)
+
+    def once(weights, iteration):
+        round_ = client.submit(identity, (*code, on_host(weights, cfg.dtype), cfg.dtype,
+                                          iteration), pure=False)
+        return tree_sum(client, [client.submit(chunk_sums, p.future, round_, p.sample,
+                                               pure=False) for p in parts], waiting)
+
+    def gradient(weights: dict, iteration: int):
+        total = retrying(client, lambda: once(weights, iteration), waiting)
+        n = total["rows"]
+        grads = {w: (g / n).astype(cfg.dtype, copy=False) for w, g in total["grads"].items()}
+        return grads, total["loss"] / n
+    return gradient
+
+
+def dask_rounds(client, gcp: Program, parts: list, cfg: TrainConfig, every: int, waiting):
+    """`local_round(state)` for `descend`: every chunk takes up to `every`
+    optimizer steps alone, then the weights and optimizer slots are averaged,
+    weighted by batch share (one round trip; docs/distributed.md)."""
+    code = gcp_text(gcp)
+
+    def once(state, count):
+        round_ = client.submit(identity, (*code, on_host(state.weights, cfg.dtype),
+                                          on_host(state.slots, cfg.dtype), cfg, state.iteration),
+                               pure=False)
+        return tree_sum(client, [client.submit(local_steps, p.future, round_, p.sample, count,
+                                               pure=False) for p in parts], waiting)
+
+    def local_round(state: State):
+        count = min(every, cfg.max_iters - state.iteration)
+        total = retrying(client, lambda: once(state, count), waiting)
+        n = total["rows"]
+        mean = {k: (v / n).astype(cfg.dtype, copy=False) for k, v in total["grads"].items()}
+        kind = {prefix: {k[2:]: v for k, v in mean.items() if k[:2] == prefix}
+                for prefix in ("w:", "s:", "g:")}
+        return (list(total["loss"] / n), gradient_norm(kind["g:"], np), kind["w:"],
+                kind["s:"])
+    return local_round
+
+
+def validation_loss(client, gcp: Program, val: list, weights: dict, cfg: TrainConfig,
+                    waiting) -> float:
+    """Mean over the held-out rows of the sum of the losses."""
+    round_ = (*gcp_text(gcp), on_host(weights, cfg.dtype), cfg.dtype, 0)
+    total = retrying(client, lambda: tree_sum(client, [client.submit(chunk_sums, f, round_,
+                                                                     pure=False) for f in val],
+                                              waiting), waiting)
+    return total["loss"] / total["rows"]
+
+
+def train(client, gcp: Program, data: Dataset, cfg: TrainConfig, device: str = "auto",
+          allow_nan: bool = False, init: dict | None = None, resume: State | None = None,
+          worker_timeout: float = 60.0, sync_every: int | None = None, **loop) -> TrainResult:
+    """`tenflang.training.loop.train` with the gradient computed on the
+    cluster behind `client` (see the module docstring): synchronous steps, or
+    with `sync_every` K, K local steps per chunk between averagings.  `loop`
+    passes progress, should_stop, checkpoint, checkpoint_every and validated
+    to `descend`; should_stop is also checked while waiting on the cluster.
+    A cluster without workers for `worker_timeout` seconds stops training
+    (`Interrupted`)."""
+    started = time.perf_counter()
+    sig = signature(gcp)
+    state = start_state(sig, cfg, np, init, resume)
+    start = Start(state, started)
+    waiting = Waiting(client, loop.get("should_stop") or (lambda: False), worker_timeout)
+    try:
+        parts, val, n_train = training_parts(
+            client, persist_chunks(client, data, cfg.dtype, device, allow_nan, waiting), data, cfg)
+        epoch = epoch_iterations(n_train, cfg.batch_size)
+        rounds = sync_every and dask_rounds(client, gcp, parts, cfg, sync_every, waiting)
+        validate = val and functools.partial(validation_loss, client, gcp, val, cfg=cfg,
+                                             waiting=waiting)
+        with np.errstate(all="ignore"):     # a non-finite loss is reported as divergence
+            ending = descend(state, dask_gradient(client, gcp, parts, cfg, waiting), cfg, np,
+                             local_round=rounds or None, validate=validate or None,
+                             epoch_iterations=epoch, **loop)
+        return result_of(state, start, cfg, ending, validate or None, epoch)
+    except Stopped:
+        raise Interrupted(f"interrupted at iteration {state.iteration}",
+                          host_state(state)) from None
+    except ClusterFailure as failure:
+        raise Interrupted(f"{failure.message}; training stopped at iteration "
+                          f"{state.iteration}", host_state(state)) from None

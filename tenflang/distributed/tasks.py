@@ -1,0 +1,136 @@
+"""What runs on the workers of a distributed run: one task per chunk and round.
+
+Conventions:
+
+* Every task is a pure function of its arguments (the chunk's arrays, the
+  round's weights, the chunk's sampling), so that Dask can rerun it on
+  another worker after a death and get the same result.
+* A task returns SUMS over the examples it used, in host memory as float64:
+  ``{"rows", "loss", "grads": {name: array}}``, added across chunks by
+  `add_sums` in a fixed order; the client divides by the rows.
+  `chunk_sums` sums the gradient of one step; `local_steps` takes several
+  optimizer steps on the chunk alone and returns its weights and optimizer
+  slots multiplied by its rows (``w:W1``, ``s:m:W1``), so that their sum
+  divided by the total is the average weighted by batch share, and its last
+  gradient (``g:W1``) likewise.
+* A chunk's *sample* is None (every row, every step) or ``(rows, share,
+  seed, chunk)``: step t takes `chunk_batch(rows, share, seed, chunk, t)`
+  (tenflang.training.sampling).
+* The GCP travels as text with its sha256; each worker process plans it once
+  (`plan_for`).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..gpu import run_on
+from ..interp.device import to_host
+from ..training.loop import State, gradient_plan, signature, to_device
+from ..training.optimizers import step
+from ..training.sampling import chunk_batch, chunk_split
+
+_PLANS = {}       # GCP digest -> (plan, signature), per worker process
+
+
+def plan_for(digest: str, text: str):
+    """(plan, signature) of the GCP `text` whose sha256 is `digest`, made once
+    per worker process and kept for the GCP last asked for."""
+    if digest not in _PLANS:
+        from ..lang import parse
+        gcp = parse(text, "<gcp>")
+        sig = signature(gcp)
+        _PLANS.clear()
+        _PLANS[digest] = (gradient_plan(gcp, sig), sig)
+    return _PLANS[digest]
+
+
+def rows_of(chunk: dict) -> int:
+    return len(next(iter(chunk.values()))) if chunk else 1
+
+
+def module_of(chunk: dict):
+    """numpy or cupy, whichever the chunk's arrays belong to (cupy is imported
+    only for a chunk on a GPU worker)."""
+    array = next(iter(chunk.values()), None)
+    if array is None or isinstance(array, np.ndarray):
+        return np
+    import cupy
+    return cupy
+
+
+def batch_of(chunk: dict, sample, iteration: int) -> dict:
+    """The chunk's examples for `iteration`: all of them, or its draw."""
+    if sample is None:
+        return chunk
+    xp = module_of(chunk)
+    rows = xp.asarray(chunk_batch(*sample, iteration))
+    return {name: array[rows] for name, array in chunk.items()}
+
+
+def part_of(chunk: dict, held_out: int, seed: int, index: int, validation: bool) -> dict:
+    """The training (or validation) rows of a chunk that holds out `held_out`
+    of its examples (`chunk_split`)."""
+    train, val = chunk_split(rows_of(chunk), held_out, seed, index)
+    rows = module_of(chunk).asarray(val if validation else train)
+    return {name: array[rows] for name, array in chunk.items()}
+
+
+def identity(value):
+    """`value`: a task whose result is a round's weights, so that workers copy
+    them from each other (see tenflang.distributed.cluster)."""
+    return value
+
+
+def chunk_sums(chunk: dict, round_: tuple, sample=None) -> dict:
+    """Sums over the chunk's batch for the iteration of `round_` (digest,
+    text, weights, dtype, iteration) of each weight's gradient and of the loss."""
+    digest, text, weights, dtype, iteration = round_
+    plan, sig = plan_for(digest, text)
+    batch = batch_of(chunk, sample, iteration)
+    xp = module_of(chunk)       # on a GPU worker the fused groups run as CUDA kernels
+    values = run_on(xp)(plan, {**batch, **weights}, xp=xp, dtype=dtype, reduce="sum")
+    return {"rows": rows_of(batch),
+            "loss": sum(float(values[name]) for name in sig.losses),
+            "grads": {w: np.asarray(to_host(values[g]), dtype=np.float64)
+                      for w, g in sig.gradients.items()}}
+
+
+def local_steps(chunk: dict, round_: tuple, sample, count: int) -> dict:
+    """`count` optimizer steps on the chunk alone from the state of `round_`
+    (digest, text, weights, slots, TrainConfig, iteration), its batch of each
+    iteration drawn by `sample`; see the module docstring for what returns."""
+    digest, text, weights, slots, cfg, iteration = round_
+    plan, sig = plan_for(digest, text)
+    xp = module_of(chunk)
+    state = State(to_device(weights, xp, cfg.dtype, copy=True),
+                  to_device(slots, xp, cfg.dtype, copy=True), iteration)
+    losses, rows = [], None
+    with np.errstate(all="ignore"):     # a non-finite loss is reported as divergence
+        for _ in range(count):
+            batch = batch_of(chunk, sample, state.iteration)
+            rows = rows_of(batch)
+            values = run_on(xp)(plan, {**batch, **state.weights}, xp=xp, dtype=cfg.dtype,
+                                reduce="mean")
+            grads = {w: values[g] for w, g in sig.gradients.items()}
+            losses.append(sum(float(values[name]) for name in sig.losses))
+            step(state, grads, cfg, xp)
+            state.iteration += 1
+    scaled = {f"w:{n}": v for n, v in state.weights.items()}
+    scaled |= {f"s:{k}": v for k, v in state.slots.items()}
+    scaled |= {f"g:{n}": g for n, g in grads.items()}
+    return {"rows": rows, "loss": np.asarray(losses) * rows,
+            "grads": {k: np.asarray(to_host(v), dtype=np.float64) * rows
+                      for k, v in scaled.items()}}
+
+
+def add_sums(*parts: dict) -> dict:
+    """The sum of partial sums, added in argument order (the parts are not
+    changed: Dask may hand the same result to a rerun task)."""
+    total = {"rows": parts[0]["rows"], "loss": parts[0]["loss"],
+             "grads": {w: g.copy() for w, g in parts[0]["grads"].items()}}
+    for part in parts[1:]:
+        total["rows"] += part["rows"]
+        total["loss"] = total["loss"] + part["loss"]
+        for w, g in part["grads"].items():
+            total["grads"][w] += g
+    return total

@@ -1,0 +1,86 @@
+"""Mini-batches drawn chunk by chunk: the sampling of a distributed run.
+
+    take = shares(chunk_rows, batch_size)         # examples per chunk per step
+    rows = chunk_batch(chunk_rows[c], take[c], seed, c, step)
+
+A data set cut into chunks (see `tenflang.data.shards`) is sampled without
+looking at more than one chunk at a time, so that a worker draws its share of
+a step from the chunks it holds and nobody ever permutes the whole data set:
+
+* The global batch B is shared out between the chunks in proportion to their
+  sizes, by largest remainder: chunk c takes b_c examples per step, the b_c
+  add up to B and stay fixed for the run.
+* Chunk c's examples form an endless stream, the permutation of its n_c rows
+  drawn from ``default_rng([seed, c, epoch])`` for epoch 0, 1, 2, ...; step t
+  takes positions [t*b_c, (t+1)*b_c) of it.  So every step holds exactly B
+  examples, every example of a chunk is seen once per pass over the chunk,
+  and a step's rows are a function of (seed, chunk, step) alone: whichever
+  worker holds the chunk, and however often Dask recomputes the task after a
+  worker died, it draws the same rows.
+* `global_batch` gives the same rows as indices into the chunks laid end to
+  end: a single process that trains with it (``train(..., batches=...)``)
+  takes the very steps of the distributed run, up to round-off.
+* A validation split is drawn the same way: round(N * fraction) examples
+  shared out between the chunks (`shares`), each chunk holding out a seeded
+  choice of its rows (`chunk_split`).
+
+A batch size of at least the number of examples means full batch
+(DESIGN.md §4): `shares` is then not used.
+"""
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+
+def shares(rows: list, total: int) -> list:
+    """`total` split between chunks of `rows` examples in proportion to their
+    sizes, by largest remainder (ties to the earlier chunk); each share is at
+    most its chunk's rows when `total` is at most their sum."""
+    n = sum(rows)
+    exact = [total * r / n for r in rows]
+    out = [int(e) for e in exact]
+    by_remainder = sorted(range(len(rows)), key=lambda c: (out[c] - exact[c], c))
+    for c in by_remainder[:total - sum(out)]:
+        out[c] += 1
+    return out
+
+
+@functools.lru_cache(maxsize=8)
+def chunk_order(rows: int, seed: int, chunk: int, epoch: int) -> np.ndarray:
+    """The order of chunk `chunk`'s rows in its pass `epoch` (drawn once per pass)."""
+    return np.random.default_rng([seed, chunk, epoch]).permutation(rows)
+
+
+def chunk_batch(rows: int, share: int, seed: int, chunk: int, step: int) -> np.ndarray:
+    """The rows (0-based within the chunk) that chunk `chunk` gives step `step`."""
+    first, last = step * share, (step + 1) * share
+    parts = []
+    for epoch in range(first // rows, (last - 1) // rows + 1):
+        order = chunk_order(rows, seed, chunk, epoch)
+        parts.append(order[max(first - epoch * rows, 0):min(last - epoch * rows, rows)])
+    return np.concatenate(parts) if len(parts) > 1 else parts[0]
+
+
+def global_batch(rows: list, batch_size: int, seed: int, step: int) -> np.ndarray:
+    """The rows of step `step` as indices into the chunks laid end to end, in
+    chunk order (what `chunk_batch` gives each chunk)."""
+    offsets = np.cumsum([0] + list(rows[:-1]))
+    return np.concatenate([offset + chunk_batch(n, b, seed, c, step)
+                           for c, (n, b, offset) in enumerate(zip(rows, shares(rows, batch_size),
+                                                                  offsets)) if b])
+
+
+def chunk_split(rows: int, held_out: int, seed: int, chunk: int) -> tuple:
+    """(training rows, validation rows) of a chunk that holds out `held_out`
+    of its `rows` examples, both sorted."""
+    order = np.random.default_rng([seed, 2**31 - 1, chunk]).permutation(rows)
+    return np.sort(order[held_out:]), np.sort(order[:held_out])
+
+
+def validation_shares(rows: list, fraction: float) -> list:
+    """Examples each chunk holds out for a validation split of `fraction`:
+    round(N * fraction), at least 1 and at most N - 1, shared out by `shares`."""
+    n = sum(rows)
+    return shares(rows, min(max(1, round(n * fraction)), n - 1)) if fraction else [0] * len(rows)
