@@ -205,12 +205,17 @@ def batch_indices(n: int, batch_size: int | None, seed: int, iteration: int, xp=
     return device_order(n, seed, epoch, xp)[k * batch_size:(k + 1) * batch_size]
 
 
+def gradient_norm(grads: dict, xp) -> float:
+    """The L2 norm of the gradient over all weights (one copy from the device)."""
+    return math.sqrt(float(to_host(sum((g * g).sum() for g in grads.values()))))
+
+
 def loss_and_norm(loss, grads: dict, xp) -> tuple[float, float]:
     """The loss and the gradient's L2 norm over all weights, as floats: both are
     computed where the gradient is and cross to the host in one copy."""
-    square = sum((g * g).sum() for g in grads.values())
     if isinstance(loss, float):         # a loss already on the host (a Dask run)
-        return loss, math.sqrt(float(to_host(square)))
+        return loss, gradient_norm(grads, xp)
+    square = sum((g * g).sum() for g in grads.values())
     both = to_host(xp.stack([xp.asarray(loss, dtype=square.dtype), square]))
     return float(both[0]), math.sqrt(float(both[1]))
 
