@@ -37,7 +37,12 @@ GROUPS = [
     ("Linear algebra", "matmul dot outer transpose"),
     ("Reductions", "sum mean logsumexp"),
     ("Normalisation", "softmax log_softmax"),
-    ("Copy and the compiler's helpers", "copy sum_like broadcast_like"),
+    ("Arranging and indexing", "reshape flatten concat slice index permute"),
+    ("Classes and accuracy (no derivative)", "one_hot argmax equal"),
+    ("Convolution and pooling", "conv2d maxpool2d avgpool2d"),
+    ("Adjoints of convolution and pooling (the GCP writes them)",
+     "conv2d_image_grad conv2d_kernel_grad maxpool2d_grad maxpool2d_gather avgpool2d_grad"),
+    ("Copy and the compiler's helpers", "copy sum_like broadcast_like unslice no_grad_like"),
 ]
 
 # Example operand shapes per op (dimension letters; "" is a scalar).  The
@@ -45,24 +50,44 @@ GROUPS = [
 # not listed use the defaults below.
 SIZES = {"m": 2, "k": 3, "n": 5}
 EXAMPLES = {
-    "matmul": [("m k", "k"), ("m k", "k n")],
+    "matmul": [("m k", "k"), ("m k", "k n"), ("4 m k", "4 k n"), ("4 m k", "k n")],
     "dot": [("n", "n")],
     "outer": [("m", "n")],
-    "transpose": [("m n",)],
-    "softmax": [("n",)],
-    "log_softmax": [("n",)],
+    "transpose": [("m n",), ("4 m n",)],
+    "softmax": [("n",), ("m n",)],
+    "log_softmax": [("n",), ("m n",)],
+    "flatten": [("m n",)],
+    "concat": [("m n", "k n")],
+    "argmax": [("n",), ("m n",)],
     "sum_like": [("m n", "n"), ("n", "")],
     "broadcast_like": [("n", "m n"), ("", "n")],
+    # images [C, H, W] and kernels [F, C, kh, kw] in numbers (a 3 shows as k)
+    "conv2d": [("4 16 16", "6 4 3 3")],
+    "conv2d_image_grad": [("6 14 14", "6 4 3 3", "4 16 16")],
+    "conv2d_kernel_grad": [("6 14 14", "4 16 16", "6 4 3 3")],
 }
 # Example attribute values per op, with the operand shapes they are shown on.
 REDUCTION_AXES = [(("m n",), (0,)), (("m n",), (-1,))]
 ATTRIBUTE_EXAMPLES = {
     "sum": REDUCTION_AXES, "mean": REDUCTION_AXES, "logsumexp": REDUCTION_AXES,
     "broadcast_like": [(("m", "m n"), (1,))],
+    "reshape": [(("m n",), ((5, 2),)), (("m n",), ((-1,),))],
+    "slice": [(("n m",), (1, 3))],
+    "index": [(("n m",), (1,))],
+    "unslice": [(("k m", "n m"), (1,))],
+    "permute": [(("4 m n",), ((1, 0, 2),))],
+    "one_hot": [(("",), (10,))],
+    "conv2d": [(("4 16 16", "6 4 3 3"), (2, 1))],
+    "conv2d_image_grad": [(("6 8 8", "6 4 3 3", "4 16 16"), (2, 1))],
+    "conv2d_kernel_grad": [(("6 8 8", "4 16 16", "6 4 3 3"), (2, 1))],
+    **{op: [(("4 16 16",), (2,)), (("4 16 16",), (3, 1))] for op in ("maxpool2d", "avgpool2d")},
+    **{op: [(("4 8 8", "4 16 16"), (2,)), (("4 14 14", "4 16 16"), (3, 1))]
+       for op in ("maxpool2d_grad", "avgpool2d_grad")},
+    "maxpool2d_gather": [(("4 16 16", "4 16 16"), (2,))],
 }
 UNARY = [("",), ("n",), ("m n",)]
 BINARY = [("", ""), ("", "n"), ("n", "m n"), ("m n", "m n")]
-NAMES = "ab"
+NAMES = "abc"
 
 
 def group_of(op: ops.Op) -> str:
@@ -75,7 +100,13 @@ def group_of(op: ops.Op) -> str:
 
 
 def dims(spec: str) -> tuple[int, ...]:
-    return tuple(SIZES[d] for d in spec.split())
+    """`m k` → (2, 3); a number stands for itself."""
+    return tuple(SIZES[d] if d in SIZES else int(d) for d in spec.split())
+
+
+def literal(value) -> str:
+    """An attribute as a program writes it: `2`, or a shape literal `[5, 2]`."""
+    return ops.fmt_shape(value) if isinstance(value, tuple) else str(value)
 
 
 def shape_text(shape) -> str:
@@ -113,6 +144,8 @@ def symbolic(spec: str) -> tuple:
 
 def cases(op: ops.Op) -> list[tuple[str, ...]]:
     """Operand shape specs accepted by the op's shape rule."""
+    if any(a.required for a in op.attrs):
+        return []                  # shapes only with attribute values: ATTRIBUTE_EXAMPLES
     if op.name in EXAMPLES:
         candidates = EXAMPLES[op.name]
     else:
@@ -143,8 +176,11 @@ def shape_summary(op: ops.Op, accepted) -> str:
     if op.elementwise and op.arity == 2 and all(
             op.shape(*map(dims, c)) == ops.broadcast("", *map(dims, c)) for c in accepted):
         return "numpy broadcasting of `a` and `b`"
-    return "; ".join(f"{' · '.join(shape_text(dims(s)) for s in c)} → "
-                     f"{shape_text(op.shape(*map(dims, c)))}" for c in accepted)
+    shown = [(c, ()) for c in accepted] or ATTRIBUTE_EXAMPLES.get(op.name, [])
+    return "; ".join(f"{' · '.join(shape_text(dims(s)) for s in c)}"
+                     + "".join(f" {literal(a)}" for a in attrs)
+                     + f" → {shape_text(op.result_shape(list(map(dims, c)), attrs))}"
+                     for c, attrs in shown)
 
 
 def grads(op: ops.Op, case, attrs=()) -> tuple:
@@ -182,7 +218,7 @@ def attribute_lines(op: ops.Op, accepted) -> list[str]:
         for a in op.attrs)]
     rows = []
     for case, values in ATTRIBUTE_EXAMPLES.get(op.name, []):
-        written = " ".join(map(str, values))
+        written = " ".join(map(literal, values))
         result = shape_text(op.result_shape(list(map(dims, case)), values))
         out.append(f"- with `{written}`: " + " · ".join(shape_text(dims(s)) for s in case)
                    + f" → {result}")

@@ -10,6 +10,8 @@ last; `example_axis` turns it into the array's axis).
 """
 from __future__ import annotations
 
+from .errors import TenflangError
+
 def align(*arrays):
     """Insert unit axes after the example axis so per-example ranks agree
     (numpy would otherwise align a per-example vector with the example axis)."""
@@ -102,6 +104,8 @@ def step(xp, a):
 
 
 def matmul(xp, a, b):
+    if a.ndim == 4:                      # [b, m, k] per example
+        return matmul3(xp, a, b)
     if b.ndim == 3:                      # [m, k] · [k, n]
         return xp.matmul(a, b)
     if a.shape[0] == 1:                  # one matrix for the whole batch: one GEMM
@@ -137,3 +141,69 @@ def broadcast_like(xp, a, b, axis=None):
     return xp.broadcast_to(a, a.shape[:1] + b.shape[1:])
 
 
+
+
+def matmul3(xp, a, b):
+    """Batched matmul of per-example rank-3 operands: [b,m,k]·[b,k,n] or [b,m,k]·[k,n]."""
+    if b.ndim == 3:                      # one [k, n] per example
+        if b.shape[0] == 1:              # a weight: one GEMM for every example and slice
+            return (a.reshape(-1, a.shape[-1]) @ b[0]).reshape(a.shape[:-1] + b.shape[-1:])
+        b = b[:, None]
+    return xp.matmul(a, b)
+
+
+def common_batch(xp, a, b):
+    """a and b with one example-axis length (a weight's 1 broadcast to the batch's)."""
+    n = max(a.shape[0], b.shape[0])
+    return [xp.broadcast_to(x, (n,) + x.shape[1:]) for x in (a, b)]
+
+
+def reshape(xp, a, shape):
+    return a.reshape(a.shape[:1] + tuple(shape))
+
+
+def flatten(xp, a):
+    return a.reshape(a.shape[0], -1)
+
+
+def concat(xp, a, b):
+    return xp.concatenate(common_batch(xp, a, b), axis=1)
+
+
+def take_slice(xp, a, start, stop):
+    return a[:, start:stop]
+
+
+def index(xp, a, i):
+    return a[:, i]
+
+
+def unslice(xp, g, a, start):
+    """Zeros of a's per-example shape with g written at rows start, start+1, ..."""
+    out = xp.zeros(g.shape[:1] + a.shape[1:], dtype=g.dtype)
+    out[:, start:start + g.shape[1]] = g
+    return out
+
+
+def permute(xp, a, axes):
+    return a.transpose((0,) + tuple(p + 1 for p in axes))
+
+
+def one_hot(xp, y, n):
+    """Rows of the n×n identity picked by the class indices y (per example)."""
+    bad = (y != xp.floor(y)) | (y < 0) | (y >= n)
+    if bool(bad.any()):
+        k = int(xp.argmax(bad))
+        raise TenflangError(f"one_hot: class index {float(y[k])!r} in example {k + 1} is "
+                            f"outside 0..{n - 1}")
+    return (y[:, None] == xp.arange(n, dtype=y.dtype)).astype(y.dtype)
+
+
+def argmax(xp, a):
+    """Index of the first maximum along the last axis (as a float)."""
+    return a.argmax(axis=-1).astype(a.dtype)
+
+
+def equal(xp, a, b):
+    a, b = align(a, b)
+    return (a == b).astype(xp.result_type(a, b))

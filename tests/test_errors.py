@@ -57,6 +57,11 @@ DENSE = src("""
     end
     """)
 
+CONV = "declare input x {x}\ndeclare weight K {K}\ndeclare intvar c\n" + LOSS + \
+    "define c = conv2d x K{attrs}\ndefine l = sum c\n"
+POOL = "declare input x {x}\ndeclare intvar p\n" + LOSS + \
+    "define p = {op} x{attrs}\ndefine l = sum p\n"
+
 CASES = [
     # --- syntax ------------------------------------------------------------------------
     Case("syntax_declare_without_name", "declare input\n", 1, 14,
@@ -131,8 +136,8 @@ CASES = [
          "'y' is declared exp_output and cannot be defined"),
     Case("unknown_op_did_you_mean", "declare input x\n" + LOSS + "define l = logistc x\n", 3, 12,
          "unknown op 'logistc'; did you mean 'logistic'?", exact=True),
-    Case("unknown_op_no_hint", "declare input x\n" + LOSS + "define l = frobnicate x\n", 3, 12,
-         "unknown op 'frobnicate'", exact=True),
+    Case("unknown_op_no_hint", "declare input x\n" + LOSS + "define l = wibble x\n", 3, 12,
+         "unknown op 'wibble'", exact=True),
     Case("too_few_operands", "declare input x\n" + LOSS + "define l = add x\n", 3, 12,
          "'add' takes 2 operands, got 1"),
     Case("too_many_operands", "declare input x\n" + LOSS + "define l = exp x x\n", 3, 12,
@@ -162,6 +167,91 @@ CASES = [
          "mean [] axis 0: axis 0 is out of range for a rank-0 operand"),
     Case("axis_leaves_a_vector_loss", "declare input x [2, 3]\n" + LOSS
          + "define l = logsumexp x -1\n", 2, 14, "loss 'l' has shape [2]"),
+    # arranging, indexing and classifying ops (DESIGN.md §2.3.1)
+    Case("reshape_size_mismatch", "declare input x [2, 3]\ndeclare intvar r\n" + LOSS
+         + "define r = reshape x [4, 2]\ndefine l = sum r\n", 4, 12,
+         "reshape [2, 3] shape [4, 2]: 6 elements cannot be arranged as [4, 2] (8 elements)",
+         exact=True),
+    Case("reshape_minus_one_does_not_divide", "declare input x [2, 3]\ndeclare intvar r\n"
+         + LOSS + "define r = reshape x [4, -1]\ndefine l = sum r\n", 4, 12,
+         "reshape [2, 3] shape [4, -1]: 6 elements cannot be arranged as [4, -1]", exact=True),
+    Case("reshape_two_minus_ones", "declare input x [2, 3]\n" + LOSS
+         + "define l = reshape x [-1, -1]\n", 3, 22,
+         "'reshape' attribute 'shape' may have only one -1, got [-1, -1]"),
+    Case("reshape_shape_is_a_name", "declare input x [2, 3]\ndeclare input s\n" + LOSS
+         + "define l = reshape x s\n", 4, 22,
+         "'reshape' attribute 'shape' must be an integer literal, not the name 's'"),
+    Case("reshape_without_shape", "declare input x [2, 3]\n" + LOSS + "define l = reshape x\n",
+         3, 12, "'reshape' takes 1 operand, then the attribute shape; attribute 'shape' is "
+         "missing"),
+    Case("slice_out_of_range", "declare input x [4, 2]\ndeclare intvar s\n" + LOSS
+         + "define s = slice x 2 5\ndefine l = sum s\n", 4, 12,
+         "slice [4, 2] start 2 stop 5: rows 2..5 are out of range: need 0 ≤ start < stop ≤ 4",
+         exact=True),
+    Case("slice_empty", "declare input x [4]\ndeclare intvar s\n" + LOSS
+         + "define s = slice x 2 2\ndefine l = sum s\n", 4, 12, "rows 2..2 are out of range"),
+    Case("index_out_of_range", "declare input x [8, 8]\ndeclare intvar r\n" + LOSS
+         + "define r = index x 8\ndefine l = sum r\n", 4, 12,
+         "index [8, 8] i 8: index 8 is out of range: need 0 ≤ i < 8", exact=True),
+    Case("index_negative", "declare input x [8, 8]\n" + LOSS + "define l = index x -1\n",
+         3, 20, "'index' attribute 'i' must be ≥ 0, got -1"),
+    Case("index_of_a_scalar", "declare input x\n" + LOSS + "define l = index x 0\n", 3, 12,
+         "index [] i 0: operand must have rank ≥ 1"),
+    Case("permute_not_a_permutation", "declare input x [2, 3]\n" + LOSS
+         + "define l = permute x [0, 0]\n", 3, 22,
+         "'permute' attribute 'axes' must be a permutation of 0..1, got [0, 0]"),
+    Case("permute_wrong_rank", "declare input x [2, 3]\ndeclare intvar p\n" + LOSS
+         + "define p = permute x [2, 0, 1]\ndefine l = sum p\n", 4, 12,
+         "permute [2, 3] axes [2, 0, 1]: a rank-2 operand needs a permutation of 2 axes, got 3"),
+    Case("one_hot_no_classes", "declare input y\ndeclare intvar h\n" + LOSS
+         + "define h = one_hot y 0\ndefine l = sum h\n", 4, 22,
+         "'one_hot' attribute 'n' must be ≥ 1, got 0"),
+    Case("one_hot_of_a_vector", "declare input y [3]\ndeclare intvar h\n" + LOSS
+         + "define h = one_hot y 4\ndefine l = sum h\n", 4, 12,
+         "one_hot [3] n 4: operand must be a scalar class index"),
+    Case("concat_shapes_differ", "declare input a [2, 3]\ndeclare input b [2, 4]\n"
+         "declare intvar c\n" + LOSS + "define c = concat a b\ndefine l = sum c\n", 5, 12,
+         "concat [2, 3] × [2, 4]: operands must have equal shapes except the first axis"),
+    Case("batched_matmul_batch_sizes_differ", "declare input a [2, 3, 4]\n"
+         "declare input b [3, 4, 5]\ndeclare intvar c\n" + LOSS
+         + "define c = matmul a b\ndefine l = sum c\n", 5, 12,
+         "matmul [2, 3, 4] × [3, 4, 5]: batch sizes differ"),
+    Case("transpose_of_a_vector", "declare input a [3]\ndeclare intvar t\n" + LOSS
+         + "define t = transpose a\ndefine l = sum t\n", 4, 12,
+         "transpose [3]: operand must be a matrix [m, n] (or have rank ≥ 2"),
+    Case("softmax_of_a_scalar", "declare input a\n" + LOSS + "define l = softmax a\n", 3, 12,
+         "softmax []: operand must have rank ≥ 1"),
+    # nested expressions (DESIGN.md §2.4.1): errors point at the nested op's own column
+    Case("nested_unknown_op", "declare input x [3]\n" + LOSS + "define l = sum (tahn x)\n",
+         3, 17, "unknown op 'tahn'; did you mean 'tanh'?"),
+    Case("nested_shape_mismatch", "declare input x [3]\ndeclare input W [2, 4]\n" + LOSS
+         + "define l = sum (tanh (matmul W x))\n", 4, 23,
+         "matmul [2, 4] × [3]: inner dimensions differ"),
+    Case("nested_undeclared_name", "declare input x [3]\n" + LOSS
+         + "define l = sum (add x y)\n", 3, 23, "'y' is not declared"),
+    Case("nested_wrong_arity", "declare input x [3]\n" + LOSS + "define l = sum (add x)\n",
+         3, 17, "'add' takes 2 operands, got 1"),
+    Case("nested_attribute_is_a_name", "declare input x [3]\ndeclare input k\n" + LOSS
+         + "define l = exp (sum x k)\n", 4, 23,
+         "'sum' attribute 'axis' must be an integer literal, not the name 'k'"),
+    Case("nested_unclosed", "declare input x [3]\n" + LOSS + "define l = sum (exp (neg x)\n",
+         3, 16, "'(' is never closed: ')' expected before the end of the line", exact=True),
+    Case("nested_unclosed_two", "declare input x [3]\n" + LOSS + "define l = sum (exp (neg x\n",
+         3, 21, "'(' is never closed (and 1 before it)"),
+    Case("nested_extra_close", "declare input x [3]\n" + LOSS + "define l = sum (exp x))\n",
+         3, 23, "')' closes no '(' (unbalanced parentheses)", exact=True),
+    Case("nested_empty_parentheses", "declare input x [3]\n" + LOSS + "define l = sum ()\n",
+         3, 17, "unexpected ')'; expected a name"),
+    Case("nested_too_deep", "declare input x\n" + LOSS + "define l = " + "neg (" * 101
+         + "x" + ")" * 101 + "\n", 3, 16, "expression nested deeper than 100 parentheses"),
+    Case("nested_in_a_macro_body", "macro m x -> y\n  define y = sum (exp (matmul x x))\nend\n"
+         "declare input v [3]\n" + LOSS + "define l = m v\n", 2, 24,
+         "matmul [3] × [3]: first operand must be a matrix", notes=((6, 12),)),
+    Case("nested_macro_called_before_defined", "declare input x\n" + LOSS
+         + "define l = exp (m x)\nmacro m a -> b\n  define b = neg a\nend\n", 3, 17,
+         "macro 'm' is called before it is defined (on line 4)"),
+    Case("nested_macro_calls_itself", "macro m a -> b\n  define b = neg (m a)\nend\n", 2, 19,
+         "macro 'm' calls itself; macros cannot be recursive"),
     Case("reserved_dot_name", "declare input x.y\n" + LOSS + "define l = exp x.y\n", 1, 15,
          "'x.y': names containing '.' or '/' are reserved for generated code"),
     Case("reserved_slash_name", "declare input x\n" + LOSS + "declare intvar d/dx\n"
@@ -190,9 +280,46 @@ CASES = [
     Case("broadcast_mismatch", "declare input a [2, 3]\ndeclare input b [2]\ndeclare intvar s\n"
          + LOSS + "define s = add a b\ndefine l = sum s\n", 5, 12,
          "add [2, 3] × [2]: shapes cannot be broadcast together", command="tfcompiler"),
-    Case("softmax_of_matrix", "declare input a [2, 3]\ndeclare intvar s\n" + LOSS +
-         "define s = softmax a\ndefine l = sum s\n", 4, 12,
-         "softmax [2, 3]: operand must be a vector [n]"),
+    Case("log_softmax_rows_are_not_a_loss", "declare input a [2, 3]\n" + LOSS +
+         "define l = log_softmax a\n", 2, 14, "loss 'l' has shape [2, 3]"),
+    # convolution and pooling (DESIGN.md §2.3.1): shapes shown, the attribute at fault named
+    Case("conv2d_channel_mismatch", CONV.format(x="[3, 8, 8]", K="[16, 1, 3, 3]", attrs=""), 5, 12,
+         "conv2d [3, 8, 8] × [16, 1, 3, 3]: kernel has 1 input channel, image has 3", exact=True),
+    Case("conv2d_image_not_chw", CONV.format(x="[8, 8]", K="[4, 1, 3, 3]", attrs=""), 5, 12,
+         "conv2d [8, 8] × [4, 1, 3, 3]: image must be [C, H, W] (channels, height, width)",
+         exact=True),
+    Case("conv2d_kernel_not_fckk", CONV.format(x="[1, 8, 8]", K="[4, 3, 3]", attrs=""), 5, 12,
+         "conv2d [1, 8, 8] × [4, 3, 3]: kernel must be [F, C, kh, kw]", exact=True),
+    Case("conv2d_kernel_larger_than_image", CONV.format(x="[1, 3, 3]", K="[2, 1, 5, 5]",
+                                                         attrs=" 1 0"), 5, 12,
+         "conv2d [1, 3, 3] × [2, 1, 5, 5] pad 0: the 5×5 kernel is larger than the 3×3 image "
+         "padded by 0", exact=True),
+    Case("conv2d_stride_zero", CONV.format(x="[1, 8, 8]", K="[2, 1, 3, 3]", attrs=" 0"), 5, 23,
+         "'conv2d' attribute 'stride' must be ≥ 1, got 0", exact=True),
+    Case("conv2d_negative_pad", CONV.format(x="[1, 8, 8]", K="[2, 1, 3, 3]", attrs=" 1 -1"), 5, 25,
+         "'conv2d' attribute 'pad' must be ≥ 0, got -1", exact=True),
+    Case("conv2d_stride_is_a_name", CONV.format(x="[1, 8, 8]", K="[2, 1, 3, 3]", attrs=" s"),
+         5, 23, "'conv2d' attribute 'stride' must be an integer literal, not the name 's'"),
+    Case("maxpool2d_window_larger_than_image", POOL.format(op="maxpool2d", x="[6, 2, 2]",
+                                                           attrs=" 3"), 4, 12,
+         "maxpool2d [6, 2, 2] k 3: the 3×3 window is larger than the 2×2 image", exact=True),
+    Case("maxpool2d_without_window", POOL.format(op="maxpool2d", x="[6, 4, 4]", attrs=""), 4, 12,
+         "'maxpool2d' takes 1 operand, then the attributes k [stride]; attribute 'k' is missing",
+         exact=True),
+    Case("avgpool2d_of_a_vector", POOL.format(op="avgpool2d", x="[16]", attrs=" 2"), 4, 12,
+         "avgpool2d [16] k 2: image must be [C, H, W] (channels, height, width)", exact=True),
+    Case("avgpool2d_stride_zero", POOL.format(op="avgpool2d", x="[1, 4, 4]", attrs=" 2 0"), 4, 26,
+         "'avgpool2d' attribute 'stride' must be ≥ 1, got 0", exact=True),
+    Case("conv2d_image_grad_adjoint_shape", src("""
+        declare input g [2, 5, 5]
+        declare weight K [2, 1, 3, 3]
+        declare input x [1, 8, 8]
+        declare intvar d
+        declare loss l
+        define d = conv2d_image_grad g K x
+        define l = sum d
+        """), 6, 12, "conv2d_image_grad [2, 5, 5] × [2, 1, 3, 3] × [1, 8, 8]: the adjoint must "
+         "have the shape [2, 6, 6] of `conv2d`'s result", exact=True),
     Case("empty_dimension", "declare input x [3, 0]\n", 1, 15,
          "'x' has an empty dimension in its shape [3, 0]"),
     Case("declared_shape_mismatch", "declare input x [3]\ndeclare intvar h [4]\n" + LOSS +

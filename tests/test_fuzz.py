@@ -10,6 +10,7 @@ over the whole op table.  Kept to about 20 s.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -23,7 +24,9 @@ from tenflang.lang import Comment, parse, print_program
 FUZZ = settings(max_examples=250, deadline=None, database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
-VALID = [p.read_text() for p in SAMPLES] + [
+PROGRAMS = [p.read_text() for p in sorted((Path(__file__).parent / "programs").glob("*.tf"))
+            if "conv2d" not in p.read_text() or "conv2d" in ops.TABLE]
+VALID = [p.read_text() for p in SAMPLES] + PROGRAMS + [
     """\
 macro dense x W b -> y
   declare intvar t
@@ -83,12 +86,13 @@ define l = pow o .5
 ]
 
 TOKENS = (["declare", "define", "macro", "end", "=", "->", "[", "]", ",", "#", "\n", "\n\n",
+           "(", ")", "((", "))", "[-1]", "[1, 0]",
            "x", "y", "w", "l", "h.t", "d/dw", "a.", "/", ".", "-", "+", "e",
            "0", "1", "-1", "0.5", "1e-3", ".5", "2.", "1e999", "3x", "1.2.3", "007",
            "$", "\t", "\r", "\r\n", "\f", "\x00", "é", "\u2028", "\ufeff", "\\", '"', "'"]
           + list(ops.TABLE) + ["intvar", "input", "weight", "exp_output", "output", "loss"])
 
-JUNK = st.sampled_from(list("=[],#.-+/\\$@!\"'\t\r\n\f\x00\x0b\x1c\u2028é∑0123456789eE_ ")
+JUNK = st.sampled_from(list("=[](),#.-+/\\$@!\"'\t\r\n\f\x00\x0b\x1c\u2028é∑0123456789eE_ ")
                        + ["->", "end", "macro", "\n\n"])
 
 TOKEN = re.compile(r"\s+|[A-Za-z_0-9.+\-/]+|->|.", re.S)
@@ -195,7 +199,39 @@ def test_mutated_programs(text):
 
 # --- random well-formed programs over the op table -----------------------------------------
 
-SHAPES = [(), (2,), (3,), (2, 3), (3, 2), (3, 3)]
+SHAPES = [(), (2,), (3,), (2, 3), (3, 2), (3, 3), (2, 2, 3)]
+
+
+@st.composite
+def attribute(draw, attr: ops.Attr) -> str:
+    """A literal for `attr`: mostly valid values, sometimes not (the error path)."""
+    if attr.name == "axes":
+        values = draw(st.permutations(list(range(draw(st.integers(1, 3))))))
+    elif attr.shape:
+        values = draw(st.sampled_from([[-1], [2, -1], [-1, 3], [6], [3, 2], [1, -1, 1], [4]]))
+    else:
+        return str(draw(st.integers(-1, 4)))
+    return "[" + ", ".join(map(str, values)) + "]"
+
+
+@st.composite
+def operand(draw, names, nest: int):
+    """A name, a literal, or (sometimes) a nested expression `(op operands...)`."""
+    if nest and draw(st.integers(0, 4)) == 0:
+        return "(" + draw(application(names, nest - 1)) + ")"
+    return draw(st.one_of(st.sampled_from(names), st.sampled_from(["2", "-1", "0.5"])))
+
+
+@st.composite
+def application(draw, names, nest: int = 2):
+    """`op operands... attributes...` over the whole op table."""
+    op = draw(st.sampled_from(sorted(n for n in ops.TABLE if n != "copy")))
+    words = [draw(operand(names, nest)) for _ in range(ops.TABLE[op].arity)]
+    for attr in ops.TABLE[op].attrs:
+        if not (attr.required or draw(st.booleans())):
+            break
+        words.append(draw(attribute(attr)))
+    return " ".join([op, *words])
 
 
 @st.composite
@@ -209,13 +245,10 @@ def random_program(draw):
         names.append(f"v{i}")
     defines = []
     for j in range(draw(st.integers(1, 8))):
-        op = draw(st.sampled_from(sorted(ops.TABLE)))
-        operands = [draw(st.one_of(st.sampled_from(names),
-                                   st.sampled_from(["2", "-1", "0.5"])))
-                    for _ in range(ops.TABLE[op].arity)]
+        rhs = (draw(st.sampled_from(names)) if draw(st.integers(0, 9)) == 0
+               else draw(application(names)))
         kind = draw(st.sampled_from(["intvar", "intvar", "output"]))
         lines.append(f"declare {kind} t{j}")
-        rhs = operands[0] if op == "copy" else f"{op} {' '.join(operands)}"
         defines.append(f"define t{j} = {rhs}")
         names.append(f"t{j}")
     lines.append("declare loss loss0")

@@ -11,6 +11,7 @@
 """
 from __future__ import annotations
 
+import itertools
 import math
 import tracemalloc
 import zlib
@@ -24,10 +25,13 @@ import tenflang
 from tenflang import ops
 from tenflang.backprop import compile_gradient
 from tenflang.interp import evaluate, interpret, make_plan, run_plan
+from tenflang.lang.ast import Var
+from tenflang.lang.printer import attribute
 from tenflang.ops import fmt_shape
 from tenflang.lang.checks import check
 
 from conftest import SAMPLES
+from naive_conv import REFERENCE as CONVOLUTION
 
 B = 7
 
@@ -144,11 +148,16 @@ def test_missing_exp_output_makes_the_loss_null_but_keeps_outputs():
 # ---------------------------------------------------------------- batched == per example
 
 def random_data(program, rng, batch: int):
-    """Data of the declared shapes for every bound variable; weights scaled small."""
+    """Data of the declared shapes for every bound variable; weights scaled small;
+    a class index (what `one_hot` reads) drawn from its classes."""
     shapes = check(program)
+    classes = {d.operands[0].name: d.attrs[0] for d in program.definitions()
+               if d.op == "one_hot" and isinstance(d.operands[0], Var)}
     data = {}
     for name, decl in program.declarations().items():
-        if decl.kind in ("input", "exp_output"):
+        if name in classes:
+            data[name] = rng.integers(0, classes[name], size=(batch,)).astype(float)
+        elif decl.kind in ("input", "exp_output"):
             data[name] = rng.normal(size=(batch,) + tuple(shapes[name]))
         elif decl.kind == "weight":
             data[name] = 0.5 * rng.normal(size=tuple(shapes[name]))
@@ -208,7 +217,7 @@ SMOOTH = ["neg", "exp", "logistic", "tanh", "sin", "cos", "softplus", "logistic_
           "tanh_deriv", "copy", "relu", "abs", "step", "sign"]
 BINARY = ["add", "sub", "mul", "max", "min", "div", "pow"]
 SHAPED = ["matmul", "dot", "outer", "sum", "mean", "logsumexp", "softmax", "log_softmax",
-          "transpose", "sum_like", "broadcast_like"]
+          "transpose", "sum_like", "broadcast_like", "flatten", "concat", "argmax", "equal"]
 DATA = {"w0": ("weight", ()), "w1": ("weight", (3,)), "w2": ("weight", (2, 3)),
         "x0": ("input", (3,)), "x1": ("input", ()), "y0": ("exp_output", (2,))}
 
@@ -305,6 +314,8 @@ def logistic_ref(x):
 
 
 def ref_matmul(a, b):
+    if a.ndim == 3:          # batched: one product per entry of the first axis
+        return np.array([ref_matmul(a[i], b[i] if b.ndim == 3 else b) for i in range(len(a))])
     m, k = a.shape
     if b.ndim == 1:
         return np.array([sum(a[i, j] * b[j] for j in range(k)) for i in range(m)])
@@ -329,6 +340,41 @@ def ref_broadcast_like(a, b):
         source = tuple(0 if d == 1 else i for i, d in zip(index, padded))[b.ndim - a.ndim:]
         out[index] = a[source]
     return out
+
+
+def rows(ref):
+    """A vector reference applied along the last axis."""
+    return lambda a: ref(a) if np.ndim(a) == 1 else np.array([rows(ref)(r) for r in a])
+
+
+def ref_transpose(a):
+    if a.ndim > 2:
+        return np.array([ref_transpose(m) for m in a])
+    return np.array([[a[i, j] for i in range(a.shape[0])] for j in range(a.shape[1])])
+
+
+def ref_unslice(g, a, start):
+    out = np.zeros(np.shape(a))
+    for i in range(len(g)):
+        out[start + i] = g[i]
+    return out
+
+
+def ref_permute(a, axes):
+    out = np.zeros([np.shape(a)[p] for p in axes])
+    for index in np.ndindex(np.shape(a)):
+        out[tuple(index[p] for p in axes)] = a[index]
+    return out
+
+
+def ref_argmax(a):
+    if np.ndim(a) > 1:
+        return np.array([ref_argmax(row) for row in a])
+    return float(max(range(len(a)), key=lambda i: (a[i], -i)))
+
+
+def ref_one_hot(y, n):
+    return np.array([1.0 if i == y else 0.0 for i in range(n)])
 
 
 def ref_logsumexp(a):
@@ -362,15 +408,25 @@ REFERENCE = {
     "matmul": ref_matmul,
     "dot": lambda a, b: sum(a[i] * b[i] for i in range(len(a))),
     "outer": lambda a, b: np.array([[p * q for q in b] for p in a]),
-    "transpose": lambda a: np.array([[a[i, j] for i in range(a.shape[0])]
-                                     for j in range(a.shape[1])]),
+    "transpose": ref_transpose,
     "sum": lambda a: sum(np.ravel(a).tolist()),
     "mean": lambda a: sum(np.ravel(a).tolist()) / max(np.size(a), 1),
     "logsumexp": ref_logsumexp,
-    "softmax": lambda a: np.array([math.exp(v) / sum(math.exp(u) for u in a) for v in a]),
-    "log_softmax": lambda a: np.array([v - ref_logsumexp(a) for v in a]),
+    "softmax": rows(lambda a: np.array([math.exp(v) / sum(math.exp(u) for u in a) for v in a])),
+    "log_softmax": rows(lambda a: np.array([v - ref_logsumexp(a) for v in a])),
+    "one_hot": ref_one_hot,
     "sum_like": ref_sum_like,
     "broadcast_like": ref_broadcast_like,
+    "reshape": lambda a, shape: np.array(np.ravel(a).tolist()).reshape(shape),
+    "flatten": lambda a: np.array(np.ravel(a).tolist()),
+    "concat": lambda a, b: np.array(list(a) + list(b)),
+    "slice": lambda a, start, stop: np.array([a[i] for i in range(start, stop)]),
+    "index": lambda a, i: a[i],
+    "unslice": ref_unslice,
+    "permute": ref_permute,
+    "argmax": ref_argmax,
+    "equal": ew2(lambda a, b: 1.0 if a == b else 0.0),
+    **CONVOLUTION,
 }
 
 POSITIVE = {"log", "sqrt", "pow"}
@@ -378,60 +434,91 @@ UNARY_SHAPES = [(), (3,), (2, 3)]
 BINARY_SHAPES = [((), ()), ((3,), (3,)), ((2, 3), (3,)), ((3,), ()), ((), (2, 3)),
                  ((2, 1), (1, 3)), ((2, 3), (2, 1))]
 TENSOR_SHAPES = {
-    "matmul": [((2, 3), (3,)), ((2, 3), (3, 4))],
+    "matmul": [((2, 3), (3,)), ((2, 3), (3, 4)), ((2, 3, 4), (2, 4, 2)), ((2, 3, 4), (4, 2))],
     "dot": [((3,), (3,))],
     "outer": [((2,), (3,))],
-    "transpose": [((2, 3),)],
+    "transpose": [((2, 3),), ((2, 3, 4),)],
+    "flatten": [((),), ((2, 3),)],
+    "concat": [((2,), (3,)), ((1, 3), (2, 3))],
+    "argmax": [((4,),), ((2, 4),)],
     "sum": [((),), ((3,),), ((2, 3),)],
     "mean": [((),), ((3,),), ((2, 3),)],
     "logsumexp": [((),), ((3,),), ((2, 3),)],
-    "softmax": [((4,),)],
-    "log_softmax": [((4,),)],
+    "softmax": [((4,),), ((2, 4),), ((2, 2, 3),)],
+    "log_softmax": [((4,),), ((2, 4),), ((2, 2, 3),)],
     "sum_like": [((2, 3), (3,)), ((2, 3), (1, 3)), ((2, 3), (2, 1)), ((3,), ()), ((2, 3), ())],
     "broadcast_like": [((3,), (2, 3)), ((), (3,)), ((2, 1), (2, 3)), ((1, 3), (2, 3))],
 }
 
 
+# ops with attributes: (operand shapes, attributes) cases
+WITH_ATTRIBUTES = {
+    "reshape": [(((6,),), ((2, 3),)), (((2, 3),), ((-1,),)), (((2, 3, 2),), ((3, -1, 2),))],
+    "slice": [(((4,),), (1, 3)), (((3, 2),), (0, 3))],
+    "index": [(((4,),), (3,)), (((3, 2, 2),), (1,))],
+    "unslice": [(((2,), (4,)), (1,)), (((1, 2), (3, 2)), (2,))],
+    "permute": [(((2, 3),), ((1, 0),)), (((2, 3, 4),), ((2, 0, 1),))],
+    "one_hot": [(((),), (4,))],
+    "conv2d": [(((2, 5, 5), (3, 2, 3, 3)), ()), (((2, 5, 5), (3, 2, 3, 3)), (2, 1))],
+    "conv2d_image_grad": [(((3, 3, 3), (3, 2, 3, 3), (2, 5, 5)), (2, 1)),
+                          (((3, 5, 6), (3, 2, 3, 2), (2, 5, 5)), (1, 1))],
+    "conv2d_kernel_grad": [(((3, 5, 5), (2, 5, 5), (3, 2, 3, 3)), (1, 1))],
+    **{op: [(((2, 5, 5),), (2,)), (((2, 5, 4),), (3, 1))] for op in ("maxpool2d", "avgpool2d")},
+    **{op: [(((2, 2, 2), (2, 5, 5)), (2,)), (((2, 3, 2), (2, 5, 4)), (3, 1))]
+       for op in ("maxpool2d_grad", "avgpool2d_grad")},
+    "maxpool2d_gather": [(((2, 5, 4), (2, 5, 4)), (3, 1))],
+}
+
+
 def op_cases():
     for name, op in sorted(ops.TABLE.items()):
-        if name in TENSOR_SHAPES:
-            shape_list = TENSOR_SHAPES[name]
+        if name in WITH_ATTRIBUTES:
+            shape_list = WITH_ATTRIBUTES[name]
+        elif name in TENSOR_SHAPES:
+            shape_list = [(shapes, ()) for shapes in TENSOR_SHAPES[name]]
         elif op.arity == 1:
-            shape_list = [(s,) for s in UNARY_SHAPES]
+            shape_list = [((s,), ()) for s in UNARY_SHAPES]
         else:
-            shape_list = BINARY_SHAPES
-        for shapes in shape_list:
+            shape_list = [(shapes, ()) for shapes in BINARY_SHAPES]
+        for shapes, attrs in shape_list:
             # which operands vary per example (input) and which are weights (one for all)
-            for kinds in ([("input",), ("weight",)] if op.arity == 1 else
-                          [("input", "input"), ("input", "weight"), ("weight", "input"),
-                           ("weight", "weight")]):
-                yield pytest.param(name, shapes, kinds,
+            for kinds in itertools.product(("input", "weight"), repeat=op.arity):
+                yield pytest.param(name, shapes, kinds, attrs,
                                    id=f"{name}-" + "x".join(fmt_shape(s) for s in shapes)
-                                   + "-" + "".join(k[0] for k in kinds))
+                                   + "-" + "".join(k[0] for k in kinds)
+                                   + "".join(f"-{a}" for a in attrs))
 
 
-def run_op(name, shapes, kinds, operands, batch):
+def run_op(name, shapes, kinds, operands, batch, attrs=()):
     lines = [f"declare {k} a{i} {fmt_shape(s)}" for i, (k, s) in enumerate(zip(kinds, shapes))]
     # an unused input fixes the batch size even when every operand is a weight
     operands = {**operands, "unused": np.zeros(batch)}
-    lines += ["declare input unused", "declare output v", f"define v = {name} " + " ".join(f"a{i}" for i in range(len(shapes)))]
+    lines += ["declare input unused", "declare output v", f"define v = {name} " + " ".join(
+        [f"a{i}" for i in range(len(shapes))] + [attribute(a) for a in attrs])]
     program = tenflang.parse("\n".join(lines) + "\n", f"{name}.tf")
     return interpret(program, operands, batched=True)["v"]
 
 
-@pytest.mark.parametrize("name,shapes,kinds", list(op_cases()))
-def test_op_matches_reference(name, shapes, kinds):
+@pytest.mark.parametrize("name,shapes,kinds,attrs", list(op_cases()))
+def test_op_matches_reference(name, shapes, kinds, attrs):
     rng = np.random.default_rng(zlib.crc32(repr((name, shapes, kinds)).encode()))
     low, high = (0.5, 2.0) if name in POSITIVE else (-2.0, 2.0)
     operands = {f"a{i}": rng.uniform(low, high, ((B,) if k == "input" else ()) + s)
                 for i, (k, s) in enumerate(zip(kinds, shapes))}
-    got = run_op(name, shapes, kinds, operands, B)
-    expected_shape = ops.TABLE[name].shape(*shapes)
+    if name == "one_hot":                     # class indices 0..n-1
+        operands = {n: np.floor(v + 2.0) for n, v in operands.items()}
+    if name == "equal":                       # ties where equal gives 1
+        operands["a1"] = np.where(rng.random(np.shape(operands["a1"])) < 0.5, 0.5,
+                                  operands["a1"])
+        operands["a0"] = np.where(rng.random(np.shape(operands["a0"])) < 0.5, 0.5,
+                                  operands["a0"])
+    got = run_op(name, shapes, kinds, operands, B, attrs)
+    expected_shape = ops.TABLE[name].result_shape(shapes, attrs)
     assert got.shape == (B,) + expected_shape
     for i in range(B):
         args = [operands[f"a{j}"][i] if k == "input" else operands[f"a{j}"]
                 for j, k in enumerate(kinds)]
-        expected = np.asarray(REFERENCE[name](*args), dtype=float)
+        expected = np.asarray(REFERENCE[name](*args, *attrs), dtype=float)
         np.testing.assert_allclose(got[i], expected, rtol=1e-12, atol=1e-13,
                                    err_msg=f"{name} example {i}")
 
@@ -666,16 +753,20 @@ def test_float32_runs_in_float32_and_is_close_to_float64(path):
 
 
 @pytest.mark.parametrize("line", ["define g = mul s v", "define g = mul v s", "define g = mul s s",
-                                  "define g = outer s2 v", "define g = matmul M N"])
+                                  "define g = outer s2 v", "define g = matmul M N",
+                                  "define g = matmul A B", "define g = matmul A N",
+                                  "define g = matmul M (reshape N [3, 4])"])
 def test_batch_sums_pushed_into_products_equal_plain_sums(line):
     """reduce="sum" of a product of two per-example values is done inside one
     BLAS call; it must equal summing the per-example products."""
     source = ("declare input s\ndeclare input s2 [2]\ndeclare input v [3]\n"
-              "declare input M [2, 3]\ndeclare input N [3, 4]\ndeclare output g\n" + line + "\n")
+              "declare input M [2, 3]\ndeclare input N [3, 4]\ndeclare input A [5, 2, 3]\n"
+              "declare input B [5, 3, 4]\ndeclare output g\n" + line + "\n")
     program = tenflang.parse(source)
     rng = np.random.default_rng(5)
     data = {"s": rng.normal(size=6), "s2": rng.normal(size=(6, 2)), "v": rng.normal(size=(6, 3)),
-            "M": rng.normal(size=(6, 2, 3)), "N": rng.normal(size=(6, 3, 4))}
+            "M": rng.normal(size=(6, 2, 3)), "N": rng.normal(size=(6, 3, 4)),
+            "A": rng.normal(size=(6, 5, 2, 3)), "B": rng.normal(size=(6, 5, 3, 4))}
     plan = make_plan(program, set(data), ["g"])
     per_example = run_plan(plan, data)["g"]
     summed = run_plan(plan, data, reduce="sum")["g"]

@@ -26,6 +26,13 @@ RECIPES = {   # sample -> (training data, tfweightcalc options)
                                             "--max-iters", "300"]),
     "mlp_digits": ("digits_train.txt", ["--optimizer", "adam", "--lr", "0.01",
                                         "--max-iters", "400"]),
+    # class-index labels, mini-batches of 64 (700 steps ≈ 31 epochs)
+    "lenet_digits": ("digit_images_train.txt", ["--optimizer", "adam", "--lr", "0.01",
+                                                "--batch-size", "64", "--max-iters", "700"]),
+    "rnn_digits": ("digit_images_train.txt", ["--optimizer", "adam", "--lr", "0.01",
+                                              "--batch-size", "64", "--max-iters", "1400"]),
+    "attention_digits": ("digit_images_train.txt", ["--optimizer", "adam", "--lr", "0.01",
+                                                    "--batch-size", "64", "--max-iters", "1400"]),
 }
 
 
@@ -94,3 +101,22 @@ def test_digits_accuracy(run_cli, tmp_path, name, minimum):
                     test["y"])
     print(f"{name} held-out accuracy: {ours:.4f}")
     assert ours >= minimum
+
+
+@pytest.mark.parametrize("name,minimum", [("lenet_digits", 0.975), ("rnn_digits", 0.96),
+                                          ("attention_digits", 0.95)])
+def test_networks_on_digit_images(run_cli, tmp_path, name, minimum):
+    """The accuracy is the program's own `correct` output, averaged by --summary; it is
+    checked here against the labels and the scores the program outputs."""
+    _, path = pipeline(run_cli, tmp_path, name)
+    data = SAMPLES / "digit_images_test.txt"
+    code, out, err = run_cli(["tfevaluate", SAMPLES / f"{name}.tf", data, path,
+                              "--summary", "--format", "json"])
+    assert code == 0, err
+    summary = json.loads(out)
+    rows = evaluate(run_cli, name, data, path)
+    labels = load_examples(str(data)).arrays["label"]
+    recomputed = float(np.mean(np.argmax([r["scores"] for r in rows], axis=1) == labels))
+    print(f"{name} held-out accuracy: {summary['correct']:.4f}")
+    assert summary["correct"] == pytest.approx(recomputed)
+    assert summary["correct"] >= minimum

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 
 from .. import ops
 from ..lang.ast import Comment, Define, Num, Var
+from ..lang.nested import Namer
 from ..lang.printer import statement
 from .graph import Graph, topological_order
 from .rules import lower
@@ -29,30 +30,6 @@ def adjoint(name: str) -> str:
 
 def partial_name(node: str, operand: str) -> str:
     return f"d{node}/d{operand}"
-
-
-@dataclass
-class Namer:
-    """Fresh temporaries `<base>.1`, `<base>.2`, ... never reusing a name."""
-    used: set[str]
-    counters: dict[str, int] = field(default_factory=dict)
-
-    def __call__(self, base: str) -> str:
-        n = self.counters.get(base, 0)
-        while True:
-            n += 1
-            name = f"{base}.{n}"
-            if name not in self.used:
-                self.counters[base] = n
-                self.used.add(name)
-                return name
-
-    def claim(self, name: str) -> str:
-        """`name` itself if free, else a fresh variant of it."""
-        if name in self.used:
-            return self(name)
-        self.used.add(name)
-        return name
 
 
 @dataclass

@@ -17,7 +17,7 @@ from ..data import vectors
 from ..interp.device import array_module, to_host
 from ..interp import evaluate
 from ..lang import parse_file
-from ..lang.checks import check
+from ..lang.checks import check, class_indices
 from ..errors import TenflangError
 from .common import device_option, dtype_option, reports_errors, write_output
 
@@ -51,6 +51,7 @@ def tfevaluate(program_file, inputs_file, weights_file, fmt, out, summary, devic
     examples = vectors.load_examples(inputs_file, allow_nan=allow_nan)
     examples.validate(shapes, required={d.name for d in decls if d.kind == "input"},
                       optional={d.name for d in decls if d.kind == "exp_output"})
+    examples.check_classes(class_indices(program))
     with np.errstate(all="ignore"):    # NaN/inf results are reported once, below
         values = evaluate(program, examples.arrays, weights, xp=xp, dtype=dtype)
     host = {n: None if v is None else to_host(v) for n, v in values.items()}

@@ -161,6 +161,7 @@ def local_data(data_file, sig, chunk_size, sync_every, allow_nan) -> dict:
                             Location(data_file))
     examples = vectors.load_examples(data_file, allow_nan=allow_nan)
     examples.validate(sig.inputs, required=set(sig.inputs))
+    examples.check_classes(sig.classes)
     return examples.arrays
 
 

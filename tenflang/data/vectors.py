@@ -136,6 +136,34 @@ class Examples:
                                     f"expected {shape_str(shapes[name])}", self._where(name))
 
 
+    def check_classes(self, classes: dict[str, int]) -> None:
+        """Every value of each variable in `classes` (name -> n) an integer in
+        0..n-1, as `one_hot` reads it; else TenflangError naming file, line (or
+        example) and variable."""
+        for name, n in classes.items():
+            a = self.arrays.get(name)
+            if a is None:
+                continue
+            flat = a.reshape(len(a), -1)
+            bad = ((flat != np.floor(flat)) | (flat < 0) | (flat >= n)).any(axis=1)
+            if bad.any():
+                k = int(np.argmax(bad))
+                value = float(flat[k][0]) if flat.shape[1] else None
+                place = "" if self.lines else f" in example {k + 1}"
+                raise TenflangError(f"variable '{name}' is {value!r}{place}: a class index for "
+                                    f"one_hot must be an integer in 0..{n - 1}",
+                                    self._example_where(k, name))
+
+    def _example_where(self, k: int, name: str) -> Location:
+        """Where example k gives `name` (npz: the file only)."""
+        if not self.lines:
+            return Location(file=self.path)
+        line = self.lines[k]
+        text = _file_line(self.path, line)
+        column = None if self.header_line or text is None else entry_column(self.path, text, name)
+        return Location(self.path, line, column, text)
+
+
 def _first_nonfinite(arrays: dict) -> tuple[int, str, float] | None:
     """(example index, name, value) of the earliest NaN/inf, or None."""
     best = None

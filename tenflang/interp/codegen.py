@@ -23,14 +23,17 @@ from __future__ import annotations
 import functools
 from types import SimpleNamespace
 
-from .. import ops
+from .. import convolution, ops
 from ..lang.printer import attribute, number
 
 # a batch sum pushed into the product, as one BLAS call: Σ_b a_b ⊗ c_b = aᵀc, and
 # Σ_b A_b C_b contracts the example axis with the inner one
+# (a convolution's kernel gradient contracts it with the pixels, docs/guide.md)
 REDUCIBLE = {"outer": "xp.matmul({a}.T, {b})",
-             "matmul": "xp.tensordot({a}, {b}, axes=((0, 2), (0, 1)))"}
-FORWARDS = SimpleNamespace(**{name: op.forward for name, op in ops.TABLE.items()})
+             "matmul": "xp.tensordot({a}, {b}, axes=((0, 2), (0, 1)))",
+             "conv2d_kernel_grad": "F.conv2d_kernel_grad_sum(xp, {a}, {b}, {c}, {attrs})"}
+FORWARDS = SimpleNamespace(**{name: op.forward for name, op in ops.TABLE.items()},
+                           conv2d_kernel_grad_sum=convolution.conv2d_kernel_grad_sum)
 
 
 def written(attrs: tuple) -> tuple:
@@ -56,7 +59,8 @@ def fused_reductions(plan, batched: set[str]) -> dict[str, str]:
     out = {}
     for step in plan.steps:
         if (step.target in plan.results and step.target not in used
-                and all(isinstance(o, str) and o in batched for o in step.operands)):
+                and all(isinstance(o, str) and (o in batched or i in step.op.shape_only)
+                        for i, o in enumerate(step.operands))):
             code = reduction_code(step, plan.shapes)
             if code:
                 out[step.target] = code
@@ -145,8 +149,10 @@ def generate(plan, reduce: str | None) -> tuple[str, frozenset]:
             [o if isinstance(o, str) else number(o) for o in step.operands]
             + [attribute(a) for a in written(step.attrs)])
         if step.target in fused:
-            a, b = (src.var(o) for o in step.operands)
-            src.emit(f"{src.var(step.target)} = {fused[step.target].format(a=a, b=b)}", line)
+            names = dict(zip("abc", (src.var(o) for o in step.operands)))
+            attrs = ", ".join(map(repr, written(step.attrs)))
+            src.emit(f"{src.var(step.target)} = {fused[step.target].format(**names, attrs=attrs)}",
+                     line)
         else:
             target = inplace_operand(step, owned, batched, plan.shapes)
             src.emit(f"{src.var(step.target)} = {step_code(src, step, target)}", line)

@@ -39,7 +39,18 @@ class Dims:
     pos: Pos | None = field(default=None, compare=False, repr=False)
 
 
-Operand = Var | Num
+@dataclass(frozen=True)
+class Expr:
+    """A parenthesised operand `(op operands...)` (DESIGN.md §2.4.1); macro
+    expansion lowers it to one definition per op (`lang/nested.py`)."""
+    op: str
+    operands: tuple["Operand", ...]
+    pos: Pos | None = field(default=None, compare=False, repr=False)      # the '('
+    op_pos: Pos | None = field(default=None, compare=False, repr=False)
+    depth: int = field(default=1, compare=False, repr=False)      # parentheses, innermost 1
+
+
+Operand = Var | Num | Dims | Expr
 Attribute = int | tuple[int, ...]
 
 
@@ -51,6 +62,7 @@ class Declare:
     pos: Pos | None = field(default=None, compare=False, repr=False)
     name_pos: Pos | None = field(default=None, compare=False, repr=False)
     origin: tuple[Pos, ...] = field(default=(), compare=False, repr=False)
+    generated: bool = field(default=False, compare=False, repr=False)   # a nested result
 
 
 @dataclass(frozen=True)

@@ -112,7 +112,8 @@ def check_declare(program, declare: Declare, decls, shape_program: bool) -> None
         first = decls[declare.name].pos
         raise error_at(program, declare.name_pos, f"'{declare.name}' is already declared"
                        + (f" on line {first.line}" if first else ""), declare.origin)
-    if shape_program and not declare.origin and ("." in declare.name or "/" in declare.name):
+    if (shape_program and not declare.origin and not declare.generated
+            and ("." in declare.name or "/" in declare.name)):
         raise error_at(program, declare.name_pos, f"'{declare.name}': names containing '.' or "
                        "'/' are reserved for generated code", declare.origin)
     if declare.shape is not None and 0 in declare.shape:
@@ -187,3 +188,16 @@ def check_losses(program, decls, shapes, defined, shape_program: bool) -> None:
     if shape_program and not losses:
         raise error_at(program, None, "the program declares no loss; "
                        "tfcompiler needs at least one 'declare loss' to differentiate")
+
+
+def class_indices(program: Program) -> dict[str, int]:
+    """Data variables read as class indices: name -> n, for each `one_hot y n`
+    of a declared input or exp_output y (the data files are checked against it
+    before a run, so a bad label is reported with its file and line)."""
+    decls = program.declarations()
+    out: dict[str, int] = {}
+    for define in program.definitions():
+        y = define.operands[0] if define.op == "one_hot" else None
+        if isinstance(y, Var) and y.name in decls and decls[y.name].kind in BOUND_KINDS:
+            out[y.name] = min(out.get(y.name, define.attrs[0]), define.attrs[0])
+    return out

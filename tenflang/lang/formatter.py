@@ -7,6 +7,8 @@ The layout:
 
 * single spaces between tokens: `define v = op a b`, `declare kind name [3, 3]`,
   `macro name params -> result`; numbers and names are kept as written;
+  nested expressions stay as written, none inside their parentheses:
+  `define h = tanh (add (matmul W x) b)`;
 * in a run of consecutive declarations (one not broken by a blank line or
   another kind of statement; comment lines may sit inside it) the names and
   the shapes line up in columns, and so do trailing comments;
@@ -37,7 +39,7 @@ TOKEN = re.compile(rf"""
     (?P<space>[ \t\f\r]+)
   | (?P<comment>\#.*)
   | (?P<arrow>->)
-  | (?P<punct>[=\[\],])
+  | (?P<punct>[=\[\],()])
   | (?P<number>{NUMBER})
   | (?P<name>{NAME})
 """, re.VERBOSE)
@@ -103,10 +105,18 @@ def words(tokens: list[str]) -> list[str]:
     return out
 
 
+def spaced(items: list[str]) -> str:
+    """Words joined by single spaces, none inside parentheses: `tanh (add h b)`."""
+    out = ""
+    for word in items:
+        out += word if not out or out.endswith("(") or word == ")" else " " + word
+    return out
+
+
 def code(line: Line) -> str:
     t = line.tokens
     if line.kind == "define":      # define NAME = rest...
-        return " ".join(["define", t[1], "="] + words(t[3:]))
+        return spaced(["define", t[1], "="] + words(t[3:]))
     if line.kind == "macro":       # macro NAME params... -> RESULT
         return " ".join(t)
     if line.kind == "end":

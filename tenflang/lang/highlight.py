@@ -91,6 +91,8 @@ class TenflangLexer(RegexLexer):
         "operands": line_end() + [
             (NAME, Name.Variable),
             (r"[\[\],]", Punctuation),          # a shape literal attribute
+            (r"\(", Punctuation, "value"),      # a nested expression: its op next
+            (r"\)", Punctuation, "#pop"),
         ] + number_token() + [
             (r"[^\n]", Error),
         ],

@@ -15,6 +15,7 @@ from dataclasses import replace
 from .. import ops
 from .ast import Declare, Define, Macro, Program, Var
 from .diagnostics import error_at
+from .nested import Namer, lower, names_used, nodes, rename
 
 
 def expand(program: Program) -> Program:
@@ -22,24 +23,42 @@ def expand(program: Program) -> Program:
     macros: dict[str, Macro] = {}
     later = {s.name: s for s in program.statements if isinstance(s, Macro)}
     callable_names = set(later) - {s.name for s in program.statements if isinstance(s, Declare)}
+    namer = Namer({s.name for s in program.statements if isinstance(s, Declare)})
     out: list = []
     for statement in program.statements:
         if isinstance(statement, Macro):
             statement = with_calls(statement, later)
             check_macro(program, statement, macros, later)
             macros[statement.name] = statement
-            continue
-        if isinstance(statement, Define):
-            statement = as_call(statement, callable_names)
-        if isinstance(statement, Define) and statement.op in macros:
-            out.extend(expand_call(program, statement, macros, ()))
-        elif isinstance(statement, Define) and statement.op in later:
-            raise error_at(program, statement.op_pos, f"macro '{statement.op}' is called before "
-                           f"it is defined{on_line(later[statement.op])}; "
-                           "define a macro before its first call")
+        elif isinstance(statement, Define):
+            for op, where in ops_called(statement):
+                if op in later and op not in macros:
+                    raise error_at(program, where, f"macro '{op}' is called before it is "
+                                   f"defined{on_line(later[op])}; define a macro before its "
+                                   "first call")
+            out.extend(expand_define(program, as_call(statement, callable_names), macros, (),
+                                     namer))
         else:
             out.append(statement)
     return replace(program, statements=tuple(out))
+
+
+def ops_called(define: Define):
+    """(op, position) of the op of `define` and of every nested expression in it."""
+    yield define.op, define.op_pos
+    for expr in nodes(define):
+        yield expr.op, expr.op_pos
+
+
+def expand_define(program, define: Define, macros, origin, namer: Namer) -> list:
+    """`define` with its nested expressions lowered and its macro calls expanded."""
+    out: list = []
+    for line in lower(define, namer):
+        if isinstance(line, Define) and line.op in macros:
+            out.extend(expand_call(program, line, macros, origin, namer))
+        else:
+            out.append(line)
+    return out
 
 
 def as_call(define: Define, macro_names) -> Define:
@@ -97,25 +116,26 @@ def check_local(program: Program, macro: Macro, declare: Declare) -> None:
 
 
 def check_body_line(program, macro: Macro, define: Define, locals_, known, later) -> None:
-    if define.op == macro.name:
-        raise error_at(program, define.op_pos, f"macro '{macro.name}' calls itself; "
-                       "macros cannot be recursive")
-    if define.op in later and define.op not in known:
-        raise error_at(program, define.op_pos, f"macro '{macro.name}' calls macro '{define.op}', "
-                       f"which is defined after it{on_line(later[define.op])}; a macro "
-                       "can call only macros defined before it")
+    for op, where in ops_called(define):
+        if op == macro.name:
+            raise error_at(program, where, f"macro '{macro.name}' calls itself; "
+                           "macros cannot be recursive")
+        if op in later and op not in known:
+            raise error_at(program, where, f"macro '{macro.name}' calls macro '{op}', "
+                           f"which is defined after it{on_line(later[op])}; a macro "
+                           "can call only macros defined before it")
     if define.name in macro.params:
         raise error_at(program, define.pos, f"'{define.name}' is a parameter of macro "
                        f"'{macro.name}' and cannot be defined")
     visible = set(macro.params) | locals_ | {macro.result}
-    for name, where in [(define.name, define.pos)] + [
-            (o.name, o.pos) for o in define.operands if isinstance(o, Var)]:
+    for name, where in [(define.name, define.pos), *names_used(define)]:
         if name not in visible:
             raise error_at(program, where, f"'{name}' is not a parameter, local or the result "
                            f"of macro '{macro.name}'")
 
 
-def expand_call(program: Program, call: Define, macros: dict[str, Macro], origin) -> list:
+def expand_call(program: Program, call: Define, macros: dict[str, Macro], origin,
+                namer: Namer) -> list:
     macro = macros[call.op]
     if len(call.operands) != len(macro.params):
         plural = "" if len(macro.params) == 1 else "s"
@@ -131,18 +151,10 @@ def expand_call(program: Program, call: Define, macros: dict[str, Macro], origin
     for s in macro.body:
         if isinstance(s, Declare):
             out.append(replace(s, name=renaming[s.name].name, origin=here))
+            namer.used.add(renaming[s.name].name)
             continue
         define = replace(s, name=renaming[s.name].name, origin=here,
-                         operands=tuple(rename(o, renaming) for o in s.operands))
-        if define.op in macros:
-            out.extend(expand_call(program, define, macros, here))
-        else:
-            out.append(define)
+                         operands=rename(s.operands, renaming))
+        out.extend(expand_define(program, define, macros, here, namer))
     return out
-
-
-def rename(operand, renaming):
-    if not isinstance(operand, Var):          # a number or a shape literal
-        return operand
-    return replace(renaming[operand.name], pos=operand.pos)
 

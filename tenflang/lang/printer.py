@@ -8,7 +8,7 @@ gives back the same tree.
 """
 from __future__ import annotations
 
-from .ast import Comment, Declare, Define, Dims, Macro, Num, Program, Var
+from .ast import Comment, Declare, Define, Dims, Expr, Macro, Num, Program, Var
 
 
 def number(value: float) -> str:
@@ -27,7 +27,11 @@ def attribute(value) -> str:
     return shape(value) if isinstance(value, tuple) else str(value)
 
 
-def operand(o: Var | Num | Dims) -> str:
+def operand(o: Var | Num | Dims | Expr) -> str:
+    """An operand as written; a nested expression (unexpanded programs only)
+    in its parentheses (the parser caps their depth, so recursion is safe)."""
+    if isinstance(o, Expr):
+        return "(" + " ".join([o.op, *map(operand, o.operands)]) + ")"
     if isinstance(o, Dims):
         return shape(o.values)
     return o.name if isinstance(o, Var) else number(o.value)

@@ -16,16 +16,20 @@ from lark import Transformer, v_args
 
 from ..errors import Location, TenflangError, source_line
 from ..gcpause import paused_gc
-from .ast import Declare, Define, Dims, Macro, Num, Pos, Program, Var
+from .ast import Declare, Define, Dims, Expr, Macro, Num, Pos, Program, Var
 from .lexical import grammar_text
 
 READABLE = {
     "NAME": "a name", "NUMBER": "a number", "INT": "an integer", "_NL": "end of line",
-    "EQUAL": "'='", "LSQB": "'['", "RSQB": "']'", "COMMA": "','", "ARROW": "'->'",
+    "EQUAL": "'='", "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "COMMA": "','", "ARROW": "'->'",
     "DECLARE": "'declare'", "DEFINE": "'define'", "MACRO": "'macro'", "END": "'end'",
     "$END": "end of file",
 }
 INTEGER = re.compile(r"[+-]?\d+")
+# Parentheses nested deeper than this are refused with a located message, so that
+# no pass over a nested expression (its lowering, printing, comparing) can run
+# out of stack; it belongs with the other input limits (docs/guide.md, "Limits").
+MAX_NESTING = 100
 
 
 def pos(token) -> Pos:
@@ -73,13 +77,20 @@ class ToAst(Transformer):
         return Define(str(name), "copy", (number(value),), pos(name), pos(value))
 
     def operand(self, token):
-        if isinstance(token, Dims):
+        if isinstance(token, (Dims, Expr)):
             return token
         return Var(str(token), pos(token)) if token.type == "NAME" else number(token)
 
     def dims(self, bracket, *tokens):
         values = tuple(dimension(t) for t in tokens if t is not None and t.type == "NUMBER")
         return Dims(values, pos(bracket))
+
+    def nested(self, paren, op, *operands):
+        depth = 1 + max((o.depth for o in operands if isinstance(o, Expr)), default=0)
+        if depth > MAX_NESTING:
+            raise BadToken(paren, f"expression nested deeper than {MAX_NESTING} parentheses; "
+                           "split it into several definitions")
+        return Expr(str(op), operands, pos(paren), pos(op), depth)
 
     def params(self, *names):
         return tuple(map(str, names))
@@ -143,6 +154,30 @@ def open_macro(text: str, before_line: int | None = None) -> tuple[int, int, str
     return found
 
 
+def unbalanced(line: str) -> tuple[int, str] | None:
+    """(column, message) of a parenthesis without its partner on a source line."""
+    opened: list[int] = []
+    for column, char in enumerate(line.split("#", 1)[0], 1):
+        if char == "(":
+            opened.append(column)
+        elif char == ")" and not opened:
+            return column, "')' closes no '(' (unbalanced parentheses)"
+        elif char == ")":
+            opened.pop()
+    if opened:
+        more = f" (and {len(opened) - 1} before it)" if len(opened) > 1 else ""
+        return opened[-1], f"'(' is never closed{more}: ')' expected before the end of the line"
+    return None
+
+
+def parenthesis_error(err, text: str, line: int):
+    """A located message for unbalanced parentheses, where they caused `err`."""
+    token = getattr(err, "token", None)
+    if token is None or token.type not in ("_NL", "$END", "RPAR"):
+        return None
+    return unbalanced(source_line(text, line) or "")
+
+
 def expected_words(expected) -> str:
     words = sorted({READABLE.get(e, f"'{e.lower()}'") for e in expected})
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
@@ -154,8 +189,11 @@ def syntax_error(err, text: str, filename: str) -> TenflangError:
         line = text.count("\n") + (not text.endswith("\n")) or 1
         column = len(source_line(text, line) or "") + 1
     bad = malformed_number(err, text)
+    parenthesis = parenthesis_error(err, text, line)
     if bad:
         message = f"malformed number '{bad}'"
+    elif parenthesis:
+        column, message = parenthesis
     elif isinstance(err, lark.exceptions.UnexpectedCharacters):
         message = f"unexpected character {text[err.pos_in_stream]!r}"
     elif (isinstance(err, lark.exceptions.UnexpectedToken) and err.token.type == "$END"

@@ -42,7 +42,7 @@ from ..interp import make_plan
 from ..interp.arguments import check_data, check_weights
 from ..gpu import run_on
 from ..lang.ast import Program
-from ..lang.checks import check
+from ..lang.checks import check, class_indices
 from .health import untrusted
 from .optimizers import OPTIMIZERS, SCHEDULES, step
 
@@ -53,6 +53,7 @@ class Signature:
     gradients: dict        # weight name -> the GCP output holding its gradient
     inputs: dict           # data name -> per-example shape
     losses: tuple
+    classes: dict = field(default_factory=dict)   # class-index data name -> n (one_hot)
 
 
 def signature(gcp: Program) -> Signature:
@@ -72,7 +73,8 @@ def signature(gcp: Program) -> Signature:
         raise TenflangError("the GCP declares no loss; tfweightcalc reports the loss it "
                             "minimises", where)
     inputs = {n: shapes[n] for n, d in decls.items() if d.kind in ("input", "exp_output")}
-    return Signature(weights, {w: adjoint(w) for w in weights}, inputs, losses)
+    return Signature(weights, {w: adjoint(w) for w in weights}, inputs, losses,
+                     class_indices(gcp))
 
 
 @dataclass

@@ -1,0 +1,251 @@
+"""Batched 2-D convolution and pooling, and their adjoints, on an array module `xp`.
+
+Conventions (those of the op table, docs/guide.md "Convolution and pooling"):
+
+* Every array carries one leading example axis: an image is `[B, C, H, W]`,
+  a kernel `[B, F, C, kh, kw]`; B is 1 for a weight or a constant, and an
+  operand of batch 1 broadcasts against one of batch B.
+* `conv2d` is PyTorch's `conv2d`: cross-correlation with zero padding, no bias,
+  `H' = (H + 2 pad - kh) // stride + 1`.  Pooling has no padding and a square
+  `k × k` window; the gradient of a max-pooling window goes to its first
+  maximum in row-major order (as PyTorch's CPU kernel does).
+* Speed comes from BLAS and strided views, never from a Python loop over
+  examples, pixels or channels: the windows of the whole batch are one strided
+  view, copied once into a column matrix `[B, C·kh·kw, H'·W']` (im2col) and
+  multiplied by the kernel matrix in one batched GEMM.  The kernel gradient's
+  batch sum (`conv2d_kernel_grad_sum`) contracts the example axis inside a
+  single GEMM, so no `[B, F, C, kh, kw]` array is made.  At stride 1 the image
+  gradient sums a window row's columns inside its GEMM too (`row_sums`, over
+  row-flattened images).  The only Python loops run over the offsets inside a
+  window (col2im, pooling), each step one whole-batch array operation.
+* Shape-only operands (the image of `conv2d_image_grad`, the kernel of
+  `conv2d_kernel_grad`, the image of `avgpool2d_grad`) are arrays whose values
+  are never read: they say the size of the result, as the op table's
+  `sum_like` does.
+"""
+from __future__ import annotations
+
+
+def out_size(n: int, k: int, stride: int, pad: int = 0) -> int:
+    """Positions of a k-wide window along an axis of n (PyTorch's formula)."""
+    return (n + 2 * pad - k) // stride + 1
+
+
+def batch_of(*arrays) -> int:
+    return max(a.shape[0] for a in arrays)
+
+
+def padded(xp, x, pad: int):
+    """x with `pad` zeros around each image (xp.pad costs more than the copy on small batches)."""
+    if pad == 0:
+        return x
+    b, c, h, w = x.shape
+    out = xp.zeros((b, c, h + 2 * pad, w + 2 * pad), dtype=x.dtype)
+    out[:, :, pad:pad + h, pad:pad + w] = x
+    return out
+
+
+def windows(xp, x, kh: int, kw: int, stride: int):
+    """The `[B, C, kh, kw, H', W']` strided view of x's windows (no copy;
+    writing through it touches x, once per window that covers a pixel)."""
+    b, c, h, w = x.shape
+    sb, sc, sh, sw = x.strides
+    shape = (b, c, kh, kw, out_size(h, kh, stride), out_size(w, kw, stride))
+    return xp.lib.stride_tricks.as_strided(x, shape, (sb, sc, sh, sw, sh * stride, sw * stride))
+
+
+def im2col(xp, x, kh: int, kw: int, stride: int, pad: int):
+    """The columns `[B, C·kh·kw, H'·W']` of x's windows: one copy of the batch."""
+    view = windows(xp, padded(xp, x, pad), kh, kw, stride)
+    b, c, _, _, ho, wo = view.shape
+    return xp.ascontiguousarray(view).reshape(b, c * kh * kw, ho * wo)
+
+
+def kernel_matrix(K):
+    """`[B, F, C, kh, kw]` → `[B, F, C·kh·kw]` (a view)."""
+    b, f = K.shape[:2]
+    return K.reshape(b, f, -1)
+
+
+def matmul_columns(xp, A, cols):
+    """A `[1 or B, m, k]` · cols `[B, k, n]`: one GEMM for the whole batch when A
+    is shared and n = 1 (a dense layer written as a convolution whose kernel
+    covers its input), else a batched GEMM."""
+    if A.shape[0] == 1 and cols.shape[-1] == 1:
+        return xp.matmul(cols[:, :, 0], A[0].T)[:, :, None]
+    return xp.matmul(A, cols)
+
+
+# --- convolution ---------------------------------------------------------------
+
+def conv2d(xp, x, K, stride: int = 1, pad: int = 0):
+    """x `[B, C, H, W]` ⋆ K `[B, F, C, kh, kw]` → `[B, F, H', W']`."""
+    kh, kw = K.shape[-2:]
+    h, w = x.shape[-2:]
+    cols = im2col(xp, x, kh, kw, stride, pad)
+    out = matmul_columns(xp, kernel_matrix(K), cols)
+    return out.reshape(out.shape[:2] + (out_size(h, kh, stride, pad), out_size(w, kw, stride, pad)))
+
+
+def col2im(xp, cols, shape, stride: int, pad: int):
+    """Sum `[B, C, kh, kw, H', W']` window values back onto a `[B, C, H, W]` image
+    (the adjoint of `im2col`): one strided copy when no two windows overlap,
+    else one whole-batch add per window offset."""
+    b, c, kh, kw, ho, wo = cols.shape
+    h, w = shape
+    image = xp.zeros((b, c, h + 2 * pad, w + 2 * pad), dtype=cols.dtype)
+    view = windows(xp, image, kh, kw, stride)
+    if (stride >= kh or ho == 1) and (stride >= kw or wo == 1):
+        view[...] = cols
+    else:
+        for i in range(kh):
+            for j in range(kw):
+                view[:, :, i, j] += cols[:, :, i, j]
+    return image[:, :, pad:pad + h, pad:pad + w] if pad else image
+
+
+def conv2d_image_grad(xp, g, K, x, stride: int = 1, pad: int = 0):
+    """d/dx of `conv2d x K` given the adjoint g `[B, F, H', W']`: `[B, C, H, W]`
+    (x gives only the shape).  The columns Kᵀg come from one batched GEMM and
+    are summed back onto the image (col2im); with stride 1 the sum over a
+    window's columns happens inside the GEMM instead (`row_sums`)."""
+    _, f, c, kh, kw = K.shape
+    b, _, ho, wo = g.shape
+    h, w = x.shape[-2:]
+    if stride != 1 or ho * wo == 1:
+        cols = matmul_columns(xp, kernel_matrix(K).transpose(0, 2, 1), g.reshape(b, f, ho * wo))
+        return col2im(xp, cols.reshape(cols.shape[0], c, kh, kw, ho, wo), (h, w), stride, pad)
+    hp, wp = h + 2 * pad, w + 2 * pad
+    sums = row_sums(xp, g, K, wp)                           # [B, kh, C, H'·Wp + kw - 1]
+    image = xp.zeros((sums.shape[0], c, hp * wp + kw - 1), dtype=sums.dtype)
+    for i in range(kh):                  # window row i lands i rows further down
+        image[:, :, i * wp:i * wp + sums.shape[-1]] += sums[:, i]
+    return image[:, :, :hp * wp].reshape(-1, c, hp, wp)[:, :, pad:pad + h, pad:pad + w]
+
+
+def row_sums(xp, g, K, wp: int):
+    """`T[b, i, c, q] = Σ_f,j K[f, c, i, j] · g°[b, f, q - j]`, g° the adjoint
+    widened to Wp columns and row-flattened: the contribution of window row i
+    to the flat image, one batched GEMM over kw shifted copies of g (kw times
+    g, instead of kh·kw image-sized column blocks)."""
+    _, f, c, kh, kw = K.shape
+    b, _, ho, wo = g.shape
+    run = ho * wp + kw - 1
+    flat = xp.zeros((b, f, ho * wp + 2 * (kw - 1)), dtype=g.dtype)
+    flat[:, :, kw - 1:kw - 1 + ho * wp].reshape(b, f, ho, wp)[..., :wo] = g
+    sb, sf, s = flat.strides
+    shifted = xp.lib.stride_tricks.as_strided(flat, (b, f, kw, run), (sb, sf, s, s))
+    shifted = xp.ascontiguousarray(shifted).reshape(b, f * kw, run)   # [b, (f, kw-1-j), q]
+    rows = K[..., ::-1].transpose(0, 3, 2, 1, 4).reshape(K.shape[0], kh * c, f * kw)
+    return xp.matmul(rows, shifted).reshape(-1, kh, c, run)
+
+
+def conv2d_kernel_grad(xp, g, x, K, stride: int = 1, pad: int = 0):
+    """d/dK of `conv2d x K` given the adjoint g, per example:
+    `[B, F, C, kh, kw]` (K gives only the shape)."""
+    kh, kw = K.shape[-2:]
+    b, f = g.shape[:2]
+    cols = im2col(xp, x, kh, kw, stride, pad)
+    grad = xp.matmul(g.reshape(b, f, -1), cols.transpose(0, 2, 1))
+    return grad.reshape(grad.shape[:2] + K.shape[2:])
+
+
+def conv2d_kernel_grad_sum(xp, g, x, K, stride: int = 1, pad: int = 0):
+    """`conv2d_kernel_grad` summed over the examples, `[F, C, kh, kw]` (no example
+    axis, as `sum(axis=0)` gives): the example axis is contracted with the
+    output positions inside one GEMM, `[C·kh·kw, B·H'·W'] · [B·H'·W', F]`."""
+    if g.shape[0] != x.shape[0]:        # one side is shared: sum the other first
+        g, x = (g.sum(axis=0, keepdims=True), x) if x.shape[0] == 1 else \
+               (g, x.sum(axis=0, keepdims=True))
+    kh, kw = K.shape[-2:]
+    b, f, ho, wo = g.shape
+    if ho * wo == 1:                     # one window (a dense layer): the image is the column
+        cols = im2col(xp, x, kh, kw, stride, pad).reshape(b, -1).T
+        rows = g.reshape(b, f).T
+    else:
+        view = windows(xp, padded(xp, x, pad), kh, kw, stride)
+        cols = xp.ascontiguousarray(view.transpose(1, 2, 3, 0, 4, 5))     # [C, kh, kw, B, H', W']
+        rows = xp.ascontiguousarray(g.transpose(1, 0, 2, 3)).reshape(f, -1)
+    # columns first: OpenBLAS runs [C·kh·kw, N]·[N, F] faster than [F, N]·[N, C·kh·kw]
+    grad = xp.matmul(cols.reshape(-1, rows.shape[1]), rows.T).T
+    return grad.reshape(K.shape[1:])
+
+
+# --- pooling -------------------------------------------------------------------
+
+def taps(k: int):
+    """The window offsets in row-major order."""
+    return [(i, j) for i in range(k) for j in range(k)]
+
+
+def pool_windows(xp, x, k: int, stride: int):
+    return windows(xp, x, k, k, stride)
+
+
+def maxpool2d(xp, x, k: int, stride: int | None = None):
+    """Max over each k×k window: `[B, C, H, W]` → `[B, C, H', W']`."""
+    view = pool_windows(xp, x, k, stride or k)
+    out = xp.array(view[:, :, 0, 0])
+    for i, j in taps(k)[1:]:
+        xp.maximum(out, view[:, :, i, j], out=out)
+    return out
+
+
+def first_maxima(xp, x, k: int, stride: int):
+    """For each window offset (row-major), the boolean `[B, C, H', W']` of windows
+    whose maximum sits there, and the view of x at that offset."""
+    view = pool_windows(xp, x, k, stride)
+    top = maxpool2d(xp, x, k, stride)
+    return [(view[:, :, i, j] == top, (i, j)) for i, j in taps(k)]
+
+
+def maxpool2d_grad(xp, g, x, k: int, stride: int | None = None):
+    """d/dx of `maxpool2d x k stride` given the adjoint g `[B, C, H', W']`: each
+    window's adjoint goes to its first maximum; `[B, C, H, W]`."""
+    stride = stride or k
+    h, w = x.shape[2:]
+    tiled = stride == k and h % k == 0 and w % k == 0     # every pixel in exactly one window
+    image = (xp.empty if tiled else xp.zeros)((batch_of(g, x),) + x.shape[1:], dtype=g.dtype)
+    view = pool_windows(xp, image, k, stride)
+    left = g                             # the adjoint no maximum has taken yet
+    for hit, (i, j) in first_maxima(xp, x, k, stride):
+        # arithmetic, not masked assignment: a random mask makes those branchy
+        if tiled:
+            share = xp.multiply(left, hit, out=view[:, :, i, j])
+        else:
+            share = left * hit
+            view[:, :, i, j] += share
+        left = left - share if left is g else xp.subtract(left, share, out=left)
+    return image
+
+
+def maxpool2d_gather(xp, G, x, k: int, stride: int | None = None):
+    """The adjoint of `maxpool2d_grad` in its g: G `[B, C, H, W]` read at each
+    window's first maximum of x, `[B, C, H', W']`."""
+    stride = stride or k
+    view = pool_windows(xp, G, k, stride)
+    out = pending = None                 # pending: 1 where no maximum was met yet
+    for hit, (i, j) in first_maxima(xp, x, k, stride):
+        first = hit.astype(G.dtype) if pending is None else pending * hit
+        pending = 1 - first if pending is None else xp.subtract(pending, first, out=pending)
+        taken = view[:, :, i, j] * first
+        out = taken if out is None else xp.add(out, taken, out=out)
+    return out
+
+
+def avgpool2d(xp, x, k: int, stride: int | None = None):
+    """Mean over each k×k window: `[B, C, H, W]` → `[B, C, H', W']`."""
+    view = pool_windows(xp, x, k, stride or k)
+    out = xp.array(view[:, :, 0, 0])
+    for i, j in taps(k)[1:]:
+        out += view[:, :, i, j]
+    out *= 1.0 / (k * k)
+    return out
+
+
+def avgpool2d_grad(xp, g, x, k: int, stride: int | None = None):
+    """d/dx of `avgpool2d x k stride` given the adjoint g: g/k² spread over each
+    window, `[B, C, H, W]` (x gives only the shape)."""
+    share = g * (1.0 / (k * k))
+    cols = xp.broadcast_to(share[:, :, None, None], share.shape[:2] + (k, k) + share.shape[2:])
+    return col2im(xp, cols, x.shape[-2:], stride or k, 0)

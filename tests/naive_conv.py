@@ -1,0 +1,105 @@
+"""Convolution and pooling on one example, by loops over the output positions: the
+independent references for tests/test_interp.py (definitions: docs/guide.md)."""
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+
+
+def positions(n: int, k: int, stride: int, pad: int = 0) -> range:
+    return range((n + 2 * pad - k) // stride + 1)
+
+
+def conv2d(x, K, stride=1, pad=0):
+    xp = np.pad(x, ((0, 0), (pad, pad), (pad, pad)))
+    f, _, kh, kw = K.shape
+    out = np.zeros((f, len(positions(x.shape[1], kh, stride, pad)),
+                    len(positions(x.shape[2], kw, stride, pad))))
+    for i, j in itertools.product(range(out.shape[1]), range(out.shape[2])):
+        window = xp[:, i * stride:i * stride + kh, j * stride:j * stride + kw]
+        out[:, i, j] = [(K[o] * window).sum() for o in range(f)]
+    return out
+
+
+def conv2d_image_grad(g, K, x, stride=1, pad=0):
+    _, _, kh, kw = K.shape
+    grad = np.zeros((x.shape[0], x.shape[1] + 2 * pad, x.shape[2] + 2 * pad))
+    for i, j in itertools.product(range(g.shape[1]), range(g.shape[2])):
+        for o in range(K.shape[0]):
+            grad[:, i * stride:i * stride + kh, j * stride:j * stride + kw] += g[o, i, j] * K[o]
+    return grad[:, pad:pad + x.shape[1], pad:pad + x.shape[2]]
+
+
+def conv2d_kernel_grad(g, x, K, stride=1, pad=0):
+    xp = np.pad(x, ((0, 0), (pad, pad), (pad, pad)))
+    _, _, kh, kw = K.shape
+    grad = np.zeros(K.shape)
+    for i, j in itertools.product(range(g.shape[1]), range(g.shape[2])):
+        window = xp[:, i * stride:i * stride + kh, j * stride:j * stride + kw]
+        for o in range(K.shape[0]):
+            grad[o] += g[o, i, j] * window
+    return grad
+
+
+def pool_windows(x, k, stride):
+    stride = stride or k
+    for i, j in itertools.product(positions(x.shape[1], k, stride),
+                                  positions(x.shape[2], k, stride)):
+        yield i, j, (slice(i * stride, i * stride + k), slice(j * stride, j * stride + k))
+
+
+def first_max(window) -> tuple[int, int]:
+    """Row-major position of the first maximum of a k×k window."""
+    best = max(window.ravel().tolist())
+    flat = window.ravel().tolist().index(best)
+    return divmod(flat, window.shape[1])
+
+
+def pooled_shape(x, k, stride):
+    stride = stride or k
+    return (x.shape[0],) + tuple(len(positions(n, k, stride)) for n in x.shape[1:])
+
+
+def maxpool2d(x, k, stride=None):
+    out = np.zeros(pooled_shape(x, k, stride))
+    for i, j, (rows, cols) in pool_windows(x, k, stride):
+        out[:, i, j] = [x[c, rows, cols].max() for c in range(x.shape[0])]
+    return out
+
+
+def maxpool2d_grad(g, x, k, stride=None):
+    grad = np.zeros(x.shape)
+    for i, j, (rows, cols) in pool_windows(x, k, stride):
+        for c in range(x.shape[0]):
+            u, w = first_max(x[c, rows, cols])
+            grad[c, rows.start + u, cols.start + w] += g[c, i, j]
+    return grad
+
+
+def maxpool2d_gather(G, x, k, stride=None):
+    out = np.zeros(pooled_shape(x, k, stride))
+    for i, j, (rows, cols) in pool_windows(x, k, stride):
+        for c in range(x.shape[0]):
+            u, w = first_max(x[c, rows, cols])
+            out[c, i, j] = G[c, rows.start + u, cols.start + w]
+    return out
+
+
+def avgpool2d(x, k, stride=None):
+    out = np.zeros(pooled_shape(x, k, stride))
+    for i, j, (rows, cols) in pool_windows(x, k, stride):
+        out[:, i, j] = [x[c, rows, cols].mean() for c in range(x.shape[0])]
+    return out
+
+
+def avgpool2d_grad(g, x, k, stride=None):
+    grad = np.zeros(x.shape)
+    for i, j, (rows, cols) in pool_windows(x, k, stride):
+        grad[:, rows, cols] += g[:, i, j, None, None] / (k * k)
+    return grad
+
+
+REFERENCE = {name: globals()[name] for name in (
+    "conv2d", "conv2d_image_grad", "conv2d_kernel_grad", "maxpool2d", "maxpool2d_grad",
+    "maxpool2d_gather", "avgpool2d", "avgpool2d_grad")}
