@@ -250,6 +250,17 @@ def test_reduction_rows_fill_the_device_and_bound_each_serial_sum():
     assert reduction_rows(10**6, 1 << 20) == -(-10**6 // 64)
 
 
+def random_data(plan, batch: int, rng) -> dict:
+    """Data for `plan`: values in (0.1, 1), per-example scalars 0 or 1 (class
+    labels, which `one_hot` checks, are per-example scalars)."""
+    def draw(name):
+        shape = ((batch,) if name in plan.batched else ()) + plan.shapes[name]
+        if name in plan.batched and plan.shapes[name] == ():
+            return rng.integers(0, 2, size=shape).astype(float)
+        return rng.uniform(0.1, 1.0, size=shape)
+    return {n: draw(n) for n in plan.bound}
+
+
 @needs_cxx
 @pytest.mark.parametrize("path", SAMPLES[:3], ids=lambda p: p.name)
 def test_sample_gcp_kernels_emulated_agree_with_the_interpreter(path):
@@ -258,8 +269,7 @@ def test_sample_gcp_kernels_emulated_agree_with_the_interpreter(path):
     from tenflang.interp import run_plan
     _, plan, reduce = list(sample_plans(path))[2]
     rng = np.random.default_rng(0)
-    data = {n: rng.uniform(0.1, 1.0, size=((4,) if n in plan.batched else ()) + plan.shapes[n])
-            for n in plan.bound}
+    data = random_data(plan, 4, rng)
     names = [s.target for s in plan.steps] + list(plan.bound)
     full = make_plan_reporting(plan, names)
     values = run_plan(full, data)
@@ -294,8 +304,7 @@ def test_sample_plans_run_fused_equal_the_interpreter(path):
     from tenflang.interp import run_plan
     rng = np.random.default_rng(1)
     for label, plan, reduce in sample_plans(path):
-        data = {n: rng.uniform(0.1, 1.0, size=((6,) if n in plan.batched else ()) + plan.shapes[n])
-                for n in plan.bound}
+        data = random_data(plan, 6, rng)
         want = run_plan(plan, data, reduce=reduce)
         got = run_fused(plan, data, np, reduce=reduce, runner=host_runner)
         assert set(got) == set(want)

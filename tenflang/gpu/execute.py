@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import functools
 
-from ..interp.codegen import batched_names, fused_reductions, written
+from ..interp.codegen import FORWARDS, batched_names, fused_reductions, written
 from ..interp.run import collect, prepare
 from .fused import kernel_specs
 from .groups import Group, fuse
@@ -55,9 +55,7 @@ def run_fused(plan, data: dict, xp, dtype: str = "float64", reduce: str | None =
         if kernel is not None:
             launch_group(kernel, item, env, summed, xp)
         elif item.target in products:
-            a, b = (env[o] for o in item.operands)
-            summed[item.target] = eval(products[item.target].format(a="a", b="b"),
-                                       {"xp": xp, "a": a, "b": b})
+            summed[item.target] = in_product(products[item.target], item, env, xp)
         else:
             env[item.target] = item.op.forward(xp, *(
                 env[o] if isinstance(o, str) else constant(xp, o, dtype) for o in item.operands),
@@ -65,6 +63,14 @@ def run_fused(plan, data: dict, xp, dtype: str = "float64", reduce: str | None =
         for name in item.release:
             env.pop(name, None)
     return collect(plan, env | summed, summed, batch, reduce, xp)
+
+
+def in_product(template: str, step, env: dict, xp):
+    """A batch sum done inside its product, by the interpreter's own code for it."""
+    names = dict(zip("abc", step.operands))
+    code = template.format(**{k: k for k in names},
+                           attrs=", ".join(map(repr, written(step.attrs))))
+    return eval(code, {"xp": xp, "F": FORWARDS, **{k: env[n] for k, n in names.items()}})
 
 
 def launch_group(kernel, group, env: dict, summed: dict, xp) -> None:

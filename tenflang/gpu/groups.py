@@ -39,7 +39,7 @@ FORMS = {
     "step": "1.0 if a > 0 else 0.0",
     "sign": "1.0 if a > 0 else (-1.0 if a < 0 else a * 0.0)",
     "add": "a + b", "sub": "a - b", "mul": "a * b", "div": "a / b", "pow": "a ** b",
-    "max": "max(a, b)", "min": "min(a, b)",
+    "max": "max(a, b)", "min": "min(a, b)", "equal": "1.0 if a == b else 0.0",
 }
 
 
