@@ -11,10 +11,49 @@ column) and renders as a compiler-style message:
 Notes (for example the call site of a macro expansion) render after it in the
 same form.  The command-line tools catch only this class, print `render()` and
 exit with status 2; anything else escaping is a bug.
+
+Rendering is the one place where user text reaches the terminal, so it is made
+safe here (`printable`): control characters (ESC, BEL, the C1 range, ...) are
+shown escaped (`\x1b`), never sent raw; a quoted token is cut to
+`limits.MAX_QUOTED_CHARS` and a source line to a window of
+`limits.MAX_EXCERPT_CHARS` around its caret, so a 50 MB line gives a short
+message.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+
+from . import limits
+
+_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+# a quoted token: no blanks inside (prose between two quoted words has some)
+_LONG_QUOTE = re.compile(r"'([^'\s]{%d,})'" % (limits.MAX_QUOTED_CHARS + 1))
+
+
+def printable(text: str) -> str:
+    """`text` safe for a terminal: control and bidirectional-override characters
+    written as escapes (`\x1b`, `\u202e`); tabs kept."""
+    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+
+
+def shorten(message: str) -> str:
+    """`message` with each quoted token longer than MAX_QUOTED_CHARS cut."""
+    keep = limits.MAX_QUOTED_CHARS
+    return _LONG_QUOTE.sub(lambda m: f"'{m.group(1)[:keep]}...' ({len(m.group(1))} characters)",
+                           message)
+
+
+def window(line: str, column: int) -> tuple[str, int]:
+    """(the part of `line` shown, the caret's column in it): at most
+    MAX_EXCERPT_CHARS characters around `column`, "..." marking a cut."""
+    width = limits.MAX_EXCERPT_CHARS
+    if len(line) <= width:
+        return line, column
+    start = max(0, min(column - 1 - width // 2, len(line) - width))
+    head = "..." if start else ""
+    tail = "..." if start + width < len(line) else ""
+    return head + line[start:start + width] + tail, column - start + len(head)
 
 
 @dataclass(frozen=True)
@@ -27,7 +66,7 @@ class Location:
     def prefix(self) -> str:
         if self.file is None and self.line is None:
             return ""
-        parts = [self.file or "<input>"]
+        parts = [printable(self.file or "<input>")]
         if self.line is not None:
             parts.append(str(self.line))
             if self.column is not None:
@@ -38,8 +77,10 @@ class Location:
         if self.source_line is None:
             return ""
         text = self.source_line.rstrip("\r\n").replace("\t", " ")
-        caret = " " * (max(self.column or 1, 1) - 1) + "^"
-        return f"\n    {text}\n    {caret}"
+        text, column = window(text, max(self.column or 1, 1))
+        column = len(printable(text[:column - 1])) + 1      # escapes widen what precedes
+        caret = " " * (column - 1) + "^"
+        return f"\n    {printable(text)}\n    {caret}"
 
 
 class TenflangError(Exception):
@@ -54,9 +95,9 @@ class TenflangError(Exception):
         self.exit_code = exit_code
 
     def render(self) -> str:
-        lines = [f"{lead(self.location)}error: {self.message}{self.location.excerpt()}"]
+        lines = [f"{lead(self.location)}error: {safe(self.message)}{self.location.excerpt()}"]
         for text, where in self.notes:
-            lines.append(f"{lead(where)}note: {text}{where.excerpt()}")
+            lines.append(f"{lead(where)}note: {safe(text)}{where.excerpt()}")
         return "\n".join(lines)
 
     def __str__(self) -> str:
@@ -69,6 +110,13 @@ class RunFailure(TenflangError):
 
     def __init__(self, message: str, location: Location | None = None):
         super().__init__(message, location, exit_code=1)
+
+
+def safe(message: str) -> str:
+    message = shorten(message)
+    if len(message) > limits.MAX_MESSAGE_CHARS:
+        message = message[:limits.MAX_MESSAGE_CHARS] + f"... ({len(message)} characters)"
+    return printable(message)
 
 
 def lead(where: Location) -> str:

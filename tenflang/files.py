@@ -1,43 +1,235 @@
-"""Writing output files: the one place a command's output reaches the disk.
+"""Writing outputs: the one place a command's output reaches the disk.
 
-A regular file (or a new one) is replaced atomically: written to a temporary
-file in the same directory, flushed, then renamed over the target, so a reader
-never sees it half-written.  Failure raises `RunFailure`.
+    check_outputs({"-o": out, "--plot": png}, {"GCP": gcp_file, "DATA": data})
+    write_file(out, text_or_bytes)          # out None or "-": standard output
+
+Conventions (docs/guide.md, "Outputs"):
+
+* A symbolic link is followed: what is written is its target, and the link
+  stays a link.  A path naming an inherited descriptor (`/dev/stdout`,
+  `/dev/stderr`, `/dev/fd/N`) is written to that descriptor as it is.
+* A regular file (or a new one) is replaced atomically: written to a temporary
+  file in the same directory, flushed, then renamed over the target, so a
+  reader never sees it half-written.  Its permission bits are kept.
+* Anything else is written through, never replaced: a device (`/dev/null`,
+  `/dev/stdout`) is opened and written; a FIFO too, once a process reads it
+  (`limits.FIFO_READER_WAIT_S` at most, so a FIFO nobody reads does not hang
+  the command).  A directory is refused.
+* `check_outputs` runs before a command does any work: an output that is one
+  of the command's inputs (the same file by any spelling, hard link or
+  symbolic link: same `st_dev` and `st_ino`), two outputs that are one file,
+  and an output whose directory is missing or not writable are usage errors
+  (exit 2), so nothing is computed only to be lost or to destroy an input.
+* A failed write raises `RunFailure` (exit 1); standard output included (a
+  full disk, `> /dev/full`).
 """
 from __future__ import annotations
 
+import errno
 import os
+import re
+import stat
+import sys
 import tempfile
+import time
 
-from .errors import Location, RunFailure
+from . import limits
+from .errors import Location, RunFailure, TenflangError
 
 
-def write_atomically(path: str, text_or_bytes: str | bytes) -> None:
-    """Write through a temporary file in the target's directory and os.replace, so
-    the target is never half-written.  Failure raises RunFailure."""
-    data = text_or_bytes.encode("utf-8") if isinstance(text_or_bytes, str) else text_or_bytes
+# ----------------------------------------------------------------------------- writing
+
+def write_file(path: str | None, data: str | bytes) -> None:
+    """Write `data` (str as UTF-8) to `path`, or to standard output when `path`
+    is None or "-"; see the module docstring.  Failure raises RunFailure."""
+    if path is None or path == "-":
+        write_stdout(data)
+        return
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    fd = inherited_fd(path)
+    if fd == 1:
+        write_stdout(data)
+        return
+    if fd is not None:
+        write_fd(path, fd, raw)
+        return
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        mode = None
+    except OSError as err:
+        raise failure(path, err) from None
+    if mode is None or stat.S_ISREG(mode):
+        replace_atomically(path, os.path.realpath(path), raw, mode)
+    elif stat.S_ISDIR(mode):
+        raise TenflangError("the output is a directory; name a file", Location(path))
+    else:
+        write_through(path, path, raw, stat.S_ISFIFO(mode))
+
+
+_FD_PATH = re.compile(r"/dev/fd/(\d+)|/proc/self/fd/(\d+)|/dev/std(out|err)")
+
+
+def inherited_fd(path: str) -> int | None:
+    """The descriptor a path such as /dev/stdout or /dev/fd/3 names: the
+    command writes to it as it is (a shell's `>>` appends), never re-opens or
+    replaces what it points to."""
+    m = _FD_PATH.fullmatch(path)
+    if m is None:
+        return None
+    return int(m.group(1) or m.group(2) or 0) or {"out": 1, "err": 2}.get(m.group(3), 0)
+
+
+def write_fd(path: str, fd: int, raw: bytes) -> None:
+    try:
+        with os.fdopen(os.dup(fd), "wb") as f:
+            f.write(raw)
+    except OSError as err:
+        raise failure(path, err) from None
+
+
+def replace_atomically(path: str, target: str, raw: bytes, mode: int | None) -> None:
+    """Write a temporary file next to `target`, then rename it over `target`."""
+    if mode is None:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
     tmp = None
     try:
-        try:
-            mode = os.stat(path).st_mode & 0o7777
-        except FileNotFoundError:
-            umask = os.umask(0)
-            os.umask(umask)
-            mode = 0o666 & ~umask
-        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)),
-                                   prefix="." + os.path.basename(path) + ".", suffix=".tmp")
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(target),
+                                   prefix="." + os.path.basename(target) + ".", suffix=".tmp")
         with os.fdopen(fd, "wb") as f:
-            f.write(data)
+            f.write(raw)
             f.flush()
             os.fsync(f.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
+        os.chmod(tmp, stat.S_IMODE(mode))
+        os.replace(tmp, target)
         tmp = None
-    except OSError as e:
-        raise RunFailure(f"cannot write file: {e.strerror or e}", Location(file=path)) from None
+    except OSError as err:
+        raise failure(path, err) from None
     finally:
         if tmp is not None:
             try:
                 os.unlink(tmp)
             except OSError:
                 pass
+
+
+def write_through(path: str, target: str, raw: bytes, fifo: bool) -> None:
+    """Open and write a device or FIFO in place (it cannot be replaced)."""
+    try:
+        fd = open_fifo(path, target) if fifo else os.open(target, os.O_WRONLY)
+        with os.fdopen(fd, "wb") as f:
+            f.write(raw)
+    except OSError as err:
+        raise failure(path, err) from None
+
+
+def open_fifo(path: str, target: str) -> int:
+    """A FIFO opened for writing once it has a reader; without one within
+    FIFO_READER_WAIT_S, RunFailure (a plain open would wait forever)."""
+    deadline = time.monotonic() + limits.FIFO_READER_WAIT_S
+    while True:
+        try:
+            fd = os.open(target, os.O_WRONLY | os.O_NONBLOCK)
+        except OSError as err:
+            if err.errno != errno.ENXIO:      # ENXIO: no reader yet
+                raise
+            if time.monotonic() >= deadline:
+                raise RunFailure(f"nothing reads this FIFO (waited "
+                                 f"{limits.FIFO_READER_WAIT_S:g} s for a reader)",
+                                 Location(path)) from None
+            time.sleep(0.05)
+            continue
+        os.set_blocking(fd, True)
+        return fd
+
+
+def write_stdout(data: str | bytes) -> None:
+    """Write to standard output and flush; a failure (full disk) is RunFailure
+    and the unflushed rest is dropped, so Python's exit does not fail again."""
+    try:
+        if isinstance(data, bytes):
+            sys.stdout.flush()
+            sys.stdout.buffer.write(data)
+        else:
+            sys.stdout.write(data)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        silence_stdout()
+        raise
+    except OSError as err:
+        silence_stdout()
+        raise RunFailure(f"cannot write to standard output: {err.strerror or err}") from None
+
+
+def silence_stdout() -> None:
+    """Point standard output at the null device: what is still buffered for a
+    stream that failed must not fail again at exit."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def failure(path: str, err: OSError) -> RunFailure:
+    return RunFailure(f"cannot write file: {err.strerror or err}", Location(path))
+
+
+# ----------------------------------------------------------------------------- checking first
+
+def same_file(a: str, b: str) -> bool:
+    """Whether paths `a` and `b` name one existing regular file (by any spelling,
+    hard link or symbolic link)."""
+    try:
+        sa, sb = os.stat(a), os.stat(b)
+    except (OSError, ValueError):
+        return False
+    return stat.S_ISREG(sa.st_mode) and (sa.st_dev, sa.st_ino) == (sb.st_dev, sb.st_ino)
+
+
+def check_outputs(outputs: dict, inputs: dict) -> None:
+    """Before any work: each output (option -> path; None or "-" is stdout)
+    is writable, is none of the `inputs` (role -> path), and no two outputs
+    are one file.  Raises TenflangError (exit 2)."""
+    named = [(option, path) for option, path in outputs.items() if path not in (None, "-")]
+    for k, (option, path) in enumerate(named):
+        for role, given in inputs.items():
+            if given is not None and same_file(path, given):
+                raise TenflangError(f"{option} {path} would overwrite the input {role} ({given}); "
+                                    "choose another output file", Location(path))
+        for other, earlier in named[:k]:
+            if os.path.realpath(path) == os.path.realpath(earlier) or same_file(path, earlier):
+                raise TenflangError(f"{option} and {other} name the same file; give each "
+                                    "output its own file", Location(path))
+        check_writable(option, path)
+
+
+def check_writable(option: str, path: str) -> None:
+    """The output `path` can be written: its directory exists and takes new
+    files (tried, not guessed: permission bits say nothing to root or on a
+    read-only mount).  Devices and FIFOs are not tried."""
+    if inherited_fd(path) is not None:
+        return
+    if os.path.isdir(path):
+        raise TenflangError(f"{option}: the output is a directory; name a file", Location(path))
+    if os.path.exists(path) and not os.path.isfile(path):
+        return
+    folder = os.path.dirname(os.path.realpath(path))
+    if not os.path.isdir(folder):
+        raise TenflangError(f"{option}: the directory {os.path.dirname(path) or '.'} does not "
+                            "exist", Location(path))
+    try:
+        fd, probe = tempfile.mkstemp(dir=folder, prefix=".tenflang-probe.", suffix=".tmp")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as err:
+        raise TenflangError(f"{option}: cannot write in the directory "
+                            f"{os.path.dirname(path) or '.'}: {err.strerror or err}",
+                            Location(path)) from None
+
+
+# the name the commands used before outputs other than regular files were written through
+write_atomically = write_file

@@ -15,6 +15,8 @@
   command with stderr on a pseudo-terminal 100 columns wide (progress bars).
 * `samples`: the paths of `samples/*.tf` (the sample programs double as the
   test corpus).
+* `work`: a fresh directory holding the sample program `s.tf`, its GCP `g.tf`,
+  its training data `d.txt`, new inputs `in.txt` and weights `w.txt`.
 """
 from __future__ import annotations
 
@@ -133,3 +135,18 @@ def samples() -> list[Path]:
 @pytest.fixture(scope="session")
 def repo_root() -> Path:
     return ROOT
+
+
+@pytest.fixture
+def work(tmp_path):
+    """A fresh directory with the sample program, its GCP, data and weights."""
+    import tenflang
+    from tenflang.backprop import compile_gradient
+    shape = ROOT / "samples" / "example_shape.tf"
+    (tmp_path / "s.tf").write_text(shape.read_text())
+    gcp = compile_gradient(tenflang.parse_file(str(shape), shape_program=True))
+    (tmp_path / "g.tf").write_text(tenflang.print_program(gcp))
+    (tmp_path / "d.txt").write_text((ROOT / "samples" / "example_train.txt").read_text())
+    (tmp_path / "in.txt").write_text((ROOT / "samples" / "example_inputs.txt").read_text())
+    (tmp_path / "w.txt").write_text("{w: 0.5}\n")
+    return tmp_path

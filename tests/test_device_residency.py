@@ -3,9 +3,9 @@
 Proved without a GPU: training runs on `CountingXP`, an array module that
 behaves like cupy at the host/device border (tests/counting_xp.py) and counts
 every copy across it.  The data crosses once, the weights once (and optimizer
-state stays where it is made); per iteration exactly one copy comes back
-(the loss and the gradient norm the stopping rule needs, together) and none
-goes out; at the start one copy says which weights are zero, at the end one
+state stays where it is made); per iteration two small copies come back (the
+loss and the gradient norm the stopping rule needs, together; one flag saying
+the step left every weight finite) and none goes out; at the start one copy says which weights are zero, at the end one
 copy per weight and optimizer slot comes back.  A
 stray `np.asarray(device_array)` anywhere in a step fails, as on cupy.
 """
@@ -45,14 +45,15 @@ def test_per_iteration_only_the_loss_and_norm_come_back(sample, config):
     short, *_ = counted_run(sample, 2, **config)
     long, result, examples, gcp, cfg = counted_run(sample, 7, **config)
     assert result.iterations == 7
-    # what grows with the iterations is one copy back per iteration, nothing out
-    assert long.d2h - short.d2h == 5
+    # what grows with the iterations is two small copies back per iteration (the loss
+    # with the gradient norm; whether the step left every weight finite), nothing out
+    assert long.d2h - short.d2h == 2 * 5
     assert long.h2d - short.h2d <= (1 if "batch_size" in config else 0)   # a new epoch's order
     # once: the data, the weights (and the first epoch's order); back: which weights start
     # at zero (one copy, for the run's health warnings), then the weights and slots
     n_weights = len(result.weights)
     assert short.h2d <= len(examples) + n_weights + 1
-    assert short.d2h == 2 + 1 + n_weights + len(result.state.slots)
+    assert short.d2h == 2 * 2 + 1 + n_weights + len(result.state.slots)
 
 
 def test_the_counting_module_catches_an_implicit_copy():

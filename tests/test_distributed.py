@@ -482,7 +482,7 @@ def test_cli_usage_errors_exit_2_with_a_message(files, run_cli_batch):
         (["--scheduler", "local:0"], shards, "worker count N >= 1"),
         (["--chunk-size", "10"], str(CANCER), "--chunk-size needs --scheduler"),
         ([], shards, "DATA is a directory"),
-        (["--scheduler", "local:2"], str(SAMPLES / "linear_train.txt"), "expected [30]"),
+        (["--scheduler", "local:2"], str(SAMPLES / "linear_train.txt"), "but the program declares [30]"),
     ]
     results = run_cli_batch([["tfweightcalc", gcp, data, *opts] for opts, data, _ in cases])
     for (opts, _, message), (code, out, err) in zip(cases, results):

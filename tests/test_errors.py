@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from conftest import run_cli_batch_impl, run_cli_impl
+from tenflang import limits
 from tenflang.errors import TenflangError
 from tenflang.lang import parse, parse_file, read_source
 
@@ -471,8 +472,13 @@ def source_lines(case: Case) -> list[str]:
 
 
 def excerpt(case: Case, line: int, column: int) -> list[str]:
+    """The source line as shown: control characters escaped (`\\x00`), which
+    moves the caret by the width of the escapes before it."""
     text = source_lines(case)[line - 1].rstrip("\r").replace("\t", " ")
-    return [f"    {text}", "    " + " " * (column - 1) + "^"]
+    shown = "".join(c.encode("unicode_escape").decode() if ord(c) < 32 else c for c in text)
+    before = "".join(c.encode("unicode_escape").decode() if ord(c) < 32 else c
+                     for c in text[:column - 1])
+    return [f"    {shown}", "    " + " " * len(before) + "^"]
 
 
 @pytest.mark.parametrize("case", CASES, ids=IDS)
@@ -489,7 +495,12 @@ def test_error_through_the_command_line(case, cli_results):
     else:
         head = f"{case.filename}:{case.line}:{case.column}: error: "
         assert lines[0].startswith(head), err
-        assert lines[1:3] == excerpt(case, case.line, case.column), err
+        shown, caret = excerpt(case, case.line, case.column)
+        if len(shown) <= limits.MAX_EXCERPT_CHARS:
+            assert lines[1:3] == [shown, caret], err
+        else:               # a long line is cut after the caret, "..." marking the cut
+            assert lines[1].endswith("...") and shown.startswith(lines[1][:-3]), err
+            assert lines[2] == caret, err
     message = lines[0][len(head):]
     if case.exact:
         assert message == case.message

@@ -20,7 +20,7 @@ from tenflang.interp import interpret
 from tenflang.lang import check, parse_source
 from tenflang.lang.ast import Declare, Define, Num, Var
 from tenflang.lang.formatter import format_source
-from tenflang.lang.syntax import MAX_NESTING
+from tenflang.limits import MAX_NESTING
 
 PROGRAMS_DIR = Path(__file__).resolve().parent / "programs"
 HEAD = ("declare input x [3]\ndeclare weight W [2, 3]\ndeclare weight b [2]\n"

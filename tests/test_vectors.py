@@ -12,7 +12,8 @@ from hypothesis.extra import numpy as hnp
 from tenflang.data import vectors
 from tenflang.errors import RunFailure, TenflangError
 from tenflang.data.vectors import (Examples, format_examples, format_weights, load_examples,
-                              load_weights, save_examples, save_weights, write_atomically)
+                              load_weights, save_examples, save_weights)
+from tenflang.files import write_file
 
 SETTINGS = settings(max_examples=30, deadline=None,
                     suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -217,11 +218,11 @@ def test_validate_accepts_optional_and_null_optional(tmp_path):
 
 def test_write_atomically_replaces_and_leaves_no_temp_files(tmp_path):
     path = str(tmp_path / "out.txt")
-    write_atomically(path, "old\n")
-    write_atomically(path, b"new\n")
+    write_file(path, "old\n")
+    write_file(path, b"new\n")
     assert Path(path).read_text() == "new\n" and os.listdir(tmp_path) == ["out.txt"]
     with pytest.raises(RunFailure):
-        write_atomically(str(tmp_path / "missing-dir" / "x.txt"), "data")
+        write_file(str(tmp_path / "missing-dir" / "x.txt"), "data")
 
 
 # ------------------------------------------------------------------ bad files

@@ -5,6 +5,7 @@ import click
 
 from .compile_command import check_command, tfcompiler
 from .evaluate_command import tfevaluate
+from .export_command import export_command
 from .fmt_command import fmt_command
 from .plan_command import plan_command
 from .shard_command import shard_command
@@ -24,5 +25,6 @@ main.add_command(check_command, "check")
 main.add_command(fmt_command, "fmt")
 main.add_command(plan_command, "plan")
 main.add_command(shard_command, "shard")
+main.add_command(export_command, "export")
 
 __all__ = ["main", "tfcompiler", "tfweightcalc", "tfevaluate"]

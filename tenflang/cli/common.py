@@ -1,4 +1,4 @@
-"""What every command shares: error reporting, exit codes, atomic output.
+"""What every command shares: error reporting, exit codes, output.
 
 Exit codes (DESIGN.md §4): 0 success; 1 a run that failed (diverged,
 interrupted, I/O); 2 bad input or usage.  A `TenflangError` is printed as its
@@ -8,12 +8,13 @@ and keeps its traceback.
 from __future__ import annotations
 
 import functools
+import math
 import sys
 
 import click
 
-from ..errors import TenflangError
-from ..files import write_atomically
+from ..errors import TenflangError, printable
+from ..files import check_outputs, write_file  # noqa: F401 (check_outputs: for the commands)
 
 
 def reports_errors(command):
@@ -28,18 +29,37 @@ def reports_errors(command):
         except KeyboardInterrupt:
             click.echo("interrupted", err=True)
             sys.exit(1)
+        except MemoryError:
+            click.echo("error: out of memory: the data or the program's tensors are larger "
+                       "than this machine's memory (try --batch-size, or smaller shapes)", err=True)
+            sys.exit(1)
         except BrokenPipeError:
             sys.exit(1)
     return wrapper
 
 
+def say(text: str) -> None:
+    """A progress or warning line on stderr; user text in it (file names) is
+    made safe for the terminal (`errors.printable`)."""
+    click.echo(printable(text), err=True)
+
+
 def write_output(path: str | None, text: str) -> None:
-    """Write `text` to stdout, or atomically to `path`."""
-    if path is None or path == "-":
-        sys.stdout.write(text)
-        sys.stdout.flush()
-    else:
-        write_atomically(path, text)
+    """Write `text` to stdout (`path` None or "-") or to `path`, as `files.write_file`
+    does: atomically for a regular file, through for a device or FIFO."""
+    write_file(path, text)
+
+
+class FiniteFloat(click.FloatRange):
+    """A FloatRange that also refuses NaN and infinity (which compare false with
+    every bound and would slip through): a usage error, exit 2."""
+    name = "finite float"
+
+    def convert(self, value, param, ctx):
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number.", param, ctx)
+        return number
 
 
 # options shared by the commands that compute

@@ -5,7 +5,7 @@ import click
 
 from ..backprop import compile_gradient
 from ..lang import parse_file, print_program
-from .common import reports_errors, write_output
+from .common import check_outputs, reports_errors, say, write_output
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -22,9 +22,10 @@ from .common import reports_errors, write_output
 @reports_errors
 def tfcompiler(shape, out, level, dot_file, dot_gcp, stats, check_only):
     """Compile the shape program SHAPE into its Gradient Computing Program."""
+    check_outputs({"-o": out, "--dot": dot_file}, {"SHAPE": shape})
     program = parse_file(shape, shape_program=True)
     if check_only:
-        click.echo(f"{shape}: ok", err=True)
+        say(f"{shape}: ok")
         return
     gcp = compile_gradient(program, level)
     if dot_file:
@@ -44,4 +45,4 @@ def tfcompiler(shape, out, level, dot_file, dot_gcp, stats, check_only):
 def check_command(program, shape_program):
     """Validate PROGRAM: syntax, declarations, definitions and shapes."""
     parse_file(program, shape_program=shape_program)
-    click.echo(f"{program}: ok", err=True)
+    say(f"{program}: ok")

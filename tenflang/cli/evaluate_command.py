@@ -19,7 +19,8 @@ from ..interp import evaluate
 from ..lang import parse_file
 from ..lang.checks import check, class_indices
 from ..errors import TenflangError
-from .common import device_option, dtype_option, reports_errors, write_output
+from .common import (check_outputs, device_option, dtype_option, reports_errors, say,
+                     write_output)
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -40,6 +41,8 @@ from .common import device_option, dtype_option, reports_errors, write_output
 def tfevaluate(program_file, inputs_file, weights_file, fmt, out, summary, device, dtype,
                allow_nan):
     """Run PROGRAM on each example of INPUTS with the learned WEIGHTS."""
+    check_outputs({"-o": out}, {"PROGRAM": program_file, "INPUTS": inputs_file,
+                                "WEIGHTS": weights_file})
     fmt = output_format(out, fmt)
     xp = array_module(device)          # a bad --device fails before any file is read
     program = parse_file(program_file)
@@ -48,7 +51,7 @@ def tfevaluate(program_file, inputs_file, weights_file, fmt, out, summary, devic
     weights = vectors.load_weights(weights_file, allow_nan=allow_nan)
     vectors.validate_weights(weights_file, weights,
                              {d.name: shapes[d.name] for d in decls if d.kind == "weight"})
-    examples = vectors.load_examples(inputs_file, allow_nan=allow_nan)
+    examples = vectors.load_examples(inputs_file, allow_nan=allow_nan, shapes=shapes)
     examples.validate(shapes, required={d.name for d in decls if d.kind == "input"},
                       optional={d.name for d in decls if d.kind == "exp_output"})
     examples.check_classes(class_indices(program))
@@ -58,8 +61,8 @@ def tfevaluate(program_file, inputs_file, weights_file, fmt, out, summary, devic
     for name, value in host.items():
         if value is not None and not np.isfinite(value).all():
             bad = int((~np.isfinite(value.reshape(len(value), -1))).any(axis=1).sum())
-            click.echo(f"{program_file}: warning: '{name}' is NaN or infinite in {bad} of "
-                       f"{len(value)} examples", err=True)
+            say(f"{program_file}: warning: '{name}' is NaN or infinite in {bad} of "
+                f"{len(value)} examples")
     if summary:
         host = {n: None if v is None else v.mean(axis=0, keepdims=True) for n, v in host.items()}
     if out and out != "-":

@@ -15,7 +15,10 @@ from pathlib import Path
 
 import click
 
-from ..errors import TenflangError
+from ..errors import TenflangError, printable
+from ..files import write_file
+from ..lang import decode_source
+from .common import say
 from ..lang.formatter import format_file, format_source
 
 
@@ -30,10 +33,10 @@ def expand_paths(paths) -> list[str]:
 
 
 def format_stdin(check: bool) -> bool:
-    text = sys.stdin.read()
+    text = decode_source(sys.stdin.buffer.read(), "<stdin>")
     new = format_source(text, "<stdin>")
     if not check:
-        sys.stdout.write(new)
+        write_file(None, new)
     return new != text
 
 
@@ -55,8 +58,8 @@ def fmt_command(files, check):
             status = max(status, err.exit_code)
             continue
         if changed and check:
-            click.echo(path)
+            click.echo(printable(path))
             status = max(status, 1)
         elif changed and path != "-":
-            click.echo(f"reformatted {path}", err=True)
+            say(f"reformatted {path}")
     sys.exit(status)

@@ -16,7 +16,7 @@ from ..interp import make_plan
 from ..interp.codegen import plan_source
 from ..lang import parse_file
 from ..lang.ast import BOUND_KINDS
-from .common import dtype_option, reports_errors, write_output
+from .common import check_outputs, dtype_option, reports_errors, write_output
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -35,6 +35,7 @@ from .common import dtype_option, reports_errors, write_output
 @reports_errors
 def plan_command(program_file, reduce, without, device, fused, dtype, out):
     """Print the generated code that runs PROGRAM."""
+    check_outputs({"-o": out}, {"PROGRAM": program_file})
     program = parse_file(program_file)
     data = {d.name for d in program.declarations().values() if d.kind in BOUND_KINDS}
     plan = make_plan(program, data - set(without))

@@ -15,10 +15,11 @@ import re
 
 import click
 
+from ..files import same_file
 from ..data import vectors
 from ..errors import Location, RunFailure, TenflangError
 from ..data.shards import MANIFEST, write_shards
-from .common import reports_errors
+from .common import reports_errors, say
 
 _OURS = re.compile(r"shard-\d{5,}\.npz|" + re.escape(MANIFEST))
 
@@ -39,6 +40,10 @@ def shard_command(data_file, out_dir, rows, force, allow_nan):
                             ".npz)", Location(data_file))
     examples = vectors.load_examples(data_file, allow_nan=allow_nan)
     stale = prepare(out_dir, force)
+    for name in stale:
+        if same_file(os.path.join(out_dir, name), data_file):
+            raise TenflangError(f"DATA is {name} of the shard directory, which --force would "
+                                "replace; shard it into another directory", Location(data_file))
     arrays = {n: a for n, a in examples.arrays.items() if a is not None}
     total = len(examples)
     written = write_shards(arrays, out_dir, rows, data_file)
@@ -48,8 +53,8 @@ def shard_command(data_file, out_dir, rows, force, allow_nan):
         except OSError as err:
             raise RunFailure(f"cannot remove the old shard {name}: {err.strerror or err}",
                              Location(out_dir)) from None
-    click.echo(f"{total} examples in {len(written)} shard{'s' * (len(written) != 1)} of at "
-               f"most {rows} rows, and {MANIFEST}, in {out_dir}", err=True)
+    say(f"{total} examples in {len(written)} shard{'s' * (len(written) != 1)} of at "
+        f"most {rows} rows, and {MANIFEST}, in {out_dir}")
 
 
 def prepare(out_dir: str, force: bool) -> set:

@@ -27,15 +27,16 @@ import sys
 
 import click
 
-from ..files import write_atomically
+from ..files import write_file
 from ..data import vectors
 from ..training.checkpoints import load_checkpoint, save_checkpoint
-from ..errors import Location, TenflangError
+from ..errors import Location, RunFailure, TenflangError
 from ..interp.device import array_module
 from ..lang import parse_file
 from ..training.loop import Diverged, Interrupted, State, TrainConfig, signature, train
 from ..training.optimizers import OPTIMIZERS, SCHEDULES
-from .common import device_option, dtype_option, reports_errors
+from ..training.rescue import CheckpointFailed, keep_weights
+from .common import FiniteFloat, check_outputs, device_option, dtype_option, reports_errors, say
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -43,10 +44,11 @@ from .common import device_option, dtype_option, reports_errors
 @click.argument("data_file", metavar="DATA", type=click.Path())
 @click.option("-o", "--output", "out", metavar="OUT",
               help="Write the weights here (.npz or text; default stdout).")
-@click.option("--lr", type=float, default=0.1, show_default=True, help="Learning rate.")
+@click.option("--lr", type=FiniteFloat(min=0, min_open=True), default=0.1, show_default=True,
+              help="Learning rate.")
 @click.option("--optimizer", type=click.Choice(list(OPTIMIZERS)), default="sgd",
               show_default=True)
-@click.option("--weight-decay", type=click.FloatRange(min=0), default=0.0, show_default=True,
+@click.option("--weight-decay", type=FiniteFloat(min=0), default=0.0, show_default=True,
               metavar="F", help="sgd/momentum: L2 penalty added to the gradient (as "
               "torch.optim.SGD); adam: decoupled (as torch.optim.AdamW).")
 @click.option("--lr-schedule", type=click.Choice(list(SCHEDULES)), default="constant",
@@ -55,9 +57,9 @@ from .common import device_option, dtype_option, reports_errors
               "(default: the whole data set).")
 @click.option("--max-iters", type=click.IntRange(min=0), default=1000, show_default=True,
               help="Optimizer steps at most.")
-@click.option("--tol", type=float, default=1e-6, show_default=True,
+@click.option("--tol", type=FiniteFloat(min=0), default=1e-6, show_default=True,
               help="Stop when the gradient's L2 norm falls below this.")
-@click.option("--seed", type=int, default=0, show_default=True,
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Seeds initialisation, shuffling and the validation split.")
 @click.option("--init", "init_file", metavar="WEIGHTS", help="Start from these weights "
               "(any subset; the others start as usual).")
@@ -69,7 +71,7 @@ from .common import device_option, dtype_option, reports_errors
 @click.option("--resume-anyway", is_flag=True, help="Resume from --checkpoint even when --lr, "
               "--batch-size, --weight-decay, the schedule, --seed or --val-fraction differ "
               "from the run that wrote it (the new values apply from the next step).")
-@click.option("--val-fraction", type=click.FloatRange(0, 1, max_open=True), default=0.0,
+@click.option("--val-fraction", type=FiniteFloat(0, 1, max_open=True), default=0.0,
               help="Hold out this fraction of the examples and report their loss.")
 @click.option("--patience", type=click.IntRange(min=1), metavar="N", help="With "
               "--val-fraction: stop when the validation loss (taken after every epoch) has "
@@ -88,7 +90,7 @@ from .common import device_option, dtype_option, reports_errors
               help="With --scheduler: each chunk takes K optimizer steps on its own data "
               "between averagings of the weights and optimizer state (local SGD) "
               "[default: synchronous steps].")
-@click.option("--connect-timeout", type=click.FloatRange(min=0, min_open=True), default=10.0,
+@click.option("--connect-timeout", type=FiniteFloat(min=0, min_open=True), default=10.0,
               show_default=True, metavar="SECONDS",
               help="With --scheduler: how long to wait for the scheduler and a worker.")
 @reports_errors
@@ -97,6 +99,8 @@ def tfweightcalc(gcp_file, data_file, out, lr, optimizer, weight_decay, lr_sched
                  resume_anyway, val_fraction, patience, allow_nan, quiet, plot, scheduler,
                  chunk_size, sync_every, connect_timeout):
     """Learn the weights of the GCP from the training examples in DATA."""
+    check_outputs({"-o": out, "--checkpoint": checkpoint, "--plot": plot},
+                  {"GCP": gcp_file, "DATA": data_file, "--init": init_file})
     if plot:
         require_matplotlib()
     cfg = TrainConfig(lr=lr, optimizer=optimizer, batch_size=batch_size, max_iters=max_iters,
@@ -110,7 +114,7 @@ def tfweightcalc(gcp_file, data_file, out, lr, optimizer, weight_decay, lr_sched
         data = local_data(data_file, sig, chunk_size, sync_every, allow_nan)
     init = load_init(init_file, sig) if init_file else None
     resume = resume_from(checkpoint, sig, cfg, resume_anyway) if checkpoint else None
-    save = (lambda state: save_checkpoint(checkpoint, state, cfg)) if checkpoint else None
+    save = checkpoint_saver(checkpoint, cfg) if checkpoint else None
     loop = dict(init=init, resume=resume, should_stop=StopFlag(), checkpoint=save,
                 checkpoint_every=checkpoint_every)
     bar = None
@@ -119,7 +123,8 @@ def tfweightcalc(gcp_file, data_file, out, lr, optimizer, weight_decay, lr_sched
             if scheduler:
                 from ..distributed import cluster as distributed
                 worker_device = device or os.environ.get("TENFLANG_DEVICE") or "auto"
-                with distributed.connect(scheduler, connect_timeout) as client:
+                with distributed.connect(scheduler, connect_timeout,
+                                         loop["should_stop"]) as client:
                     bar = progress_bar(max_iters, resume, quiet)
                     result = distributed.train(client, gcp, data, cfg, device=worker_device,
                                                allow_nan=allow_nan, sync_every=sync_every,
@@ -132,17 +137,18 @@ def tfweightcalc(gcp_file, data_file, out, lr, optimizer, weight_decay, lr_sched
                                validated=bar and bar.validated, **loop)
     except (Diverged, Interrupted) as failure:
         close(bar)
-        keep(failure.state, out, checkpoint, cfg)
+        retry = not isinstance(failure, CheckpointFailed)
+        keep(failure.state, out, checkpoint if retry else None, cfg)
         raise
     close(bar)
-    finish(result, out, save, cfg, plot)
+    finish(result, out, checkpoint, cfg, plot)
 
 
 def cluster_data(data_file, sig, scheduler, chunk_size, allow_nan):
     """The distributed run's data description (no examples are read here)."""
     from ..distributed import cluster as distributed
     distributed.parse_scheduler(scheduler)
-    data = distributed.describe(data_file, chunk_size, allow_nan)
+    data = distributed.describe(data_file, chunk_size, allow_nan, shapes=sig.inputs)
     data.validate(sig.inputs)
     return data
 
@@ -159,26 +165,36 @@ def local_data(data_file, sig, chunk_size, sync_every, allow_nan) -> dict:
         raise TenflangError("DATA is a directory: a directory of .npz shards is read by a "
                             "distributed run (--scheduler local:N or tcp://HOST:PORT)",
                             Location(data_file))
-    examples = vectors.load_examples(data_file, allow_nan=allow_nan)
+    examples = vectors.load_examples(data_file, allow_nan=allow_nan, shapes=sig.inputs)
     examples.validate(sig.inputs, required=set(sig.inputs))
     examples.check_classes(sig.classes)
     return examples.arrays
 
 
-def finish(result, out, save, cfg, plot) -> None:
-    """Write the learned weights, the last checkpoint, the warnings, the
-    summary and the plot."""
-    if save:
-        save(result.state)
-    if out:
-        vectors.save_weights(out, result.weights)
-    else:
-        sys.stdout.write(vectors.format_weights(result.weights))
+def finish(result, out, checkpoint, cfg, plot) -> None:
+    """Write the last checkpoint, the learned weights, the warnings, the summary
+    and the plot.  An output that fails does not lose the weights (see `keep`)."""
+    kept, failed = keep_weights(result.state, out, checkpoint, cfg, result.weights)
+    if failed:
+        report_kept(result.state, kept, failed)
+        raise RunFailure("training finished, but not every output could be written")
     for warning in result.warnings:
-        click.echo(f"warning: {warning}", err=True)
+        say(f"warning: {warning}")
     click.echo(summary(result, cfg), err=True)
     if plot:
         plot_loss(plot, result)
+
+
+def checkpoint_saver(path: str, cfg):
+    """`save(state)` for the loop: a checkpoint that cannot be written stops the
+    run (Interrupted, so the weights are kept elsewhere, see `keep`)."""
+    def save(state: State) -> None:
+        try:
+            save_checkpoint(path, state, cfg)
+        except TenflangError as err:
+            raise CheckpointFailed(f"cannot write the checkpoint {path}: {err.message}; training "
+                              f"stopped at iteration {state.iteration}", state) from None
+    return save
 
 
 def require_matplotlib() -> None:
@@ -235,29 +251,28 @@ def resume_from(path: str, sig, cfg, anyway: bool) -> State | None:
                             f"{cfg.max_iters}; raise --max-iters to train further, or start "
                             f"a new run from its weights with --init", Location(path))
     if state.iteration == cfg.max_iters:
-        click.echo(f"{path}: the checkpoint is already at --max-iters {cfg.max_iters}: no steps "
-                   "to take (raise --max-iters to train further); its weights are written",
-                   err=True)
+        say(f"{path}: the checkpoint is already at --max-iters {cfg.max_iters}: no steps "
+            "to take (raise --max-iters to train further); its weights are written")
     else:
-        click.echo(f"resuming from {path} at iteration {state.iteration}", err=True)
+        say(f"resuming from {path} at iteration {state.iteration}")
     return state
 
 
 def keep(state: State, out, checkpoint, cfg) -> None:
-    """After a failed run: write the last good weights where the user asked,
-    or to stdout (the weights' channel) when nowhere was asked."""
-    if checkpoint:
-        save_checkpoint(checkpoint, state, cfg)
-    if out:
-        vectors.save_weights(out, state.weights)
-    where = " and ".join(p for p in (out, checkpoint) if p)
-    if not where:
-        sys.stdout.write(vectors.format_weights(state.weights))
-        sys.stdout.flush()
-        where = "printed on stdout"
-    else:
-        where = f"in {where}"
-    click.echo(f"the last good weights (iteration {state.iteration}) are {where}", err=True)
+    """After a failed run: write the last good weights wherever possible
+    (`rescue.keep_weights`: where the user asked, else stdout, the weights'
+    channel) and say where."""
+    report_kept(state, *keep_weights(state, out, checkpoint, cfg))
+
+
+def report_kept(state: State, kept: list, failed: list) -> None:
+    for message in failed:
+        click.echo(message, err=True)
+    files = [k for k in kept if k != "standard output"]
+    where = ([f"in {' and '.join(files)}"] if files else []) + \
+        (["printed on stdout"] if "standard output" in kept else [])
+    say(f"the last good weights (iteration {state.iteration}) are "
+        f"{' and '.join(where) or 'nowhere: no file could be written'}")
 
 
 def progress_bar(total: int, resume, quiet: bool):
@@ -335,7 +350,7 @@ def plot_loss(path: str, result) -> None:
     fig.tight_layout()
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png")
-    write_atomically(path, buffer.getvalue())
+    write_file(path, buffer.getvalue())
 
 
 def trailing_mean(values: list, window: int) -> list:

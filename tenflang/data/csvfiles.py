@@ -17,11 +17,13 @@ Conventions:
 from __future__ import annotations
 
 import csv
+import math
 import re
 from typing import Iterator
 
 import numpy as np
 
+from .. import limits
 from ..errors import Location, TenflangError
 from ..lang.lexical import NAME
 from .notation import FLOATISH_RE, NUM_RE, check_uniform, content_lines, number_strings, shape_str
@@ -70,6 +72,10 @@ def _csv_layout(header: list[str], at) -> dict[str, tuple[tuple[int, ...], list[
                                 "different numbers of indices", at(cols[1][1]))
         rank = ranks.pop()
         shape = () if rank is None else tuple(max(i[d] for i in seen) + 1 for d in range(rank))
+        if math.prod(shape) > limits.MAX_TENSOR_ELEMENTS:
+            raise TenflangError(f"CSV header: '{name}' would hold {math.prod(shape)} elements "
+                                f"per example; the limit is {limits.MAX_TENSOR_ELEMENTS}",
+                                at(cols[0][1]))
         missing = next((i for i in np.ndindex(shape) if i not in seen), None) if shape else None
         if missing is not None:
             found = " and ".join(f"{name}[{','.join(map(str, i))}]" for i in list(seen)[:4])

@@ -7,8 +7,10 @@ Conventions:
   whitespace (``[1 2 3]`` is ``[1, 2, 3]``); one trailing comma is allowed.  Names
   match `NAME_RE`, the language's own NAME (tenflang/lang/lexical.py; generated
   names such as ``d/dw``, ``h.t`` included).  Numbers match `NUM`: the language's
-  NUMBER, or ``inf``/``infinity``/``nan`` (any case, optional sign).  ``null`` is a whole value only, never a list element.
+  NUMBER, or ``inf``/``infinity``/``nan`` (any case, optional sign).  ``null`` is a
+  whole value only, never a list element.
   ``#`` starts a comment; blank lines are ignored (`is_blank`, `content_lines`).
+  Lists nest at most `limits.MAX_LIST_DEPTH` deep.
 * Parsing works on a `Source` (the text, its file and first line number) and
   positions in it; `parse_vector` returns ``{name: (value, position)}`` with values
   a float, a float64 ndarray or None (null).  Problems raise `TenflangError` at the
@@ -27,6 +29,7 @@ from typing import Iterator
 
 import numpy as np
 
+from .. import limits
 from ..errors import Location, TenflangError
 from ..lang.lexical import NAME, NUMBER
 
@@ -38,6 +41,8 @@ _ATOM_RE = re.compile(r"[^\s{}\[\],:#]+")
 _FLOATISH = r"[0-9eE.+\-infatyINFATY\s,]*"            # characters float() may see
 FLOATISH_RE = re.compile(_FLOATISH)
 _FLAT_RE = re.compile(r"\[(" + _FLOATISH + r")\]")       # a list of numbers only
+_LEAF_RE = re.compile(r"\[([^\[\]{}:#]*)\]")                 # a list without sublists
+_BAD_ITEM_RE = re.compile(r"(?<![^\s,])(?!(?:" + NUM + r")(?![^\s,]))[^\s,]+")  # not a number
 _BLANK_NEXT_RE = re.compile(r"\n(?=[^\S\n]*(?:#|\n|$))")    # a newline before a blank line
 _JSON_SPECIAL = {"nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}
 
@@ -101,6 +106,16 @@ def _parse_atom(src: Source, text: str, pos: int, name: str, in_list: bool):
     return float(s), m.end()
 
 
+def _raise_bad_item(src: Source, text: str, pos: int, name: str) -> None:
+    """If the list at text[pos] has no sublists and an item that is not a
+    number, raise its error now: one regex scan, where the token-by-token walk
+    would take a Python step per item of a line of millions."""
+    leaf = _LEAF_RE.match(text, pos)
+    bad = leaf and _BAD_ITEM_RE.search(text, leaf.start(1), leaf.end(1))
+    if bad:
+        _parse_atom(src, text, bad.start(), name, True)
+
+
 def _parse_list(src: Source, text: str, pos: int, name: str, multiline: bool):
     """Parse the nested list at text[pos] == '['; returns (array, end)."""
     stack: list[tuple[list, list, int]] = []   # (items, [shape of items], '[' position)
@@ -108,9 +123,13 @@ def _parse_list(src: Source, text: str, pos: int, name: str, multiline: bool):
         pos = skip(text, pos)
         c, start = text[pos:pos + 1], pos
         if c == "[":
+            if len(stack) >= limits.MAX_LIST_DEPTH:
+                raise src.error(f"the value of '{name}' nests lists more than "
+                                f"{limits.MAX_LIST_DEPTH} deep (the limit)", pos)
             m = _FLAT_RE.match(text, pos)
             vals = m and _flat_floats(m.group(1))
             if vals is None:
+                _raise_bad_item(src, text, pos, name)
                 stack.append(([], [None], pos))
                 pos += 1
                 continue
@@ -219,9 +238,12 @@ def fast_scalar_examples(path: str, text: str, lines: list[str]):
     entries, _ = parse_vector(Source(path, lines[first], first + 1), lines[first], 0, False)
     if not entries or not all(isinstance(v, float) for v, _ in entries.values()):
         return None
-    ws, sep = r"[ \t\r\f\v]*", r"(?:[ \t\r\f\v]*,[ \t\r\f\v]*|[ \t\r\f\v]+)"
+    # each run of blanks is matched by one `ws` only: two adjacent `[ \t]*` could
+    # split a long run in quadratically many ways, tried on every bad line
+    ws, sep = r"[ \t\r\f\v]*", r"(?:[ \t\r\f\v]+(?:,[ \t\r\f\v]*)?|,[ \t\r\f\v]*)"
     body = sep.join(re.escape(n) + ws + ":" + ws + "(" + NUM + ")" for n in entries)
-    pattern = "^" + ws + r"(\{)?" + ws + body + ws + ",?" + ws + r"(?(1)\})" + ws + r"(?:#[^\n]*)?$"
+    pattern = ("^" + ws + r"(?:(\{)" + ws + ")?" + body + ws + "(?:," + ws + ")?"
+               + r"(?(1)\}" + ws + ")" + r"(?:#[^\n]*)?$")
     rows = re.findall(pattern, text, re.M)
     numbers = content_lines(text, lines)
     if len(rows) != len(numbers):

@@ -28,12 +28,14 @@ Conventions:
 from __future__ import annotations
 
 import json
+import math
 import os
 import zipfile
 from dataclasses import dataclass
 
 import numpy as np
 
+from .. import limits
 from ..errors import Location, TenflangError
 
 MANIFEST = "manifest.json"
@@ -73,13 +75,15 @@ class Dataset:
         Examples(self.path, arrays, None).validate(inputs, required=set(inputs))
 
 
-def describe(path: str, chunk_size: int | None = None, allow_nan: bool = False) -> Dataset:
+def describe(path: str, chunk_size: int | None = None, allow_nan: bool = False,
+             shapes: dict | None = None) -> Dataset:
     """The chunks of DATA: a single file cut into chunks of `chunk_size` rows
     (default DEFAULT_CHUNK_ROWS), or a shard directory whose consecutive shards
     are combined into chunks of at most `chunk_size` rows (default: one chunk
     per shard; a bigger shard stays one chunk).  Reads a directory's manifest
     or the .npz headers, and a single .npz file's headers; a single text or
-    CSV file is read (and checked) here, since its example count is not known
+    CSV file is read (and checked, each example against `shapes` when given:
+    `vectors.load_examples`) here, since its example count is not known
     otherwise."""
     if os.path.isdir(path):
         data = _describe_directory(path)
@@ -92,7 +96,7 @@ def describe(path: str, chunk_size: int | None = None, allow_nan: bool = False) 
     if path.lower().endswith(".npz"):
         shapes, rows = npz_header(path)
     else:
-        examples = vectors.load_examples(path, allow_nan=allow_nan)
+        examples = vectors.load_examples(path, allow_nan=allow_nan, shapes=shapes)
         shapes = {n: a.shape[1:] for n, a in examples.arrays.items() if a is not None}
         rows = len(examples)
     chunks = [(Piece(full, a, min(a + size, rows), min(a + size, rows) - a),)
@@ -210,7 +214,31 @@ def read_manifest(path: str) -> dict:
                             Location(path)) from None
     if not shards:
         raise TenflangError("the manifest lists no shards", Location(path))
+    check_manifest(path, shards, variables, rows)
     return {"shards": shards, "variables": variables, "rows": rows}
+
+
+def check_manifest(path: str, shards: list, variables: dict, rows: int) -> None:
+    """A manifest names only files of its own directory (a plain file name:
+    no directory part, no '..', so a run never reads outside the shard
+    directory), row counts >= 1 that add up, and shapes within the limit."""
+    for shard in shards:
+        name = shard["file"]
+        if name in ("", ".", "..") or os.path.basename(name) != name or "\\" in name \
+                or "\0" in name:
+            raise TenflangError(f"the manifest names the shard '{name}', which is not a file "
+                                "name in the manifest's own directory", Location(path))
+        if shard["rows"] < 1:
+            raise TenflangError(f"the manifest gives shard '{name}' {shard['rows']} rows",
+                                Location(path))
+    if rows != sum(shard["rows"] for shard in shards):
+        raise TenflangError(f"the manifest's total of {rows} rows is not the sum of its "
+                            "shards' rows", Location(path))
+    for name, shape in variables.items():
+        if any(d < 0 for d in shape) or math.prod(shape) > limits.MAX_TENSOR_ELEMENTS:
+            raise TenflangError(f"the manifest gives '{name}' the shape {shape}: negative, or "
+                                f"more than {limits.MAX_TENSOR_ELEMENTS} elements",
+                                Location(path))
 
 
 def write_shards(arrays: dict, directory: str, rows: int, source: str = "") -> list:
@@ -219,7 +247,7 @@ def write_shards(arrays: dict, directory: str, rows: int, source: str = "") -> l
     examples each, in order, then the manifest (last, so a directory with a
     manifest is complete); each file atomically.  Returns [(file, rows)]."""
     from . import vectors
-    from ..files import write_atomically
+    from ..files import write_file
     total = len(next(iter(arrays.values())))
     written = []
     for k, start in enumerate(range(0, total, rows)):
@@ -228,8 +256,8 @@ def write_shards(arrays: dict, directory: str, rows: int, source: str = "") -> l
                               {n: a[start:start + rows] for n, a in arrays.items()}, "npz")
         written.append((name, min(rows, total - start)))
     shapes = {n: a.shape[1:] for n, a in arrays.items()}
-    write_atomically(os.path.join(directory, MANIFEST),
-                     json.dumps(manifest(source, written, shapes), indent=1) + "\n")
+    write_file(os.path.join(directory, MANIFEST),
+               json.dumps(manifest(source, written, shapes), indent=1) + "\n")
     return written
 
 

@@ -16,7 +16,7 @@ Conventions:
   Files are replaced atomically.  Problems in files raise `TenflangError`
   (file/line/column); failed writes raise `RunFailure`.
 * This module holds the public API (`Examples`, `load_*`, `save_*`, `format_*`,
-  `validate_weights`, `weight_location`, `write_atomically`, `NAME_RE`), npz
+  `validate_weights`, `weight_location`, `NAME_RE`), npz
   handling and the assembly of text data files; the notation parser and the CSV
   reader/writer live in their own modules, which do not import this one.
 """
@@ -32,7 +32,7 @@ from typing import Iterator
 import numpy as np
 
 from ..errors import Location, TenflangError
-from ..files import write_atomically
+from ..files import write_file
 from .csvfiles import csv_examples, csv_lines, header_column, merge_header
 from .notation import (NAME_RE, Source, check_uniform, entry_column, is_blank, parse_vector,
                        shape_str, skip, value_strings, vector_lines)
@@ -74,6 +74,9 @@ def _read_npz(path: str, what: str) -> dict[str, np.ndarray]:
     for name, a in arrays.items():
         if not NAME_RE.fullmatch(name):
             raise TenflangError(f"array name '{name}' is not a variable name", Location(file=path))
+        if not isinstance(a, np.ndarray):       # a member that is not a .npy file
+            raise TenflangError(f"'{name}' in the archive is not a numpy array",
+                                Location(file=path))
         if a.dtype.kind not in "biuf":
             raise TenflangError(f"array '{name}' holds {a.dtype} values, not numbers",
                                 Location(file=path))
@@ -176,7 +179,7 @@ def _first_nonfinite(arrays: dict) -> tuple[int, str, float] | None:
     return best
 
 
-def _text_examples(path: str, text: str):
+def _text_examples(path: str, text: str, declared: dict | None = None):
     lines = text.split("\n")
 
     def where(k: int, name: str | None = None) -> Location:
@@ -204,12 +207,14 @@ def _text_examples(path: str, text: str):
         if not check_uniform(name, states, where):
             arrays[name] = None
             continue
-        shape = np.shape(items[0][0])
+        given = declared is not None and name in declared
+        shape = tuple(declared[name]) if given else np.shape(items[0][0])
         k = next((k for k, (v, _) in enumerate(items) if np.shape(v) != shape), None)
         if k is not None:
             raise TenflangError(f"variable '{name}' has shape {shape_str(np.shape(items[k][0]))} "
-                                f"here but {shape_str(shape)} in line {numbers[0]}; every "
-                                "example must have the same shapes", where(k, name))
+                                + (f"here, but the program declares {shape_str(shape)}" if given
+                                   else f"here but {shape_str(shape)} in line {numbers[0]}; "
+                                   "every example must have the same shapes"), where(k, name))
         arrays[name] = np.array([v for v, _ in items], dtype=np.float64)
     return arrays, numbers, where
 
@@ -218,8 +223,11 @@ def _ext(path: str) -> str:
     return os.path.splitext(path)[1].lower()
 
 
-def load_examples(path: str, *, allow_nan: bool = False) -> Examples:
-    """Load a data file: .npz, .csv, otherwise vector notation (one example per line)."""
+def load_examples(path: str, *, allow_nan: bool = False, shapes: dict | None = None) -> Examples:
+    """Load a data file: .npz, .csv, otherwise vector notation (one example per line).
+    `shapes` (name -> the program's per-example shape), when given, is what each
+    example of a text file is checked against, so an error names the first line
+    that disagrees with the program (not with the file's first line)."""
     header_line = None
     if _ext(path) == ".npz":
         arrays, numbers = _read_npz(path, "data"), None
@@ -233,7 +241,7 @@ def load_examples(path: str, *, allow_nan: bool = False) -> Examples:
     elif _ext(path) == ".csv":
         arrays, numbers, where, header_line = csv_examples(path, _read_text(path, "data"))
     else:
-        arrays, numbers, where = _text_examples(path, _read_text(path, "data"))
+        arrays, numbers, where = _text_examples(path, _read_text(path, "data"), shapes)
     examples = Examples(path, arrays, numbers, header_line)
     if not len(examples):
         raise TenflangError("no examples in file (it is empty or holds only comments or a header)",
@@ -346,7 +354,7 @@ def _npz_bytes(arrays: dict) -> bytes:
 
 def save_weights(path: str, weights: dict[str, np.ndarray]) -> None:
     """Save weights as .npz (by extension) or vector notation, atomically."""
-    write_atomically(path, _npz_bytes(weights) if _ext(path) == ".npz" else format_weights(weights))
+    write_file(path, _npz_bytes(weights) if _ext(path) == ".npz" else format_weights(weights))
 
 
 def format_of(path: str) -> str:
@@ -359,7 +367,7 @@ def save_examples(path: str, arrays: dict[str, np.ndarray | None], fmt: str | No
     `format_of`), atomically.  npz leaves out None arrays."""
     fmt = fmt or format_of(path)
     if fmt == "npz":
-        write_atomically(path, _npz_bytes(arrays))
+        write_file(path, _npz_bytes(arrays))
     else:
         lines = list(format_examples(arrays, fmt))
-        write_atomically(path, "\n".join(lines) + "\n")
+        write_file(path, "\n".join(lines) + "\n")

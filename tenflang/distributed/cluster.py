@@ -51,10 +51,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
-import re
 
 from ..errors import RunFailure, TenflangError
+from .address import parse_scheduler, within
 from ..data.shards import describe  # noqa: F401 (API)
 from .descent import ClusterFailure, train  # noqa: F401 (API)
 
@@ -65,32 +64,16 @@ from .descent import ClusterFailure, train  # noqa: F401 (API)
 # shows the same for remote workers).
 MMAP_KEY = "distributed.nanny.pre-spawn-environ.MALLOC_MMAP_THRESHOLD_"
 MMAP_THRESHOLD = 32 * 1024 * 1024
-_SCHEDULER_RE = re.compile(r"[a-z][a-z0-9+]*://\S+|[^\s/:]+:\d+")   # tcp://host:8786, host:8786
 
 
 # ----------------------------------------------------------------------------- the scheduler
 
-def parse_scheduler(text: str) -> tuple[str, int | str]:
-    """("local", worker count) for ``local:N`` (``local``: one per core), else
-    ("address", text) for a scheduler address such as ``tcp://host:8786``."""
-    text = text.strip()
-    if text == "local" or text.startswith("local:"):
-        count = text[6:] if text != "local" else str(os.cpu_count() or 1)
-        if not count.isdigit() or int(count) < 1:
-            raise TenflangError(f"--scheduler {text}: local:N needs a worker count N >= 1")
-        return "local", int(count)
-    if not _SCHEDULER_RE.fullmatch(text):
-        raise TenflangError(f"--scheduler {text!r}: expected a Dask scheduler address such as "
-                            "tcp://HOST:8786, or local:N to start N local worker processes")
-    return "address", text
-
-
 @contextlib.contextmanager
-def connect(spec: str, timeout: float = 10.0):
+def connect(spec: str, timeout: float = 10.0, should_stop=lambda: False):
     """A `distributed.Client` for `spec` (see `parse_scheduler`), closed on exit;
     ``local:N`` starts (and stops) a LocalCluster of N single-threaded worker
     processes.  Waits up to `timeout` seconds for a remote scheduler and for
-    one of its workers."""
+    one of its workers, and only while `should_stop()` is false (`within`)."""
     kind, value = parse_scheduler(spec)
     try:
         from distributed import Client
@@ -100,15 +83,20 @@ def connect(spec: str, timeout: float = 10.0):
     with contextlib.ExitStack() as stack:
         try:
             if kind == "local":
-                client = _start_local(stack, value)
+                client = within(None, lambda: _start_local(stack, value), should_stop,
+                                "the local cluster to start")
             else:
-                client = Client(value, timeout=timeout)
+                client = within(timeout, lambda: Client(value, timeout=timeout),
+                                should_stop, f"the Dask scheduler at {value}", slack=2)
                 stack.callback(_quietly, client.close)
+        except RunFailure:
+            raise
         except Exception as err:      # refused, timed out, or not a Dask scheduler at all
             raise RunFailure(_cannot_connect(kind, value, timeout, err)) from None
         if kind != "local":
             try:
-                client.wait_for_workers(1, timeout=timeout)
+                within(timeout, lambda: client.wait_for_workers(1, timeout=timeout),
+                       should_stop, f"a worker of the Dask scheduler at {value}", slack=2)
             except (OSError, asyncio.TimeoutError, TimeoutError):
                 raise RunFailure(f"the Dask scheduler at {value} has no workers (none joined "
                                  f"within {timeout:g} s); start some with: dask worker "

@@ -34,6 +34,12 @@ def read_source(path: str) -> str:
     except OSError as err:
         reason = getattr(err, "strerror", None) or str(err)
         raise TenflangError(f"cannot read program: {reason}", Location(path)) from None
+    return decode_source(data, path)
+
+
+def decode_source(data: bytes, path: str) -> str:
+    """Program bytes as text: UTF-8, a leading byte-order mark dropped; other
+    bytes are a located TenflangError."""
     if data.startswith(codecs.BOM_UTF8):
         data = data[len(codecs.BOM_UTF8):]
     try:
@@ -52,5 +58,6 @@ def parse_file(path: str, shape_program: bool = False) -> Program:
     return parse(read_source(path), path, shape_program)
 
 
-__all__ = ["parse", "parse_file", "parse_source", "expand", "check", "print_program",
+__all__ = ["parse", "parse_file", "read_source", "decode_source", "parse_source", "expand", "check",
+           "print_program",
            "Program", "Declare", "Define", "Macro", "Comment", "Var", "Num", "Pos"]

@@ -6,14 +6,17 @@ rest once defined).  Each problem raises a located `TenflangError` at once.
 The result maps every declared name to its per-example shape: data variables
 take their declared shape (scalar when none is written); defined variables
 take the shape their op's rule gives, which must agree with any declared one.
+No tensor, declared or inferred, may hold more than
+`limits.MAX_TENSOR_ELEMENTS` elements per example (`check_size`).
 """
 from __future__ import annotations
 
 import difflib
+import math
 import re
 from dataclasses import replace
 
-from .. import ops
+from .. import limits, ops
 from .ast import BOUND_KINDS, KINDS, Declare, Define, Dims, Num, Program, Var
 from . import printer
 from .diagnostics import error_at
@@ -119,6 +122,17 @@ def check_declare(program, declare: Declare, decls, shape_program: bool) -> None
     if declare.shape is not None and 0 in declare.shape:
         raise error_at(program, declare.name_pos, f"'{declare.name}' has an empty dimension "
                        f"in its shape {ops.fmt_shape(declare.shape)}", declare.origin)
+    if declare.shape is not None:
+        check_size(program, declare.name_pos, declare.name, declare.shape, declare.origin)
+
+
+def check_size(program, pos, name: str, shape, origin=()) -> None:
+    """A shape of at most MAX_TENSOR_ELEMENTS elements, else a located error."""
+    size = math.prod(shape)
+    if size > limits.MAX_TENSOR_ELEMENTS:
+        raise error_at(program, pos, f"'{name}' would hold {size} elements per example "
+                       f"({ops.fmt_shape(shape)}); the limit is {limits.MAX_TENSOR_ELEMENTS}",
+                       origin)
 
 
 def check_define(program, define: Define, decls, defined: set[str]) -> None:
@@ -167,6 +181,7 @@ def infer(program, define: Define, decls, shapes) -> ops.Shape:
         shape = ops.TABLE[define.op].result_shape(operand_shapes, define.attrs)
     except ops.ShapeMismatch as err:
         raise error_at(program, define.op_pos, str(err), define.origin) from None
+    check_size(program, define.pos, define.name, shape, define.origin)
     declared = decls[define.name].shape
     if declared is not None and tuple(declared) != tuple(shape):
         raise error_at(program, define.pos, f"'{define.name}' is declared with shape "

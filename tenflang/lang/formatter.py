@@ -28,10 +28,11 @@ can never change a program.
 """
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 
-from ..errors import Location, RunFailure
+from ..errors import Location, RunFailure, TenflangError
 from .lexical import NAME, NUMBER
 from .syntax import parse_source
 
@@ -211,7 +212,10 @@ def format_file(path: str, check: bool = False) -> bool:
     from pathlib import Path
 
     from . import read_source
-    from ..files import write_atomically
+    from ..files import write_file
+    if not check and os.path.exists(path) and not os.path.isfile(path):
+        raise TenflangError("not a regular file: fmt rewrites files in place; format a "
+                            "stream with `tenflang fmt -`", Location(path))
     text = read_source(path)                 # TenflangError if unreadable
     new = format_source(text, path)
     try:
@@ -219,7 +223,7 @@ def format_file(path: str, check: bool = False) -> bool:
     except OSError as err:
         raise RunFailure(f"cannot read file: {err.strerror or err}", Location(path)) from None
     if changed and not check:
-        write_atomically(path, new)
+        write_file(path, new)
     return changed
 
 

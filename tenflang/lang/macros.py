@@ -7,12 +7,19 @@ expansions never collide.  A macro may call only macros defined before it,
 which rules recursion out; a call of itself is reported as recursion.
 Expanded statements keep the position of the macro body line and record the
 call sites in `origin`, innermost first, for error messages.
+
+Macros calling macros can multiply (30 macros each calling the one before
+twice expand to 2**30 lines), so each macro's expanded size and nesting depth
+are computed when it is defined, before anything is expanded: a macro nested
+deeper than `limits.MAX_MACRO_DEPTH` is an error at its line, and a call that
+would take the program past `limits.MAX_EXPANDED_STATEMENTS` an error at the
+call.  The depth bound also bounds the recursion of `expand_call`.
 """
 from __future__ import annotations
 
 from dataclasses import replace
 
-from .. import ops
+from .. import limits, ops
 from .ast import Declare, Define, Macro, Program, Var
 from .diagnostics import error_at
 from .nested import Namer, lower, names_used, nodes, rename
@@ -21,6 +28,7 @@ from .nested import Namer, lower, names_used, nodes, rename
 def expand(program: Program) -> Program:
     """The program with every macro definition removed and every call expanded."""
     macros: dict[str, Macro] = {}
+    cost: dict[str, tuple[int, int]] = {}      # macro -> (expanded statements, depth)
     later = {s.name: s for s in program.statements if isinstance(s, Macro)}
     callable_names = set(later) - {s.name for s in program.statements if isinstance(s, Declare)}
     namer = Namer({s.name for s in program.statements if isinstance(s, Declare)})
@@ -29,15 +37,18 @@ def expand(program: Program) -> Program:
         if isinstance(statement, Macro):
             statement = with_calls(statement, later)
             check_macro(program, statement, macros, later)
+            cost[statement.name] = macro_cost(program, statement, cost)
             macros[statement.name] = statement
-        elif isinstance(statement, Define):
+            continue
+        if isinstance(statement, Define):
+            statement = as_call(statement, callable_names)
             for op, where in ops_called(statement):
                 if op in later and op not in macros:
                     raise error_at(program, where, f"macro '{op}' is called before it is "
                                    f"defined{on_line(later[op])}; define a macro before its "
                                    "first call")
-            out.extend(expand_define(program, as_call(statement, callable_names), macros, (),
-                                     namer))
+            check_size(program, statement, len(out) + define_cost(statement, cost), cost)
+            out.extend(expand_define(program, statement, macros, (), namer))
         else:
             out.append(statement)
     return replace(program, statements=tuple(out))
@@ -59,6 +70,35 @@ def expand_define(program, define: Define, macros, origin, namer: Namer) -> list
         else:
             out.append(line)
     return out
+
+
+def define_cost(define: Define, cost: dict) -> int:
+    """Statements `define` expands to: one per op, a macro call its macro's size."""
+    return sum(cost[op][0] if op in cost else 1 for op, _ in ops_called(define))
+
+
+def macro_cost(program: Program, macro: Macro, cost: dict) -> tuple[int, int]:
+    """(statements one call expands to, macro calls nested in it, itself
+    included), from the costs of the earlier macros it calls."""
+    size, depth = 0, 1
+    for s in macro.body:
+        size += define_cost(s, cost) if isinstance(s, Define) else 1
+        for op, _ in ops_called(s) if isinstance(s, Define) else ():
+            if op in cost:
+                depth = max(depth, 1 + cost[op][1])
+    if depth > limits.MAX_MACRO_DEPTH:
+        raise error_at(program, macro.pos, f"macro '{macro.name}' nests macro calls {depth} "
+                       f"deep; the limit is {limits.MAX_MACRO_DEPTH}")
+    return min(size, limits.MAX_EXPANDED_STATEMENTS + 1), depth
+
+
+def check_size(program: Program, define: Define, total: int, cost: dict) -> None:
+    if total > limits.MAX_EXPANDED_STATEMENTS:
+        op, where = max((c for c in ops_called(define) if c[0] in cost),
+                        key=lambda c: cost[c[0]][0])
+        raise error_at(program, where, f"with this call of macro '{op}' the program expands "
+                       f"to more than {limits.MAX_EXPANDED_STATEMENTS} statements (the limit); "
+                       "do its macros call each other more often than intended?")
 
 
 def as_call(define: Define, macro_names) -> Define:

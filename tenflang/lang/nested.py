@@ -13,7 +13,7 @@ argument and a nested expression in the macro's body both ask for `h.1`, the
 later takes the next free number.  Each generated line keeps the position of
 its own op (errors point at its column) and the macro call sites of the line
 it came from.  The passes here are loops over an explicit stack, and the
-parser caps the depth (`syntax.MAX_NESTING`).
+parser caps the depth (`limits.MAX_NESTING`).
 """
 from __future__ import annotations
 

@@ -14,6 +14,7 @@ import re
 import lark
 from lark import Transformer, v_args
 
+from .. import limits
 from ..errors import Location, TenflangError, source_line
 from ..gcpause import paused_gc
 from .ast import Declare, Define, Dims, Expr, Macro, Num, Pos, Program, Var
@@ -21,15 +22,12 @@ from .lexical import grammar_text
 
 READABLE = {
     "NAME": "a name", "NUMBER": "a number", "INT": "an integer", "_NL": "end of line",
-    "EQUAL": "'='", "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "COMMA": "','", "ARROW": "'->'",
-    "DECLARE": "'declare'", "DEFINE": "'define'", "MACRO": "'macro'", "END": "'end'",
+    "EQUAL": "'='", "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "COMMA": "','",
+    "ARROW": "'->'",
+    "_DECLARE": "'declare'", "_DEFINE": "'define'", "_MACRO": "'macro'", "_END": "'end'",
     "$END": "end of file",
 }
 INTEGER = re.compile(r"[+-]?\d+")
-# Parentheses nested deeper than this are refused with a located message, so that
-# no pass over a nested expression (its lowering, printing, comparing) can run
-# out of stack; it belongs with the other input limits (docs/guide.md, "Limits").
-MAX_NESTING = 100
 
 
 def pos(token) -> Pos:
@@ -87,9 +85,9 @@ class ToAst(Transformer):
 
     def nested(self, paren, op, *operands):
         depth = 1 + max((o.depth for o in operands if isinstance(o, Expr)), default=0)
-        if depth > MAX_NESTING:
-            raise BadToken(paren, f"expression nested deeper than {MAX_NESTING} parentheses; "
-                           "split it into several definitions")
+        if depth > limits.MAX_NESTING:
+            raise BadToken(paren, f"expression nested deeper than {limits.MAX_NESTING} "
+                           "parentheses; split it into several definitions")
         return Expr(str(op), operands, pos(paren), pos(op), depth)
 
     def params(self, *names):
@@ -197,7 +195,7 @@ def syntax_error(err, text: str, filename: str) -> TenflangError:
     elif isinstance(err, lark.exceptions.UnexpectedCharacters):
         message = f"unexpected character {text[err.pos_in_stream]!r}"
     elif (isinstance(err, lark.exceptions.UnexpectedToken) and err.token.type == "$END"
-          and "END" in err.expected and open_macro(text)):
+          and "_END" in err.expected and open_macro(text)):
         line, column, name = open_macro(text)
         message = f"macro '{name}' is never closed: 'end' expected before the end of the file"
     else:
@@ -205,8 +203,8 @@ def syntax_error(err, text: str, filename: str) -> TenflangError:
         found = "end of line" if token is None or token.type in ("_NL", "$END") else repr(str(token))
         message = f"unexpected {found}"
         expected = set(getattr(err, "expected", None) or ())
-        if "END" in expected and not open_macro(text, line):
-            expected.discard("END")       # LALR merges states: 'end' only closes a macro
+        if "_END" in expected and not open_macro(text, line):
+            expected.discard("_END")       # LALR merges states: 'end' only closes a macro
         if expected:
             message += f"; expected {expected_words(expected)}"
     return TenflangError(message, Location(filename, line, column, source_line(text, line)))

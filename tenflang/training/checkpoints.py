@@ -18,10 +18,13 @@ import os
 
 import numpy as np
 
-from ..files import write_atomically
+from .. import limits
+from ..files import write_file
 from ..data import vectors
 from ..errors import Location, TenflangError
 from .loop import State
+
+SLOT_KINDS = {"sgd": (), "momentum": ("v",), "adam": ("m", "v")}     # see optimizers
 
 
 # TrainConfig field -> its tfweightcalc option: a resumed run must agree on these
@@ -40,7 +43,7 @@ def save_checkpoint(path: str, state: State, cfg) -> None:
     arrays["meta"] = np.asarray(json.dumps(meta))
     buffer = io.BytesIO()
     np.savez(buffer, **arrays)
-    write_atomically(path, buffer.getvalue())
+    write_file(path, buffer.getvalue())
 
 
 def settings(cfg) -> dict:
@@ -63,30 +66,100 @@ def option_text(option: str, value) -> str:
 
 
 def load_checkpoint(path: str, weight_shapes: dict, cfg, anyway: bool = False) -> State | None:
-    """The saved state, or None when `path` does not exist yet.  A checkpoint
-    written with other settings (`differences`) is refused unless `anyway`."""
-    if not os.path.exists(path):
+    """The saved state, or None when `path` does not exist yet (or is not a
+    regular file, such as /dev/null: written through, never resumed from).  A
+    checkpoint written with other settings (`differences`) is refused unless
+    `anyway`; anything a run could not continue from is a TenflangError
+    (`check_*`)."""
+    if not os.path.isfile(path):
         return None
     try:
         with np.load(path, allow_pickle=False) as npz:
             arrays = {k: npz[k] for k in npz.files}
+        if not all(isinstance(a, np.ndarray) for a in arrays.values()):
+            raise ValueError("a member of the archive is not a numpy array")
         meta = json.loads(str(arrays.pop("meta")))
     except Exception as err:
         raise TenflangError(f"not a tfweightcalc checkpoint ({type(err).__name__}: {err})",
                             Location(path)) from None
-    if meta.get("optimizer") != cfg.optimizer:
-        raise TenflangError(f"the checkpoint was written by a run with --optimizer "
-                            f"{meta.get('optimizer')}, not {cfg.optimizer}", Location(path))
-    changed = differences(meta.get("settings", {}), cfg)
+    iteration = check_meta(path, meta, cfg.optimizer)
+    changed = differences(meta["settings"], cfg)
     if changed and not anyway:
         raise TenflangError(
             "the checkpoint was written by a run with "
             f"{', '.join(option_text(o, old) for o, old, _ in changed)}, not "
             f"{', '.join(option_text(o, new) for o, _, new in changed)}; resume with the same "
             "options, or add --resume-anyway to continue with the new ones", Location(path))
-    weights = {k[2:]: v for k, v in arrays.items() if k.startswith("w:")}
-    vectors.validate_weights(path, weights, weight_shapes)
-    best = {k[2:]: v for k, v in arrays.items() if k.startswith("b:")}
-    return State(weights, {k[2:]: v for k, v in arrays.items() if k.startswith("s:")},
-                 int(meta["iteration"]), list(arrays.get("history", [])),
-                 [(int(i), float(v)) for i, v in arrays.get("val_history", [])], best or None)
+    parts = {kind: {k[2:]: v for k, v in arrays.items() if k.startswith(kind + ":")}
+             for kind in ("w", "s", "b")}
+    history = arrays.pop("history", np.zeros(0))
+    val_history = arrays.pop("val_history", np.zeros((0, 2)))
+    stray = sorted(k for k in arrays if k[:2] not in ("w:", "s:", "b:"))
+    if stray:
+        raise TenflangError(f"not a tfweightcalc checkpoint: unexpected array '{stray[0]}'",
+                            Location(path))
+    for kind, what in (("w", "weight"), ("b", "best weight")):
+        if kind == "w" or parts[kind]:
+            vectors.validate_weights(path, parts[kind], weight_shapes)
+            check_numbers(path, what, parts[kind])
+    check_slots(path, parts["s"], weight_shapes, cfg.optimizer)
+    check_numbers(path, "loss history", {"history": history}, rank=1)
+    check_numbers(path, "validation history", {"val_history": val_history}, rank=2)
+    if val_history.shape[1:] != (2,):
+        raise TenflangError("the checkpoint's validation history is not (iteration, loss) "
+                            "pairs", Location(path))
+    floats = {kind: {k: v.astype(np.float64) for k, v in part.items()}
+              for kind, part in parts.items()}
+    return State(floats["w"], floats["s"], iteration, history.astype(np.float64).tolist(),
+                 [(int(i), float(v)) for i, v in val_history], floats["b"] or None)
+
+
+def check_meta(path: str, meta, optimizer: str) -> int:
+    """The iteration of a checkpoint's `meta` (a JSON object with the
+    optimizer, a whole iteration count and the seed)."""
+    where = Location(path)
+    if not isinstance(meta, dict):
+        raise TenflangError("not a tfweightcalc checkpoint: its meta record is not an object",
+                            where)
+    if meta.get("optimizer") != optimizer:
+        raise TenflangError(f"the checkpoint was written by a run with --optimizer "
+                            f"{meta.get('optimizer')}, not {optimizer}", where)
+    if not isinstance(meta.get("settings", {}), dict):
+        raise TenflangError("not a tfweightcalc checkpoint: its settings are not an object",
+                            where)
+    meta.setdefault("settings", {})
+    iteration = meta.get("iteration")
+    if type(iteration) is not int or not 0 <= iteration <= limits.MAX_ITERATIONS:
+        raise TenflangError(f"the checkpoint's iteration is {iteration!r}, not a whole number "
+                            f"from 0 to {limits.MAX_ITERATIONS}", where)
+    return iteration
+
+
+def check_numbers(path: str, what: str, arrays: dict, rank: int | None = None) -> None:
+    """Real, finite numbers (of `rank` dimensions when given)."""
+    for name, a in arrays.items():
+        if a.dtype.kind not in "biuf":
+            raise TenflangError(f"the checkpoint's {what} '{name}' holds {a.dtype} values, not "
+                                "real numbers", Location(path))
+        if rank is not None and a.ndim != rank:
+            raise TenflangError(f"the checkpoint's {what} has {a.ndim} dimensions, not {rank}",
+                                Location(path))
+        if not np.isfinite(a).all():
+            raise TenflangError(f"the checkpoint's {what} '{name}' holds NaN or infinity",
+                                Location(path))
+
+
+def check_slots(path: str, slots: dict, weight_shapes: dict, optimizer: str) -> None:
+    """Optimizer slots `<kind>:<weight>` of the optimizer's kinds, each of its
+    weight's shape (none for sgd; the loop makes missing ones as zeros)."""
+    kinds = SLOT_KINDS[optimizer]
+    for key, value in slots.items():
+        kind, _, weight = key.partition(":")
+        if kind not in kinds or weight not in weight_shapes:
+            raise TenflangError(f"the checkpoint holds optimizer state '{key}', which "
+                                f"--optimizer {optimizer} does not keep", Location(path))
+        if value.shape != tuple(weight_shapes[weight]):
+            raise TenflangError(f"the checkpoint's optimizer state '{key}' has shape "
+                                f"{list(value.shape)}, expected {list(weight_shapes[weight])}",
+                                Location(path))
+    check_numbers(path, "optimizer state", slots)

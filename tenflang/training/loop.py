@@ -41,8 +41,9 @@ from ..interp.device import to_host
 from ..interp import make_plan
 from ..interp.arguments import check_data, check_weights
 from ..gpu import run_on
-from ..lang.ast import Program
+from ..lang.ast import Define, Program
 from ..lang.checks import check, class_indices
+from ..lang.diagnostics import error_at
 from .health import untrusted
 from .optimizers import OPTIMIZERS, SCHEDULES, step
 
@@ -68,6 +69,7 @@ def signature(gcp: Program) -> Signature:
     if missing:
         raise TenflangError(f"the GCP has no gradient output '{adjoint(missing[0])}' for weight "
                             f"'{missing[0]}'; is it a GCP made by tfcompiler?", where)
+    check_gradients(gcp, weights, shapes)
     losses = tuple(n for n, d in decls.items() if d.kind == "loss")
     if not losses:
         raise TenflangError("the GCP declares no loss; tfweightcalc reports the loss it "
@@ -75,6 +77,21 @@ def signature(gcp: Program) -> Signature:
     inputs = {n: shapes[n] for n, d in decls.items() if d.kind in ("input", "exp_output")}
     return Signature(weights, {w: adjoint(w) for w in weights}, inputs, losses,
                      class_indices(gcp))
+
+
+def check_gradients(gcp: Program, weights: dict, shapes: dict) -> None:
+    """Every gradient output `d/dw` is defined and has its weight's shape (a
+    hand-written GCP may get either wrong)."""
+    defined = {s.name: s for s in gcp.statements if isinstance(s, Define)}
+    decls = gcp.declarations()
+    for w, shape in weights.items():
+        grad = adjoint(w)
+        if grad not in defined:
+            raise error_at(gcp, decls[grad].name_pos, f"the gradient output '{grad}' is "
+                           "declared but never defined")
+        if tuple(shapes[grad]) != tuple(shape):
+            raise error_at(gcp, defined[grad].pos, f"the gradient '{grad}' has shape "
+                           f"{list(shapes[grad])}, but weight '{w}' has shape {list(shape)}")
 
 
 @dataclass
@@ -207,6 +224,11 @@ def batch_indices(n: int, batch_size: int | None, seed: int, iteration: int, xp=
     return device_order(n, seed, epoch, xp)[k * batch_size:(k + 1) * batch_size]
 
 
+def weights_finite(weights: dict, xp) -> bool:
+    """Whether every weight is finite (one copy from the device for all of them)."""
+    return bool(to_host(xp.stack([xp.isfinite(w).all() for w in weights.values()])).all())
+
+
 def gradient_norm(grads: dict, xp) -> float:
     """The L2 norm of the gradient over all weights (one copy from the device)."""
     return math.sqrt(float(to_host(sum((g * g).sum() for g in grads.values()))))
@@ -283,6 +305,8 @@ def descend(state: State, gradient: Callable, cfg: TrainConfig, xp,
         if local_round:
             losses, norm, weights, slots = local_round(state)
             check_finite(losses, norm, state, cfg)
+            if not weights_finite(weights, np):
+                raise weights_diverged(state, cfg)
             state.weights, state.slots = weights, slots
         else:
             grads, loss = gradient(state.weights, state.iteration)
@@ -292,7 +316,11 @@ def descend(state: State, gradient: Callable, cfg: TrainConfig, xp,
             if norm < cfg.tol:
                 state.history.append(loss)
                 return loss, norm, "converged"
+            previous = {k: w.copy() for k, w in state.weights.items()}
             step(state, grads, cfg, xp)
+            if not weights_finite(state.weights, xp):
+                state.weights = previous     # the last good weights, not the overflowed ones
+                raise weights_diverged(state, cfg)
         loss = losses[-1]
         state.history.extend(losses)
         state.iteration += len(losses)
@@ -315,6 +343,13 @@ def descend(state: State, gradient: Callable, cfg: TrainConfig, xp,
 def crossed(before: int, after: int, period: int) -> bool:
     """Whether going from iteration `before` to `after` passed a multiple of `period`."""
     return after // period > before // period
+
+
+def weights_diverged(state: State, cfg: TrainConfig) -> Diverged:
+    """Divergence found in the weights a step made (`state` still holds the
+    last good ones)."""
+    return Diverged(f"training diverged at iteration {state.iteration + 1}: a weight became "
+                    f"infinite or NaN; try a smaller --lr (it was {cfg.lr:g})", host_state(state))
 
 
 def check_finite(losses: list, norm: float, state: State, cfg: TrainConfig) -> None:

@@ -1,0 +1,87 @@
+"""ONNX for the image ops: `conv2d`, `maxpool2d`, `avgpool2d` (DESIGN.md §2.3.1).
+
+A float32 model uses ONNX's `Conv`, `MaxPool` and `AveragePool`.  onnxruntime
+has no float64 `Conv` or `AveragePool`, so a float64 model writes them with
+ops it does have: the kh·kw strided windows of the (zero-padded) image as
+`Slice`s, joined along the channel axis and multiplied by the kernel with one
+`MatMul` (im2col), or summed and divided (average pooling).  Both are
+standard ONNX; the float64 form is what lets `--verify` hold a float64 model
+to 1e-12.  An image without the example axis (a weight) gets a unit N for
+the ONNX pooling and convolution ops, which need one.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .graph_builder import Builder, Value
+
+
+def with_batch(b: Builder, x: Value, op):
+    """`op(name)` on x with a leading N (added and removed when x has none)."""
+    if x.batched:
+        return op(x.name)
+    return b.node("Squeeze", [op(b.node("Unsqueeze", [x.name, b.ints([0])])), b.ints([0])])
+
+
+def native(b: Builder) -> bool:
+    return b.dtype != np.float64
+
+
+def windows(b: Builder, x: Value, kh: int, kw: int, stride: int, pad: int) -> list[str]:
+    """x[..., i::stride, j::stride] cut to the result's height and width, for
+    each (i, j) of a kh × kw window, row-major; x zero-padded by `pad` first."""
+    height, width = b.shape[-2:]
+    name = x.name
+    if pad:
+        rank = len(x.shape) + x.batched
+        edges = [0] * (rank - 2) + [pad, pad]
+        name = b.node("Pad", [name, b.ints(edges + edges)], mode="constant")
+    reach = (stride * (height - 1) + 1, stride * (width - 1) + 1)
+    return [b.node("Slice", [name, b.ints([i, j]), b.ints([i + reach[0], j + reach[1]]),
+                             b.ints([-2, -1]), b.ints([stride, stride])])
+            for i in range(kh) for j in range(kw)]
+
+
+def lead(value: Value) -> list[int]:
+    """A Reshape target's first entries: 0 keeps N."""
+    return [0] if value.batched else []
+
+
+def conv2d_matmul(b: Builder, x: Value, k: Value, stride: int, pad: int) -> str:
+    """im2col: windows joined on the channel axis ([kh·kw·C, Ho·Wo] per example)
+    times the kernel reordered to [F, kh·kw·C]."""
+    filters, channels, kh, kw = k.shape
+    joined = b.node("Concat", windows(b, x, kh, kw, stride, pad), axis=-3)
+    height, width = b.shape[-2:]
+    cols = b.node("Reshape", [joined, b.ints(lead(x) + [kh * kw * channels, height * width])])
+    order = [0, 2, 3, 1] if not k.batched else [0, 1, 3, 4, 2]
+    kernel = b.node("Transpose", [k.name], perm=order)
+    kernel = b.node("Reshape", [kernel, b.ints(lead(k) + [filters, kh * kw * channels])])
+    product = b.node("MatMul", [kernel, cols])
+    result = Value(product, (filters, height * width), x.batched or k.batched)
+    return b.node("Reshape", [product, b.ints(lead(result) + list(b.shape))])
+
+
+def conv2d(b: Builder, x: Value, k: Value, stride: int, pad: int) -> str:
+    if native(b) and not k.batched:
+        return with_batch(b, x, lambda image: b.node(
+            "Conv", [image, k.name], strides=[stride, stride], pads=[pad] * 4))
+    return conv2d_matmul(b, x, k, stride, pad)
+
+
+def maxpool2d(b: Builder, x: Value, size: int, stride: int | None) -> str:
+    stride = size if stride is None else stride
+    return with_batch(b, x, lambda image: b.node(
+        "MaxPool", [image], kernel_shape=[size, size], strides=[stride, stride]))
+
+
+def avgpool2d(b: Builder, x: Value, size: int, stride: int | None) -> str:
+    stride = size if stride is None else stride
+    if native(b):
+        return with_batch(b, x, lambda image: b.node(
+            "AveragePool", [image], kernel_shape=[size, size], strides=[stride, stride]))
+    total = b.node("Sum", windows(b, x, size, size, stride, 0))
+    return b.node("Div", [total, b.literal(size * size)])
+
+
+__all__ = ["conv2d", "maxpool2d", "avgpool2d"]

@@ -1,0 +1,44 @@
+"""The limits TenFlang puts on its inputs: the one place they live.
+
+Each guards against an input that would otherwise exhaust memory, time or the
+terminal, and each is reported as a located `TenflangError` (exit 2) naming the
+limit, never as a crash.  docs/guide.md (section 8, "Limits") lists them; change
+a value here and there together.
+"""
+from __future__ import annotations
+
+#: Elements in one declared tensor (per example), in a program, a CSV header or
+#: a shard manifest: 2**31, 16 GiB of float64.  `[100000, 100000]` is over it.
+MAX_TENSOR_ELEMENTS = 2 ** 31
+
+#: Statements a program may have after macro and nested-expression expansion.
+MAX_EXPANDED_STATEMENTS = 2_000_000
+
+#: Macro calls nested inside one another (a macro calling a macro calling ...).
+MAX_MACRO_DEPTH = 200
+
+#: `[` nested inside one another in a value of vector notation (a tensor of
+#: rank 32 is numpy's own limit).
+MAX_LIST_DEPTH = 32
+
+#: Characters of a source or data line shown in a message; a longer line is
+#: shown as an excerpt around the column the message is about.
+MAX_EXCERPT_CHARS = 200
+
+#: Characters of a message (before its source excerpt).
+MAX_MESSAGE_CHARS = 1000
+
+#: Characters of a token or name quoted in a message.
+MAX_QUOTED_CHARS = 60
+
+#: Iterations a checkpoint may record (2**53: where float64 stops counting).
+MAX_ITERATIONS = 2 ** 53
+
+#: Worker processes `--scheduler local:N` may start.
+MAX_LOCAL_WORKERS = 256
+
+#: Seconds an output FIFO is given to get a reader before the write fails.
+FIFO_READER_WAIT_S = 10.0
+
+# parentheses one expression may nest (docs/guide.md §2.3, nested expressions)
+MAX_NESTING = 100

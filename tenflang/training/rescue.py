@@ -1,0 +1,66 @@
+"""Keeping trained weights when a run or an output fails.
+
+    kept, failed = keep_weights(state, out, checkpoint, cfg)
+
+Trained weights are never lost to an output problem (docs/guide.md,
+"Outputs"): each place the user asked for (the checkpoint, `-o` or standard
+output) is tried on its own, and when the weights could not go to `-o` (or
+standard output) they go to a rescue file,
+`tfweightcalc-rescue-<time>-<pid>.txt` in the working directory (else the
+temporary directory).  The caller says where they are.
+"""
+from __future__ import annotations
+
+import os
+import tempfile
+import time
+
+from ..data import vectors
+from ..errors import TenflangError
+from ..files import write_file
+from .checkpoints import save_checkpoint
+from .loop import Interrupted, State
+
+
+class CheckpointFailed(Interrupted):
+    """Training stopped because its checkpoint could not be written."""
+
+
+def keep_weights(state: State, out: str | None, checkpoint: str | None, cfg,
+                 weights: dict | None = None) -> tuple[list[str], list[str]]:
+    """Write `state` to the checkpoint and `weights` (default: the state's; the
+    best ones of an early-stopped run) to `out` (None: standard output), each
+    independently; a rescue file if the weights output failed.  Returns
+    (where the weights are, the failures' messages)."""
+    weights = state.weights if weights is None else weights
+    kept, failed = [], []
+
+    def attempt(label: str, write) -> None:
+        try:
+            write()
+            kept.append(label)
+        except TenflangError as err:
+            failed.append(err.render())
+    if checkpoint:
+        attempt(checkpoint, lambda: save_checkpoint(checkpoint, state, cfg))
+    attempt(out or "standard output", lambda: vectors.save_weights(out, weights)
+            if out else write_file(None, vectors.format_weights(weights)))
+    if (out or "standard output") not in kept:
+        rescue = rescue_file(weights)
+        if rescue:
+            kept.append(rescue)
+    return kept, failed
+
+
+def rescue_file(weights: dict) -> str | None:
+    """Write the weights to a new file in the working or temporary directory;
+    its path, or None when no directory takes it."""
+    name = time.strftime("tfweightcalc-rescue-%Y%m%d-%H%M%S") + f"-{os.getpid()}.txt"
+    for folder in (os.getcwd(), tempfile.gettempdir()):
+        path = os.path.join(folder, name)
+        try:
+            vectors.save_weights(path, weights)
+            return path
+        except TenflangError:
+            continue
+    return None
