@@ -4,7 +4,10 @@ The interpreter compiles each program once to straight-line Python (see
 `tenflang.interp.codegen`); this prints that code, one line per step with
 the TenFlang line it comes from, so a user can see what runs, what is done
 in place and when each value is released.  With `--fused`, chains of
-elementwise steps are calls of fused loops, whose numba source follows.
+elementwise steps are calls of fused loops, whose numba source follows; with
+`--device gpu --fused`, the CUDA kernels a GPU runs those calls as
+(`tenflang.gpu`), in `--dtype`, follow instead (NVRTC compiles that text as it
+stands).
 """
 from __future__ import annotations
 
@@ -14,7 +17,7 @@ from ..interp import make_plan
 from ..interp.codegen import generate
 from ..lang import parse_file
 from ..lang.ast import BOUND_KINDS
-from .common import check_outputs, reports_errors, write_output
+from .common import check_outputs, dtype_option, reports_errors, write_output
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -26,16 +29,23 @@ from .common import check_outputs, reports_errors, write_output
               help="Plan as if this data variable were absent (NULL); repeatable.")
 @click.option("--fused", is_flag=True, help="Show the plan with its elementwise chains fused "
               "into loops, and the loops' source (what runs on the CPU for 1000 examples or more).")
+@click.option("--device", type=click.Choice(["cpu", "gpu"]), default="cpu", show_default=True,
+              help="With --fused: the loops as the CPU runs them (numba) or as the GPU does "
+                   "(CUDA C kernels).")
+@dtype_option
 @click.option("-o", "--output", "out", metavar="OUT", help="Write here (default stdout).")
 @reports_errors
-def plan_command(program_file, reduce, without, fused, out):
+def plan_command(program_file, reduce, without, fused, device, dtype, out):
     """Print the generated Python that runs PROGRAM."""
     check_outputs({"-o": out}, {"PROGRAM": program_file})
     program = parse_file(program_file)
     data = {d.name for d in program.declarations().values() if d.kind in BOUND_KINDS}
     plan = make_plan(program, data - set(without))
     text, _, groups = generate(plan, reduce, fused)
-    if groups:
+    if groups and device == "gpu":
+        from ..gpu.fused import kernels_source
+        text += "\n\n// the fused kernels (tenflang.gpu)\n" + kernels_source(plan, groups, dtype)
+    elif groups:
         from ..interp.numba_loops import module_source
         text += "\n\n# the fused loops (tenflang.interp.numba_loops)\n" + module_source(groups)
     write_output(out, text)

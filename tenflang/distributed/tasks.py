@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..interp import run_plan
+from ..gpu import run_on
 from ..interp.device import to_host
 from ..training.loop import State, gradient_plan, signature, to_device
 from ..training.optimizers import step
@@ -87,8 +87,8 @@ def chunk_sums(chunk: dict, round_: tuple, sample=None) -> dict:
     digest, text, weights, dtype, iteration = round_
     plan, sig = plan_for(digest, text)
     batch = batch_of(chunk, sample, iteration)
-    values = run_plan(plan, {**batch, **weights}, xp=module_of(chunk), dtype=dtype,
-                      reduce="sum")
+    xp = module_of(chunk)       # on a GPU worker the fused groups run as CUDA kernels
+    values = run_on(xp)(plan, {**batch, **weights}, xp=xp, dtype=dtype, reduce="sum")
     return {"rows": rows_of(batch),
             "loss": sum(float(values[name]) for name in sig.losses),
             "grads": {w: np.asarray(to_host(values[g]), dtype=np.float64)
@@ -109,8 +109,8 @@ def local_steps(chunk: dict, round_: tuple, sample, count: int) -> dict:
         for _ in range(count):
             batch = batch_of(chunk, sample, state.iteration)
             rows = rows_of(batch)
-            values = run_plan(plan, {**batch, **state.weights}, xp=xp, dtype=cfg.dtype,
-                              reduce="mean")
+            values = run_on(xp)(plan, {**batch, **state.weights}, xp=xp, dtype=cfg.dtype,
+                                reduce="mean")
             grads = {w: values[g] for w, g in sig.gradients.items()}
             losses.append(sum(float(values[name]) for name in sig.losses))
             step(state, grads, cfg, xp)

@@ -47,11 +47,17 @@ def run_plan(plan, data: dict, xp=np, dtype="float64", reduce: str | None = None
     env, batch = prepare(plan, data, xp, dtype)
     function, fused, forwards = compiled(plan, reduce, fuses(xp, batch))
     values = function(env, xp, forwards, xp.dtype(dtype))
+    return collect(plan, values, fused, batch, reduce, xp)
+
+
+def collect(plan, values: dict, summed, batch: int, reduce: str | None, xp) -> dict:
+    """The plan's results from the run's `values`; those in `summed` were already
+    summed over the examples (inside a product or a fused loop)."""
     out = {}
     for name in plan.results:
         if name in plan.null:
             out[name] = None
-        elif name in fused:
+        elif name in summed:
             out[name] = values[name] / batch if reduce == "mean" else values[name]
         else:
             out[name] = finish(values[name], batch, reduce, xp)

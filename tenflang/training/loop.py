@@ -38,8 +38,9 @@ import numpy as np
 from ..backprop import adjoint
 from ..errors import Location, RunFailure, TenflangError
 from ..interp.device import to_host
-from ..interp import make_plan, run_plan
+from ..interp import make_plan
 from ..interp.arguments import check_data, check_weights
+from ..gpu import run_on
 from ..lang.ast import Define, Program
 from ..lang.checks import check, class_indices
 from ..lang.diagnostics import error_at
@@ -207,21 +208,40 @@ def epoch_order(n: int, seed: int, epoch: int) -> np.ndarray:
     return np.random.default_rng([seed, epoch]).permutation(n)
 
 
-def batch_indices(n: int, batch_size: int | None, seed: int, iteration: int):
-    """The examples of `iteration`: all of them, or a slice of epoch e's permutation."""
+@functools.lru_cache(maxsize=2)
+def device_order(n: int, seed: int, epoch: int, xp):
+    """`epoch_order` on the device: one copy per epoch, not one per step."""
+    return xp.asarray(epoch_order(n, seed, epoch))
+
+
+def batch_indices(n: int, batch_size: int | None, seed: int, iteration: int, xp=np):
+    """The examples of `iteration`: all of them, or a slice of epoch e's permutation
+    (an array of `xp`)."""
     if not batch_size or batch_size >= n:
         return None
     per_epoch = -(-n // batch_size)
     epoch, k = divmod(iteration, per_epoch)
-    return epoch_order(n, seed, epoch)[k * batch_size:(k + 1) * batch_size]
+    return device_order(n, seed, epoch, xp)[k * batch_size:(k + 1) * batch_size]
 
 
 def weights_finite(weights: dict, xp) -> bool:
-    return all(bool(xp.isfinite(w).all()) for w in weights.values())
+    """Whether every weight is finite (one copy from the device for all of them)."""
+    return bool(to_host(xp.stack([xp.isfinite(w).all() for w in weights.values()])).all())
 
 
 def gradient_norm(grads: dict, xp) -> float:
-    return math.sqrt(sum(float((g * g).sum()) for g in grads.values()))
+    """The L2 norm of the gradient over all weights (one copy from the device)."""
+    return math.sqrt(float(to_host(sum((g * g).sum() for g in grads.values()))))
+
+
+def loss_and_norm(loss, grads: dict, xp) -> tuple[float, float]:
+    """The loss and the gradient's L2 norm over all weights, as floats: both are
+    computed where the gradient is and cross to the host in one copy."""
+    if isinstance(loss, float):         # a loss already on the host (a Dask run)
+        return loss, gradient_norm(grads, xp)
+    square = sum((g * g).sum() for g in grads.values())
+    both = to_host(xp.stack([xp.asarray(loss, dtype=square.dtype), square]))
+    return float(both[0]), math.sqrt(float(both[1]))
 
 
 def to_device(arrays: dict, xp, dtype, copy: bool = False) -> dict:
@@ -245,14 +265,16 @@ def local_gradient(gcp: Program, sig: Signature, data: dict, cfg: TrainConfig, x
     `batches(iteration)` when given (None: all), else `batch_indices`."""
     plan = gradient_plan(gcp, sig)
     n = len(next(iter(data.values()))) if data else 1
+    run = run_on(xp)          # on a GPU: the plan's fused groups as CUDA kernels
 
     def gradient(weights: dict, iteration: int):
         rows = (batches(iteration) if batches else
-                batch_indices(n, cfg.batch_size, cfg.seed, iteration))
+                batch_indices(n, cfg.batch_size, cfg.seed, iteration, xp))
         batch = data if rows is None else {k: v[xp.asarray(rows)] for k, v in data.items()}
-        values = run_plan(plan, {**batch, **weights}, xp=xp, dtype=cfg.dtype, reduce="mean")
+        values = run(plan, {**batch, **weights}, xp=xp, dtype=cfg.dtype, reduce="mean")
+        # the loss stays on the device: descend copies it back with the gradient norm
         return ({w: values[g] for w, g in sig.gradients.items()},
-                sum(float(values[name]) for name in sig.losses))
+                sum(values[name] for name in sig.losses))
     return gradient
 
 
@@ -276,7 +298,7 @@ def descend(state: State, gradient: Callable, cfg: TrainConfig, xp,
     and checkpoints happen after the round that crosses their period."""
     if state.iteration >= cfg.max_iters:     # a resumed run that has no step left
         grads, loss = gradient(state.weights, state.iteration)
-        return loss, gradient_norm(grads, xp), "max-iters"
+        return (*loss_and_norm(loss, grads, xp), "max-iters")
     loss, norm, reason = math.nan, math.nan, "max-iters"
     while state.iteration < cfg.max_iters:
         before = state.iteration
@@ -288,7 +310,8 @@ def descend(state: State, gradient: Callable, cfg: TrainConfig, xp,
             state.weights, state.slots = weights, slots
         else:
             grads, loss = gradient(state.weights, state.iteration)
-            losses, norm = [loss], gradient_norm(grads, xp)
+            loss, norm = loss_and_norm(loss, grads, xp)
+            losses = [loss]
             check_finite(losses, norm, state, cfg)
             if norm < cfg.tol:
                 state.history.append(loss)
@@ -391,7 +414,7 @@ def train(gcp: Program, examples: dict, config: TrainConfig, xp=np, init: dict |
     rows = train_idx if len(val_idx) else slice(None)
     data = to_device({k: np.asarray(v)[rows] for k, v in examples.items()}, xp, cfg.dtype)
     state = start_state(sig, cfg, xp, init, resume)
-    start = Start(state, started)
+    start = Start(state, started, xp)
     epoch = epoch_iterations(len(train_idx), cfg.batch_size)
     validate = validation(gcp, sig, examples, val_idx, cfg, xp) if len(val_idx) else None
     with np.errstate(all="ignore"):     # a non-finite loss is reported as divergence
@@ -404,10 +427,10 @@ class Start:
     """What the end of a run compares with: when it started, at which
     iteration, and which weights were all zero (see `health.untrusted`)."""
 
-    def __init__(self, state: State, clock: float):
+    def __init__(self, state: State, clock: float, xp=np):
         self.clock = clock
         self.iteration = state.iteration
-        self.zero = {name for name, w in state.weights.items() if not w.any()}
+        self.zero = zero_weights(state.weights, xp)
 
 
 def result_of(state: State, start: Start, cfg: TrainConfig, ending: tuple, validate,
@@ -426,6 +449,12 @@ def result_of(state: State, start: Start, cfg: TrainConfig, ending: tuple, valid
     return TrainResult(weights, state.iteration, *ending, time.perf_counter() - start.clock,
                        final.history, val_loss, final, final.val_history, best_iteration, epoch,
                        warnings)
+
+
+def zero_weights(weights: dict, xp) -> set[str]:
+    """The weights that are all zero (one copy from the device for all of them)."""
+    flags = to_host(xp.stack([w.any() for w in weights.values()])) if weights else []
+    return {name for name, nonzero in zip(weights, flags) if not nonzero}
 
 
 def epoch_iterations(n_train: int, batch_size: int | None) -> int:
@@ -447,6 +476,6 @@ def validation(program: Program, sig: Signature, examples: dict, rows, cfg: Trai
     data = to_device({k: np.asarray(v)[rows] for k, v in examples.items()}, xp, cfg.dtype)
 
     def validate(weights: dict) -> float:
-        values = run_plan(plan, {**data, **weights}, xp=xp, dtype=cfg.dtype, reduce="mean")
+        values = run_on(xp)(plan, {**data, **weights}, xp=xp, dtype=cfg.dtype, reduce="mean")
         return sum(float(v) for v in values.values())
     return validate
