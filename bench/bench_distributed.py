@@ -16,11 +16,11 @@ What is measured, all on this machine (wall clock, `time.perf_counter`):
      written by the same code as `tenflang shard`.
    Each figure is the median of `--repeats` runs.  Loading the shards into
    the workers is timed apart (it happens once per run).
-2. Scheduling overhead: the same on a tiny data set (the seed's scalar
+2. Scheduling overhead: the same on a tiny data set (the original design's scalar
    example, 100 examples per shard) with 2 and with 32 shards on 2 workers:
    the per-iteration time is then all overhead; the difference gives the
    cost of one more chunk.  Then the 32 shards combined into 2 chunks.
-3. Correctness at scale: the seed's scalar example on 10^7 examples (10
+3. Correctness at scale: the original design's scalar example on 10^7 examples (10
    shards of 10^6), `--big-iters` full-batch iterations on 2 workers, against
    the single-process run on the same arrays: max relative weight difference.
 4. A projection on paper of one iteration on 1 TB over 100 workers, from the
@@ -212,7 +212,7 @@ def fullbatch(args, say, tmp: str) -> tuple[float, dict]:
                             device="cpu", progress=clock)
         remote_seconds = time.perf_counter() - started
     diff = workloads.relative_difference(remote.weights, local.weights)
-    say(f"## 3. The seed's scalar example on {big_n:,} examples (10 shards), "
+    say(f"## 3. The original design's scalar example on {big_n:,} examples (10 shards), "
         f"{args.big_iters} full-batch iterations, 2 workers")
     say()
     say("| run | w after the last iteration | wall time (incl. loading) |")

@@ -1,4 +1,4 @@
-"""Evaluation-phase benchmark: the seed's scalar example on 1,000,000 examples.
+"""Evaluation-phase benchmark: the original design's scalar example on 1,000,000 examples.
 
     PYTHONPATH=. python bench/bench_evaluate.py                     # 1M examples, 5 runs
     PYTHONPATH=. python bench/bench_evaluate.py --examples 100000 --runs 3 --no-cli
@@ -186,7 +186,7 @@ def main(argv=None) -> None:
         "",
         f"Reproduce: `{command}`",
         "",
-        f"Program `samples/example_shape.tf` (the seed's example), w = {W}, "
+        f"Program `samples/example_shape.tf` (the original design's example), w = {W}, "
         f"{n:,} examples with x and y (outputs `o` and the loss `lambda`).",
         "",
         "| what | seconds | examples/s | memory |",

@@ -1,5 +1,5 @@
 """TenFlang performance suite: tenflang against hand-written numpy, PyTorch
-eager, JAX jit and the seed's literal interpreter, same math, same process.
+eager, JAX jit and the original design's literal interpreter, same math, same process.
 
     python bench/run_all.py                  # full sizes, 5 timed runs each
     python bench/run_all.py --quick          # small sizes: a smoke run
@@ -151,9 +151,9 @@ def time_case(case, dtype: str, impls: list[str], repeats: int) -> dict:
     return out
 
 
-def seed_interpreter_row(case, examples: int, iters: int, repeats: int, tenflang_gcp) -> dict:
-    """Time the seed's literal interpreter on a subset; check it against numpy."""
-    import seed_interpreter
+def original_interpreter_row(case, examples: int, iters: int, repeats: int, tenflang_gcp) -> dict:
+    """Time the original design's literal interpreter on a subset; check it against numpy."""
+    import original_interpreter
     import tenflang
     from references import setup_numpy
     data = workloads.make_data(case, "float64")
@@ -162,7 +162,7 @@ def seed_interpreter_row(case, examples: int, iters: int, repeats: int, tenflang
     text = tenflang.print_program(tenflang_gcp)
     per_iter, weights = [], None
     for _ in range(repeats):
-        weights, seconds, calls = seed_interpreter.timed_run(text, subset, init, case.lr, iters)
+        weights, seconds, calls = original_interpreter.timed_run(text, subset, init, case.lr, iters)
         per_iter.append(seconds / calls)
     small = dataclasses.replace(case, n=examples, iters=iters)
     reference = setup_numpy(small, subset, init, "float64")()
@@ -406,8 +406,8 @@ def write_report(path: Path, args, info: dict, cases, results: dict, seed_row, c
               "* Δw vs numpy: max |w - w_numpy| / max |w_numpy| over the final weights; "
               f"tenflang's is asserted ≤ {AGREE['float64']:g} in float64 "
               f"(≤ {AGREE['float32']:g} in float32).",
-              "* † seed interpreter: the seed's literal per-example interpreter "
-              "(bench/seed_interpreter.py, Python floats, float64 only) timed on "
+              "* † seed interpreter: the original design's literal per-example interpreter "
+              "(bench/original_interpreter.py, Python floats, float64 only) timed on "
               f"{seed_row['examples']:,} examples × {seed_row['iters']} iterations "
               f"({fmt_time(seed_row['measured_iter'])} per iteration, median of "
               f"{len(seed_row['times'])} runs) and extrapolated linearly to "
@@ -478,7 +478,7 @@ def main(argv=None) -> int:
     parser.add_argument("--no-profile", action="store_true",
                         help="skip profiling tenflang on workloads whose targets are not met")
     parser.add_argument("--seed-examples", type=int, default=None,
-                        help="examples the seed interpreter runs on (default 5000, --quick 200)")
+                        help="examples the original design's interpreter runs on (default 5000, --quick 200)")
     parser.add_argument("--seed-iters", type=int, default=2)
     parser.add_argument("--seed-repeats", type=int, default=3)
     parser.add_argument("--compile-sizes", type=int, nargs="+", default=None)
@@ -552,7 +552,7 @@ def main(argv=None) -> int:
         print(f"seed interpreter: {seed_examples} examples x {args.seed_iters} iterations "
               f"x {args.seed_repeats}", file=sys.stderr, flush=True)
         from references import compile_case
-        s = seed_interpreter_row(scalar, seed_examples, args.seed_iters, args.seed_repeats,
+        s = original_interpreter_row(scalar, seed_examples, args.seed_iters, args.seed_repeats,
                                  compile_case(scalar))
         seed_row = {"impl": "seed", "dtype": "float64", "times": s["times"],
                     "median": statistics.median(s["times"]), "diff": s["diff"],

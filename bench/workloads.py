@@ -1,10 +1,10 @@
 """The benchmark workloads: shape programs, data, initial weights, sizes.
 
 Every implementation of a workload (tenflang, hand-written numpy, PyTorch,
-JAX, the seed's literal interpreter) gets its program, data and initial
+JAX, the original design's literal interpreter) gets its program, data and initial
 weights from here, so they all do the same math from the same start:
 
-* ``scalar``  — the seed's recurring example, o = logistic(w x),
+* ``scalar``  — the original design's recurring example, o = logistic(w x),
   loss (o - y)^2; full-batch gradient descent.
 * ``logreg``  — logistic regression with a bias, cross-entropy in the stable
   form softplus(z) - y z; full-batch gradient descent.

@@ -1,4 +1,4 @@
-# The seed's recurring example: o = logistic(w * x), loss = (o - y)^2
+# The original design's recurring example: o = logistic(w * x), loss = (o - y)^2
 declare input  x
 declare exp_output  y
 declare weight  w

@@ -27,7 +27,7 @@ def write(name: str, arrays: dict) -> None:
 
 
 def seed_example() -> None:
-    """The seed's o = logistic(w x) with w = 1.7; y is the exact output."""
+    """The original design's o = logistic(w x) with w = 1.7; y is the exact output."""
     rng = np.random.default_rng(1)
     x = np.round(rng.normal(0, 2, 200), 4)
     write("example_train.txt", {"x": x, "y": 1 / (1 + np.exp(-1.7 * x))})

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Install TenFlang into ./.venv and run the three phases on the seed's example:
+# Install TenFlang into ./.venv and run the three phases on the original design's example:
 # compile the shape program, learn w from 200 examples, evaluate new inputs.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -93,7 +93,7 @@ class Rule:
     combine: str              # the contribution to d/dm, from g and p
 
 
-CHAIN = "mul g p"             # the seed's chain rule
+CHAIN = "mul g p"             # the original design's chain rule
 
 
 def chain(partial: str) -> Rule:
@@ -109,7 +109,7 @@ def custom(partial: str, combine: str) -> Rule:
 
 
 def no_grad() -> Rule:
-    """Zero; written out as a partial `0` at -O0 so the GCP shows the seed's algorithm."""
+    """Zero; written out as a partial `0` at -O0 so the GCP shows the original design's algorithm."""
     return Rule("no_grad", "0", CHAIN)
 
 
@@ -534,7 +534,7 @@ def argmax_shape(a: Shape) -> Shape:
 
 
 def no_grad_like(operand: str) -> Rule:
-    """`no_grad` for an operand whose shape is not the result's (the seed's
+    """`no_grad` for an operand whose shape is not the result's (the original design's
     `mul g 0` would have the result's shape): zeros of the operand's shape."""
     return Rule("no_grad", None, f"broadcast_like 0 {operand}")
 

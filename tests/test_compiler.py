@@ -37,7 +37,7 @@ def test_seed_example_at_O0_has_the_seeds_structure():
     # the forward lines come first, unchanged
     assert [rhs[n] for n in ("z", "o", "diff", "lambda")] == [
         "mul x w", "logistic z", "sub o y", "pow diff 2"]
-    # every adjoint and local partial of the seed's GCP, chain rule as in its lines 10-27
+    # every adjoint and local partial of the original design's GCP, chain rule as in its lines 10-27
     assert rhs["d/dlambda"] == "1"
     assert rhs["d/ddiff"] == "mul d/dlambda dlambda/ddiff"
     assert rhs["ddiff/do"] == "1" and rhs["ddiff/dy"] == "-1"

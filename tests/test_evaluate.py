@@ -210,7 +210,7 @@ def ok(runs, name):
 # ---------------------------------------------------------------- good runs
 
 def in_memory(xs):
-    """The interpreter's own float64 results for the seed's example (x -> o)."""
+    """The interpreter's own float64 results for the original design's example (x -> o)."""
     program = tenflang.parse_file(str(SHAPE))
     return evaluate(program, {"x": np.array(xs, dtype=float)}, {"w": W})["o"].tolist()
 

@@ -1,6 +1,6 @@
-"""The interpreter (tenflang.interp): the seed's semantics, batched.
+"""The interpreter (tenflang.interp): the original design's semantics, batched.
 
-* The seed's walkthrough, verbatim; NULL propagation (DESIGN §2.6).
+* The original design's walkthrough, verbatim; NULL propagation (DESIGN §2.6).
 * A batch run equals one run per example: every sample, its GCPs at -O0 and
   -O1, and random programs (hypothesis).
 * Every op of `ops.TABLE` against an independent per-example reference written
@@ -35,7 +35,7 @@ from naive_conv import REFERENCE as CONVOLUTION
 
 B = 7
 
-# ---------------------------------------------------------------- the seed's walkthrough
+# ---------------------------------------------------------------- the original design's walkthrough
 
 WALKTHROUGH = """\
 declare input x
@@ -56,7 +56,7 @@ define o = add a w
 def test_seed_walkthrough_verbatim():
     program = tenflang.parse(WALKTHROUGH, "walkthrough.tf")
     assert interpret(program, {"x": 3, "w": -2}) == {"o": -8}
-    # the whole bindings dictionary at the end, as the seed tabulates it
+    # the whole bindings dictionary at the end, as the original design tabulates it
     names = ["x", "w", "y", "o", "a", "b", "c"]
     bindings = interpret(program, {"x": 3, "w": -2}, results=names)
     assert list(bindings) == names
@@ -169,7 +169,7 @@ def assert_batch_equals_each_example(program, data, batch: int, results=None):
     batched_names = {n for n, d in program.declarations().items()
                      if d.kind in ("input", "exp_output")}
     for i in range(batch):
-        # the seed's way: one example, values without an example axis
+        # the original design's way: one example, values without an example axis
         one = {n: (v[i] if n in batched_names else v) for n, v in data.items()}
         single = interpret(program, one, results=results)
         # and a batch of one through run_plan

@@ -37,7 +37,7 @@ EXAMPLE_STATEMENTS = (
     Define("lambda", "pow", (Var("diff"), Num(2.0))),
 )
 
-# The seed's own layout: line numbers stripped, double spaces kept.
+# The original design's own layout: line numbers stripped, double spaces kept.
 SEED_SPACING = """\
 declare input  x
 declare exp_output  y
@@ -74,7 +74,7 @@ def shapes_of(text: str, shape_program: bool = False) -> dict:
     return check(parse(src(text), "t.tf", shape_program), shape_program)
 
 
-# --- the seed's example ---------------------------------------------------------------
+# --- the original design's example ---------------------------------------------------------------
 
 def test_example_shape_sample_parses_to_the_seed_statements(repo_root):
     program = parse_file(str(repo_root / "samples" / "example_shape.tf"), shape_program=True)

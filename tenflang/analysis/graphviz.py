@@ -12,7 +12,7 @@ Conventions
 * Node shape and colour say the declared type (`KIND_STYLE`); a variable that
   is declared but never defined is drawn dashed.
 * One edge per operand use that names a variable, from the defined node to
-  its operand (its child), as the seed draws the graph: losses at the top,
+  its operand (its child), as the original design draws the graph: losses at the top,
   data at the bottom.  When an op has two operands the edge is labelled with
   the operand's position, 1 or 2 (so `mul x x` gives two edges, 1 and 2).
   Numeric literals are never nodes.

@@ -3,7 +3,7 @@
     gcp = compile_gradient(program, level=1)     # a checked Program
     text = print_program(gcp)
 
-`level=0` is the seed's literal algorithm: an adjoint for every node and a
+`level=0` is the original design's literal algorithm: an adjoint for every node and a
 local partial for every operand, inputs included.  `level=1` (the default)
 sweeps only the nodes between the weights and the losses, then simplifies
 (see `simplify`).  Both give the same gradients.

@@ -1,6 +1,6 @@
 """Assembling the Gradient Computing Program (DESIGN.md §2.5).
 
-Layout, like the seed's example: every declaration first (the shape
+Layout, like the original design's example: every declaration first (the shape
 program's, retyped, then the new names in definition order), then the shape
 program's definitions, then one commented block per node of the reverse
 sweep.  Retyping: input and exp_output become input; weight and loss stay;

@@ -2,7 +2,7 @@
 
 One node per variable that has a value (data variables and defined ones);
 an edge runs from each defined node to each of its operands (its children),
-as in the seed.  `users` is the reverse map: for each node, the (user,
+as in the original design.  `users` is the reverse map: for each node, the (user,
 operand position) pairs that read it.  `topological_order` is Kahn's
 algorithm, iterative, so depth never matters: a node comes after every node
 that uses it, which is the order the reverse sweep needs.  Ties go to the

@@ -1,4 +1,4 @@
-"""The reverse sweep: the seed's Compile Phase.
+"""The reverse sweep: the original design's Compile Phase.
 
 For each node v in topological order (every user of v before v):
 

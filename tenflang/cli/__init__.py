@@ -1,4 +1,4 @@
-"""Command-line tools: `tfcompiler`, `tfweightcalc`, `tfevaluate` (the seed's
+"""Command-line tools: `tfcompiler`, `tfweightcalc`, `tfevaluate` (the original design's
 names) and the `tenflang` group gathering them with `check`, `shard` and friends.
 Each command is a thin wrapper over the Python API, in its own module, imported
 only when that command runs (start-up pays for what a run uses)."""

@@ -12,7 +12,7 @@ from .common import check_outputs, reports_errors, say, write_output
 @click.argument("shape", type=click.Path(dir_okay=False))
 @click.option("-o", "--output", "out", metavar="OUT", help="Write the GCP here (default stdout).")
 @click.option("-O", "level", type=click.IntRange(0, 1), default=1, show_default=True,
-              help="-O0: the seed's literal algorithm; -O1: only what weight gradients need, "
+              help="-O0: the original design's literal algorithm; -O1: only what weight gradients need, "
                    "simplified.")
 @click.option("--dot", "dot_file", metavar="FILE", help="Write the dataflow graph as Graphviz DOT.")
 @click.option("--dot-gcp", is_flag=True, help="With --dot: draw the GCP's graph instead.")

@@ -2,7 +2,7 @@
 
     plan = make_plan(program, available=data.keys())
     values = run_plan(plan, data, xp=numpy)          # batched
-    interpret(program, {"x": 3, "w": -2})             # one example, as in the seed
+    interpret(program, {"x": 3, "w": -2})             # one example, as in the original design
 
 The interpreter never imports cupy: `tenflang.gpu` passes it in as `xp`.
 """
@@ -20,7 +20,7 @@ from .run import run_plan
 def interpret(program: Program, inputs: dict, results=None, xp=np, dtype="float64",
               batched: bool = False) -> dict:
     """Run `program` on one example (`batched=False`, values without an example
-    axis, as in the seed) or on a batch (`batched=True`).  Returns the results
+    axis, as in the original design) or on a batch (`batched=True`).  Returns the results
     (default: outputs then losses) by name; NULL results are None.  An input
     given as None is NULL, as if absent."""
     inputs = {n: v for n, v in inputs.items() if v is not None}

@@ -1,6 +1,6 @@
 """A program compiled once into a plan, for batched runs.
 
-The seed's interpreter builds a bindings dictionary line by line: inputs and
+The original design's interpreter builds a bindings dictionary line by line: inputs and
 weights bound from the input dictionary, every other declaration NULL until
 defined, NULL propagating through ops.  Which names are NULL depends only on
 which data variables are present, so the plan settles it ahead of time:

@@ -5,7 +5,7 @@
 The weights, their shapes, their gradients (the GCP's `d/dw` outputs) and the
 losses are read from the GCP.  Each iteration runs the GCP once, batched, on
 one batch (the whole data set unless `batch_size` is set) and takes the mean
-gradient over its examples — the seed's `avg_gradient`, with no loop over
+gradient over its examples — the original design's `avg_gradient`, with no loop over
 examples — then takes one optimizer step.  Training stops when the L2 norm of
 the gradient over all weights falls below `tol`, after `max_iters`
 iterations, on divergence (a non-finite loss or gradient: `Diverged`, the
@@ -284,7 +284,7 @@ def descend(state: State, gradient: Callable, cfg: TrainConfig, xp,
             validate: Callable[[dict], float] | None = None, epoch_iterations: int = 1,
             validated: Callable[[int, float], None] | None = None,
             local_round: Callable | None = None):
-    """The seed's calculate_weights loop, in place on `state`, with any
+    """The original design's calculate_weights loop, in place on `state`, with any
     `gradient(weights, iteration)`.  With `validate(weights) -> loss`, the
     validation loss is taken after every `epoch_iterations` steps, reported
     to `validated(iteration, loss)` and, with `cfg.patience`, used to stop

@@ -1,4 +1,4 @@
-"""The seed's interpreter and gradient descent, literally (a baseline to beat).
+"""The original design's interpreter and gradient descent, literally (a baseline to beat).
 
 The design note (shared/seeds/003_...) describes the Weight Calculation
 Phase as: an interpreter that reads a program one line at a time, building
@@ -16,7 +16,7 @@ This module is exactly that: Python floats, a Python loop over the examples
 and, for each example, over the program's lines, with dictionaries for the
 vectors.  It reads its program through ``tenflang.parse`` (the GCP printed
 by tenflang and parsed back) and handles scalar programs only, which is all
-the seed's example needs.  The benchmark runs it on a subset and
+the original design's example needs.  The benchmark runs it on a subset and
 extrapolates its time linearly in examples x iterations.
 """
 from __future__ import annotations
@@ -95,10 +95,10 @@ def load(text: str, filename: str = "gcp.tf"):
     program = tenflang.parse(text, filename)
     for s in program.statements:
         if isinstance(s, Declare) and s.shape:
-            raise ValueError(f"the seed interpreter runs scalar programs only; "
+            raise ValueError(f"the original design's interpreter runs scalar programs only; "
                              f"'{s.name}' has shape {list(s.shape)}")
         if isinstance(s, Define) and s.op not in OPS:
-            raise ValueError(f"the seed interpreter has no op '{s.op}'")
+            raise ValueError(f"the original design's interpreter has no op '{s.op}'")
     return program
 
 
@@ -140,8 +140,8 @@ def avg_gradient(gcp, weight_vector: dict, training_data: list) -> dict:
 
 def calculate_weights(gcp, training_data: list, initial_guess: dict, delta: float,
                       max_iters: int, tol: float = 0.0) -> tuple[dict, int]:
-    """Gradient descent as in the seed's MAIN ROUTINE, capped at `max_iters`
-    gradient steps (the seed loops until the gradient is ~0).  Returns the
+    """Gradient descent as in the original design's MAIN ROUTINE, capped at `max_iters`
+    gradient steps (the original design loops until the gradient is ~0).  Returns the
     weights and the number of avg_gradient calls made."""
     weight_vec = dict(initial_guess)
     grad = avg_gradient(gcp, weight_vec, training_data)
@@ -157,7 +157,7 @@ def calculate_weights(gcp, training_data: list, initial_guess: dict, delta: floa
 
 
 def training_pairs(data: dict) -> list:
-    """Column arrays -> the seed's list of {name: value} pairs (Python floats)."""
+    """Column arrays -> the original design's list of {name: value} pairs (Python floats)."""
     names = list(data)
     columns = [list(map(float, data[n])) for n in names]
     return [dict(zip(names, row)) for row in zip(*columns)]
