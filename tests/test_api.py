@@ -12,7 +12,7 @@ import pytest
 import tenflang
 from tenflang.errors import TenflangError
 
-from conftest import ROOT
+from support.paths import ROOT
 
 LINEAR = str(ROOT / "samples" / "linear_regression.tf")
 

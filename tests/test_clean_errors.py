@@ -17,7 +17,8 @@ import tenflang
 from tenflang import limits
 from tenflang.backprop import compile_gradient
 
-from conftest import ROOT, cli_env
+from support.paths import ROOT
+from support.commands import cli_env
 
 
 def no_traceback(err: str) -> bool:
@@ -97,7 +98,7 @@ TAMPERINGS = {
 def tampered_results(tmp_path_factory):
     """(code, out, err) of a resumed run on each of TAMPERINGS, in one process."""
     import shutil
-    from conftest import run_cli_batch_impl
+    from support.commands import run_cli_batch as run_cli_batch_impl
     work = tmp_path_factory.mktemp("tampered")
     (work / "g.tf").write_text(gcp_text())
     shutil.copy(ROOT / "samples" / "example_train.txt", work / "d.txt")
@@ -152,7 +153,7 @@ OPTION_VALUES = [
 
 @pytest.fixture(scope="module")
 def option_results(tmp_path_factory):
-    from conftest import run_cli_batch_impl
+    from support.commands import run_cli_batch as run_cli_batch_impl
     work = tmp_path_factory.mktemp("options")
     return run_cli_batch_impl([["tfweightcalc", "g.tf", "d.txt", option, value]
                                for option, value in OPTION_VALUES], cwd=work)

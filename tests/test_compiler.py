@@ -11,7 +11,7 @@ from tenflang import ops
 from tenflang.backprop import compile_gradient
 from tenflang.lang import Declare, Define
 
-from gradcheck import check_gradients, gcp_gradients
+from support.gradcheck import check_gradients, gcp_gradients
 
 SEED = open("samples/example_shape.tf").read()
 

@@ -191,7 +191,7 @@ def test_second_derivatives_through_the_gcp():
     result matches finite differences at -O0 and -O1."""
     import tenflang
     from tenflang.backprop import compile_gradient
-    from gradcheck import gcp_gradients, numerical_gradient
+    from support.gradcheck import gcp_gradients, numerical_gradient
     gcp = tenflang.print_program(compile_gradient(tenflang.parse(LENET, shape_program=True)))
     # first-level gradients renamed so the second level's d/dK1 is free
     text = gcp.replace("declare loss l\n", "declare intvar l\n").replace(
@@ -285,7 +285,7 @@ def conv_programs(draw):
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(conv_programs(), st.integers(0, 2**31))
 def test_random_convolutional_programs_match_finite_differences(program, seed):
-    from gradcheck import check_gradients
+    from support.gradcheck import check_gradients
     source, weight_shapes, result = program
     r = rng(seed)
     first = source.splitlines()[0]

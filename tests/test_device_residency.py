@@ -1,7 +1,7 @@
 """Training keeps its data on the device (docs/guide.md, "Running on a GPU").
 
 Proved without a GPU: training runs on `CountingXP`, an array module that
-behaves like cupy at the host/device border (tests/counting_xp.py) and counts
+behaves like cupy at the host/device border (tests/support/counting_xp.py) and counts
 every copy across it.  The data crosses once, the weights once (and optimizer
 state stays where it is made); per iteration two small copies come back (the
 loss and the gradient norm the stopping rule needs, together; one flag saying
@@ -17,8 +17,8 @@ import pytest
 import tenflang
 from tenflang.training.loop import TrainConfig, train
 
-from conftest import SAMPLES
-from counting_xp import CountingXP
+from support.paths import SAMPLES
+from support.counting_xp import CountingXP
 
 SAMPLE_DATA = {"example_shape.tf": "example_train.txt",
                "linear_regression.tf": "linear_train.txt",

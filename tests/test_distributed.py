@@ -32,7 +32,8 @@ from tenflang.training.loop import Diverged, Interrupted, TrainConfig, signature
 from tenflang.training.sampling import (chunk_batch, chunk_split, global_batch, shares,  # noqa: E402
                                         validation_shares)
 
-from conftest import ROOT, cli_env, command_line  # noqa: E402
+from support.paths import ROOT  # noqa: E402
+from support.commands import cli_env, command_line  # noqa: E402
 
 SAMPLES = ROOT / "samples"
 CANCER = SAMPLES / "breast_cancer_train.txt"      # 455 examples x 30 features

@@ -58,7 +58,7 @@ from pathlib import Path
 import click
 import pytest
 
-from conftest import ROOT
+from support.paths import ROOT
 from tenflang.backprop import compile_gradient
 from tenflang.errors import TenflangError
 from tenflang.lang import Declare, parse, parse_source, print_program

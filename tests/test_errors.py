@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from conftest import run_cli_batch_impl, run_cli_impl
+from support.commands import run_cli_batch as run_cli_batch_impl, run_cli as run_cli_impl
 from tenflang import limits
 from tenflang.errors import TenflangError
 from tenflang.lang import parse, parse_file, read_source

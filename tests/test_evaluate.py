@@ -25,7 +25,8 @@ from tenflang.backprop import compile_gradient
 from tenflang.cli import tfevaluate
 from tenflang.interp import evaluate
 
-from conftest import ROOT, run_cli_impl
+from support.paths import ROOT
+from support.commands import run_cli as run_cli_impl
 
 SHAPE = ROOT / "samples" / "example_shape.tf"
 LINEAR = ROOT / "samples" / "linear_regression.tf"

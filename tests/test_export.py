@@ -33,7 +33,8 @@ from tenflang.interp import evaluate
 from tenflang.lang import parse, parse_file
 from tenflang.lang.checks import check
 
-from conftest import ROOT, cli_env, command_line
+from support.paths import ROOT
+from support.commands import cli_env, command_line
 from test_gradients import POSITIVE, attribute_cases, cases
 from test_samples import RECIPES
 

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import SAMPLES
+from support.paths import SAMPLES
 from tenflang import cli
 from tenflang.backprop import compile_gradient
 from tenflang.errors import TenflangError

@@ -21,7 +21,7 @@ from tenflang.interp.fusion import Group, Input, Output, fuse
 from tenflang.interp.run import FUSE_FROM
 from tenflang.training.loop import gradient_plan, signature
 
-from conftest import ROOT
+from support.paths import ROOT
 
 SAMPLES = ROOT / "samples"
 

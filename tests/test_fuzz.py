@@ -15,7 +15,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import SAMPLES
+from support.paths import SAMPLES
 from tenflang import ops
 from tenflang.backprop import compile_gradient
 from tenflang.errors import TenflangError

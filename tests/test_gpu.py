@@ -4,7 +4,7 @@ Every op's forward and gradient (the op-table cases of tests/test_gradients.py)
 and every sample's training agree with numpy: float64 to round-off, float32
 to 1e-5.  The "cupy" cases need a CUDA GPU and cupy; without them they are
 skipped with the reason (`tenflang.interp.device.cupy_or_reason`).  The
-"cupy-rules" cases run everywhere on `CountingXP` (tests/counting_xp.py):
+"cupy-rules" cases run everywhere on `CountingXP` (tests/support/counting_xp.py):
 numpy underneath, cupy's rules at the host/device border, so an op whose
 forward would copy to the host or mix host arrays in (and fail on cupy)
 fails here.
@@ -24,9 +24,9 @@ from tenflang.interp.device import cupy_or_reason, to_host
 from tenflang.training.loop import TrainConfig, train
 
 import test_gradients
-from counting_xp import CountingXP
+from support.counting_xp import CountingXP
 from test_device_residency import SAMPLE_DATA
-from conftest import SAMPLES
+from support.paths import SAMPLES
 
 CUPY, REASON = cupy_or_reason()
 BACKENDS = [pytest.param("cupy-rules"),
@@ -97,7 +97,8 @@ def test_sample_training_agrees_with_numpy(backend, sample, dtype):
 def test_the_gpu_benchmark_refuses_without_a_gpu(tmp_path):
     import subprocess
     import sys
-    from conftest import ROOT, cli_env
+    from support.paths import ROOT
+    from support.commands import cli_env
     out = tmp_path / "results_gpu.md"
     done = subprocess.run([sys.executable, ROOT / "bench" / "bench_gpu.py", "--quick",
                            "--out", out], capture_output=True, text=True, env=cli_env())
@@ -109,7 +110,7 @@ def test_the_gpu_benchmark_compares_the_same_math():
     """bench/bench_gpu.py's hand-written MLP step (run here on numpy) and
     tenflang's training end at the same weights; its 20-op chain runs."""
     import sys
-    from conftest import ROOT
+    from support.paths import ROOT
     sys.path.insert(0, str(ROOT / "bench"))
     import bench_gpu
     rng = np.random.default_rng(0)

@@ -7,7 +7,7 @@
   reduction training runs), float64 and float32 — compiles to PTX.  Skipped,
   with the reason, when the NVRTC library does not load.
 * Semantics: the same kernel sources compiled for the host and launched
-  thread by thread (tests/cuda_emulator.py) agree with numpy: every
+  thread by thread (tests/support/cuda_emulator.py) agree with numpy: every
   elementwise op against its own xp forward, including the tails; broadcasting
   of inputs and outputs; batch reductions with one and many partial sums and a
   grid-stride loop.  Skipped when no host C++ compiler is present.
@@ -30,8 +30,8 @@ from tenflang.interp import make_plan
 from tenflang.lang.ast import BOUND_KINDS
 
 import test_gradients
-from conftest import SAMPLES
-from cuda_emulator import compiler_or_reason, host_runner
+from support.paths import SAMPLES
+from support.cuda_emulator import compiler_or_reason, host_runner
 
 NVRTC, NVRTC_REASON = nvrtc_or_reason()
 needs_nvrtc = pytest.mark.skipif(NVRTC is None, reason=f"NVRTC unavailable: {NVRTC_REASON}")

@@ -10,7 +10,7 @@ from tenflang import ops
 from tenflang.lang.printer import attribute
 from tenflang.ops import fmt_shape
 
-from gradcheck import check_gradients
+from support.gradcheck import check_gradients
 
 BATCH = 4
 POSITIVE = {"log", "sqrt", "pow"}            # ops that need operands in (0, ∞)

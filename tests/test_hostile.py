@@ -21,7 +21,8 @@ from tenflang.data.notation import fast_scalar_examples
 from tenflang.distributed.address import parse_scheduler, within
 from tenflang.errors import Location, RunFailure, TenflangError, printable
 
-from conftest import ROOT, cli_env, command_line
+from support.paths import ROOT
+from support.commands import cli_env, command_line
 
 SHAPE = ROOT / "samples" / "example_shape.tf"
 

@@ -30,8 +30,8 @@ from tenflang.lang.printer import attribute
 from tenflang.ops import fmt_shape
 from tenflang.lang.checks import check
 
-from conftest import SAMPLES
-from naive_conv import REFERENCE as CONVOLUTION
+from support.paths import SAMPLES
+from support.naive_conv import REFERENCE as CONVOLUTION
 
 B = 7
 

@@ -18,7 +18,7 @@ pytest.importorskip("pygments")
 from pygments.token import (Comment, Error, Keyword, Name, Number, Operator,  # noqa: E402
                             Punctuation)
 
-from conftest import ROOT, SAMPLES  # noqa: E402
+from support.paths import ROOT, SAMPLES  # noqa: E402
 from tenflang.backprop import compile_gradient  # noqa: E402
 from tenflang.lang.highlight import TenflangLexer  # noqa: E402
 from tenflang.lang import parse, print_program  # noqa: E402

@@ -18,7 +18,7 @@ from tenflang.backprop import compile_gradient
 from tenflang.cli import main
 from tenflang.errors import RunFailure, TenflangError
 
-from conftest import ROOT
+from support.paths import ROOT
 
 
 
@@ -239,7 +239,7 @@ def test_standard_output_on_a_full_disk_is_a_clean_failure(run_cli, work):
     with open("/dev/full", "w") as full:
         import subprocess
         import sys
-        from conftest import cli_env
+        from support.commands import cli_env
         done = subprocess.run([sys.executable, "-m", "tenflang", "compile", "s.tf"], cwd=work,
                               stdout=full, stderr=subprocess.PIPE, text=True, env=cli_env())
     assert done.returncode == 1
@@ -319,7 +319,7 @@ def test_dev_stdout_is_the_commands_own_standard_output(work):
     and a pipe works (no re-open, no replacement)."""
     import subprocess
     import sys
-    from conftest import cli_env
+    from support.commands import cli_env
     (work / "log.txt").write_text("first\n")
     with open(work / "log.txt", "a") as log:
         done = subprocess.run([sys.executable, "-m", "tenflang", "compile", "s.tf", "-o",
@@ -335,7 +335,7 @@ def test_dev_stdout_is_the_commands_own_standard_output(work):
 def test_an_inherited_descriptor_is_written_as_it_is(work):
     import subprocess
     import sys
-    from conftest import cli_env
+    from support.commands import cli_env
     done = subprocess.run(["bash", "-c", 'exec "$@" 3>three.txt', "bash", sys.executable, "-m",
                            "tenflang", "compile", "s.tf", "-o", "/dev/fd/3"], cwd=work,
                           env=cli_env())

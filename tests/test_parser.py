@@ -7,7 +7,7 @@ import textwrap
 
 import pytest
 
-from conftest import SAMPLES
+from support.paths import SAMPLES
 from tenflang.errors import TenflangError
 from tenflang.lang import (Declare, Define, Macro, Num, Program, Var, check, expand, parse,
                            parse_file, parse_source, print_program, split_attributes)

@@ -1,7 +1,7 @@
 """`tenflang plan`: the generated Python a program runs as."""
 from __future__ import annotations
 
-from conftest import ROOT
+from support.paths import ROOT
 
 SEED = ROOT / "samples" / "example_shape.tf"
 

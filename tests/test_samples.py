@@ -12,7 +12,7 @@ import pytest
 
 from tenflang.data.vectors import load_examples, load_weights
 
-from conftest import ROOT
+from support.paths import ROOT
 
 SAMPLES = ROOT / "samples"
 

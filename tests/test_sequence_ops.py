@@ -21,7 +21,7 @@ from tenflang import ops
 from tenflang.backprop import adjoint, compile_gradient
 from tenflang.interp import interpret, make_plan, run_plan
 
-from gradcheck import numerical_gradient
+from support.gradcheck import numerical_gradient
 
 PROGRAMS = Path(__file__).resolve().parent / "programs"
 B = 5

@@ -15,7 +15,8 @@ from tenflang.backprop import compile_gradient
 from tenflang.training.loop import TrainConfig, batch_indices, initial_weights, signature, train
 from tenflang.data.vectors import load_weights
 
-from conftest import ROOT, cli_env, command_line, stderr_on_a_terminal
+from support.paths import ROOT
+from support.commands import cli_env, command_line, stderr_on_a_terminal
 
 SAMPLES = ROOT / "samples"
 

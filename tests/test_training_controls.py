@@ -19,7 +19,8 @@ from tenflang.training.loop import State, TrainConfig, initial_weights, signatur
 from tenflang.training.optimizers import OPTIMIZERS, SCHEDULES, step
 from tenflang.data.vectors import load_weights
 
-from conftest import ROOT, cli_env, command_line, stderr_on_a_terminal
+from support.paths import ROOT
+from support.commands import cli_env, command_line, stderr_on_a_terminal
 
 SAMPLES = ROOT / "samples"
 
