@@ -220,25 +220,15 @@ def test_other_opsets(opset):
 
 # ----------------------------------------------------------------------------- every sample
 
-NETWORKS = ROOT / "tests" / "programs"     # LeNet, RNN, attention: on the digit images
-
-
 def program_cases():
-    """Every sample on its data; the test programs of DESIGN.md §2.3.1's networks."""
+    """Every sample on its data (the networks of DESIGN.md §2.3.1 included)."""
     for path in sorted(SAMPLES.glob("*.tf")):
         yield pytest.param(path, SAMPLES / RECIPES[path.stem][0], id=path.stem)
-    for path in sorted(NETWORKS.glob("*.tf")):
-        yield pytest.param(path, SAMPLES / "digit_images_test.txt", id=f"programs/{path.stem}")
 
 
 @pytest.mark.parametrize("shape,data", list(program_cases()))
 def test_sample_exports_and_matches_tfevaluate(shape, data, tmp_path, run_cli_batch):
-    try:
-        program = parse_file(str(shape))
-    except TenflangError as err:            # a network whose ops have not landed yet
-        if "unknown op" not in err.message:
-            raise
-        pytest.skip(f"{shape.name}: {err.message}: not in the op table yet")
+    program = parse_file(str(shape))
     weights_file = tmp_path / "weights.txt"
     save_weights(str(weights_file), random_weights(program, zlib.crc32(shape.stem.encode())))
     runs = {"float64": ["--dtype", "float64"], "float32": ["--dtype", "float32"]}

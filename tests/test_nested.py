@@ -8,7 +8,6 @@ Errors inside a nested expression are checked in tests/test_errors.py.
 """
 from __future__ import annotations
 
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -22,7 +21,8 @@ from tenflang.lang.ast import Declare, Define, Num, Var
 from tenflang.lang.formatter import format_source
 from tenflang.limits import MAX_NESTING
 
-PROGRAMS_DIR = Path(__file__).resolve().parent / "programs"
+from support.paths import ROOT
+
 HEAD = ("declare input x [3]\ndeclare weight W [2, 3]\ndeclare weight b [2]\n"
         "declare output h\n")
 
@@ -161,7 +161,7 @@ def test_declarations_of_generated_names_are_marked():
 def test_highlighter_colours_nested_expressions_without_errors():
     from pygments.token import Error, Punctuation
     from tenflang.lang.highlight import TenflangLexer
-    source = (PROGRAMS_DIR / "attention_digits.tf").read_text()
+    source = (ROOT / "samples" / "attention_digits.tf").read_text()
     tokens = list(TenflangLexer().get_tokens(source))
     assert not [t for t in tokens if t[0] is Error]
     code = "".join(line.split("#", 1)[0] for line in source.splitlines())
