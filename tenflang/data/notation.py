@@ -229,29 +229,6 @@ def content_lines(text: str, lines: list[str]) -> list[int]:
     return (np.flatnonzero(keep) + 1).tolist()
 
 
-def fast_scalar_examples(path: str, text: str, lines: list[str]):
-    """Data whose every line binds the same scalar names in the same order: one
-    regex over the whole text.  Returns (arrays, line numbers) or None."""
-    first = next((i for i, line in enumerate(lines) if not is_blank(line)), None)
-    if first is None:
-        return None
-    entries, _ = parse_vector(Source(path, lines[first], first + 1), lines[first], 0, False)
-    if not entries or not all(isinstance(v, float) for v, _ in entries.values()):
-        return None
-    # each run of blanks is matched by one `ws` only: two adjacent `[ \t]*` could
-    # split a long run in quadratically many ways, tried on every bad line
-    ws, sep = r"[ \t\r\f\v]*", r"(?:[ \t\r\f\v]+(?:,[ \t\r\f\v]*)?|,[ \t\r\f\v]*)"
-    body = sep.join(re.escape(n) + ws + ":" + ws + "(" + NUM + ")" for n in entries)
-    pattern = ("^" + ws + r"(?:(\{)" + ws + ")?" + body + ws + "(?:," + ws + ")?"
-               + r"(?(1)\}" + ws + ")" + r"(?:#[^\n]*)?$")
-    rows = re.findall(pattern, text, re.M)
-    numbers = content_lines(text, lines)
-    if len(rows) != len(numbers):
-        return None
-    return {n: np.array([float(r[j]) for r in rows], dtype=np.float64)
-            for j, n in enumerate(entries, 1)}, numbers
-
-
 def check_uniform(name: str, states, where) -> bool:
     """True if `name` is bound ('bound') in every example, False if in none (states
     'null'/'missing'); anything else is an error at the first odd example."""
