@@ -44,6 +44,7 @@ sys.path.insert(0, str(ROOT))
 
 import tenflang  # noqa: E402
 from tenflang.data import vectors  # noqa: E402
+from tenflang.files import write_file  # noqa: E402
 from tenflang.interp import evaluate  # noqa: E402
 
 PROGRAM = ROOT / "samples" / "example_shape.tf"
@@ -92,7 +93,7 @@ def bench_phases(inputs_txt: Path, inputs_npz: Path, out: Path) -> dict[str, flo
 
     def write():
         text = "".join(line + "\n" for line in vectors.format_examples(values, "txt"))
-        vectors.write_atomically(str(out), text)
+        write_file(str(out), text)
     _, phases["format + write txt results"] = timed(write)
     return phases
 

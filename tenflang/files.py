@@ -247,7 +247,3 @@ def check_writable(option: str, path: str) -> None:
         raise TenflangError(f"{option}: cannot write in the directory "
                             f"{os.path.dirname(path) or '.'}: {err.strerror or err}",
                             Location(path)) from None
-
-
-# the name the commands used before outputs other than regular files were written through
-write_atomically = write_file

@@ -216,7 +216,7 @@ def test_validate_accepts_optional_and_null_optional(tmp_path):
     Examples("e.npz", {"x": np.zeros((3, 2))}, None).validate({"x": (2,)}, {"x"}, {"y"})
 
 
-def test_write_atomically_replaces_and_leaves_no_temp_files(tmp_path):
+def test_write_file_replaces_and_leaves_no_temp_files(tmp_path):
     path = str(tmp_path / "out.txt")
     write_file(path, "old\n")
     write_file(path, b"new\n")

@@ -15,7 +15,7 @@ import click
 
 from ..data import vectors
 from ..errors import Location, RunFailure, TenflangError
-from ..files import write_atomically
+from ..files import write_file
 from ..lang import parse_file
 from ..lang.checks import check
 from .common import dtype_option, reports_errors
@@ -58,7 +58,7 @@ def export_command(shape_file, weights_file, out, with_loss, inputs_file, dtype,
             raise RunFailure(f"the model disagrees with TenFlang on '{worst.name}' (relative "
                              f"error {worst.relative:.3g} > {TOLERANCE[dtype]:g}); not written",
                              Location(shape_file))
-    write_atomically(out, model.SerializeToString())
+    write_file(out, model.SerializeToString())
     click.echo(summary(out, model), err=True)
     for name in left_out(program, model):
         click.echo(f"{shape_file}: note: output '{name}' is left out: it needs an exp_output "

@@ -31,7 +31,7 @@ import importlib.util
 import os
 import sys
 
-from ..files import cache_dir, write_atomically
+from ..files import cache_dir, write_file
 from .codegen import python_name
 
 BLOCK = 1024          # examples per partial sum
@@ -133,7 +133,7 @@ def load(source: str) -> dict:
         return namespace
     path = os.path.join(folder, f"plan_{digest}.py")
     if not os.path.exists(path):
-        write_atomically(path, source)
+        write_file(path, source)
     spec = importlib.util.spec_from_file_location(f"tenflang_fused_{digest}", path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module        # numba's cache finds the module by name
