@@ -26,7 +26,8 @@ import numpy as np
 from .. import limits
 from ..errors import Location, TenflangError
 from ..lang.lexical import NAME
-from .notation import FLOATISH_RE, NUM_RE, check_uniform, content_lines, number_strings, shape_str
+from ..ops import fmt_shape
+from .notation import FLOATISH_RE, NUM_RE, check_uniform, content_lines, number_strings
 
 _COLUMN_RE = re.compile(rf"\s*({NAME})\s*(?:\[\s*(\d+(?:\s*,\s*\d+)*)\s*\])?\s*")
 
@@ -160,7 +161,7 @@ def csv_lines(arrays: dict[str, np.ndarray | None], n: int) -> Iterator[str]:
             columns.append([""] * n if a is None else number_strings(a, "csv"))
             continue
         if a.size == 0 and n:
-            raise TenflangError(f"variable '{name}' has shape {shape_str(a.shape[1:])}: "
+            raise TenflangError(f"variable '{name}' has shape {fmt_shape(a.shape[1:])}: "
                                 "a zero-size tensor cannot be written as CSV")
         flat = a.reshape(n, -1)
         header += [f"{name}[{','.join(map(str, i))}]" if len(i) == 1 else

@@ -19,7 +19,7 @@ Conventions:
   format shares: a variable is bound in every example or in none.
 * Formatting: float64 as Python ``repr``, float32 as its shortest float32 string,
   so values read back bit-identical; fmt ``"json"`` writes NaN/Infinity as
-  Python's json.  `shape_str` writes a shape as ``[2, 3]``.
+  Python's json.  Shapes in messages are written as ``[2, 3]`` (`ops.fmt_shape`).
 """
 from __future__ import annotations
 
@@ -32,6 +32,7 @@ import numpy as np
 from .. import limits
 from ..errors import Location, TenflangError
 from ..lang.lexical import NAME, NUMBER
+from ..ops import fmt_shape
 
 NAME_RE = re.compile(NAME)
 NUM = rf"(?:{NUMBER}|[+-]?(?i:inf(?:inity)?|nan))"
@@ -45,11 +46,6 @@ _LEAF_RE = re.compile(r"\[([^\[\]{}:#]*)\]")                 # a list without su
 _BAD_ITEM_RE = re.compile(r"(?<![^\s,])(?!(?:" + NUM + r")(?![^\s,]))[^\s,]+")  # not a number
 _BLANK_NEXT_RE = re.compile(r"\n(?=[^\S\n]*(?:#|\n|$))")    # a newline before a blank line
 _JSON_SPECIAL = {"nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}
-
-
-def shape_str(shape) -> str:
-    """A shape as written in messages: ``[2, 3]``."""
-    return "[" + ", ".join(map(str, shape)) + "]"
 
 
 class Source:
@@ -152,7 +148,7 @@ def _parse_list(src: Source, text: str, pos: int, name: str, multiline: bool):
             shp[0] = shape
         elif shp[0] != shape:
             def what(s):
-                return "is a number" if s == () else f"has shape {shape_str(s)}"
+                return "is a number" if s == () else f"has shape {fmt_shape(s)}"
             raise src.error(f"ragged list for '{name}': element {len(items) + 1} {what(shape)} "
                             f"but element 1 {what(shp[0])}", start)
         items.append(node)

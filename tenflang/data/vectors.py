@@ -36,9 +36,9 @@ import numpy as np
 
 from ..errors import Location, TenflangError
 from ..files import write_file
+from ..ops import fmt_shape
 from .csvfiles import csv_examples, csv_lines, header_column, merge_header
-from .notation import (NAME_RE, Source, check_uniform, entry_column, is_blank, parse_vector,
-                       shape_str, skip, value_strings, vector_lines)
+from .notation import (NAME_RE, Source, check_uniform, entry_column, is_blank, parse_vector, skip, value_strings, vector_lines)
 # looked up here at each call, so tests can swap out vectors._read_uniform
 from .fastnotation import read_uniform as _read_uniform
 
@@ -172,8 +172,8 @@ class Examples:
                                 f"(expected: {expected})", self._where(name))
         for name, a in self.arrays.items():
             if a is not None and name in shapes and a.shape[1:] != tuple(shapes[name]):
-                raise TenflangError(f"variable '{name}' has shape {shape_str(a.shape[1:])}, "
-                                    f"expected {shape_str(shapes[name])}", self._where(name))
+                raise TenflangError(f"variable '{name}' has shape {fmt_shape(a.shape[1:])}, "
+                                    f"expected {fmt_shape(shapes[name])}", self._where(name))
 
 
     def check_classes(self, classes: dict[str, int]) -> None:
@@ -257,9 +257,9 @@ def _text_examples(path: str, data: bytes, declared: dict | None = None):
         shape = tuple(declared[name]) if given else np.shape(items[0][0])
         k = next((k for k, (v, _) in enumerate(items) if np.shape(v) != shape), None)
         if k is not None:
-            raise TenflangError(f"variable '{name}' has shape {shape_str(np.shape(items[k][0]))} "
-                                + (f"here, but the program declares {shape_str(shape)}" if given
-                                   else f"here but {shape_str(shape)} in line {numbers[0]}; "
+            raise TenflangError(f"variable '{name}' has shape {fmt_shape(np.shape(items[k][0]))} "
+                                + (f"here, but the program declares {fmt_shape(shape)}" if given
+                                   else f"here but {fmt_shape(shape)} in line {numbers[0]}; "
                                    "every example must have the same shapes"), where(k, name))
         arrays[name] = np.array([v for v, _ in items], dtype=np.float64)
     return arrays, numbers, where
@@ -375,8 +375,8 @@ def validate_weights(path: str, weights: dict, shapes: dict) -> None:
             raise TenflangError(f"unexpected weight '{name}': the program has no such weight",
                                 weight_location(path, name))
         if tuple(np.shape(value)) != tuple(shapes[name]):
-            raise TenflangError(f"weight '{name}' has shape {shape_str(np.shape(value))}, "
-                                f"expected {shape_str(shapes[name])}", weight_location(path, name))
+            raise TenflangError(f"weight '{name}' has shape {fmt_shape(np.shape(value))}, "
+                                f"expected {fmt_shape(shapes[name])}", weight_location(path, name))
 
 
 def format_examples(arrays: dict[str, np.ndarray | None], fmt: str, *,
