@@ -2,14 +2,13 @@
 from __future__ import annotations
 
 import numpy as np
-import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import tenflang
 from tenflang import ops
 from tenflang.backprop import compile_gradient
-from tenflang.lang import Declare, Define
+from tenflang.lang import Declare
 
 from support.gradcheck import check_gradients, gcp_gradients
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import textwrap
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import pytest
 

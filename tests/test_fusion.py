@@ -36,7 +36,6 @@ def every_op_program() -> str:
     weight `k`, in one chain that ends in the output `r`."""
     lines = ["declare input a [4]", "declare input b [4]", "declare weight c [4]",
              "declare input e", "declare weight k", "declare output r [4]"]
-    last = "a"
     for op in ELEMENTWISE:
         lines.append(f"declare output {op.name}_v [4]")
         operands = "a" if op.arity == 1 else "a b"

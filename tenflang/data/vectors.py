@@ -175,7 +175,6 @@ class Examples:
                 raise TenflangError(f"variable '{name}' has shape {fmt_shape(a.shape[1:])}, "
                                     f"expected {fmt_shape(shapes[name])}", self._where(name))
 
-
     def check_classes(self, classes: dict[str, int]) -> None:
         """Every value of each variable in `classes` (name -> n) an integer in
         0..n-1, as `one_hot` reads it; else TenflangError naming file, line (or
