@@ -4,7 +4,7 @@ GPU's kernels (gpu/kernels.py), plain C for the CPU's fused loops
 
 The op table writes each elementwise op once more as a Python expression over
 one element of its operands, `a` and `b`, with `math.` functions and
-conditional expressions (`math.exp(min(a, 0.0)) / (1.0 + math.exp(-abs(a)))`).
+conditional expressions (`(1.0 if a >= 0.0 else math.exp(-abs(a))) / (1.0 + math.exp(-abs(a)))`).
 This module reads that expression with Python's `ast` module and writes the
 same computation in C, for `double` or `float`:
 
