@@ -42,6 +42,8 @@ def no_compiler(groups):
 def engine(request, monkeypatch):
     """Runs a test with the C loops, then with the numba loops a machine
     without a C compiler uses."""
+    if request.param == "c" and native.unavailable_reason():
+        pytest.skip(native.unavailable_reason())
     if request.param == "numba":
         monkeypatch.setattr(c_loops, "functions", no_compiler)
     compiled.cache_clear()
