@@ -188,6 +188,7 @@ def test_c_loop_sums_do_not_depend_on_the_thread_count(monkeypatch, threads):
     assert all(np.array_equal(one[k], many[k]) for k in one)
 
 
+@pytest.mark.skipif(native.unavailable_reason() is not None, reason="no C compiler here")
 def test_plan_fused_shows_the_call_and_the_c_loop(run_cli):
     code, out, err = run_cli(["tenflang", "plan", SAMPLES / "example_shape.tf", "--reduce",
                               "mean", "--fused"])
