@@ -37,18 +37,12 @@ import numpy as np
 
 from .. import native
 from .codegen import python_name
-from .scalar_c import CTYPES, FUNCTIONS, literal, preamble, to_c
+from .scalar_c import CTYPES, RESERVED_WORDS, literal, preamble, to_c
 
 BLOCK = 1024               # examples per partial sum
 MIN_BLOCKS_PER_THREAD = 16  # below this a thread costs more than it saves
 INDEX = {"full": "[i * S + j]", "example": "[i]", "shared": "[j]", "constant": "[0]"}
-C_WORDS = set("""auto break case char const continue default do double else enum extern float for
-    goto if inline int long register restrict return short signed sizeof static struct switch
-    typedef union unsigned void volatile while""".split())
-# the loop's own words, C's, and every function a scalar form may call (a local named
-# `exp` would hide exp())
-RESERVED = ({"i", "j", "S", "start", "stop", "block", "end", "tf_min", "tf_max", "NAN", "INFINITY"}
-            | C_WORDS | set(FUNCTIONS.values()) | {f + "f" for f in FUNCTIONS.values()})
+RESERVED = {"i", "j", "S", "start", "stop", "block", "end"} | RESERVED_WORDS   # the loop's own words
 
 
 def local_names(group) -> dict:
