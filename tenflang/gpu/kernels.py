@@ -37,8 +37,8 @@ import math
 import re
 from dataclasses import dataclass
 
+from ..interp.scalar_c import CTYPES, literal, preamble, to_c
 from ..shapes import Shape
-from .scalar_c import CTYPES, literal, preamble, to_c
 
 INDEX = "long long"
 PREFIXES = ("in_", "out_", "acc_", "partial_")      # the kernel's own names start so
