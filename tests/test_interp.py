@@ -27,7 +27,7 @@ from tenflang.backprop import compile_gradient
 from tenflang.interp import evaluate, interpret, make_plan, run_plan
 from tenflang.lang.ast import Var
 from tenflang.lang.printer import attribute
-from tenflang.ops import fmt_shape
+from tenflang.shapes import ShapeMismatch, fmt_shape
 from tenflang.lang.checks import check
 
 from support.paths import SAMPLES
@@ -226,7 +226,7 @@ def fits(op, shapes) -> bool:
     try:
         ops.TABLE[op].shape(*shapes)
         return True
-    except ops.ShapeMismatch:
+    except ShapeMismatch:
         return False
 
 
