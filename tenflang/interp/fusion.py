@@ -6,8 +6,9 @@ An elementwise chain run step by step makes one pass over memory per op (and
 a temporary per value); one loop over the examples computes every value of
 the chain for one element in registers and writes only what is needed after
 it.  This module decides *what* is fused, as plain data; renderers decide
-*how* (interp/numba_loops.py: a numba loop on the CPU; the CUDA backend
-renders the same `Group`s as kernels).  No renderer is imported here.
+*how* (interp/c_loops.py: a C loop on the CPU, or interp/numba_loops.py where
+there is no C compiler; the CUDA backend renders the same `Group`s as
+kernels).  No renderer is imported here.
 
 A `Group` is a run of consecutive plan steps that
 
