@@ -1,11 +1,11 @@
 """The fast reader of vector-notation data files: same arrays, bit for bit, and
-the same located messages as the general reader (vectors._read_uniform swapped
+the same located messages as the general reader (textfiles._read_uniform swapped
 out), on varied files; it hands over whatever it does not accept."""
 import numpy as np
 import pytest
 from hypothesis import given, strategies as st
 
-from tenflang.data import vectors
+from tenflang.data import textfiles
 from tenflang.data.fastnotation import read_uniform
 from tenflang.data.vectors import load_examples
 from tenflang.errors import TenflangError
@@ -17,7 +17,7 @@ SEPARATORS = st.sampled_from([",", " ,", ", ", " ", "  ", "\t", ",\t"])
 def general(path):
     """What the general reader alone makes of the file (or its error)."""
     with pytest.MonkeyPatch.context() as m:
-        m.setattr(vectors, "_read_uniform", lambda *args: 0)
+        m.setattr(textfiles, "_read_uniform", lambda *args: 0)
         return outcome(path)
 
 
