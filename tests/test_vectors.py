@@ -9,8 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 from hypothesis.extra import numpy as hnp
 
-from tenflang.data import vectors
-from tenflang.errors import RunFailure, TenflangError
+from tenflang.data import textfiles
+from tenflang.errors import Location, RunFailure, TenflangError
 from tenflang.data.vectors import (Examples, format_examples, format_weights, load_examples,
                               load_weights, save_examples, save_weights)
 from tenflang.files import write_file
@@ -215,6 +215,42 @@ def test_validate_accepts_optional_and_null_optional(tmp_path):
     ex.validate({"x": (2,), "y": ()}, required={"x"}, optional={"y"})
     Examples("e.npz", {"x": np.zeros((3, 2))}, None).validate({"x": (2,)}, {"x"}, {"y"})
 
+
+
+# ------------------------------------------------------------------ Examples.locate
+
+@pytest.mark.parametrize("reader", ["fast", "general"])
+def test_locate_in_a_text_file_is_the_line_and_the_entry(tmp_path, monkeypatch, reader):
+    path = write(tmp_path, "d.txt", "# two examples\n{x: [1, 2], y: 3}\n\n{x: [4, 5],   y: 6}\n")
+    if reader == "general":
+        monkeypatch.setattr(textfiles, "_read_uniform", lambda *args: 0)
+    ex = load_examples(path)
+    assert ex.locate(1, "y") == Location(path, 4, 15, "{x: [4, 5],   y: 6}")
+    assert ex.locate(None, "x") == Location(path, 2, 2, "{x: [1, 2], y: 3}")
+    assert ex.locate(0) == ex.locate(0, "nope") == Location(path, 2, None, "{x: [1, 2], y: 3}")
+    assert error_of(ex.validate, {"x": (2,)}, {"x"}).location == ex.locate(None, "y")
+
+
+def test_locate_in_a_csv_file_is_the_first_cell_of_a_name(tmp_path):
+    path = write(tmp_path, "d.csv", '"M[0,1]",y,"M[0,0]"\n1,22,3\n# c\n4,nan,6\n')
+    ex = load_examples(path, allow_nan=True)
+    assert ex.arrays["M"].tolist() == [[[3.0, 1.0]], [[6.0, 4.0]]]
+    assert ex.locate(None, "y") == Location(path, 1, 10, '"M[0,1]",y,"M[0,0]"')
+    assert ex.locate(None, "M") == Location(path, 1, 1, '"M[0,1]",y,"M[0,0]"')
+    assert ex.locate(1, "y") == Location(path, 4, 3, "4,nan,6")
+    assert ex.locate(0, "M") == Location(path, 2, 1, "1,22,3")
+    assert ex.locate(0) == Location(path, 2, None, "1,22,3")
+    assert error_of(ex.check_finite).location == ex.locate(1, "y")
+    assert error_of(ex.validate, {"y": ()}, {"y"}).location == ex.locate(None, "M")
+
+
+def test_locate_in_an_npz_file_is_the_file_and_messages_name_the_example(tmp_path):
+    path = str(tmp_path / "d.npz")
+    save_examples(path, {"x": np.array([[0.0, 1.0], [2.0, np.inf], [4.0, 5.0]])})
+    ex = load_examples(path, allow_nan=True)
+    assert ex.locate(2, "x") == ex.locate(None, "x") == Location(file=path)
+    err = error_of(ex.check_finite)
+    assert err.location == ex.locate(1, "x") and "'x' is inf in example 2" in err.message
 
 def test_write_file_replaces_and_leaves_no_temp_files(tmp_path):
     path = str(tmp_path / "out.txt")
@@ -439,9 +475,9 @@ def test_scalar_fast_path_matches_general_parser_on_varied_text(tmp_path, text, 
         assert "no examples" in err.message
         return
     with monkeypatch.context() as m:
-        m.setattr(vectors, "_read_uniform", lambda *args: 0)
+        m.setattr(textfiles, "_read_uniform", lambda *args: 0)
         slow = load_examples(path)
-    assert list(fast.lines) == slow.lines and isinstance(vectors._read_uniform(path, text.encode()), tuple)
+    assert list(fast.lines) == slow.lines and isinstance(textfiles._read_uniform(path, text.encode()), tuple)
     assert_same(slow.arrays, fast.arrays)
 
 

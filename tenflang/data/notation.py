@@ -225,16 +225,17 @@ def content_lines(text: str, lines: list[str]) -> list[int]:
     return (np.flatnonzero(keep) + 1).tolist()
 
 
-def check_uniform(name: str, states, where) -> bool:
+def check_uniform(name: str, states, locate) -> bool:
     """True if `name` is bound ('bound') in every example, False if in none (states
-    'null'/'missing'); anything else is an error at the first odd example."""
+    'null'/'missing'); anything else is an error at the first odd example
+    (`locate`: `Examples.locate`)."""
     first = states[0]
     odd = next((k for k, s in enumerate(states) if (s == "bound") != (first == "bound")), None)
     if odd is None:
         return first == "bound"
     raise TenflangError(f"variable '{name}' is {states[odd]} here but {first} in line "
-                        f"{where(0, name).line}; every example must bind the same variables",
-                        where(odd, name))
+                        f"{locate(0, name).line}; every example must bind the same variables",
+                        locate(odd, name))
 
 
 # ----------------------------------------------------------------------------- formatting
