@@ -28,7 +28,7 @@ import numpy as np
 from .. import limits
 from ..errors import Location, TenflangError
 from ..lang.lexical import NAME
-from ..ops import fmt_shape
+from ..shapes import fmt_shape
 from .examples import Examples
 from .notation import FLOATISH_RE, NUM_RE, check_uniform, content_lines, number_strings
 from .reading import file_text, line_of

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import Location, TenflangError
-from ..ops import fmt_shape
+from ..shapes import fmt_shape
 from .reading import line_of
 
 NONFINITE = "NaN and infinity are rejected unless --allow-nan is given"

@@ -19,7 +19,7 @@ Conventions:
   format shares: a variable is bound in every example or in none.
 * Formatting: float64 as Python ``repr``, float32 as its shortest float32 string,
   so values read back bit-identical; fmt ``"json"`` writes NaN/Infinity as
-  Python's json.  Shapes in messages are written as ``[2, 3]`` (`ops.fmt_shape`).
+  Python's json.  Shapes in messages are written as ``[2, 3]`` (`shapes.fmt_shape`).
 """
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ import numpy as np
 from .. import limits
 from ..errors import Location, TenflangError
 from ..lang.lexical import NAME, NUMBER
-from ..ops import fmt_shape
+from ..shapes import fmt_shape
 
 NAME_RE = re.compile(NAME)
 NUM = rf"(?:{NUMBER}|[+-]?(?i:inf(?:inity)?|nan))"

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import TenflangError
-from ..ops import fmt_shape
+from ..shapes import fmt_shape
 from .examples import Examples
 from .notation import Source, check_uniform, entry_column, is_blank, parse_vector, skip
 from .reading import decode, file_bytes

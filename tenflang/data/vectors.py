@@ -34,7 +34,7 @@ import numpy as np
 
 from ..errors import Location, TenflangError
 from ..files import write_file
-from ..ops import fmt_shape
+from ..shapes import fmt_shape
 from .csvfiles import csv_lines, read_csv
 from .examples import NONFINITE, Examples, first_nonfinite
 from .notation import Source, parse_vector, skip, value_strings, vector_lines
