@@ -11,7 +11,8 @@ import pytest
 
 import tenflang
 from tenflang.backprop import compile_gradient
-from tenflang.training.loop import TrainConfig, batch_indices, initial_weights, signature, train
+from tenflang.training.loop import TrainConfig, initial_weights, signature, train
+from tenflang.training.sampling import batch_indices
 from tenflang.data.vectors import load_weights
 
 from support.paths import ROOT

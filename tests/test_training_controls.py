@@ -15,7 +15,8 @@ import tenflang
 from tenflang.backprop import compile_gradient
 from tenflang.cli import tfweightcalc
 from tenflang.errors import TenflangError
-from tenflang.training.loop import State, TrainConfig, initial_weights, signature, split, train
+from tenflang.training.loop import State, TrainConfig, initial_weights, signature, train
+from tenflang.training.sampling import split
 from tenflang.training.optimizers import OPTIMIZERS, SCHEDULES, step
 from tenflang.data.vectors import load_weights
 
