@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import re
-import textwrap
 
 import pytest
 from click.testing import CliRunner
@@ -13,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from support.paths import SAMPLES
+from support.programs import src
 from tenflang import cli
 from tenflang.backprop import compile_gradient
 from tenflang.errors import TenflangError
@@ -65,10 +65,6 @@ define h = dense x W1 b1
 define q = -1.5e-3
 define l = sum h
 """
-
-
-def src(text: str) -> str:
-    return textwrap.dedent(text).lstrip("\n")
 
 
 def comments(text: str) -> list[str]:

@@ -30,6 +30,7 @@ from tenflang.lang.printer import attribute
 from tenflang.ops import fmt_shape
 from tenflang.lang.checks import check
 
+from support import programs
 from support.paths import SAMPLES
 from support.naive_conv import REFERENCE as CONVOLUTION
 
@@ -37,20 +38,7 @@ B = 7
 
 # ---------------------------------------------------------------- the original design's walkthrough
 
-WALKTHROUGH = """\
-declare input x
-declare weight w
-declare exp_output y
-declare output o
-
-declare intvar a
-declare intvar b
-declare intvar c
-
-define c = mul y w
-define a = mul x w
-define o = add a w
-"""
+WALKTHROUGH = programs.WALKTHROUGH
 
 
 def test_seed_walkthrough_verbatim():

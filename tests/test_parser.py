@@ -3,29 +3,17 @@ round trips through the printer, and shape inference (DESIGN.md §2)."""
 from __future__ import annotations
 
 import math
-import textwrap
 
 import pytest
 
+from support import programs
 from support.paths import SAMPLES
+from support.programs import src
 from tenflang.errors import TenflangError
 from tenflang.lang import (Declare, Define, Macro, Num, Program, Var, check, expand, parse,
                            parse_file, parse_source, print_program, split_attributes)
 
-EXAMPLE = """\
-declare input x
-declare exp_output y
-declare weight w
-declare intvar z
-declare output o
-declare intvar diff
-declare loss lambda
-
-define z = mul x w
-define o = logistic z
-define diff = sub o y
-define lambda = pow diff 2
-"""
+EXAMPLE = programs.ORIGINAL_EXAMPLE
 
 EXAMPLE_STATEMENTS = (
     Declare("input", "x"), Declare("exp_output", "y"), Declare("weight", "w"),
@@ -37,33 +25,10 @@ EXAMPLE_STATEMENTS = (
     Define("lambda", "pow", (Var("diff"), Num(2.0))),
 )
 
-# The original design's own layout: line numbers stripped, double spaces kept.
-SEED_SPACING = """\
-declare input  x
-declare exp_output  y
-declare weight  w
-declare intvar z
-declare output  o
-declare intvar  diff
-declare loss  lambda
+# The original design's own layout (the sample file): line numbers stripped, double spaces kept.
+SEED_SPACING = programs.ORIGINAL_EXAMPLE_AS_WRITTEN
 
-define z  =  mul  x  w
-define o  =  logistic  z
-define diff  =  sub  o  y
-define lambda  =  pow  diff  2
-"""
-
-DENSE = """\
-macro dense x W b -> y
-  declare intvar t
-  define t = matmul W x
-  define y = add t b
-end
-"""
-
-
-def src(text: str) -> str:
-    return textwrap.dedent(text).lstrip("\n")
+DENSE = programs.DENSE_MACRO
 
 
 def names(program: Program) -> list[str]:
@@ -452,18 +417,7 @@ def test_shape_program_rules_are_off_for_the_interpreter():
 
 def test_the_seed_walkthrough_runs_through_the_front_end():
     # the interpreter walkthrough: y is never defined, no loss
-    program = parse(src("""
-        declare input x
-        declare weight w
-        declare exp_output y
-        declare output o
-        declare intvar a
-        declare intvar b
-        declare intvar c
-        define c = mul y w
-        define a = mul x w
-        define o = add a w
-        """))
+    program = parse(programs.WALKTHROUGH)
     assert len(program.statements) == 10
 
 
@@ -514,24 +468,7 @@ def test_unary_shape_inference(op, a, result):
 
 
 def test_shapes_flow_through_a_network():
-    shapes = shapes_of(DENSE + """
-        declare input x [784]
-        declare exp_output y [10]
-        declare weight W1 [128, 784]
-        declare weight b1 [128]
-        declare weight W2 [10, 128]
-        declare weight b2 [10]
-        declare intvar h
-        declare intvar a
-        declare output s
-        declare intvar p
-        declare loss l
-        define h = dense x W1 b1
-        define a = relu h
-        define s = dense a W2 b2
-        define p = log_softmax s
-        define l = dot p y
-        """, shape_program=True)
+    shapes = shapes_of(programs.MNIST_SIZED_MLP, shape_program=True)
     assert shapes["h"] == shapes["h.t"] == shapes["a"] == (128,)
     assert shapes["s"] == shapes["s.t"] == shapes["p"] == (10,)
     assert shapes["l"] == ()
