@@ -12,7 +12,7 @@ from tenflang.lang import Declare
 
 from support import programs
 from support.gradcheck import check_gradients, gcp_gradients
-from support.programs import gcp_text
+from support.programs import fits, gcp_text
 
 SEED = programs.ORIGINAL_EXAMPLE_AS_WRITTEN
 
@@ -192,14 +192,6 @@ def random_programs(draw):
     emit("tanh", (draw(st.sampled_from(sorted(env))),))
     emit("sum", (lines[-1][0],))
     return shapes, lines
-
-
-def fits(op, shapes) -> bool:
-    try:
-        ops.TABLE[op].shape(*shapes)
-        return True
-    except ops.ShapeMismatch:
-        return False
 
 
 def render(shapes, lines) -> str:

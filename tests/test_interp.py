@@ -31,6 +31,7 @@ from tenflang.ops import fmt_shape
 from tenflang.lang.checks import check
 
 from support import programs
+from support.programs import fits
 from support.paths import SAMPLES
 from support.naive_conv import REFERENCE as CONVOLUTION
 
@@ -208,14 +209,6 @@ SHAPED = ["matmul", "dot", "outer", "sum", "mean", "logsumexp", "softmax", "log_
           "transpose", "sum_like", "broadcast_like", "flatten", "concat", "argmax", "equal"]
 DATA = {"w0": ("weight", ()), "w1": ("weight", (3,)), "w2": ("weight", (2, 3)),
         "x0": ("input", (3,)), "x1": ("input", ()), "y0": ("exp_output", (2,))}
-
-
-def fits(op, shapes) -> bool:
-    try:
-        ops.TABLE[op].shape(*shapes)
-        return True
-    except ops.ShapeMismatch:
-        return False
 
 
 @st.composite

@@ -14,6 +14,7 @@ from __future__ import annotations
 import textwrap
 
 import tenflang
+from tenflang import ops
 from tenflang.backprop import compile_gradient
 
 from .paths import ROOT
@@ -33,6 +34,15 @@ def gcp(source: str, level: int = 1, filename: str = "t.tf"):
 
 def gcp_text(source: str, level: int = 1) -> str:
     return tenflang.print_program(gcp(source, level))
+
+
+def fits(op: str, shapes) -> bool:
+    """Whether `op` takes operands of these shapes (for programs drawn at random)."""
+    try:
+        ops.TABLE[op].shape(*shapes)
+        return True
+    except ops.ShapeMismatch:
+        return False
 
 
 def sample_gcp(name: str):
