@@ -14,7 +14,7 @@ from support import programs
 from support.gradcheck import check_gradients, gcp_gradients
 from support.programs import fits, gcp_text
 
-SEED = programs.ORIGINAL_EXAMPLE_AS_WRITTEN
+ORIGINAL = programs.ORIGINAL_EXAMPLE_AS_WRITTEN
 
 
 def defines(text: str) -> dict[str, str]:
@@ -28,8 +28,8 @@ def declared(text: str) -> dict[str, str]:
             if line.startswith("declare ")}
 
 
-def test_seed_example_at_O0_has_the_seeds_structure():
-    text = gcp_text(SEED, 0)
+def test_original_example_at_O0_has_the_original_structure():
+    text = gcp_text(ORIGINAL, 0)
     rhs = defines(text)
     # the forward lines come first, unchanged
     assert [rhs[n] for n in ("z", "o", "diff", "lambda")] == [
@@ -51,8 +51,8 @@ def test_seed_example_at_O0_has_the_seeds_structure():
     assert text.index("define d/ddiff") < text.index("define d/do") < text.index("define d/dz")
 
 
-def test_seed_example_at_O1_is_minimal_and_readable():
-    text = gcp_text(SEED, 1)
+def test_original_example_at_O1_is_minimal_and_readable():
+    text = gcp_text(ORIGINAL, 1)
     rhs = defines(text)
     assert rhs["dlambda/ddiff"] == "mul 2 diff"
     assert rhs["d/dw"] == "mul d/dz x"
@@ -62,7 +62,7 @@ def test_seed_example_at_O1_is_minimal_and_readable():
 
 def test_gcp_is_deterministic_and_reparses():
     for level in (0, 1):
-        first, second = gcp_text(SEED, level), gcp_text(SEED, level)
+        first, second = gcp_text(ORIGINAL, level), gcp_text(ORIGINAL, level)
         assert first == second
         assert tenflang.print_program(tenflang.parse(first)) .count("define") == first.count("define")
 
@@ -122,7 +122,7 @@ def test_mlp_with_macros_gradients():
 
 def test_a_gcp_compiles_again_second_derivative():
     """The GCP is plain TenFlang: differentiate d/dw once more (d²l/dw²)."""
-    first = compile_gradient(tenflang.parse(SEED, shape_program=True), 1)
+    first = compile_gradient(tenflang.parse(ORIGINAL, shape_program=True), 1)
     text = tenflang.print_program(first).replace("declare output d/dw", "declare loss d/dw") \
                                           .replace("declare loss lambda", "declare intvar lambda")
     second = compile_gradient(tenflang.parse(text), 1)

@@ -99,7 +99,7 @@ CASES = [
          3, 18, "malformed number '1e'"),
     Case("syntax_number_out_of_range", "declare input x\n" + LOSS + "define l = mul x 1e999\n",
          3, 18, "number '1e999' is out of range"),
-    Case("syntax_seed_line_numbers", "1  declare input  x\n", 1, 1, "unexpected '1'"),
+    Case("syntax_original_listing_line_numbers", "1  declare input  x\n", 1, 1, "unexpected '1'"),
 
     # --- declarations and definitions ----------------------------------------------------
     Case("unknown_type", "declare inptu x\n", 1, 9,

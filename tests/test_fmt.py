@@ -82,9 +82,10 @@ def test_messy_program_gets_the_canonical_layout():
     assert format_source(MESSY) == MESSY_FORMATTED
 
 
-def test_seed_spacing_becomes_single_spaces_and_aligned_declarations():
-    seed = "declare input  x\ndeclare exp_output  y\ndefine z  =  mul  x  y\n"
-    assert format_source(seed) == "declare input      x\ndeclare exp_output y\ndefine z = mul x y\n"
+def test_original_spacing_becomes_single_spaces_and_aligned_declarations():
+    original = "declare input  x\ndeclare exp_output  y\ndefine z  =  mul  x  y\n"
+    assert format_source(original) == \
+        "declare input      x\ndeclare exp_output y\ndefine z = mul x y\n"
 
 
 def test_alignment_is_per_run_of_declarations():

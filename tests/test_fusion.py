@@ -21,9 +21,9 @@ from tenflang.interp.fusion import Group, Input, Output, fuse
 from tenflang.interp.run import FUSE_FROM
 from tenflang.training.loop import gradient_plan, signature
 
-from support.paths import ROOT
+from support.paths import SAMPLES_DIR
+from support.programs import sample_gcp
 
-SAMPLES = ROOT / "samples"
 
 ELEMENTWISE = [op for op in ops.TABLE.values() if op.scalar is not None]
 SPECIAL = [0.0, -0.0, 1.0, -1.0, 0.5, -2.5, 1e4, -1e4, 40.0, -40.0, 1e-300, 7e300, -7e300,
@@ -83,13 +83,13 @@ def test_every_elementwise_op_fused_equals_numpy_on_special_values(monkeypatch):
     assert_close(*both(plan, data, monkeypatch))
 
 
-def seed_gradient_plan():
-    gcp = compile_gradient(tenflang.parse((SAMPLES / "example_shape.tf").read_text()))
+def original_example_gradient_plan():
+    gcp = sample_gcp("example_shape.tf")
     return gradient_plan(gcp, signature(gcp))
 
 
-def test_the_seed_gradient_is_one_group_ending_in_batch_sums():
-    plan = seed_gradient_plan()
+def test_the_original_examples_gradient_is_one_group_ending_in_batch_sums():
+    plan = original_example_gradient_plan()
     batched = batched_names(plan)
     items = fuse(plan, "mean", batched, frozenset())
     assert len(items) == 1 and isinstance(items[0], Group)
@@ -101,7 +101,7 @@ def test_the_seed_gradient_is_one_group_ending_in_batch_sums():
 
 
 def test_groups_leave_products_summed_in_blas_and_single_ufuncs_alone():
-    source = (SAMPLES / "logistic_breast_cancer.tf").read_text()
+    source = (SAMPLES_DIR / "logistic_breast_cancer.tf").read_text()
     gcp = compile_gradient(tenflang.parse(source))
     plan = gradient_plan(gcp, signature(gcp))
     batched = batched_names(plan)
@@ -117,7 +117,7 @@ def test_groups_leave_products_summed_in_blas_and_single_ufuncs_alone():
 
 @pytest.mark.parametrize("reduce", ["mean", "sum"])
 def test_fused_gradient_equals_numpy_with_batch_sums(monkeypatch, reduce):
-    plan = seed_gradient_plan()
+    plan = original_example_gradient_plan()
     rng = np.random.default_rng(0)
     n = 3 * FUSE_FROM + 17                     # several blocks of partial sums, one short
     data = {"x": rng.standard_normal(n) * 30, "y": rng.random(n).round(), "w": np.float64(0.7)}
@@ -126,7 +126,7 @@ def test_fused_gradient_equals_numpy_with_batch_sums(monkeypatch, reduce):
 
 
 def test_fused_training_takes_the_same_steps(monkeypatch):
-    gcp = compile_gradient(tenflang.parse((SAMPLES / "example_shape.tf").read_text()))
+    gcp = sample_gcp("example_shape.tf")
     rng = np.random.default_rng(1)
     x = rng.standard_normal(FUSE_FROM * 2)
     data = {"x": x, "y": (x > 0.2).astype(float)}
@@ -139,7 +139,7 @@ def test_fused_training_takes_the_same_steps(monkeypatch):
 
 
 def test_plan_fused_shows_the_call_and_the_loop(run_cli):
-    code, out, err = run_cli(["tenflang", "plan", SAMPLES / "example_shape.tf", "--reduce",
+    code, out, err = run_cli(["tenflang", "plan", SAMPLES_DIR / "example_shape.tf", "--reduce",
                               "mean", "--fused"])
     assert code == 0, err
     assert "o, lambda_ = F.fused_1(dtype, x, w, y)    # fused: z, o, diff, lambda" in out

@@ -42,7 +42,7 @@ B = 7
 WALKTHROUGH = programs.WALKTHROUGH
 
 
-def test_seed_walkthrough_verbatim():
+def test_original_walkthrough_verbatim():
     program = tenflang.parse(WALKTHROUGH, "walkthrough.tf")
     assert interpret(program, {"x": 3, "w": -2}) == {"o": -8}
     # the whole bindings dictionary at the end, as the original design tabulates it
@@ -52,7 +52,7 @@ def test_seed_walkthrough_verbatim():
     assert bindings == {"x": 3, "w": -2, "y": None, "o": -8, "a": -6, "b": None, "c": None}
 
 
-def test_seed_walkthrough_batched_and_with_y_given():
+def test_original_walkthrough_batched_and_with_y_given():
     program = tenflang.parse(WALKTHROUGH, "walkthrough.tf")
     out = interpret(program, {"x": np.array([3.0, 1.0]), "w": -2.0}, results=["o", "c"],
                     batched=True)

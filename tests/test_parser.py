@@ -26,7 +26,7 @@ EXAMPLE_STATEMENTS = (
 )
 
 # The original design's own layout (the sample file): line numbers stripped, double spaces kept.
-SEED_SPACING = programs.ORIGINAL_EXAMPLE_AS_WRITTEN
+AS_WRITTEN = programs.ORIGINAL_EXAMPLE_AS_WRITTEN
 
 DENSE = programs.DENSE_MACRO
 
@@ -41,7 +41,7 @@ def shapes_of(text: str, shape_program: bool = False) -> dict:
 
 # --- the original design's example ---------------------------------------------------------------
 
-def test_example_shape_sample_parses_to_the_seed_statements(repo_root):
+def test_example_shape_sample_parses_to_the_original_statements(repo_root):
     program = parse_file(str(repo_root / "samples" / "example_shape.tf"), shape_program=True)
     assert program.statements == EXAMPLE_STATEMENTS
     assert program.filename.endswith("example_shape.tf")
@@ -61,11 +61,11 @@ def test_example_shapes_are_scalars():
     assert shapes == {n: () for n in ("x", "y", "w", "z", "o", "diff", "lambda")}
 
 
-def test_seed_spacing_and_tidy_spacing_agree():
-    assert parse(SEED_SPACING).statements == parse(EXAMPLE).statements == EXAMPLE_STATEMENTS
+def test_original_spacing_and_tidy_spacing_agree():
+    assert parse(AS_WRITTEN).statements == parse(EXAMPLE).statements == EXAMPLE_STATEMENTS
 
 
-def test_seed_listing_with_line_numbers_is_not_tenflang():
+def test_original_listing_with_line_numbers_is_not_tenflang():
     with pytest.raises(TenflangError):
         parse("1  declare input  x\n")
 
@@ -415,7 +415,7 @@ def test_shape_program_rules_are_off_for_the_interpreter():
         parse("declare input x\ndeclare output o\ndefine o = exp x\n", shape_program=True)
 
 
-def test_the_seed_walkthrough_runs_through_the_front_end():
+def test_the_original_walkthrough_runs_through_the_front_end():
     # the interpreter walkthrough: y is never defined, no loss
     program = parse(programs.WALKTHROUGH)
     assert len(program.statements) == 10

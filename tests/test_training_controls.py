@@ -18,12 +18,10 @@ from tenflang.training.loop import State, TrainConfig, initial_weights, signatur
 from tenflang.training.optimizers import OPTIMIZERS, SCHEDULES, step
 from tenflang.data.vectors import load_weights
 
-from support.paths import ROOT
+from support.paths import SAMPLES_DIR
 from support import programs
 from support.commands import cli_env, command_line, stderr_on_a_terminal
 from support.programs import gcp, sample_gcp
-
-SAMPLES = ROOT / "samples"
 
 
 def linear_data(n=64, seed=0):
@@ -275,7 +273,7 @@ def test_cli_prints_warnings_before_the_summary(tmp_path):
 def test_init_may_give_a_subset_the_rest_start_as_usual():
     gcp = sample_gcp("mlp_digits.tf")
     sig = signature(gcp)
-    data = tenflang.load_examples(str(SAMPLES / "digits_train.txt")).arrays
+    data = tenflang.load_examples(str(SAMPLES_DIR / "digits_train.txt")).arrays
     W1 = np.full((32, 64), 0.01)
     cfg = TrainConfig(lr=0.1, max_iters=3, tol=0)
     part = train(gcp, data, cfg, init={"W1": W1})
@@ -364,7 +362,7 @@ def test_ctrl_c_without_o_or_checkpoint_prints_the_weights_on_stdout(tmp_path):
     (tmp_path / "mlp.tf").write_text(tenflang.print_program(sample_gcp("mlp_digits.tf")))
     (tmp_path / "init.txt").write_text("{b2: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0]}\n")
     proc = subprocess.Popen(command_line([
-        "tfweightcalc", tmp_path / "mlp.tf", SAMPLES / "digits_train.txt", "--max-iters",
+        "tfweightcalc", tmp_path / "mlp.tf", SAMPLES_DIR / "digits_train.txt", "--max-iters",
         "1000000", "--init", tmp_path / "init.txt"]), env=cli_env(), stdout=subprocess.PIPE,
         stderr=subprocess.PIPE, text=True)
     assert "start as usual" in proc.stderr.readline()

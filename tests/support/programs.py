@@ -17,9 +17,7 @@ import tenflang
 from tenflang import ops
 from tenflang.backprop import compile_gradient
 
-from .paths import ROOT
-
-SAMPLES_DIR = ROOT / "samples"
+from .paths import SAMPLES_DIR
 
 
 def src(text: str) -> str:
