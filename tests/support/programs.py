@@ -1,13 +1,15 @@
-"""The small TenFlang programs several tests share, written once, and the ways
-the tests turn a program into its GCP.
+"""The small TenFlang programs the tests compile, run, train and mutate, each
+written once, and the ways the tests turn a program into its GCP.
 
 Each program is a source string named for what it is; a test that needs a
-particular variant (a comment, an odd spacing, a nested macro) uses the one
-written for it here, never a retyped copy.  A program only one test reads,
-chosen for that test's question (an error case, a parser corner), stays in
-that test.  The sample programs under samples/ are the larger corpus
+particular variant (an odd spacing, a macro after the declarations, a nested
+macro) uses the one written for it here, never a retyped copy.  A program whose
+lines a test's assertions point into (an error case with its line and column,
+a parser corner with its statement list, a byte count by hand) stays beside
+those assertions.  The sample programs under samples/ are the larger corpus
 (`support.paths.SAMPLES`); the original design's example is both a sample file
-and, tidily spaced, a string here.
+and, tidily spaced, a string here.  `fits` serves the tests that draw programs
+at random.
 """
 from __future__ import annotations
 
