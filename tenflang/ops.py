@@ -374,7 +374,8 @@ def defbinary(name, ufunc, partial_a, partial_b, math, scalar):
           elementwise=True, ufunc=ufunc, scalar=scalar)
 
 
-E_NEG_ABS = "math.exp(-abs(a))"          # e^-|a|: never overflows
+E_NEG_ABS = "math.exp(-abs(a))"          # e^-|a|: never overflows; one exp per element when
+                                         # forms repeat it (the compiler shares equal calls)
 
 
 defunary("copy", lambda xp, a: a, "1", "v = a  (written `define v = a`)", "a", view=True)
@@ -383,7 +384,7 @@ defunary("exp", lambda xp, a: xp.exp(a), "v", "v = e^a", "math.exp(a)", ufunc="e
 defunary("log", lambda xp, a: xp.log(a), "div 1 a", "v = ln a",
          "math.log(a) if a > 0.0 else (-math.inf if a == 0.0 else math.nan)", ufunc="log")
 defunary("logistic", logistic, "logistic_deriv a", "v = 1 / (1 + e^-a)",
-         f"math.exp(min(a, 0.0)) / (1.0 + {E_NEG_ABS})")
+         f"(1.0 if a >= 0.0 else {E_NEG_ABS}) / (1.0 + {E_NEG_ABS})")
 defunary("tanh", lambda xp, a: xp.tanh(a), "tanh_deriv a", "v = tanh a", "math.tanh(a)",
          ufunc="tanh")
 defunary("relu", lambda xp, a: xp.maximum(a, 0), "step a", "v = max(a, 0)",

@@ -1,7 +1,9 @@
-"""Fused elementwise loops (interp/fusion.py, interp/numba_loops.py): the groups
-as data, results equal to the step-by-step plan (numpy) to round-off on every
+"""Fused elementwise loops (interp/fusion.py; rendered by interp/c_loops.py, or
+interp/numba_loops.py without a C compiler): the groups as data, results of
+both engines equal to the step-by-step plan (numpy) to round-off on every
 elementwise op with NaN, infinities, signed zeros and far tails, the batch sums
-that end a group, and machine code reused from the disk cache."""
+that end a group, sums that do not depend on the thread count, and machine
+code reused from the disk cache."""
 from __future__ import annotations
 
 import math
@@ -16,7 +18,9 @@ import tenflang
 from tenflang import ops
 from tenflang.backprop import compile_gradient
 from tenflang.interp import make_plan, run_plan
-from tenflang.interp.codegen import batched_names, fused_reductions, generate
+from tenflang import native
+from tenflang.interp import c_loops
+from tenflang.interp.codegen import batched_names, compiled, fused_reductions, generate
 from tenflang.interp.fusion import Group, Input, Output, fuse
 from tenflang.interp.run import FUSE_FROM
 from tenflang.training.loop import gradient_plan, signature
@@ -28,6 +32,21 @@ from support.programs import sample_gcp
 ELEMENTWISE = [op for op in ops.TABLE.values() if op.scalar is not None]
 SPECIAL = [0.0, -0.0, 1.0, -1.0, 0.5, -2.5, 1e4, -1e4, 40.0, -40.0, 1e-300, 7e300, -7e300,
            math.inf, -math.inf, math.nan]
+
+
+def no_compiler(groups):
+    raise native.Unavailable("no C compiler (a test's stand-in)")
+
+
+@pytest.fixture(params=["c", "numba"])
+def engine(request, monkeypatch):
+    """Runs a test with the C loops, then with the numba loops a machine
+    without a C compiler uses."""
+    if request.param == "numba":
+        monkeypatch.setattr(c_loops, "functions", no_compiler)
+    compiled.cache_clear()
+    yield request.param
+    compiled.cache_clear()
 
 
 def every_op_program() -> str:
@@ -73,7 +92,7 @@ def assert_close(fused: dict, plain: dict, rtol=1e-13):
         np.testing.assert_allclose(a[finite], b[finite], rtol=rtol, atol=1e-300, err_msg=name)
 
 
-def test_every_elementwise_op_fused_equals_numpy_on_special_values(monkeypatch):
+def test_every_elementwise_op_fused_equals_numpy_on_special_values(monkeypatch, engine):
     program = tenflang.parse(every_op_program())
     data = special_data(FUSE_FROM)
     plan = make_plan(program, set(data))
@@ -116,7 +135,7 @@ def test_groups_leave_products_summed_in_blas_and_single_ufuncs_alone():
 
 
 @pytest.mark.parametrize("reduce", ["mean", "sum"])
-def test_fused_gradient_equals_numpy_with_batch_sums(monkeypatch, reduce):
+def test_fused_gradient_equals_numpy_with_batch_sums(monkeypatch, reduce, engine):
     plan = original_example_gradient_plan()
     rng = np.random.default_rng(0)
     n = 3 * FUSE_FROM + 17                     # several blocks of partial sums, one short
@@ -125,7 +144,7 @@ def test_fused_gradient_equals_numpy_with_batch_sums(monkeypatch, reduce):
     assert_close(fused, plain, rtol=1e-12)
 
 
-def test_fused_training_takes_the_same_steps(monkeypatch):
+def test_fused_training_takes_the_same_steps(monkeypatch, engine):
     gcp = sample_gcp("example_shape.tf")
     rng = np.random.default_rng(1)
     x = rng.standard_normal(FUSE_FROM * 2)
@@ -138,17 +157,62 @@ def test_fused_training_takes_the_same_steps(monkeypatch):
     np.testing.assert_allclose(fused.history, plain.history, rtol=1e-12)
 
 
-def test_plan_fused_shows_the_call_and_the_loop(run_cli):
+def test_float32_loops_equal_the_float32_plan(monkeypatch, engine):
+    plan = original_example_gradient_plan()
+    rng = np.random.default_rng(2)
+    n = 2 * FUSE_FROM + 5
+    data = {"x": rng.standard_normal(n) * 3, "y": rng.random(n).round(), "w": np.float64(0.7)}
+    with np.errstate(all="ignore"):
+        fused = run_plan(plan, data, dtype="float32", reduce="sum")
+        monkeypatch.setenv("TENFLANG_FUSE", "0")
+        plain = run_plan(plan, data, dtype="float32", reduce="sum")
+    for name in plain:
+        assert np.asarray(fused[name]).dtype == np.float32, name
+        np.testing.assert_allclose(fused[name], plain[name], rtol=1e-4, err_msg=name)
+
+
+@pytest.mark.parametrize("threads", ["1", "2", "3"])
+def test_c_loop_sums_do_not_depend_on_the_thread_count(monkeypatch, threads):
+    plan = original_example_gradient_plan()
+    rng = np.random.default_rng(5)
+    n = 40 * c_loops.BLOCK + 3 * c_loops.MIN_BLOCKS_PER_THREAD * c_loops.BLOCK + 11
+    data = {"x": rng.standard_normal(n) * 3, "y": rng.random(n).round(), "w": np.float64(0.7)}
+    monkeypatch.setenv("TENFLANG_NUM_THREADS", "1")
+    one = run_plan(plan, data, reduce="sum")
+    monkeypatch.setenv("TENFLANG_NUM_THREADS", threads)
+    c_loops.pool.cache_clear()
+    assert len(c_loops.spans(n, c_loops.threads())) == int(threads)
+    many = run_plan(plan, data, reduce="sum")
+    assert all(np.array_equal(one[k], many[k]) for k in one)
+
+
+def test_plan_fused_shows_the_call_and_the_c_loop(run_cli):
     code, out, err = run_cli(["tenflang", "plan", SAMPLES_DIR / "example_shape.tf", "--reduce",
                               "mean", "--fused"])
     assert code == 0, err
-    assert "o, lambda_ = F.fused_1(dtype, x, w, y)    # fused: z, o, diff, lambda" in out
+    python, c = out.split("// the fused loops (tenflang.interp.c_loops)\n")
+    assert "o, lambda_ = F.fused_1(dtype, x, w, y)    # fused: z, o, diff, lambda" in python
+    compile(python, "plan", "exec")
+    assert ("void loop_1(long start, long stop, const double *restrict x_in, "
+            "const double *restrict w_in, const double *restrict y_in, "
+            "double *restrict o_part, double *restrict lambda_part)") in c
+    assert "double o = (((z >= 0.0) ? 1.0 : exp((-fabs(z)))) / (1.0 + exp((-fabs(z)))));" \
+        "    /* o = logistic z */" in c
+    assert native.library(c).loop_1        # the text shown is the text that compiles
+
+
+def test_plan_fused_shows_numba_loops_without_a_c_compiler(run_cli, monkeypatch):
+    monkeypatch.setenv("CC", "no-such-compiler")
+    code, out, err = run_cli(["tenflang", "plan", SAMPLES_DIR / "example_shape.tf", "--reduce",
+                              "mean", "--fused"])
+    assert code == 0, err
     assert "def loop_1(n, x_in, w_in, y_in, o_sum, lambda_sum):" in out
-    assert "o = math.exp(min(z, 0.0)) / (1.0 + math.exp(-abs(z)))    # o = logistic z" in out
+    assert ("o = (1.0 if z >= 0.0 else math.exp(-abs(z))) / (1.0 + math.exp(-abs(z)))"
+            "    # o = logistic z") in out
     compile(out, "plan", "exec")
 
 
-CACHE_PROBE = """
+PROBE = """
 import numpy as np, tenflang
 from tenflang.interp import make_plan, run_plan
 from tenflang.interp.codegen import compiled
@@ -157,27 +221,50 @@ program = tenflang.parse("declare input x\\ndeclare output o\\ndeclare intvar t\
 plan = make_plan(program, {"x"})
 out = run_plan(plan, {"x": np.linspace(-2, 2, 5000)})
 assert np.allclose(out["o"], np.tanh(3 * np.linspace(-2, 2, 5000)))
-loop = compiled(plan, None, True)[2].fused_1.__globals__["loop_1"]
+fused_1 = compiled(plan, None, True)[2].fused_1
+"""
+NUMBA_CACHE = PROBE + """
+loop = fused_1.__globals__["loop_1"]
 print(sum(loop.stats.cache_hits.values()), sum(loop.stats.cache_misses.values()))
 """
 
 
-def probe(env: dict) -> list[str]:
-    done = subprocess.run([sys.executable, "-c", CACHE_PROBE], env={**os.environ, **env},
+def probe(code: str, env: dict) -> list[str]:
+    done = subprocess.run([sys.executable, "-c", code], env={**os.environ, **env},
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     return done.stdout.split()
 
 
-def test_second_run_loads_machine_code_from_the_disk_cache(tmp_path):
-    env = {"TENFLANG_CACHE_DIR": str(tmp_path)}
-    first, second = probe(env), probe(env)
+def test_second_run_loads_the_c_library_from_the_disk_cache(tmp_path):
+    log = tmp_path / "compiled"
+    cc = tmp_path / "logging-cc"       # a compiler that notes each time it is run
+    cc.write_text(f"#!/bin/sh\necho run >> {log}\nexec cc \"$@\"\n")
+    cc.chmod(0o755)
+    env = {"TENFLANG_CACHE_DIR": str(tmp_path / "cache"), "CC": str(cc)}
+    probe(PROBE, env)
+    assert log.read_text().count("run") == 1
+    probe(PROBE, env)
+    assert log.read_text().count("run") == 1                 # loaded, not compiled
+    assert len(list((tmp_path / "cache" / "native").glob("lib_*.so"))) == 1
+
+
+def test_second_run_loads_numba_machine_code_from_the_disk_cache(tmp_path):
+    env = {"TENFLANG_CACHE_DIR": str(tmp_path), "CC": "no-such-compiler"}
+    first, second = probe(NUMBA_CACHE, env), probe(NUMBA_CACHE, env)
     assert first == ["0", "1"]                   # compiled, then written
     assert second == ["1", "0"]                  # loaded, not compiled
     assert list((tmp_path / "fused").glob("plan_*.py"))
 
 
-def test_without_a_writable_cache_the_loops_still_run(tmp_path):
+@pytest.mark.parametrize("cc", ["cc", "no-such-compiler"])
+def test_without_a_writable_cache_the_loops_still_run(tmp_path, cc):
     blocked = tmp_path / "file"
     blocked.write_text("not a directory")
-    assert probe({"TENFLANG_CACHE_DIR": str(blocked)})
+    probe(PROBE, {"TENFLANG_CACHE_DIR": str(blocked), "CC": cc})
+
+
+def test_a_c_compiler_that_fails_falls_back_to_numba(tmp_path):
+    out = probe(PROBE + "print(type(fused_1).__name__)",
+                {"TENFLANG_CACHE_DIR": str(tmp_path), "CC": "false"})
+    assert out == ["function"]                    # numba's wrapper, not c_loops.Loop

@@ -25,7 +25,7 @@ from tenflang.gpu.fused import kernel_specs, kernels_source
 from tenflang.gpu.kernels import KernelSpec, Line, Value, render
 from tenflang.gpu.launch import FusedKernel, reduction_rows
 from tenflang.gpu.ptx import ARCH, KernelCompileError, nvrtc_or_reason, to_ptx
-from tenflang.gpu.scalar_c import Untranslatable, to_c
+from tenflang.interp.scalar_c import Untranslatable, to_c
 from tenflang.interp import make_plan
 from tenflang.lang.ast import BOUND_KINDS
 

@@ -4,7 +4,8 @@ The interpreter compiles each program once to straight-line Python (see
 `tenflang.interp.codegen`); this prints that code, one line per step with
 the TenFlang line it comes from, so a user can see what runs, what is done
 in place and when each value is released.  With `--fused`, chains of
-elementwise steps are calls of fused loops, whose numba source follows; with
+elementwise steps are calls of fused loops, whose C source follows (numba's
+Python where this machine has no C compiler: what runs here); with
 `--device gpu --fused`, the CUDA kernels a GPU runs those calls as
 (`tenflang.gpu`), in `--dtype`, follow instead (NVRTC compiles that text as it
 stands).
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import click
 
+from .. import native
 from ..interp import make_plan
 from ..interp.codegen import generate
 from ..lang import parse_file
@@ -30,7 +32,8 @@ from .common import check_outputs, dtype_option, reports_errors, write_output
 @click.option("--fused", is_flag=True, help="Show the plan with its elementwise chains fused "
               "into loops, and the loops' source (what runs on the CPU for 1000 examples or more).")
 @click.option("--device", type=click.Choice(["cpu", "gpu"]), default="cpu", show_default=True,
-              help="With --fused: the loops as the CPU runs them (numba) or as the GPU does "
+              help="With --fused: the loops as the CPU runs them (C, or numba without a C "
+                   "compiler) or as the GPU does "
                    "(CUDA C kernels).")
 @dtype_option
 @click.option("-o", "--output", "out", metavar="OUT", help="Write here (default stdout).")
@@ -45,6 +48,9 @@ def plan_command(program_file, reduce, without, fused, device, dtype, out):
     if groups and device == "gpu":
         from ..gpu.fused import kernels_source
         text += "\n\n// the fused kernels (tenflang.gpu)\n" + kernels_source(plan, groups, dtype)
+    elif groups and native.unavailable_reason() is None:
+        from ..interp.c_loops import module_source
+        text += "\n\n// the fused loops (tenflang.interp.c_loops)\n" + module_source(groups, dtype)
     elif groups:
         from ..interp.numba_loops import module_source
         text += "\n\n# the fused loops (tenflang.interp.numba_loops)\n" + module_source(groups)

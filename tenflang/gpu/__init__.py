@@ -3,7 +3,7 @@
     from tenflang.gpu import run_on
     values = run_on(xp)(plan, data, xp=xp, dtype="float32", reduce="mean")
 
-* `scalar_c`: an op's per-element scalar form (Python) -> CUDA C.
+* an op's per-element scalar form becomes CUDA C through `interp/scalar_c.py`.
 * `kernels`: a fused group -> one kernel's complete, readable CUDA source.
 * `ptx`: NVRTC compiles a source to PTX with no GPU (what the tests check).
 * `launch`: compile once (cached by source), launch per batch.

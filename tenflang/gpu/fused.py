@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from ..interp.codegen import batched_names
 from .kernels import KernelSpec, Line, Value, render
-from .scalar_c import Untranslatable
+from ..interp.scalar_c import Untranslatable
 
 
 def tenflang_line(step) -> str:

@@ -38,7 +38,7 @@ import re
 from dataclasses import dataclass
 
 from ..ops import Shape
-from .scalar_c import CTYPES, literal, preamble, to_c
+from ..interp.scalar_c import CTYPES, literal, preamble, to_c
 
 INDEX = "long long"
 PREFIXES = ("in_", "out_", "acc_", "partial_")      # the kernel's own names start so

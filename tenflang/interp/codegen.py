@@ -244,6 +244,17 @@ def compiled(plan, reduce: str | None, fused: bool = False):
     exec(compile(source, f"<tenflang plan {id(plan):x}>", "exec"), namespace)
     forwards = FORWARDS
     if groups:
-        from .numba_loops import functions
-        forwards = SimpleNamespace(**vars(FORWARDS), **functions(groups))
+        forwards = SimpleNamespace(**vars(FORWARDS), **fused_functions(groups))
     return namespace["run"], reduced, forwards
+
+
+def fused_functions(groups) -> dict:
+    """fused_k -> a compiled loop: C (interp/c_loops.py) where a C compiler
+    works, with no start-up cost once cached; else numba (interp/numba_loops.py)."""
+    from .. import native
+    from . import c_loops
+    try:
+        return c_loops.functions(groups)
+    except native.Unavailable:
+        from . import numba_loops
+        return numba_loops.functions(groups)

@@ -1,10 +1,12 @@
-"""An op's per-element scalar form (a Python expression) as CUDA C.
+"""An op's per-element scalar form (a Python expression) as C: CUDA C for the
+GPU's kernels (gpu/kernels.py), plain C for the CPU's fused loops
+(interp/c_loops.py).
 
 The op table writes each elementwise op once more as a Python expression over
 one element of its operands, `a` and `b`, with `math.` functions and
-conditional expressions (`math.exp(min(a, 0.0)) / (1.0 + math.exp(-abs(a)))`).
+conditional expressions (`(1.0 if a >= 0.0 else math.exp(-abs(a))) / (1.0 + math.exp(-abs(a)))`).
 This module reads that expression with Python's `ast` module and writes the
-same computation in CUDA C, for `double` or `float`:
+same computation in C, for `double` or `float`:
 
     math.exp(a)       -> exp(a)                   float: expf(a)
     x if c else y     -> (c ? x : y)
@@ -16,9 +18,11 @@ same computation in CUDA C, for `double` or `float`:
 `min`/`max` become `tf_min`/`tf_max`, defined in every kernel's preamble as
 `fmin`/`fmax` that return NaN when an operand is NaN, as numpy's `minimum` and
 `maximum` do (plain `fmin` would turn `relu(NaN)` into 0 and hide a diverging
-run).  Anything the translator does not know is an error naming the op and
-the construct, so a new scalar form that CUDA cannot run fails in the tests,
-never on a user's GPU.
+run).  The two dialects differ only in how NaN and infinity are spelled (CUDA:
+through their bits, as NVRTC has no headers; C: the compiler's builtins) and
+in the helpers' qualifiers.  Anything the translator does not know is an error
+naming the op and the construct, so a new scalar form that C cannot run fails
+in the tests, never on a user's machine.
 """
 from __future__ import annotations
 
@@ -49,16 +53,25 @@ class Untranslatable(ValueError):
     """A scalar form uses something CUDA C cannot say (message names it)."""
 
 
-def literal(value: float, ctype: str) -> str:
-    """A floating C literal of `ctype` (inf and NaN spelled through their bits)."""
+# how NaN and +infinity are spelled, per dialect and C type
+SPECIAL = {
+    ("cuda", "double"): ("__longlong_as_double(0x7ff8000000000000LL)",
+                         "__longlong_as_double(0x7ff0000000000000LL)"),
+    ("cuda", "float"): ("__int_as_float(0x7fc00000)", "__int_as_float(0x7f800000)"),
+    ("c", "double"): ("__builtin_nan(\"\")", "__builtin_inf()"),
+    ("c", "float"): ("__builtin_nanf(\"\")", "__builtin_inff()"),
+}
+QUALIFIERS = {"cuda": "__device__ __forceinline__", "c": "static inline"}
+
+
+def literal(value: float, ctype: str, dialect: str = "cuda") -> str:
+    """A floating C literal of `ctype` (inf and NaN spelled as `SPECIAL` says)."""
     value = float(value)
+    nan, inf = SPECIAL[dialect, ctype]
     if math.isnan(value):
-        return "__longlong_as_double(0x7ff8000000000000LL)" if ctype == "double" \
-            else "__int_as_float(0x7fc00000)"
+        return nan
     if math.isinf(value):
-        sign = "-" if value < 0 else ""
-        return sign + ("__longlong_as_double(0x7ff0000000000000LL)" if ctype == "double"
-                       else "__int_as_float(0x7f800000)")
+        return ("-" if value < 0 else "") + inf
     text = repr(value)
     if "e" not in text and "." not in text:
         text += ".0"
@@ -73,11 +86,11 @@ def function(name: str, ctype: str) -> str:
 class Translator(ast.NodeVisitor):
     """One expression tree -> one C expression string (fully parenthesised)."""
 
-    def __init__(self, names: dict[str, str], ctype: str, where: str):
-        self.names, self.ctype, self.where = names, ctype, where
+    def __init__(self, names: dict[str, str], ctype: str, where: str, dialect: str):
+        self.names, self.ctype, self.where, self.dialect = names, ctype, where, dialect
 
     def fail(self, node, what: str):
-        raise Untranslatable(f"{self.where}: cannot write {what} in CUDA C "
+        raise Untranslatable(f"{self.where}: cannot write {what} in C "
                              f"(`{ast.unparse(node)}`)")
 
     def generic_visit(self, node):
@@ -89,7 +102,7 @@ class Translator(ast.NodeVisitor):
     def visit_Constant(self, node):
         if isinstance(node.value, bool) or not isinstance(node.value, (int, float)):
             self.fail(node, "a non-numeric constant")
-        return literal(node.value, self.ctype)
+        return literal(node.value, self.ctype, self.dialect)
 
     def visit_Name(self, node):
         if node.id not in self.names:
@@ -99,7 +112,7 @@ class Translator(ast.NodeVisitor):
     def visit_Attribute(self, node):
         if isinstance(node.value, ast.Name) and node.value.id == "math" \
                 and node.attr in CONSTANTS:
-            return literal(CONSTANTS[node.attr], self.ctype)
+            return literal(CONSTANTS[node.attr], self.ctype, self.dialect)
         self.fail(node, "this attribute")
 
     def visit_UnaryOp(self, node):
@@ -163,23 +176,24 @@ def parsed(form: str) -> ast.Expression:
     return ast.parse(form, mode="eval")
 
 
-def to_c(form: str, names: dict[str, str], dtype: str = "float64", where: str = "scalar form"
-         ) -> str:
+def to_c(form: str, names: dict[str, str], dtype: str = "float64", where: str = "scalar form",
+         dialect: str = "cuda") -> str:
     """The C expression for the Python expression `form`, its names (`a`, `b`)
     replaced by the C expressions in `names`."""
     try:
         tree = parsed(form)
     except SyntaxError as err:
         raise Untranslatable(f"{where}: not a Python expression: {form!r} ({err.msg})") from None
-    return Translator(names, CTYPES[dtype], where).visit(tree)
+    return Translator(names, CTYPES[dtype], where, dialect).visit(tree)
 
 
-def preamble(dtype: str) -> str:
-    """The helpers every kernel may call (NaN-propagating min and max)."""
+def preamble(dtype: str, dialect: str = "cuda") -> str:
+    """The helpers every kernel or loop may call (NaN-propagating min and max)."""
     t, fmin, fmax = CTYPES[dtype], function("fmin", CTYPES[dtype]), function("fmax", CTYPES[dtype])
     guard = f"TENFLANG_HELPERS_{t.upper()}"     # several kernels may share one file
+    q = QUALIFIERS[dialect]
     return (f"#ifndef {guard}\n#define {guard}\n"
-            f"__device__ __forceinline__ {t} tf_min({t} x, {t} y) "
+            f"{q} {t} tf_min({t} x, {t} y) "
             f"{{ return (x != x || y != y) ? x + y : {fmin}(x, y); }}\n"
-            f"__device__ __forceinline__ {t} tf_max({t} x, {t} y) "
+            f"{q} {t} tf_max({t} x, {t} y) "
             f"{{ return (x != x || y != y) ? x + y : {fmax}(x, y); }}\n#endif\n")

@@ -1,0 +1,93 @@
+"""Generated C compiled by the system's C compiler and loaded with ctypes.
+
+    lib = library(source)          # a ctypes.CDLL; raises Unavailable when it cannot be had
+
+Conventions:
+
+* The compiler is `$CC`, else `cc`; flags are `FLAGS`: optimised, IEEE
+  arithmetic kept (no fast-math, no contraction of a*b+c into one rounding,
+  so results equal numpy's to round-off), errno not set by math functions
+  (results are the same; it lets the compiler inline sqrt and friends).
+* A library is named by the hash of its source, compiler and flags and kept in
+  the cache directory (`files.cache_dir("native")`), so a program's second run
+  loads machine code in about a millisecond and pays no compilation.  It is
+  compiled to a temporary name and renamed into place, so processes that
+  compile the same source at once never load a half-written file.  Without a
+  writable cache directory each run compiles into a temporary directory,
+  removed once the library is loaded.
+* No compiler, or a compile that fails, raises `Unavailable` with the reason;
+  callers fall back to code that needs no compiler (numpy or numba).  The
+  reason is kept (`unavailable_reason`) so `tenflang plan --fused` and the
+  tests can say why.
+"""
+from __future__ import annotations
+
+import ctypes
+import functools
+import hashlib
+import os
+import shutil
+import subprocess
+import tempfile
+
+from .files import cache_dir
+
+FLAGS = ("-O2", "-shared", "-fPIC", "-fno-math-errno", "-ffp-contract=off", "-std=c99")
+COMPILE_SECONDS = 120
+
+
+class Unavailable(RuntimeError):
+    """No compiled library could be had (the message says why)."""
+
+
+@functools.lru_cache(maxsize=1)
+def compiler() -> str:
+    """The C compiler's path; Unavailable when there is none."""
+    name = os.environ.get("CC") or "cc"
+    path = shutil.which(name)
+    if path is None:
+        raise Unavailable(f"no C compiler ('{name}' is not on PATH; set CC to use another)")
+    return path
+
+
+@functools.lru_cache(maxsize=128)
+def library(source: str) -> ctypes.CDLL:
+    """`source` compiled into a shared library (cached on disk) and loaded."""
+    cc = compiler()
+    digest = hashlib.sha256("\0".join((source, cc) + FLAGS).encode()).hexdigest()[:24]
+    folder = cache_dir("native")
+    if folder is None:           # a loaded library stays mapped after its file is gone
+        with tempfile.TemporaryDirectory(prefix="tenflang-native-") as folder:
+            path = os.path.join(folder, f"lib_{digest}.so")
+            build(cc, source, path)
+            return ctypes.CDLL(path)
+    path = os.path.join(folder, f"lib_{digest}.so")
+    if not os.path.exists(path):
+        build(cc, source, path)
+    return ctypes.CDLL(path)
+
+
+def build(cc: str, source: str, path: str) -> None:
+    """Compile `source` into the library `path` (atomically, see the docstring)."""
+    folder = os.path.dirname(path)
+    with tempfile.TemporaryDirectory(dir=folder) as work:
+        c_file, so_file = os.path.join(work, "source.c"), os.path.join(work, "lib.so")
+        with open(c_file, "w", encoding="utf-8") as f:
+            f.write(source)
+        try:
+            done = subprocess.run([cc, *FLAGS, "-o", so_file, c_file, "-lm"],
+                                  capture_output=True, text=True, timeout=COMPILE_SECONDS)
+        except (OSError, subprocess.TimeoutExpired) as e:
+            raise Unavailable(f"the C compiler did not run: {e}") from None
+        if done.returncode:
+            raise Unavailable(f"the C compiler failed: {done.stderr.strip()[:2000]}")
+        os.replace(so_file, path)
+
+
+def unavailable_reason() -> str | None:
+    """Why no library can be compiled here, or None when a compiler is found."""
+    try:
+        compiler()
+    except Unavailable as e:
+        return str(e)
+    return None
