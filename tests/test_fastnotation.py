@@ -1,17 +1,34 @@
 """The fast reader of vector-notation data files: same arrays, bit for bit, and
 the same located messages as the general reader (vectors._read_uniform swapped
-out), on varied files; it hands over whatever it does not accept."""
+out), on varied files; it hands over whatever it does not accept.  Every test
+runs with both tokenizers: the C one, and the numba one a machine without a C
+compiler uses."""
 import numpy as np
 import pytest
 from hypothesis import given, strategies as st
 
-from tenflang.data import vectors
+from tenflang import native
+from tenflang.data import fastnotation, vectors
 from tenflang.data.fastnotation import read_uniform
 from tenflang.data.vectors import load_examples
 from tenflang.errors import TenflangError
 from test_vectors import FLOATS, NAMES, SETTINGS, SPACES, assert_same, write
 
 SEPARATORS = st.sampled_from([",", " ,", ", ", " ", "  ", "\t", ",\t"])
+
+
+@pytest.fixture(scope="module", params=["c", "numba"], autouse=True)
+def tokenizer(request):
+    if request.param == "c":
+        if native.unavailable_reason():
+            pytest.skip(native.unavailable_reason())
+        assert fastnotation._kernel().__module__ == fastnotation.__name__
+        yield "c"
+        return
+    from tenflang.data._notation_kernel import read_lines
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(fastnotation, "_kernel", lambda: read_lines)
+        yield "numba"
 
 
 def general(path):

@@ -42,6 +42,8 @@ def no_compiler(groups):
 def engine(request, monkeypatch):
     """Runs a test with the C loops, then with the numba loops a machine
     without a C compiler uses."""
+    if request.param == "c" and native.unavailable_reason():
+        pytest.skip(native.unavailable_reason())
     if request.param == "numba":
         monkeypatch.setattr(c_loops, "functions", no_compiler)
     compiled.cache_clear()
@@ -157,6 +159,21 @@ def test_fused_training_takes_the_same_steps(monkeypatch, engine):
     np.testing.assert_allclose(fused.history, plain.history, rtol=1e-12)
 
 
+def test_values_named_like_c_words_and_functions_are_renamed(monkeypatch, engine):
+    names = ["exp", "int", "double", "log", "S", "i", "j", "block", "fmin", "expf"]
+    lines = ["declare input x", "declare output r"] + [f"declare intvar {n}" for n in names]
+    previous = "x"
+    for n in names:
+        lines.append(f"define {n} = {'exp' if n == 'exp' else 'tanh'} {previous}")
+        previous = n
+    lines.append(f"define r = log {previous}")
+    plan = make_plan(tenflang.parse("\n".join(lines) + "\n"), {"x"})
+    data = {"x": np.linspace(-1, 1, FUSE_FROM + 3)}
+    if engine == "c":
+        c_loops.functions(generate(plan, None, True)[2])      # compiles, else Unavailable
+    assert_close(*both(plan, data, monkeypatch))
+
+
 def test_float32_loops_equal_the_float32_plan(monkeypatch, engine):
     plan = original_example_gradient_plan()
     rng = np.random.default_rng(2)
@@ -186,6 +203,7 @@ def test_c_loop_sums_do_not_depend_on_the_thread_count(monkeypatch, threads):
     assert all(np.array_equal(one[k], many[k]) for k in one)
 
 
+@pytest.mark.skipif(native.unavailable_reason() is not None, reason="no C compiler here")
 def test_plan_fused_shows_the_call_and_the_c_loop(run_cli):
     code, out, err = run_cli(["tenflang", "plan", SAMPLES_DIR / "example_shape.tf", "--reduce",
                               "mean", "--fused"])

@@ -349,3 +349,19 @@ def test_op_table_programs_run_fused_equal_the_interpreter(op, shapes):
         for name in want:
             np.testing.assert_allclose(got[name], want[name], rtol=1e-11, atol=1e-13,
                                        err_msg=f"{op} {label} {name}")
+
+
+@needs_nvrtc
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_values_named_like_c_words_and_functions_compile(dtype):
+    """A local named `exp` would hide exp() (and `int` is no name at all in C)."""
+    names = ["exp", "int", "log", "expf", "tanh", "rows"]
+    lines = ["declare input x", "declare weight k", "declare exp_output y", "declare loss l"]
+    lines += [f"declare intvar {n}" for n in names]
+    previous = "x"
+    for n in names:
+        lines.append(f"define {n} = mul {previous} k" if n == "exp" else f"define {n} = tanh {previous}")
+        previous = n
+    lines.append(f"define l = sub {previous} y")
+    program = tenflang.parse("\n".join(lines) + "\n")
+    assert compile_plans(plans_of(program), dtype, "names") > 0

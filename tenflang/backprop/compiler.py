@@ -7,6 +7,12 @@
 local partial for every operand, inputs included.  `level=1` (the default)
 sweeps only the nodes between the weights and the losses, then simplifies
 (see `simplify`).  Both give the same gradients.
+
+`verify=True` (the default) checks the GCP as any program is checked, which
+proves the compiler wrote a valid program and remembers its shapes for the
+run that follows.  `tfcompiler` passes False: it only prints the GCP, and
+every command that reads a GCP checks it then; the check is a fifth of a
+large program's compile time.  The test suite compiles with the check.
 """
 from __future__ import annotations
 
@@ -19,10 +25,13 @@ from .reverse import adjoint, infer, live_edge, reverse_sweep, zero
 from .simplify import simplify
 
 
-def compile_gradient(program: Program, level: int = 1) -> Program:
+def compile_gradient(program: Program, level: int = 1, verify: bool = True) -> Program:
     """The GCP of a checked shape program (see module docstring)."""
     with paused_gc():
-        return sweep_and_assemble(program, level)
+        gcp = sweep_and_assemble(program, level)
+        if verify:
+            check(gcp)
+        return gcp
 
 
 def sweep_and_assemble(program: Program, level: int) -> Program:
@@ -43,9 +52,7 @@ def sweep_and_assemble(program: Program, level: int) -> Program:
     if level >= 1:
         keep = set(outputs) | set(losses)
         forward, blocks = simplify(forward, blocks, keep, sweep.shapes)
-    gcp = assemble(program, sweep.shapes, forward, blocks, outputs)
-    check(gcp)
-    return gcp
+    return assemble(program, sweep.shapes, forward, blocks, outputs)
 
 
 def relevant_nodes(graph, shapes, weights, losses) -> set[str]:

@@ -1,4 +1,4 @@
-"""Data files in vector notation read at C speed: a numba-compiled tokenizer.
+"""Data files in vector notation read at C speed: a compiled tokenizer.
 
     arrays, lines = read_uniform(path, data, first)   # or None: use `notation`
 
@@ -20,15 +20,20 @@ Conventions:
 * The template is compiled into an int array of tokens (`_NAME + k`,
   `_COLON`, `_OPEN`, `_CLOSE`, `_NUMBER`); one output buffer holds every
   variable's values, variable by variable, so each array is a contiguous view.
-* numba is imported on first use only, and its machine code is cached on disk
-  (numba's own cache), so a second run pays no compilation.
+* The tokenizer is C (`notation_reader.c`), compiled by the system's C
+  compiler on first use and cached on disk (`native.library`).  Without a
+  working compiler the same tokenizer written for numba (`_notation_kernel`)
+  runs instead; numba is imported then only.
 """
 from __future__ import annotations
 
+import ctypes
 import functools
+from pathlib import Path
 
 import numpy as np
 
+from .. import native
 from .notation import Source, is_blank, parse_vector
 
 _COLON, _OPEN, _CLOSE, _NUMBER, _NAME = -1, -2, -3, -4, 0
@@ -100,7 +105,28 @@ def read_uniform(path: str, data: bytes):
 
 @functools.cache
 def _kernel():
-    """The tokenizer, compiled by numba (imported here: only a run that reads
-    text data pays for it)."""
-    from ._notation_kernel import read_lines
+    """The tokenizer: C where a compiler works, else numba (imported here:
+    only a run that reads text data pays for it)."""
+    try:
+        return c_kernel(native.library((Path(__file__).parent / "notation_reader.c").read_text()))
+    except native.Unavailable:
+        from ._notation_kernel import read_lines
+        return read_lines
+
+
+def c_kernel(lib):
+    """The C `read_lines` with the numba kernel's arguments."""
+    f = lib.read_lines
+    f.restype = ctypes.c_long
+    f.argtypes = [ctypes.c_void_p, ctypes.c_long, ctypes.c_void_p, ctypes.c_long,
+                  ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_long,
+                  ctypes.c_void_p, ctypes.c_void_p, ctypes.c_long, ctypes.c_void_p]
+
+    def read_lines(buf, tokens, name_bytes, name_ends, sizes, values, numbers, capacity):
+        arrays = (buf, tokens, name_bytes, name_ends, sizes, values, numbers)
+        assert all(a.flags.c_contiguous for a in arrays) and numbers.dtype == np.int64
+        offsets = np.empty(len(sizes), dtype=np.int64)
+        return f(buf.ctypes.data, len(buf), tokens.ctypes.data, len(tokens),
+                 name_bytes.ctypes.data, name_ends.ctypes.data, sizes.ctypes.data, len(sizes),
+                 values.ctypes.data, numbers.ctypes.data, capacity, offsets.ctypes.data)
     return read_lines

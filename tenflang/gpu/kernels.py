@@ -38,15 +38,12 @@ import re
 from dataclasses import dataclass
 
 from ..ops import Shape
-from ..interp.scalar_c import CTYPES, literal, preamble, to_c
+from ..interp.scalar_c import CTYPES, RESERVED_WORDS, literal, preamble, to_c
 
 INDEX = "long long"
 PREFIXES = ("in_", "out_", "acc_", "partial_")      # the kernel's own names start so
 # names the kernel uses itself, and C/C++ words a program name must not become
-RESERVED = frozenset("""i j e r n batch rows tf_min tf_max int long float double
-    char short void const if else for while do return switch case break continue default
-    goto sizeof static struct union unsigned signed auto register extern volatile inline
-    class template typename namespace new delete this true false operator bool""".split())
+RESERVED = frozenset("i j e r n batch rows".split()) | RESERVED_WORDS
 
 
 @dataclass(frozen=True)

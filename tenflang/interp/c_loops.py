@@ -37,12 +37,12 @@ import numpy as np
 
 from .. import native
 from .codegen import python_name
-from .scalar_c import CTYPES, literal, preamble, to_c
+from .scalar_c import CTYPES, RESERVED_WORDS, literal, preamble, to_c
 
 BLOCK = 1024               # examples per partial sum
 MIN_BLOCKS_PER_THREAD = 16  # below this a thread costs more than it saves
 INDEX = {"full": "[i * S + j]", "example": "[i]", "shared": "[j]", "constant": "[0]"}
-RESERVED = {"i", "j", "S", "start", "stop", "block", "end", "tf_min", "tf_max"}
+RESERVED = {"i", "j", "S", "start", "stop", "block", "end"} | RESERVED_WORDS   # the loop's own words
 
 
 def local_names(group) -> dict:

@@ -73,8 +73,11 @@ def step(state, grads: dict, config, xp) -> None:
     and `state.slots` (slot keys `<slot>:<weight>`, e.g. `m:W1`)."""
     update = OPTIMIZERS[config.optimizer]
     lr = SCHEDULES[config.lr_schedule](config.lr, state.iteration, config.max_iters)
+    by_weight: dict = {name: {} for name in state.weights}
+    for key, value in state.slots.items():
+        slot, name = key.split(":", 1)
+        by_weight.setdefault(name, {})[slot] = value
     for name, w in state.weights.items():
-        slots = {k.split(":", 1)[0]: v for k, v in state.slots.items()
-                 if k.split(":", 1)[1] == name}
+        slots = by_weight[name]
         update(w, grads[name], slots, state.iteration + 1, lr, config, xp)
         state.slots.update({f"{k}:{name}": v for k, v in slots.items()})
