@@ -33,6 +33,7 @@ from tenflang.interp import evaluate
 from tenflang.lang import parse, parse_file
 from tenflang.lang.checks import check
 
+from support.data_files import write
 from support.paths import ROOT, SAMPLES_DIR
 from support.commands import cli_env, command_line
 from test_gradients import POSITIVE, attribute_cases, cases
@@ -309,12 +310,6 @@ def test_an_op_without_mapping_names_op_and_line(mlp_weights, tmp_path, monkeypa
     assert code == 2
     assert f"{MLP}:{line}:12: error: op 'tanh' cannot be exported to ONNX: a reason given" in out
     assert "define a = tanh h" in out and not (tmp_path / "m.onnx").exists()
-
-
-def write(tmp_path, name, text):
-    path = tmp_path / name
-    path.write_text(text)
-    return path
 
 
 @pytest.mark.parametrize("source,options,message", [

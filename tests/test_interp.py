@@ -32,7 +32,7 @@ from tenflang.lang.checks import check
 
 from support import programs
 from support.programs import fits
-from support.paths import SAMPLES
+from support.paths import SAMPLES, SAMPLES_DIR
 from support.naive_conv import REFERENCE as CONVOLUTION
 
 B = 7
@@ -123,7 +123,7 @@ def test_null_plan_does_no_work_for_null_results():
 
 
 def test_missing_exp_output_makes_the_loss_null_but_keeps_outputs():
-    program = tenflang.parse((SAMPLES[0].parent / "example_shape.tf").read_text())
+    program = tenflang.parse((SAMPLES_DIR / "example_shape.tf").read_text())
     out = evaluate(program, {"x": np.array([-1.0, 0.0, 2.0])}, {"w": 1.7})
     assert list(out) == ["o", "lambda"]
     assert out["lambda"] is None

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import given, strategies as st
 from hypothesis.extra import numpy as hnp
 
 from tenflang.data import vectors
@@ -15,14 +15,8 @@ from tenflang.data.vectors import (Examples, format_examples, format_weights, lo
                               load_weights, save_examples, save_weights)
 from tenflang.files import write_file
 
-SETTINGS = settings(max_examples=30, deadline=None,
-                    suppress_health_check=[HealthCheck.function_scoped_fixture])
-NAMES = st.sampled_from(["x", "y", "W1", "_b", "d/dw", "h.t", "dz/dw", "d/dh.t", "file"])
-SHAPES = st.sampled_from([(), (1,), (3,), (2, 2), (2, 3), (1, 2, 2)])
-FLOATS = st.one_of(
-    st.floats(allow_nan=False, allow_infinity=False),
-    st.sampled_from([0.0, -0.0, 5e-324, -2.2250738585072014e-308, 1.7976931348623157e308,
-                     1e-300, 1e300, 0.1, 1 / 3, 123456789.0]))
+from support.data_files import (FLOATS, NAMES, SETTINGS, SHAPES, SPACES, assert_same,
+                                same_bits, write)
 
 
 @st.composite
@@ -38,24 +32,6 @@ def example_sets(draw, min_vars=1, with_null=True):
     if all(a is None for a in arrays.values()):
         arrays[names[0]] = np.zeros(n)
     return arrays
-
-
-def same_bits(a, b):
-    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
-    return a.shape == b.shape and np.array_equal(a.view(np.int64), b.view(np.int64))
-
-
-def assert_same(expected, loaded, keep_null=True):
-    expected = {k: v for k, v in expected.items() if keep_null or v is not None}
-    assert list(loaded) == list(expected)
-    for name, a in expected.items():
-        assert (loaded[name] is None) if a is None else same_bits(a, loaded[name]), name
-
-
-def write(tmp_path, name, text):
-    path = tmp_path / name
-    path.write_bytes(text.encode() if isinstance(text, str) else text)
-    return str(path)
 
 
 def error_of(call, *args, **kwargs) -> TenflangError:
@@ -401,9 +377,6 @@ def test_csv_tensor_partly_empty(tmp_path):
 @pytest.mark.parametrize("cell", ["x[1,]", "x[]", "x[a]", "x[0]]"])
 def test_csv_malformed_header_cells(tmp_path, cell):
     refused(tmp_path, "d.csv", f"y,{cell}\n1,2\n", "is not a variable name or an element", 1)
-
-
-SPACES = st.sampled_from(["", " ", "  ", "\t"])
 
 
 @st.composite
