@@ -9,6 +9,7 @@ import tenflang
 from tenflang import ops
 from tenflang.backprop import compile_gradient
 from tenflang.lang import Declare
+from tenflang.shapes import ShapeMismatch, broadcast, fmt_shape
 
 from support import programs
 from support.gradcheck import check_gradients, gcp_gradients
@@ -173,8 +174,8 @@ def random_programs(draw):
             op = draw(st.sampled_from(BINARY))
             b = draw(st.sampled_from(names + [2.0, -1.5]))
             try:
-                ops.broadcast(op, env[a], () if isinstance(b, float) else env[b])
-            except ops.ShapeMismatch:
+                broadcast(op, env[a], () if isinstance(b, float) else env[b])
+            except ShapeMismatch:
                 continue
             if op in ("div", "pow"):
                 emit(op, (positive(a), b if isinstance(b, float) else positive(b)))
@@ -195,7 +196,7 @@ def random_programs(draw):
 
 
 def render(shapes, lines) -> str:
-    out = [f"declare {'weight' if n.startswith('w') else 'input'} {n} {ops.fmt_shape(s)}"
+    out = [f"declare {'weight' if n.startswith('w') else 'input'} {n} {fmt_shape(s)}"
            for n, s in shapes.items()]
     losses = {lines[-1][0], lines[-3][0]}
     for name, op, operands in lines:

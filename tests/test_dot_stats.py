@@ -225,8 +225,8 @@ def random_program(steps: list[tuple[int, int, bool]]) -> str:
 
 def brute_force_peak(program) -> int:
     """Live sets point by point, straight from the definitions (quadratic)."""
-    from tenflang.ops import size
     from tenflang.lang import check
+    from tenflang.shapes import size
     shapes, defs, decls = check(program), program.definitions(), program.declarations()
     varying = {"v0"}
     for d in defs:

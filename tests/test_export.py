@@ -32,6 +32,7 @@ from tenflang.errors import TenflangError
 from tenflang.interp import evaluate
 from tenflang.lang import parse, parse_file
 from tenflang.lang.checks import check
+from tenflang.shapes import fmt_shape
 
 from support.data_files import write
 from support.paths import ROOT, SAMPLES_DIR
@@ -73,7 +74,7 @@ def onnx_and_tenflang(source: str, data: dict, weights: dict, dtype: str, **opti
 def op_source(op: str, shapes, kinds, attrs=()) -> str:
     """v = op a0 a1 … attrs…, the a_i inputs or weights as `kinds` says; input
     `n` gives the batch its size when every operand is a weight."""
-    lines = ["declare input n"] + [f"declare {kind} a{i} {ops.fmt_shape(s)}" for i, (kind, s) in
+    lines = ["declare input n"] + [f"declare {kind} a{i} {fmt_shape(s)}" for i, (kind, s) in
              enumerate(zip(kinds, shapes))]
     operands = " ".join([f"a{i}" for i in range(len(shapes))] + [attribute(a) for a in attrs])
     lines += ["declare output v", f"define v = {op} {operands}"]
@@ -101,7 +102,7 @@ def op_data(op: str, shapes, kinds, seed: int, attrs=()):
 
 
 def attribute(value) -> str:
-    return ops.fmt_shape(value) if isinstance(value, tuple) else str(value)
+    return fmt_shape(value) if isinstance(value, tuple) else str(value)
 
 
 def op_cases():

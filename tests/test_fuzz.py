@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from support import programs
 from support.paths import SAMPLES
-from tenflang import ops
+from tenflang import opkinds, ops
 from tenflang.backprop import compile_gradient
 from tenflang.errors import TenflangError
 from tenflang.lang import Comment, parse, print_program
@@ -146,7 +146,7 @@ SHAPES = [(), (2,), (3,), (2, 3), (3, 2), (3, 3), (2, 2, 3)]
 
 
 @st.composite
-def attribute(draw, attr: ops.Attr) -> str:
+def attribute(draw, attr: opkinds.Attr) -> str:
     """A literal for `attr`: mostly valid values, sometimes not (the error path)."""
     if attr.name == "axes":
         values = draw(st.permutations(list(range(draw(st.integers(1, 3))))))

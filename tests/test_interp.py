@@ -27,7 +27,7 @@ from tenflang.backprop import compile_gradient
 from tenflang.interp import evaluate, interpret, make_plan, run_plan
 from tenflang.lang.ast import Var
 from tenflang.lang.printer import attribute
-from tenflang.ops import fmt_shape
+from tenflang.shapes import fmt_shape
 from tenflang.lang.checks import check
 
 from support import programs

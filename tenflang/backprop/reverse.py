@@ -22,6 +22,8 @@ from .. import ops
 from ..lang.ast import Comment, Define, Num, Var
 from ..lang.nested import Namer
 from ..lang.printer import statement
+from ..opkinds import Rule
+from ..shapes import Shape
 from .graph import Graph, topological_order
 from .rules import lower
 
@@ -37,7 +39,7 @@ def partial_name(node: str, operand: str) -> str:
 @dataclass
 class Sweep:
     graph: Graph
-    shapes: dict[str, ops.Shape]
+    shapes: dict[str, Shape]
     nodes: set[str]
     namer: Namer
     partials: dict[tuple[str, int], str] = field(default_factory=dict)
@@ -45,11 +47,11 @@ class Sweep:
     blocks: list[tuple[Comment, list[Define]]] = field(default_factory=list)
 
 
-def operand_shape(operand, shapes) -> ops.Shape:
+def operand_shape(operand, shapes) -> Shape:
     return () if isinstance(operand, Num) else shapes[operand.name]
 
 
-def grad_rules(define: Define, shapes) -> tuple[ops.Rule | None, ...]:
+def grad_rules(define: Define, shapes) -> tuple[Rule | None, ...]:
     return rules_for(define.op, tuple(operand_shape(o, shapes) for o in define.operands),
                      define.attrs)
 
@@ -62,16 +64,16 @@ def infer(lines: list[Define], shapes: dict) -> None:
 
 # a program repeats a few (op, shapes, attributes) many times: rules and shapes once each
 @functools.lru_cache(maxsize=4096)
-def rules_for(op: str, shapes: tuple, attrs: tuple) -> tuple[ops.Rule | None, ...]:
+def rules_for(op: str, shapes: tuple, attrs: tuple) -> tuple[Rule | None, ...]:
     return ops.TABLE[op].rules(shapes, attrs)
 
 
 @functools.lru_cache(maxsize=4096)
-def shape_for(op: str, shapes: tuple, attrs: tuple) -> ops.Shape:
+def shape_for(op: str, shapes: tuple, attrs: tuple) -> Shape:
     return ops.TABLE[op].result_shape(shapes, attrs)
 
 
-def carries(rule: ops.Rule | None, keep_zero: bool) -> bool:
+def carries(rule: Rule | None, keep_zero: bool) -> bool:
     """Does a rule give a derivative worth writing (-O0 writes the zeros too)?"""
     return rule is not None and (keep_zero or rule.kind != "no_grad")
 

@@ -23,6 +23,7 @@ import numpy as np
 
 from .. import ops
 from ..lang.ast import Define, Num, Var
+from ..shapes import Shape
 
 COMMUTATIVE = {"add", "mul", "max", "min", "dot"}
 
@@ -59,7 +60,7 @@ def key(op: str, operands, attrs=()) -> tuple:
     return (op, tuple(sorted(parts)) if op in COMMUTATIVE else parts, ops.TABLE[op].full(attrs))
 
 
-def shape_of(operand, shapes) -> ops.Shape:
+def shape_of(operand, shapes) -> Shape:
     return () if isinstance(operand, Num) else shapes[operand.name]
 
 

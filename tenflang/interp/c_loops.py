@@ -133,14 +133,16 @@ class Loop:
     def __init__(self, k: int, group, groups):
         self.k, self.group, self.groups = k, group, groups
         self.batch = next(n for n, i in enumerate(group.inputs) if i.role in ("full", "example"))
+        self.functions: dict = {}          # dtype name -> the C function
 
-    @functools.lru_cache(maxsize=2)
     def function(self, dtype: str):
-        f = getattr(native.library(module_source(self.groups, dtype)), f"loop_{self.k}")
-        f.argtypes = [ctypes.c_long, ctypes.c_long] + [ctypes.c_void_p] * (
-            len(self.group.inputs) + len(self.group.outputs))
-        f.restype = None
-        return f
+        if dtype not in self.functions:
+            f = getattr(native.library(module_source(self.groups, dtype)), f"loop_{self.k}")
+            f.argtypes = [ctypes.c_long, ctypes.c_long] + [ctypes.c_void_p] * (
+                len(self.group.inputs) + len(self.group.outputs))
+            f.restype = None
+            self.functions[dtype] = f
+        return self.functions[dtype]
 
     def __call__(self, dtype, *inputs):
         dtype = np.dtype(dtype)

@@ -18,6 +18,7 @@ import textwrap
 import tenflang
 from tenflang import ops
 from tenflang.backprop import compile_gradient
+from tenflang.shapes import ShapeMismatch
 
 from .paths import SAMPLES_DIR
 
@@ -41,7 +42,7 @@ def fits(op: str, shapes) -> bool:
     try:
         ops.TABLE[op].shape(*shapes)
         return True
-    except ops.ShapeMismatch:
+    except ShapeMismatch:
         return False
 
 
