@@ -12,7 +12,8 @@ from tenflang.data import fastnotation, textfiles
 from tenflang.data.fastnotation import read_uniform
 from tenflang.data.vectors import load_examples
 from tenflang.errors import TenflangError
-from test_vectors import FLOATS, NAMES, SETTINGS, SPACES, assert_same, write
+
+from support.data_files import FLOATS, NAMES, SETTINGS, SPACES, assert_same, write
 
 SEPARATORS = st.sampled_from([",", " ,", ", ", " ", "  ", "\t", ",\t"])
 

@@ -30,7 +30,7 @@ from tenflang.interp import make_plan
 from tenflang.lang.ast import BOUND_KINDS
 
 import test_gradients
-from support.paths import SAMPLES
+from support.paths import SAMPLES, SAMPLES_DIR
 from support.cuda_emulator import compiler_or_reason, host_runner
 
 NVRTC, NVRTC_REASON = nvrtc_or_reason()
@@ -314,7 +314,7 @@ def test_sample_plans_run_fused_equal_the_interpreter(path):
 @needs_nvrtc
 def test_plan_command_prints_the_gpu_kernels_nvrtc_compiles(run_cli, tmp_path):
     gcp = tmp_path / "gcp.tf"
-    assert run_cli(["tfcompiler", SAMPLES[0].parent / "mlp_digits.tf", "-o", gcp])[0] == 0
+    assert run_cli(["tfcompiler", SAMPLES_DIR / "mlp_digits.tf", "-o", gcp])[0] == 0
     code, out, err = run_cli(["tenflang", "plan", gcp, "--reduce", "mean", "--device", "gpu",
                               "--fused", "--dtype", "float32"])
     assert code == 0, err
