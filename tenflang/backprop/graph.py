@@ -47,16 +47,17 @@ def topological_order(graph: Graph, nodes=None) -> list[str]:
     """Every node in `nodes` (default all) after all of its users in `nodes`."""
     nodes = set(graph.index if nodes is None else nodes)
     waiting = {n: len({u for u, _ in graph.users[n] if u in nodes}) for n in nodes}
-    ready = [(-graph.index[n], n) for n, count in waiting.items() if count == 0]
+    by_index = list(graph.index)
+    ready = [-graph.index[n] for n, count in waiting.items() if count == 0]   # a max-heap
     heapq.heapify(ready)
     order = []
     while ready:
-        _, node = heapq.heappop(ready)
+        node = by_index[-heapq.heappop(ready)]
         order.append(node)
-        for child in set(children(graph, node)) & nodes:
+        for child in nodes.intersection(children(graph, node)):
             waiting[child] -= 1
             if waiting[child] == 0:
-                heapq.heappush(ready, (-graph.index[child], child))
+                heapq.heappush(ready, -graph.index[child])
     return order
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import replace
 
 from .. import ops
 from ..lang.ast import Define, Num, Var
@@ -52,11 +51,14 @@ def attribute(symbol: str):
     return int(symbol)
 
 
-def line(name: str, tree: tuple, env, fresh, target, lines) -> Define:
+def line(name: str | None, tree: tuple, env, fresh, target, lines) -> Define:
+    """The line computing `tree`, its operands' lines appended to `lines` first;
+    `name` None: a temporary, named once its operands are (innermost first)."""
     op, *args = tree
     arity = ops.TABLE[op].arity
-    operands = tuple(emit(t, env, fresh, target, lines) for t in args[:arity])
-    return Define(name, op, operands, attrs=tuple(map(attribute, args[arity:])))
+    operands = tuple([emit(t, env, fresh, target, lines) for t in args[:arity]])
+    attrs = tuple(map(attribute, args[arity:])) if len(args) > arity else ()
+    return Define(name or fresh(target), op, operands, attrs=attrs)
 
 
 def lower(rule: str, target: str, env: dict, fresh) -> list[Define]:
@@ -72,7 +74,6 @@ def lower(rule: str, target: str, env: dict, fresh) -> list[Define]:
 def emit(tree, env, fresh, target, lines) -> Var | Num:
     if not isinstance(tree, tuple):
         return leaf(tree, env)
-    define = line("", tree, env, fresh, target, lines)     # its operands' lines first
-    name = fresh(target)
-    lines.append(replace(define, name=name))
-    return Var(name)
+    define = line(None, tree, env, fresh, target, lines)
+    lines.append(define)
+    return Var(define.name)

@@ -17,6 +17,7 @@ Forward lines are kept as the user wrote them; only their dead ones go.
 """
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -25,38 +26,57 @@ from .. import ops
 from ..lang.ast import Define, Num, Var
 
 COMMUTATIVE = {"add", "mul", "max", "min", "dot"}
+REDUCIBLE = {"mul", "add", "sub", "div", "pow", "sum_like", "broadcast_like"}   # see `reduce`
 
 
 def simplify(forward, blocks, keep: set[str], shapes):
-    table: dict = {}
+    table: dict = {}       # what a line computes (`key`) -> the first name computing it
     for line in forward:
         table.setdefault(key(line.op, line.operands, line.attrs), line.name)
-    subst: dict[str, Var | Num] = {}
+    subst: dict[str, Var | Num] = {}       # a vanished line's name -> what it stood for
     new_blocks = []
     for title, lines in blocks:
-        out = []
-        for line in lines:
-            operands = tuple(subst.get(o.name, o) if isinstance(o, Var) else o
-                             for o in line.operands)
-            value = reduce(line.op, operands, shapes, line.name)
-            if value is None:
-                found = table.setdefault(key(line.op, operands, line.attrs), line.name)
-                value = Var(found) if found != line.name else None
-            if value is None:
-                op, operands = rewrite(line.op, operands)
-                out.append(Define(line.name, op, operands, attrs=line.attrs))
-            elif line.name in keep:
-                out.append(Define(line.name, "copy", (value,)))
-            else:
-                subst[line.name] = value
-        new_blocks.append((title, out))
+        kept = (simplified(line, subst, table, keep, shapes) for line in lines)
+        new_blocks.append((title, [line for line in kept if line is not None]))
     return remove_dead(forward, new_blocks, keep)
+
+
+def simplified(line: Define, subst: dict, table: dict, keep: set[str], shapes) -> Define | None:
+    """The line as it stays (itself where nothing changes), or None where it
+    vanishes into a value, which `subst` then records for the lines after it."""
+    operands = substituted(line.operands, subst)
+    value = reduce(line.op, operands, shapes, line.name)
+    if value is None:
+        found = table.setdefault(key(line.op, operands, line.attrs), line.name)
+        if found == line.name:
+            op, operands = rewrite(line.op, operands)
+            if op == line.op and operands is line.operands:
+                return line
+            return Define(line.name, op, operands, attrs=line.attrs)
+        value = Var(found)
+    if line.name in keep:
+        return Define(line.name, "copy", (value,))
+    subst[line.name] = value
+    return None
+
+
+def substituted(operands: tuple, subst: dict) -> tuple:
+    """`operands` with each name replaced by what it stands for (the same tuple
+    where none is replaced)."""
+    if not any(isinstance(o, Var) and o.name in subst for o in operands):
+        return operands
+    return tuple([subst.get(o.name, o) if isinstance(o, Var) else o for o in operands])
 
 
 def key(op: str, operands, attrs=()) -> tuple:
     """What a line computes: equal keys, equal values (defaults filled in)."""
-    parts = tuple(("v", o.name) if isinstance(o, Var) else ("n", o.value) for o in operands)
-    return (op, tuple(sorted(parts)) if op in COMMUTATIVE else parts, ops.TABLE[op].full(attrs))
+    parts = tuple([("v", o.name) if isinstance(o, Var) else ("n", o.value) for o in operands])
+    return (op, tuple(sorted(parts)) if op in COMMUTATIVE else parts, full_attrs(op, attrs))
+
+
+@functools.lru_cache(maxsize=4096)
+def full_attrs(op: str, attrs: tuple) -> tuple:
+    return ops.TABLE[op].full(attrs)
 
 
 def shape_of(operand, shapes) -> ops.Shape:
@@ -69,14 +89,16 @@ def is_num(operand, value: float) -> bool:
 
 def reduce(op: str, operands, shapes, name: str):
     """What the line reduces to (a Var or Num), or None if it must stay."""
-    result_shape = shapes[name]
-
-    def same(o):
-        return o if shape_of(o, shapes) == result_shape else None
     if op == "copy":
         return operands[0]
     if all(isinstance(o, Num) for o in operands) and ops.TABLE[op].elementwise:
         return fold(op, operands)
+    if op not in REDUCIBLE:
+        return None
+    result_shape = shapes[name]
+
+    def same(o):
+        return o if shape_of(o, shapes) == result_shape else None
     a = operands[0]
     b = operands[1] if len(operands) > 1 else None
     if op == "mul":
@@ -119,6 +141,6 @@ def remove_dead(forward, blocks, keep: set[str]):
     lines = list(forward) + [d for _, ls in blocks for d in ls]
     for line in reversed(lines):
         if line.name in live:
-            live.update(o.name for o in line.operands if isinstance(o, Var))
+            live.update([o.name for o in line.operands if isinstance(o, Var)])
     return ([d for d in forward if d.name in live],
             [(title, [d for d in ls if d.name in live]) for title, ls in blocks])
