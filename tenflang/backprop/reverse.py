@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 
 from .. import ops
 from ..lang.ast import Comment, Define, Num, Var
+from ..lang.checks import result_shape
 from ..lang.nested import Namer
 from ..lang.printer import right_side
 from .graph import Graph, topological_order
@@ -64,18 +65,13 @@ def edge_rules(graph: Graph, shapes) -> dict[str, tuple[ops.Rule | None, ...]]:
 
 def infer(lines: list[Define], shapes: dict) -> None:
     for line in lines:
-        shapes[line.name] = shape_for(line.op, operand_shapes(line.operands, shapes), line.attrs)
+        shapes[line.name] = result_shape(line.op, operand_shapes(line.operands, shapes), line.attrs)
 
 
-# a program repeats a few (op, shapes, attributes) many times: rules and shapes once each
+# a program repeats a few (op, shapes, attributes) many times: their rules once each
 @functools.lru_cache(maxsize=4096)
 def rules_for(op: str, shapes: tuple, attrs: tuple) -> tuple[ops.Rule | None, ...]:
     return ops.TABLE[op].rules(shapes, attrs)
-
-
-@functools.lru_cache(maxsize=4096)
-def shape_for(op: str, shapes: tuple, attrs: tuple) -> ops.Shape:
-    return ops.TABLE[op].result_shape(shapes, attrs)
 
 
 def carries(rule: ops.Rule | None, keep_zero: bool) -> bool:
@@ -89,7 +85,8 @@ def reverse_sweep(graph: Graph, shapes: dict, nodes: set[str], keep_zero: bool =
     rules = edge_rules(graph, shapes) if rules is None else rules
     sweep = Sweep(graph, dict(shapes), nodes, Namer(set(shapes)), rules)
     for node in topological_order(graph, nodes):
-        lines = adjoint_lines(sweep, node, keep_zero) + partial_lines(sweep, node, keep_zero)
+        lines = adjoint_lines(sweep, node, keep_zero)
+        lines += partial_lines(sweep, node, keep_zero)
         define = graph.defs.get(node)
         title = f"{node} = {right_side(define)}" if define else f"{graph.kinds[node]} {node}"
         sweep.blocks.append((Comment(title), lines))
@@ -98,9 +95,12 @@ def reverse_sweep(graph: Graph, shapes: dict, nodes: set[str], keep_zero: bool =
 
 def adjoint_lines(sweep: Sweep, node: str, keep_zero: bool) -> list[Define]:
     target = sweep.adjoints[node] = sweep.namer.claim(adjoint(node))
+    nodes, rules = sweep.nodes, sweep.rules
     uses = [(u, i) for u, i in sweep.graph.users[node]
-            if u in sweep.nodes and carries(sweep.rules[u][i], keep_zero)]
+            if u in nodes and carries(rules[u][i], keep_zero)]
     seed = [Num(1.0)] if sweep.graph.kinds[node] == "loss" else []
+    if len(uses) == 1 and not seed:          # the common case: one contribution is all
+        return contribution(sweep, node, *uses[0], target)
     if not uses and not seed:
         lines = [zero(target, node, sweep.shapes)]
         infer(lines, sweep.shapes)
@@ -158,12 +158,16 @@ def partial_lines(sweep: Sweep, node: str, keep_zero: bool) -> list[Define]:
         return []
     lines: list[Define] = []
     for position, (operand, rule) in enumerate(zip(define.operands, sweep.rules[node])):
-        if not (isinstance(operand, Var) and operand.name in sweep.nodes
+        if (isinstance(operand, Var) and operand.name in sweep.nodes
                 and carries(rule, keep_zero) and rule.partial is not None):
-            continue
-        name = sweep.namer.claim(partial_name(node, operand.name))
-        sweep.partials[(node, position)] = name
-        new = lower(rule.partial, name, operand_env(define), sweep.namer)
-        infer(new, sweep.shapes)
-        lines += new
+            lines += partial(sweep, define, position, rule.partial)
+    return lines
+
+
+def partial(sweep: Sweep, define: Define, position: int, rule: str) -> list[Define]:
+    """The lines of d<node>/d<operand> for the operand at `position`."""
+    name = sweep.namer.claim(partial_name(define.name, define.operands[position].name))
+    sweep.partials[(define.name, position)] = name
+    lines = lower(rule, name, operand_env(define), sweep.namer)
+    infer(lines, sweep.shapes)
     return lines

@@ -26,7 +26,6 @@ from .. import ops
 from ..lang.ast import Define, Num, Var
 
 COMMUTATIVE = {"add", "mul", "max", "min", "dot"}
-REDUCIBLE = {"mul", "add", "sub", "div", "pow", "sum_like", "broadcast_like"}   # see `reduce`
 
 
 def simplify(forward, blocks, keep: set[str], shapes):
@@ -63,9 +62,10 @@ def simplified(line: Define, subst: dict, table: dict, keep: set[str], shapes) -
 def substituted(operands: tuple, subst: dict) -> tuple:
     """`operands` with each name replaced by what it stands for (the same tuple
     where none is replaced)."""
-    if not any(isinstance(o, Var) and o.name in subst for o in operands):
-        return operands
-    return tuple([subst.get(o.name, o) if isinstance(o, Var) else o for o in operands])
+    for operand in operands:
+        if isinstance(operand, Var) and operand.name in subst:
+            return tuple([subst.get(o.name, o) if isinstance(o, Var) else o for o in operands])
+    return operands
 
 
 def key(op: str, operands, attrs=()) -> tuple:
@@ -91,31 +91,39 @@ def reduce(op: str, operands, shapes, name: str):
     """What the line reduces to (a Var or Num), or None if it must stay."""
     if op == "copy":
         return operands[0]
-    if all(isinstance(o, Num) for o in operands) and ops.TABLE[op].elementwise:
+    if op in ("sum_like", "broadcast_like"):       # not elementwise: they never fold
+        return same_shape(operands[0], shapes, shapes[name])
+    numbers = [o for o in operands if isinstance(o, Num)]
+    if not numbers:
+        return None                 # nothing to fold, no identity element
+    if len(numbers) == len(operands) and ops.TABLE[op].elementwise:
         return fold(op, operands)
-    if op not in REDUCIBLE:
+    if op not in ("mul", "add", "sub", "div", "pow"):
         return None
-    result_shape = shapes[name]
+    return identity(op, *operands, shapes, shapes[name])
 
-    def same(o):
-        return o if shape_of(o, shapes) == result_shape else None
-    a = operands[0]
-    b = operands[1] if len(operands) > 1 else None
+
+def identity(op: str, a, b, shapes, result_shape):
+    """`mul x 1`, `add x 0`, `sub x 0`, `div x 1`, `pow x 1` → x (where x has the
+    result's shape); `mul x 0` → 0 for a scalar result."""
     if op == "mul":
         for x, y in ((a, b), (b, a)):
             if is_num(y, 1.0):
-                return same(x)
+                return same_shape(x, shapes, result_shape)
             if is_num(y, 0.0) and result_shape == ():
                 return Num(0.0)
     if op == "add":
         for x, y in ((a, b), (b, a)):
             if is_num(y, 0.0):
-                return same(x)
+                return same_shape(x, shapes, result_shape)
     if op in ("sub", "div", "pow") and is_num(b, 0.0 if op == "sub" else 1.0):
-        return same(a)
-    if op in ("sum_like", "broadcast_like"):
-        return same(a)
+        return same_shape(a, shapes, result_shape)
     return None
+
+
+def same_shape(operand, shapes, shape):
+    """`operand` where it has `shape` (so replacing the line loses no broadcasting)."""
+    return operand if shape_of(operand, shapes) == shape else None
 
 
 def fold(op: str, operands):
@@ -141,6 +149,8 @@ def remove_dead(forward, blocks, keep: set[str]):
     lines = list(forward) + [d for _, ls in blocks for d in ls]
     for line in reversed(lines):
         if line.name in live:
-            live.update([o.name for o in line.operands if isinstance(o, Var)])
+            for operand in line.operands:
+                if isinstance(operand, Var):
+                    live.add(operand.name)
     return ([d for d in forward if d.name in live],
             [(title, [d for d in ls if d.name in live]) for title, ls in blocks])

@@ -17,27 +17,39 @@ no terminal matches, a token the state does not accept, a value the tree
 callbacks refuse) it stops with `Fallback`, and `syntax.parse_source` parses
 the text again with lark itself, which reports the problem exactly as always.
 
-Conventions: tokens are lark `Token`s carrying type, text, offset, line and
-column as lark's lexer gives them (lines end at '\\n' only; line and column
-count from 1).  A shift in the table is the next state (an int); a reduce is
-(number of children, callback, the rule's nonterminal).
+Conventions: a token is a `FastToken`, the part of lark's `Token` that the
+tree callbacks read: its text, `type`, `line` and `column` as lark's lexer
+gives them (lines end at '\\n' only; line and column count from 1).  A shift
+in the table is the next state (an int); a reduce is (number of children,
+callback, the rule's nonterminal).
 """
 from __future__ import annotations
 
 import re
 from itertools import chain
 
-from lark.lexer import Token
 from lark.parsers.lalr_analysis import Shift
 
 START = "program"
-END = Token("$END", "")
-# Token(...) without its keyword-argument checks: half the cost of a token
-new_token = getattr(Token, "_future_new", Token)
 
 
 class Fallback(Exception):
     """The fast lane cannot read this text; lark must (see the module docstring)."""
+
+
+class FastToken(str):
+    """A token's text with its terminal's name and position; a third of the
+    cost of lark's `Token`, which carries five fields more."""
+    __slots__ = ("type", "line", "column")
+
+
+def fast_token(kind: str, text: str, line: int, column: int) -> FastToken:
+    made = FastToken(text)
+    made.type, made.line, made.column = kind, line, column
+    return made
+
+
+END = fast_token("$END", "", 0, 0)
 
 
 class FastParser:
@@ -65,7 +77,7 @@ class FastParser:
                 raise Fallback
             kind, value = found.lastgroup, found.group()
             if kind not in ignored:
-                yield new_token(kind, value, pos, line, pos - line_start + 1)
+                yield fast_token(kind, value, line, pos - line_start + 1)
             if kind in newlines and "\n" in value:
                 line += value.count("\n")
                 line_start = pos + value.rindex("\n") + 1
