@@ -10,8 +10,9 @@ write, the order swapped every other pair), so that load from other processes
 hits both alike.  Per process: wall time and peak resident memory (the
 kernel's ru_maxrss of the child, from os.wait4).  Medians of the pairs.
 
-* threads "default": the environment as a user has it (BLAS and numba pick
-  their thread counts); "1": OPENBLAS/OMP/MKL/NUMBA_NUM_THREADS=1 for both.
+* threads "default": the environment as a user has it (BLAS and the fused
+  loops pick their thread counts); "1": OPENBLAS/OMP/MKL/NUMBA/TENFLANG_NUM_THREADS=1
+  for both.
 * data memory: peak RSS minus the peak of the same run on a 1,000-example file
   (the fixed cost of Python, imports and a JIT compiler apart; reported too).
 * seed per iteration: (wall of 50 steps - wall of 10 steps) / 40, each a median
@@ -21,6 +22,12 @@ kernel's ru_maxrss of the child, from os.wait4).  Medians of the pairs.
 * text load: `tenflang.load_examples` of a 1,000,000-line file of
   {x: [4 numbers], y: number} (repr floats), whole process and in-process.
 * compile: `tfcompiler` on a generated 100,000-line program (bench_compile), whole process.
+* first run: the seed workload (10 steps) with an empty cache directory
+  (TENFLANG_CACHE_DIR), so the fused loops and the text tokenizer are compiled,
+  against the same run with the cache filled; with a C compiler, and with
+  CC unset to a missing one (numba compiles instead).
+* Every run but the first-run ones uses one cache directory filled beforehand,
+  as a user's is after their first run.
 * MLP: in-process, from run_all.py's timing (tenflang's train vs numpy), float64.
 """
 from __future__ import annotations
@@ -44,7 +51,7 @@ PYTHON = sys.executable
 TIME = "/usr/bin/time"              # GNU time: peak RSS and CPU of one command
 BIN = Path(PYTHON).parent
 ONE_THREAD = {k: "1" for k in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS",
-                               "NUMBA_NUM_THREADS")}
+                               "NUMBA_NUM_THREADS", "TENFLANG_NUM_THREADS")}
 
 
 def run_process(cmd: list[str], env: dict) -> tuple[float, float, float]:
@@ -65,9 +72,12 @@ def run_process(cmd: list[str], env: dict) -> tuple[float, float, float]:
 
 
 def pairs(commands: dict[str, list[str]], env: dict, runs: int) -> dict[str, list]:
-    """Each command `runs` times, interleaved, order swapped every other round."""
+    """Each command `runs` times, interleaved, order swapped every other round,
+    after one run each that is not counted (it fills the cache, warms the disk)."""
     out = {name: [] for name in commands}
     names = list(commands)
+    for name in names:
+        run_process(commands[name], env)
     for i in range(runs):
         for name in names if i % 2 == 0 else names[::-1]:
             out[name].append(run_process(commands[name], env))
@@ -137,11 +147,28 @@ def text_load(workdir: Path, env: dict, runs: int) -> dict:
     code = ("import sys, time, tenflang; t = time.perf_counter(); "
             "tenflang.load_examples(sys.argv[1]); open(sys.argv[2], 'w').write(str(time.perf_counter() - t))")
     samples, inner = [], []
+    run_process([PYTHON, "-c", code, path, out], env)      # not counted: compiles the tokenizer
     for _ in range(runs):
         samples.append(run_process([PYTHON, "-c", code, path, out], env))
         inner.append(float(Path(out).read_text()))
     return {"wall": median(samples, 0), "peak": median(samples, 1), "cpu": median(samples, 2),
             "inner": statistics.median(inner), "runs": runs}
+
+
+def first_run(workdir: Path, env: dict, runs: int) -> dict:
+    """Wall seconds of a run that compiles its loops (fresh cache) and of one that
+    loads them, per engine (C, and numba where CC names no compiler)."""
+    case = next(c for c in cases(False) if c.key == "scalar")
+    cmd = train_commands(workdir, case, str(workdir / "scalar.npz"), 10)["tenflang"]
+    out = {}
+    for engine, extra in (("C", {}), ("numba", {"CC": "no-such-compiler"})):
+        cold, warm = [], []
+        for k in range(runs):
+            fresh = str(workdir / f"cache-{engine}-{k}")
+            cold.append(run_process(cmd, {**env, **extra, "TENFLANG_CACHE_DIR": fresh})[0])
+            warm.append(run_process(cmd, {**env, **extra, "TENFLANG_CACHE_DIR": fresh})[0])
+        out[engine] = {"cold": statistics.median(cold), "warm": statistics.median(warm)}
+    return out
 
 
 def compile_time(workdir: Path, env: dict, runs: int) -> dict:
@@ -259,6 +286,11 @@ def report(results: dict, argv: list[str], started: float) -> str:
             lines.append(f"| {threads} | {key} | {r['tenflang'] * 1e3:.0f} ms | "
                          f"{r['numpy'] * 1e3:.0f} ms | {ratio(r['tenflang'], r['numpy'])} |")
     t, c = results["text"], results["compile"]
+    lines += ["", "## First run: compiling the fused loops (seed workload, 10 steps)", "",
+              "| engine | empty cache | cache filled | first-run cost |", "|---|---:|---:|---:|"]
+    for engine, r in results["first"].items():
+        lines.append(f"| {engine} | {r['cold']:.2f} s | {r['warm']:.2f} s | "
+                     f"{r['cold'] - r['warm']:.2f} s |")
     lines += ["", "## Loading and compiling", "",
               f"* text data, {results['text_lines']:,} lines of `{{x: [4 numbers], y: number}}`: "
               f"{t['wall']:.2f} s whole process, {t['cpu']:.2f} s CPU, peak {t['peak']:.0f} MiB "
@@ -279,10 +311,10 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     args.out = args.out or str(HERE / ("results-process-quick.md" if args.quick else "results.md"))
     started = time.time()
-    base = dict(os.environ)
-    envs = {"default": base, "1": {**base, **ONE_THREAD}}
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp)
+        base = {**os.environ, "TENFLANG_CACHE_DIR": str(workdir / "cache")}
+        envs = {"default": base, "1": {**base, **ONE_THREAD}}
         cases_ = prepare(workdir, args.quick)
         results = {"train": {}, "mlp": {}, "titles": {k: c.title for k, c in cases_.items()},
                    "text_lines": 20_000 if args.quick else 1_000_000,
@@ -293,6 +325,7 @@ def main(argv=None) -> int:
             print(f"training, threads {threads}: done", file=sys.stderr)
         results["text"] = text_load(workdir, base, args.runs)
         results["compile"] = compile_time(workdir, base, max(3, args.runs // 2))
+        results["first"] = first_run(workdir, base, 3)
     for threads in envs:
         results["mlp"][threads] = mlp_rows(args.quick, args.runs, "2" if threads == "default" else "1")
     text = report(results, argv, started)

@@ -8,11 +8,13 @@ Conventions:
   arithmetic kept (no fast-math, no contraction of a*b+c into one rounding,
   so results equal numpy's to round-off), errno not set by math functions
   (results are the same; it lets the compiler inline sqrt and friends).
-* A library is named by the hash of its source, compiler and flags and kept in
+* A library is named by the hash of its source, compiler, flags and machine
+  type (a home directory shared by different machines keeps one of each) and kept in
   the cache directory (`files.cache_dir("native")`), so a program's second run
   loads machine code in about a millisecond and pays no compilation.  It is
   compiled to a temporary name and renamed into place, so processes that
-  compile the same source at once never load a half-written file.  Without a
+  compile the same source at once never load a half-written file; a cached
+  file that does not load is built again.  Without a
   writable cache directory each run compiles into a temporary directory,
   removed once the library is loaded.
 * No compiler, or a compile that fails, raises `Unavailable` with the reason;
@@ -26,8 +28,10 @@ import ctypes
 import functools
 import hashlib
 import os
+import platform
 import shutil
 import subprocess
+import sys
 import tempfile
 
 from .files import cache_dir
@@ -54,17 +58,29 @@ def compiler() -> str:
 def library(source: str) -> ctypes.CDLL:
     """`source` compiled into a shared library (cached on disk) and loaded."""
     cc = compiler()
-    digest = hashlib.sha256("\0".join((source, cc) + FLAGS).encode()).hexdigest()[:24]
+    key = (source, cc, platform.machine(), sys.platform) + FLAGS
+    digest = hashlib.sha256("\0".join(key).encode()).hexdigest()[:24]
     folder = cache_dir("native")
     if folder is None:           # a loaded library stays mapped after its file is gone
         with tempfile.TemporaryDirectory(prefix="tenflang-native-") as folder:
             path = os.path.join(folder, f"lib_{digest}.so")
             build(cc, source, path)
-            return ctypes.CDLL(path)
+            return load(path)
     path = os.path.join(folder, f"lib_{digest}.so")
-    if not os.path.exists(path):
-        build(cc, source, path)
-    return ctypes.CDLL(path)
+    if os.path.exists(path):
+        try:
+            return load(path)
+        except Unavailable:      # a damaged file: built again
+            pass
+    build(cc, source, path)
+    return load(path)
+
+
+def load(path: str) -> ctypes.CDLL:
+    try:
+        return ctypes.CDLL(path)
+    except OSError as e:         # a damaged cache file, or one this system cannot load
+        raise Unavailable(f"cannot load the compiled library {path}: {e}") from None
 
 
 def build(cc: str, source: str, path: str) -> None:

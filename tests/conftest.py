@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from support import commands
-from support.paths import ROOT, SAMPLES
+from support import commands, programs
+from support.paths import ROOT, SAMPLES, SAMPLES_DIR
 
 
 @pytest.fixture
@@ -43,12 +43,9 @@ def repo_root() -> Path:
 def work(tmp_path):
     """A fresh directory with the sample program, its GCP, data and weights."""
     import tenflang
-    from tenflang.backprop import compile_gradient
-    shape = ROOT / "samples" / "example_shape.tf"
-    (tmp_path / "s.tf").write_text(shape.read_text())
-    gcp = compile_gradient(tenflang.parse_file(str(shape), shape_program=True))
-    (tmp_path / "g.tf").write_text(tenflang.print_program(gcp))
-    (tmp_path / "d.txt").write_text((ROOT / "samples" / "example_train.txt").read_text())
-    (tmp_path / "in.txt").write_text((ROOT / "samples" / "example_inputs.txt").read_text())
+    (tmp_path / "s.tf").write_text(programs.ORIGINAL_EXAMPLE_AS_WRITTEN)
+    (tmp_path / "g.tf").write_text(tenflang.print_program(programs.sample_gcp("example_shape.tf")))
+    (tmp_path / "d.txt").write_text((SAMPLES_DIR / "example_train.txt").read_text())
+    (tmp_path / "in.txt").write_text((SAMPLES_DIR / "example_inputs.txt").read_text())
     (tmp_path / "w.txt").write_text("{w: 0.5}\n")
     return tmp_path

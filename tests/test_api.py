@@ -12,6 +12,7 @@ import pytest
 import tenflang
 from tenflang.errors import TenflangError
 
+from support import programs
 from support.paths import ROOT
 
 LINEAR = str(ROOT / "samples" / "linear_regression.tf")
@@ -192,20 +193,7 @@ def test_estimator_errors():
 
 
 def test_estimator_issues_training_warnings():
-    program = tenflang.parse("""
-declare input x
-declare exp_output y
-declare weight a
-declare weight v
-declare intvar h
-declare output o
-declare intvar e
-declare loss l
-define h = mul a x
-define o = mul v h
-define e = sub o y
-define l = mul e e
-""", shape_program=True)
+    program = tenflang.parse(programs.STUCK_PRODUCT, shape_program=True)
     with pytest.warns(tenflang.TrainingWarning) as caught:
         tenflang.Estimator(program, max_iters=3, tol=0).fit(np.ones(4), np.ones(4))
     assert [str(w.message).split("'")[1] for w in caught] == ["a", "v"]

@@ -17,6 +17,7 @@ import tenflang
 from tenflang import limits
 from tenflang.backprop import compile_gradient
 
+from support import programs
 from support.paths import ROOT
 from support.commands import cli_env
 
@@ -30,6 +31,11 @@ def no_traceback(err: str) -> bool:
 @pytest.fixture
 def checkpoint(run_cli_batch, work):
     """A real checkpoint of a short adam run, as {name: array} to tamper with."""
+    return checkpointed_run(run_cli_batch, work)
+
+
+def checkpointed_run(run_cli_batch, work) -> dict:
+    """Three adam steps on g.tf and d.txt in `work`, checkpointed to c.npz: its arrays."""
     [(code, _, err)] = run_cli_batch([["tfweightcalc", "g.tf", "d.txt", "--optimizer", "adam",
                                        "--checkpoint", "c.npz", "--max-iters", "3", "-o",
                                        "w-out.txt"]], cwd=work)
@@ -46,51 +52,55 @@ def tampered(work, arrays: dict, name: str = "t.npz") -> str:
 
 
 def gcp_text() -> str:
-    return tenflang.print_program(compile_gradient(
-        tenflang.parse_file(str(ROOT / "samples" / "example_shape.tf"), shape_program=True)))
+    return programs.gcp_text(programs.ORIGINAL_EXAMPLE_AS_WRITTEN)
 
 
-def meta_text(arrays, text):
-    return {**arrays, "meta": np.asarray(text)}
+def meta_text(text: str):
+    """The checkpoint with `text` as its meta record."""
+    return lambda arrays: {**arrays, "meta": np.asarray(text)}
+
+
+def iteration(value: str):
+    """The checkpoint with an adam meta record whose iteration is `value` (JSON text)."""
+    return meta_text('{"optimizer": "adam", "iteration": %s}' % value)
+
+
+def replaced(name: str, value):
+    return lambda arrays: {**arrays, name: np.asarray(value)}
+
+
+def without(name: str):
+    return lambda arrays: {k: v for k, v in arrays.items() if k != name}
 
 
 TAMPERINGS = {
-    "meta a list": (lambda a: meta_text(a, "[1, 2]"), "meta record is not an object"),
-    "meta a number": (lambda a: meta_text(a, "7"), "meta record is not an object"),
-    "meta a string": (lambda a: meta_text(a, '"adam"'), "meta record is not an object"),
-    "meta not json": (lambda a: meta_text(a, "{iteration"), "not a tfweightcalc checkpoint"),
-    "meta missing": (lambda a: {k: v for k, v in a.items() if k != "meta"},
-                     "not a tfweightcalc checkpoint"),
-    "iteration missing": (lambda a: meta_text(a, '{"optimizer": "adam", "seed": 0}'),
-                          "iteration is None"),
-    "iteration NaN": (lambda a: meta_text(a, '{"optimizer": "adam", "iteration": NaN}'),
-                      "iteration is nan"),
-    "iteration infinite": (lambda a: meta_text(a, '{"optimizer": "adam", "iteration": 1e400}'),
-                           "iteration is inf"),
-    "iteration negative": (lambda a: meta_text(a, '{"optimizer": "adam", "iteration": -4}'),
-                           "iteration is -4"),
-    "iteration huge": (lambda a: meta_text(a, '{"optimizer": "adam", "iteration": %d}' % 10**30),
-                       f"from 0 to {limits.MAX_ITERATIONS}"),
-    "iteration fractional": (lambda a: meta_text(a, '{"optimizer": "adam", "iteration": 2.5}'),
-                             "iteration is 2.5"),
-    "iteration a bool": (lambda a: meta_text(a, '{"optimizer": "adam", "iteration": true}'),
-                         "iteration is True"),
-    "iteration a string": (lambda a: meta_text(a, '{"optimizer": "adam", "iteration": "3"}'),
-                           "iteration is '3'"),
-    "string weight": (lambda a: {**a, "w:w": np.asarray("0.5")}, "holds <U3 values"),
-    "complex weight": (lambda a: {**a, "w:w": np.asarray(0.5 + 1j)}, "holds complex128"),
-    "NaN weight": (lambda a: {**a, "w:w": np.asarray(np.nan)}, "holds NaN or infinity"),
-    "weight of the wrong shape": (lambda a: {**a, "w:w": np.zeros(3)}, "has shape [3]"),
-    "weight missing": (lambda a: {k: v for k, v in a.items() if k != "w:w"}, "missing weight"),
-    "slot of the wrong shape": (lambda a: {**a, "s:m:w": np.zeros((2, 2))},
+    "meta a list": (meta_text("[1, 2]"), "meta record is not an object"),
+    "meta a number": (meta_text("7"), "meta record is not an object"),
+    "meta a string": (meta_text('"adam"'), "meta record is not an object"),
+    "meta not json": (meta_text("{iteration"), "not a tfweightcalc checkpoint"),
+    "meta missing": (without("meta"), "not a tfweightcalc checkpoint"),
+    "iteration missing": (meta_text('{"optimizer": "adam", "seed": 0}'), "iteration is None"),
+    "iteration NaN": (iteration("NaN"), "iteration is nan"),
+    "iteration infinite": (iteration("1e400"), "iteration is inf"),
+    "iteration negative": (iteration("-4"), "iteration is -4"),
+    "iteration huge": (iteration("%d" % 10**30), f"from 0 to {limits.MAX_ITERATIONS}"),
+    "iteration fractional": (iteration("2.5"), "iteration is 2.5"),
+    "iteration a bool": (iteration("true"), "iteration is True"),
+    "iteration a string": (iteration('"3"'), "iteration is '3'"),
+    "string weight": (replaced("w:w", "0.5"), "holds <U3 values"),
+    "complex weight": (replaced("w:w", 0.5 + 1j), "holds complex128"),
+    "NaN weight": (replaced("w:w", np.nan), "holds NaN or infinity"),
+    "weight of the wrong shape": (replaced("w:w", np.zeros(3)), "has shape [3]"),
+    "weight missing": (without("w:w"), "missing weight"),
+    "slot of the wrong shape": (replaced("s:m:w", np.zeros((2, 2))),
                                 "'m:w' has shape [2, 2], expected []"),
-    "slot of another optimizer": (lambda a: {**a, "s:q:w": np.zeros(())}, "'q:w'"),
-    "slot of no weight": (lambda a: {**a, "s:m:nothing": np.zeros(())}, "'m:nothing'"),
-    "string slot": (lambda a: {**a, "s:v:w": np.asarray("x")}, "holds <U1 values"),
-    "infinite slot": (lambda a: {**a, "s:v:w": np.asarray(np.inf)}, "NaN or infinity"),
-    "2-D history": (lambda a: {**a, "history": np.zeros((2, 2))}, "has 2 dimensions, not 1"),
-    "string history": (lambda a: {**a, "history": np.asarray(["a"])}, "holds <U1 values"),
-    "stray array": (lambda a: {**a, "extra": np.zeros(1)}, "unexpected array 'extra'"),
+    "slot of another optimizer": (replaced("s:q:w", np.zeros(())), "'q:w'"),
+    "slot of no weight": (replaced("s:m:nothing", np.zeros(())), "'m:nothing'"),
+    "string slot": (replaced("s:v:w", "x"), "holds <U1 values"),
+    "infinite slot": (replaced("s:v:w", np.inf), "NaN or infinity"),
+    "2-D history": (replaced("history", np.zeros((2, 2))), "has 2 dimensions, not 1"),
+    "string history": (replaced("history", ["a"]), "holds <U1 values"),
+    "stray array": (replaced("extra", np.zeros(1)), "unexpected array 'extra'"),
 }
 
 
@@ -102,12 +112,7 @@ def tampered_results(tmp_path_factory):
     work = tmp_path_factory.mktemp("tampered")
     (work / "g.tf").write_text(gcp_text())
     shutil.copy(ROOT / "samples" / "example_train.txt", work / "d.txt")
-    [(code, _, err)] = run_cli_batch_impl([["tfweightcalc", "g.tf", "d.txt", "--optimizer",
-                                            "adam", "--checkpoint", "c.npz", "--max-iters", "3",
-                                            "-o", "w-out.txt"]], cwd=work)
-    assert code == 0, err
-    with np.load(work / "c.npz") as npz:
-        arrays = {k: npz[k] for k in npz.files}
+    arrays = checkpointed_run(run_cli_batch_impl, work)
     commands = []
     for k, (change, _) in enumerate(TAMPERINGS.values()):
         path = tampered(work, change(arrays), name=f"t{k}.npz")

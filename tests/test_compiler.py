@@ -9,14 +9,13 @@ import tenflang
 from tenflang import ops
 from tenflang.backprop import compile_gradient
 from tenflang.lang import Declare
+from tenflang.shapes import ShapeMismatch, broadcast, fmt_shape
 
+from support import programs
 from support.gradcheck import check_gradients, gcp_gradients
+from support.programs import fits, gcp_text
 
-SEED = open("samples/example_shape.tf").read()
-
-
-def gcp_text(source: str, level: int = 1) -> str:
-    return tenflang.print_program(compile_gradient(tenflang.parse(source, shape_program=True), level))
+ORIGINAL = programs.ORIGINAL_EXAMPLE_AS_WRITTEN
 
 
 def defines(text: str) -> dict[str, str]:
@@ -30,8 +29,8 @@ def declared(text: str) -> dict[str, str]:
             if line.startswith("declare ")}
 
 
-def test_seed_example_at_O0_has_the_seeds_structure():
-    text = gcp_text(SEED, 0)
+def test_original_example_at_O0_has_the_original_structure():
+    text = gcp_text(ORIGINAL, 0)
     rhs = defines(text)
     # the forward lines come first, unchanged
     assert [rhs[n] for n in ("z", "o", "diff", "lambda")] == [
@@ -53,8 +52,8 @@ def test_seed_example_at_O0_has_the_seeds_structure():
     assert text.index("define d/ddiff") < text.index("define d/do") < text.index("define d/dz")
 
 
-def test_seed_example_at_O1_is_minimal_and_readable():
-    text = gcp_text(SEED, 1)
+def test_original_example_at_O1_is_minimal_and_readable():
+    text = gcp_text(ORIGINAL, 1)
     rhs = defines(text)
     assert rhs["dlambda/ddiff"] == "mul 2 diff"
     assert rhs["d/dw"] == "mul d/dz x"
@@ -64,25 +63,13 @@ def test_seed_example_at_O1_is_minimal_and_readable():
 
 def test_gcp_is_deterministic_and_reparses():
     for level in (0, 1):
-        first, second = gcp_text(SEED, level), gcp_text(SEED, level)
+        first, second = gcp_text(ORIGINAL, level), gcp_text(ORIGINAL, level)
         assert first == second
         assert tenflang.print_program(tenflang.parse(first)) .count("define") == first.count("define")
 
 
 def test_every_gcp_declaration_has_the_shape_of_its_value():
-    source = """declare input x [4]
-declare exp_output y [2]
-declare weight W [2, 4]
-declare weight b [2]
-declare intvar t
-declare output o
-declare loss l
-declare intvar e
-define t = matmul W x
-define o = add t b
-define e = sub o y
-define l = dot e e
-"""
+    source = programs.AFFINE_SQUARED_ERROR
     gcp = compile_gradient(tenflang.parse(source, shape_program=True), 0)
     shapes = tenflang.lang.check(gcp)
     for statement in gcp.statements:
@@ -101,17 +88,7 @@ def weights_and_data(names_shapes, inputs_shapes, seed=0, batch=3):
 
 
 def test_fan_out_and_diamond():
-    source = """declare input x
-declare weight w
-declare intvar y0
-declare intvar y1
-declare intvar y2
-declare loss l
-define y0 = mul x w
-define y1 = mul y0 y0
-define y2 = mul y1 y1
-define l = add y2 y0
-"""
+    source = programs.FAN_OUT_DIAMOND
     weights, data = weights_and_data({"w": ()}, {"x": ()})
     check_gradients(source, data, weights)
     # analytic: l = (xw)^4 + xw  ->  dl/dw = 4 x^4 w^3 + x
@@ -121,18 +98,7 @@ define l = add y2 y0
 
 
 def test_weight_used_in_several_places_and_unused_weight():
-    source = """declare input x [3]
-declare weight w [3]
-declare weight unused [2, 2]
-declare intvar a
-declare intvar b
-declare loss l1
-declare loss l2
-define a = mul w x
-define b = dot w a
-define l1 = sum a
-define l2 = mul b b
-"""
+    source = programs.SHARED_AND_UNUSED_WEIGHTS
     weights, data = weights_and_data({"w": (3,), "unused": (2, 2)}, {"x": (3,)})
     check_gradients(source, data, weights)
     got = gcp_gradients(tenflang.parse(source, shape_program=True), data, weights, 1)
@@ -140,39 +106,14 @@ define l2 = mul b b
 
 
 def test_multiple_losses_sum():
-    one = "declare input x\ndeclare weight w\ndeclare loss a\ndeclare loss b\n" \
-          "define a = mul x w\ndefine b = mul a w\n"
+    one = programs.TWO_LOSSES
     weights, data = weights_and_data({"w": ()}, {"x": ()})
     got = gcp_gradients(tenflang.parse(one, shape_program=True), data, weights, 0)["w"]
     np.testing.assert_allclose(got, np.mean(data["x"] + 2 * data["x"] * weights["w"]))
 
 
 def test_mlp_with_macros_gradients():
-    source = """
-declare input x [4]
-declare exp_output y [3]
-declare weight W1 [5, 4]
-declare weight b1 [5]
-declare weight W2 [3, 5]
-declare weight b2 [3]
-declare intvar h
-declare intvar a
-declare output o
-declare intvar lp
-declare intvar t
-declare loss l
-macro dense x W b -> y
-  declare intvar t
-  define t = matmul W x
-  define y = add t b
-end
-define h = dense x W1 b1
-define a = tanh h
-define o = dense a W2 b2
-define lp = log_softmax o
-define t = dot lp y
-define l = neg t
-"""
+    source = programs.TWO_LAYER_MLP
     rng = np.random.default_rng(3)
     weights = {"W1": rng.normal(size=(5, 4)), "b1": rng.normal(size=5),
                "W2": rng.normal(size=(3, 5)), "b2": rng.normal(size=3)}
@@ -182,7 +123,7 @@ define l = neg t
 
 def test_a_gcp_compiles_again_second_derivative():
     """The GCP is plain TenFlang: differentiate d/dw once more (d²l/dw²)."""
-    first = compile_gradient(tenflang.parse(SEED, shape_program=True), 1)
+    first = compile_gradient(tenflang.parse(ORIGINAL, shape_program=True), 1)
     text = tenflang.print_program(first).replace("declare output d/dw", "declare loss d/dw") \
                                           .replace("declare loss lambda", "declare intvar lambda")
     second = compile_gradient(tenflang.parse(text), 1)
@@ -233,8 +174,8 @@ def random_programs(draw):
             op = draw(st.sampled_from(BINARY))
             b = draw(st.sampled_from(names + [2.0, -1.5]))
             try:
-                ops.broadcast(op, env[a], () if isinstance(b, float) else env[b])
-            except ops.ShapeMismatch:
+                broadcast(op, env[a], () if isinstance(b, float) else env[b])
+            except ShapeMismatch:
                 continue
             if op in ("div", "pow"):
                 emit(op, (positive(a), b if isinstance(b, float) else positive(b)))
@@ -254,16 +195,8 @@ def random_programs(draw):
     return shapes, lines
 
 
-def fits(op, shapes) -> bool:
-    try:
-        ops.TABLE[op].shape(*shapes)
-        return True
-    except ops.ShapeMismatch:
-        return False
-
-
 def render(shapes, lines) -> str:
-    out = [f"declare {'weight' if n.startswith('w') else 'input'} {n} {ops.fmt_shape(s)}"
+    out = [f"declare {'weight' if n.startswith('w') else 'input'} {n} {fmt_shape(s)}"
            for n, s in shapes.items()]
     losses = {lines[-1][0], lines[-3][0]}
     for name, op, operands in lines:

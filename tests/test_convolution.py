@@ -107,29 +107,32 @@ def pool_data(case, seed=0, ties=False):
     return x, k, stride
 
 
+def beside_torch(pool, adjoint, torch_pool, x, k, stride):
+    """(ours, torch's) for the pooled values, then for the adjoint of a random g
+    (torch's through autograd)."""
+    tx = t(x).requires_grad_()
+    out = torch_pool(tx, k, stride)
+    g = rng(1).normal(size=tuple(out.shape))
+    (dx,) = torch.autograd.grad(out, tx, t(g))
+    return ((pool(np, x, k, stride), out.detach().numpy()),
+            (adjoint(np, g, x, k, stride), dx.numpy()))
+
+
 @pytest.mark.parametrize("ties", [False, True], ids=["distinct", "ties"])
 @pytest.mark.parametrize("case", POOL_CASES)
 def test_maxpool2d_and_its_adjoint_are_torch(case, ties):
-    x, k, stride = pool_data(case, ties=ties)
-    tx = t(x).requires_grad_()
-    out = F.max_pool2d(tx, k, stride)
-    np.testing.assert_array_equal(cv.maxpool2d(np, x, k, stride), out.detach().numpy())
-    g = rng(1).normal(size=tuple(out.shape))
-    (dx,) = torch.autograd.grad(out, tx, t(g))
-    np.testing.assert_allclose(cv.maxpool2d_grad(np, g, x, k, stride), dx.numpy(), rtol=1e-12,
-                               atol=1e-15)
+    pooled, adjoint = beside_torch(cv.maxpool2d, cv.maxpool2d_grad, F.max_pool2d,
+                                   *pool_data(case, ties=ties))
+    np.testing.assert_array_equal(*pooled)
+    np.testing.assert_allclose(*adjoint, rtol=1e-12, atol=1e-15)
 
 
 @pytest.mark.parametrize("case", POOL_CASES)
 def test_avgpool2d_and_its_adjoint_are_torch(case):
-    x, k, stride = pool_data(case)
-    tx = t(x).requires_grad_()
-    out = F.avg_pool2d(tx, k, stride)
-    np.testing.assert_allclose(cv.avgpool2d(np, x, k, stride), out.detach().numpy(), rtol=1e-12)
-    g = rng(1).normal(size=tuple(out.shape))
-    (dx,) = torch.autograd.grad(out, tx, t(g))
-    np.testing.assert_allclose(cv.avgpool2d_grad(np, g, x, k, stride), dx.numpy(), rtol=1e-12,
-                               atol=1e-15)
+    pooled, adjoint = beside_torch(cv.avgpool2d, cv.avgpool2d_grad, F.avg_pool2d,
+                                   *pool_data(case))
+    np.testing.assert_allclose(*pooled, rtol=1e-12)
+    np.testing.assert_allclose(*adjoint, rtol=1e-12, atol=1e-15)
 
 
 @pytest.mark.parametrize("case", POOL_CASES)

@@ -17,7 +17,7 @@ import pytest
 import tenflang
 from tenflang.training.loop import TrainConfig, train
 
-from support.paths import SAMPLES
+from support.paths import SAMPLES_DIR
 from support.counting_xp import CountingXP
 
 SAMPLE_DATA = {"example_shape.tf": "example_train.txt",
@@ -28,9 +28,9 @@ SAMPLE_DATA = {"example_shape.tf": "example_train.txt",
 
 
 def counted_run(sample: str, iterations: int, **config):
-    program = tenflang.parse_file(SAMPLES[0].parent / sample)
+    program = tenflang.parse_file(SAMPLES_DIR / sample)
     gcp = tenflang.parse(tenflang.print_program(tenflang.compile_gradient(program)))
-    examples = tenflang.load_examples(SAMPLES[0].parent / SAMPLE_DATA[sample]).arrays
+    examples = tenflang.load_examples(SAMPLES_DIR / SAMPLE_DATA[sample]).arrays
     xp = CountingXP()
     cfg = TrainConfig(lr=0.01, max_iters=iterations, tol=0.0, **config)
     result = train(gcp, examples, cfg, xp=xp)

@@ -32,16 +32,12 @@ from tenflang.training.loop import Diverged, Interrupted, TrainConfig, signature
 from tenflang.training.sampling import (chunk_batch, chunk_split, global_batch, shares,  # noqa: E402
                                         validation_shares)
 
-from support.paths import ROOT  # noqa: E402
+from support.paths import SAMPLES_DIR  # noqa: E402
 from support.commands import cli_env, command_line  # noqa: E402
+from support.programs import sample_gcp  # noqa: E402
 
-SAMPLES = ROOT / "samples"
-CANCER = SAMPLES / "breast_cancer_train.txt"      # 455 examples x 30 features
+CANCER = SAMPLES_DIR / "breast_cancer_train.txt"      # 455 examples x 30 features
 QUIET_SCHEDULER = {"dashboard": False, "dashboard_address": "127.0.0.1:0"}   # no port 8787
-
-
-def gcp_of(name: str):
-    return compile_gradient(tenflang.parse_file(str(SAMPLES / name), shape_program=True))
 
 
 def assert_same(got: dict, want: dict, rtol=1e-10):
@@ -69,8 +65,8 @@ def files(tmp_path_factory):
     base = tmp_path_factory.mktemp("dist")
     paths = {"cancer_gcp": base / "cancer.gcp.tf", "linear_gcp": base / "linear.gcp.tf",
              "cancer_npz": base / "cancer.npz", "shards": base / "shards"}
-    paths["cancer_gcp"].write_text(tenflang.print_program(gcp_of("logistic_breast_cancer.tf")))
-    paths["linear_gcp"].write_text(tenflang.print_program(gcp_of("linear_regression.tf")))
+    paths["cancer_gcp"].write_text(tenflang.print_program(sample_gcp("logistic_breast_cancer.tf")))
+    paths["linear_gcp"].write_text(tenflang.print_program(sample_gcp("linear_regression.tf")))
     vectors.save_examples(str(paths["cancer_npz"]), vectors.load_examples(str(CANCER)).arrays)
     done = subprocess.run(command_line(["tenflang", "shard", CANCER, "--out", paths["shards"],
                                         "--rows", "100"]),
@@ -87,7 +83,7 @@ def single_process(gcp, path, cfg):
 
 @pytest.mark.parametrize("optimizer,lr", [("sgd", 0.5), ("momentum", 0.1), ("adam", 0.05)])
 def test_shard_directory_gives_the_single_process_weights(client, files, optimizer, lr):
-    gcp = gcp_of("logistic_breast_cancer.tf")
+    gcp = sample_gcp("logistic_breast_cancer.tf")
     cfg = TrainConfig(lr=lr, optimizer=optimizer, max_iters=25, tol=0)
     data = dist.describe(str(files["shards"]))
     assert data.chunk_rows() == [100, 100, 100, 100, 55]
@@ -103,7 +99,7 @@ def test_shard_directory_gives_the_single_process_weights(client, files, optimiz
     ("shards", 250, [200, 200, 55]), ("shards", 40, [100, 100, 100, 100, 55])])
 def test_chunks_cut_from_a_file_or_combined_from_shards(client, files, source, chunk, rows):
     """23 chunks > FAN_IN: partial sums are also added by tasks on the cluster."""
-    gcp = gcp_of("logistic_breast_cancer.tf")
+    gcp = sample_gcp("logistic_breast_cancer.tf")
     path = {"text": CANCER, "npz": files["cancer_npz"], "shards": files["shards"]}[source]
     data = dist.describe(str(path), chunk_size=chunk)
     assert data.chunk_rows() == rows and data.rows == 455
@@ -113,11 +109,11 @@ def test_chunks_cut_from_a_file_or_combined_from_shards(client, files, source, c
 
 
 def test_converges_and_stops_on_tol_as_locally(client, files):
-    gcp = gcp_of("linear_regression.tf")
+    gcp = sample_gcp("linear_regression.tf")
     cfg = TrainConfig(lr=0.1, max_iters=5000, tol=1e-4)
-    got = dist.train(client, gcp, dist.describe(str(SAMPLES / "linear_train.txt"),
+    got = dist.train(client, gcp, dist.describe(str(SAMPLES_DIR / "linear_train.txt"),
                                                 chunk_size=64), cfg)
-    want = single_process(gcp, SAMPLES / "linear_train.txt", cfg)
+    want = single_process(gcp, SAMPLES_DIR / "linear_train.txt", cfg)
     assert got.reason == want.reason == "converged" and got.iterations == want.iterations
     assert_same(got.weights, want.weights)
 
@@ -128,7 +124,7 @@ def test_a_killed_worker_is_replaced_and_training_finishes_the_same(client, file
     """SIGKILL one worker process after iteration 3: its chunks are loaded again
     (elsewhere, or on the worker its nanny restarts) and the run ends with the
     weights of an undisturbed run: full batch, mini-batches, local steps."""
-    gcp = gcp_of("logistic_breast_cancer.tf")
+    gcp = sample_gcp("logistic_breast_cancer.tf")
     cfg = TrainConfig(lr=0.5, optimizer="adam", max_iters=12, tol=0, batch_size=batch_size)
     data = dist.describe(str(files["shards"]))
     calm = dist.train(client, gcp, data, cfg, sync_every=sync_every)
@@ -162,7 +158,7 @@ def test_a_killed_worker_is_replaced_and_training_finishes_the_same(client, file
 
 
 def test_should_stop_interrupts_with_the_last_state(client, files):
-    gcp = gcp_of("logistic_breast_cancer.tf")
+    gcp = sample_gcp("logistic_breast_cancer.tf")
     done = []
     with pytest.raises(Interrupted) as caught:
         dist.train(client, gcp, dist.describe(str(files["shards"])),
@@ -175,7 +171,7 @@ def test_a_cluster_without_workers_neither_hangs_nor_ignores_ctrl_c(files):
     """Dask would wait forever for a worker: training stops after
     `worker_timeout`, or as soon as should_stop (Ctrl-C) turns true."""
     from distributed import Client, LocalCluster
-    gcp = gcp_of("logistic_breast_cancer.tf")
+    gcp = sample_gcp("logistic_breast_cancer.tf")
     data = dist.describe(str(files["shards"]))
     cfg = TrainConfig(max_iters=5)
     with LocalCluster(n_workers=0, processes=False, dashboard_address=None,
@@ -192,7 +188,7 @@ def test_a_cluster_without_workers_neither_hangs_nor_ignores_ctrl_c(files):
 
 
 def test_bad_shards_are_reported_with_their_file(client, tmp_path):
-    gcp = gcp_of("example_shape.tf")
+    gcp = sample_gcp("example_shape.tf")
     good = {"x": np.arange(4.0), "y": np.ones(4)}
     vectors.save_examples(str(tmp_path / "a.npz"), good)
     vectors.save_examples(str(tmp_path / "b.npz"), {"x": np.array([1.0, np.nan]),
@@ -247,7 +243,7 @@ def test_chunk_sampling_shares_the_batch_and_visits_every_row_once_per_pass():
 def test_mini_batches_give_the_single_process_run_of_the_same_batches(client, files, optimizer,
                                                                       lr):
     """The single process trains on `global_batch`, the rows the chunks draw."""
-    gcp = gcp_of("logistic_breast_cancer.tf")
+    gcp = sample_gcp("logistic_breast_cancer.tf")
     data = dist.describe(str(files["shards"]))
     cfg = TrainConfig(lr=lr, optimizer=optimizer, batch_size=64, max_iters=20, tol=0)
     got = dist.train(client, gcp, data, cfg)
@@ -261,7 +257,7 @@ def test_mini_batches_give_the_single_process_run_of_the_same_batches(client, fi
 
 
 def test_a_batch_of_every_example_is_full_batch(client, files):
-    gcp = gcp_of("logistic_breast_cancer.tf")
+    gcp = sample_gcp("logistic_breast_cancer.tf")
     data = dist.describe(str(files["shards"]))
     full = dist.train(client, gcp, data, TrainConfig(lr=0.5, max_iters=5, tol=0))
     for size in (455, 10**6):
@@ -275,7 +271,7 @@ def test_sync_every_1_equals_synchronous_steps(client, files, optimizer, lr):
     """Averaging after every local step is the synchronous step for optimizers
     whose state is linear in the gradient (adam's second moment is not:
     docs/distributed.md)."""
-    gcp = gcp_of("logistic_breast_cancer.tf")
+    gcp = sample_gcp("logistic_breast_cancer.tf")
     data = dist.describe(str(files["shards"]))
     cfg = TrainConfig(lr=lr, optimizer=optimizer, batch_size=64, max_iters=10, tol=0)
     synchronous = dist.train(client, gcp, data, cfg)
@@ -288,7 +284,7 @@ def test_local_steps_count_iterations_resume_and_keep_the_last_average(client, f
     """10 iterations of 4 local steps are rounds of 4, 4, 2; a run interrupted
     after a round resumes to the same bits; a diverging round keeps the last
     averaged weights."""
-    gcp = gcp_of("logistic_breast_cancer.tf")
+    gcp = sample_gcp("logistic_breast_cancer.tf")
     data = dist.describe(str(files["shards"]))
     cfg = TrainConfig(lr=0.05, optimizer="adam", batch_size=64, max_iters=10, tol=0)
     seen, saved = [], []
@@ -302,16 +298,16 @@ def test_local_steps_count_iterations_resume_and_keep_the_last_average(client, f
         f"{m}:{w}" for m in "mv" for w in ("w", "b")}
     resumed = dist.train(client, gcp, data, cfg, sync_every=4, resume=caught.value.state)
     np.testing.assert_array_equal(resumed.weights["w"], calm.weights["w"])
-    linear = dist.describe(str(SAMPLES / "linear_train.txt"), chunk_size=64)
+    linear = dist.describe(str(SAMPLES_DIR / "linear_train.txt"), chunk_size=64)
     with pytest.raises(Diverged, match="diverged at iteration") as caught:
-        dist.train(client, gcp_of("linear_regression.tf"), linear,
+        dist.train(client, sample_gcp("linear_regression.tf"), linear,
                    TrainConfig(lr=10.0, batch_size=32, max_iters=400, tol=0), sync_every=4)
     assert caught.value.state.iteration % 4 == 0
     assert all(np.isfinite(w).all() for w in caught.value.state.weights.values())
 
 
 def test_val_fraction_holds_out_a_share_of_every_chunk(client, files):
-    gcp = gcp_of("logistic_breast_cancer.tf")
+    gcp = sample_gcp("logistic_breast_cancer.tf")
     data = dist.describe(str(files["shards"]))
     cfg = TrainConfig(lr=0.5, max_iters=10, tol=0, val_fraction=0.2)
     got = dist.train(client, gcp, data, cfg)
@@ -345,10 +341,10 @@ def test_mlp_digits_with_mini_batches_on_a_cluster_reaches_the_single_process_ac
         client, tmp_path):
     """The sample's recipe (full batch, 400 adam steps) against
     ``--scheduler local:2 --batch-size 256`` (100 steps, about 18 passes)."""
-    shape = tenflang.parse_file(str(SAMPLES / "mlp_digits.tf"), shape_program=True)
+    shape = tenflang.parse_file(str(SAMPLES_DIR / "mlp_digits.tf"), shape_program=True)
     gcp = compile_gradient(shape)
-    arrays = vectors.load_examples(str(SAMPLES / "digits_train.txt")).arrays
-    test = vectors.load_examples(str(SAMPLES / "digits_test.txt")).arrays
+    arrays = vectors.load_examples(str(SAMPLES_DIR / "digits_train.txt")).arrays
+    test = vectors.load_examples(str(SAMPLES_DIR / "digits_test.txt")).arrays
 
     def accuracy(weights):
         scores = tenflang.evaluate(shape, test, weights)["scores"]
@@ -357,7 +353,7 @@ def test_mlp_digits_with_mini_batches_on_a_cluster_reaches_the_single_process_ac
     with threadpool_limits(1):        # threaded BLAS is many times slower on a busy machine
         single = accuracy(train(gcp, arrays, TrainConfig(lr=0.01, optimizer="adam",
                                                          max_iters=400)).weights)
-    data = dist.describe(str(SAMPLES / "digits_train.txt"), chunk_size=720)
+    data = dist.describe(str(SAMPLES_DIR / "digits_train.txt"), chunk_size=720)
     cfg = TrainConfig(lr=0.01, optimizer="adam", batch_size=256, max_iters=100)
     distributed = accuracy(dist.train(client, gcp, data, cfg).weights)
     print(f"mlp_digits held-out accuracy: single process {single:.4f}, "
@@ -455,7 +451,7 @@ def test_cli_mini_batches_on_a_real_scheduler_match_a_local_cluster_bit_for_bit(
                             "--batch-size", "64", "--max-iters", "12", "--tol", "0",
                             "--val-fraction", "0.2")
     assert code == 0, err
-    want = dist.train(client, gcp_of("logistic_breast_cancer.tf"),
+    want = dist.train(client, sample_gcp("logistic_breast_cancer.tf"),
                       dist.describe(str(files["shards"])), cfg)
     assert f"validation loss {want.val_loss:.6g}" in err
     (tmp_path / "w.txt").write_text(out)
@@ -483,7 +479,8 @@ def test_cli_usage_errors_exit_2_with_a_message(files, run_cli_batch):
         (["--scheduler", "local:0"], shards, "worker count N >= 1"),
         (["--chunk-size", "10"], str(CANCER), "--chunk-size needs --scheduler"),
         ([], shards, "DATA is a directory"),
-        (["--scheduler", "local:2"], str(SAMPLES / "linear_train.txt"), "but the program declares [30]"),
+        (["--scheduler", "local:2"], str(SAMPLES_DIR / "linear_train.txt"),
+         "but the program declares [30]"),
     ]
     results = run_cli_batch([["tfweightcalc", gcp, data, *opts] for opts, data, _ in cases])
     for (opts, _, message), (code, out, err) in zip(cases, results):
@@ -521,7 +518,7 @@ def test_shard_round_trip(tmp_path, run_cli_batch, fmt):
 
 def test_shard_replaces_an_earlier_run_only_with_force(tmp_path, run_cli_batch):
     out = str(tmp_path / "s")
-    data = str(SAMPLES / "example_train.txt")
+    data = str(SAMPLES_DIR / "example_train.txt")
     results = run_cli_batch([["tenflang", "shard", data, "--out", out, "--rows", "30"],
                              ["tenflang", "shard", data, "--out", out, "--rows", "100"],
                              ["tenflang", "shard", data, "--out", out, "--rows", "100",
@@ -532,7 +529,7 @@ def test_shard_replaces_an_earlier_run_only_with_force(tmp_path, run_cli_batch):
 
 
 def test_shard_bad_input_exits_2_with_a_message(tmp_path, run_cli_batch):
-    data = str(SAMPLES / "example_train.txt")
+    data = str(SAMPLES_DIR / "example_train.txt")
     (tmp_path / "full").mkdir()
     (tmp_path / "full" / "notes.txt").write_text("mine")
     (tmp_path / "bad.txt").write_text("{x: 1, y: 2}\n{x: 1, y: }\n")

@@ -5,7 +5,6 @@ import os
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -16,15 +15,12 @@ from tenflang.analysis.graphviz import quote, to_dot
 from tenflang.analysis.stats import program_stats, report
 from tenflang.lang import parse
 
-ROOT = Path(__file__).resolve().parents[1]
-SEED = (ROOT / "samples" / "example_shape.tf").read_text()
+from support import programs
+from support.paths import ROOT
 
-MACRO_PROGRAM = """
-macro dense x W b -> y
-  declare intvar t
-  define t = matmul W x
-  define y = add t b
-end
+ORIGINAL = programs.ORIGINAL_EXAMPLE_AS_WRITTEN
+
+MACRO_PROGRAM = "\n" + programs.DENSE_MACRO + """\
 declare input x [4]
 declare weight W [3, 4]
 declare weight b [3]
@@ -114,22 +110,22 @@ def node_label(attributes: str) -> list[str]:
 
 # --- DOT ------------------------------------------------------------------------
 
-def test_dot_of_seed_has_expected_nodes_and_edges():
-    nodes, edges = assert_well_formed(to_dot(parse(SEED, shape_program=True)))
+def test_dot_of_the_original_example_has_expected_nodes_and_edges():
+    nodes, edges = assert_well_formed(to_dot(parse(ORIGINAL, shape_program=True)))
     assert list(nodes) == ["x", "y", "w", "z", "o", "diff", "lambda"]
     assert edges == [("z", "x", "1"), ("z", "w", "2"), ("o", "z", None),
                      ("diff", "o", "1"), ("diff", "y", "2"), ("lambda", "diff", "1")]
 
 
 def test_dot_labels_show_name_op_literals_and_shape():
-    nodes, _ = read_dot(to_dot(parse(SEED, shape_program=True)))
+    nodes, _ = read_dot(to_dot(parse(ORIGINAL, shape_program=True)))
     assert node_label(nodes["lambda"]) == ["lambda", "pow _ 2", "[]"]
     assert node_label(nodes["z"]) == ["z", "mul _ _", "[]"]
     assert node_label(nodes["w"]) == ["w", "weight", "[]"]
 
 
 def test_dot_style_follows_declared_kind():
-    nodes, _ = read_dot(to_dot(parse(SEED, shape_program=True)))
+    nodes, _ = read_dot(to_dot(parse(ORIGINAL, shape_program=True)))
     styles = {name: re.sub(r'label="(?:[^"\\]|\\.)*", ', "", attrs) for name, attrs in nodes.items()}
     assert styles["x"] != styles["y"] != styles["w"] != styles["z"]
     assert styles["o"] != styles["lambda"] != styles["z"]
@@ -150,7 +146,7 @@ def test_dot_of_same_operand_twice_gives_two_edges():
 
 
 @pytest.mark.parametrize("level", [0, 1])
-@pytest.mark.parametrize("source", [SEED, MACRO_PROGRAM, PEAK_PROGRAM])
+@pytest.mark.parametrize("source", [ORIGINAL, MACRO_PROGRAM, PEAK_PROGRAM])
 def test_dot_of_gcp_is_well_formed_and_quotes_generated_names(source, level):
     gcp = compile_gradient(parse(source, shape_program=True), level)
     nodes, edges = assert_well_formed(to_dot(gcp))
@@ -172,15 +168,15 @@ def test_quote_escapes_quotes_and_backslashes():
 
 
 def test_dot_is_deterministic():
-    assert to_dot(parse(SEED)) == to_dot(parse(SEED))
+    assert to_dot(parse(ORIGINAL)) == to_dot(parse(ORIGINAL))
     gcp = lambda: compile_gradient(parse(MACRO_PROGRAM, shape_program=True), 0)  # noqa: E731
     assert to_dot(gcp()) == to_dot(gcp())
 
 
 # --- stats ----------------------------------------------------------------------
 
-def test_stats_of_seed():
-    stats = program_stats(parse(SEED, shape_program=True))
+def test_stats_of_the_original_example():
+    stats = program_stats(parse(ORIGINAL, shape_program=True))
     assert stats["lines"] == 11 and stats["declarations"] == 7 and stats["definitions"] == 4
     assert stats["ops"] == {"mul": 1, "logistic": 1, "sub": 1, "pow": 1}
     assert stats["flops"] == 4
@@ -229,8 +225,8 @@ def random_program(steps: list[tuple[int, int, bool]]) -> str:
 
 def brute_force_peak(program) -> int:
     """Live sets point by point, straight from the definitions (quadratic)."""
-    from tenflang.ops import size
     from tenflang.lang import check
+    from tenflang.shapes import size
     shapes, defs, decls = check(program), program.definitions(), program.declarations()
     varying = {"v0"}
     for d in defs:
@@ -255,7 +251,7 @@ def test_peak_live_matches_brute_force(steps):
 
 
 def test_report_shows_both_programs_aligned():
-    program = parse(SEED, shape_program=True)
+    program = parse(ORIGINAL, shape_program=True)
     text = report(program, compile_gradient(program, 1))
     lines = text.splitlines()
     assert "shape program" in lines[0] and lines[0].rstrip().endswith("GCP")
@@ -275,12 +271,12 @@ def tfcompiler(*args, cwd=ROOT):
                           capture_output=True, text=True, env=env, cwd=cwd)
 
 
-SEED_PATH = str(ROOT / "samples" / "example_shape.tf")
+ORIGINAL_PATH = str(programs.ORIGINAL_EXAMPLE_FILE)
 
 
 def test_cli_stats_on_stderr_gcp_on_stdout():
-    plain = tfcompiler(SEED_PATH)
-    result = tfcompiler(SEED_PATH, "--stats")
+    plain = tfcompiler(ORIGINAL_PATH)
+    result = tfcompiler(ORIGINAL_PATH, "--stats")
     assert result.returncode == 0
     assert result.stdout == plain.stdout and "define d/dw" in result.stdout
     assert "shape program" in result.stderr and "FLOPs" in result.stderr
@@ -289,7 +285,7 @@ def test_cli_stats_on_stderr_gcp_on_stdout():
 
 def test_cli_dot_writes_shape_graph(tmp_path):
     out = tmp_path / "graph.dot"
-    result = tfcompiler(SEED_PATH, "--dot", str(out))
+    result = tfcompiler(ORIGINAL_PATH, "--dot", str(out))
     assert result.returncode == 0 and "define d/dw" in result.stdout
     nodes, _ = assert_well_formed(out.read_text())
     assert set(nodes) == {"x", "y", "w", "z", "o", "diff", "lambda"}
@@ -297,7 +293,7 @@ def test_cli_dot_writes_shape_graph(tmp_path):
 
 def test_cli_dot_gcp_writes_gcp_graph(tmp_path):
     out = tmp_path / "gcp.dot"
-    result = tfcompiler(SEED_PATH, "-O0", "--dot", str(out), "--dot-gcp")
+    result = tfcompiler(ORIGINAL_PATH, "-O0", "--dot", str(out), "--dot-gcp")
     assert result.returncode == 0
     nodes, _ = assert_well_formed(out.read_text())
     assert {"d/dw", "dz/dw", "d/dlambda"} <= set(nodes)

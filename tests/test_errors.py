@@ -16,13 +16,14 @@ and must give byte-identical results.
 """
 from __future__ import annotations
 
-import textwrap
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import pytest
 
+from support import programs
 from support.commands import run_cli_batch as run_cli_batch_impl, run_cli as run_cli_impl
+from support.programs import src
 from tenflang import limits
 from tenflang.errors import TenflangError
 from tenflang.lang import parse, parse_file, read_source
@@ -44,19 +45,9 @@ class Case:
         return f"{self.name}.tf"
 
 
-def src(text: str) -> str:
-    return textwrap.dedent(text).lstrip("\n")
-
-
 LOSS = "declare loss l\n"
 
-DENSE = src("""
-    macro dense x W b -> y
-      declare intvar t
-      define t = matmul W x
-      define y = add t b
-    end
-    """)
+DENSE = programs.DENSE_MACRO
 
 CONV = "declare input x {x}\ndeclare weight K {K}\ndeclare intvar c\n" + LOSS + \
     "define c = conv2d x K{attrs}\ndefine l = sum c\n"
@@ -108,7 +99,7 @@ CASES = [
          3, 18, "malformed number '1e'"),
     Case("syntax_number_out_of_range", "declare input x\n" + LOSS + "define l = mul x 1e999\n",
          3, 18, "number '1e999' is out of range"),
-    Case("syntax_seed_line_numbers", "1  declare input  x\n", 1, 1, "unexpected '1'"),
+    Case("syntax_original_listing_line_numbers", "1  declare input  x\n", 1, 1, "unexpected '1'"),
 
     # --- declarations and definitions ----------------------------------------------------
     Case("unknown_type", "declare inptu x\n", 1, 9,

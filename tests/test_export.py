@@ -32,8 +32,10 @@ from tenflang.errors import TenflangError
 from tenflang.interp import evaluate
 from tenflang.lang import parse, parse_file
 from tenflang.lang.checks import check
+from tenflang.shapes import fmt_shape
 
-from support.paths import ROOT
+from support.data_files import write
+from support.paths import ROOT, SAMPLES_DIR
 from support.commands import cli_env, command_line
 from test_gradients import POSITIVE, attribute_cases, cases
 from test_samples import RECIPES
@@ -47,7 +49,6 @@ from tenflang.export.verify import run_model  # noqa: E402
 
 BATCH = 4
 RTOL = {"float64": 1e-12, "float32": 1e-5}
-SAMPLES = ROOT / "samples"
 
 
 def assert_close(got, want, dtype):
@@ -73,7 +74,7 @@ def onnx_and_tenflang(source: str, data: dict, weights: dict, dtype: str, **opti
 def op_source(op: str, shapes, kinds, attrs=()) -> str:
     """v = op a0 a1 … attrs…, the a_i inputs or weights as `kinds` says; input
     `n` gives the batch its size when every operand is a weight."""
-    lines = ["declare input n"] + [f"declare {kind} a{i} {ops.fmt_shape(s)}" for i, (kind, s) in
+    lines = ["declare input n"] + [f"declare {kind} a{i} {fmt_shape(s)}" for i, (kind, s) in
              enumerate(zip(kinds, shapes))]
     operands = " ".join([f"a{i}" for i in range(len(shapes))] + [attribute(a) for a in attrs])
     lines += ["declare output v", f"define v = {op} {operands}"]
@@ -101,7 +102,7 @@ def op_data(op: str, shapes, kinds, seed: int, attrs=()):
 
 
 def attribute(value) -> str:
-    return ops.fmt_shape(value) if isinstance(value, tuple) else str(value)
+    return fmt_shape(value) if isinstance(value, tuple) else str(value)
 
 
 def op_cases():
@@ -169,7 +170,7 @@ def test_stable_forms_stay_stable(op):
 
 # ----------------------------------------------------------------------------- the model
 
-MLP = SAMPLES / "mlp_digits.tf"
+MLP = SAMPLES_DIR / "mlp_digits.tf"
 
 
 def random_weights(program, seed=0) -> dict:
@@ -222,8 +223,8 @@ def test_other_opsets(opset):
 
 def program_cases():
     """Every sample on its data (the networks of DESIGN.md §2.3.1 included)."""
-    for path in sorted(SAMPLES.glob("*.tf")):
-        yield pytest.param(path, SAMPLES / RECIPES[path.stem][0], id=path.stem)
+    for path in sorted(SAMPLES_DIR.glob("*.tf")):
+        yield pytest.param(path, SAMPLES_DIR / RECIPES[path.stem][0], id=path.stem)
 
 
 @pytest.mark.parametrize("shape,data", list(program_cases()))
@@ -277,7 +278,7 @@ def mlp_weights(tmp_path_factory):
 def test_verify_prints_the_error_per_output(run_cli, mlp_weights, tmp_path):
     model = tmp_path / "mlp.onnx"
     code, out, err = run_cli(["tenflang", "export", MLP, mlp_weights, "-o", model, "--verify",
-                              SAMPLES / "digits_test.txt", "--with-loss"])
+                              SAMPLES_DIR / "digits_test.txt", "--with-loss"])
     assert code == 0, err
     lines = out.splitlines()
     assert [line.split(":")[0] for line in lines] == ["scores", "xent"]
@@ -297,7 +298,7 @@ def test_a_model_that_disagrees_is_not_written(mlp_weights, tmp_path, monkeypatc
     monkeypatch.setitem(ONNX_OPS, "tanh", ONNX_OPS["sin"])
     model = tmp_path / "mlp.onnx"
     code, out = invoke(["export", MLP, mlp_weights, "-o", model, "--verify",
-                        SAMPLES / "digits_test.txt"])
+                        SAMPLES_DIR / "digits_test.txt"])
     assert code == 1 and "the model disagrees with TenFlang on 'scores'" in out
     assert "not written" in out and not model.exists()
 
@@ -310,12 +311,6 @@ def test_an_op_without_mapping_names_op_and_line(mlp_weights, tmp_path, monkeypa
     assert code == 2
     assert f"{MLP}:{line}:12: error: op 'tanh' cannot be exported to ONNX: a reason given" in out
     assert "define a = tanh h" in out and not (tmp_path / "m.onnx").exists()
-
-
-def write(tmp_path, name, text):
-    path = tmp_path / name
-    path.write_text(text)
-    return path
 
 
 @pytest.mark.parametrize("source,options,message", [
@@ -384,7 +379,7 @@ def test_without_onnx_says_how_to_install(tmp_path, mlp_weights, missing):
     env["PYTHONPATH"] = f"{fake.parent}{os.pathsep}{env['PYTHONPATH']}"
     done = subprocess.run(command_line(["tenflang", "export", MLP, mlp_weights, "-o",
                                         tmp_path / "m.onnx", "--verify",
-                                        SAMPLES / "digits_test.txt"]),
+                                        SAMPLES_DIR / "digits_test.txt"]),
                           capture_output=True, text=True, env=env)
     assert done.returncode == 2, done.stderr
     assert f"ONNX export needs the {missing} package, which is not installed; " \

@@ -1,5 +1,5 @@
 """The fast reader of vector-notation data files: same arrays, bit for bit, and
-the same located messages as the general reader (vectors._read_uniform swapped
+the same located messages as the general reader (textfiles._read_uniform swapped
 out), on varied files; it hands over whatever it does not accept.  Every test
 runs with both tokenizers: the C one, and the numba one a machine without a C
 compiler uses."""
@@ -8,11 +8,12 @@ import pytest
 from hypothesis import given, strategies as st
 
 from tenflang import native
-from tenflang.data import fastnotation, vectors
+from tenflang.data import fastnotation, textfiles
 from tenflang.data.fastnotation import read_uniform
 from tenflang.data.vectors import load_examples
 from tenflang.errors import TenflangError
-from test_vectors import FLOATS, NAMES, SETTINGS, SPACES, assert_same, write
+
+from support.data_files import FLOATS, NAMES, SETTINGS, SPACES, assert_same, write
 
 SEPARATORS = st.sampled_from([",", " ,", ", ", " ", "  ", "\t", ",\t"])
 
@@ -34,7 +35,7 @@ def tokenizer(request):
 def general(path):
     """What the general reader alone makes of the file (or its error)."""
     with pytest.MonkeyPatch.context() as m:
-        m.setattr(vectors, "_read_uniform", lambda *args: 0)
+        m.setattr(textfiles, "_read_uniform", lambda *args: 0)
         return outcome(path)
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import re
-import textwrap
 
 import pytest
 from click.testing import CliRunner
@@ -13,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from support.paths import SAMPLES
+from support.programs import src
 from tenflang import cli
 from tenflang.backprop import compile_gradient
 from tenflang.errors import TenflangError
@@ -67,10 +67,6 @@ define l = sum h
 """
 
 
-def src(text: str) -> str:
-    return textwrap.dedent(text).lstrip("\n")
-
-
 def comments(text: str) -> list[str]:
     return [m.group().rstrip() for m in re.finditer(r"#[^\n]*", text)]
 
@@ -86,9 +82,10 @@ def test_messy_program_gets_the_canonical_layout():
     assert format_source(MESSY) == MESSY_FORMATTED
 
 
-def test_seed_spacing_becomes_single_spaces_and_aligned_declarations():
-    seed = "declare input  x\ndeclare exp_output  y\ndefine z  =  mul  x  y\n"
-    assert format_source(seed) == "declare input      x\ndeclare exp_output y\ndefine z = mul x y\n"
+def test_original_spacing_becomes_single_spaces_and_aligned_declarations():
+    original = "declare input  x\ndeclare exp_output  y\ndefine z  =  mul  x  y\n"
+    assert format_source(original) == \
+        "declare input      x\ndeclare exp_output y\ndefine z = mul x y\n"
 
 
 def test_alignment_is_per_run_of_declarations():

@@ -25,9 +25,9 @@ from tenflang.interp.fusion import Group, Input, Output, fuse
 from tenflang.interp.run import FUSE_FROM
 from tenflang.training.loop import gradient_plan, signature
 
-from support.paths import ROOT
+from support.paths import SAMPLES_DIR
+from support.programs import sample_gcp
 
-SAMPLES = ROOT / "samples"
 
 ELEMENTWISE = [op for op in ops.TABLE.values() if op.scalar is not None]
 SPECIAL = [0.0, -0.0, 1.0, -1.0, 0.5, -2.5, 1e4, -1e4, 40.0, -40.0, 1e-300, 7e300, -7e300,
@@ -104,13 +104,13 @@ def test_every_elementwise_op_fused_equals_numpy_on_special_values(monkeypatch, 
     assert_close(*both(plan, data, monkeypatch))
 
 
-def seed_gradient_plan():
-    gcp = compile_gradient(tenflang.parse((SAMPLES / "example_shape.tf").read_text()))
+def original_example_gradient_plan():
+    gcp = sample_gcp("example_shape.tf")
     return gradient_plan(gcp, signature(gcp))
 
 
-def test_the_seed_gradient_is_one_group_ending_in_batch_sums():
-    plan = seed_gradient_plan()
+def test_the_original_examples_gradient_is_one_group_ending_in_batch_sums():
+    plan = original_example_gradient_plan()
     batched = batched_names(plan)
     items = fuse(plan, "mean", batched, frozenset())
     assert len(items) == 1 and isinstance(items[0], Group)
@@ -122,7 +122,7 @@ def test_the_seed_gradient_is_one_group_ending_in_batch_sums():
 
 
 def test_groups_leave_products_summed_in_blas_and_single_ufuncs_alone():
-    source = (SAMPLES / "logistic_breast_cancer.tf").read_text()
+    source = (SAMPLES_DIR / "logistic_breast_cancer.tf").read_text()
     gcp = compile_gradient(tenflang.parse(source))
     plan = gradient_plan(gcp, signature(gcp))
     batched = batched_names(plan)
@@ -138,7 +138,7 @@ def test_groups_leave_products_summed_in_blas_and_single_ufuncs_alone():
 
 @pytest.mark.parametrize("reduce", ["mean", "sum"])
 def test_fused_gradient_equals_numpy_with_batch_sums(monkeypatch, reduce, engine):
-    plan = seed_gradient_plan()
+    plan = original_example_gradient_plan()
     rng = np.random.default_rng(0)
     n = 3 * FUSE_FROM + 17                     # several blocks of partial sums, one short
     data = {"x": rng.standard_normal(n) * 30, "y": rng.random(n).round(), "w": np.float64(0.7)}
@@ -147,7 +147,7 @@ def test_fused_gradient_equals_numpy_with_batch_sums(monkeypatch, reduce, engine
 
 
 def test_fused_training_takes_the_same_steps(monkeypatch, engine):
-    gcp = compile_gradient(tenflang.parse((SAMPLES / "example_shape.tf").read_text()))
+    gcp = sample_gcp("example_shape.tf")
     rng = np.random.default_rng(1)
     x = rng.standard_normal(FUSE_FROM * 2)
     data = {"x": x, "y": (x > 0.2).astype(float)}
@@ -159,8 +159,23 @@ def test_fused_training_takes_the_same_steps(monkeypatch, engine):
     np.testing.assert_allclose(fused.history, plain.history, rtol=1e-12)
 
 
+def test_values_named_like_c_words_and_functions_are_renamed(monkeypatch, engine):
+    names = ["exp", "int", "double", "log", "S", "i", "j", "block", "fmin", "expf"]
+    lines = ["declare input x", "declare output r"] + [f"declare intvar {n}" for n in names]
+    previous = "x"
+    for n in names:
+        lines.append(f"define {n} = {'exp' if n == 'exp' else 'tanh'} {previous}")
+        previous = n
+    lines.append(f"define r = log {previous}")
+    plan = make_plan(tenflang.parse("\n".join(lines) + "\n"), {"x"})
+    data = {"x": np.linspace(-1, 1, FUSE_FROM + 3)}
+    if engine == "c":
+        c_loops.functions(generate(plan, None, True)[2])      # compiles, else Unavailable
+    assert_close(*both(plan, data, monkeypatch))
+
+
 def test_float32_loops_equal_the_float32_plan(monkeypatch, engine):
-    plan = seed_gradient_plan()
+    plan = original_example_gradient_plan()
     rng = np.random.default_rng(2)
     n = 2 * FUSE_FROM + 5
     data = {"x": rng.standard_normal(n) * 3, "y": rng.random(n).round(), "w": np.float64(0.7)}
@@ -175,7 +190,7 @@ def test_float32_loops_equal_the_float32_plan(monkeypatch, engine):
 
 @pytest.mark.parametrize("threads", ["1", "2", "3"])
 def test_c_loop_sums_do_not_depend_on_the_thread_count(monkeypatch, threads):
-    plan = seed_gradient_plan()
+    plan = original_example_gradient_plan()
     rng = np.random.default_rng(5)
     n = 40 * c_loops.BLOCK + 3 * c_loops.MIN_BLOCKS_PER_THREAD * c_loops.BLOCK + 11
     data = {"x": rng.standard_normal(n) * 3, "y": rng.random(n).round(), "w": np.float64(0.7)}
@@ -190,7 +205,7 @@ def test_c_loop_sums_do_not_depend_on_the_thread_count(monkeypatch, threads):
 
 @pytest.mark.skipif(native.unavailable_reason() is not None, reason="no C compiler here")
 def test_plan_fused_shows_the_call_and_the_c_loop(run_cli):
-    code, out, err = run_cli(["tenflang", "plan", SAMPLES / "example_shape.tf", "--reduce",
+    code, out, err = run_cli(["tenflang", "plan", SAMPLES_DIR / "example_shape.tf", "--reduce",
                               "mean", "--fused"])
     assert code == 0, err
     python, c = out.split("// the fused loops (tenflang.interp.c_loops)\n")
@@ -206,7 +221,7 @@ def test_plan_fused_shows_the_call_and_the_c_loop(run_cli):
 
 def test_plan_fused_shows_numba_loops_without_a_c_compiler(run_cli, monkeypatch):
     monkeypatch.setenv("CC", "no-such-compiler")
-    code, out, err = run_cli(["tenflang", "plan", SAMPLES / "example_shape.tf", "--reduce",
+    code, out, err = run_cli(["tenflang", "plan", SAMPLES_DIR / "example_shape.tf", "--reduce",
                               "mean", "--fused"])
     assert code == 0, err
     assert "def loop_1(n, x_in, w_in, y_in, o_sum, lambda_sum):" in out

@@ -14,8 +14,9 @@ import re
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from support import programs
 from support.paths import SAMPLES
-from tenflang import ops
+from tenflang import opkinds, ops
 from tenflang.backprop import compile_gradient
 from tenflang.errors import TenflangError
 from tenflang.lang import Comment, parse, print_program
@@ -24,63 +25,8 @@ FUZZ = settings(max_examples=250, deadline=None, database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 VALID = [p.read_text() for p in SAMPLES] + [
-    """\
-macro dense x W b -> y
-  declare intvar t
-  define t = matmul W x
-  define y = add t b
-end
-macro layer x W b -> y
-  declare intvar h
-  define h = dense x W b
-  define y = tanh h
-end
-declare input x [4]
-declare exp_output y [3]
-declare weight W1 [5, 4]
-declare weight b1 [5]
-declare weight W2 [3, 5]
-declare weight b2 [3]
-declare intvar a
-declare output s [3]
-declare intvar p
-declare intvar f
-declare loss l
-define a = layer x W1 b1
-define s = dense a W2 b2
-define p = log_softmax s
-define f = dot p y
-define l = neg f
-""",
-    """\
-declare input X [2, 3]
-declare weight w [3]
-declare weight c
-declare exp_output t [2]
-declare intvar m
-declare intvar e
-declare intvar q
-declare loss l
-declare loss r
-define m = matmul X w
-define e = sub m t
-define q = mul e e
-define l = mean q
-define r = mul c c
-""",
-    """\
-declare input x
-declare weight w
-declare intvar k
-declare intvar z
-declare output o
-declare loss l
-define k = -2.5E+4
-define z = mul x w
-define o = softplus z
-define l = pow o .5
-""",
-]
+    programs.TWO_LAYER_MLP_NESTED_MACROS, programs.MATRIX_REGRESSION_TWO_LOSSES,
+    programs.SOFTPLUS_ROOT]
 
 TOKENS = (["declare", "define", "macro", "end", "=", "->", "[", "]", ",", "#", "\n", "\n\n",
            "(", ")", "((", "))", "[-1]", "[1, 0]",
@@ -200,7 +146,7 @@ SHAPES = [(), (2,), (3,), (2, 3), (3, 2), (3, 3), (2, 2, 3)]
 
 
 @st.composite
-def attribute(draw, attr: ops.Attr) -> str:
+def attribute(draw, attr: opkinds.Attr) -> str:
     """A literal for `attr`: mostly valid values, sometimes not (the error path)."""
     if attr.name == "axes":
         values = draw(st.permutations(list(range(draw(st.integers(1, 3))))))

@@ -26,7 +26,7 @@ from tenflang.training.loop import TrainConfig, train
 import test_gradients
 from support.counting_xp import CountingXP
 from test_device_residency import SAMPLE_DATA
-from support.paths import SAMPLES
+from support.paths import SAMPLES_DIR
 
 CUPY, REASON = cupy_or_reason()
 BACKENDS = [pytest.param("cupy-rules"),
@@ -79,9 +79,9 @@ def test_op_forward_and_gradient_agree_with_numpy(backend, op, shapes, dtype):
 @pytest.mark.parametrize("sample", sorted(SAMPLE_DATA))
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_sample_training_agrees_with_numpy(backend, sample, dtype):
-    program = tenflang.parse_file(SAMPLES[0].parent / sample)
+    program = tenflang.parse_file(SAMPLES_DIR / sample)
     gcp = tenflang.parse(tenflang.print_program(tenflang.compile_gradient(program)))
-    examples = tenflang.load_examples(SAMPLES[0].parent / SAMPLE_DATA[sample]).arrays
+    examples = tenflang.load_examples(SAMPLES_DIR / SAMPLE_DATA[sample]).arrays
     cfg = TrainConfig(lr=0.01, max_iters=20, tol=0.0, batch_size=32, optimizer="adam",
                       dtype=dtype)
     want = train(gcp, examples, cfg)

@@ -30,7 +30,7 @@ from tenflang.interp import make_plan
 from tenflang.lang.ast import BOUND_KINDS
 
 import test_gradients
-from support.paths import SAMPLES
+from support.paths import SAMPLES, SAMPLES_DIR
 from support.cuda_emulator import compiler_or_reason, host_runner
 
 NVRTC, NVRTC_REASON = nvrtc_or_reason()
@@ -314,7 +314,7 @@ def test_sample_plans_run_fused_equal_the_interpreter(path):
 @needs_nvrtc
 def test_plan_command_prints_the_gpu_kernels_nvrtc_compiles(run_cli, tmp_path):
     gcp = tmp_path / "gcp.tf"
-    assert run_cli(["tfcompiler", SAMPLES[0].parent / "mlp_digits.tf", "-o", gcp])[0] == 0
+    assert run_cli(["tfcompiler", SAMPLES_DIR / "mlp_digits.tf", "-o", gcp])[0] == 0
     code, out, err = run_cli(["tenflang", "plan", gcp, "--reduce", "mean", "--device", "gpu",
                               "--fused", "--dtype", "float32"])
     assert code == 0, err
@@ -349,3 +349,19 @@ def test_op_table_programs_run_fused_equal_the_interpreter(op, shapes):
         for name in want:
             np.testing.assert_allclose(got[name], want[name], rtol=1e-11, atol=1e-13,
                                        err_msg=f"{op} {label} {name}")
+
+
+@needs_nvrtc
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_values_named_like_c_words_and_functions_compile(dtype):
+    """A local named `exp` would hide exp() (and `int` is no name at all in C)."""
+    names = ["exp", "int", "log", "expf", "tanh", "rows"]
+    lines = ["declare input x", "declare weight k", "declare exp_output y", "declare loss l"]
+    lines += [f"declare intvar {n}" for n in names]
+    previous = "x"
+    for n in names:
+        lines.append(f"define {n} = mul {previous} k" if n == "exp" else f"define {n} = tanh {previous}")
+        previous = n
+    lines.append(f"define l = sub {previous} y")
+    program = tenflang.parse("\n".join(lines) + "\n")
+    assert compile_plans(plans_of(program), dtype, "names") > 0

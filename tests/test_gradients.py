@@ -6,9 +6,9 @@ import zlib
 import numpy as np
 import pytest
 
-from tenflang import ops
+from tenflang import opkinds, ops
 from tenflang.lang.printer import attribute
-from tenflang.ops import fmt_shape
+from tenflang.shapes import fmt_shape
 
 from support.gradcheck import check_gradients
 
@@ -70,7 +70,7 @@ def data_for(op: str, shapes, seed: int, attrs=()):
     return data, weights
 
 
-def needs_attributes(op: ops.Op) -> bool:
+def needs_attributes(op: opkinds.Op) -> bool:
     return any(a.required for a in op.attrs)
 
 

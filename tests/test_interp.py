@@ -27,33 +27,22 @@ from tenflang.backprop import compile_gradient
 from tenflang.interp import evaluate, interpret, make_plan, run_plan
 from tenflang.lang.ast import Var
 from tenflang.lang.printer import attribute
-from tenflang.ops import fmt_shape
+from tenflang.shapes import fmt_shape
 from tenflang.lang.checks import check
 
-from support.paths import SAMPLES
+from support import programs
+from support.programs import fits
+from support.paths import SAMPLES, SAMPLES_DIR
 from support.naive_conv import REFERENCE as CONVOLUTION
 
 B = 7
 
 # ---------------------------------------------------------------- the original design's walkthrough
 
-WALKTHROUGH = """\
-declare input x
-declare weight w
-declare exp_output y
-declare output o
-
-declare intvar a
-declare intvar b
-declare intvar c
-
-define c = mul y w
-define a = mul x w
-define o = add a w
-"""
+WALKTHROUGH = programs.WALKTHROUGH
 
 
-def test_seed_walkthrough_verbatim():
+def test_original_walkthrough_verbatim():
     program = tenflang.parse(WALKTHROUGH, "walkthrough.tf")
     assert interpret(program, {"x": 3, "w": -2}) == {"o": -8}
     # the whole bindings dictionary at the end, as the original design tabulates it
@@ -63,7 +52,7 @@ def test_seed_walkthrough_verbatim():
     assert bindings == {"x": 3, "w": -2, "y": None, "o": -8, "a": -6, "b": None, "c": None}
 
 
-def test_seed_walkthrough_batched_and_with_y_given():
+def test_original_walkthrough_batched_and_with_y_given():
     program = tenflang.parse(WALKTHROUGH, "walkthrough.tf")
     out = interpret(program, {"x": np.array([3.0, 1.0]), "w": -2.0}, results=["o", "c"],
                     batched=True)
@@ -134,7 +123,7 @@ def test_null_plan_does_no_work_for_null_results():
 
 
 def test_missing_exp_output_makes_the_loss_null_but_keeps_outputs():
-    program = tenflang.parse((SAMPLES[0].parent / "example_shape.tf").read_text())
+    program = tenflang.parse((SAMPLES_DIR / "example_shape.tf").read_text())
     out = evaluate(program, {"x": np.array([-1.0, 0.0, 2.0])}, {"w": 1.7})
     assert list(out) == ["o", "lambda"]
     assert out["lambda"] is None
@@ -220,14 +209,6 @@ SHAPED = ["matmul", "dot", "outer", "sum", "mean", "logsumexp", "softmax", "log_
           "transpose", "sum_like", "broadcast_like", "flatten", "concat", "argmax", "equal"]
 DATA = {"w0": ("weight", ()), "w1": ("weight", (3,)), "w2": ("weight", (2, 3)),
         "x0": ("input", (3,)), "x1": ("input", ()), "y0": ("exp_output", (2,))}
-
-
-def fits(op, shapes) -> bool:
-    try:
-        ops.TABLE[op].shape(*shapes)
-        return True
-    except ops.ShapeMismatch:
-        return False
 
 
 @st.composite

@@ -3,29 +3,17 @@ round trips through the printer, and shape inference (DESIGN.md §2)."""
 from __future__ import annotations
 
 import math
-import textwrap
 
 import pytest
 
+from support import programs
 from support.paths import SAMPLES
+from support.programs import src
 from tenflang.errors import TenflangError
 from tenflang.lang import (Declare, Define, Macro, Num, Program, Var, check, expand, parse,
                            parse_file, parse_source, print_program, split_attributes)
 
-EXAMPLE = """\
-declare input x
-declare exp_output y
-declare weight w
-declare intvar z
-declare output o
-declare intvar diff
-declare loss lambda
-
-define z = mul x w
-define o = logistic z
-define diff = sub o y
-define lambda = pow diff 2
-"""
+EXAMPLE = programs.ORIGINAL_EXAMPLE
 
 EXAMPLE_STATEMENTS = (
     Declare("input", "x"), Declare("exp_output", "y"), Declare("weight", "w"),
@@ -37,33 +25,10 @@ EXAMPLE_STATEMENTS = (
     Define("lambda", "pow", (Var("diff"), Num(2.0))),
 )
 
-# The original design's own layout: line numbers stripped, double spaces kept.
-SEED_SPACING = """\
-declare input  x
-declare exp_output  y
-declare weight  w
-declare intvar z
-declare output  o
-declare intvar  diff
-declare loss  lambda
+# The original design's own layout (the sample file): line numbers stripped, double spaces kept.
+AS_WRITTEN = programs.ORIGINAL_EXAMPLE_AS_WRITTEN
 
-define z  =  mul  x  w
-define o  =  logistic  z
-define diff  =  sub  o  y
-define lambda  =  pow  diff  2
-"""
-
-DENSE = """\
-macro dense x W b -> y
-  declare intvar t
-  define t = matmul W x
-  define y = add t b
-end
-"""
-
-
-def src(text: str) -> str:
-    return textwrap.dedent(text).lstrip("\n")
+DENSE = programs.DENSE_MACRO
 
 
 def names(program: Program) -> list[str]:
@@ -76,7 +41,7 @@ def shapes_of(text: str, shape_program: bool = False) -> dict:
 
 # --- the original design's example ---------------------------------------------------------------
 
-def test_example_shape_sample_parses_to_the_seed_statements(repo_root):
+def test_example_shape_sample_parses_to_the_original_statements(repo_root):
     program = parse_file(str(repo_root / "samples" / "example_shape.tf"), shape_program=True)
     assert program.statements == EXAMPLE_STATEMENTS
     assert program.filename.endswith("example_shape.tf")
@@ -96,11 +61,11 @@ def test_example_shapes_are_scalars():
     assert shapes == {n: () for n in ("x", "y", "w", "z", "o", "diff", "lambda")}
 
 
-def test_seed_spacing_and_tidy_spacing_agree():
-    assert parse(SEED_SPACING).statements == parse(EXAMPLE).statements == EXAMPLE_STATEMENTS
+def test_original_spacing_and_tidy_spacing_agree():
+    assert parse(AS_WRITTEN).statements == parse(EXAMPLE).statements == EXAMPLE_STATEMENTS
 
 
-def test_seed_listing_with_line_numbers_is_not_tenflang():
+def test_original_listing_with_line_numbers_is_not_tenflang():
     with pytest.raises(TenflangError):
         parse("1  declare input  x\n")
 
@@ -450,20 +415,9 @@ def test_shape_program_rules_are_off_for_the_interpreter():
         parse("declare input x\ndeclare output o\ndefine o = exp x\n", shape_program=True)
 
 
-def test_the_seed_walkthrough_runs_through_the_front_end():
+def test_the_original_walkthrough_runs_through_the_front_end():
     # the interpreter walkthrough: y is never defined, no loss
-    program = parse(src("""
-        declare input x
-        declare weight w
-        declare exp_output y
-        declare output o
-        declare intvar a
-        declare intvar b
-        declare intvar c
-        define c = mul y w
-        define a = mul x w
-        define o = add a w
-        """))
+    program = parse(programs.WALKTHROUGH)
     assert len(program.statements) == 10
 
 
@@ -514,24 +468,7 @@ def test_unary_shape_inference(op, a, result):
 
 
 def test_shapes_flow_through_a_network():
-    shapes = shapes_of(DENSE + """
-        declare input x [784]
-        declare exp_output y [10]
-        declare weight W1 [128, 784]
-        declare weight b1 [128]
-        declare weight W2 [10, 128]
-        declare weight b2 [10]
-        declare intvar h
-        declare intvar a
-        declare output s
-        declare intvar p
-        declare loss l
-        define h = dense x W1 b1
-        define a = relu h
-        define s = dense a W2 b2
-        define p = log_softmax s
-        define l = dot p y
-        """, shape_program=True)
+    shapes = shapes_of(programs.MNIST_SIZED_MLP, shape_program=True)
     assert shapes["h"] == shapes["h.t"] == shapes["a"] == (128,)
     assert shapes["s"] == shapes["s.t"] == shapes["p"] == (10,)
     assert shapes["l"] == ()

@@ -2,12 +2,11 @@
 from __future__ import annotations
 
 from support.paths import ROOT
-
-SEED = ROOT / "samples" / "example_shape.tf"
+from support.programs import ORIGINAL_EXAMPLE_FILE as ORIGINAL
 
 
 def test_plan_shows_each_step_with_its_tenflang_line(run_cli):
-    code, out, err = run_cli(["tenflang", "plan", SEED])
+    code, out, err = run_cli(["tenflang", "plan", ORIGINAL])
     assert code == 0, err
     assert out.startswith("def run(env, xp, F, dtype):")
     assert "    z = xp.multiply(x, w)\n" in out               # its own names, no comment needed
@@ -17,7 +16,7 @@ def test_plan_shows_each_step_with_its_tenflang_line(run_cli):
 
 
 def test_plan_without_an_exp_output_drops_the_loss(run_cli):
-    code, out, _ = run_cli(["tenflang", "plan", SEED, "--without", "y"])
+    code, out, _ = run_cli(["tenflang", "plan", ORIGINAL, "--without", "y"])
     assert code == 0
     assert "lambda" not in out and "o = F.logistic(xp, z)" in out
 

@@ -12,9 +12,8 @@ import pytest
 
 from tenflang.data.vectors import load_examples, load_weights
 
-from support.paths import ROOT
+from support.paths import SAMPLES_DIR
 
-SAMPLES = ROOT / "samples"
 
 RECIPES = {   # sample -> (training data, tfweightcalc options)
     "example_shape": ("example_train.txt", ["--lr", "5", "--tol", "1e-9"]),
@@ -39,16 +38,16 @@ RECIPES = {   # sample -> (training data, tfweightcalc options)
 def pipeline(run_cli, tmp_path, name: str):
     data, options = RECIPES[name]
     gcp, weights = tmp_path / "gcp.tf", tmp_path / "weights.txt"
-    code, _, err = run_cli(["tfcompiler", SAMPLES / f"{name}.tf", "-o", gcp])
+    code, _, err = run_cli(["tfcompiler", SAMPLES_DIR / f"{name}.tf", "-o", gcp])
     assert code == 0, err
-    code, _, err = run_cli(["tfweightcalc", gcp, SAMPLES / data, "-o", weights, *options],
+    code, _, err = run_cli(["tfweightcalc", gcp, SAMPLES_DIR / data, "-o", weights, *options],
                            timeout=600)
     assert code == 0, err
     return load_weights(str(weights)), weights
 
 
 def evaluate(run_cli, name, inputs, weights_file) -> list[dict]:
-    code, out, err = run_cli(["tfevaluate", SAMPLES / f"{name}.tf", inputs, weights_file,
+    code, out, err = run_cli(["tfevaluate", SAMPLES_DIR / f"{name}.tf", inputs, weights_file,
                               "--format", "json"])
     assert code == 0, err
     return [json.loads(line) for line in out.splitlines()]
@@ -58,11 +57,11 @@ def test_every_sample_has_a_recipe(samples):
     assert {p.stem for p in samples} == set(RECIPES)
 
 
-def test_seed_example_recovers_w(run_cli, tmp_path):
+def test_original_example_recovers_w(run_cli, tmp_path):
     weights, path = pipeline(run_cli, tmp_path, "example_shape")
     assert abs(weights["w"] - 1.7) < 1e-3
-    rows = evaluate(run_cli, "example_shape", SAMPLES / "example_inputs.txt", path)
-    x = load_examples(str(SAMPLES / "example_inputs.txt")).arrays["x"]
+    rows = evaluate(run_cli, "example_shape", SAMPLES_DIR / "example_inputs.txt", path)
+    x = load_examples(str(SAMPLES_DIR / "example_inputs.txt")).arrays["x"]
     np.testing.assert_allclose([r["o"] for r in rows], 1 / (1 + np.exp(-1.7 * x)), atol=1e-3)
     assert all(r["lambda"] is None for r in rows)       # no exp_output given: loss is null
 
@@ -83,10 +82,10 @@ def accuracy(rows, key, labels) -> float:
 def test_breast_cancer_matches_scikit_learn(run_cli, tmp_path):
     from sklearn.linear_model import LogisticRegression
     _, path = pipeline(run_cli, tmp_path, "logistic_breast_cancer")
-    test = load_examples(str(SAMPLES / "breast_cancer_test.txt")).arrays
+    test = load_examples(str(SAMPLES_DIR / "breast_cancer_test.txt")).arrays
     ours = accuracy(evaluate(run_cli, "logistic_breast_cancer",
-                             SAMPLES / "breast_cancer_test.txt", path), "p", test["y"])
-    train = load_examples(str(SAMPLES / "breast_cancer_train.txt")).arrays
+                             SAMPLES_DIR / "breast_cancer_test.txt", path), "p", test["y"])
+    train = load_examples(str(SAMPLES_DIR / "breast_cancer_train.txt")).arrays
     theirs = LogisticRegression(max_iter=10000).fit(train["x"], train["y"]).score(
         test["x"], test["y"])
     print(f"breast cancer held-out accuracy: tenflang {ours:.4f}, scikit-learn {theirs:.4f}")
@@ -96,8 +95,8 @@ def test_breast_cancer_matches_scikit_learn(run_cli, tmp_path):
 @pytest.mark.parametrize("name,minimum", [("softmax_digits", 0.93), ("mlp_digits", 0.95)])
 def test_digits_accuracy(run_cli, tmp_path, name, minimum):
     _, path = pipeline(run_cli, tmp_path, name)
-    test = load_examples(str(SAMPLES / "digits_test.txt")).arrays
-    ours = accuracy(evaluate(run_cli, name, SAMPLES / "digits_test.txt", path), "scores",
+    test = load_examples(str(SAMPLES_DIR / "digits_test.txt")).arrays
+    ours = accuracy(evaluate(run_cli, name, SAMPLES_DIR / "digits_test.txt", path), "scores",
                     test["y"])
     print(f"{name} held-out accuracy: {ours:.4f}")
     assert ours >= minimum
@@ -109,8 +108,8 @@ def test_networks_on_digit_images(run_cli, tmp_path, name, minimum):
     """The accuracy is the program's own `correct` output, averaged by --summary; it is
     checked here against the labels and the scores the program outputs."""
     _, path = pipeline(run_cli, tmp_path, name)
-    data = SAMPLES / "digit_images_test.txt"
-    code, out, err = run_cli(["tfevaluate", SAMPLES / f"{name}.tf", data, path,
+    data = SAMPLES_DIR / "digit_images_test.txt"
+    code, out, err = run_cli(["tfevaluate", SAMPLES_DIR / f"{name}.tf", data, path,
                               "--summary", "--format", "json"])
     assert code == 0, err
     summary = json.loads(out)

@@ -10,24 +10,19 @@ import numpy as np
 import pytest
 
 import tenflang
-from tenflang.backprop import compile_gradient
-from tenflang.training.loop import TrainConfig, batch_indices, initial_weights, signature, train
+from tenflang.training.loop import TrainConfig, initial_weights, signature, train
+from tenflang.training.sampling import batch_indices
 from tenflang.data.vectors import load_weights
 
-from support.paths import ROOT
+from support.paths import SAMPLES_DIR
 from support.commands import cli_env, command_line, stderr_on_a_terminal
-
-SAMPLES = ROOT / "samples"
-
-
-def gcp_of(name: str):
-    return compile_gradient(tenflang.parse_file(str(SAMPLES / name), shape_program=True))
+from support.programs import sample_gcp
 
 
 @pytest.fixture(scope="module")
 def linear_gcp(tmp_path_factory):
     path = tmp_path_factory.mktemp("gcp") / "linear.gcp.tf"
-    path.write_text(tenflang.print_program(gcp_of("linear_regression.tf")))
+    path.write_text(tenflang.print_program(sample_gcp("linear_regression.tf")))
     return path
 
 
@@ -39,16 +34,16 @@ def linear_data(n=64, seed=0):
 
 @pytest.mark.parametrize("optimizer,lr", [("sgd", 0.1), ("momentum", 0.05), ("adam", 0.05)])
 def test_each_optimizer_recovers_linear_weights(optimizer, lr):
-    result = train(gcp_of("linear_regression.tf"), linear_data(),
+    result = train(sample_gcp("linear_regression.tf"), linear_data(),
                    TrainConfig(lr=lr, optimizer=optimizer, max_iters=20000, tol=1e-10))
     assert result.reason == "converged"
     np.testing.assert_allclose(result.weights["w"], [2.0, -1.0, 0.5], atol=1e-8)
     np.testing.assert_allclose(result.weights["b"], 0.3, atol=1e-8)
 
 
-def test_sgd_step_is_the_seeds_update():
+def test_sgd_step_is_the_original_designs_update():
     """One full-batch step: w <- w - lr * (average gradient over the examples)."""
-    gcp, data = gcp_of("example_shape.tf"), {"x": np.array([1.0, -2.0, 0.5]),
+    gcp, data = sample_gcp("example_shape.tf"), {"x": np.array([1.0, -2.0, 0.5]),
                                              "y": np.array([0.2, 0.9, 0.4])}
     result = train(gcp, data, TrainConfig(lr=0.7, max_iters=1, tol=0), init={"w": np.array(0.3)})
     o = 1 / (1 + np.exp(-0.3 * data["x"]))
@@ -69,7 +64,7 @@ def test_minibatches_cover_each_epoch_once_and_are_seeded():
 
 
 def test_initialisation_breaks_symmetry_for_matrices_and_is_seeded():
-    sig = signature(gcp_of("mlp_digits.tf"))
+    sig = signature(sample_gcp("mlp_digits.tf"))
     w = initial_weights(sig, seed=0)
     limit = np.sqrt(6 / (64 + 32))
     assert w["W1"].shape == (32, 64) and np.all(np.abs(w["W1"]) <= limit)
@@ -80,7 +75,7 @@ def test_initialisation_breaks_symmetry_for_matrices_and_is_seeded():
 
 
 def test_validation_split_reports_held_out_loss():
-    result = train(gcp_of("linear_regression.tf"), linear_data(),
+    result = train(sample_gcp("linear_regression.tf"), linear_data(),
                    TrainConfig(lr=0.1, max_iters=3, tol=0, val_fraction=0.25))
     assert result.val_loss is not None and result.val_loss > 0
 
@@ -94,7 +89,7 @@ def cli(*args, timeout=120):
 
 
 def test_cli_prints_weights_and_one_summary_line(linear_gcp):
-    code, out, err = cli(linear_gcp, SAMPLES / "linear_train.txt", "--tol", "1e-10",
+    code, out, err = cli(linear_gcp, SAMPLES_DIR / "linear_train.txt", "--tol", "1e-10",
                          "--max-iters", "5000")
     assert code == 0, err
     lines = err.strip().splitlines()
@@ -103,7 +98,7 @@ def test_cli_prints_weights_and_one_summary_line(linear_gcp):
 
 
 def test_cli_same_seed_same_bytes_and_quiet(linear_gcp, tmp_path):
-    args = [linear_gcp, SAMPLES / "linear_train.txt", "--optimizer", "adam", "--batch-size",
+    args = [linear_gcp, SAMPLES_DIR / "linear_train.txt", "--optimizer", "adam", "--batch-size",
             "16", "--max-iters", "30", "--seed", "7", "--quiet"]
     first, second = cli(*args), cli(*args)
     assert first[0] == 0 and first[1] == second[1]
@@ -115,7 +110,7 @@ def test_cli_same_seed_same_bytes_and_quiet(linear_gcp, tmp_path):
 def test_cli_output_file_npz_and_text(linear_gcp, tmp_path):
     for name in ("w.txt", "w.npz"):
         out = tmp_path / name
-        code, stdout, err = cli(linear_gcp, SAMPLES / "linear_train.txt", "-o", out,
+        code, stdout, err = cli(linear_gcp, SAMPLES_DIR / "linear_train.txt", "-o", out,
                                 "--max-iters", "2000", "--tol", "1e-10")
         assert code == 0 and stdout == "", err
         np.testing.assert_allclose(load_weights(str(out))["w"], [2, -1, 0.5], atol=1e-8)
@@ -125,7 +120,7 @@ def test_cli_output_file_npz_and_text(linear_gcp, tmp_path):
 def test_cli_init_fine_tunes_from_a_weights_file(linear_gcp, tmp_path):
     init = tmp_path / "init.txt"
     init.write_text("{w: [2, -1, 0.5], b: 0.3}\n")
-    code, out, err = cli(linear_gcp, SAMPLES / "linear_train.txt", "--init", init,
+    code, out, err = cli(linear_gcp, SAMPLES_DIR / "linear_train.txt", "--init", init,
                          "--tol", "1e-6")
     assert code == 0 and "0 iterations" in err and "converged" in err
 
@@ -138,7 +133,7 @@ def test_cli_init_fine_tunes_from_a_weights_file(linear_gcp, tmp_path):
 def test_cli_bad_init_file(linear_gcp, tmp_path, content, message):
     init = tmp_path / "init.txt"
     init.write_text(content)
-    code, out, err = cli(linear_gcp, SAMPLES / "linear_train.txt", "--init", init)
+    code, out, err = cli(linear_gcp, SAMPLES_DIR / "linear_train.txt", "--init", init)
     assert code == 2 and message in err and "init.txt" in err
     assert "Traceback" not in err and out == ""
 
@@ -161,7 +156,7 @@ def test_cli_data_missing_a_variable(linear_gcp, tmp_path):
 
 def test_cli_divergence_keeps_last_finite_weights(linear_gcp, tmp_path):
     out = tmp_path / "w.txt"
-    code, stdout, err = cli(linear_gcp, SAMPLES / "linear_train.txt", "--lr", "50", "-o", out)
+    code, stdout, err = cli(linear_gcp, SAMPLES_DIR / "linear_train.txt", "--lr", "50", "-o", out)
     assert code == 1
     assert "diverged at iteration" in err and "--lr" in err and "Traceback" not in err
     weights = load_weights(str(out))
@@ -169,7 +164,7 @@ def test_cli_divergence_keeps_last_finite_weights(linear_gcp, tmp_path):
 
 
 def test_cli_resumed_run_takes_the_same_steps(linear_gcp, tmp_path):
-    common = [linear_gcp, SAMPLES / "linear_train.txt", "--optimizer", "adam",
+    common = [linear_gcp, SAMPLES_DIR / "linear_train.txt", "--optimizer", "adam",
               "--batch-size", "24", "--tol", "0", "--seed", "5"]
     straight = cli(*common, "--max-iters", "40")
     checkpoint = tmp_path / "ck.npz"
@@ -182,8 +177,9 @@ def test_cli_resumed_run_takes_the_same_steps(linear_gcp, tmp_path):
 
 def test_cli_checkpoint_from_another_optimizer_is_refused(linear_gcp, tmp_path):
     checkpoint = tmp_path / "ck.npz"
-    cli(linear_gcp, SAMPLES / "linear_train.txt", "--max-iters", "3", "--checkpoint", checkpoint)
-    code, _, err = cli(linear_gcp, SAMPLES / "linear_train.txt", "--optimizer", "adam",
+    cli(linear_gcp, SAMPLES_DIR / "linear_train.txt", "--max-iters", "3",
+        "--checkpoint", checkpoint)
+    code, _, err = cli(linear_gcp, SAMPLES_DIR / "linear_train.txt", "--optimizer", "adam",
                        "--checkpoint", checkpoint)
     assert code == 2 and "--optimizer sgd" in err
 
@@ -191,19 +187,20 @@ def test_cli_checkpoint_from_another_optimizer_is_refused(linear_gcp, tmp_path):
 def test_cli_corrupt_checkpoint(linear_gcp, tmp_path):
     checkpoint = tmp_path / "ck.npz"
     checkpoint.write_bytes(b"not a zip file")
-    code, _, err = cli(linear_gcp, SAMPLES / "linear_train.txt", "--checkpoint", checkpoint)
+    code, _, err = cli(linear_gcp, SAMPLES_DIR / "linear_train.txt", "--checkpoint", checkpoint)
     assert code == 2 and "not a tfweightcalc checkpoint" in err
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
 def test_cli_signal_writes_checkpoint_and_weights_then_exits_1(tmp_path, signum):
     gcp = tmp_path / "mlp.gcp.tf"
-    gcp.write_text(tenflang.print_program(gcp_of("mlp_digits.tf")))
+    gcp.write_text(tenflang.print_program(sample_gcp("mlp_digits.tf")))
     checkpoint, out = tmp_path / "ck.npz", tmp_path / "w.npz"
     proc = subprocess.Popen(command_line([
-        "tfweightcalc", gcp, SAMPLES / "digits_train.txt", "--optimizer", "adam", "--lr", "0.01",
-        "--max-iters", "1000000", "--checkpoint", checkpoint, "--checkpoint-every", "3",
-        "-o", out]), env=cli_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        "tfweightcalc", gcp, SAMPLES_DIR / "digits_train.txt", "--optimizer", "adam",
+        "--lr", "0.01", "--max-iters", "1000000", "--checkpoint", checkpoint,
+        "--checkpoint-every", "3", "-o", out]), env=cli_env(), stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True)
     deadline = time.time() + 60
     while not checkpoint.exists() and time.time() < deadline:
         time.sleep(0.1)
@@ -222,7 +219,7 @@ def test_cli_signal_writes_checkpoint_and_weights_then_exits_1(tmp_path, signum)
 def test_cli_plot_writes_a_png(linear_gcp, tmp_path):
     pytest.importorskip("matplotlib")
     png = tmp_path / "loss.png"
-    code, _, err = cli(linear_gcp, SAMPLES / "linear_train.txt", "--max-iters", "50",
+    code, _, err = cli(linear_gcp, SAMPLES_DIR / "linear_train.txt", "--max-iters", "50",
                        "--plot", png)
     assert code == 0, err
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
@@ -234,7 +231,8 @@ def test_cli_plot_without_matplotlib_says_how_to_install(linear_gcp, tmp_path):
     (fake / "__init__.py").write_text("raise ImportError('No module named matplotlib')\n")
     env = cli_env()
     env["PYTHONPATH"] = f"{fake.parent}{os.pathsep}{env['PYTHONPATH']}"
-    done = subprocess.run(command_line(["tfweightcalc", linear_gcp, SAMPLES / "linear_train.txt",
+    done = subprocess.run(command_line(["tfweightcalc", linear_gcp,
+                                        SAMPLES_DIR / "linear_train.txt",
                                         "--plot", tmp_path / "x.png"]),
                           capture_output=True, text=True, env=env)
     assert done.returncode == 2 and "tenflang[plot]" in done.stderr
@@ -242,7 +240,7 @@ def test_cli_plot_without_matplotlib_says_how_to_install(linear_gcp, tmp_path):
 
 
 def test_cli_val_fraction_and_float32(linear_gcp):
-    code, out, err = cli(linear_gcp, SAMPLES / "linear_train.txt", "--val-fraction", "0.2",
+    code, out, err = cli(linear_gcp, SAMPLES_DIR / "linear_train.txt", "--val-fraction", "0.2",
                          "--dtype", "float32", "--max-iters", "300")
     assert code == 0 and "validation loss" in err
 
@@ -251,13 +249,13 @@ def test_cli_gpu_without_a_gpu_is_a_clear_error(linear_gcp):
     from tenflang.interp.device import cupy_or_reason
     if cupy_or_reason()[0] is not None:
         pytest.skip("a GPU is present")
-    code, out, err = cli(linear_gcp, SAMPLES / "linear_train.txt", "--device", "gpu")
+    code, out, err = cli(linear_gcp, SAMPLES_DIR / "linear_train.txt", "--device", "gpu")
     assert code == 2 and "--device gpu" in err and "Traceback" not in err
 
 
 def test_cli_bad_option_values_are_usage_errors(linear_gcp):
     for args in (["--optimizer", "rmsprop"], ["--batch-size", "0"], ["--lr", "fast"]):
-        code, _, err = cli(linear_gcp, SAMPLES / "linear_train.txt", *args)
+        code, _, err = cli(linear_gcp, SAMPLES_DIR / "linear_train.txt", *args)
         assert code == 2 and "Invalid value" in err
 
 
@@ -265,7 +263,7 @@ def test_training_leaves_the_callers_arrays_alone():
     init = {"w": np.array([0.5, 0.5, 0.5]), "b": np.array(0.0)}
     data = linear_data()
     before = ({k: v.copy() for k, v in init.items()}, {k: v.copy() for k, v in data.items()})
-    train(gcp_of("linear_regression.tf"), data, TrainConfig(lr=0.1, max_iters=5, tol=0),
+    train(sample_gcp("linear_regression.tf"), data, TrainConfig(lr=0.1, max_iters=5, tol=0),
           init=init)
     for saved, now in ((before[0], init), (before[1], data)):
         for name in saved:
@@ -277,7 +275,7 @@ def test_cli_progress_bar_on_a_terminal(linear_gcp):
     --quiet leaves only the summary line."""
     outputs = {}
     for quiet in (False, True):
-        args = [linear_gcp, SAMPLES / "linear_train.txt", "--max-iters", "40", "--tol", "0"]
+        args = [linear_gcp, SAMPLES_DIR / "linear_train.txt", "--max-iters", "40", "--tol", "0"]
         code, outputs[quiet] = stderr_on_a_terminal(["tfweightcalc", *args]
                                                     + (["--quiet"] if quiet else []))
         assert code == 0

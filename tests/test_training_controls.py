@@ -12,25 +12,17 @@ import numpy as np
 import pytest
 
 import tenflang
-from tenflang.backprop import compile_gradient
 from tenflang.cli import tfweightcalc
 from tenflang.errors import TenflangError
-from tenflang.training.loop import State, TrainConfig, initial_weights, signature, split, train
+from tenflang.training.loop import State, TrainConfig, initial_weights, signature, train
+from tenflang.training.sampling import split
 from tenflang.training.optimizers import OPTIMIZERS, SCHEDULES, step
 from tenflang.data.vectors import load_weights
 
-from support.paths import ROOT
+from support.paths import SAMPLES_DIR
+from support import programs
 from support.commands import cli_env, command_line, stderr_on_a_terminal
-
-SAMPLES = ROOT / "samples"
-
-
-def gcp_text(text: str):
-    return compile_gradient(tenflang.parse(text, "t.tf", shape_program=True))
-
-
-def gcp_of(name: str):
-    return compile_gradient(tenflang.parse_file(str(SAMPLES / name), shape_program=True))
+from support.programs import gcp, sample_gcp
 
 
 def linear_data(n=64, seed=0):
@@ -43,7 +35,7 @@ def linear_data(n=64, seed=0):
 def files(tmp_path_factory):
     """linear.tf (the GCP of samples/linear_regression.tf) and its data."""
     root = tmp_path_factory.mktemp("controls")
-    (root / "linear.tf").write_text(tenflang.print_program(gcp_of("linear_regression.tf")))
+    (root / "linear.tf").write_text(tenflang.print_program(sample_gcp("linear_regression.tf")))
     tenflang.save_examples(str(root / "data.npz"), linear_data())
     return root
 
@@ -142,7 +134,7 @@ def test_weight_decay_training_equals_a_numpy_loop():
     cosine schedule, against the same loop written here in numpy."""
     data = linear_data()
     cfg = TrainConfig(lr=0.1, weight_decay=0.05, lr_schedule="cosine", max_iters=40, tol=0)
-    result = train(gcp_of("linear_regression.tf"), data, cfg)
+    result = train(sample_gcp("linear_regression.tf"), data, cfg)
     w, b = np.zeros(3), 0.0
     for t in range(40):
         err = data["x"] @ w + b - data["y"]
@@ -157,9 +149,9 @@ def test_adamw_decay_shrinks_weights_the_data_does_not_support():
     data = linear_data()
     data["x"] = np.concatenate([data["x"][:, :2], np.zeros((64, 1))], axis=1)  # w[2] unused
     init = {"w": np.array([0.0, 0.0, 5.0]), "b": np.array(0.0)}
-    kept = train(gcp_of("linear_regression.tf"), data,
+    kept = train(sample_gcp("linear_regression.tf"), data,
                  TrainConfig(lr=0.05, optimizer="adam", max_iters=50, tol=0), init=init)
-    decayed = train(gcp_of("linear_regression.tf"), data,
+    decayed = train(sample_gcp("linear_regression.tf"), data,
                     TrainConfig(lr=0.05, optimizer="adam", max_iters=50, tol=0, weight_decay=0.1),
                     init=init)
     assert kept.weights["w"][2] == 5.0
@@ -182,7 +174,7 @@ def early_data(n=20):
 
 
 def test_early_stopping_restores_the_best_epochs_weights():
-    gcp = gcp_of("linear_regression.tf")
+    gcp = sample_gcp("linear_regression.tf")
     result = train(gcp, early_data(), TrainConfig(**EARLY))
     assert result.reason == "early-stopped"
     assert result.best_iteration == 8 and result.iterations == 8 + 3
@@ -197,7 +189,7 @@ def test_early_stopping_restores_the_best_epochs_weights():
 
 def test_validation_is_taken_once_per_epoch_with_minibatches():
     data = linear_data(n=40)
-    result = train(gcp_of("linear_regression.tf"), data,
+    result = train(sample_gcp("linear_regression.tf"), data,
                    TrainConfig(lr=0.05, batch_size=10, max_iters=30, tol=0, val_fraction=0.25))
     assert result.epoch_iterations == 3          # 30 training examples in batches of 10
     assert [i for i, _ in result.val_history] == list(range(3, 31, 3))
@@ -205,7 +197,7 @@ def test_validation_is_taken_once_per_epoch_with_minibatches():
 
 def test_cli_patience_writes_the_best_weights_and_says_so(tmp_path):
     tenflang.save_examples(str(tmp_path / "early.npz"), early_data())
-    (tmp_path / "linear.tf").write_text(tenflang.print_program(gcp_of("linear_regression.tf")))
+    (tmp_path / "linear.tf").write_text(tenflang.print_program(sample_gcp("linear_regression.tf")))
     done = subprocess.run(command_line([
         "tfweightcalc", tmp_path / "linear.tf", tmp_path / "early.npz", "--lr", "0.02",
         "--val-fraction", "0.3", "--patience", "3", "--tol", "0", "-o", tmp_path / "w.txt"]),
@@ -214,7 +206,7 @@ def test_cli_patience_writes_the_best_weights_and_says_so(tmp_path):
     assert "11 iterations" in done.stderr and "validation loss" in done.stderr
     assert "(the best, at iteration 8: those weights are written)" in done.stderr
     assert "stopped early: no better validation loss in --patience 3 evaluations" in done.stderr
-    best = train(gcp_of("linear_regression.tf"), early_data(),
+    best = train(sample_gcp("linear_regression.tf"), early_data(),
                  TrainConfig(**{**EARLY, "patience": None, "max_iters": 8}))
     written = load_weights(str(tmp_path / "w.txt"))
     np.testing.assert_array_equal(written["w"], best.weights["w"])
@@ -228,45 +220,18 @@ def test_cli_patience_without_val_fraction_is_a_usage_error(files):
 
 # ---------------------------------------------------------------- warnings
 
-ABS = """
-declare input x
-declare exp_output y
-declare weight w
-declare output o
-declare intvar e
-declare loss l
-define o = mul w x
-define e = sub o y
-define l = abs e
-"""
-
-ZERO_HIDDEN = """
-declare input x [3]
-declare exp_output y
-declare weight k [3]
-declare weight v [3]
-declare weight c
-declare intvar h
-declare intvar t
-declare output o
-declare intvar e
-declare loss l
-define h = mul k x
-define t = dot v h
-define o = add t c
-define e = sub o y
-define l = mul e e
-"""
+ABS = programs.ABSOLUTE_ERROR_LINE
+ZERO_HIDDEN = programs.ZERO_HIDDEN_LAYER
 
 
 def test_oscillating_loss_is_a_warning_with_a_suggestion():
     data = {"x": np.ones(8), "y": np.ones(8)}
-    result = train(gcp_text(ABS), data, TrainConfig(lr=0.3, max_iters=100, tol=0))
+    result = train(gcp(ABS), data, TrainConfig(lr=0.3, max_iters=100, tol=0))
     assert len(result.warnings) == 1
     assert ("the training loss has not decreased over the last 25 iterations: it swings "
             "between 0.1 and 0.2") in result.warnings[0]
     assert "try a smaller --lr (it was 0.3), --lr-schedule cosine" in result.warnings[0]
-    calm = train(gcp_text(ABS), data, TrainConfig(lr=0.3, max_iters=100, tol=0,
+    calm = train(gcp(ABS), data, TrainConfig(lr=0.3, max_iters=100, tol=0,
                                                   lr_schedule="cosine"))
     assert calm.warnings == []
 
@@ -275,24 +240,24 @@ def test_a_zero_weight_that_can_never_learn_is_named():
     rng = np.random.default_rng(0)
     x = rng.normal(size=(30, 3))
     data = {"x": x, "y": x @ [1.0, 2.0, 3.0]}
-    result = train(gcp_text(ZERO_HIDDEN), data, TrainConfig(lr=0.1, max_iters=20, tol=0))
+    result = train(gcp(ZERO_HIDDEN), data, TrainConfig(lr=0.1, max_iters=20, tol=0))
     named = [w.split("'")[1] for w in result.warnings]
     assert named == ["k", "v"]                   # c, the bias, learns
     assert "is still 0 after 20 iterations: its gradient was 0 at every step" in result.warnings[0]
     assert "--init" in result.warnings[0]
-    started = train(gcp_text(ZERO_HIDDEN), data, TrainConfig(lr=0.1, max_iters=20, tol=0),
+    started = train(gcp(ZERO_HIDDEN), data, TrainConfig(lr=0.1, max_iters=20, tol=0),
                     init={"k": np.full(3, 0.1)})
     assert started.warnings == []
 
 
 def test_healthy_runs_have_no_warnings():
-    result = train(gcp_of("linear_regression.tf"), linear_data(),
+    result = train(sample_gcp("linear_regression.tf"), linear_data(),
                    TrainConfig(lr=0.05, batch_size=8, max_iters=2000, tol=0))
     assert result.warnings == []
 
 
 def test_cli_prints_warnings_before_the_summary(tmp_path):
-    (tmp_path / "g.tf").write_text(tenflang.print_program(gcp_text(ZERO_HIDDEN)))
+    (tmp_path / "g.tf").write_text(tenflang.print_program(gcp(ZERO_HIDDEN)))
     (tmp_path / "d.txt").write_text("{x: [1, 2, 3], y: 14}\n{x: [0, 1, 0], y: 2}\n")
     done = subprocess.run(command_line(["tfweightcalc", tmp_path / "g.tf", tmp_path / "d.txt",
                                         "--max-iters", "5", "--tol", "0"]),
@@ -307,9 +272,9 @@ def test_cli_prints_warnings_before_the_summary(tmp_path):
 # ---------------------------------------------------------------- --init with a subset
 
 def test_init_may_give_a_subset_the_rest_start_as_usual():
-    gcp = gcp_of("mlp_digits.tf")
+    gcp = sample_gcp("mlp_digits.tf")
     sig = signature(gcp)
-    data = tenflang.load_examples(str(SAMPLES / "digits_train.txt")).arrays
+    data = tenflang.load_examples(str(SAMPLES_DIR / "digits_train.txt")).arrays
     W1 = np.full((32, 64), 0.01)
     cfg = TrainConfig(lr=0.1, max_iters=3, tol=0)
     part = train(gcp, data, cfg, init={"W1": W1})
@@ -365,7 +330,7 @@ def test_interrupted_cosine_run_resumed_equals_the_straight_run(files, tmp_path)
                       batch_size=24, tol=0, max_iters=40, val_fraction=0.2, patience=30)
     calls = iter(range(1000))
     with pytest.raises(Interrupted) as stopped:
-        train(gcp_of("linear_regression.tf"), tenflang.load_examples(str(files / "data.npz")),
+        train(sample_gcp("linear_regression.tf"), tenflang.load_examples(str(files / "data.npz")),
               cfg, should_stop=lambda: next(calls) == 16)
     assert stopped.value.state.iteration == 17 and stopped.value.state.best is not None
     checkpoint = tmp_path / "ck.npz"
@@ -395,10 +360,10 @@ def test_ctrl_c_without_o_or_checkpoint_prints_the_weights_on_stdout(tmp_path):
     sent after it interrupts training, not the start-up."""
     import signal
     import time
-    (tmp_path / "mlp.tf").write_text(tenflang.print_program(gcp_of("mlp_digits.tf")))
+    (tmp_path / "mlp.tf").write_text(tenflang.print_program(sample_gcp("mlp_digits.tf")))
     (tmp_path / "init.txt").write_text("{b2: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0]}\n")
     proc = subprocess.Popen(command_line([
-        "tfweightcalc", tmp_path / "mlp.tf", SAMPLES / "digits_train.txt", "--max-iters",
+        "tfweightcalc", tmp_path / "mlp.tf", SAMPLES_DIR / "digits_train.txt", "--max-iters",
         "1000000", "--init", tmp_path / "init.txt"]), env=cli_env(), stdout=subprocess.PIPE,
         stderr=subprocess.PIPE, text=True)
     assert "start as usual" in proc.stderr.readline()
@@ -426,7 +391,7 @@ def test_plot_draws_training_smoothed_and_validation_curves(tmp_path, monkeypatc
     import matplotlib.pyplot as plt
     from tenflang.cli.train_command import plot_loss, trailing_mean
     assert trailing_mean([1.0, 3.0, 5.0, 7.0], 2) == [1.0, 2.0, 4.0, 6.0]
-    result = train(gcp_of("linear_regression.tf"), linear_data(n=40),
+    result = train(sample_gcp("linear_regression.tf"), linear_data(n=40),
                    TrainConfig(lr=0.05, batch_size=10, max_iters=30, tol=0, val_fraction=0.25,
                                patience=20))
     drawn = {}

@@ -6,23 +6,17 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import given, strategies as st
 from hypothesis.extra import numpy as hnp
 
-from tenflang.data import vectors
-from tenflang.errors import RunFailure, TenflangError
+from tenflang.data import textfiles
+from tenflang.errors import Location, RunFailure, TenflangError
 from tenflang.data.vectors import (Examples, format_examples, format_weights, load_examples,
                               load_weights, save_examples, save_weights)
 from tenflang.files import write_file
 
-SETTINGS = settings(max_examples=30, deadline=None,
-                    suppress_health_check=[HealthCheck.function_scoped_fixture])
-NAMES = st.sampled_from(["x", "y", "W1", "_b", "d/dw", "h.t", "dz/dw", "d/dh.t", "file"])
-SHAPES = st.sampled_from([(), (1,), (3,), (2, 2), (2, 3), (1, 2, 2)])
-FLOATS = st.one_of(
-    st.floats(allow_nan=False, allow_infinity=False),
-    st.sampled_from([0.0, -0.0, 5e-324, -2.2250738585072014e-308, 1.7976931348623157e308,
-                     1e-300, 1e300, 0.1, 1 / 3, 123456789.0]))
+from support.data_files import (FLOATS, NAMES, SETTINGS, SHAPES, SPACES, assert_same,
+                                same_bits, write)
 
 
 @st.composite
@@ -40,28 +34,16 @@ def example_sets(draw, min_vars=1, with_null=True):
     return arrays
 
 
-def same_bits(a, b):
-    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
-    return a.shape == b.shape and np.array_equal(a.view(np.int64), b.view(np.int64))
-
-
-def assert_same(expected, loaded, keep_null=True):
-    expected = {k: v for k, v in expected.items() if keep_null or v is not None}
-    assert list(loaded) == list(expected)
-    for name, a in expected.items():
-        assert (loaded[name] is None) if a is None else same_bits(a, loaded[name]), name
-
-
-def write(tmp_path, name, text):
-    path = tmp_path / name
-    path.write_bytes(text.encode() if isinstance(text, str) else text)
-    return str(path)
-
-
 def error_of(call, *args, **kwargs) -> TenflangError:
     with pytest.raises(TenflangError) as info:
         call(*args, **kwargs)
     return info.value
+
+
+def saved_and_loaded(tmp_path, name, arrays, **options) -> Examples:
+    path = str(tmp_path / name)
+    save_examples(path, arrays)
+    return load_examples(path, **options)
 
 
 # ------------------------------------------------------------------ round trips
@@ -69,9 +51,7 @@ def error_of(call, *args, **kwargs) -> TenflangError:
 @SETTINGS
 @given(arrays=example_sets())
 def test_txt_round_trip_is_bit_exact(tmp_path, arrays):
-    path = str(tmp_path / "d.txt")
-    save_examples(path, arrays)
-    loaded = load_examples(path)
+    loaded = saved_and_loaded(tmp_path, "d.txt", arrays)
     assert_same(arrays, loaded.arrays)
     assert len(loaded) == len(next(a for a in arrays.values() if a is not None))
 
@@ -79,17 +59,13 @@ def test_txt_round_trip_is_bit_exact(tmp_path, arrays):
 @SETTINGS
 @given(arrays=example_sets())
 def test_csv_round_trip_is_bit_exact(tmp_path, arrays):
-    path = str(tmp_path / "d.csv")
-    save_examples(path, arrays)
-    assert_same(arrays, load_examples(path).arrays)
+    assert_same(arrays, saved_and_loaded(tmp_path, "d.csv", arrays).arrays)
 
 
 @SETTINGS
 @given(arrays=example_sets())
 def test_npz_round_trip_is_bit_exact_and_drops_nulls(tmp_path, arrays):
-    path = str(tmp_path / "d.npz")
-    save_examples(path, arrays)
-    loaded = load_examples(path)
+    loaded = saved_and_loaded(tmp_path, "d.npz", arrays)
     assert loaded.lines is None
     assert_same(arrays, loaded.arrays, keep_null=False)
 
@@ -121,18 +97,14 @@ def test_float32_is_written_short_and_reads_back_exactly(tmp_path):
     arrays = {"o": np.array([0.1, 1 / 3, 1e-40, -0.0], dtype=np.float32)}
     assert next(format_examples(arrays, "txt")) == "{o: 0.1}"
     for ext in ("txt", "csv", "npz"):
-        path = str(tmp_path / f"d.{ext}")
-        save_examples(path, arrays)
-        back = load_examples(path).arrays["o"].astype(np.float32)
+        back = saved_and_loaded(tmp_path, f"d.{ext}", arrays).arrays["o"].astype(np.float32)
         assert np.array_equal(back.view(np.int32), arrays["o"].view(np.int32))
 
 
 def test_nan_and_inf_round_trip_with_allow_nan(tmp_path):
     arrays = {"x": np.array([np.nan, np.inf, -np.inf, 1.0]), "v": np.full((4, 2), np.inf)}
     for ext in ("txt", "csv", "npz"):
-        path = str(tmp_path / f"d.{ext}")
-        save_examples(path, arrays)
-        loaded = load_examples(path, allow_nan=True).arrays
+        loaded = saved_and_loaded(tmp_path, f"d.{ext}", arrays, allow_nan=True).arrays
         for name in arrays:
             assert np.array_equal(loaded[name], arrays[name], equal_nan=True)
     assert list(format_examples({"x": arrays["x"]}, "json"))[:3] == \
@@ -216,6 +188,42 @@ def test_validate_accepts_optional_and_null_optional(tmp_path):
     Examples("e.npz", {"x": np.zeros((3, 2))}, None).validate({"x": (2,)}, {"x"}, {"y"})
 
 
+
+# ------------------------------------------------------------------ Examples.locate
+
+@pytest.mark.parametrize("reader", ["fast", "general"])
+def test_locate_in_a_text_file_is_the_line_and_the_entry(tmp_path, monkeypatch, reader):
+    path = write(tmp_path, "d.txt", "# two examples\n{x: [1, 2], y: 3}\n\n{x: [4, 5],   y: 6}\n")
+    if reader == "general":
+        monkeypatch.setattr(textfiles, "_read_uniform", lambda *args: 0)
+    ex = load_examples(path)
+    assert ex.locate(1, "y") == Location(path, 4, 15, "{x: [4, 5],   y: 6}")
+    assert ex.locate(None, "x") == Location(path, 2, 2, "{x: [1, 2], y: 3}")
+    assert ex.locate(0) == ex.locate(0, "nope") == Location(path, 2, None, "{x: [1, 2], y: 3}")
+    assert error_of(ex.validate, {"x": (2,)}, {"x"}).location == ex.locate(None, "y")
+
+
+def test_locate_in_a_csv_file_is_the_first_cell_of_a_name(tmp_path):
+    path = write(tmp_path, "d.csv", '"M[0,1]",y,"M[0,0]"\n1,22,3\n# c\n4,nan,6\n')
+    ex = load_examples(path, allow_nan=True)
+    assert ex.arrays["M"].tolist() == [[[3.0, 1.0]], [[6.0, 4.0]]]
+    assert ex.locate(None, "y") == Location(path, 1, 10, '"M[0,1]",y,"M[0,0]"')
+    assert ex.locate(None, "M") == Location(path, 1, 1, '"M[0,1]",y,"M[0,0]"')
+    assert ex.locate(1, "y") == Location(path, 4, 3, "4,nan,6")
+    assert ex.locate(0, "M") == Location(path, 2, 1, "1,22,3")
+    assert ex.locate(0) == Location(path, 2, None, "1,22,3")
+    assert error_of(ex.check_finite).location == ex.locate(1, "y")
+    assert error_of(ex.validate, {"y": ()}, {"y"}).location == ex.locate(None, "M")
+
+
+def test_locate_in_an_npz_file_is_the_file_and_messages_name_the_example(tmp_path):
+    path = str(tmp_path / "d.npz")
+    save_examples(path, {"x": np.array([[0.0, 1.0], [2.0, np.inf], [4.0, 5.0]])})
+    ex = load_examples(path, allow_nan=True)
+    assert ex.locate(2, "x") == ex.locate(None, "x") == Location(file=path)
+    err = error_of(ex.check_finite)
+    assert err.location == ex.locate(1, "x") and "'x' is inf in example 2" in err.message
+
 def test_write_file_replaces_and_leaves_no_temp_files(tmp_path):
     path = str(tmp_path / "out.txt")
     write_file(path, "old\n")
@@ -234,35 +242,47 @@ def check(err: TenflangError, message: str, file: str, line: int | None = None):
     return rendered
 
 
+def refused(tmp_path, name, text, message, line=None, load=load_examples) -> str:
+    """`text` written to `name` and loaded: the one error says `message` and points at
+    the file (and `line`); the rendered error."""
+    path = write(tmp_path, name, text)
+    return check(error_of(load, path), message, path, line)
+
+
+def invalid(path, shapes: dict) -> TenflangError:
+    """The error of validating the examples in `path` against `shapes`, all required."""
+    return error_of(load_examples(path).validate, shapes, set(shapes))
+
+
 def test_missing_variable(tmp_path):
     path = write(tmp_path, "d.txt", "\n{xx: 1}\n")
-    err = error_of(load_examples(path).validate, {"x": ()}, {"x"})
+    err = invalid(path, {"x": ()})
     check(err, "missing variable 'x'", path, 2)
     assert "unexpected 'xx'" in err.message
 
 
 def test_extra_variable(tmp_path):
     path = write(tmp_path, "d.txt", "{x: 1, q: 2}\n")
-    err = error_of(load_examples(path).validate, {"x": ()}, {"x"})
+    err = invalid(path, {"x": ()})
     assert f"{path}:1:8:" in check(err, "unexpected variable 'q'", path, 1)
 
 
 def test_wrong_shape(tmp_path):
     path = write(tmp_path, "d.txt", "# c\n{x: [1, 2, 3]}\n")
-    err = error_of(load_examples(path).validate, {"x": (4,)}, {"x"})
+    err = invalid(path, {"x": (4,)})
     check(err, "variable 'x' has shape [3], expected [4]", path, 2)
     path = write(tmp_path, "d.csv", "x[0],x[1],x[2]\n1,2,3\n")
-    err = error_of(load_examples(path).validate, {"x": (4,)}, {"x"})
+    err = invalid(path, {"x": (4,)})
     check(err, "variable 'x' has shape [3], expected [4]", path, 1)
     path = str(tmp_path / "d.npz")
     save_examples(path, {"x": np.zeros((2, 3))})
-    err = error_of(load_examples(path).validate, {"x": (4,)}, {"x"})
+    err = invalid(path, {"x": (4,)})
     check(err, "variable 'x' has shape [3], expected [4]", path)
 
 
 def test_null_required_variable(tmp_path):
     path = write(tmp_path, "d.txt", "{x: null}\n")
-    check(error_of(load_examples(path).validate, {"x": ()}, {"x"}), "null variable 'x'", path, 1)
+    check(invalid(path, {"x": ()}), "null variable 'x'", path, 1)
 
 
 def test_not_a_number(tmp_path):
@@ -274,27 +294,23 @@ def test_not_a_number(tmp_path):
 
 
 def test_ragged_list(tmp_path):
-    path = write(tmp_path, "d.txt", "{M: [[1, 2], [3]]}\n")
-    check(error_of(load_examples, path), "ragged list for 'M'", path, 1)
-    path = write(tmp_path, "e.txt", "{M: [1, [3]]}\n")
-    check(error_of(load_examples, path), "element 2 has shape [1] but element 1 is a number",
-          path, 1)
+    refused(tmp_path, "d.txt", "{M: [[1, 2], [3]]}\n", "ragged list for 'M'", 1)
+    refused(tmp_path, "e.txt", "{M: [1, [3]]}\n",
+            "element 2 has shape [1] but element 1 is a number", 1)
 
 
 def test_variable_bound_in_some_examples_only(tmp_path):
-    path = write(tmp_path, "d.txt", "{x: 1, y: 2}\n{x: 3}\n")
-    check(error_of(load_examples, path), "variable 'y' is missing here but bound in line 1",
-          path, 2)
-    path = write(tmp_path, "e.txt", "{x: 1, y: null}\n{x: 3, y: 4}\n")
-    check(error_of(load_examples, path), "variable 'y' is bound here but null in line 1", path, 2)
-    path = write(tmp_path, "f.csv", "x,y\n1,2\n3,\n")
-    check(error_of(load_examples, path), "variable 'y' is null here but bound in line 2", path, 3)
+    refused(tmp_path, "d.txt", "{x: 1, y: 2}\n{x: 3}\n",
+            "variable 'y' is missing here but bound in line 1", 2)
+    refused(tmp_path, "e.txt", "{x: 1, y: null}\n{x: 3, y: 4}\n",
+            "variable 'y' is bound here but null in line 1", 2)
+    refused(tmp_path, "f.csv", "x,y\n1,2\n3,\n",
+            "variable 'y' is null here but bound in line 2", 3)
 
 
 def test_shape_differs_between_examples(tmp_path):
-    path = write(tmp_path, "d.txt", "{v: [1, 2]}\n{v: [1, 2, 3]}\n")
-    check(error_of(load_examples, path), "variable 'v' has shape [3] here but [2] in line 1",
-          path, 2)
+    refused(tmp_path, "d.txt", "{v: [1, 2]}\n{v: [1, 2, 3]}\n",
+            "variable 'v' has shape [3] here but [2] in line 1", 2)
 
 
 @pytest.mark.parametrize("ext", ["txt", "csv", "npz"])
@@ -315,10 +331,8 @@ def test_nan_in_weights_needs_allow_nan(tmp_path):
 
 def test_empty_file(tmp_path):
     for text in ("", "# only a comment\n\n"):
-        path = write(tmp_path, "d.txt", text)
-        check(error_of(load_examples, path), "no examples", path)
-    path = write(tmp_path, "d.csv", "x,y\n")
-    check(error_of(load_examples, path), "no examples", path)
+        refused(tmp_path, "d.txt", text, "no examples")
+    refused(tmp_path, "d.csv", "x,y\n", "no examples")
     check(error_of(load_weights, write(tmp_path, "w.txt", "# nothing\n")),
           "empty weights file", str(tmp_path / "w.txt"))
     assert load_weights(write(tmp_path, "w2.txt", "{}\n")) == {}
@@ -343,14 +357,13 @@ def test_syntax_errors(tmp_path, text, message, column):
 
 
 def test_syntax_errors_in_weights_point_at_their_line(tmp_path):
-    path = write(tmp_path, "w.txt", "{\n  w: [[1, 2],\n      [3, 4]]\n  b: [1, 2\n}\n")
-    check(error_of(load_weights, path), "'[' is never closed", path, 4)
+    refused(tmp_path, "w.txt", "{\n  w: [[1, 2],\n      [3, 4]]\n  b: [1, 2\n}\n",
+            "'[' is never closed", 4, load=load_weights)
     weights = load_weights(write(tmp_path, "v.txt", "w: [[1, 2],\n  [3, 4]]  # W\nb: 1\n"))
     assert weights["w"].shape == (2, 2) and weights["b"].shape == ()
-    path = write(tmp_path, "x.txt", "{w: 1}\n{w: 2}\n")
-    check(error_of(load_weights, path), "a weights file holds one vector", path, 2)
-    path = write(tmp_path, "y.txt", "{w: null}\n")
-    check(error_of(load_weights, path), "weight 'w' is null", path, 1)
+    refused(tmp_path, "x.txt", "{w: 1}\n{w: 2}\n",
+            "a weights file holds one vector", 2, load=load_weights)
+    refused(tmp_path, "y.txt", "{w: null}\n", "weight 'w' is null", 1, load=load_weights)
 
 
 def test_unreadable_file(tmp_path):
@@ -358,8 +371,7 @@ def test_unreadable_file(tmp_path):
         for name in ("nope.txt", "nope.npz", "nope.csv"):
             path = str(tmp_path / name)
             check(error_of(load, path), "cannot read", path)
-    path = write(tmp_path, "bin.txt", b"\x93NUMPY\xff\xfe")
-    check(error_of(load_examples, path), "not UTF-8 text", path, 1)
+    refused(tmp_path, "bin.txt", b"\x93NUMPY\xff\xfe", "not UTF-8 text", 1)
 
 
 def test_malformed_npz(tmp_path):
@@ -380,10 +392,8 @@ def test_csv_bad_header(tmp_path):
     rendered = check(error_of(load_examples, path), "no column 'x[1]' (found x[0] and x[2])",
                      path, 1)
     assert rendered.startswith(f"{path}:1:3:")
-    path = write(tmp_path, "e.csv", "x,x[0]\n1,2\n")
-    check(error_of(load_examples, path), "the columns of 'x' repeat", path, 1)
-    path = write(tmp_path, "f.csv", "x,2y\n1,2\n")
-    check(error_of(load_examples, path), "'2y' is not a variable name", path, 1)
+    refused(tmp_path, "e.csv", "x,x[0]\n1,2\n", "the columns of 'x' repeat", 1)
+    refused(tmp_path, "f.csv", "x,2y\n1,2\n", "'2y' is not a variable name", 1)
 
 
 def test_csv_non_numeric_cell(tmp_path):
@@ -393,22 +403,16 @@ def test_csv_non_numeric_cell(tmp_path):
 
 
 def test_csv_row_with_wrong_number_of_cells(tmp_path):
-    path = write(tmp_path, "d.csv", "x,y\n1,2\n3\n")
-    check(error_of(load_examples, path), "CSV row has 1 cells but the header has 2", path, 3)
+    refused(tmp_path, "d.csv", "x,y\n1,2\n3\n", "CSV row has 1 cells but the header has 2", 3)
 
 
 def test_csv_tensor_partly_empty(tmp_path):
-    path = write(tmp_path, "d.csv", "v[0],v[1]\n1,2\n3,\n")
-    check(error_of(load_examples, path), "both empty and non-empty cells", path, 3)
+    refused(tmp_path, "d.csv", "v[0],v[1]\n1,2\n3,\n", "both empty and non-empty cells", 3)
 
 
 @pytest.mark.parametrize("cell", ["x[1,]", "x[]", "x[a]", "x[0]]"])
 def test_csv_malformed_header_cells(tmp_path, cell):
-    path = write(tmp_path, "d.csv", f"y,{cell}\n1,2\n")
-    check(error_of(load_examples, path), "is not a variable name or an element", path, 1)
-
-
-SPACES = st.sampled_from(["", " ", "  ", "\t"])
+    refused(tmp_path, "d.csv", f"y,{cell}\n1,2\n", "is not a variable name or an element", 1)
 
 
 @st.composite
@@ -439,9 +443,9 @@ def test_scalar_fast_path_matches_general_parser_on_varied_text(tmp_path, text, 
         assert "no examples" in err.message
         return
     with monkeypatch.context() as m:
-        m.setattr(vectors, "_read_uniform", lambda *args: 0)
+        m.setattr(textfiles, "_read_uniform", lambda *args: 0)
         slow = load_examples(path)
-    assert list(fast.lines) == slow.lines and isinstance(vectors._read_uniform(path, text.encode()), tuple)
+    assert list(fast.lines) == slow.lines and isinstance(textfiles._read_uniform(path, text.encode()), tuple)
     assert_same(slow.arrays, fast.arrays)
 
 

@@ -22,10 +22,10 @@ Conventions
 """
 from __future__ import annotations
 
-from ..ops import fmt_shape
 from ..lang import check
 from ..lang.ast import BOUND_KINDS, Declare, Define, Num, Program, Var
 from ..lang.printer import attribute, number
+from ..shapes import fmt_shape
 
 KIND_STYLE = {
     "input": 'shape=invhouse, style=filled, fillcolor="#cfe2f3"',

@@ -31,18 +31,19 @@ from collections import Counter
 from .. import ops
 from ..lang import check
 from ..lang.ast import Define, Num, Program, Var
+from ..shapes import Shape, size
 
 BYTES_PER_ELEMENT = 8                      # float64
 PER_EXAMPLE_DATA = ("input", "exp_output")
 LIVE_TO_END = ("output", "loss")
 
 
-def operand_shapes(define: Define, shapes) -> list[ops.Shape]:
+def operand_shapes(define: Define, shapes) -> list[Shape]:
     return [() if isinstance(o, Num) else shapes[o.name] for o in define.operands]
 
 
-def value_bytes(shape: ops.Shape) -> int:
-    return ops.size(shape) * BYTES_PER_ELEMENT
+def value_bytes(shape: Shape) -> int:
+    return size(shape) * BYTES_PER_ELEMENT
 
 
 def flops(definitions: list[Define], shapes) -> int:

@@ -26,6 +26,8 @@ from ..lang.ast import Comment, Define, Num, Var
 from ..lang.checks import result_shape
 from ..lang.nested import Namer
 from ..lang.printer import right_side
+from ..opkinds import Rule
+from ..shapes import Shape
 from .graph import Graph, topological_order
 from .rules import lower
 
@@ -41,24 +43,24 @@ def partial_name(node: str, operand: str) -> str:
 @dataclass
 class Sweep:
     graph: Graph
-    shapes: dict[str, ops.Shape]
+    shapes: dict[str, Shape]
     nodes: set[str]
     namer: Namer
-    rules: dict[str, tuple[ops.Rule | None, ...]]                  # see `edge_rules`
+    rules: dict[str, tuple[Rule | None, ...]]                  # see `edge_rules`
     partials: dict[tuple[str, int], str] = field(default_factory=dict)
     adjoints: dict[str, str] = field(default_factory=dict)   # node -> name of d/dnode
     blocks: list[tuple[Comment, list[Define]]] = field(default_factory=list)
 
 
-def operand_shapes(operands, shapes) -> tuple[ops.Shape, ...]:
+def operand_shapes(operands, shapes) -> tuple[Shape, ...]:
     return tuple([() if isinstance(o, Num) else shapes[o.name] for o in operands])
 
 
-def grad_rules(define: Define, shapes) -> tuple[ops.Rule | None, ...]:
+def grad_rules(define: Define, shapes) -> tuple[Rule | None, ...]:
     return rules_for(define.op, operand_shapes(define.operands, shapes), define.attrs)
 
 
-def edge_rules(graph: Graph, shapes) -> dict[str, tuple[ops.Rule | None, ...]]:
+def edge_rules(graph: Graph, shapes) -> dict[str, tuple[Rule | None, ...]]:
     """Defined node -> its op's derivative rule for each operand position."""
     return {name: grad_rules(define, shapes) for name, define in graph.defs.items()}
 
@@ -70,11 +72,11 @@ def infer(lines: list[Define], shapes: dict) -> None:
 
 # a program repeats a few (op, shapes, attributes) many times: their rules once each
 @functools.lru_cache(maxsize=4096)
-def rules_for(op: str, shapes: tuple, attrs: tuple) -> tuple[ops.Rule | None, ...]:
+def rules_for(op: str, shapes: tuple, attrs: tuple) -> tuple[Rule | None, ...]:
     return ops.TABLE[op].rules(shapes, attrs)
 
 
-def carries(rule: ops.Rule | None, keep_zero: bool) -> bool:
+def carries(rule: Rule | None, keep_zero: bool) -> bool:
     """Does a rule give a derivative worth writing (-O0 writes the zeros too)?"""
     return rule is not None and (keep_zero or rule.kind != "no_grad")
 

@@ -24,6 +24,7 @@ import numpy as np
 
 from .. import ops
 from ..lang.ast import Define, Num, Var
+from ..shapes import Shape
 
 COMMUTATIVE = {"add", "mul", "max", "min", "dot"}
 
@@ -79,7 +80,7 @@ def full_attrs(op: str, attrs: tuple) -> tuple:
     return ops.TABLE[op].full(attrs)
 
 
-def shape_of(operand, shapes) -> ops.Shape:
+def shape_of(operand, shapes) -> Shape:
     return () if isinstance(operand, Num) else shapes[operand.name]
 
 

@@ -1,3 +1,7 @@
 """Data and weights files (docs/guide.md, "File formats"): `vectors` is the
-facade every command uses; `notation` reads and writes vector notation,
-`csvfiles` CSV, `shards` the sharded data sets of distributed training."""
+facade every command uses.  Each data format has one reader returning an
+`examples.Examples` (whose `locate(example, name)` every message about the
+file uses): `textfiles.read_text` (vector notation, parsed by `notation` and,
+at C speed, `fastnotation`), `csvfiles.read_csv`, `npzfiles.read_npz`;
+`shards` describes the sharded data sets of distributed training; `reading`
+holds the file helpers they share."""

@@ -19,7 +19,7 @@ Conventions:
   format shares: a variable is bound in every example or in none.
 * Formatting: float64 as Python ``repr``, float32 as its shortest float32 string,
   so values read back bit-identical; fmt ``"json"`` writes NaN/Infinity as
-  Python's json.  Shapes in messages are written as ``[2, 3]`` (`ops.fmt_shape`).
+  Python's json.  Shapes in messages are written as ``[2, 3]`` (`shapes.fmt_shape`).
 """
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ import numpy as np
 from .. import limits
 from ..errors import Location, TenflangError
 from ..lang.lexical import NAME, NUMBER
-from ..ops import fmt_shape
+from ..shapes import fmt_shape
 
 NAME_RE = re.compile(NAME)
 NUM = rf"(?:{NUMBER}|[+-]?(?i:inf(?:inity)?|nan))"
@@ -225,16 +225,17 @@ def content_lines(text: str, lines: list[str]) -> list[int]:
     return (np.flatnonzero(keep) + 1).tolist()
 
 
-def check_uniform(name: str, states, where) -> bool:
+def check_uniform(name: str, states, locate) -> bool:
     """True if `name` is bound ('bound') in every example, False if in none (states
-    'null'/'missing'); anything else is an error at the first odd example."""
+    'null'/'missing'); anything else is an error at the first odd example
+    (`locate`: `Examples.locate`)."""
     first = states[0]
     odd = next((k for k, s in enumerate(states) if (s == "bound") != (first == "bound")), None)
     if odd is None:
         return first == "bound"
     raise TenflangError(f"variable '{name}' is {states[odd]} here but {first} in line "
-                        f"{where(0, name).line}; every example must bind the same variables",
-                        where(odd, name))
+                        f"{locate(0, name).line}; every example must bind the same variables",
+                        locate(odd, name))
 
 
 # ----------------------------------------------------------------------------- formatting

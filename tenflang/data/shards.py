@@ -30,13 +30,16 @@ from __future__ import annotations
 import json
 import math
 import os
-import zipfile
 from dataclasses import dataclass
 
 import numpy as np
 
 from .. import limits
 from ..errors import Location, TenflangError
+from ..files import write_file
+from .examples import Examples
+from .npzfiles import npz_header
+from .vectors import load_examples, save_examples
 
 MANIFEST = "manifest.json"
 SHARD_FORMAT = "shard-{:05d}.npz"
@@ -70,7 +73,6 @@ class Dataset:
 
     def validate(self, inputs: dict) -> None:
         """Same rule and messages as a single-process run (`Examples.validate`)."""
-        from .vectors import Examples
         arrays = {n: np.empty((0,) + tuple(s)) for n, s in self.shapes.items()}
         Examples(self.path, arrays, None).validate(inputs, required=set(inputs))
 
@@ -83,20 +85,19 @@ def describe(path: str, chunk_size: int | None = None, allow_nan: bool = False,
     per shard; a bigger shard stays one chunk).  Reads a directory's manifest
     or the .npz headers, and a single .npz file's headers; a single text or
     CSV file is read (and checked, each example against `shapes` when given:
-    `vectors.load_examples`) here, since its example count is not known
+    `load_examples`) here, since its example count is not known
     otherwise."""
     if os.path.isdir(path):
         data = _describe_directory(path)
         if chunk_size:
             data.chunks = combine([piece for chunk in data.chunks for piece in chunk], chunk_size)
         return data
-    from . import vectors
     size = chunk_size or DEFAULT_CHUNK_ROWS
     full = os.path.abspath(path)
     if path.lower().endswith(".npz"):
         shapes, rows = npz_header(path)
     else:
-        examples = vectors.load_examples(path, allow_nan=allow_nan, shapes=shapes)
+        examples = load_examples(path, allow_nan=allow_nan, shapes=shapes)
         shapes = {n: a.shape[1:] for n, a in examples.arrays.items() if a is not None}
         rows = len(examples)
     chunks = [(Piece(full, a, min(a + size, rows), min(a + size, rows) - a),)
@@ -162,39 +163,6 @@ def _describe_shapes(shapes: dict) -> str:
     return "{" + ", ".join(f"{n} {list(s)}" for n, s in shapes.items()) + "}"
 
 
-def npz_header(path: str) -> tuple[dict, int]:
-    """(per-example shape by name, example count) of a data .npz file, from the
-    array headers only."""
-    shapes, lengths = {}, set()
-    try:
-        with zipfile.ZipFile(path) as archive:
-            for info in archive.infolist():
-                if not info.filename.endswith(".npy"):
-                    continue
-                with archive.open(info) as f:
-                    version = np.lib.format.read_magic(f)
-                    read = (np.lib.format.read_array_header_1_0 if version == (1, 0)
-                            else np.lib.format.read_array_header_2_0)
-                    shape, _, dtype = read(f)
-                if dtype.kind not in "biuf":
-                    raise ValueError(f"array '{info.filename[:-4]}' holds {dtype} values")
-                if not shape:
-                    raise ValueError(f"array '{info.filename[:-4]}' has no example axis")
-                shapes[info.filename[:-4]] = tuple(shape[1:])
-                lengths.add(shape[0])
-    except OSError as err:
-        raise TenflangError(f"cannot read data file: {err.strerror or err}",
-                            Location(path)) from None
-    except Exception as err:       # zipfile and numpy raise many kinds for a bad file
-        raise TenflangError(f"not a valid data .npz file: {err}", Location(path)) from None
-    if len(lengths) > 1:
-        raise TenflangError(f"the arrays of a data .npz file need one common leading example "
-                            f"axis; their lengths: {sorted(lengths)}", Location(path))
-    if not lengths or 0 in lengths:
-        raise TenflangError("no examples in file", Location(path))
-    return shapes, lengths.pop()
-
-
 def read_manifest(path: str) -> dict:
     """{"shards": [{"file", "rows"}], "variables": {name: shape}, "rows"} of a
     manifest written by `manifest`, checked for its format and types."""
@@ -246,13 +214,11 @@ def write_shards(arrays: dict, directory: str, rows: int, source: str = "") -> l
     existing `directory` as ``shard-00000.npz``, ... of at most `rows`
     examples each, in order, then the manifest (last, so a directory with a
     manifest is complete); each file atomically.  Returns [(file, rows)]."""
-    from . import vectors
-    from ..files import write_file
     total = len(next(iter(arrays.values())))
     written = []
     for k, start in enumerate(range(0, total, rows)):
         name = SHARD_FORMAT.format(k)
-        vectors.save_examples(os.path.join(directory, name),
+        save_examples(os.path.join(directory, name),
                               {n: a[start:start + rows] for n, a in arrays.items()}, "npz")
         written.append((name, min(rows, total - start)))
     shapes = {n: a.shape[1:] for n, a in arrays.items()}
@@ -308,14 +274,13 @@ def _read_piece(piece: Piece, allow_nan: bool) -> dict:
     """The arrays of a whole shard, or rows [start, stop) of a single data
     file, which stays in `_FILE` (one file at a time, keyed by its path,
     mtime and size) while the worker cuts it into chunks."""
-    from . import vectors
     if piece.start is None:
-        return vectors.load_examples(piece.path, allow_nan=allow_nan).arrays
+        return load_examples(piece.path, allow_nan=allow_nan).arrays
     stat = os.stat(piece.path)
     key = (piece.path, allow_nan, stat.st_mtime_ns, stat.st_size)
     if key not in _FILE:
         _FILE.clear()
-        _FILE[key] = vectors.load_examples(piece.path, allow_nan=allow_nan).arrays
+        _FILE[key] = load_examples(piece.path, allow_nan=allow_nan).arrays
     return {n: None if a is None else a[piece.start:piece.stop] for n, a in _FILE[key].items()}
 
 

@@ -37,8 +37,8 @@ from ..lang.ast import Program
 from ..lang.printer import print_program
 from ..data.shards import Dataset, forget_file, load_chunk
 from ..training.loop import (Interrupted, Start, State, TrainConfig, TrainResult, descend,
-                             epoch_iterations, gradient_norm, host_state, result_of, signature,
-                             start_state)
+                             epoch_iterations, host_state, result_of, signature, start_state)
+from ..training.norms import gradient_norm
 from ..training.sampling import shares, validation_shares
 from .tasks import add_sums, chunk_sums, identity, local_steps, part_of
 

@@ -6,7 +6,7 @@
 A group (`interp.fusion.Group`) is a run of elementwise steps of a plan with
 the values it reads from outside (`inputs`) and the values it writes
 (`outputs`, those with `reduce == "sum"` summed over the examples).  Each
-step's op gives its per-element scalar form (`ops.Op.scalar`); `forms`
+step's op gives its per-element scalar form (`opkinds.Op.scalar`); `forms`
 overrides them by op name.  Where a value lives (its per-example shape, whether it varies per
 example) is read from the plan, so the kernel broadcasts exactly as the
 interpreter does.

@@ -12,7 +12,7 @@ when the kernel is generated, so the broadcasting index of each input is
 written out with constant strides; the batch size is an argument, so one
 kernel serves every batch.
 
-Values follow the interpreter's layout (ops.py): a leading example axis of
+Values follow the interpreter's layout (forwards.py): a leading example axis of
 size B (batched values) or 1 (weights, constants), then the per-example
 axes, C-contiguous.  An input of a smaller per-example shape is read through
 numpy's broadcasting (its shape aligned to G's rank from the left, as the
@@ -37,16 +37,13 @@ import math
 import re
 from dataclasses import dataclass
 
-from ..ops import Shape
-from ..interp.scalar_c import CTYPES, literal, preamble, to_c
+from ..interp.scalar_c import CTYPES, RESERVED_WORDS, literal, preamble, to_c
+from ..shapes import Shape
 
 INDEX = "long long"
 PREFIXES = ("in_", "out_", "acc_", "partial_")      # the kernel's own names start so
 # names the kernel uses itself, and C/C++ words a program name must not become
-RESERVED = frozenset("""i j e r n batch rows tf_min tf_max int long float double
-    char short void const if else for while do return switch case break continue default
-    goto sizeof static struct union unsigned signed auto register extern volatile inline
-    class template typename namespace new delete this true false operator bool""".split())
+RESERVED = frozenset("i j e r n batch rows".split()) | RESERVED_WORDS
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import TenflangError
-from ..ops import fmt_shape
+from ..shapes import fmt_shape
 
 
 def as_array(name: str, value, what: str) -> np.ndarray:

@@ -37,12 +37,12 @@ import numpy as np
 
 from .. import native
 from .codegen import python_name
-from .scalar_c import CTYPES, literal, preamble, to_c
+from .scalar_c import CTYPES, RESERVED_WORDS, literal, preamble, to_c
 
 BLOCK = 1024               # examples per partial sum
 MIN_BLOCKS_PER_THREAD = 16  # below this a thread costs more than it saves
 INDEX = {"full": "[i * S + j]", "example": "[i]", "shared": "[j]", "constant": "[0]"}
-RESERVED = {"i", "j", "S", "start", "stop", "block", "end", "tf_min", "tf_max"}
+RESERVED = {"i", "j", "S", "start", "stop", "block", "end"} | RESERVED_WORDS   # the loop's own words
 
 
 def local_names(group) -> dict:
@@ -133,14 +133,16 @@ class Loop:
     def __init__(self, k: int, group, groups):
         self.k, self.group, self.groups = k, group, groups
         self.batch = next(n for n, i in enumerate(group.inputs) if i.role in ("full", "example"))
+        self.functions: dict = {}          # dtype name -> the C function
 
-    @functools.lru_cache(maxsize=2)
     def function(self, dtype: str):
-        f = getattr(native.library(module_source(self.groups, dtype)), f"loop_{self.k}")
-        f.argtypes = [ctypes.c_long, ctypes.c_long] + [ctypes.c_void_p] * (
-            len(self.group.inputs) + len(self.group.outputs))
-        f.restype = None
-        return f
+        if dtype not in self.functions:
+            f = getattr(native.library(module_source(self.groups, dtype)), f"loop_{self.k}")
+            f.argtypes = [ctypes.c_long, ctypes.c_long] + [ctypes.c_void_p] * (
+                len(self.group.inputs) + len(self.group.outputs))
+            f.restype = None
+            self.functions[dtype] = f
+        return self.functions[dtype]
 
     def __call__(self, dtype, *inputs):
         dtype = np.dtype(dtype)

@@ -6,12 +6,13 @@ An elementwise chain run step by step makes one pass over memory per op (and
 a temporary per value); one loop over the examples computes every value of
 the chain for one element in registers and writes only what is needed after
 it.  This module decides *what* is fused, as plain data; renderers decide
-*how* (interp/numba_loops.py: a numba loop on the CPU; the CUDA backend
-renders the same `Group`s as kernels).  No renderer is imported here.
+*how* (interp/c_loops.py: a C loop on the CPU, or interp/numba_loops.py where
+there is no C compiler; the CUDA backend renders the same `Group`s as
+kernels).  No renderer is imported here.
 
 A `Group` is a run of consecutive plan steps that
 
-* all have an op with a per-element form (`ops.Op.scalar`),
+* all have an op with a per-element form (`opkinds.Op.scalar`),
 * all vary per example (the example axis has size B) and have the same
   per-example result shape `shape` (flattened to `size` elements), and
 * read only literals, values of the group, and `Input`s in one of four roles:

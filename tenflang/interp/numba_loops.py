@@ -1,4 +1,5 @@
-"""Fused groups (interp/fusion.py) rendered as numba loops on the CPU.
+"""Fused groups (interp/fusion.py) rendered as numba loops on the CPU, where no
+C compiler works (interp/c_loops.py is the first choice: no import cost).
 
     module_source(groups)        # readable Python: one @njit loop + a wrapper per group
     functions(groups)            # name -> wrapper, compiled (machine code cached on disk)

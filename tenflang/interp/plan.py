@@ -11,7 +11,7 @@ use it is, and the run releases them, so peak memory follows the program's
 live set rather than its length.
 
 Data conventions: `input` and `exp_output` values carry a leading example
-axis; `weight` values do not (the run adds a unit axis, see ops.py).
+axis; `weight` values do not (the run adds a unit axis, see forwards.py).
 """
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from .. import ops
 from ..lang.ast import BOUND_KINDS, Program, Var
 from ..lang.checks import check
+from ..opkinds import Op
 
 BATCHED_KINDS = ("input", "exp_output")
 
@@ -27,7 +28,7 @@ BATCHED_KINDS = ("input", "exp_output")
 @dataclass(frozen=True)
 class Step:
     target: str
-    op: ops.Op
+    op: Op
     operands: tuple          # names (str) or constants (float)
     release: tuple[str, ...]  # names whose last use is this step
     attrs: tuple = ()         # the op's attributes, defaults filled in

@@ -20,7 +20,7 @@ import numpy as np
 from ..errors import TenflangError
 from .codegen import compiled
 
-FUSE_FROM = 1000       # examples: smaller runs (tfevaluate on a few inputs) skip importing numba
+FUSE_FROM = 1000       # examples: below this a loop call's fixed cost (~10-30 µs) outweighs its gain
 
 
 def fuses(xp, batch: int) -> bool:

@@ -22,6 +22,8 @@ import re
 from dataclasses import replace
 
 from .. import limits, ops
+from ..opkinds import Attr, Op
+from ..shapes import Shape, ShapeMismatch, fmt_shape
 from .ast import BOUND_KINDS, KINDS, Declare, Define, Dims, Num, Program, Var
 from . import printer
 from .diagnostics import error_at
@@ -59,7 +61,7 @@ def split(program, define: Define) -> Define:
         attribute(op, attr, value, at) for attr, value in zip(op.attrs, given)))
 
 
-def takes(op: ops.Op) -> str:
+def takes(op: Op) -> str:
     """`1 operand`, or with attributes `2 operands, then the attributes k [stride]`
     (optional ones in brackets, as docs/guide.md writes them)."""
     text = f"{op.arity} operand{'s' if op.arity != 1 else ''}"
@@ -69,7 +71,7 @@ def takes(op: ops.Op) -> str:
     return text
 
 
-def attribute(op: ops.Op, attr: ops.Attr, value, at):
+def attribute(op: Op, attr: Attr, value, at):
     """The int (or tuple, for a shape literal) that an attribute literal stands for."""
     what, node = f"'{op.name}' attribute '{attr.name}'", value
     if isinstance(value, Var):
@@ -89,7 +91,7 @@ def attribute(op: ops.Op, attr: ops.Attr, value, at):
     return value
 
 
-def check(program: Program, shape_program: bool = False) -> dict[str, ops.Shape]:
+def check(program: Program, shape_program: bool = False) -> dict[str, Shape]:
     """Validate `program` and return the shape of every declared variable (a
     copy of the remembered result after the first time; see the module docstring).
     `shape_program` adds the rules for `tfcompiler` input: no reserved names,
@@ -101,9 +103,9 @@ def check(program: Program, shape_program: bool = False) -> dict[str, ops.Shape]
     return dict(known[1])
 
 
-def check_once(program: Program, shape_program: bool) -> dict[str, ops.Shape]:
+def check_once(program: Program, shape_program: bool) -> dict[str, Shape]:
     decls: dict[str, Declare] = {}
-    shapes: dict[str, ops.Shape] = {}
+    shapes: dict[str, Shape] = {}
     defined: set[str] = set()
     for statement in program.statements:
         if isinstance(statement, Declare):
@@ -135,7 +137,7 @@ def check_declare(program, declare: Declare, decls, shape_program: bool) -> None
                        "'/' are reserved for generated code", declare.origin)
     if declare.shape is not None and 0 in declare.shape:
         raise error_at(program, declare.name_pos, f"'{declare.name}' has an empty dimension "
-                       f"in its shape {ops.fmt_shape(declare.shape)}", declare.origin)
+                       f"in its shape {fmt_shape(declare.shape)}", declare.origin)
     if declare.shape is not None:
         check_size(program, declare.name_pos, declare.name, declare.shape, declare.origin)
 
@@ -145,7 +147,7 @@ def check_size(program, pos, name: str, shape, origin=()) -> None:
     size = math.prod(shape)
     if size > limits.MAX_TENSOR_ELEMENTS:
         raise error_at(program, pos, f"'{name}' would hold {size} elements per example "
-                       f"({ops.fmt_shape(shape)}); the limit is {limits.MAX_TENSOR_ELEMENTS}",
+                       f"({fmt_shape(shape)}); the limit is {limits.MAX_TENSOR_ELEMENTS}",
                        origin)
 
 
@@ -191,22 +193,22 @@ def check_use(program, define: Define, operand: Var, decls, defined: set[str]) -
 
 # a program repeats a few (op, shapes, attributes) many times: each shape once
 @functools.lru_cache(maxsize=4096)
-def result_shape(op: str, operand_shapes: tuple, attrs: tuple) -> ops.Shape:
+def result_shape(op: str, operand_shapes: tuple, attrs: tuple) -> Shape:
     return ops.TABLE[op].result_shape(operand_shapes, attrs)
 
 
-def infer(program, define: Define, decls, shapes) -> ops.Shape:
+def infer(program, define: Define, decls, shapes) -> Shape:
     operand_shapes = tuple([() if isinstance(o, Num) else shapes[o.name] for o in define.operands])
     try:
         shape = result_shape(define.op, operand_shapes, define.attrs)
-    except ops.ShapeMismatch as err:
+    except ShapeMismatch as err:
         raise error_at(program, define.op_pos, str(err), define.origin) from None
     check_size(program, define.pos, define.name, shape, define.origin)
     declared = decls[define.name].shape
     if declared is not None and tuple(declared) != tuple(shape):
         raise error_at(program, define.pos, f"'{define.name}' is declared with shape "
-                       f"{ops.fmt_shape(declared)} but its definition gives "
-                       f"{ops.fmt_shape(shape)}", define.origin)
+                       f"{fmt_shape(declared)} but its definition gives "
+                       f"{fmt_shape(shape)}", define.origin)
     return tuple(shape)
 
 
@@ -215,7 +217,7 @@ def check_losses(program, decls, shapes, defined, shape_program: bool) -> None:
     for loss in losses:
         if shapes[loss.name] != ():
             raise error_at(program, loss.name_pos, f"loss '{loss.name}' has shape "
-                           f"{ops.fmt_shape(shapes[loss.name])}; a loss must be a scalar "
+                           f"{fmt_shape(shapes[loss.name])}; a loss must be a scalar "
                            "(reduce it with sum or mean)", loss.origin)
         if shape_program and loss.name not in defined:
             raise error_at(program, loss.name_pos, f"loss '{loss.name}' is declared but "

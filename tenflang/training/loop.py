@@ -27,7 +27,6 @@ may give any subset of the weights; the others start as they would without it.
 """
 from __future__ import annotations
 
-import functools
 import math
 import time
 from dataclasses import dataclass, field
@@ -38,6 +37,8 @@ import numpy as np
 from ..backprop import adjoint
 from ..errors import Location, RunFailure, TenflangError
 from ..interp.device import to_host
+from .norms import loss_and_norm, weights_finite
+from .sampling import batch_indices, split
 from ..interp import make_plan
 from ..interp.arguments import check_data, check_weights
 from ..gpu import run_on
@@ -191,63 +192,6 @@ def initial_weights(sig: Signature, seed: int, given: dict | None = None) -> dic
         else:
             weights[name] = np.zeros(shape)
     return weights | {n: v for n, v in (given or {}).items() if n in weights}
-
-
-def split(n: int, fraction: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """Training and validation example indices (a seeded shuffle)."""
-    if not fraction:
-        return np.arange(n), np.arange(0)
-    order = np.random.default_rng([seed, 2**31 - 1]).permutation(n)
-    n_val = min(max(1, round(n * fraction)), n - 1)
-    return np.sort(order[n_val:]), np.sort(order[:n_val])
-
-
-@functools.lru_cache(maxsize=2)
-def epoch_order(n: int, seed: int, epoch: int) -> np.ndarray:
-    """The order of the examples in `epoch` (drawn once per epoch, not per step)."""
-    return np.random.default_rng([seed, epoch]).permutation(n)
-
-
-@functools.lru_cache(maxsize=2)
-def device_order(n: int, seed: int, epoch: int, xp):
-    """`epoch_order` on the device: one copy per epoch, not one per step."""
-    return xp.asarray(epoch_order(n, seed, epoch))
-
-
-def batch_indices(n: int, batch_size: int | None, seed: int, iteration: int, xp=np):
-    """The examples of `iteration`: all of them, or a slice of epoch e's permutation
-    (an array of `xp`)."""
-    if not batch_size or batch_size >= n:
-        return None
-    per_epoch = -(-n // batch_size)
-    epoch, k = divmod(iteration, per_epoch)
-    return device_order(n, seed, epoch, xp)[k * batch_size:(k + 1) * batch_size]
-
-
-def weights_finite(weights: dict, xp) -> bool:
-    """Whether every weight is finite (one copy from the device for all of them).
-    A finite sum of all the weights proves it with one reduction each and no
-    temporaries; only a non-finite sum (a NaN or inf, or finite weights whose
-    sum overflows) is looked at element by element."""
-    with np.errstate(over="ignore", invalid="ignore"):
-        if math.isfinite(float(to_host(sum(w.sum() for w in weights.values())))):
-            return True
-    return bool(to_host(xp.stack([xp.isfinite(w).all() for w in weights.values()])).all())
-
-
-def gradient_norm(grads: dict, xp) -> float:
-    """The L2 norm of the gradient over all weights (one copy from the device)."""
-    return math.sqrt(float(to_host(sum((g * g).sum() for g in grads.values()))))
-
-
-def loss_and_norm(loss, grads: dict, xp) -> tuple[float, float]:
-    """The loss and the gradient's L2 norm over all weights, as floats: both are
-    computed where the gradient is and cross to the host in one copy."""
-    if isinstance(loss, float):         # a loss already on the host (a Dask run)
-        return loss, gradient_norm(grads, xp)
-    square = sum((g * g).sum() for g in grads.values())
-    both = to_host(xp.stack([xp.asarray(loss, dtype=square.dtype), square]))
-    return float(both[0]), math.sqrt(float(both[1]))
 
 
 def to_device(arrays: dict, xp, dtype, copy: bool = False) -> dict:

@@ -1,4 +1,7 @@
-"""Mini-batches drawn chunk by chunk: the sampling of a distributed run.
+"""Which examples a step takes: epoch permutations in one process, and
+mini-batches drawn chunk by chunk in a distributed run.
+
+    rows = batch_indices(n, batch_size, seed, iteration)     # one process
 
     take = shares(chunk_rows, batch_size)         # examples per chunk per step
     rows = chunk_batch(chunk_rows[c], take[c], seed, c, step)
@@ -84,3 +87,36 @@ def validation_shares(rows: list, fraction: float) -> list:
     round(N * fraction), at least 1 and at most N - 1, shared out by `shares`."""
     n = sum(rows)
     return shares(rows, min(max(1, round(n * fraction)), n - 1)) if fraction else [0] * len(rows)
+
+
+# ----------------------------------------------------------------------------- one process
+
+def split(n: int, fraction: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Training and validation example indices (a seeded shuffle)."""
+    if not fraction:
+        return np.arange(n), np.arange(0)
+    order = np.random.default_rng([seed, 2**31 - 1]).permutation(n)
+    n_val = min(max(1, round(n * fraction)), n - 1)
+    return np.sort(order[n_val:]), np.sort(order[:n_val])
+
+
+@functools.lru_cache(maxsize=2)
+def epoch_order(n: int, seed: int, epoch: int) -> np.ndarray:
+    """The order of the examples in `epoch` (drawn once per epoch, not per step)."""
+    return np.random.default_rng([seed, epoch]).permutation(n)
+
+
+@functools.lru_cache(maxsize=2)
+def device_order(n: int, seed: int, epoch: int, xp):
+    """`epoch_order` on the device: one copy per epoch, not one per step."""
+    return xp.asarray(epoch_order(n, seed, epoch))
+
+
+def batch_indices(n: int, batch_size: int | None, seed: int, iteration: int, xp=np):
+    """The examples of `iteration`: all of them, or a slice of epoch e's permutation
+    (an array of `xp`)."""
+    if not batch_size or batch_size >= n:
+        return None
+    per_epoch = -(-n // batch_size)
+    epoch, k = divmod(iteration, per_epoch)
+    return device_order(n, seed, epoch, xp)[k * batch_size:(k + 1) * batch_size]

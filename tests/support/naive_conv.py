@@ -68,21 +68,25 @@ def maxpool2d(x, k, stride=None):
     return out
 
 
-def maxpool2d_grad(g, x, k, stride=None):
-    grad = np.zeros(x.shape)
+def window_maxima(x, k, stride):
+    """(output position (c, i, j), input position of its window's first maximum)."""
     for i, j, (rows, cols) in pool_windows(x, k, stride):
         for c in range(x.shape[0]):
             u, w = first_max(x[c, rows, cols])
-            grad[c, rows.start + u, cols.start + w] += g[c, i, j]
+            yield (c, i, j), (c, rows.start + u, cols.start + w)
+
+
+def maxpool2d_grad(g, x, k, stride=None):
+    grad = np.zeros(x.shape)
+    for out, source in window_maxima(x, k, stride):
+        grad[source] += g[out]
     return grad
 
 
 def maxpool2d_gather(G, x, k, stride=None):
     out = np.zeros(pooled_shape(x, k, stride))
-    for i, j, (rows, cols) in pool_windows(x, k, stride):
-        for c in range(x.shape[0]):
-            u, w = first_max(x[c, rows, cols])
-            out[c, i, j] = G[c, rows.start + u, cols.start + w]
+    for position, source in window_maxima(x, k, stride):
+        out[position] = G[source]
     return out
 
 

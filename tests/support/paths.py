@@ -5,4 +5,5 @@ from __future__ import annotations
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-SAMPLES = sorted((ROOT / "samples").glob("*.tf"))
+SAMPLES_DIR = ROOT / "samples"
+SAMPLES = sorted(SAMPLES_DIR.glob("*.tf"))

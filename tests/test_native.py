@@ -1,0 +1,90 @@
+"""Generated C compiled and loaded (tenflang/native.py): a library is built once
+per source and machine and found in the cache after; every way it cannot be had
+(no compiler, a compile error) is `native.Unavailable` with the reason, which
+callers turn into the numba fallback; a damaged cache file is built again."""
+import ctypes
+import os
+import subprocess
+import sys
+
+import pytest
+
+from tenflang import native
+
+pytestmark = pytest.mark.skipif(native.unavailable_reason() is not None,
+                                reason=native.unavailable_reason() or "")
+
+ADD = "double add(double a, double b) { return a + b; }\n"
+
+
+@pytest.fixture
+def fresh(monkeypatch, tmp_path):
+    """An empty cache directory, and no library remembered by this process."""
+    monkeypatch.setenv("TENFLANG_CACHE_DIR", str(tmp_path))
+    native.library.cache_clear()
+    native.compiler.cache_clear()
+    yield tmp_path / "native"
+    native.library.cache_clear()
+    native.compiler.cache_clear()
+
+
+def call_add(lib) -> float:
+    f = lib.add
+    f.restype, f.argtypes = ctypes.c_double, [ctypes.c_double, ctypes.c_double]
+    return f(1.25, 2.5)
+
+
+def test_a_source_compiles_once_and_is_loaded_from_the_cache(fresh):
+    assert call_add(native.library(ADD)) == 3.75
+    [built] = fresh.glob("lib_*.so")
+    stamp = built.stat().st_mtime_ns
+    native.library.cache_clear()
+    assert call_add(native.library(ADD)) == 3.75
+    assert [p.stat().st_mtime_ns for p in fresh.glob("lib_*.so")] == [stamp]
+    assert not [p for p in fresh.iterdir() if not p.name.startswith("lib_")]   # no leftovers
+
+
+def test_no_compiler_is_unavailable_naming_it(fresh, monkeypatch):
+    monkeypatch.setenv("CC", "no-such-cc")
+    with pytest.raises(native.Unavailable, match="no C compiler .'no-such-cc' is not on PATH"):
+        native.library(ADD)
+    assert "no-such-cc" in native.unavailable_reason()
+
+
+def test_a_compile_error_is_unavailable_with_the_compilers_message(fresh):
+    with pytest.raises(native.Unavailable, match="(?s)the C compiler failed: .*undeclared"):
+        native.library("double f(void) { return missing; }\n")
+    assert not list(fresh.glob("lib_*.so"))
+
+
+def test_a_damaged_cache_file_is_built_again(fresh):
+    native.library(ADD)
+    [built] = fresh.glob("lib_*.so")
+    built.write_bytes(b"not a shared library")
+    # a new process: this one has the library loaded, and dlopen would hand it back
+    code = ("import ctypes\nfrom tenflang import native\n"
+            "f = native.library(%r).add\n"
+            "f.restype, f.argtypes = ctypes.c_double, [ctypes.c_double] * 2\n"
+            "print(f(1.25, 2.5))\n" % ADD)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env={**os.environ, "TENFLANG_CACHE_DIR": str(fresh.parent)})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["3.75"]
+    assert built.read_bytes()[:4] == b"\x7fELF"
+
+
+def test_without_a_writable_cache_the_library_is_built_and_nothing_is_left(monkeypatch,
+                                                                           tmp_path):
+    blocked = tmp_path / "file"
+    blocked.write_text("not a directory")
+    monkeypatch.setenv("TENFLANG_CACHE_DIR", str(blocked))
+    monkeypatch.setenv("TMPDIR", str(tmp_path / "tmp"))
+    os.mkdir(tmp_path / "tmp")
+    native.library.cache_clear()
+    import tempfile
+    monkeypatch.setattr(tempfile, "tempdir", None)       # TMPDIR read again
+    try:
+        assert call_add(native.library(ADD)) == 3.75
+    finally:
+        native.library.cache_clear()
+    assert not list((tmp_path / "tmp").iterdir())
