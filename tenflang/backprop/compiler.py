@@ -21,7 +21,7 @@ from ..lang.ast import Comment, Program, Var
 from ..lang.checks import check
 from .gcp import assemble
 from .graph import build_graph, reachable
-from .reverse import adjoint, infer, live_edge, reverse_sweep, zero
+from .reverse import adjoint, carries, edge_rules, infer, reverse_sweep, zero
 from .simplify import simplify
 
 
@@ -39,8 +39,9 @@ def sweep_and_assemble(program: Program, level: int) -> Program:
     graph = build_graph(program)
     weights = [n for n, k in graph.kinds.items() if k == "weight"]
     losses = [n for n, k in graph.kinds.items() if k == "loss" and n in graph.defs]
-    nodes = set(graph.index) if level == 0 else relevant_nodes(graph, shapes, weights, losses)
-    sweep = reverse_sweep(graph, shapes, nodes, keep_zero=level == 0)
+    rules = edge_rules(graph, shapes)
+    nodes = set(graph.index) if level == 0 else relevant_nodes(graph, rules, weights, losses)
+    sweep = reverse_sweep(graph, shapes, nodes, keep_zero=level == 0, rules=rules)
     all_weights = [d.name for d in program.declarations().values() if d.kind == "weight"]
     missing = [zero(sweep.adjoints.setdefault(w, sweep.namer.claim(adjoint(w))), w, sweep.shapes)
                for w in all_weights if w not in nodes]
@@ -55,16 +56,17 @@ def sweep_and_assemble(program: Program, level: int) -> Program:
     return assemble(program, sweep.shapes, forward, blocks, outputs)
 
 
-def relevant_nodes(graph, shapes, weights, losses) -> set[str]:
-    """Nodes on a path from a weight to a loss along edges that carry a derivative."""
+def relevant_nodes(graph, rules, weights, losses) -> set[str]:
+    """Nodes on a path from a weight to a loss along edges that carry a derivative
+    (`rules`: `reverse.edge_rules`)."""
     def operands(node):
         define = graph.defs.get(node)
         return [] if define is None else [
-            o.name for i, o in enumerate(define.operands)
-            if isinstance(o, Var) and live_edge(graph, shapes, node, i, False)]
+            o.name for o, rule in zip(define.operands, rules[node])
+            if isinstance(o, Var) and carries(rule, False)]
 
     def users(node):
-        return [u for u, i in graph.users[node] if live_edge(graph, shapes, u, i, False)]
+        return [u for u, i in graph.users[node] if carries(rules[u][i], False)]
     return reachable(losses, operands) & reachable(weights, users)
 
 

@@ -3,14 +3,13 @@
 One node per variable that has a value (data variables and defined ones);
 an edge runs from each defined node to each of its operands (its children),
 as in the original design.  `users` is the reverse map: for each node, the (user,
-operand position) pairs that read it.  `topological_order` is Kahn's
-algorithm, iterative, so depth never matters: a node comes after every node
-that uses it, which is the order the reverse sweep needs.  Ties go to the
-later definition, so the sweep reads the program bottom up.
+operand position) pairs that read it.  `topological_order` puts a node after
+every node that uses it, which is the order the reverse sweep needs: the
+program read bottom up (see there why that is one).  No recursion, so depth
+never matters.
 """
 from __future__ import annotations
 
-import heapq
 from dataclasses import dataclass
 
 from ..lang.ast import BOUND_KINDS, Define, Program, Var
@@ -38,26 +37,14 @@ def build_graph(program: Program) -> Graph:
     return Graph({n: decls[n].kind for n in nodes}, defs, users, {n: i for i, n in enumerate(nodes)})
 
 
-def children(graph: Graph, node: str) -> list[str]:
-    define = graph.defs.get(node)
-    return [] if define is None else [o.name for o in define.operands if isinstance(o, Var)]
-
-
 def topological_order(graph: Graph, nodes=None) -> list[str]:
-    """Every node in `nodes` (default all) after all of its users in `nodes`."""
-    nodes = set(graph.index if nodes is None else nodes)
-    waiting = {n: len({u for u, _ in graph.users[n] if u in nodes}) for n in nodes}
-    ready = [(-graph.index[n], n) for n, count in waiting.items() if count == 0]
-    heapq.heapify(ready)
-    order = []
-    while ready:
-        _, node = heapq.heappop(ready)
-        order.append(node)
-        for child in set(children(graph, node)) & nodes:
-            waiting[child] -= 1
-            if waiting[child] == 0:
-                heapq.heappush(ready, (-graph.index[child], child))
-    return order
+    """Every node in `nodes` (default all) after all of its users in `nodes`:
+    latest in program order first.  A checked program declares or defines each
+    name before any line reads it, so every user comes after its operands in
+    program order; the latest node left is then never waiting for a user, and
+    this is the order Kahn's algorithm gives when ties go to the later line."""
+    return sorted(graph.index if nodes is None else nodes, key=graph.index.__getitem__,
+                  reverse=True)
 
 
 def reachable(start, step) -> set[str]:

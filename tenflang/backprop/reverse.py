@@ -10,18 +10,22 @@ A contribution that numpy broadcasting widened is summed back with
 weights and losses); a node with no contribution has adjoint zero.  The
 result is a list of blocks, one per node, each a comment naming the forward
 line and the block's definitions, plus the shapes of all new names.
+
+The derivative rules of every definition are looked up once (`edge_rules`,
+per operand position) and shared by the pruning in `compiler.relevant_nodes`
+and the sweep: a large program asks for them about seven times per line.
 """
 from __future__ import annotations
 
 import functools
 
-from collections import ChainMap
 from dataclasses import dataclass, field, replace
 
 from .. import ops
 from ..lang.ast import Comment, Define, Num, Var
+from ..lang.checks import result_shape
 from ..lang.nested import Namer
-from ..lang.printer import statement
+from ..lang.printer import right_side
 from ..opkinds import Rule
 from ..shapes import Shape
 from .graph import Graph, topological_order
@@ -42,35 +46,34 @@ class Sweep:
     shapes: dict[str, Shape]
     nodes: set[str]
     namer: Namer
+    rules: dict[str, tuple[Rule | None, ...]]                  # see `edge_rules`
     partials: dict[tuple[str, int], str] = field(default_factory=dict)
     adjoints: dict[str, str] = field(default_factory=dict)   # node -> name of d/dnode
     blocks: list[tuple[Comment, list[Define]]] = field(default_factory=list)
 
 
-def operand_shape(operand, shapes) -> Shape:
-    return () if isinstance(operand, Num) else shapes[operand.name]
+def operand_shapes(operands, shapes) -> tuple[Shape, ...]:
+    return tuple([() if isinstance(o, Num) else shapes[o.name] for o in operands])
 
 
 def grad_rules(define: Define, shapes) -> tuple[Rule | None, ...]:
-    return rules_for(define.op, tuple(operand_shape(o, shapes) for o in define.operands),
-                     define.attrs)
+    return rules_for(define.op, operand_shapes(define.operands, shapes), define.attrs)
+
+
+def edge_rules(graph: Graph, shapes) -> dict[str, tuple[Rule | None, ...]]:
+    """Defined node -> its op's derivative rule for each operand position."""
+    return {name: grad_rules(define, shapes) for name, define in graph.defs.items()}
 
 
 def infer(lines: list[Define], shapes: dict) -> None:
     for line in lines:
-        shapes[line.name] = shape_for(
-            line.op, tuple(operand_shape(o, shapes) for o in line.operands), line.attrs)
+        shapes[line.name] = result_shape(line.op, operand_shapes(line.operands, shapes), line.attrs)
 
 
-# a program repeats a few (op, shapes, attributes) many times: rules and shapes once each
+# a program repeats a few (op, shapes, attributes) many times: their rules once each
 @functools.lru_cache(maxsize=4096)
 def rules_for(op: str, shapes: tuple, attrs: tuple) -> tuple[Rule | None, ...]:
     return ops.TABLE[op].rules(shapes, attrs)
-
-
-@functools.lru_cache(maxsize=4096)
-def shape_for(op: str, shapes: tuple, attrs: tuple) -> Shape:
-    return ops.TABLE[op].result_shape(shapes, attrs)
 
 
 def carries(rule: Rule | None, keep_zero: bool) -> bool:
@@ -78,26 +81,28 @@ def carries(rule: Rule | None, keep_zero: bool) -> bool:
     return rule is not None and (keep_zero or rule.kind != "no_grad")
 
 
-def live_edge(graph: Graph, shapes, user: str, position: int, keep_zero: bool) -> bool:
-    """Does operand `position` of `user` carry a derivative?"""
-    return carries(grad_rules(graph.defs[user], shapes)[position], keep_zero)
-
-
-def reverse_sweep(graph: Graph, shapes: dict, nodes: set[str], keep_zero: bool = True) -> Sweep:
-    sweep = Sweep(graph, dict(shapes), nodes, Namer(set(shapes)))
+def reverse_sweep(graph: Graph, shapes: dict, nodes: set[str], keep_zero: bool = True,
+                  rules: dict | None = None) -> Sweep:
+    """The sweep over `nodes`; `rules` is `edge_rules(graph, shapes)` if the caller has it."""
+    rules = edge_rules(graph, shapes) if rules is None else rules
+    sweep = Sweep(graph, dict(shapes), nodes, Namer(set(shapes)), rules)
     for node in topological_order(graph, nodes):
-        lines = adjoint_lines(sweep, node, keep_zero) + partial_lines(sweep, node, keep_zero)
+        lines = adjoint_lines(sweep, node, keep_zero)
+        lines += partial_lines(sweep, node, keep_zero)
         define = graph.defs.get(node)
-        title = f"{node} = {statement(define).split(' = ', 1)[1]}" if define else f"{graph.kinds[node]} {node}"
+        title = f"{node} = {right_side(define)}" if define else f"{graph.kinds[node]} {node}"
         sweep.blocks.append((Comment(title), lines))
     return sweep
 
 
 def adjoint_lines(sweep: Sweep, node: str, keep_zero: bool) -> list[Define]:
     target = sweep.adjoints[node] = sweep.namer.claim(adjoint(node))
+    nodes, rules = sweep.nodes, sweep.rules
     uses = [(u, i) for u, i in sweep.graph.users[node]
-            if u in sweep.nodes and live_edge(sweep.graph, sweep.shapes, u, i, keep_zero)]
+            if u in nodes and carries(rules[u][i], keep_zero)]
     seed = [Num(1.0)] if sweep.graph.kinds[node] == "loss" else []
+    if len(uses) == 1 and not seed:          # the common case: one contribution is all
+        return contribution(sweep, node, *uses[0], target)
     if not uses and not seed:
         lines = [zero(target, node, sweep.shapes)]
         infer(lines, sweep.shapes)
@@ -127,19 +132,19 @@ def zero(target: str, like: str, shapes) -> Define:
 
 def contribution(sweep: Sweep, node: str, user: str, position: int, target: str) -> list[Define]:
     define = sweep.graph.defs[user]
-    rule = grad_rules(define, sweep.shapes)[position]
     env = operand_env(define)
     env["g"] = Var(sweep.adjoints[user])
     if (user, position) in sweep.partials:
         env["p"] = Var(sweep.partials[(user, position)])
-    lines = lower(rule.combine, target, env, sweep.namer)
-    lines_shapes = ChainMap({}, sweep.shapes)     # a scratch layer: no copy of all shapes
-    infer(lines, lines_shapes)
-    if lines_shapes[target] != sweep.shapes[node]:       # broadcasting widened it
+    lines = lower(sweep.rules[user][position].combine, target, env, sweep.namer)
+    shapes = sweep.shapes
+    infer(lines, shapes)
+    if shapes[target] != shapes[node]:       # broadcasting widened it: sum it back
         wide = sweep.namer(target)
+        shapes[wide] = shapes[target]
         lines = [*lines[:-1], replace(lines[-1], name=wide),
                  Define(target, "sum_like", (Var(wide), Var(node)))]
-    infer(lines, sweep.shapes)
+        infer(lines[-1:], shapes)
     return lines
 
 
@@ -154,14 +159,17 @@ def partial_lines(sweep: Sweep, node: str, keep_zero: bool) -> list[Define]:
     if define is None:
         return []
     lines: list[Define] = []
-    for position, (operand, rule) in enumerate(zip(define.operands,
-                                                   grad_rules(define, sweep.shapes))):
-        if not (isinstance(operand, Var) and operand.name in sweep.nodes
+    for position, (operand, rule) in enumerate(zip(define.operands, sweep.rules[node])):
+        if (isinstance(operand, Var) and operand.name in sweep.nodes
                 and carries(rule, keep_zero) and rule.partial is not None):
-            continue
-        name = sweep.namer.claim(partial_name(node, operand.name))
-        sweep.partials[(node, position)] = name
-        new = lower(rule.partial, name, operand_env(define), sweep.namer)
-        infer(new, sweep.shapes)
-        lines += new
+            lines += partial(sweep, define, position, rule.partial)
+    return lines
+
+
+def partial(sweep: Sweep, define: Define, position: int, rule: str) -> list[Define]:
+    """The lines of d<node>/d<operand> for the operand at `position`."""
+    name = sweep.namer.claim(partial_name(define.name, define.operands[position].name))
+    sweep.partials[(define.name, position)] = name
+    lines = lower(rule, name, operand_env(define), sweep.namer)
+    infer(lines, sweep.shapes)
     return lines

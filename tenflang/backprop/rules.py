@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import replace
 
 from .. import ops
 from ..lang.ast import Define, Num, Var
@@ -37,12 +36,27 @@ def parse_rule(text: str):
     return top[0] if len(top) == 1 else tuple(top)
 
 
-def leaf(symbol, env: dict):
-    if isinstance(symbol, tuple):
-        raise ValueError("not a leaf")
-    if symbol in env:
-        return env[symbol]
-    return Num(float(symbol))
+@functools.cache
+def compiled(text: str):
+    """The rule as lowering reads it: a leaf (a symbol bound in env, or a `Num`)
+    or a node (op, operand subtrees, attribute values)."""
+    return node(parse_rule(text))
+
+
+def node(tree):
+    if not isinstance(tree, tuple):
+        return leaf(tree)
+    op, *args = tree
+    arity = ops.TABLE[op].arity
+    return op, tuple(node(t) for t in args[:arity]), tuple(map(attribute, args[arity:]))
+
+
+def leaf(symbol: str) -> str | Num:
+    """A number, or the name of a symbol `env` binds."""
+    try:
+        return Num(float(symbol))
+    except ValueError:
+        return symbol
 
 
 def attribute(symbol: str):
@@ -52,27 +66,31 @@ def attribute(symbol: str):
     return int(symbol)
 
 
-def line(name: str, tree: tuple, env, fresh, target, lines) -> Define:
-    op, *args = tree
-    arity = ops.TABLE[op].arity
-    operands = tuple(emit(t, env, fresh, target, lines) for t in args[:arity])
-    return Define(name, op, operands, attrs=tuple(map(attribute, args[arity:])))
-
-
 def lower(rule: str, target: str, env: dict, fresh) -> list[Define]:
     """Lines defining `target` by `rule`; `fresh(target)` names temporaries."""
-    tree = parse_rule(rule)
+    tree = compiled(rule)
     if not isinstance(tree, tuple):
-        return [Define(target, "copy", (leaf(tree, env),))]
+        return [Define(target, "copy", (value(tree, env, fresh, target, []),))]
     lines: list[Define] = []   # temporaries first (innermost first), the root last
-    root = line(target, tree, env, fresh, target, lines)
-    return lines + [root]
+    lines.append(line(target, tree, env, fresh, target, lines))
+    return lines
 
 
-def emit(tree, env, fresh, target, lines) -> Var | Num:
-    if not isinstance(tree, tuple):
-        return leaf(tree, env)
-    define = line("", tree, env, fresh, target, lines)     # its operands' lines first
-    name = fresh(target)
-    lines.append(replace(define, name=name))
-    return Var(name)
+def line(name: str | None, tree: tuple, env, fresh, target, lines) -> Define:
+    """The line computing `tree`, its operands' lines appended to `lines` first;
+    `name` None: a temporary, named once its operands are (innermost first)."""
+    op, operands, attrs = tree
+    values = tuple([value(o, env, fresh, target, lines) for o in operands])
+    return Define(name or fresh(target), op, values, attrs=attrs)
+
+
+def value(tree, env, fresh, target, lines) -> Var | Num:
+    """What an operand stands for: a bound symbol, a number (shared: a `Num` is
+    immutable), or the temporary computing a subtree."""
+    if isinstance(tree, str):
+        return env[tree]
+    if isinstance(tree, Num):
+        return tree
+    define = line(None, tree, env, fresh, target, lines)
+    lines.append(define)
+    return Var(define.name)

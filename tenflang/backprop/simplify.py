@@ -17,6 +17,7 @@ Forward lines are kept as the user wrote them; only their dead ones go.
 """
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -29,35 +30,54 @@ COMMUTATIVE = {"add", "mul", "max", "min", "dot"}
 
 
 def simplify(forward, blocks, keep: set[str], shapes):
-    table: dict = {}
+    table: dict = {}       # what a line computes (`key`) -> the first name computing it
     for line in forward:
         table.setdefault(key(line.op, line.operands, line.attrs), line.name)
-    subst: dict[str, Var | Num] = {}
+    subst: dict[str, Var | Num] = {}       # a vanished line's name -> what it stood for
     new_blocks = []
     for title, lines in blocks:
-        out = []
-        for line in lines:
-            operands = tuple(subst.get(o.name, o) if isinstance(o, Var) else o
-                             for o in line.operands)
-            value = reduce(line.op, operands, shapes, line.name)
-            if value is None:
-                found = table.setdefault(key(line.op, operands, line.attrs), line.name)
-                value = Var(found) if found != line.name else None
-            if value is None:
-                op, operands = rewrite(line.op, operands)
-                out.append(Define(line.name, op, operands, attrs=line.attrs))
-            elif line.name in keep:
-                out.append(Define(line.name, "copy", (value,)))
-            else:
-                subst[line.name] = value
-        new_blocks.append((title, out))
+        kept = (simplified(line, subst, table, keep, shapes) for line in lines)
+        new_blocks.append((title, [line for line in kept if line is not None]))
     return remove_dead(forward, new_blocks, keep)
+
+
+def simplified(line: Define, subst: dict, table: dict, keep: set[str], shapes) -> Define | None:
+    """The line as it stays (itself where nothing changes), or None where it
+    vanishes into a value, which `subst` then records for the lines after it."""
+    operands = substituted(line.operands, subst)
+    value = reduce(line.op, operands, shapes, line.name)
+    if value is None:
+        found = table.setdefault(key(line.op, operands, line.attrs), line.name)
+        if found == line.name:
+            op, operands = rewrite(line.op, operands)
+            if op == line.op and operands is line.operands:
+                return line
+            return Define(line.name, op, operands, attrs=line.attrs)
+        value = Var(found)
+    if line.name in keep:
+        return Define(line.name, "copy", (value,))
+    subst[line.name] = value
+    return None
+
+
+def substituted(operands: tuple, subst: dict) -> tuple:
+    """`operands` with each name replaced by what it stands for (the same tuple
+    where none is replaced)."""
+    for operand in operands:
+        if isinstance(operand, Var) and operand.name in subst:
+            return tuple([subst.get(o.name, o) if isinstance(o, Var) else o for o in operands])
+    return operands
 
 
 def key(op: str, operands, attrs=()) -> tuple:
     """What a line computes: equal keys, equal values (defaults filled in)."""
-    parts = tuple(("v", o.name) if isinstance(o, Var) else ("n", o.value) for o in operands)
-    return (op, tuple(sorted(parts)) if op in COMMUTATIVE else parts, ops.TABLE[op].full(attrs))
+    parts = tuple([("v", o.name) if isinstance(o, Var) else ("n", o.value) for o in operands])
+    return (op, tuple(sorted(parts)) if op in COMMUTATIVE else parts, full_attrs(op, attrs))
+
+
+@functools.lru_cache(maxsize=4096)
+def full_attrs(op: str, attrs: tuple) -> tuple:
+    return ops.TABLE[op].full(attrs)
 
 
 def shape_of(operand, shapes) -> Shape:
@@ -70,31 +90,41 @@ def is_num(operand, value: float) -> bool:
 
 def reduce(op: str, operands, shapes, name: str):
     """What the line reduces to (a Var or Num), or None if it must stay."""
-    result_shape = shapes[name]
-
-    def same(o):
-        return o if shape_of(o, shapes) == result_shape else None
     if op == "copy":
         return operands[0]
-    if all(isinstance(o, Num) for o in operands) and ops.TABLE[op].elementwise:
+    if op in ("sum_like", "broadcast_like"):       # not elementwise: they never fold
+        return same_shape(operands[0], shapes, shapes[name])
+    numbers = [o for o in operands if isinstance(o, Num)]
+    if not numbers:
+        return None                 # nothing to fold, no identity element
+    if len(numbers) == len(operands) and ops.TABLE[op].elementwise:
         return fold(op, operands)
-    a = operands[0]
-    b = operands[1] if len(operands) > 1 else None
+    if op not in ("mul", "add", "sub", "div", "pow"):
+        return None
+    return identity(op, *operands, shapes, shapes[name])
+
+
+def identity(op: str, a, b, shapes, result_shape):
+    """`mul x 1`, `add x 0`, `sub x 0`, `div x 1`, `pow x 1` → x (where x has the
+    result's shape); `mul x 0` → 0 for a scalar result."""
     if op == "mul":
         for x, y in ((a, b), (b, a)):
             if is_num(y, 1.0):
-                return same(x)
+                return same_shape(x, shapes, result_shape)
             if is_num(y, 0.0) and result_shape == ():
                 return Num(0.0)
     if op == "add":
         for x, y in ((a, b), (b, a)):
             if is_num(y, 0.0):
-                return same(x)
+                return same_shape(x, shapes, result_shape)
     if op in ("sub", "div", "pow") and is_num(b, 0.0 if op == "sub" else 1.0):
-        return same(a)
-    if op in ("sum_like", "broadcast_like"):
-        return same(a)
+        return same_shape(a, shapes, result_shape)
     return None
+
+
+def same_shape(operand, shapes, shape):
+    """`operand` where it has `shape` (so replacing the line loses no broadcasting)."""
+    return operand if shape_of(operand, shapes) == shape else None
 
 
 def fold(op: str, operands):
@@ -120,6 +150,8 @@ def remove_dead(forward, blocks, keep: set[str]):
     lines = list(forward) + [d for _, ls in blocks for d in ls]
     for line in reversed(lines):
         if line.name in live:
-            live.update(o.name for o in line.operands if isinstance(o, Var))
+            for operand in line.operands:
+                if isinstance(operand, Var):
+                    live.add(operand.name)
     return ([d for d in forward if d.name in live],
             [(title, [d for d in ls if d.name in live]) for title, ls in blocks])

@@ -4,6 +4,7 @@ from __future__ import annotations
 import click
 
 from ..backprop import compile_gradient
+from ..gcpause import paused_gc
 from ..lang import parse_file, print_program
 from .common import check_outputs, reports_errors, say, write_output
 
@@ -23,6 +24,11 @@ from .common import check_outputs, reports_errors, say, write_output
 def tfcompiler(shape, out, level, dot_file, dot_gcp, stats, check_only):
     """Compile the shape program SHAPE into its Gradient Computing Program."""
     check_outputs({"-o": out, "--dot": dot_file}, {"SHAPE": shape})
+    with paused_gc():         # back on once the syntax trees are freed (see gcpause)
+        compile_file(shape, out, level, dot_file, dot_gcp, stats, check_only)
+
+
+def compile_file(shape, out, level, dot_file, dot_gcp, stats, check_only) -> None:
     program = parse_file(shape, shape_program=True)
     if check_only:
         say(f"{shape}: ok")

@@ -16,6 +16,7 @@ program three times).
 from __future__ import annotations
 
 import difflib
+import functools
 import math
 import re
 from dataclasses import replace
@@ -111,13 +112,13 @@ def check_once(program: Program, shape_program: bool) -> dict[str, Shape]:
             check_declare(program, statement, decls, shape_program)
             decls[statement.name] = statement
             if statement.kind in BOUND_KINDS:
-                shapes[statement.name] = statement.shape or ()
+                shapes[statement.name] = tuple(statement.shape or ())
         elif isinstance(statement, Define):
             check_define(program, statement, decls, defined)
             shapes[statement.name] = infer(program, statement, decls, shapes)
             defined.add(statement.name)
     for name, decl in decls.items():
-        shapes.setdefault(name, decl.shape or ())
+        shapes.setdefault(name, tuple(decl.shape or ()))
     check_losses(program, decls, shapes, defined, shape_program)
     return shapes
 
@@ -190,10 +191,16 @@ def check_use(program, define: Define, operand: Var, decls, defined: set[str]) -
     raise error_at(program, operand.pos or define.op_pos, message, define.origin)
 
 
+# a program repeats a few (op, shapes, attributes) many times: each shape once
+@functools.lru_cache(maxsize=4096)
+def result_shape(op: str, operand_shapes: tuple, attrs: tuple) -> Shape:
+    return ops.TABLE[op].result_shape(operand_shapes, attrs)
+
+
 def infer(program, define: Define, decls, shapes) -> Shape:
-    operand_shapes = [() if isinstance(o, Num) else shapes[o.name] for o in define.operands]
+    operand_shapes = tuple([() if isinstance(o, Num) else shapes[o.name] for o in define.operands])
     try:
-        shape = ops.TABLE[define.op].result_shape(operand_shapes, define.attrs)
+        shape = result_shape(define.op, operand_shapes, define.attrs)
     except ShapeMismatch as err:
         raise error_at(program, define.op_pos, str(err), define.origin) from None
     check_size(program, define.pos, define.name, shape, define.origin)

@@ -22,11 +22,13 @@ from dataclasses import replace
 from .. import limits, ops
 from .ast import Declare, Define, Macro, Program, Var
 from .diagnostics import error_at
-from .nested import Namer, lower, names_used, nodes, rename
+from .nested import Namer, has_nested, lower, names_used, nodes, rename
 
 
 def expand(program: Program) -> Program:
     """The program with every macro definition removed and every call expanded."""
+    if plain(program):
+        return program
     macros: dict[str, Macro] = {}
     cost: dict[str, tuple[int, int]] = {}      # macro -> (expanded statements, depth)
     later = {s.name: s for s in program.statements if isinstance(s, Macro)}
@@ -52,6 +54,13 @@ def expand(program: Program) -> Program:
         else:
             out.append(statement)
     return replace(program, statements=tuple(out))
+
+
+def plain(program: Program) -> bool:
+    """Nothing to expand: no macro, no nested expression, and within the size limit."""
+    return len(program.statements) <= limits.MAX_EXPANDED_STATEMENTS and not any(
+        isinstance(s, Macro) or isinstance(s, Define) and has_nested(s)
+        for s in program.statements)
 
 
 def ops_called(define: Define):

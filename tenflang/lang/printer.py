@@ -30,11 +30,13 @@ def attribute(value) -> str:
 def operand(o: Var | Num | Dims | Expr) -> str:
     """An operand as written; a nested expression (unexpanded programs only)
     in its parentheses (the parser caps their depth, so recursion is safe)."""
+    if isinstance(o, Var):
+        return o.name
+    if isinstance(o, Num):
+        return number(o.value)
     if isinstance(o, Expr):
         return "(" + " ".join([o.op, *map(operand, o.operands)]) + ")"
-    if isinstance(o, Dims):
-        return shape(o.values)
-    return o.name if isinstance(o, Var) else number(o.value)
+    return shape(o.values)
 
 
 def right_side(s: Define) -> str:

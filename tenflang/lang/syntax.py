@@ -1,9 +1,11 @@
-"""Text → syntax tree.  The only module that sees lark.
+"""Text → syntax tree.  With `fastparse`, the only module that sees lark.
 
 The grammar is `grammar/tenflang.lark` (installed as the package data
 `tenflang.grammar`).  A lark `Transformer` runs inline with the LALR parser, so
 no parse tree is built: tokens become frozen dataclasses from `ast` directly.
-Syntax errors become `TenflangError`s that say what was expected.
+A valid program takes the fast lane (`fastparse`: lark's tables, a leaner
+loop); anything else is parsed by lark itself, and its syntax errors become
+`TenflangError`s that say what was expected.
 """
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ from ..errors import Location, TenflangError, source_line
 from ..files import cache_dir
 from ..gcpause import paused_gc
 from .ast import Declare, Define, Dims, Expr, Macro, Num, Pos, Program, Var
+from .fastparse import Fallback, FastParser
 from .lexical import grammar_text
 
 READABLE = {
@@ -112,11 +115,33 @@ def parser() -> lark.Lark:
                      cache=cache and os.path.join(cache, f"grammar-lark-{lark.__version__}.cache"))
 
 
+@functools.cache
+def fast_parser() -> FastParser | None:
+    """The fast lane over `parser()`'s tables; None where this lark's internals
+    are laid out otherwise (every program then takes lark's own path)."""
+    try:
+        return FastParser(parser())
+    except (AttributeError, KeyError, TypeError, NotImplementedError):
+        return None
+
+
+def statements_of(text: str) -> tuple:
+    """The statements of `text` (which ends in a newline): the fast lane where it
+    reads the text, else lark, which raises the error the user sees."""
+    fast = fast_parser()
+    if fast is not None:
+        try:
+            return fast.parse(text)
+        except (Fallback, BadToken):
+            pass
+    return parser().parse(text)
+
+
 def parse_source(text: str, filename: str = "<input>") -> Program:
     """Parse TenFlang text into a `Program` (macros not yet expanded)."""
     try:
         with paused_gc():
-            statements = parser().parse(text if text.endswith("\n") else text + "\n")
+            statements = statements_of(text if text.endswith("\n") else text + "\n")
     except lark.exceptions.UnexpectedInput as err:
         raise syntax_error(err, text, filename) from None
     except BadToken as err:
