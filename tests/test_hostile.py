@@ -270,6 +270,16 @@ def test_a_macro_bomb_is_refused_at_the_call_before_expanding():
                            f"expands to more than {limits.MAX_EXPANDED_STATEMENTS} statements")
 
 
+def test_a_program_of_more_plain_statements_than_the_limit_is_refused(monkeypatch):
+    monkeypatch.setattr(limits, "MAX_EXPANDED_STATEMENTS", 40)
+    lines = ["declare input x"] + [f"declare intvar v{i}" for i in range(30)]
+    lines += ["define v0 = neg x"] + [f"define v{i} = neg v{i - 1}" for i in range(1, 30)]
+    with pytest.raises(TenflangError) as caught:
+        tenflang.parse("\n".join(lines) + "\n", "long.tf")
+    assert caught.value.render().startswith(
+        "long.tf:41:8: error: the program has more than 40 statements (the limit)")
+
+
 def test_a_bomb_just_under_the_limit_expands():
     program = tenflang.parse(macro_chain(15, 2), "ok.tf")     # 2**15-ish lines
     assert len(program.statements) > 2 ** 15

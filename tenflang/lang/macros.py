@@ -103,8 +103,11 @@ def macro_cost(program: Program, macro: Macro, cost: dict) -> tuple[int, int]:
 
 def check_size(program: Program, define: Define, total: int, cost: dict) -> None:
     if total > limits.MAX_EXPANDED_STATEMENTS:
-        op, where = max((c for c in ops_called(define) if c[0] in cost),
-                        key=lambda c: cost[c[0]][0])
+        calls = [c for c in ops_called(define) if c[0] in cost]
+        if not calls:            # a long program of plain statements
+            raise error_at(program, define.pos, f"the program has more than "
+                           f"{limits.MAX_EXPANDED_STATEMENTS} statements (the limit)")
+        op, where = max(calls, key=lambda c: cost[c[0]][0])
         raise error_at(program, where, f"with this call of macro '{op}' the program expands "
                        f"to more than {limits.MAX_EXPANDED_STATEMENTS} statements (the limit); "
                        "do its macros call each other more often than intended?")
