@@ -60,7 +60,11 @@ def test_a_compile_error_is_unavailable_with_the_compilers_message(fresh):
 def test_a_damaged_cache_file_is_built_again(fresh):
     native.library(ADD)
     [built] = fresh.glob("lib_*.so")
-    built.write_bytes(b"not a shared library")
+    # damaged by a new file put in its place: truncating the file this process has
+    # mapped would crash it (SIGBUS) when the pages are next read
+    damaged = fresh / "damaged"
+    damaged.write_bytes(b"not a shared library")
+    os.replace(damaged, built)
     # a new process: this one has the library loaded, and dlopen would hand it back
     code = ("import ctypes\nfrom tenflang import native\n"
             "f = native.library(%r).add\n"
