@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import math
 import os
+import signal
 import subprocess
 import sys
+import time
 
 import numpy as np
 import pytest
@@ -217,6 +219,34 @@ def test_plan_fused_shows_the_call_and_the_c_loop(run_cli):
     assert "double o = (((z >= 0.0) ? 1.0 : exp((-fabs(z)))) / (1.0 + exp((-fabs(z)))));" \
         "    /* o = logistic z */" in c
     assert native.library(c).loop_1        # the text shown is the text that compiles
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork here")
+def test_a_forked_child_runs_c_loops_on_threads_of_its_own(monkeypatch):
+    monkeypatch.setenv("TENFLANG_NUM_THREADS", "2")
+    c_loops.pool.cache_clear()
+    plan = original_example_gradient_plan()
+    n = 4 * c_loops.MIN_BLOCKS_PER_THREAD * c_loops.BLOCK
+    data = {"x": np.linspace(-3, 3, n), "y": np.ones(n), "w": np.float64(0.7)}
+    parent = run_plan(plan, data, reduce="sum")          # the parent's pool has threads now
+    read, write = os.pipe()
+    child = os.fork()
+    if child == 0:                                       # the child: same sums, no hang
+        try:
+            same = all(np.array_equal(parent[k], v) for k, v in
+                       run_plan(plan, data, reduce="sum").items())
+            os.write(write, b"same" if same else b"different")
+        finally:
+            os._exit(0)
+    os.close(write)
+    deadline = time.monotonic() + 60
+    while os.waitpid(child, os.WNOHANG) == (0, 0):       # a hung child fails the test
+        if time.monotonic() > deadline:
+            os.kill(child, signal.SIGKILL)
+            os.waitpid(child, 0)
+            pytest.fail("the forked child hung in a fused loop")
+        time.sleep(0.05)
+    assert os.read(read, 16) == b"same"
 
 
 def test_plan_fused_shows_numba_loops_without_a_c_compiler(run_cli, monkeypatch):

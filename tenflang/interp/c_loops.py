@@ -119,6 +119,10 @@ def pool() -> ThreadPoolExecutor:
     return ThreadPoolExecutor(max_workers=threads(), thread_name_prefix="tenflang-loop")
 
 
+if hasattr(os, "register_at_fork"):      # a forked child has none of the pool's threads
+    os.register_at_fork(after_in_child=pool.cache_clear)
+
+
 def spans(n: int, count: int) -> list[tuple[int, int]]:
     """[start, stop) ranges covering 0..n-1, cut at block boundaries."""
     blocks = math.ceil(n / BLOCK)
