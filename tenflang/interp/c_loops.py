@@ -36,7 +36,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from .. import native
-from .codegen import python_name
+from .codegen import Names
 from .scalar_c import CTYPES, RESERVED_WORDS, literal, preamble, to_c
 
 BLOCK = 1024               # examples per partial sum
@@ -45,38 +45,23 @@ INDEX = {"full": "[i * S + j]", "example": "[i]", "shared": "[j]", "constant": "
 RESERVED = {"i", "j", "S", "start", "stop", "block", "end"} | RESERVED_WORDS   # the loop's own words
 
 
-def local_names(group) -> dict:
-    """C identifiers: TenFlang name -> its value's local, and (name, "in" | "out"
-    | "part") -> its array's; all distinct, none a word the loop uses."""
-    names: dict = {}
-    arrays = [(i.name, "in") for i in group.inputs] + [
-        (o.name, "part" if o.reduce else "out") for o in group.outputs]
-    for key in [i.name for i in group.inputs] + [s.target for s in group.steps] + arrays:
-        base = python_name(key) if isinstance(key, str) else f"{python_name(key[0]).rstrip('_')}_{key[1]}"
-        candidate, k = base, 2
-        while candidate in RESERVED or candidate in names.values():
-            candidate, k = f"{base}_{k}", k + 1
-        names.setdefault(key, candidate)
-    return names
+def operand(value, names: Names, ctype: str) -> str:
+    return names(value) if isinstance(value, str) else literal(value, ctype, "c")
 
 
-def operand(value, names: dict, ctype: str) -> str:
-    return names[value] if isinstance(value, str) else literal(value, ctype, "c")
-
-
-def step_line(step, names: dict, dtype: str) -> str:
+def step_line(step, names: Names, dtype: str) -> str:
     ctype = CTYPES[dtype]
     args = dict(zip("ab", (operand(o, names, ctype) for o in step.operands)))
     words = " ".join(o if isinstance(o, str) else repr(o) for o in step.operands)
     code = to_c(step.op.scalar, args, dtype, where=f"{step.target} = {step.op.name}", dialect="c")
-    return f"{ctype} {names[step.target]} = {code};    /* {step.target} = {step.op.name} {words} */"
+    return f"{ctype} {names(step.target)} = {code};    /* {step.target} = {step.op.name} {words} */"
 
 
 def loop_source(k: int, group, dtype: str) -> list[str]:
     """The C function of group k (see the module docstring)."""
-    t, names = CTYPES[dtype], local_names(group)
-    ins = [f"const {t} *restrict {names[i.name, 'in']}" for i in group.inputs]
-    outs = [f"{t} *restrict {names[o.name, 'part' if o.reduce else 'out']}"
+    t, names = CTYPES[dtype], Names(RESERVED)
+    ins = [f"const {t} *restrict {names(i.name, '_in')}" for i in group.inputs]
+    outs = [f"{t} *restrict {names(o.name, '_part' if o.reduce else '_out')}"
             for o in group.outputs]
     body = " " * 16
     lines = [f"/* {', '.join(s.target for s in group.steps)} */",
@@ -86,12 +71,12 @@ def loop_source(k: int, group, dtype: str) -> list[str]:
              f"        long end = block * {BLOCK} + {BLOCK} < stop ? block * {BLOCK} + {BLOCK} : stop;",
              f"        for (long i = block * {BLOCK}; i < end; i++) {{",
              "            for (long j = 0; j < S; j++) {"]
-    lines += [f"{body}{t} {names[i.name]} = {names[i.name, 'in']}{INDEX[i.role]};"
+    lines += [f"{body}{t} {names(i.name)} = {names(i.name, '_in')}{INDEX[i.role]};"
               for i in group.inputs]
     lines += [body + step_line(step, names, dtype) for step in group.steps]
     for o in group.outputs:
-        lines.append(f"{body}{names[o.name, 'part']}[block * S + j] += {names[o.name]};" if o.reduce
-                     else f"{body}{names[o.name, 'out']}[i * S + j] = {names[o.name]};")
+        lines.append(f"{body}{names(o.name, '_part')}[block * S + j] += {names(o.name)};" if o.reduce
+                     else f"{body}{names(o.name, '_out')}[i * S + j] = {names(o.name)};")
     return lines + ["            }", "        }", "    }", "}"]
 
 
@@ -132,16 +117,17 @@ def spans(n: int, count: int) -> list[tuple[int, int]]:
 
 
 class Loop:
-    """The Python wrapper `fused_k` of one group (see the module docstring)."""
+    """The Python wrapper `fused_k` of one group (see the module docstring);
+    `library(dtype name)` is the plan's compiled module, shared by its loops."""
 
-    def __init__(self, k: int, group, groups):
-        self.k, self.group, self.groups = k, group, groups
+    def __init__(self, k: int, group, library):
+        self.k, self.group, self.library = k, group, library
         self.batch = next(n for n, i in enumerate(group.inputs) if i.role in ("full", "example"))
         self.functions: dict = {}          # dtype name -> the C function
 
     def function(self, dtype: str):
         if dtype not in self.functions:
-            f = getattr(native.library(module_source(self.groups, dtype)), f"loop_{self.k}")
+            f = getattr(self.library(dtype), f"loop_{self.k}")
             f.argtypes = [ctypes.c_long, ctypes.c_long] + [ctypes.c_void_p] * (
                 len(self.group.inputs) + len(self.group.outputs))
             f.restype = None
@@ -171,5 +157,9 @@ def functions(groups) -> dict:
     here, so that a machine without a working C compiler raises
     native.Unavailable now, not in the middle of a run."""
     groups = tuple(groups)
-    native.library(module_source(groups, "float64"))
-    return {f"fused_{k}": Loop(k, group, groups) for k, group in enumerate(groups, 1)}
+
+    @functools.lru_cache(maxsize=None)
+    def library(dtype: str):         # one source and one library per dtype for all the loops
+        return native.library(module_source(groups, dtype))
+    library("float64")
+    return {f"fused_{k}": Loop(k, group, library) for k, group in enumerate(groups, 1)}

@@ -97,6 +97,25 @@ def python_name(name: str) -> str:
     return cleaned + "_" if keyword.iskeyword(cleaned) or cleaned in PARAMETERS else cleaned
 
 
+class Names:
+    """Local names of one generated loop (numba or C): TenFlang names made
+    unique identifiers, none of them a word in `reserved`."""
+
+    def __init__(self, reserved):
+        self.names, self.taken = {}, set(reserved)
+
+    def __call__(self, name: str, suffix: str = "") -> str:
+        """The local name of value `name` (an array of it: `suffix` `_in`, `_out`, ...)."""
+        if (name, suffix) not in self.names:
+            base = candidate = python_name(name).rstrip("_") + suffix if suffix else python_name(name)
+            k = 2
+            while candidate in self.taken:
+                candidate, k = f"{base}_{k}", k + 1
+            self.taken.add(candidate)
+            self.names[name, suffix] = candidate
+        return self.names[name, suffix]
+
+
 class Source:
     """Builds the generated function's lines and its value names."""
 

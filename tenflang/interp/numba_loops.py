@@ -33,28 +33,11 @@ import os
 import sys
 
 from ..files import cache_dir, write_file
-from .codegen import python_name
+from .codegen import Names
 
 BLOCK = 1024          # examples per partial sum
 INDEX = {"full": "[i, j]", "example": "[i, 0]", "shared": "[0, j]", "constant": "[0, 0]"}
-
-
-class Names:
-    """Local names of one loop: TenFlang names made unique identifiers."""
-
-    def __init__(self, reserved=("i", "j", "n", "start", "stop", "np", "math", "numba")):
-        self.names, self.taken = {}, set(reserved)
-
-    def __call__(self, name: str, suffix: str = "") -> str:
-        """The local name of value `name` (an array of it: `suffix` `_in`, `_out`, `_sum`)."""
-        if (name, suffix) not in self.names:
-            base = candidate = python_name(name).rstrip("_") + suffix if suffix else python_name(name)
-            k = 2
-            while candidate in self.taken:
-                candidate, k = f"{base}_{k}", k + 1
-            self.taken.add(candidate)
-            self.names[name, suffix] = candidate
-        return self.names[name, suffix]
+RESERVED = ("i", "j", "n", "start", "stop", "np", "math", "numba")   # the loop's own words
 
 
 def scalar_code(step, local) -> str:
@@ -71,7 +54,7 @@ def scalar_code(step, local) -> str:
 
 def loop_source(k: int, group) -> list[str]:
     """The numba loop of group k (see the module docstring)."""
-    local = Names()
+    local = Names(RESERVED)
     ins, outs = arrays(group, local)
     lines = ['@numba.njit(cache=True, error_model="numpy")',
              f"def loop_{k}(n, {', '.join(ins + outs)}):",
@@ -100,7 +83,7 @@ def arrays(group, names: Names) -> tuple[list[str], list[str]]:
 
 
 def wrapper_source(k: int, group) -> list[str]:
-    ins, outs = arrays(group, Names())
+    ins, outs = arrays(group, Names(RESERVED))
     batch = next(name for i, name in zip(group.inputs, ins) if i.role in ("full", "example"))
     shape = repr(tuple(group.shape))
     lines = [f"def fused_{k}(dtype, {', '.join(ins)}):", f"    n = {batch}.shape[0]"]
