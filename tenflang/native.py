@@ -33,6 +33,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 
 from .files import cache_dir
 
@@ -107,3 +108,23 @@ def unavailable_reason() -> str | None:
     except Unavailable as e:
         return str(e)
     return None
+
+
+def threads() -> int:
+    """Threads a compiled loop may use: $TENFLANG_NUM_THREADS, else $OMP_NUM_THREADS,
+    else the CPUs this process may run on."""
+    for var in ("TENFLANG_NUM_THREADS", "OMP_NUM_THREADS"):
+        value = os.environ.get(var, "")
+        if value.strip().isdigit() and int(value) > 0:
+            return int(value)
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+@functools.lru_cache(maxsize=None)
+def pool() -> ThreadPoolExecutor:
+    """The threads that run compiled loops (ctypes releases the GIL during a call)."""
+    return ThreadPoolExecutor(max_workers=threads(), thread_name_prefix="tenflang-loop")
+
+
+if hasattr(os, "register_at_fork"):      # a forked child has none of the pool's threads
+    os.register_at_fork(after_in_child=pool.cache_clear)

@@ -32,6 +32,7 @@ from types import SimpleNamespace
 from .. import convolution, ops
 from ..lang.printer import attribute, number
 from .fusion import Group, fuse
+from .image_c import FORWARDS as NATIVE_IMAGE_OPS
 
 # a batch sum pushed into the product, as one BLAS call: Σ_b a_b ⊗ c_b = aᵀc, and
 # Σ_b A_b C_b contracts the example axis with the inner one
@@ -41,6 +42,7 @@ REDUCIBLE = {"outer": "xp.matmul({a}.T, {b})",
              "conv2d_kernel_grad": "F.conv2d_kernel_grad_sum(xp, {a}, {b}, {c}, {attrs})"}
 FORWARDS = SimpleNamespace(**{name: op.forward for name, op in ops.TABLE.items()},
                            conv2d_kernel_grad_sum=convolution.conv2d_kernel_grad_sum)
+vars(FORWARDS).update(NATIVE_IMAGE_OPS)     # C and BLAS on the CPU, else these same forwards
 
 
 def written(attrs: tuple) -> tuple:
