@@ -49,15 +49,16 @@ def cli(files, *args):
 
 # ---------------------------------------------------------------- the registry
 
-@pytest.mark.parametrize("name", ["adagrad", "ADAM", "", None])
+@pytest.mark.parametrize("name", ["lbfgs", "ADAM", "", None])
 def test_unknown_optimizer_is_refused_naming_the_choices(name):
     with pytest.raises(TenflangError, match=r"unknown optimizer .*choose one of: sgd, momentum, "
-                                            r"adam$"):
+                                            r"adam, rmsprop, adagrad$"):
         TrainConfig(optimizer=name)
 
 
 @pytest.mark.parametrize("fields,message", [
-    ({"lr_schedule": "step"}, "unknown lr_schedule 'step'; choose one of: constant, cosine"),
+    ({"lr_schedule": "linear"}, "unknown lr_schedule 'linear'; choose one of: constant, "
+                                "cosine, step, warmup-cosine"),
     ({"weight_decay": -0.1}, "weight_decay (--weight-decay) must be 0 or more, not -0.1"),
     ({"weight_decay": math.nan}, "weight_decay (--weight-decay) must be 0 or more"),
     ({"patience": 3}, "patience (--patience) needs a validation split"),
@@ -72,8 +73,10 @@ def test_config_is_checked_when_made(fields, message):
 
 def test_cli_choices_come_from_the_registries():
     params = {p.name: p for p in tfweightcalc.params}
-    assert list(params["optimizer"].type.choices) == list(OPTIMIZERS) == ["sgd", "momentum", "adam"]
-    assert list(params["lr_schedule"].type.choices) == list(SCHEDULES) == ["constant", "cosine"]
+    assert list(params["optimizer"].type.choices) == list(OPTIMIZERS) == [
+        "sgd", "momentum", "adam", "rmsprop", "adagrad"]
+    assert list(params["lr_schedule"].type.choices) == list(SCHEDULES) == [
+        "constant", "cosine", "step", "warmup-cosine"]
 
 
 # ---------------------------------------------------------------- against torch.optim
@@ -121,12 +124,13 @@ def test_cosine_schedule_equals_torch_scheduler():
     torch = pytest.importorskip("torch", reason="torch is an optional test dependency")
     optimizer = torch.optim.SGD([torch.zeros(1, requires_grad=True)], lr=0.3)
     scheduler = torch.optim.lr_scheduler.CosineAnnealingLR(optimizer, T_max=50, eta_min=0)
+    cfg = TrainConfig(lr=0.3, lr_schedule="cosine", max_iters=50)
     for t in range(60):
-        assert SCHEDULES["cosine"](0.3, t, 50) == pytest.approx(scheduler.get_last_lr()[0],
-                                                                 rel=1e-12, abs=1e-15)
+        assert SCHEDULES["cosine"](0.3, t, cfg) == pytest.approx(scheduler.get_last_lr()[0],
+                                                                  rel=1e-12, abs=1e-15)
         optimizer.step()
         scheduler.step()
-    assert SCHEDULES["cosine"](0.3, 50, 50) == 0.0
+    assert SCHEDULES["cosine"](0.3, 50, cfg) == 0.0
 
 
 def test_weight_decay_training_equals_a_numpy_loop():
