@@ -240,6 +240,43 @@ def test_oscillating_loss_is_a_warning_with_a_suggestion():
     assert calm.warnings == []
 
 
+IRIS_SOFTMAX = """declare input x [4]
+declare exp_output y [3]
+declare weight W [3, 4]
+declare weight b [3]
+declare output scores [3]
+declare loss xent
+define scores = add (matmul W x) b
+define xent = neg (dot (log_softmax scores) y)
+"""
+
+
+def test_a_loss_that_ends_above_its_start_is_a_warning():
+    """Unscaled iris (petal and sepal lengths in cm) with --lr 2: too short a
+    run for the oscillation check, yet the loss ends far above its start."""
+    from sklearn.datasets import load_iris
+    x, label = load_iris(return_X_y=True)
+    data = {"x": x, "y": np.eye(3)[label]}
+    result = train(gcp(IRIS_SOFTMAX), data, TrainConfig(lr=2, max_iters=20, tol=0, seed=1))
+    assert result.history[-1] > 5 * result.history[0]
+    assert result.warnings == [
+        f"the training loss ended at {result.history[-1]:.4g}, above where it started "
+        f"({result.history[0]:.4g}): the steps overshoot; try a smaller --lr (it was 2), "
+        "--lr-schedule cosine, or inputs scaled to unit size"]
+    scaled = {"x": (x - x.mean(axis=0)) / x.std(axis=0), "y": data["y"]}
+    calm = train(gcp(IRIS_SOFTMAX), scaled, TrainConfig(lr=0.5, max_iters=20, tol=0, seed=1))
+    assert calm.history[-1] < calm.history[0] and calm.warnings == []
+
+
+def test_with_minibatches_the_rise_compares_epoch_means():
+    from tenflang.training.health import risen
+    # per-batch losses that end high on one batch only: the epoch means fell
+    assert risen([1.0, 1.0, 0.5, 1.5], 2, 0.1) is None
+    assert "ended at 2, above where it started (1)" in risen([1.0, 1.0, 2.5, 1.5], 2, 0.1)
+    assert "the mean over an epoch of 2 iterations" in risen([1.0, 1.0, 2.5, 1.5], 2, 0.1)
+    assert risen([1.0, 1.0, 2.5], 2, 0.1) is None           # one complete epoch only
+
+
 def test_a_zero_weight_that_can_never_learn_is_named():
     rng = np.random.default_rng(0)
     x = rng.normal(size=(30, 3))
