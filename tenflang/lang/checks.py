@@ -7,7 +7,9 @@ The result maps every declared name to its per-example shape: data variables
 take their declared shape (scalar when none is written); defined variables
 take the shape their op's rule gives, which must agree with any declared one.
 No tensor, declared or inferred, may hold more than
-`limits.MAX_TENSOR_ELEMENTS` elements per example (`check_size`).
+`limits.MAX_TENSOR_ELEMENTS` elements per example or have more than
+`limits.MAX_RANK` axes (`check_size`); no integer attribute may exceed
+`limits.MAX_ATTRIBUTE` in magnitude, nor a shape literal `limits.MAX_RANK` entries.
 
 A `Program` is immutable, so its result is remembered on it: parsing, compiling
 and planning the same program check it once (a compile used to check the shape
@@ -82,13 +84,27 @@ def attribute(op: Op, attr: Attr, value, at):
     if isinstance(value, Num):
         if not (INTEGER.fullmatch(value.text) if value.text else value.value.is_integer()):
             raise at(value, f"{what} must be an integer, got {value.text or value.value}")
-        value = int(value.value)
+        value = int(value.text) if value.text else int(value.value)
     else:
         value = value.values
+    problem = over_limits(value)
+    if problem:
+        raise at(node, f"{what} {problem}")
     problem = attr.check(value)
     if problem:
         raise at(node, f"{what} {problem}, got {printer.attribute(value)}")
     return value
+
+
+def over_limits(value) -> str | None:
+    """What makes an attribute's value (an int or a tuple) too large, or None."""
+    values = value if isinstance(value, tuple) else (value,)
+    if len(values) > limits.MAX_RANK:
+        return f"has {len(values)} entries; the limit is {limits.MAX_RANK} (axes of a tensor)"
+    big = next((v for v in values if abs(v) > limits.MAX_ATTRIBUTE), None)
+    if big is not None:
+        return f"is too large: {big}; the limit is {limits.MAX_ATTRIBUTE}"
+    return None
 
 
 def check(program: Program, shape_program: bool = False) -> dict[str, Shape]:
@@ -168,7 +184,11 @@ def check_declare(program, declare: Declare, decls, shape_program: bool) -> None
 
 
 def check_size(program, pos, name: str, shape, origin=()) -> None:
-    """A shape of at most MAX_TENSOR_ELEMENTS elements, else a located error."""
+    """A shape of at most MAX_RANK axes and MAX_TENSOR_ELEMENTS elements, else a
+    located error."""
+    if len(shape) > limits.MAX_RANK:
+        raise error_at(program, pos, f"'{name}' would have {len(shape)} axes per example; "
+                       f"the limit is {limits.MAX_RANK}", origin)
     size = math.prod(shape)
     if size > limits.MAX_TENSOR_ELEMENTS:
         raise error_at(program, pos, f"'{name}' would hold {size} elements per example "
