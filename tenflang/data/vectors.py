@@ -58,7 +58,7 @@ def load_examples(path: str, *, allow_nan: bool = False, shapes: dict | None = N
     array already stored in `dtype` is read straight into place; text and csv
     values are read as float64 (see the module docstring)."""
     if _ext(path) == ".npz":
-        examples = read_npz(path, dtype)
+        examples = read_npz(path, dtype, shapes)
     elif _ext(path) == ".csv":
         examples = read_csv(path)
     else:
