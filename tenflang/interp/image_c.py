@@ -25,7 +25,7 @@ functions stay the reference and the fallback):
   (pooling), else in BLAS's: results equal convolution.py's to round-off.
 * A call falls back to convolution.py when it cannot take this path: an array
   module other than numpy, a dtype other than float32/float64, operands whose
-  example axes differ (a shared image, a per-example kernel), extra attributes,
+  example axes differ (a shared image, a per-example kernel), padded pooling,
   no C compiler (`native.Unavailable`, remembered), or TENFLANG_NATIVE=0 (the
   numpy path, for comparison and tests).
 """
@@ -268,29 +268,29 @@ def adjoint(mode: int, x, g, image, k: int, stride: int):
           g.ctypes.data, image.ctypes.data, h, w, k, stride, g.shape[2], g.shape[3])
 
 
-def maxpool2d(xp, x, k: int, stride: int | None = None, *rest):
-    if any(rest) or not enabled(xp, x):
-        return convolution.maxpool2d(xp, x, k, stride, *rest)
+def maxpool2d(xp, x, k: int, stride: int | None = None, pad: int = 0):
+    if pad or not enabled(xp, x):
+        return convolution.maxpool2d(xp, x, k, stride, pad)
     return pooled(MAX, np.ascontiguousarray(x), k, stride or k)
 
 
-def avgpool2d(xp, x, k: int, stride: int | None = None, *rest):
-    if any(rest) or not enabled(xp, x):
-        return convolution.avgpool2d(xp, x, k, stride, *rest)
+def avgpool2d(xp, x, k: int, stride: int | None = None, pad: int = 0):
+    if pad or not enabled(xp, x):
+        return convolution.avgpool2d(xp, x, k, stride, pad)
     return pooled(1, np.ascontiguousarray(x), k, stride or k)
 
 
-def maxpool2d_grad(xp, g, x, k: int, stride: int | None = None, *rest):
-    if any(rest) or g.shape[0] != x.shape[0] or not enabled(xp, g, x):
-        return convolution.maxpool2d_grad(xp, g, x, k, stride, *rest)
+def maxpool2d_grad(xp, g, x, k: int, stride: int | None = None, pad: int = 0):
+    if pad or g.shape[0] != x.shape[0] or not enabled(xp, g, x):
+        return convolution.maxpool2d_grad(xp, g, x, k, stride, pad)
     image = np.empty(x.shape, g.dtype)
     adjoint(MAX, np.ascontiguousarray(x), np.ascontiguousarray(g), image, k, stride or k)
     return image
 
 
-def maxpool2d_gather(xp, G, x, k: int, stride: int | None = None, *rest):
-    if any(rest) or G.shape[0] != x.shape[0] or not enabled(xp, G, x):
-        return convolution.maxpool2d_gather(xp, G, x, k, stride, *rest)
+def maxpool2d_gather(xp, G, x, k: int, stride: int | None = None, pad: int = 0):
+    if pad or G.shape[0] != x.shape[0] or not enabled(xp, G, x):
+        return convolution.maxpool2d_gather(xp, G, x, k, stride, pad)
     x, G = np.ascontiguousarray(x), np.ascontiguousarray(G)
     s = stride or k
     out = np.empty(x.shape[:2] + tuple(convolution.out_size(n, k, s) for n in x.shape[2:]),
@@ -299,9 +299,9 @@ def maxpool2d_gather(xp, G, x, k: int, stride: int | None = None, *rest):
     return out
 
 
-def avgpool2d_grad(xp, g, x, k: int, stride: int | None = None, *rest):
-    if any(rest) or not enabled(xp, g):
-        return convolution.avgpool2d_grad(xp, g, x, k, stride, *rest)
+def avgpool2d_grad(xp, g, x, k: int, stride: int | None = None, pad: int = 0):
+    if pad or not enabled(xp, g):
+        return convolution.avgpool2d_grad(xp, g, x, k, stride, pad)
     g = np.ascontiguousarray(g)
     image = np.empty((g.shape[0],) + x.shape[1:], g.dtype)
     adjoint(AVG, image, g, image, k, stride or k)
