@@ -21,7 +21,9 @@ and TENFLANG_NUM_THREADS=1, XLA's CPU client on one thread).  PyTorch and JAX
 are optional: a missing one is left out with a note.
 
 Targets (the convolution work's): every case ≤ 0.7× PyTorch eager and ≤ 0.8×
-JAX jit per step; LeNet-5's peak memory ≤ PyTorch's.
+JAX jit per step; LeNet-5's peak memory ≤ PyTorch's.  Beside them, tenflang
+with TENFLANG_NATIVE=0 ("numpy path": convolution and pooling by numpy, as
+before the native kernels), to show their gain in the same run.
 """
 from __future__ import annotations
 
@@ -44,6 +46,8 @@ sys.path.insert(0, str(ROOT))
 
 LR = 0.001
 TARGET_TORCH, TARGET_JAX = 0.7, 0.8
+# tenflang-numpy: tfweightcalc with TENFLANG_NATIVE=0, the image ops on the numpy path
+IMPLEMENTATIONS = ("tenflang", "tenflang-numpy", "torch", "jax")
 
 
 @dataclass
@@ -60,11 +64,11 @@ class Spec:
 
 CASES = {
     "mlp": Spec("MLP 64-128-10 (digits)", (64,), [], [128, 10], "tanh", 32, "digits",
-                (20, 2020)),
+                (20, 1020)),
     "lenet": Spec("LeNet 16/32, 3×3 pad 1 (digits 8×8)", (8, 8), [(16, 3, 1), (32, 3, 1)],
-                  [10], "relu", 64, "digits", (10, 210)),
+                  [10], "relu", 64, "digits", (10, 130)),
     "lenet5": Spec("LeNet-5 (28×28, 5×5 convs, 120-84-10)", (28, 28), [(6, 5, 2), (16, 5, 0)],
-                   [120, 84, 10], "relu", 256, "random28", (4, 64)),
+                   [120, 84, 10], "relu", 256, "random28", (4, 40)),
 }
 DTYPES = {"mlp": ("float64", "float32"), "lenet": ("float64", "float32"),
           "lenet5": ("float32",)}
@@ -149,8 +153,9 @@ def commands(workdir: Path, case: str, dtype: str, steps: int, impls) -> dict:
     out = {}
     for impl in impls:
         result = f"{w}/{case}-{dtype}-{impl}-{steps}.npz"
-        if impl == "tenflang":
-            out[impl] = [sys.executable, str(ROOT / "bin" / "tfweightcalc"), f"{w}/{case}.gcp.tf",
+        if impl.startswith("tenflang"):
+            numpy_path = ["env", "TENFLANG_NATIVE=0"] if impl == "tenflang-numpy" else []
+            out[impl] = numpy_path + [sys.executable, str(ROOT / "bin" / "tfweightcalc"), f"{w}/{case}.gcp.tf",
                          data, "--init", init, "--optimizer", "adam", "--lr", str(LR),
                          "--batch-size", str(spec.batch), "--max-iters", str(steps),
                          "--tol", "0", "--dtype", dtype, "--quiet", "-o", result]
@@ -170,11 +175,12 @@ def environment(threads: str) -> dict:
     return env
 
 
-def interleaved(cmds: dict, env: dict, runs: int) -> dict:
-    """Each command `runs` times, the order rotated every round (one warm-up each)."""
+def interleaved(cmds: dict, env: dict, runs: int, warm_up: bool) -> dict:
+    """Each command `runs` times, the order rotated every round (after one
+    uncounted run each with `warm_up`: it fills the caches)."""
     from bench_process import run_process
     names = list(cmds)
-    for name in names:
+    for name in names if warm_up else ():
         run_process(cmds[name], env)
     out = {name: [] for name in names}
     for i in range(runs):
@@ -186,8 +192,8 @@ def interleaved(cmds: dict, env: dict, runs: int) -> dict:
 def measure(workdir: Path, case: str, dtype: str, threads: str, runs: int, impls) -> dict:
     short, long = CASES[case].steps
     env = environment(threads)
-    a = interleaved(commands(workdir, case, dtype, short, impls), env, runs)
-    b = interleaved(commands(workdir, case, dtype, long, impls), env, runs)
+    a = interleaved(commands(workdir, case, dtype, short, impls), env, runs, True)
+    b = interleaved(commands(workdir, case, dtype, long, impls), env, runs, False)
     rows = {}
     for impl in impls:
         wall = [statistics.median(s[0] for s in r[impl]) for r in (a, b)]
@@ -204,7 +210,7 @@ def measure(workdir: Path, case: str, dtype: str, threads: str, runs: int, impls
 
 
 def available(impl: str) -> bool:
-    if impl == "tenflang":
+    if impl.startswith("tenflang"):
         return True
     try:
         __import__(impl)
@@ -220,10 +226,10 @@ def ratio(rows, impl, other) -> float | None:
 
 
 def table(results: dict) -> list[str]:
-    lines = ["| net | batch | dtype | threads | load | tenflang ms | PyTorch ms | JAX ms "
-             "| ÷ PyTorch (≤ 0.7) | ÷ JAX (≤ 0.8) | peak MB: tenflang / PyTorch / JAX "
-             "| weights vs PyTorch |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    lines = ["| net | batch | dtype | threads | load | tenflang ms | numpy path ms | PyTorch ms "
+             "| JAX ms | ÷ numpy path | ÷ PyTorch (≤ 0.7) | ÷ JAX (≤ 0.8) "
+             "| peak MB: tenflang / PyTorch / JAX | weights vs PyTorch |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for (case, dtype, threads), (rows, load) in results.items():
         def ms(impl):
             return f"{rows[impl]['step_ms']:.2f}" if impl in rows else "–"
@@ -236,15 +242,15 @@ def table(results: dict) -> list[str]:
         diff = "; ".join(f"{i} {rows[i]['diff']:.1e}" for i in rows
                          if i != "torch" and "diff" in rows[i])
         lines.append(f"| {CASES[case].title} | {CASES[case].batch} | {dtype} | {threads} "
-                     f"| {load:.1f} | {ms('tenflang')} | {ms('torch')} | {ms('jax')} "
-                     f"| {r('torch', TARGET_TORCH)} | {r('jax', TARGET_JAX)} | {peaks} | {diff} |")
+                     f"| {load:.1f} | {ms('tenflang')} | {ms('tenflang-numpy')} | {ms('torch')} "
+                     f"| {ms('jax')} | {r('tenflang-numpy', 1.0).split()[0]} | {r('torch', TARGET_TORCH)} | {r('jax', TARGET_JAX)} | {peaks} | {diff} |")
     return lines
 
 
 def main(argv=None) -> int:
     args = parse_args(argv)
-    impls = [i for i in ("tenflang", "torch", "jax") if available(i)]
-    missing = [i for i in ("torch", "jax") if i not in impls]
+    impls = [i for i in args.impls if available(i)]
+    missing = [i for i in args.impls if i not in impls]
     if args.quick:
         for spec in CASES.values():
             spec.steps = (2, max(6, spec.steps[1] // 10))
@@ -257,8 +263,9 @@ def main(argv=None) -> int:
             for dtype in DTYPES[case]:
                 for threads in args.threads:
                     load = os.getloadavg()[0]
+                    ran = [i for i in impls if CASES[case].convs or i != "tenflang-numpy"]
                     results[(case, dtype, threads)] = (
-                        measure(workdir, case, dtype, threads, args.runs, impls), load)
+                        measure(workdir, case, dtype, threads, args.runs, ran), load)
                     print("\n".join(table({(case, dtype, threads): results[(case, dtype, threads)]})[2:]),
                           flush=True)
     text = report(results, missing, sys.argv[1:] if argv is None else argv, started)
@@ -285,6 +292,7 @@ def parse_args(argv):
     p.add_argument("--only", nargs="+", default=list(CASES), choices=list(CASES))
     p.add_argument("--threads", nargs="+", default=["default", "1"], choices=["default", "1"])
     p.add_argument("--runs", type=int, default=3)
+    p.add_argument("--impls", nargs="+", default=list(IMPLEMENTATIONS), choices=IMPLEMENTATIONS)
     p.add_argument("--quick", action="store_true")
     p.add_argument("--out", default=str(HERE / "results_convnets.md"))
     args = p.parse_args(argv)

@@ -142,3 +142,51 @@ def test_a_training_step_of_the_lenet_sample_equals_the_numpy_path(monkeypatch, 
     numpy_run = run_plan(plan, data, dtype=dtype, reduce="mean")
     for name, want in numpy_run.items():
         close(native_run[name], want, dtype)
+
+
+KEEP = """
+import resource, sys
+import numpy as np
+from tenflang import native
+kept = native.keep_freed_memory()
+def step():                      # two large arrays alive at once, as in a training step
+    a = np.ones(1 << 17) @ np.ones((1 << 17, 1))
+    b = np.ones((256, 1024)); c = np.ascontiguousarray(b.T); return a, c
+step()
+before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+for _ in range(100):
+    step()
+print(kept, resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)
+"""
+
+
+def test_freed_memory_is_kept_for_the_next_step():
+    """With glibc, a step's large arrays reuse the pages the last step freed
+    (no page fault per page per step); MALLOC_* in the environment is left alone."""
+    import os
+    import platform
+    import subprocess
+    import sys
+    if platform.libc_ver()[0] != "glibc":
+        pytest.skip("glibc's malloc only")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    kept, faults = subprocess.run([sys.executable, "-c", KEEP], env=env, capture_output=True,
+                                  text=True, check=True).stdout.split()
+    assert kept == "True" and int(faults) < 100, faults    # 2 MiB a step: 51,200 pages
+    env["MALLOC_ARENA_MAX"] = "2"
+    kept, _ = subprocess.run([sys.executable, "-c", KEEP], env=env, capture_output=True,
+                             text=True, check=True).stdout.split()
+    assert kept == "False"
+
+
+def test_plan_fused_shows_the_image_kernels(run_cli):
+    """`tenflang plan --fused` of the LeNet sample ends with the C its image steps call,
+    in the dtype asked for; a plan without image ops shows none."""
+    code, out, err = run_cli(["tenflang", "plan", "--fused", "--dtype", "float32",
+                              ROOT / "samples" / "lenet_digits.tf"])
+    assert code == 0, err
+    kernels = out[out.index("// the convolution and pooling kernels"):]
+    assert "a1 = maxpool2d" in kernels and "#define TYPE float\n" in kernels
+    assert "void im2col(" in kernels and "void pool_adjoint(" in kernels
+    code, out, err = run_cli(["tenflang", "plan", "--fused", ROOT / "samples" / "mlp_digits.tf"])
+    assert code == 0 and "im2col" not in out, err

@@ -174,11 +174,22 @@ SIGNATURES = {"im2col": (2, 2, 10), "col2im": (2, 2, 10),    # (range and mode, 
 MAX, GATHER, AVG = 0, 1, 2  # pool_adjoint's modes (pool: MAX and 1 for the average)
 
 
+def source(dtype: str = "float64") -> str:
+    """The C source of the kernels in `dtype` (as `tenflang plan --fused` shows it)."""
+    return f"#define TYPE {TYPES[np.dtype(dtype).char]}\n" + SOURCE
+
+
+def used_by(plan) -> list[str]:
+    """The steps of `plan` that can run these kernels, as `target = op`."""
+    return [f"{s.target} = {s.op.name}" for s in plan.steps
+            if s.op.name in FORWARDS or s.op.name == "conv2d_kernel_grad"]
+
+
 @functools.lru_cache(maxsize=None)
 def kernels(dtype: str):
     """The compiled library for a dtype char ('d', 'f'), None without a C compiler."""
     try:
-        lib = native.library(f"#define TYPE {TYPES[dtype]}\n" + SOURCE)
+        lib = native.library(source(dtype))
     except native.Unavailable:
         return None
     for name, (longs, pointers, sizes) in SIGNATURES.items():
