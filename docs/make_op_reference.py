@@ -44,6 +44,7 @@ GROUPS = [
     ("Adjoints of convolution and pooling (the GCP writes them)",
      "conv2d_image_grad conv2d_kernel_grad maxpool2d_grad maxpool2d_gather avgpool2d_grad"),
     ("Copy and the compiler's helpers", "copy sum_like broadcast_like unslice no_grad_like"),
+    ("Embeddings (the index operand has no derivative)", "take take_grad"),
 ]
 
 # Example operand shapes per op (dimension letters; "" is a scalar).  The
@@ -66,6 +67,8 @@ EXAMPLES = {
     "conv2d": [("4 16 16", "6 4 3 3")],
     "conv2d_image_grad": [("6 14 14", "6 4 3 3", "4 16 16")],
     "conv2d_kernel_grad": [("6 14 14", "4 16 16", "6 4 3 3")],
+    "take": [("n m", "k"), ("n m", ""), ("n", "m k")],
+    "take_grad": [("k m", "k", "n m")],
 }
 # Example attribute values per op, with the operand shapes they are shown on.
 REDUCTION_AXES = [(("m n",), (0,)), (("m n",), (-1,))]

@@ -35,7 +35,7 @@ if the defaults there do not fit, and run `python docs/make_op_reference.py`.
 """
 from __future__ import annotations
 
-from . import convolution, forwards
+from . import convolution, embedding, forwards
 from .forwards import broadcast_like, dot, elementwise2, logistic, logistic_deriv, log_softmax
 from .forwards import matmul, softmax, softplus, step, sum_like, tanh_deriv
 from .opkinds import Attr, Op, at_least, chain, custom, linear, linear_passing, no_grad
@@ -344,3 +344,16 @@ defop("avgpool2d_grad", 2, convolution.avgpool2d_grad,
       "v = the adjoint of `avgpool2d b` in b, given the adjoint a of its result: "
       "a[c, i, j]/k² spread over window (i, j) (b gives only the shape)",
       shape_only=(1,), flops=flops_of(pool_flops, 2, 1), attrs=POOL)
+
+# --- embeddings (DESIGN.md §2.3.2; numerics and shapes in tenflang/embedding.py) ---
+
+defop("take", 2, embedding.take, embedding.take_shape,
+      rules(linear("take_grad g b a"), no_grad_like("b")),
+      "v = the rows of a picked by the indices b: v[j, ...] = a[b_j, ...]  (shape(b) + a's "
+      "shape without its first axis; PyTorch's embedding; no derivative in b)",
+      flops=lambda W, i: size(i) * size(W[1:]), view=False)
+defop("take_grad", 3, embedding.take_grad, embedding.take_grad_shape,
+      rules(linear("take g b"), no_grad_like("b")),
+      "v = zeros of c's shape with each row a_j added at row b_j  (the adjoint of `take c b` "
+      "in c; c gives only the shape; the batch's rows are summed into one table)",
+      shape_only=(2,), flops=lambda g, i, W: size(g))
