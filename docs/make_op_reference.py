@@ -43,6 +43,8 @@ GROUPS = [
     ("Convolution and pooling", "conv2d maxpool2d avgpool2d"),
     ("Adjoints of convolution and pooling (the GCP writes them)",
      "conv2d_image_grad conv2d_kernel_grad maxpool2d_grad maxpool2d_gather avgpool2d_grad"),
+    ("Batch statistics and dropout (training and evaluation modes: 2.11)",
+     "batch_mean dropout_mask"),
     ("Copy and the compiler's helpers", "copy sum_like broadcast_like unslice no_grad_like"),
     ("Embeddings (the index operand has no derivative)", "take take_grad"),
 ]
@@ -67,6 +69,8 @@ EXAMPLES = {
     "conv2d": [("4 16 16", "6 4 3 3")],
     "conv2d_image_grad": [("6 14 14", "6 4 3 3", "4 16 16")],
     "conv2d_kernel_grad": [("6 14 14", "4 16 16", "6 4 3 3")],
+    "batch_mean": [("",), ("4 16 16",)],
+    "dropout_mask": [("m n", "")],          # b: the literal p
     "take": [("n m", "k"), ("n m", ""), ("n", "m k")],
     "take_grad": [("k m", "k", "n m")],
 }

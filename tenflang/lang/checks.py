@@ -221,6 +221,20 @@ def check_define(program, define: Define, decls, defined: set[str]) -> None:
                      "takes a shape attribute")
         if isinstance(operand, Var):
             check_use(program, define, operand, decls, defined)
+    check_literals(program, define, op)
+
+
+def check_literals(program, define: Define, op: Op) -> None:
+    """The trailing operands the op table wants as number literals (`p` of `dropout_mask`)."""
+    for attr, operand in zip(op.literals, define.operands[op.arity - len(op.literals):]):
+        what = f"'{op.name}' operand '{attr.name}'"
+        if not isinstance(operand, Num):
+            raise error_at(program, operand.pos or define.op_pos, f"{what} must be a number "
+                           f"literal, not the name '{operand.name}'", define.origin)
+        problem = attr.check(operand.value)
+        if problem:
+            raise error_at(program, operand.pos or define.op_pos,
+                           f"{what} {problem}, got {operand.text or operand.value}", define.origin)
 
 
 def check_use(program, define: Define, operand: Var, decls, defined: set[str]) -> None:
