@@ -178,3 +178,35 @@ def test_an_output_inside_the_shard_directory_is_refused(run_cli_batch, work):
         assert f"error: {option[0]} {option[1]} is inside the input directory DATA (sh); " \
                "write outputs outside it" in err
     assert digests(work / "sh") == before
+
+
+# ----------------------------------------------------------------------------- item 6: maxpool
+
+POOL = """declare input x [1, 64, 64]
+declare weight a
+declare exp_output y
+declare intvar h
+declare output o
+declare loss l
+define h = maxpool2d (mul x a) 32 1
+define o = sum h
+define l = pow (sub o y) 2
+"""
+
+
+def test_the_maxpool_adjoint_stays_within_what_stats_reports(run_cli_batch, tmp_path):
+    (tmp_path / "p.tf").write_text(POOL)
+    [(code, _, err)] = run_cli_batch([["tfcompiler", "p.tf", "-o", "g.tf", "--stats"]],
+                                     cwd=tmp_path)
+    assert code == 0, err
+    per_example = int(next(line for line in err.splitlines() if line.startswith("peak live"))
+                      .split()[-1].replace(",", ""))
+    rng = np.random.default_rng(0)
+    peaks = {}
+    for n in (4, 300):
+        np.savez(tmp_path / f"d{n}.npz", x=rng.random((n, 1, 64, 64)), y=rng.random(n))
+        code, out, err, seconds, peaks[n] = measured(["tfweightcalc", "g.tf", f"d{n}.npz",
+                                                      "--max-iters", "1"], tmp_path)
+        assert code == 0 and "a:" in out and seconds < 60, err
+    # the k² = 1024 masks of a window offset each took 300·33·33 bytes at once: 330 MB
+    assert peaks[300] - peaks[4] < 4 * per_example * 300 / 2 ** 20, (peaks, per_example)
