@@ -120,23 +120,48 @@ def check(program: Program, shape_program: bool = False) -> dict[str, Shape]:
 
 
 def check_once(program: Program, shape_program: bool) -> dict[str, Shape]:
-    decls: dict[str, Declare] = {}
-    shapes: dict[str, Shape] = {}
-    defined: set[str] = set()
+    checker = Checker(program, shape_program)
     for statement in program.statements:
+        checker.feed(statement)
+    return checker.finish()
+
+
+class Checker:
+    """The checks in program order, one statement at a time: macro expansion
+    feeds it the statements expanded so far to learn the shape a `fold` needs
+    (lang/loops.py)."""
+
+    def __init__(self, program: Program, shape_program: bool = False):
+        self.program, self.shape_program = program, shape_program
+        self.decls: dict[str, Declare] = {}
+        self.shapes: dict[str, Shape] = {}
+        self.defined: set[str] = set()
+
+    def feed(self, statement) -> None:
+        program, decls, shapes = self.program, self.decls, self.shapes
         if isinstance(statement, Declare):
-            check_declare(program, statement, decls, shape_program)
+            check_declare(program, statement, decls, self.shape_program)
             decls[statement.name] = statement
             if statement.kind in BOUND_KINDS:
                 shapes[statement.name] = tuple(statement.shape or ())
         elif isinstance(statement, Define):
-            check_define(program, statement, decls, defined)
+            check_define(program, statement, decls, self.defined)
             shapes[statement.name] = infer(program, statement, decls, shapes)
-            defined.add(statement.name)
-    for name, decl in decls.items():
-        shapes.setdefault(name, tuple(decl.shape or ()))
-    check_losses(program, decls, shapes, defined, shape_program)
-    return shapes
+            self.defined.add(statement.name)
+
+    def operand_shape(self, define: Define, operand) -> Shape:
+        """The shape of an operand of `define` (checked as `define`'s operands are)."""
+        if isinstance(operand, Num):
+            return ()
+        check_use(self.program, define, operand, self.decls, self.defined)
+        return self.shapes[operand.name]
+
+    def finish(self) -> dict[str, Shape]:
+        shapes = self.shapes
+        for name, decl in self.decls.items():
+            shapes.setdefault(name, tuple(decl.shape or ()))
+        check_losses(self.program, self.decls, shapes, self.defined, self.shape_program)
+        return shapes
 
 
 def check_declare(program, declare: Declare, decls, shape_program: bool) -> None:
@@ -196,6 +221,20 @@ def check_define(program, define: Define, decls, defined: set[str]) -> None:
                      "takes a shape attribute")
         if isinstance(operand, Var):
             check_use(program, define, operand, decls, defined)
+    check_literals(program, define, op)
+
+
+def check_literals(program, define: Define, op: Op) -> None:
+    """The trailing operands the op table wants as number literals (`p` of `dropout_mask`)."""
+    for attr, operand in zip(op.literals, define.operands[op.arity - len(op.literals):]):
+        what = f"'{op.name}' operand '{attr.name}'"
+        if not isinstance(operand, Num):
+            raise error_at(program, operand.pos or define.op_pos, f"{what} must be a number "
+                           f"literal, not the name '{operand.name}'", define.origin)
+        problem = attr.check(operand.value)
+        if problem:
+            raise error_at(program, operand.pos or define.op_pos,
+                           f"{what} {problem}, got {operand.text or operand.value}", define.origin)
 
 
 def check_use(program, define: Define, operand: Var, decls, defined: set[str]) -> None:
