@@ -42,15 +42,34 @@ def read_npz(path: str, dtype="float64") -> Examples:
 def npz_arrays(path: str, what: str, dtype=np.float64) -> dict[str, np.ndarray]:
     """The arrays of an .npz file in `dtype`: one already in `dtype` is read in
     place (`_npz_member`), others are read and converted."""
+    return checked_arrays(path, npz_members(path, what, dtype), dtype)
+
+
+def npz_weights(path: str) -> dict[str, np.ndarray]:
+    """The weights of a weights .npz file, or of a tfweightcalc checkpoint: its
+    `w:<name>` arrays, the weights of the iteration it was written at (the
+    format is training/checkpoints.py's; a checkpoint also holds `meta`)."""
+    arrays = npz_members(path, "weights", np.float64)
+    if "meta" in arrays and any(name.startswith("w:") for name in arrays):
+        arrays = {name[2:]: a for name, a in arrays.items() if name.startswith("w:")}
+    return checked_arrays(path, arrays, np.float64)
+
+
+def npz_members(path: str, what: str, dtype) -> dict:
+    """Every member of the archive by name, read as `_npz_member` reads it."""
     try:
         with open(path, "rb") as f, np.load(f, allow_pickle=False) as z:
             if not isinstance(z, np.lib.npyio.NpzFile):
                 raise ValueError("it holds a single .npy array, not an archive")
-            arrays = {k: _npz_member(f, z, k, np.dtype(dtype)) for k in z.files}
+            return {k: _npz_member(f, z, k, np.dtype(dtype)) for k in z.files}
     except OSError as e:
         raise unreadable(path, what, e) from None
     except Exception as e:      # numpy/zipfile raise many kinds for a corrupt file
         raise TenflangError(f"not a valid .npz file: {e}", Location(file=path)) from None
+
+
+def checked_arrays(path: str, arrays: dict, dtype) -> dict[str, np.ndarray]:
+    """`arrays`, each named by a variable and holding numbers, in `dtype`."""
     for name, a in arrays.items():
         if not NAME_RE.fullmatch(name):
             raise TenflangError(f"array name '{name}' is not a variable name", Location(file=path))
