@@ -5,7 +5,8 @@ rule, derivative rules, formula and FLOP count; the parser, shape checker,
 compiler, interpreter, statistics, docs and the gradient tests all read this
 table, so adding an op touches this file alone.  The entries come in groups:
 elementwise, linear algebra, reductions and normalisation, arranging and
-indexing, the compiler's adjoint helpers, convolution and pooling.
+indexing, the compiler's adjoint helpers, convolution and pooling, batch
+statistics and dropout.
 
 Conventions
 
@@ -35,12 +36,12 @@ if the defaults there do not fit, and run `python docs/make_op_reference.py`.
 """
 from __future__ import annotations
 
-from . import convolution, forwards
+from . import convolution, forwards, modes
 from .forwards import INV_SQRT_2PI, SQRT_HALF, broadcast_like, dot, elementwise2, logistic
 from .forwards import logistic_deriv, log_softmax, matmul, softmax, softplus, step, sum_like
 from .forwards import tanh_deriv
 from .opkinds import Attr, Op, at_least, chain, custom, linear, linear_passing, no_grad
-from .opkinds import no_grad_like, permutation, rules, shape_literal
+from .opkinds import no_grad_like, permutation, probability, rules, shape_literal
 from .shapes import Shape, argmax_shape, axis_of, broadcast, broadcast_like_shape, concat_shape
 from .shapes import conv2d_shape, dot_shape, fmt_shape, gather_shape, index_shape
 from .shapes import last_axis_shape, like_first, matmul_shape, mismatch, one_hot_shape, outer_shape
@@ -393,6 +394,17 @@ defop("avgpool2d_grad", 2, convolution.avgpool2d_grad,
       "v = the adjoint of `avgpool2d b` in b, given the adjoint a of its result: "
       "a[c, i, j]/k² spread over window (i, j) (b gives only the shape)",
       shape_only=(1,), flops=flops_of(pool_flops, 2, 1), attrs=POOL)
+
+# --- batch statistics and dropout (DESIGN.md §2.3.2; the modes: tenflang/modes.py) ---
+
+defop("batch_mean", 1, modes.batch_mean, same, rules(linear("batch_mean g")),
+      "v = (1/B) Σ_e a_e over the examples e of the batch being run, the same for every "
+      "example; in evaluation the population value stored with the weights",
+      cross_example=True, flops=lambda a: size(a))
+defop("dropout_mask", 2, modes.dropout_mask, lambda a, p: a, rules(no_grad(), no_grad()),
+      "v = 0 with probability p, else 1/(1 - p), each entry drawn independently (a gives "
+      "the shape; p a number literal, 0 ≤ p < 1); in evaluation v = 1",
+      drawn=True, literals=(Attr("p", check=probability),), flops=lambda a, p: size(a))
 
 # --- other frameworks' names (an unknown op that is one says what to write) ----------
 
