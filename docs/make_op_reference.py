@@ -53,6 +53,7 @@ GROUPS = [
     ("Batch statistics and dropout (training and evaluation modes: 2.11)",
      "batch_mean dropout_mask"),
     ("Copy and the compiler's helpers", "copy sum_like broadcast_like unslice no_grad_like"),
+    ("Embeddings (the index operand has no derivative)", "take take_grad"),
 ]
 
 # Example operand shapes per op, written with the letters of SIZES (and
@@ -81,6 +82,8 @@ EXAMPLES = {
     "conv2d_kernel_grad": [("6 14 14", "4 16 16", "6 4 3 3")],
     "batch_mean": [("",), ("4 16 16",)],
     "dropout_mask": [("m n", "")],          # b: the literal p
+    "take": [("n m", "k"), ("n m", ""), ("n", "m k")],
+    "take_grad": [("k m", "k", "n m")],
 }
 # Example attribute values per op, with the operand shapes they are shown on.
 REDUCTION_AXES = [(("m n",), (0,)), (("m n",), (-1,))]

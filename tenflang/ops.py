@@ -36,7 +36,7 @@ if the defaults there do not fit, and run `python docs/make_op_reference.py`.
 """
 from __future__ import annotations
 
-from . import convolution, forwards, modes
+from . import convolution, embedding, forwards, modes
 from .forwards import INV_SQRT_2PI, SQRT_HALF, broadcast_like, dot, elementwise2, logistic
 from .forwards import logistic_deriv, log_softmax, matmul, softmax, softplus, step, sum_like
 from .forwards import tanh_deriv
@@ -405,6 +405,19 @@ defop("dropout_mask", 2, modes.dropout_mask, lambda a, p: a, rules(no_grad(), no
       "v = 0 with probability p, else 1/(1 - p), each entry drawn independently (a gives "
       "the shape; p a number literal, 0 ≤ p < 1); in evaluation v = 1",
       drawn=True, literals=(Attr("p", check=probability),), flops=lambda a, p: size(a))
+
+# --- embeddings (DESIGN.md §2.3.2; numerics and shapes in tenflang/embedding.py) ---
+
+defop("take", 2, embedding.take, embedding.take_shape,
+      rules(linear("take_grad g b a"), no_grad_like("b")),
+      "v = the rows of a picked by the indices b: v[j, ...] = a[b_j, ...]  (shape(b) + a's "
+      "shape without its first axis; PyTorch's embedding; no derivative in b)",
+      flops=lambda W, i: size(i) * size(W[1:]), view=False)
+defop("take_grad", 3, embedding.take_grad, embedding.take_grad_shape,
+      rules(linear("take g b"), no_grad_like("b")),
+      "v = zeros of c's shape with each row a_j added at row b_j  (the adjoint of `take c b` "
+      "in c; c gives only the shape; the batch's rows are summed into one table)",
+      shape_only=(2,), flops=lambda g, i, W: size(g))
 
 # --- other frameworks' names (an unknown op that is one says what to write) ----------
 

@@ -84,7 +84,7 @@ def needs_attributes(op: opkinds.Op) -> bool:
 
 def cases():
     for name, op in sorted(ops.TABLE.items()):
-        if needs_attributes(op) or name in CLASS_INDEX_OPS or name in IMAGE_OPS \
+        if needs_attributes(op) or name in CLASS_INDEX_OPS | INDEX_OPS or name in IMAGE_OPS \
                 or name in LITERAL_OPS:
             continue                     # tested below, with their attributes
         if name in TENSOR_CASES:
@@ -98,6 +98,7 @@ def cases():
 
 
 CLASS_INDEX_OPS = {"one_hot"}    # their operand holds integers: test_one_hot_gradient
+INDEX_OPS = {"take", "take_grad"}    # an operand holds row indices: tests/test_take.py
 # an operand must be a literal: tests/test_batch_modes.py checks their gradients
 LITERAL_OPS = {name for name, op in ops.TABLE.items() if op.literals}
 IMAGE_OPS = {"conv2d", "conv2d_image_grad", "conv2d_kernel_grad", "maxpool2d", "avgpool2d",
@@ -115,7 +116,7 @@ def test_op_gradient(op, shapes):
 
 def test_every_op_is_covered():
     covered = {c.values[0] for c in cases()} | {c.values[0] for c in attribute_cases()}
-    assert covered | CLASS_INDEX_OPS | LITERAL_OPS == set(ops.TABLE)
+    assert covered | CLASS_INDEX_OPS | INDEX_OPS | LITERAL_OPS == set(ops.TABLE)
 
 
 # An op's attributes, generated from the op table: every axis of every example shape

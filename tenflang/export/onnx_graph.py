@@ -10,6 +10,8 @@ Axis and batching conventions: see `graph_builder`.
 """
 from __future__ import annotations
 
+import math
+
 from .. import ops
 from .graph_builder import Builder, Value
 from .onnx_conv import avgpool2d, conv2d, maxpool2d
@@ -236,6 +238,21 @@ def one_hot(b: Builder, y: Value, n: int) -> str:
     return b.node("Cast", [hot], to=b.elem)
 
 
+def take(b: Builder, W: Value, i: Value) -> str:
+    """Gather on axis 0 of a weight table, the indices cast to int64; a table
+    that varies per example: GatherElements over its rows, flattened."""
+    if not W.batched:
+        return b.node("Gather", [W.name, b.node("Cast", [i.name], to=b.onnx.TensorProto.INT64)],
+                      axis=0)
+    n, picked, rest = W.shape[0], math.prod(i.shape), math.prod(W.shape[1:])
+    table = b.node("Reshape", [W.name, b.ints([0, n, rest])])
+    indices = b.node("Cast", [with_example_axis(b, i, W)], to=b.onnx.TensorProto.INT64)
+    indices = b.node("Expand", [b.node("Reshape", [indices, b.ints([0, picked, 1])]),
+                                b.ints([1, picked, rest])])
+    rows = b.node("GatherElements", [table, indices], axis=1)
+    return b.node("Reshape", [rows, b.ints([0, *i.shape, *W.shape[1:]])])
+
+
 def argmax(b: Builder, a: Value) -> str:
     first = b.node("ArgMax", [a.name], axis=-1, keepdims=0, select_last_index=0)
     return b.node("Cast", [first], to=b.elem)
@@ -287,6 +304,7 @@ ONNX_OPS = {
     "one_hot": one_hot,                   # Cast, OneHot, Cast
     "argmax": argmax,                     # ArgMax, Cast
     "equal": equal,                       # Equal, Cast
+    "take": take,                         # Cast, Gather (GatherElements for a per-example table)
     # evaluation mode (DESIGN.md §2.3.2): no dropout; a batch_mean is never reached, its
     # population value from the weights file being an initializer (export/forward.py)
     "dropout_mask": lambda b, a, p: b.node("Expand", [b.literal(1), b.node("Shape", [a.name])]),
@@ -298,7 +316,7 @@ ADJOINT = ("an adjoint the compiler writes into gradient programs (export the sh
 # op -> why it cannot be exported (an op added to ops.TABLE needs a mapping or an entry here)
 NOT_EXPORTABLE: dict[str, str] = {
     "conv2d_image_grad": ADJOINT, "conv2d_kernel_grad": ADJOINT, "maxpool2d_grad": ADJOINT,
-    "maxpool2d_gather": ADJOINT, "avgpool2d_grad": ADJOINT,
+    "maxpool2d_gather": ADJOINT, "avgpool2d_grad": ADJOINT, "take_grad": ADJOINT,
     "batch_mean": "a model evaluates each example alone: its population value, written by "
                   "tfweightcalc after the weights, is exported instead",
 }

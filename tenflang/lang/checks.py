@@ -30,7 +30,7 @@ from .ast import BOUND_KINDS, KINDS, Declare, Define, Dims, Num, Program, Var
 from . import printer
 from .diagnostics import error_at
 
-INTEGER = re.compile(r"[+-]?\d+")
+INTEGER = re.compile(r"[+-]?[0-9]+")
 
 
 def split_attributes(program: Program) -> Program:

@@ -46,7 +46,8 @@ from ..lang.ast import Define, Program
 from ..lang.checks import check, class_indices
 from ..lang.diagnostics import error_at
 from .health import untrusted
-from .optimizers import OPTIMIZERS, SCHEDULES, step
+from . import optimizers
+from .optimizers import step
 
 
 @dataclass(frozen=True)
@@ -105,18 +106,24 @@ class TrainConfig:
     max_iters: int = 1000
     tol: float = 1e-6
     seed: int = 0
-    momentum: float = 0.9
-    betas: tuple = (0.9, 0.999)
-    eps: float = 1e-8
+    momentum: float | None = None    # None: torch.optim's default (optimizers.DEFAULTS)
+    betas: tuple | None = None
+    eps: float | None = None
     val_fraction: float = 0.0
     dtype: str = "float64"
     weight_decay: float = 0.0
     lr_schedule: str = "constant"
     patience: int | None = None
+    nesterov: bool = False
+    clip_norm: float | None = None
+    lr_step: int | None = None
+    lr_gamma: float | None = None
+    warmup: int | None = None
+    freeze: tuple = ()
 
     def __post_init__(self):
-        one_of("optimizer", self.optimizer, OPTIMIZERS)
-        one_of("lr_schedule", self.lr_schedule, SCHEDULES)
+        optimizers.check(self)
+        optimizers.fill(self)
         if not self.weight_decay >= 0:
             raise TenflangError(f"weight_decay (--weight-decay) must be 0 or more, not "
                                 f"{self.weight_decay!r}")
@@ -128,12 +135,6 @@ class TrainConfig:
             if not self.val_fraction:
                 raise TenflangError("patience (--patience) needs a validation split to watch: "
                                     "set val_fraction (--val-fraction), e.g. 0.2")
-
-
-def one_of(field_name: str, value, choices: dict) -> None:
-    if value not in choices:
-        raise TenflangError(f"unknown {field_name} {value!r}; choose one of: "
-                            f"{', '.join(choices)}")
 
 
 @dataclass
@@ -248,7 +249,7 @@ def descend(state: State, gradient: Callable, cfg: TrainConfig, xp,
     and checkpoints happen after the round that crosses their period."""
     if state.iteration >= cfg.max_iters:     # a resumed run that has no step left
         grads, loss = gradient(state.weights, state.iteration)
-        return (*loss_and_norm(loss, grads, xp), "max-iters")
+        return (*loss_and_norm(loss, optimizers.trainable(grads, cfg), xp), "max-iters")
     loss, norm, reason = math.nan, math.nan, "max-iters"
     while state.iteration < cfg.max_iters:
         before = state.iteration
@@ -260,7 +261,7 @@ def descend(state: State, gradient: Callable, cfg: TrainConfig, xp,
             state.weights, state.slots = weights, slots
         else:
             grads, loss = gradient(state.weights, state.iteration)
-            loss, norm = loss_and_norm(loss, grads, xp)
+            loss, norm = loss_and_norm(loss, optimizers.trainable(grads, cfg), xp)
             losses = [loss]
             check_finite(losses, norm, state, cfg)
             if norm < cfg.tol:
@@ -335,6 +336,7 @@ def evaluate_validation(state: State, validate: Callable, cfg: TrainConfig,
 
 
 def start_state(sig: Signature, cfg: TrainConfig, xp, init=None, resume=None) -> State:
+    optimizers.check_frozen(cfg.freeze, sig.weights)
     state = resume or State(initial_weights(sig, cfg.seed, init))
     state.weights = to_device(state.weights, xp, cfg.dtype, copy=True)
     state.slots = to_device(state.slots, xp, cfg.dtype, copy=True)
