@@ -22,7 +22,7 @@ from .. import limits
 from ..files import write_file
 from ..data import vectors
 from ..errors import Location, TenflangError
-from .loop import State
+from .state import State
 
 SLOT_KINDS = {"sgd": (), "momentum": ("v",), "adam": ("m", "v")}     # see optimizers
 
