@@ -43,6 +43,8 @@ GROUPS = [
     ("Convolution and pooling", "conv2d maxpool2d avgpool2d"),
     ("Adjoints of convolution and pooling (the GCP writes them)",
      "conv2d_image_grad conv2d_kernel_grad maxpool2d_grad maxpool2d_gather avgpool2d_grad"),
+    ("Batch statistics and dropout (training and evaluation modes: 2.11)",
+     "batch_mean dropout_mask"),
     ("Copy and the compiler's helpers", "copy sum_like broadcast_like unslice no_grad_like"),
 ]
 
@@ -66,6 +68,8 @@ EXAMPLES = {
     "conv2d": [("4 16 16", "6 4 3 3")],
     "conv2d_image_grad": [("6 14 14", "6 4 3 3", "4 16 16")],
     "conv2d_kernel_grad": [("6 14 14", "4 16 16", "6 4 3 3")],
+    "batch_mean": [("",), ("4 16 16",)],
+    "dropout_mask": [("m n", "")],          # b: the literal p
 }
 # Example attribute values per op, with the operand shapes they are shown on.
 REDUCTION_AXES = [(("m n",), (0,)), (("m n",), (-1,))]
@@ -81,8 +85,10 @@ ATTRIBUTE_EXAMPLES = {
     "conv2d": [(("4 16 16", "6 4 3 3"), (2, 1))],
     "conv2d_image_grad": [(("6 8 8", "6 4 3 3", "4 16 16"), (2, 1))],
     "conv2d_kernel_grad": [(("6 8 8", "4 16 16", "6 4 3 3"), (2, 1))],
-    **{op: [(("4 16 16",), (2,)), (("4 16 16",), (3, 1))] for op in ("maxpool2d", "avgpool2d")},
-    **{op: [(("4 8 8", "4 16 16"), (2,)), (("4 14 14", "4 16 16"), (3, 1))]
+    **{op: [(("4 16 16",), (2,)), (("4 16 16",), (3, 1)), (("4 16 16",), (3, 1, 1))]
+       for op in ("maxpool2d", "avgpool2d")},
+    **{op: [(("4 8 8", "4 16 16"), (2,)), (("4 14 14", "4 16 16"), (3, 1)),
+            (("4 16 16", "4 16 16"), (3, 1, 1))]
        for op in ("maxpool2d_grad", "avgpool2d_grad")},
     "maxpool2d_gather": [(("4 16 16", "4 16 16"), (2,))],
 }

@@ -28,7 +28,8 @@ _EXPORTS = {
     "load_vectors": ("data.vectors", "load_examples"),   # a data file -> vectors.Examples
     "save_vectors": ("data.vectors", "save_examples"),   # name -> array -> a data file
     "TrainConfig": ("training.loop", "TrainConfig"), "train": ("training.loop", "train"),
-    "Estimator": ("estimator", "Estimator"), "TrainingWarning": ("estimator", "TrainingWarning"),
+    "Estimator": ("estimator", "Estimator"), "Classifier": ("estimator", "Classifier"),
+    "TrainingWarning": ("estimator", "TrainingWarning"),
 }
 
 
@@ -48,4 +49,5 @@ def __dir__():
 __all__ = ["TenflangError", "RunFailure", "parse", "parse_file", "print_program",
            "compile_gradient", "interpret", "evaluate", "make_plan", "run_plan",
            "load_examples", "load_weights", "save_examples", "save_weights", "format_examples",
-           "load_vectors", "save_vectors", "train", "TrainConfig", "Estimator", "TrainingWarning"]
+           "load_vectors", "save_vectors", "train", "TrainConfig", "Estimator", "Classifier",
+           "TrainingWarning"]

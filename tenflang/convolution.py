@@ -6,9 +6,12 @@ Conventions (those of the op table, docs/guide.md "Convolution and pooling"):
   a kernel `[B, F, C, kh, kw]`; B is 1 for a weight or a constant, and an
   operand of batch 1 broadcasts against one of batch B.
 * `conv2d` is PyTorch's `conv2d`: cross-correlation with zero padding, no bias,
-  `H' = (H + 2 pad - kh) // stride + 1`.  Pooling has no padding and a square
-  `k × k` window; the gradient of a max-pooling window goes to its first
-  maximum in row-major order (as PyTorch's CPU kernel does).
+  `H' = (H + 2 pad - kh) // stride + 1`.  Pooling has a square `k × k` window
+  and is PyTorch's `max_pool2d`/`avg_pool2d` with `padding=pad` (2·pad ≤ k,
+  so every window holds a pixel of the image): max-pooling pads with -∞, so
+  padding never wins a max, and average pooling pads with zeros and divides
+  by k² (`count_include_pad=True`); the gradient of a max-pooling window goes
+  to its first maximum in row-major order (as PyTorch's CPU kernel does).
 * Speed comes from BLAS and strided views, never from a Python loop over
   examples, pixels or channels: the windows of the whole batch are one strided
   view, copied once into a column matrix `[B, C·kh·kw, H'·W']` (im2col) and
@@ -35,14 +38,20 @@ def batch_of(*arrays) -> int:
     return max(a.shape[0] for a in arrays)
 
 
-def padded(xp, x, pad: int):
-    """x with `pad` zeros around each image (xp.pad costs more than the copy on small batches)."""
+def padded(xp, x, pad: int, fill: float = 0.0):
+    """x with `pad` entries `fill` around each image (xp.pad costs more than the
+    copy on small batches)."""
     if pad == 0:
         return x
     b, c, h, w = x.shape
-    out = xp.zeros((b, c, h + 2 * pad, w + 2 * pad), dtype=x.dtype)
+    out = xp.full((b, c, h + 2 * pad, w + 2 * pad), fill, dtype=x.dtype)
     out[:, :, pad:pad + h, pad:pad + w] = x
     return out
+
+
+def cropped(image, pad: int):
+    """A padded image without its padding (a view)."""
+    return image[:, :, pad:image.shape[2] - pad, pad:image.shape[3] - pad] if pad else image
 
 
 def windows(xp, x, kh: int, kw: int, stride: int):
@@ -101,7 +110,7 @@ def col2im(xp, cols, shape, stride: int, pad: int):
         for i in range(kh):
             for j in range(kw):
                 view[:, :, i, j] += cols[:, :, i, j]
-    return image[:, :, pad:pad + h, pad:pad + w] if pad else image
+    return cropped(image, pad)
 
 
 def conv2d_image_grad(xp, g, K, x, stride: int = 1, pad: int = 0):
@@ -182,9 +191,9 @@ def pool_windows(xp, x, k: int, stride: int):
     return windows(xp, x, k, k, stride)
 
 
-def maxpool2d(xp, x, k: int, stride: int | None = None):
-    """Max over each k×k window: `[B, C, H, W]` → `[B, C, H', W']`."""
-    view = pool_windows(xp, x, k, stride or k)
+def maxpool2d(xp, x, k: int, stride: int | None = None, pad: int = 0):
+    """Max over each k×k window of x padded by -∞: `[B, C, H, W]` → `[B, C, H', W']`."""
+    view = pool_windows(xp, padded(xp, x, pad, -xp.inf), k, stride or k)
     out = xp.array(view[:, :, 0, 0])
     for i, j in taps(k)[1:]:
         xp.maximum(out, view[:, :, i, j], out=out)
@@ -193,16 +202,17 @@ def maxpool2d(xp, x, k: int, stride: int | None = None):
 
 def first_maxima(xp, x, k: int, stride: int):
     """For each window offset (row-major), the boolean `[B, C, H', W']` of windows
-    whose maximum sits there, and the view of x at that offset."""
+    whose maximum sits there, and the view of x at that offset (x already padded)."""
     view = pool_windows(xp, x, k, stride)
     top = maxpool2d(xp, x, k, stride)
     return [(view[:, :, i, j] == top, (i, j)) for i, j in taps(k)]
 
 
-def maxpool2d_grad(xp, g, x, k: int, stride: int | None = None):
-    """d/dx of `maxpool2d x k stride` given the adjoint g `[B, C, H', W']`: each
-    window's adjoint goes to its first maximum; `[B, C, H, W]`."""
+def maxpool2d_grad(xp, g, x, k: int, stride: int | None = None, pad: int = 0):
+    """d/dx of `maxpool2d x k stride pad` given the adjoint g `[B, C, H', W']`:
+    each window's adjoint goes to its first maximum; `[B, C, H, W]`."""
     stride = stride or k
+    x = padded(xp, x, pad, -xp.inf)
     h, w = x.shape[2:]
     tiled = stride == k and h % k == 0 and w % k == 0     # every pixel in exactly one window
     image = (xp.empty if tiled else xp.zeros)((batch_of(g, x),) + x.shape[1:], dtype=g.dtype)
@@ -216,16 +226,16 @@ def maxpool2d_grad(xp, g, x, k: int, stride: int | None = None):
             share = left * hit
             view[:, :, i, j] += share
         left = left - share if left is g else xp.subtract(left, share, out=left)
-    return image
+    return cropped(image, pad)
 
 
-def maxpool2d_gather(xp, G, x, k: int, stride: int | None = None):
+def maxpool2d_gather(xp, G, x, k: int, stride: int | None = None, pad: int = 0):
     """The adjoint of `maxpool2d_grad` in its g: G `[B, C, H, W]` read at each
     window's first maximum of x, `[B, C, H', W']`."""
     stride = stride or k
-    view = pool_windows(xp, G, k, stride)
+    view = pool_windows(xp, padded(xp, G, pad), k, stride)
     out = pending = None                 # pending: 1 where no maximum was met yet
-    for hit, (i, j) in first_maxima(xp, x, k, stride):
+    for hit, (i, j) in first_maxima(xp, padded(xp, x, pad, -xp.inf), k, stride):
         first = hit.astype(G.dtype) if pending is None else pending * hit
         pending = 1 - first if pending is None else xp.subtract(pending, first, out=pending)
         taken = view[:, :, i, j] * first
@@ -233,9 +243,10 @@ def maxpool2d_gather(xp, G, x, k: int, stride: int | None = None):
     return out
 
 
-def avgpool2d(xp, x, k: int, stride: int | None = None):
-    """Mean over each k×k window: `[B, C, H, W]` → `[B, C, H', W']`."""
-    view = pool_windows(xp, x, k, stride or k)
+def avgpool2d(xp, x, k: int, stride: int | None = None, pad: int = 0):
+    """Mean over each k×k window of x padded by zeros, divided by k² whatever
+    the window covers: `[B, C, H, W]` → `[B, C, H', W']`."""
+    view = pool_windows(xp, padded(xp, x, pad), k, stride or k)
     out = xp.array(view[:, :, 0, 0])
     for i, j in taps(k)[1:]:
         out += view[:, :, i, j]
@@ -243,9 +254,9 @@ def avgpool2d(xp, x, k: int, stride: int | None = None):
     return out
 
 
-def avgpool2d_grad(xp, g, x, k: int, stride: int | None = None):
-    """d/dx of `avgpool2d x k stride` given the adjoint g: g/k² spread over each
-    window, `[B, C, H, W]` (x gives only the shape)."""
+def avgpool2d_grad(xp, g, x, k: int, stride: int | None = None, pad: int = 0):
+    """d/dx of `avgpool2d x k stride pad` given the adjoint g: g/k² spread over
+    each window, `[B, C, H, W]` (x gives only the shape)."""
     share = g * (1.0 / (k * k))
     cols = xp.broadcast_to(share[:, :, None, None], share.shape[:2] + (k, k) + share.shape[2:])
-    return col2im(xp, cols, x.shape[-2:], stride or k, 0)
+    return col2im(xp, cols, x.shape[-2:], stride or k, pad)

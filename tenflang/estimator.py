@@ -23,10 +23,12 @@ import warnings
 import numpy as np
 
 from .backprop import compile_gradient
+from .backprop.graph import reachable
 from .errors import TenflangError
 from .interp import evaluate
 from .lang import parse_file
-from .lang.ast import Program
+from .lang.ast import Program, Var
+from .lang.checks import check
 from .training.loop import TrainConfig, train
 
 
@@ -72,12 +74,16 @@ class Estimator:
     def __repr__(self) -> str:
         changed = {k: v for k, v in self.get_params().items()
                    if v != inspect.signature(type(self).__init__).parameters[k].default}
-        return f"Estimator({', '.join(f'{k}={v!r}' for k, v in changed.items())})"
+        shown = [f"{k}={v!r}" if not isinstance(v, Program) else f"{k}=<program {v.filename}>"
+                 for k, v in changed.items()]
+        return f"{type(self).__name__}({', '.join(shown)})"
 
     # ------------------------------------------------------------ fit, predict, score
     def fit(self, X, y=None, init: dict | None = None) -> "Estimator":
         """Learn the weights from examples `X` (inputs) and `y` (expected outputs)."""
         shape = self._shape()
+        if self.output is not None:
+            self._output(shape)         # a bad output is refused before any training
         config = TrainConfig(**{k: v for k, v in self.get_params().items()
                                 if k not in ("program", "output")})
         self.gcp_ = compile_gradient(shape)
@@ -115,7 +121,8 @@ class Estimator:
 
     def _weights(self) -> dict:
         if not hasattr(self, "weights_"):
-            raise TenflangError("this Estimator is not fitted yet: call fit(X, y) first")
+            raise TenflangError(f"this {type(self).__name__} is not fitted yet: call fit(X, y) "
+                                "first")
         return self.weights_
 
     def _losses(self, X, y) -> dict:
@@ -125,17 +132,25 @@ class Estimator:
                         dtype=self.dtype, results=losses)
 
     def _output(self, shape: Program) -> str:
+        """The output `predict` returns: `output=`, or the program's only output
+        computed from the inputs alone."""
         outputs = [d.name for d in shape.declarations().values() if d.kind == "output"]
-        if self.output is not None:
-            if self.output not in outputs:
-                raise TenflangError(f"output='{self.output}' is not an output of the program; "
-                                    f"its outputs: {', '.join(outputs) or 'none'}")
-            return self.output
-        if len(outputs) != 1:
-            raise TenflangError(f"the program has {len(outputs)} outputs "
-                                f"({', '.join(outputs) or 'none'}); name the one to predict "
-                                "with output=")
-        return outputs[0]
+        free = [name for name in outputs if not labels_read(shape, name)]
+        if self.output is None:
+            if len(free) != 1:
+                raise TenflangError(f"the program has {len(free)} outputs computed from the "
+                                    f"inputs alone ({', '.join(free) or 'none'}); name the one "
+                                    "to predict with output=")
+            return free[0]
+        if self.output not in outputs:
+            raise TenflangError(f"output='{self.output}' is not an output of the program; "
+                                f"its outputs: {', '.join(outputs) or 'none'}")
+        if self.output not in free:
+            raise TenflangError(f"output='{self.output}' reads the expected output "
+                                f"{', '.join(map(repr, labels_read(shape, self.output)))}, which "
+                                f"predict does not have; outputs computed from the inputs alone: "
+                                f"{', '.join(free) or 'none'}")
+        return self.output
 
     def _data(self, shape: Program, X, y, need_y: bool = False) -> dict:
         kinds = {"input": X, "exp_output": y}
@@ -160,3 +175,118 @@ class Estimator:
                                 f"({', '.join(names) or 'none'}): pass a dictionary name -> "
                                 "array")
         return {names[0]: value}
+
+
+def named(X) -> bool:
+    """Whether `X` is a dictionary name -> array (a sparse matrix in the
+    dictionary-of-keys format is not)."""
+    return isinstance(X, dict) and not hasattr(X, "toarray")
+
+
+def labels_read(shape: Program, name: str) -> list[str]:
+    """The exp_outputs that variable `name` depends on (an output such as
+    `equal (argmax scores) label` needs the label, so only evaluation on labelled
+    data can compute it)."""
+    defs = {d.name: d for d in shape.definitions()}
+    needs = reachable([name], lambda n: [o.name for o in defs[n].operands if isinstance(o, Var)]
+                      if n in defs else [])
+    return [d.name for d in shape.declarations().values()
+            if d.kind == "exp_output" and d.name in needs]
+
+
+class Classifier(Estimator):
+    """A shape program as a scikit-learn classifier (it needs scikit-learn: its
+    input checks and errors are scikit-learn's own).
+
+    The program's one scalar `exp_output` holds the class index; `output`
+    names its scores (a vector, one per class; a scalar for two classes).
+    `X` is a 2-d array, each row reshaped to the program's input shape (an
+    [8, 8] input takes rows of 64), or a dictionary name -> array.  `fit`
+    stores the labels it saw as `classes_` (sorted) and trains on their
+    positions in it, so any labels work (strings, -1/1).  `predict_proba`
+    reads the output as probabilities when the program defines it by
+    `softmax` (or, a scalar, `logistic`), and otherwise as scores it turns into
+    probabilities with a softmax (a logistic for a scalar); `predict` gives the
+    most probable label, `score` the accuracy.  With fewer classes than
+    scores, the first len(classes_) scores are the classes' (the others never
+    were a target)."""
+
+    def fit(self, X, y, init: dict | None = None) -> "Classifier":
+        from sklearn.utils.multiclass import check_classification_targets
+        from sklearn.utils.validation import validate_data
+        shape = self._shape()
+        label, output = self._label(shape), self._output(shape)
+        if named(X):
+            y = np.asarray(y).reshape(-1)
+        else:
+            X, y = validate_data(self, X, y, allow_nd=True)
+        check_classification_targets(y)
+        self.classes_, index = np.unique(y, return_inverse=True)
+        width = self._width(shape, output)
+        if len(self.classes_) > max(width, 2):
+            raise TenflangError(f"y has {len(self.classes_)} classes, but output "
+                                f"'{output}' gives {width} score(s), one per class")
+        return super().fit(self._inputs(shape, X), {label: index.astype(float)}, init)
+
+    def predict_proba(self, X) -> np.ndarray:
+        """One row per example: the probability of each class of `classes_`."""
+        from sklearn.utils.validation import check_is_fitted, validate_data
+        check_is_fitted(self)
+        shape = self._shape()
+        if not named(X):
+            X = self._inputs(shape, validate_data(self, X, reset=False, allow_nd=True))
+        values = np.asarray(super().predict(X), dtype=float)
+        op = {d.name: d.op for d in shape.definitions()}.get(self._output(shape))
+        if values.ndim == 1:
+            p = values if op == "logistic" else np.exp(-np.logaddexp(0.0, -values))
+            return np.stack([1 - p, p], axis=1)[:, :len(self.classes_)]
+        values = values.reshape(len(values), -1)[:, :len(self.classes_)]
+        if op == "softmax":
+            return values / values.sum(axis=1, keepdims=True)
+        shifted = np.exp(values - values.max(axis=1, keepdims=True))
+        return shifted / shifted.sum(axis=1, keepdims=True)
+
+    def predict(self, X) -> np.ndarray:
+        """The most probable label of each example."""
+        proba = self.predict_proba(X)
+        return self.classes_[np.argmax(proba, axis=1)]
+
+    def score(self, X, y) -> float:
+        """The accuracy: the fraction of examples whose label `predict` gives."""
+        return float(np.mean(self.predict(X) == np.asarray(y).reshape(-1)))
+
+    def __sklearn_tags__(self):
+        from sklearn.utils import ClassifierTags
+        tags = super().__sklearn_tags__()
+        tags.estimator_type, tags.classifier_tags = "classifier", ClassifierTags()
+        tags.target_tags.required = True
+        tags.input_tags.one_d_array = False
+        return tags
+
+    @staticmethod
+    def _label(shape: Program) -> str:
+        labels = [d for d in shape.declarations().values() if d.kind == "exp_output"]
+        if len(labels) != 1 or labels[0].shape not in (None, ()):
+            found = ", ".join(f"'{d.name}' {list(d.shape or ())}" for d in labels) or "none"
+            raise TenflangError(f"a Classifier's program has one scalar exp_output holding the "
+                                f"class index (found: {found}); for one-hot labels, declare "
+                                "the label scalar and write (one_hot label N) in the loss")
+        return labels[0].name
+
+    @staticmethod
+    def _width(shape: Program, name: str) -> int:
+        """How many scores the output gives per example (1: a scalar)."""
+        return int(np.prod(check(shape)[name] or (1,)))
+
+    @staticmethod
+    def _inputs(shape: Program, X):
+        """Rows of `X` reshaped to the program's one input, or `X` if a dictionary."""
+        if named(X):
+            return X
+        inputs = [d.name for d in shape.declarations().values() if d.kind == "input"]
+        (name, _), = Estimator._bind("input", inputs, X).items()
+        per_example = check(shape)[name]
+        if int(np.prod(per_example)) != X[0].size:
+            raise TenflangError(f"X has {X[0].size} features, but the program's input "
+                                f"'{name}' {list(per_example)} takes {int(np.prod(per_example))}")
+        return {name: X.reshape(len(X), *per_example)}

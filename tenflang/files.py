@@ -208,13 +208,24 @@ def same_file(a: str, b: str) -> bool:
     return stat.S_ISREG(sa.st_mode) and (sa.st_dev, sa.st_ino) == (sb.st_dev, sb.st_ino)
 
 
+def inside(path: str, folder: str) -> bool:
+    """Whether `path` (existing or not) lies within the directory `folder`,
+    symbolic links resolved."""
+    real, top = os.path.realpath(path), os.path.realpath(folder)
+    return os.path.commonpath([real, top]) == top
+
+
 def check_outputs(outputs: dict, inputs: dict) -> None:
     """Before any work: each output (option -> path; None or "-" is stdout)
-    is writable, is none of the `inputs` (role -> path), and no two outputs
-    are one file.  Raises TenflangError (exit 2)."""
+    is writable, is none of the `inputs` (role -> path) nor inside an input
+    that is a directory (a shard directory: its shards, its manifest), and no
+    two outputs are one file.  Raises TenflangError (exit 2)."""
     named = [(option, path) for option, path in outputs.items() if path not in (None, "-")]
     for k, (option, path) in enumerate(named):
         for role, given in inputs.items():
+            if given is not None and os.path.isdir(given) and inside(path, given):
+                raise TenflangError(f"{option} {path} is inside the input directory {role} "
+                                    f"({given}); write outputs outside it", Location(path))
             if given is not None and same_file(path, given):
                 raise TenflangError(f"{option} {path} would overwrite the input {role} ({given}); "
                                     "choose another output file", Location(path))

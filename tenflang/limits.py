@@ -11,6 +11,20 @@ from __future__ import annotations
 #: a shard manifest: 2**31, 16 GiB of float64.  `[100000, 100000]` is over it.
 MAX_TENSOR_ELEMENTS = 2 ** 31
 
+#: Axes of one declared or inferred tensor, per example (numpy's own limit is
+#: 64 for the whole array, the example axis and the kernels' window axes included).
+MAX_RANK = 32
+
+#: Magnitude of an integer attribute (a stride, a window, a dimension of a shape
+#: literal, a class count): past it no tensor could hold what it describes.
+MAX_ATTRIBUTE = 2 ** 31
+
+#: How many times a compressed member of an .npz file may expand (deflate can
+#: reach ~1000x on zeros; numbers rarely pass 10x).  Members whose compressed
+#: size is under MIN_COMPRESSED_BYTES count as that size.
+MAX_COMPRESSION_RATIO = 100
+MIN_COMPRESSED_BYTES = 1 << 20
+
 #: Statements a program may have after macro and nested-expression expansion.
 MAX_EXPANDED_STATEMENTS = 2_000_000
 

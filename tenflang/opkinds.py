@@ -34,6 +34,14 @@ Conventions
   The compiler sums a contribution back to the operand's shape where numpy
   broadcasting widened it.
 
+* Most ops act on each example alone (DESIGN.md §2.2).  `cross_example`
+  marks the one whose value is the same for every example of the batch
+  (`batch_mean`: its result keeps an example axis of size 1, as a weight's);
+  `drawn` the one drawn from the run's mode (`dropout_mask`: its forward also
+  gets the mode and its target name, tenflang/modes.py).  `literals` lists
+  the trailing operands that must be number literals (`p` of `dropout_mask`),
+  each as an `Attr` whose `check` the parser applies with a located error.
+
 * `flops(*operand_shapes, *attrs)` per example (multiply-adds count 2);
   default: one per result element.
 
@@ -139,6 +147,10 @@ def shape_literal(value) -> str | None:
     return None
 
 
+def probability(value) -> str | None:
+    return None if 0 <= value < 1 else "must be at least 0 and less than 1"
+
+
 def permutation(value) -> str | None:
     if sorted(value) != list(range(len(value))):
         return f"must be a permutation of 0..{len(value) - 1}" if value else "must not be empty"
@@ -162,6 +174,9 @@ class Op:
     attrs: tuple[Attr, ...] = ()
     shape_only: tuple[int, ...] = ()    # operand positions that give only a shape
     scalar: str | None = None  # the op on one element (see the module docstring)
+    cross_example: bool = False  # one value for the whole batch (batch_mean): never per example
+    drawn: bool = False        # drawn from the run's mode (dropout_mask): see tenflang/modes.py
+    literals: tuple[Attr, ...] = ()     # trailing operands that must be number literals
 
     def full(self, attrs=()) -> tuple:
         """The attributes as written, defaults filled in for the rest."""

@@ -5,7 +5,8 @@ rule, derivative rules, formula and FLOP count; the parser, shape checker,
 compiler, interpreter, statistics, docs and the gradient tests all read this
 table, so adding an op touches this file alone.  The entries come in groups:
 elementwise, linear algebra, reductions and normalisation, arranging and
-indexing, the compiler's adjoint helpers, convolution and pooling.
+indexing, the compiler's adjoint helpers, convolution and pooling, batch
+statistics and dropout.
 
 Conventions
 
@@ -35,11 +36,11 @@ if the defaults there do not fit, and run `python docs/make_op_reference.py`.
 """
 from __future__ import annotations
 
-from . import convolution, forwards
+from . import convolution, forwards, modes
 from .forwards import broadcast_like, dot, elementwise2, logistic, logistic_deriv, log_softmax
 from .forwards import matmul, softmax, softplus, step, sum_like, tanh_deriv
 from .opkinds import Attr, Op, at_least, chain, custom, linear, linear_passing, no_grad
-from .opkinds import no_grad_like, permutation, rules, shape_literal
+from .opkinds import no_grad_like, permutation, probability, rules, shape_literal
 from .shapes import Shape, argmax_shape, axis_of, broadcast, broadcast_like_shape, concat_shape
 from .shapes import conv2d_shape, dot_shape, fmt_shape, gather_shape, index_shape
 from .shapes import last_axis_shape, matmul_shape, mismatch, one_hot_shape, outer_shape
@@ -267,7 +268,7 @@ defop("broadcast_like", 2, broadcast_like, broadcast_like_shape, broadcast_like_
 
 STRIDE, PAD = Attr("stride", 1, check=at_least(1)), Attr("pad", 0, check=at_least(0))
 WINDOW, POOL_STRIDE = Attr("k", check=at_least(1), required=True), Attr("stride", check=at_least(1))
-CONV, POOL = (STRIDE, PAD), (WINDOW, POOL_STRIDE)
+CONV, POOL = (STRIDE, PAD), (WINDOW, POOL_STRIDE, PAD)
 
 
 def adjoint_shape(op: str, forward: str, operands: tuple[int, ...], result: int):
@@ -289,14 +290,15 @@ def conv_flops(x: Shape, K: Shape, stride=1, pad=0) -> int:
     return 2 * size(conv2d_shape(x, K, stride, pad)) * size(K[1:])
 
 
-def pool_flops(x: Shape, k, stride=None) -> int:
-    return size(pool_shape("pool")(x, k, stride)) * k * k
+def pool_flops(x: Shape, k, stride=None, pad=0) -> int:
+    return size(pool_shape("pool")(x, k, stride, pad)) * k * k
 
 
-def flops_of(cost, *positions):
-    """An adjoint's FLOPs: its forward's, on the operands at `positions`."""
+def flops_of(cost, arity: int, *positions):
+    """An adjoint's FLOPs: its forward's, on the operands at `positions` (the
+    adjoint has `arity` operands, then the forward's attributes)."""
     return lambda *shapes_and_attrs: cost(*(shapes_and_attrs[i] for i in positions),
-                                          *shapes_and_attrs[-2:])
+                                          *shapes_and_attrs[arity:])
 
 
 defop("conv2d", 2, convolution.conv2d, conv2d_shape,
@@ -310,34 +312,47 @@ defop("conv2d_image_grad", 3, convolution.conv2d_image_grad,
       "v = the adjoint of `conv2d c b` in its image c, given the adjoint a of its result: "
       "v°[·, s·i + u, s·j + w] += Σ_f a[f, i, j] · b[f, ·, u, w], v = v° without the "
       "padding (c gives only the shape)",
-      shape_only=(2,), flops=flops_of(conv_flops, 2, 1), attrs=CONV)
+      shape_only=(2,), flops=flops_of(conv_flops, 3, 2, 1), attrs=CONV)
 defop("conv2d_kernel_grad", 3, convolution.conv2d_kernel_grad,
       adjoint_shape("conv2d_kernel_grad", "conv2d", (1, 2), 2),
       linear_passing(CONV, "conv2d b g", "conv2d_image_grad a g b"),
       "v[f, c, u, w] = Σ_i,j a[f, i, j] · b°[c, s·i + u, s·j + w]: the adjoint of "
       "`conv2d b c` in its kernel c, given the adjoint a of its result (c gives only "
-      "the shape)", shape_only=(2,), flops=flops_of(conv_flops, 1, 2), attrs=CONV)
+      "the shape)", shape_only=(2,), flops=flops_of(conv_flops, 3, 1, 2), attrs=CONV)
 defop("maxpool2d", 1, convolution.maxpool2d, pool_shape("maxpool2d"),
       linear_passing(POOL, "maxpool2d_grad g a"),
-      "v[c, i, j] = max_u,w a[c, s·i + u, s·j + w], 0 ≤ u, w < k  (s = `stride`, default "
-      "k; the derivative goes to the window's first maximum, row-major)",
+      "v[c, i, j] = max_u,w a°[c, s·i + u, s·j + w], 0 ≤ u, w < k  (s = `stride`, default "
+      "k; a° = a with `pad` entries -∞ around, 2·pad ≤ k: PyTorch's max_pool2d; the "
+      "derivative goes to the window's first maximum, row-major)",
       flops=pool_flops, attrs=POOL)
 defop("maxpool2d_grad", 2, convolution.maxpool2d_grad,
       adjoint_shape("maxpool2d_grad", "maxpool2d", (1,), 1),
       linear_passing(POOL, "maxpool2d_gather g b", rest=[no_grad()]),
       "v = the adjoint of `maxpool2d b` in b, given the adjoint a of its result: "
       "a[c, i, j] goes to the first maximum of b's window (i, j), summed where windows "
-      "overlap", flops=flops_of(pool_flops, 1), attrs=POOL)
+      "overlap", flops=flops_of(pool_flops, 2, 1), attrs=POOL)
 defop("maxpool2d_gather", 2, convolution.maxpool2d_gather, gather_shape,
       linear_passing(POOL, "maxpool2d_grad g b", rest=[no_grad_like("b")]),
       "v[c, i, j] = a at the first maximum of b's window (i, j)  (the adjoint of "
-      "`maxpool2d_grad` in its first operand)", flops=flops_of(pool_flops, 1), attrs=POOL)
+      "`maxpool2d_grad` in its first operand)", flops=flops_of(pool_flops, 2, 1), attrs=POOL)
 defop("avgpool2d", 1, convolution.avgpool2d, pool_shape("avgpool2d"),
       linear_passing(POOL, "avgpool2d_grad g a"),
-      "v[c, i, j] = (1/k²) Σ_u,w a[c, s·i + u, s·j + w], 0 ≤ u, w < k  (s = `stride`, "
-      "default k)", flops=pool_flops, attrs=POOL)
+      "v[c, i, j] = (1/k²) Σ_u,w a°[c, s·i + u, s·j + w], 0 ≤ u, w < k  (s = `stride`, "
+      "default k; a° = a with `pad` zeros around, 2·pad ≤ k: PyTorch's avg_pool2d, "
+      "padded zeros counted)", flops=pool_flops, attrs=POOL)
 defop("avgpool2d_grad", 2, convolution.avgpool2d_grad,
       adjoint_shape("avgpool2d_grad", "avgpool2d", (1,), 1), linear_passing(POOL, "avgpool2d g"),
       "v = the adjoint of `avgpool2d b` in b, given the adjoint a of its result: "
       "a[c, i, j]/k² spread over window (i, j) (b gives only the shape)",
-      shape_only=(1,), flops=flops_of(pool_flops, 1), attrs=POOL)
+      shape_only=(1,), flops=flops_of(pool_flops, 2, 1), attrs=POOL)
+
+# --- batch statistics and dropout (DESIGN.md §2.3.2; the modes: tenflang/modes.py) ---
+
+defop("batch_mean", 1, modes.batch_mean, same, rules(linear("batch_mean g")),
+      "v = (1/B) Σ_e a_e over the examples e of the batch being run, the same for every "
+      "example; in evaluation the population value stored with the weights",
+      cross_example=True, flops=lambda a: size(a))
+defop("dropout_mask", 2, modes.dropout_mask, lambda a, p: a, rules(no_grad(), no_grad()),
+      "v = 0 with probability p, else 1/(1 - p), each entry drawn independently (a gives "
+      "the shape; p a number literal, 0 ≤ p < 1); in evaluation v = 1",
+      drawn=True, literals=(Attr("p", check=probability),), flops=lambda a, p: size(a))

@@ -251,16 +251,22 @@ def conv2d_shape(x: Shape, K: Shape, stride=1, pad=0) -> Shape:
 
 
 def pool_shape(op: str) -> Callable[..., Shape]:
-    def rule(x: Shape, k, stride=None) -> Shape:
-        image_of(op, (x,), {"k": k})
-        if k > x[1] or k > x[2]:
-            raise mismatch(op, (x,), f"the {k}×{k} window is larger than the {x[1]}×{x[2]} "
-                           "image", {"k": k})
-        return (x[0],) + tuple(convolution.out_size(n, k, stride or k) for n in x[1:])
+    def rule(x: Shape, k, stride=None, pad=0) -> Shape:
+        attrs = {"k": k, "pad": pad} if pad else {"k": k}
+        image_of(op, (x,), attrs)
+        if 2 * pad > k:
+            raise mismatch(op, (x,), f"padding {pad} is more than half the {k}×{k} window "
+                           f"(need 2·pad ≤ k, as PyTorch's pooling does)", attrs)
+        height, width = x[1] + 2 * pad, x[2] + 2 * pad
+        if k > height or k > width:
+            padding = f" padded by {pad}" if pad else ""
+            raise mismatch(op, (x,), f"the {k}×{k} window is larger than the {height}×{width} "
+                           f"image{padding}", attrs)
+        return (x[0],) + tuple(convolution.out_size(n, k, stride or k, pad) for n in x[1:])
     return rule
 
 
-def gather_shape(G: Shape, x: Shape, k, stride=None) -> Shape:
+def gather_shape(G: Shape, x: Shape, k, stride=None, pad=0) -> Shape:
     if G != x:
         raise mismatch("maxpool2d_gather", (G, x), "operands must have the same shape")
-    return pool_shape("maxpool2d_gather")(x, k, stride)
+    return pool_shape("maxpool2d_gather")(x, k, stride, pad)

@@ -184,8 +184,8 @@ def test_estimator_errors():
         model.predict(np.zeros((2, 3)))
     with raises("Estimator has no parameter 'learning_rate'"):
         model.set_params(learning_rate=0.1)
-    with raises("unknown optimizer 'adagrad'"):
-        tenflang.Estimator(LINEAR, optimizer="adagrad").fit(np.zeros((2, 3)), np.zeros(2))
+    with raises("unknown optimizer 'lbfgs'"):
+        tenflang.Estimator(LINEAR, optimizer="lbfgs").fit(np.zeros((2, 3)), np.zeros(2))
     with raises("output='p' is not an output of the program; its outputs: o"):
         tenflang.Estimator(LINEAR, output="p", max_iters=1).fit(
             np.zeros((2, 3)), np.zeros(2)).predict(np.zeros((2, 3)))

@@ -24,9 +24,13 @@ CONV_CASES = [
     (2, 2, 5, 6, 3, 3, 4, 1, 0),       # stride 1, few windows per row
     (2, 2, 10, 10, 3, 2, 2, 2, 0),     # non-overlapping windows
 ]
-# (batch, channels, height, width, k, stride)
-POOL_CASES = [(3, 2, 8, 8, 2, 2), (2, 3, 7, 9, 2, 2), (2, 2, 8, 8, 3, 1), (2, 1, 9, 9, 3, 2),
-              (1, 2, 6, 6, 3, 3), (2, 2, 5, 5, 5, 5), (2, 2, 6, 7, 2, 1), (2, 2, 4, 4, 1, 1)]
+# (batch, channels, height, width, k, stride, pad)
+POOL_CASES = [(3, 2, 8, 8, 2, 2, 0), (2, 3, 7, 9, 2, 2, 0), (2, 2, 8, 8, 3, 1, 0),
+              (2, 1, 9, 9, 3, 2, 0), (1, 2, 6, 6, 3, 3, 0), (2, 2, 5, 5, 5, 5, 0),
+              (2, 2, 6, 7, 2, 1, 0), (2, 2, 4, 4, 1, 1, 0),
+              # padded: GoogLeNet's 3×3 stride-1 branch, odd sizes, 2·pad = k, a tiled grid
+              (2, 3, 7, 7, 3, 1, 1), (2, 2, 6, 5, 3, 2, 1), (2, 2, 5, 7, 2, 1, 1),
+              (1, 2, 5, 6, 4, 3, 2), (2, 1, 6, 6, 2, 2, 1), (1, 1, 1, 1, 3, 1, 1)]
 
 
 def rng(seed):
@@ -99,38 +103,41 @@ def test_kernel_grad_sum_with_a_shared_side():
                                rtol=1e-12)
 
 
-def pool_data(case, seed=0, ties=False):
-    b, c, h, w, k, stride = case
+def pool_data(case, seed=0, ties=False, negative=False):
+    b, c, h, w, k, stride, pad = case
     x = rng(seed).normal(size=(b, c, h, w))
     if ties:   # relu'd and rounded data: whole windows of equal maxima
         x = np.maximum(np.round(x), 0)
-    return x, k, stride
+    if negative:   # below the zeros a wrong padding would put in every border window
+        x = -np.abs(x) - 1
+    return x, k, stride, pad
 
 
-def beside_torch(pool, adjoint, torch_pool, x, k, stride):
+def beside_torch(pool, adjoint, torch_pool, x, k, stride, pad):
     """(ours, torch's) for the pooled values, then for the adjoint of a random g
     (torch's through autograd)."""
     tx = t(x).requires_grad_()
-    out = torch_pool(tx, k, stride)
+    out = torch_pool(tx, k, stride, padding=pad)
     g = rng(1).normal(size=tuple(out.shape))
     (dx,) = torch.autograd.grad(out, tx, t(g))
-    return ((pool(np, x, k, stride), out.detach().numpy()),
-            (adjoint(np, g, x, k, stride), dx.numpy()))
+    return ((pool(np, x, k, stride, pad), out.detach().numpy()),
+            (adjoint(np, g, x, k, stride, pad), dx.numpy()))
 
 
-@pytest.mark.parametrize("ties", [False, True], ids=["distinct", "ties"])
+@pytest.mark.parametrize("ties", [False, True, "negative"], ids=["distinct", "ties", "negative"])
 @pytest.mark.parametrize("case", POOL_CASES)
 def test_maxpool2d_and_its_adjoint_are_torch(case, ties):
-    pooled, adjoint = beside_torch(cv.maxpool2d, cv.maxpool2d_grad, F.max_pool2d,
-                                   *pool_data(case, ties=ties))
+    data = pool_data(case, ties=ties is True, negative=ties == "negative")
+    pooled, adjoint = beside_torch(cv.maxpool2d, cv.maxpool2d_grad, F.max_pool2d, *data)
     np.testing.assert_array_equal(*pooled)
     np.testing.assert_allclose(*adjoint, rtol=1e-12, atol=1e-15)
 
 
 @pytest.mark.parametrize("case", POOL_CASES)
 def test_avgpool2d_and_its_adjoint_are_torch(case):
+    """count_include_pad=True, PyTorch's default: the padded zeros count."""
     pooled, adjoint = beside_torch(cv.avgpool2d, cv.avgpool2d_grad, F.avg_pool2d,
-                                   *pool_data(case))
+                                   *pool_data(case, negative=True))
     np.testing.assert_allclose(*pooled, rtol=1e-12)
     np.testing.assert_allclose(*adjoint, rtol=1e-12, atol=1e-15)
 
@@ -138,16 +145,16 @@ def test_avgpool2d_and_its_adjoint_are_torch(case):
 @pytest.mark.parametrize("case", POOL_CASES)
 def test_maxpool2d_gather_is_the_adjoint_of_maxpool2d_grad(case):
     """⟨maxpool2d_grad g, G⟩ = ⟨g, maxpool2d_gather G⟩ for every g and G."""
-    x, k, stride = pool_data(case, seed=2, ties=True)
-    g = rng(3).normal(size=cv.maxpool2d(np, x, k, stride).shape)
+    x, k, stride, pad = pool_data(case, seed=2, ties=True)
+    g = rng(3).normal(size=cv.maxpool2d(np, x, k, stride, pad).shape)
     G = rng(4).normal(size=x.shape)
-    left = np.sum(cv.maxpool2d_grad(np, g, x, k, stride) * G)
-    right = np.sum(g * cv.maxpool2d_gather(np, G, x, k, stride))
+    left = np.sum(cv.maxpool2d_grad(np, g, x, k, stride, pad) * G)
+    right = np.sum(g * cv.maxpool2d_gather(np, G, x, k, stride, pad))
     np.testing.assert_allclose(left, right, rtol=1e-12)
 
 
 def test_pooling_broadcasts_a_shared_adjoint():
-    x, k, stride = pool_data(POOL_CASES[0])
+    x, k, stride, _ = pool_data(POOL_CASES[0])
     g = rng(5).normal(size=(1,) + cv.maxpool2d(np, x, k, stride).shape[1:])
     wide = np.broadcast_to(g, (len(x),) + g.shape[1:])
     np.testing.assert_array_equal(cv.maxpool2d_grad(np, g, x, k, stride),
@@ -163,7 +170,9 @@ def test_results_keep_the_dtype(dtype):
     for value in (out, cv.conv2d_image_grad(np, g, K, x, stride, pad),
                   cv.conv2d_kernel_grad_sum(np, g, x, K, stride, pad),
                   cv.maxpool2d(np, x, 2), cv.maxpool2d_grad(np, cv.maxpool2d(np, x, 2), x, 2),
-                  cv.avgpool2d(np, x, 2), cv.avgpool2d_grad(np, cv.avgpool2d(np, x, 2), x, 2)):
+                  cv.avgpool2d(np, x, 2), cv.avgpool2d_grad(np, cv.avgpool2d(np, x, 2), x, 2),
+                  cv.maxpool2d(np, x, 3, 1, 1), cv.avgpool2d(np, x, 3, 1, 1),
+                  cv.maxpool2d_grad(np, cv.maxpool2d(np, x, 3, 1, 1), x, 3, 1, 1)):
         assert value.dtype == dtype
 
 

@@ -296,12 +296,24 @@ CASES = [
                                                            attrs=" 3"), 4, 12,
          "maxpool2d [6, 2, 2] k 3: the 3×3 window is larger than the 2×2 image", exact=True),
     Case("maxpool2d_without_window", POOL.format(op="maxpool2d", x="[6, 4, 4]", attrs=""), 4, 12,
-         "'maxpool2d' takes 1 operand, then the attributes k [stride]; attribute 'k' is missing",
+         "'maxpool2d' takes 1 operand, then the attributes k [stride] [pad]; attribute 'k' is "
+         "missing",
          exact=True),
     Case("avgpool2d_of_a_vector", POOL.format(op="avgpool2d", x="[16]", attrs=" 2"), 4, 12,
          "avgpool2d [16] k 2: image must be [C, H, W] (channels, height, width)", exact=True),
     Case("avgpool2d_stride_zero", POOL.format(op="avgpool2d", x="[1, 4, 4]", attrs=" 2 0"), 4, 26,
          "'avgpool2d' attribute 'stride' must be ≥ 1, got 0", exact=True),
+    # padded pooling (DESIGN.md §2.3.2): PyTorch's limit 2·pad ≤ k
+    Case("maxpool2d_pad_more_than_half_the_window",
+         POOL.format(op="maxpool2d", x="[2, 6, 6]", attrs=" 2 1 2"), 4, 12,
+         "maxpool2d [2, 6, 6] k 2 pad 2: padding 2 is more than half the 2×2 window "
+         "(need 2·pad ≤ k, as PyTorch's pooling does)", exact=True),
+    Case("avgpool2d_pad_more_than_half_the_window",
+         POOL.format(op="avgpool2d", x="[2, 6, 6]", attrs=" 3 1 2"), 4, 12,
+         "avgpool2d [2, 6, 6] k 3 pad 2: padding 2 is more than half the 3×3 window "
+         "(need 2·pad ≤ k, as PyTorch's pooling does)", exact=True, command="tfcompiler"),
+    Case("avgpool2d_negative_pad", POOL.format(op="avgpool2d", x="[2, 6, 6]", attrs=" 3 1 -1"),
+         4, 28, "'avgpool2d' attribute 'pad' must be ≥ 0, got -1", exact=True),
     Case("conv2d_image_grad_adjoint_shape", src("""
         declare input g [2, 5, 5]
         declare weight K [2, 1, 3, 3]

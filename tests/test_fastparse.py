@@ -27,6 +27,7 @@ AWKWARD = [
     "  define y = add t b\nend\n",
     "declare input declare\ndeclare intvar end\ndefine end = copy declare\n",
     "define d/dw.1 = mul dh.t/dW1 -0.5\n",
+    "define hT = fold cell h0 (tanh xs) W\ndefine hs=scan cell h0 xs  # loops\ndefine x = fold\n",
     "declare input x",
 ]
 

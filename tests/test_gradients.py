@@ -76,7 +76,8 @@ def needs_attributes(op: opkinds.Op) -> bool:
 
 def cases():
     for name, op in sorted(ops.TABLE.items()):
-        if needs_attributes(op) or name in CLASS_INDEX_OPS or name in IMAGE_OPS:
+        if needs_attributes(op) or name in CLASS_INDEX_OPS or name in IMAGE_OPS \
+                or name in LITERAL_OPS:
             continue                     # tested below, with their attributes
         if name in TENSOR_CASES:
             shapes_list = TENSOR_CASES[name]
@@ -89,6 +90,8 @@ def cases():
 
 
 CLASS_INDEX_OPS = {"one_hot"}    # their operand holds integers: test_one_hot_gradient
+# an operand must be a literal: tests/test_batch_modes.py checks their gradients
+LITERAL_OPS = {name for name, op in ops.TABLE.items() if op.literals}
 IMAGE_OPS = {"conv2d", "conv2d_image_grad", "conv2d_kernel_grad", "maxpool2d", "avgpool2d",
              "maxpool2d_grad", "avgpool2d_grad", "maxpool2d_gather"}   # need image shapes
 
@@ -104,7 +107,7 @@ def test_op_gradient(op, shapes):
 
 def test_every_op_is_covered():
     covered = {c.values[0] for c in cases()} | {c.values[0] for c in attribute_cases()}
-    assert covered | CLASS_INDEX_OPS == set(ops.TABLE)
+    assert covered | CLASS_INDEX_OPS | LITERAL_OPS == set(ops.TABLE)
 
 
 # An op's attributes, generated from the op table: every axis of every example shape
@@ -127,11 +130,17 @@ ATTRIBUTE_CASES = {
     "conv2d_kernel_grad": [(((3, 5, 5), (2, 5, 5), (3, 2, 3, 3)), (1, 1)),
                            (((3, 3, 3), (2, 5, 5), (3, 2, 3, 3)), (2, 1)),
                            (((2, 3, 2), (1, 6, 5), (2, 1, 2, 3)), (2, 0))],
+    # pooling, padded too (PyTorch's padding: 2·pad ≤ k)
     **{op: [(((2, 4, 4),), (2,)), (((2, 4, 5),), (3, 1)), (((1, 5, 5),), (2, 1)),
-            (((2, 5, 4),), (2, 3))] for op in ("maxpool2d", "avgpool2d")},
+            (((2, 5, 4),), (2, 3)), (((2, 4, 4),), (2, 1, 1)), (((1, 5, 5),), (3, 1, 1)),
+            (((2, 5, 4),), (3, 2, 1)), (((1, 4, 5),), (4, 3, 2))]
+       for op in ("maxpool2d", "avgpool2d")},
     **{op: [(((2, 2, 2), (2, 4, 4)), (2,)), (((2, 2, 3), (2, 4, 5)), (3, 1)),
-            (((1, 4, 4), (1, 5, 5)), (2, 1))] for op in ("maxpool2d_grad", "avgpool2d_grad")},
-    "maxpool2d_gather": [(((2, 4, 4), (2, 4, 4)), (2,)), (((2, 4, 5), (2, 4, 5)), (3, 1))],
+            (((1, 4, 4), (1, 5, 5)), (2, 1)), (((2, 5, 5), (2, 4, 4)), (2, 1, 1)),
+            (((1, 3, 2), (1, 5, 4)), (3, 2, 1))]
+       for op in ("maxpool2d_grad", "avgpool2d_grad")},
+    "maxpool2d_gather": [(((2, 4, 4), (2, 4, 4)), (2,)), (((2, 4, 5), (2, 4, 5)), (3, 1)),
+                         (((2, 4, 4), (2, 4, 4)), (2, 1, 1)), (((1, 5, 4), (1, 5, 4)), (3, 2, 1))],
 }
 
 

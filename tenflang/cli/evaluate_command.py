@@ -7,6 +7,9 @@ line of their means over the examples.  An exp_output missing from INPUTS is
 NULL, and so is every loss depending on it (printed `null`).  `-o FILE`
 writes the format its extension names (.npz, .csv, .json/.jsonl, else
 text), as `tfweightcalc -o` does; `--format` is for stdout, or must agree.
+A program with batch statistics uses the population values WEIGHTS holds
+after the weights; `--training [--seed N]` evaluates as in training instead
+(DESIGN.md §2.3.2).
 """
 from __future__ import annotations
 
@@ -16,6 +19,8 @@ import numpy as np
 from ..data import vectors
 from ..interp.device import array_module, to_host
 from ..interp import evaluate
+from ..interp.statistics import split_statistics
+from ..modes import EVALUATION, Mode
 from ..lang import parse_file
 from ..lang.checks import check, class_indices
 from ..errors import TenflangError
@@ -37,9 +42,13 @@ from .common import (check_outputs, device_option, dtype_option, reports_errors,
 @device_option
 @dtype_option
 @click.option("--allow-nan", is_flag=True, help="Accept NaN/inf in the inputs.")
+@click.option("--training", is_flag=True, help="Evaluate as in training: dropout drawn, batch "
+              "statistics from the examples of INPUTS (not the population values in WEIGHTS).")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="With --training: the seed dropout is drawn from.")
 @reports_errors
 def tfevaluate(program_file, inputs_file, weights_file, fmt, out, summary, device, dtype,
-               allow_nan):
+               allow_nan, training, seed):
     """Run PROGRAM on each example of INPUTS with the learned WEIGHTS."""
     check_outputs({"-o": out}, {"PROGRAM": program_file, "INPUTS": inputs_file,
                                 "WEIGHTS": weights_file})
@@ -48,7 +57,8 @@ def tfevaluate(program_file, inputs_file, weights_file, fmt, out, summary, devic
     program = parse_file(program_file)
     shapes = check(program)
     decls = program.declarations().values()
-    weights = vectors.load_weights(weights_file, allow_nan=allow_nan)
+    weights, statistics = split_statistics(program, vectors.load_weights(weights_file,
+                                                                        allow_nan=allow_nan))
     vectors.validate_weights(weights_file, weights,
                              {d.name: shapes[d.name] for d in decls if d.kind == "weight"})
     examples = vectors.load_examples(inputs_file, allow_nan=allow_nan, shapes=shapes)
@@ -56,7 +66,8 @@ def tfevaluate(program_file, inputs_file, weights_file, fmt, out, summary, devic
                       optional={d.name for d in decls if d.kind == "exp_output"})
     examples.check_classes(class_indices(program))
     with np.errstate(all="ignore"):    # NaN/inf results are reported once, below
-        values = evaluate(program, examples.arrays, weights, xp=xp, dtype=dtype)
+        values = evaluate(program, examples.arrays, weights | statistics, xp=xp, dtype=dtype,
+                          mode=Mode(seed=seed) if training else EVALUATION)
     host = {n: None if v is None else to_host(v) for n, v in values.items()}
     for name, value in host.items():
         if value is not None and not np.isfinite(value).all():

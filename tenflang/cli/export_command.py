@@ -17,6 +17,7 @@ from ..data import vectors
 from ..errors import Location, RunFailure, TenflangError
 from ..files import write_file
 from ..lang import parse_file
+from ..interp.statistics import check_statistics, split_statistics
 from ..lang.checks import check
 from .common import dtype_option, reports_errors
 
@@ -41,9 +42,10 @@ def export_command(shape_file, weights_file, out, with_loss, inputs_file, dtype,
     refuse_to_overwrite(out, [shape_file, weights_file, inputs_file])
     program = parse_file(shape_file)
     shapes = check(program)
-    weights = vectors.load_weights(weights_file)
+    weights, statistics = split_statistics(program, vectors.load_weights(weights_file))
     vectors.validate_weights(weights_file, weights, {
         d.name: shapes[d.name] for d in program.declarations().values() if d.kind == "weight"})
+    weights |= check_statistics(program, statistics, shapes)
     model = export_model(program, weights, dtype=dtype, with_loss=with_loss,
                          opset=DEFAULT_OPSET if opset is None else opset)
     if inputs_file:

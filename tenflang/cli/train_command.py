@@ -38,6 +38,7 @@ from ..training.hooks import Callbacks, Checkpoints, Hooks, combine
 from ..training.loop import Diverged, Interrupted, State, TrainConfig, signature, train
 from ..training.optimizers import OPTIMIZERS, SCHEDULES
 from ..training.rescue import CheckpointFailed, keep_weights
+from .train_options import steering_options
 from .common import FiniteFloat, check_outputs, device_option, dtype_option, reports_errors, say
 
 
@@ -95,11 +96,12 @@ from .common import FiniteFloat, check_outputs, device_option, dtype_option, rep
 @click.option("--connect-timeout", type=FiniteFloat(min=0, min_open=True), default=10.0,
               show_default=True, metavar="SECONDS",
               help="With --scheduler: how long to wait for the scheduler and a worker.")
+@steering_options
 @reports_errors
 def tfweightcalc(gcp_file, data_file, out, lr, optimizer, weight_decay, lr_schedule, batch_size,
                  max_iters, tol, seed, init_file, device, dtype, checkpoint, checkpoint_every,
                  resume_anyway, val_fraction, patience, allow_nan, quiet, plot, scheduler,
-                 chunk_size, sync_every, connect_timeout):
+                 chunk_size, sync_every, connect_timeout, **steering):
     """Learn the weights of the GCP from the training examples in DATA."""
     check_outputs({"-o": out, "--checkpoint": checkpoint, "--plot": plot},
                   {"GCP": gcp_file, "DATA": data_file, "--init": init_file})
@@ -107,7 +109,8 @@ def tfweightcalc(gcp_file, data_file, out, lr, optimizer, weight_decay, lr_sched
         require_matplotlib()
     cfg = TrainConfig(lr=lr, optimizer=optimizer, batch_size=batch_size, max_iters=max_iters,
                       tol=tol, seed=seed, val_fraction=val_fraction, dtype=dtype,
-                      weight_decay=weight_decay, lr_schedule=lr_schedule, patience=patience)
+                      weight_decay=weight_decay, lr_schedule=lr_schedule, patience=patience,
+                      **steering)
     gcp = parse_file(gcp_file)
     sig = signature(gcp)
     if scheduler:

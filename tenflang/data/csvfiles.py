@@ -99,8 +99,14 @@ def _csv_layout(header: list[str], examples: CsvExamples) -> dict[str, tuple]:
             raise TenflangError(f"CSV header: '{name}' would hold {math.prod(shape)} elements "
                                 f"per example; the limit is {limits.MAX_TENSOR_ELEMENTS}",
                                 examples.cell(None, cols[0][1]))
-        missing = next((i for i in np.ndindex(shape) if i not in seen), None) if shape else None
-        if missing is not None:
+        if len(shape) > limits.MAX_RANK:
+            raise TenflangError(f"CSV header: '{name}' has {len(shape)} indices; the limit is "
+                                f"{limits.MAX_RANK} (axes of a tensor)",
+                                examples.cell(None, cols[0][1]))
+        if len(seen) != math.prod(shape):
+            # some index is missing: one among the first len(seen)+1, in row-major order
+            missing = next(i for k in range(len(seen) + 1)
+                           if (i := tuple(map(int, np.unravel_index(k, shape)))) not in seen)
             found = " and ".join(f"{name}[{','.join(map(str, i))}]" for i in list(seen)[:4])
             raise TenflangError(f"CSV header: no column '{name}[{','.join(map(str, missing))}]' "
                                 f"(found {found}{' ...' if len(seen) > 4 else ''})",

@@ -9,6 +9,11 @@ Conventions:
   already in that dtype is read straight into place, not copied
   (`_npz_member`).  Problems raise `TenflangError` at the file (an archive
   has no lines: `Examples.locate` gives the file, messages name the example).
+* Every member's .npy header is read, and checked, before any array is
+  decompressed (`member_headers`): its name, its dtype, its rank and size
+  (`limits`), its expansion (`limits.MAX_COMPRESSION_RATIO`) and, when the
+  caller gives the program's variables, that the program reads it.  A
+  small archive cannot make TenFlang inflate gigabytes before an error.
 * Written uncompressed in numpy's own layout (`npz_bytes`); the caller writes
   the bytes with `files.write_file`.
 """
@@ -20,7 +25,9 @@ import zipfile
 
 import numpy as np
 
+from .. import limits
 from ..errors import Location, TenflangError
+from ..shapes import fmt_shape
 from .examples import Examples
 from .notation import NAME_RE
 from .reading import unreadable
@@ -29,9 +36,10 @@ _NPY_HEADERS = {(1, 0): np.lib.format.read_array_header_1_0,
                 (2, 0): np.lib.format.read_array_header_2_0}
 
 
-def read_npz(path: str, dtype="float64") -> Examples:
-    """The examples of a data .npz file, in `dtype`."""
-    arrays = npz_arrays(path, "data", dtype)
+def read_npz(path: str, dtype="float64", shapes: dict | None = None) -> Examples:
+    """The examples of a data .npz file, in `dtype`; with `shapes` (the program's
+    variables), a member the program does not read is refused from its header."""
+    arrays = npz_arrays(path, "data", dtype, shapes)
     lengths = {name: len(a) if a.ndim else None for name, a in arrays.items()}
     if len(set(lengths.values())) > 1 or None in lengths.values():
         raise TenflangError("the arrays of a data .npz file need one common leading example "
@@ -39,9 +47,12 @@ def read_npz(path: str, dtype="float64") -> Examples:
     return Examples(path, arrays)
 
 
-def npz_arrays(path: str, what: str, dtype=np.float64) -> dict[str, np.ndarray]:
-    """The arrays of an .npz file in `dtype`: one already in `dtype` is read in
-    place (`_npz_member`), others are read and converted."""
+def npz_arrays(path: str, what: str, dtype=np.float64,
+               shapes: dict | None = None) -> dict[str, np.ndarray]:
+    """The arrays of an .npz file in `dtype`, after `member_headers` checked them
+    all: one already in `dtype` is read in place (`_npz_member`), others are
+    read and converted."""
+    check_members(path, member_headers(path, what), what, shapes)
     try:
         with open(path, "rb") as f, np.load(f, allow_pickle=False) as z:
             if not isinstance(z, np.lib.npyio.NpzFile):
@@ -52,14 +63,6 @@ def npz_arrays(path: str, what: str, dtype=np.float64) -> dict[str, np.ndarray]:
     except Exception as e:      # numpy/zipfile raise many kinds for a corrupt file
         raise TenflangError(f"not a valid .npz file: {e}", Location(file=path)) from None
     for name, a in arrays.items():
-        if not NAME_RE.fullmatch(name):
-            raise TenflangError(f"array name '{name}' is not a variable name", Location(file=path))
-        if not isinstance(a, np.ndarray):       # a member that is not a .npy file
-            raise TenflangError(f"'{name}' in the archive is not a numpy array",
-                                Location(file=path))
-        if a.dtype.kind not in "biuf":
-            raise TenflangError(f"array '{name}' holds {a.dtype} values, not numbers",
-                                Location(file=path))
         arrays[name] = a.astype(dtype, copy=False)
     return arrays
 
@@ -85,30 +88,69 @@ def _npz_member(f, z, name: str, dtype: np.dtype) -> np.ndarray:
     return np.fromfile(f, dtype=dtype, count=math.prod(shape)).reshape(shape)
 
 
-def npz_header(path: str) -> tuple[dict, int]:
-    """(per-example shape by name, example count) of a data .npz file, from the
-    array headers only."""
-    shapes, lengths = {}, set()
+def member_headers(path: str, what: str = "data") -> dict[str, tuple]:
+    """name -> (shape, dtype, zip entry) of each .npy member of an archive, from
+    the headers alone (a few bytes of each member are inflated)."""
+    headers = {}
     try:
         with zipfile.ZipFile(path) as archive:
             for info in archive.infolist():
                 if not info.filename.endswith(".npy"):
-                    continue
+                    raise ValueError(f"member '{info.filename}' is not a numpy array")
                 with archive.open(info) as f:
                     version = np.lib.format.read_magic(f)
                     read = _NPY_HEADERS.get(version, np.lib.format.read_array_header_2_0)
                     shape, _, dtype = read(f)
-                if dtype.kind not in "biuf":
-                    raise ValueError(f"array '{info.filename[:-4]}' holds {dtype} values")
-                if not shape:
-                    raise ValueError(f"array '{info.filename[:-4]}' has no example axis")
-                shapes[info.filename[:-4]] = tuple(shape[1:])
-                lengths.add(shape[0])
+                headers[info.filename[:-4]] = (tuple(shape), dtype, info)
     except OSError as err:
-        raise TenflangError(f"cannot read data file: {err.strerror or err}",
-                            Location(path)) from None
+        raise unreadable(path, what, err) from None
     except Exception as err:       # zipfile and numpy raise many kinds for a bad file
-        raise TenflangError(f"not a valid data .npz file: {err}", Location(path)) from None
+        raise TenflangError(f"not a valid .npz file: {err}", Location(path)) from None
+    return headers
+
+
+def check_members(path: str, headers: dict, what: str, shapes: dict | None) -> None:
+    """Each member a variable of numbers within the limits, inflating at most
+    MAX_COMPRESSION_RATIO times and (with `shapes`) read by the program."""
+    at = Location(file=path)
+    data = int(what == "data")          # a data array's first axis counts the examples
+    for name, (shape, dtype, info) in headers.items():
+        if not NAME_RE.fullmatch(name):
+            raise TenflangError(f"array name '{name}' is not a variable name", at)
+        if dtype.kind not in "biuf":
+            raise TenflangError(f"array '{name}' holds {dtype} values, not numbers", at)
+        if len(shape) - data > limits.MAX_RANK:
+            raise TenflangError(f"array '{name}' has {len(shape) - data} axes per example; "
+                                f"the limit is {limits.MAX_RANK}", at)
+        if math.prod(shape[data:]) > limits.MAX_TENSOR_ELEMENTS:
+            raise TenflangError(f"array '{name}' holds {math.prod(shape[data:])} elements per "
+                                f"example; the limit is {limits.MAX_TENSOR_ELEMENTS}", at)
+        size = math.prod(shape) * dtype.itemsize
+        if (info.compress_type != zipfile.ZIP_STORED and size > limits.MAX_COMPRESSION_RATIO
+                * max(info.compress_size, limits.MIN_COMPRESSED_BYTES)):
+            raise TenflangError(f"array '{name}' would inflate from {info.compress_size} to "
+                                f"{size} bytes, more than {limits.MAX_COMPRESSION_RATIO} times "
+                                "(the limit); store it uncompressed (numpy.savez)", at)
+        if shapes is not None and name not in shapes:
+            raise TenflangError(f"unexpected variable '{name}': the program does not read it "
+                                f"(expected: {', '.join(sorted(shapes)) or 'none'})", at)
+        if shapes is not None and data and len(shape) and shape[1:] != tuple(shapes[name]):
+            raise TenflangError(f"variable '{name}' has shape {fmt_shape(shape[1:])}, "
+                                f"expected {fmt_shape(shapes[name])}", at)
+
+
+def npz_header(path: str) -> tuple[dict, int]:
+    """(per-example shape by name, example count) of a data .npz file, from the
+    array headers only."""
+    headers = member_headers(path)
+    check_members(path, headers, "data", None)
+    shapes, lengths = {}, set()
+    for name, (shape, _, _) in headers.items():
+        if not shape:
+            raise TenflangError(f"not a valid data .npz file: array '{name}' has no example "
+                                "axis", Location(path))
+        shapes[name] = shape[1:]
+        lengths.add(shape[0])
     if len(lengths) > 1:
         raise TenflangError(f"the arrays of a data .npz file need one common leading example "
                             f"axis; their lengths: {sorted(lengths)}", Location(path))

@@ -58,7 +58,7 @@ def load_examples(path: str, *, allow_nan: bool = False, shapes: dict | None = N
     array already stored in `dtype` is read straight into place; text and csv
     values are read as float64 (see the module docstring)."""
     if _ext(path) == ".npz":
-        examples = read_npz(path, dtype)
+        examples = read_npz(path, dtype, shapes)
     elif _ext(path) == ".csv":
         examples = read_csv(path)
     else:
@@ -149,17 +149,23 @@ def format_examples(arrays: dict[str, np.ndarray | None], fmt: str, *,
     yield from vector_lines(arrays, n, fmt)
 
 
-def format_weights(weights: dict[str, np.ndarray]) -> str:
-    """A weights file: one `name: value` per line between `{` and `}` lines."""
+def format_weights(weights: dict[str, np.ndarray], statistics: dict | None = None) -> str:
+    """A weights file: one `name: value` per line between `{` and `}` lines;
+    the population values of batch statistics after the weights, under a
+    `# batch statistics` comment line (DESIGN.md §2.3.2)."""
     lines = ["{"]
-    for name, a in weights.items():
+    for k, (name, a) in enumerate({**weights, **(statistics or {})}.items()):
+        if k == len(weights):
+            lines.append("  # batch statistics")
         lines.append(f"  {name}: {value_strings(np.asarray(a)[None], 'txt')[0]}")
     return "\n".join(lines + ["}"]) + "\n"
 
 
-def save_weights(path: str, weights: dict[str, np.ndarray]) -> None:
-    """Save weights as .npz (by extension) or vector notation, atomically."""
-    write_file(path, npz_bytes(weights) if _ext(path) == ".npz" else format_weights(weights))
+def save_weights(path: str, weights: dict[str, np.ndarray], statistics: dict | None = None) -> None:
+    """Save weights (then any batch statistics) as .npz (by extension) or
+    vector notation, atomically."""
+    write_file(path, npz_bytes({**weights, **(statistics or {})}) if _ext(path) == ".npz"
+               else format_weights(weights, statistics))
 
 
 def format_of(path: str) -> str:

@@ -8,7 +8,9 @@ needs an exp_output (an accuracy) is left out, unless no output is left.  Graph 
 `input`s (with `with_loss`, its `exp_output`s too), every one of them, used or
 not, as `tfevaluate` asks for them all; each has a leading dynamic dimension
 `N`, the example axis.  Weights the forward part uses are initializers (never
-graph inputs, so runtimes fold them as constants).  Outputs keep their
+graph inputs, so runtimes fold them as constants), and so are the population
+values of its batch statistics (`weights` holds them too, as a weights file
+does): the model is in evaluation mode, `dropout_mask` is 1.  Outputs keep their
 TenFlang names and have the example axis too: an output that does not vary per
 example is broadcast to `N` rows, as `tfevaluate` reports it.
 
@@ -26,6 +28,7 @@ import numpy as np
 from .. import ops
 from ..errors import Location, TenflangError
 from ..interp.plan import make_plan
+from ..interp.statistics import missing_statistic
 from ..lang.ast import Num, Program
 from ..lang.checks import check
 from ..lang.diagnostics import error_at
@@ -54,6 +57,9 @@ def export_model(program: Program, weights: dict, dtype: str = "float64",
     shapes = check(program)
     inputs, outputs = signature(program, with_loss)
     plan = forward_plan(program, shapes, inputs, outputs, weights)
+    missing = missing_statistic(program, plan)
+    if missing:
+        raise missing
     outputs = list(plan.results)
     b = Builder(onnx, dtype)
     b.taken.update(inputs)

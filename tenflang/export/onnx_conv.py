@@ -1,4 +1,4 @@
-"""ONNX for the image ops: `conv2d`, `maxpool2d`, `avgpool2d` (DESIGN.md §2.3.1).
+"""ONNX for the image ops: `conv2d`, `maxpool2d`, `avgpool2d` (DESIGN.md §2.3.1, §2.3.2).
 
 A float32 model uses ONNX's `Conv`, `MaxPool` and `AveragePool`.  onnxruntime
 has no float64 `Conv` or `AveragePool`, so a float64 model writes them with
@@ -69,18 +69,27 @@ def conv2d(b: Builder, x: Value, k: Value, stride: int, pad: int) -> str:
     return conv2d_matmul(b, x, k, stride, pad)
 
 
-def maxpool2d(b: Builder, x: Value, size: int, stride: int | None) -> str:
+def pads(pad: int, **more) -> dict:
+    """A pooling node's padding attributes (none when there is no padding)."""
+    return {"pads": [pad] * 4, **more} if pad else {}
+
+
+def maxpool2d(b: Builder, x: Value, size: int, stride: int | None, pad: int = 0) -> str:
+    """MaxPool: its padding never wins a max, as PyTorch's."""
     stride = size if stride is None else stride
     return with_batch(b, x, lambda image: b.node(
-        "MaxPool", [image], kernel_shape=[size, size], strides=[stride, stride]))
+        "MaxPool", [image], kernel_shape=[size, size], strides=[stride, stride], **pads(pad)))
 
 
-def avgpool2d(b: Builder, x: Value, size: int, stride: int | None) -> str:
+def avgpool2d(b: Builder, x: Value, size: int, stride: int | None, pad: int = 0) -> str:
+    """AveragePool counting the padded zeros (float32), or the windows of the
+    zero-padded image summed and divided by k² (float64)."""
     stride = size if stride is None else stride
     if native(b):
         return with_batch(b, x, lambda image: b.node(
-            "AveragePool", [image], kernel_shape=[size, size], strides=[stride, stride]))
-    total = b.node("Sum", windows(b, x, size, size, stride, 0))
+            "AveragePool", [image], kernel_shape=[size, size], strides=[stride, stride],
+            **pads(pad, count_include_pad=1)))
+    total = b.node("Sum", windows(b, x, size, size, stride, pad))
     return b.node("Div", [total, b.literal(size * size)])
 
 

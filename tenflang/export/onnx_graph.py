@@ -254,6 +254,9 @@ ONNX_OPS = {
     "one_hot": one_hot,                   # Cast, OneHot, Cast
     "argmax": argmax,                     # ArgMax, Cast
     "equal": equal,                       # Equal, Cast
+    # evaluation mode (DESIGN.md §2.3.2): no dropout; a batch_mean is never reached, its
+    # population value from the weights file being an initializer (export/forward.py)
+    "dropout_mask": lambda b, a, p: b.node("Expand", [b.literal(1), b.node("Shape", [a.name])]),
 }
 
 ADJOINT = ("an adjoint the compiler writes into gradient programs (export the shape program, "
@@ -263,6 +266,8 @@ ADJOINT = ("an adjoint the compiler writes into gradient programs (export the sh
 NOT_EXPORTABLE: dict[str, str] = {
     "conv2d_image_grad": ADJOINT, "conv2d_kernel_grad": ADJOINT, "maxpool2d_grad": ADJOINT,
     "maxpool2d_gather": ADJOINT, "avgpool2d_grad": ADJOINT,
+    "batch_mean": "a model evaluates each example alone: its population value, written by "
+                  "tfweightcalc after the weights, is exported instead",
 }
 
 def result_is_batched(op: str, operands: list[Value]) -> bool:

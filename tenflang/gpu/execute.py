@@ -19,6 +19,7 @@ from types import SimpleNamespace
 
 from ..interp.codegen import FORWARDS, generate
 from ..interp.run import collect, prepare
+from ..modes import TRAINING, Mode
 from .fused import kernel_specs
 from .launch import FusedKernel, cupy_runner
 
@@ -50,8 +51,8 @@ def compiled_for_gpu(plan, reduce: str | None, dtype: str, xp, runner=cupy_runne
 
 
 def run_fused(plan, data: dict, xp, dtype: str = "float64", reduce: str | None = None,
-              runner=cupy_runner) -> dict:
-    env, batch = prepare(plan, data, xp, dtype)
+              runner=cupy_runner, mode: Mode = TRAINING) -> dict:
+    env, batch = prepare(plan, data, xp, dtype, mode)
     function, reduced, forwards = compiled_for_gpu(plan, reduce, dtype, xp, runner)
     values = function(env, xp, forwards, xp.dtype(dtype))
     return collect(plan, values, reduced, batch, reduce, xp)

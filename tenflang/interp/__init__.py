@@ -16,6 +16,8 @@ from ..lang.checks import check
 from .arguments import check_data, check_weights
 from .plan import Plan, default_results, make_plan
 from .run import run_plan
+from .statistics import check_statistics, missing_statistic, split_statistics
+from ..modes import EVALUATION, Mode
 
 
 def interpret(program: Program, inputs: dict, results=None, xp=np, dtype="float64",
@@ -39,20 +41,29 @@ def one_example(plan: Plan, name: str, value):
 
 
 def evaluate(program: Program, examples: dict, weights: dict, xp=np, dtype="float64",
-             results=None) -> dict:
+             results=None, mode: Mode = EVALUATION) -> dict:
     """The Evaluation Phase: run `program` on a batch of `examples` (name ->
     array with a leading example axis; an exp_output None or absent = NULL)
-    with `weights`.  Returns the outputs and losses (or `results`) with a
-    leading example axis; a NULL result (e.g. a loss when no exp_output is
-    given) is None.  A missing input or weight, or an array of the wrong
-    shape, raises TenflangError."""
+    with `weights` (and the population values of its batch statistics, as
+    tfweightcalc writes them after the weights).  Returns the outputs and
+    losses (or `results`) with a leading example axis; a NULL result (e.g. a
+    loss when no exp_output is given) is None.  A missing input, weight or
+    statistic, or an array of the wrong shape, raises TenflangError.  A
+    training `mode` (tenflang/modes.py) draws dropout and takes the batch
+    statistics from `examples` instead."""
     shapes, decls = check(program), program.declarations().values()
     examples = check_data(dict(getattr(examples, "arrays", examples)), shapes,
                           [d.name for d in decls if d.kind == "input"],
                           [d.name for d in decls if d.kind == "exp_output"])
-    weights = check_weights(dict(weights), {d.name: shapes[d.name] for d in decls
-                                            if d.kind == "weight"})
-    data = {n: v for n, v in examples.items() if v is not None} | weights
-    return run_plan(make_plan(program, set(data), results, shapes), data, xp=xp, dtype=dtype)
+    weights, stats = split_statistics(program, dict(weights))
+    weights = check_weights(weights, {d.name: shapes[d.name] for d in decls
+                                      if d.kind == "weight"})
+    stats = {} if mode.training else check_statistics(program, stats, shapes)
+    data = {n: v for n, v in examples.items() if v is not None} | weights | stats
+    plan = make_plan(program, set(data), results, shapes)
+    missing = None if mode.training else missing_statistic(program, plan)
+    if missing:
+        raise missing
+    return run_plan(plan, data, xp=xp, dtype=dtype, mode=mode)
 
 __all__ = ["interpret", "evaluate", "make_plan", "run_plan", "default_results", "Plan"]

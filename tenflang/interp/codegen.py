@@ -30,6 +30,7 @@ import re
 from types import SimpleNamespace
 
 from .. import convolution, ops
+from ..modes import MODE_KEY
 from ..lang.printer import attribute, number
 from .fusion import Group, fuse
 
@@ -51,11 +52,13 @@ def written(attrs: tuple) -> tuple:
 
 
 def batched_names(plan) -> set[str]:
-    """Values that vary per example (the rest have an example axis of size 1)."""
+    """Values that vary per example (the rest have an example axis of size 1):
+    a drawn value always does, a batch mean never."""
     batched = set(plan.batched)
     for step in plan.steps:
-        if any(isinstance(o, str) and o in batched
-               for i, o in enumerate(step.operands) if i not in step.op.shape_only):
+        if step.op.drawn or not step.op.cross_example and any(
+                isinstance(o, str) and o in batched
+                for i, o in enumerate(step.operands) if i not in step.op.shape_only):
             batched.add(step.target)
     return batched
 
@@ -169,6 +172,8 @@ def step_code(src: Source, step, inplace: str | None) -> str:
         return src.var(step.operands[0])
     args = [src.var(o) if isinstance(o, str) else f"xp.asarray([{float(o)!r}], dtype=dtype)"
             for o in step.operands] + [repr(a) for a in written(step.attrs)]
+    if op.drawn:
+        args += [f"env[{MODE_KEY!r}]", repr(step.target)]
     return f"F.{op.name}(xp, {', '.join(args)})"
 
 

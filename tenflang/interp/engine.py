@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..modes import TRAINING, Mode
 from .device import array_module
 from .run import run_plan
 
@@ -27,12 +28,13 @@ class Engine:
     def on_gpu(self) -> bool:
         return getattr(self.xp, "__name__", "") == "cupy"
 
-    def run(self, plan, data: dict, dtype: str = "float64", reduce: str | None = None) -> dict:
+    def run(self, plan, data: dict, dtype: str = "float64", reduce: str | None = None,
+            mode: Mode = TRAINING) -> dict:
         """`run_plan`'s contract (interp/run.py) on this engine."""
         if self.on_gpu:
             from ..gpu.execute import run_fused
-            return run_fused(plan, data, self.xp, dtype, reduce)
-        return run_plan(plan, data, xp=self.xp, dtype=dtype, reduce=reduce)
+            return run_fused(plan, data, self.xp, dtype, reduce, mode=mode)
+        return run_plan(plan, data, xp=self.xp, dtype=dtype, reduce=reduce, mode=mode)
 
 
 def choose_engine(device: str | None = None) -> Engine:

@@ -12,6 +12,9 @@ live set rather than its length.
 
 Data conventions: `input` and `exp_output` values carry a leading example
 axis; `weight` values do not (the run adds a unit axis, see forwards.py).
+
+A `batch_mean` result given in the data (a population value, in evaluation:
+tenflang/modes.py) is bound like a weight and its line is not run.
 """
 from __future__ import annotations
 
@@ -54,13 +57,16 @@ def make_plan(program: Program, available, results=None, shapes=None) -> Plan:
     """Plan a run of `program` given the data names in `available`."""
     shapes = shapes or check(program)
     decls = program.declarations()
-    bound = tuple(n for n, d in decls.items() if d.kind in BOUND_KINDS and n in available)
+    given = {d.name for d in program.definitions()
+             if d.name in available and ops.TABLE[d.op].cross_example}
+    bound = tuple(n for n, d in decls.items()
+                  if (d.kind in BOUND_KINDS or n in given) and n in available)
     results = tuple(default_results(program) if results is None else results)
     has_value = set(bound)
     steps = []
     for define in program.definitions():
         names = [o.name for o in define.operands if isinstance(o, Var)]
-        if all(n in has_value for n in names):
+        if define.name not in given and all(n in has_value for n in names):
             has_value.add(define.name)
             steps.append((define.name, define.op, tuple(
                 o.name if isinstance(o, Var) else o.value for o in define.operands),

@@ -9,7 +9,9 @@ With `reduce="sum"` (or "mean") each result is instead summed (averaged)
 over the examples; for a result made by `outer` or `matmul` of two
 per-example values the reduction is done inside the product (one GEMM), so
 a dense layer's weight gradient never materialises a [B, out, in] array.
-The plan runs as generated Python (see `codegen`).
+The plan runs as generated Python (see `codegen`).  `mode` is training
+(the default) or evaluation, as tenflang/modes.py describes: it matters only
+to `batch_mean` and `dropout_mask`.
 """
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ import os
 import numpy as np
 
 from ..errors import TenflangError
+from ..modes import MODE_KEY, TRAINING, Mode
 from .codegen import compiled
 
 FUSE_FROM = 1000       # examples: below this a loop call's fixed cost (~10-30 µs) outweighs its gain
@@ -29,7 +32,9 @@ def fuses(xp, batch: int) -> bool:
     return xp is np and batch >= FUSE_FROM and os.environ.get("TENFLANG_FUSE", "1") != "0"
 
 
-def prepare(plan, data: dict, xp, dtype) -> tuple[dict, int]:
+def prepare(plan, data: dict, xp, dtype, mode: Mode = TRAINING) -> tuple[dict, int]:
+    """The run's values to start from (the data on `xp` in `dtype`, and the
+    mode, its example indices settled), and the batch size."""
     env, batch = {}, None
     for name in plan.bound:
         value = xp.asarray(data[name], dtype=dtype)
@@ -40,11 +45,17 @@ def prepare(plan, data: dict, xp, dtype) -> tuple[dict, int]:
             env[name] = value if value.ndim else value.reshape(1)
         else:
             env[name] = value[None]
-    return env, 1 if batch is None else batch
+    batch = 1 if batch is None else batch
+    try:
+        env[MODE_KEY] = mode.for_batch(batch)
+    except ValueError as err:
+        raise TenflangError(str(err)) from None
+    return env, batch
 
 
-def run_plan(plan, data: dict, xp=np, dtype="float64", reduce: str | None = None) -> dict:
-    env, batch = prepare(plan, data, xp, dtype)
+def run_plan(plan, data: dict, xp=np, dtype="float64", reduce: str | None = None,
+             mode: Mode = TRAINING) -> dict:
+    env, batch = prepare(plan, data, xp, dtype, mode)
     function, fused, forwards = compiled(plan, reduce, fuses(xp, batch))
     values = function(env, xp, forwards, xp.dtype(dtype))
     return collect(plan, values, fused, batch, reduce, xp)

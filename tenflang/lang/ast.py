@@ -3,7 +3,8 @@
 Positions (1-based line and column) are carried for error messages but are
 left out of equality, so a program printed and parsed again compares equal to
 the original.  `origin` is the chain of macro call sites a statement was
-expanded from, innermost first (empty for statements written directly).
+expanded from, innermost first (empty for statements written directly); a
+site is a `Pos`, or a `Step` for a step of a `fold`/`scan` (lang/loops.py).
 """
 from __future__ import annotations
 
@@ -17,6 +18,15 @@ BOUND_KINDS = ("input", "weight", "exp_output")   # bound from data, never defin
 class Pos:
     line: int
     column: int
+
+
+@dataclass(frozen=True)
+class Step:
+    """A call site that is step `step` (0-based) of the `fold`/`scan` whose op
+    is at `pos`; error messages name the step."""
+    pos: Pos | None
+    step: int
+    loop: str
 
 
 @dataclass(frozen=True)
@@ -61,7 +71,7 @@ class Declare:
     shape: tuple[int, ...] | None = None      # None: not written (scalar for data)
     pos: Pos | None = field(default=None, compare=False, repr=False)
     name_pos: Pos | None = field(default=None, compare=False, repr=False)
-    origin: tuple[Pos, ...] = field(default=(), compare=False, repr=False)
+    origin: tuple[Pos | Step, ...] = field(default=(), compare=False, repr=False)
     generated: bool = field(default=False, compare=False, repr=False)   # a nested result
 
 
@@ -76,7 +86,7 @@ class Define:
     operands: tuple[Operand, ...]
     pos: Pos | None = field(default=None, compare=False, repr=False)
     op_pos: Pos | None = field(default=None, compare=False, repr=False)
-    origin: tuple[Pos, ...] = field(default=(), compare=False, repr=False)
+    origin: tuple[Pos | Step, ...] = field(default=(), compare=False, repr=False)
     attrs: tuple[Attribute, ...] = ()
 
 

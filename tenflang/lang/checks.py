@@ -7,7 +7,9 @@ The result maps every declared name to its per-example shape: data variables
 take their declared shape (scalar when none is written); defined variables
 take the shape their op's rule gives, which must agree with any declared one.
 No tensor, declared or inferred, may hold more than
-`limits.MAX_TENSOR_ELEMENTS` elements per example (`check_size`).
+`limits.MAX_TENSOR_ELEMENTS` elements per example or have more than
+`limits.MAX_RANK` axes (`check_size`); no integer attribute may exceed
+`limits.MAX_ATTRIBUTE` in magnitude, nor a shape literal `limits.MAX_RANK` entries.
 
 A `Program` is immutable, so its result is remembered on it: parsing, compiling
 and planning the same program check it once (a compile used to check the shape
@@ -82,13 +84,27 @@ def attribute(op: Op, attr: Attr, value, at):
     if isinstance(value, Num):
         if not (INTEGER.fullmatch(value.text) if value.text else value.value.is_integer()):
             raise at(value, f"{what} must be an integer, got {value.text or value.value}")
-        value = int(value.value)
+        value = int(value.text) if value.text else int(value.value)
     else:
         value = value.values
+    problem = over_limits(value)
+    if problem:
+        raise at(node, f"{what} {problem}")
     problem = attr.check(value)
     if problem:
         raise at(node, f"{what} {problem}, got {printer.attribute(value)}")
     return value
+
+
+def over_limits(value) -> str | None:
+    """What makes an attribute's value (an int or a tuple) too large, or None."""
+    values = value if isinstance(value, tuple) else (value,)
+    if len(values) > limits.MAX_RANK:
+        return f"has {len(values)} entries; the limit is {limits.MAX_RANK} (axes of a tensor)"
+    big = next((v for v in values if abs(v) > limits.MAX_ATTRIBUTE), None)
+    if big is not None:
+        return f"is too large: {big}; the limit is {limits.MAX_ATTRIBUTE}"
+    return None
 
 
 def check(program: Program, shape_program: bool = False) -> dict[str, Shape]:
@@ -104,23 +120,48 @@ def check(program: Program, shape_program: bool = False) -> dict[str, Shape]:
 
 
 def check_once(program: Program, shape_program: bool) -> dict[str, Shape]:
-    decls: dict[str, Declare] = {}
-    shapes: dict[str, Shape] = {}
-    defined: set[str] = set()
+    checker = Checker(program, shape_program)
     for statement in program.statements:
+        checker.feed(statement)
+    return checker.finish()
+
+
+class Checker:
+    """The checks in program order, one statement at a time: macro expansion
+    feeds it the statements expanded so far to learn the shape a `fold` needs
+    (lang/loops.py)."""
+
+    def __init__(self, program: Program, shape_program: bool = False):
+        self.program, self.shape_program = program, shape_program
+        self.decls: dict[str, Declare] = {}
+        self.shapes: dict[str, Shape] = {}
+        self.defined: set[str] = set()
+
+    def feed(self, statement) -> None:
+        program, decls, shapes = self.program, self.decls, self.shapes
         if isinstance(statement, Declare):
-            check_declare(program, statement, decls, shape_program)
+            check_declare(program, statement, decls, self.shape_program)
             decls[statement.name] = statement
             if statement.kind in BOUND_KINDS:
                 shapes[statement.name] = tuple(statement.shape or ())
         elif isinstance(statement, Define):
-            check_define(program, statement, decls, defined)
+            check_define(program, statement, decls, self.defined)
             shapes[statement.name] = infer(program, statement, decls, shapes)
-            defined.add(statement.name)
-    for name, decl in decls.items():
-        shapes.setdefault(name, tuple(decl.shape or ()))
-    check_losses(program, decls, shapes, defined, shape_program)
-    return shapes
+            self.defined.add(statement.name)
+
+    def operand_shape(self, define: Define, operand) -> Shape:
+        """The shape of an operand of `define` (checked as `define`'s operands are)."""
+        if isinstance(operand, Num):
+            return ()
+        check_use(self.program, define, operand, self.decls, self.defined)
+        return self.shapes[operand.name]
+
+    def finish(self) -> dict[str, Shape]:
+        shapes = self.shapes
+        for name, decl in self.decls.items():
+            shapes.setdefault(name, tuple(decl.shape or ()))
+        check_losses(self.program, self.decls, shapes, self.defined, self.shape_program)
+        return shapes
 
 
 def check_declare(program, declare: Declare, decls, shape_program: bool) -> None:
@@ -143,7 +184,11 @@ def check_declare(program, declare: Declare, decls, shape_program: bool) -> None
 
 
 def check_size(program, pos, name: str, shape, origin=()) -> None:
-    """A shape of at most MAX_TENSOR_ELEMENTS elements, else a located error."""
+    """A shape of at most MAX_RANK axes and MAX_TENSOR_ELEMENTS elements, else a
+    located error."""
+    if len(shape) > limits.MAX_RANK:
+        raise error_at(program, pos, f"'{name}' would have {len(shape)} axes per example; "
+                       f"the limit is {limits.MAX_RANK}", origin)
     size = math.prod(shape)
     if size > limits.MAX_TENSOR_ELEMENTS:
         raise error_at(program, pos, f"'{name}' would hold {size} elements per example "
@@ -176,6 +221,20 @@ def check_define(program, define: Define, decls, defined: set[str]) -> None:
                      "takes a shape attribute")
         if isinstance(operand, Var):
             check_use(program, define, operand, decls, defined)
+    check_literals(program, define, op)
+
+
+def check_literals(program, define: Define, op: Op) -> None:
+    """The trailing operands the op table wants as number literals (`p` of `dropout_mask`)."""
+    for attr, operand in zip(op.literals, define.operands[op.arity - len(op.literals):]):
+        what = f"'{op.name}' operand '{attr.name}'"
+        if not isinstance(operand, Num):
+            raise error_at(program, operand.pos or define.op_pos, f"{what} must be a number "
+                           f"literal, not the name '{operand.name}'", define.origin)
+        problem = attr.check(operand.value)
+        if problem:
+            raise error_at(program, operand.pos or define.op_pos,
+                           f"{what} {problem}, got {operand.text or operand.value}", define.origin)
 
 
 def check_use(program, define: Define, operand: Var, decls, defined: set[str]) -> None:

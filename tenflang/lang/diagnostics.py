@@ -1,12 +1,13 @@
 """Building located errors from syntax-tree positions.
 
 An error in a statement that came from a macro expansion points at the macro
-body line and adds one note per call site, innermost first.
+body line and adds one note per call site, innermost first; a call made by a
+step of a `fold`/`scan` is noted at that line with its step number.
 """
 from __future__ import annotations
 
 from ..errors import Location, TenflangError, source_line
-from .ast import Pos, Program
+from .ast import Pos, Program, Step
 
 
 def location(program: Program, pos: Pos | None) -> Location:
@@ -16,6 +17,11 @@ def location(program: Program, pos: Pos | None) -> Location:
 
 
 def error_at(program: Program, pos: Pos | None, message: str, origin=()) -> TenflangError:
-    notes = tuple(("in the expansion of this macro call", location(program, site))
-                  for site in origin)
+    notes = tuple(note(program, site) for site in origin)
     return TenflangError(message, location(program, pos), notes)
+
+
+def note(program: Program, site: Pos | Step) -> tuple[str, Location]:
+    if isinstance(site, Step):
+        return f"in step {site.step} of this {site.loop}", location(program, site.pos)
+    return "in the expansion of this macro call", location(program, site)

@@ -9,7 +9,8 @@ so an installed TenFlang makes the alias `tenflang` and the file pattern
 file given without `-l`, `analyse_text` lets Pygments pick the right one.)
 
 NAME and NUMBER are the grammar's own (`lexical`).  Tokens: the keywords
-`declare`, `define`, `macro`, `end` (Keyword), the six
+`declare`, `define`, `macro`, `end` and, in operator position, the loops
+`fold` and `scan` (Keyword, the macro after them Name.Function), the six
 variable types (Keyword.Type), ops of the op table in operator position
 (Name.Builtin), macro names (Name.Function), variables, generated names such
 as `d/dw` and `h.t` included (Name.Variable), numbers, `=`/`->` (Operator),
@@ -27,6 +28,7 @@ from pygments.token import (Comment, Error, Keyword, Name, Number, Operator, Pun
 
 from .. import ops
 from .ast import KINDS
+from .loops import LOOPS
 from .lexical import NAME, NUMBER
 
 END_OF_NAME = r"(?![A-Za-z0-9_./])"
@@ -82,6 +84,8 @@ class TenflangLexer(RegexLexer):
         ],
         # after '=': an op (or macro) with operands, a copied name, or a number
         "value": line_end() + [
+            (words(LOOPS, suffix=END_OF_NAME + r"(?=[ \t\f\r]*[A-Za-z_(])"), Keyword,
+             ("#pop", "loop")),
             (words(sorted(ops.TABLE), suffix=END_OF_NAME), Name.Builtin, ("#pop", "operands")),
             (r"(" + NAME + r")([ \t\f\r]*)(?=#|\n|$)", bygroups(Name.Variable, Whitespace)),
             (NAME, Name.Function, ("#pop", "operands")),
@@ -94,6 +98,11 @@ class TenflangLexer(RegexLexer):
             (r"\(", Punctuation, "value"),      # a nested expression: its op next
             (r"\)", Punctuation, "#pop"),
         ] + number_token() + [
+            (r"[^\n]", Error),
+        ],
+        # after `fold`/`scan`: the macro it calls, then operands
+        "loop": line_end() + [
+            (NAME, Name.Function, ("#pop", "operands")),
             (r"[^\n]", Error),
         ],
         "macro": line_end() + [

@@ -22,6 +22,7 @@ from dataclasses import replace
 from .. import limits, ops
 from .ast import Declare, Define, Macro, Program, Var
 from .diagnostics import error_at
+from .loops import LOOPS, Prefix, is_loop, unroll
 from .nested import Namer, has_nested, lower, names_used, nodes, rename
 
 
@@ -35,6 +36,7 @@ def expand(program: Program) -> Program:
     callable_names = set(later) - {s.name for s in program.statements if isinstance(s, Declare)}
     namer = Namer({s.name for s in program.statements if isinstance(s, Declare)})
     out: list = []
+    prefix = Prefix(program, out)
     for statement in program.statements:
         if isinstance(statement, Macro):
             statement = with_calls(statement, later)
@@ -45,12 +47,16 @@ def expand(program: Program) -> Program:
         if isinstance(statement, Define):
             statement = as_call(statement, callable_names)
             for op, where in ops_called(statement):
+                check_loop_place(program, statement, op, where)
                 if op in later and op not in macros:
                     raise error_at(program, where, f"macro '{op}' is called before it is "
                                    f"defined{on_line(later[op])}; define a macro before its "
                                    "first call")
             check_size(program, statement, len(out) + define_cost(statement, cost), cost)
-            out.extend(expand_define(program, statement, macros, (), namer))
+            if is_loop(statement):
+                expand_loop(program, statement, macros, cost, prefix, namer)
+            else:
+                out.extend(expand_define(program, statement, macros, (), namer))
         else:
             out.append(statement)
     return replace(program, statements=tuple(out))
@@ -79,6 +85,29 @@ def expand_define(program, define: Define, macros, origin, namer: Namer) -> list
         else:
             out.append(line)
     return out
+
+
+def expand_loop(program, define: Define, macros, cost, prefix: Prefix, namer: Namer) -> None:
+    """A `fold`/`scan` line: its nested operands, then its steps (lang/loops.py)."""
+    *operands, loop = expand_define(program, define, macros, (), namer)
+    prefix.out.extend(operands)
+
+    def expand_step(call: Define, site) -> list:
+        *row, call = lower(call, namer)
+        return row + expand_call(program, call, macros, loop.origin, namer, site)
+    unroll(program, loop, macros, prefix, namer, expand_step, lambda macro: cost[macro.name][0])
+
+
+def check_loop_place(program: Program, define: Define, op: str, where, macro=None) -> None:
+    """A loop is a definition of its own, in the program itself."""
+    if op not in LOOPS:
+        return
+    if macro is not None:
+        raise error_at(program, where, f"'{op}' is written in the program, not inside a macro "
+                       f"('{macro.name}'): a loop's length comes from the program's shapes")
+    if where is not define.op_pos:
+        raise error_at(program, where, f"'{op}' is a definition of its own "
+                       f"(`define v = {op} m init xs ...`), not part of an expression")
 
 
 def define_cost(define: Define, cost: dict) -> int:
@@ -138,7 +167,7 @@ def on_line(macro: Macro) -> str:
 def check_macro(program: Program, macro: Macro, known: dict[str, Macro], later=None) -> None:
     if macro.name in known:
         raise error_at(program, macro.pos, f"macro '{macro.name}' is already defined")
-    if macro.name in ops.TABLE:
+    if macro.name in ops.TABLE or macro.name in LOOPS:
         raise error_at(program, macro.pos, f"'{macro.name}' is the name of an op; "
                        "a macro needs a name of its own")
     names = list(macro.params) + [macro.result]
@@ -169,6 +198,7 @@ def check_local(program: Program, macro: Macro, declare: Declare) -> None:
 
 def check_body_line(program, macro: Macro, define: Define, locals_, known, later) -> None:
     for op, where in ops_called(define):
+        check_loop_place(program, define, op, where, macro)
         if op == macro.name:
             raise error_at(program, where, f"macro '{macro.name}' calls itself; "
                            "macros cannot be recursive")
@@ -187,13 +217,15 @@ def check_body_line(program, macro: Macro, define: Define, locals_, known, later
 
 
 def expand_call(program: Program, call: Define, macros: dict[str, Macro], origin,
-                namer: Namer) -> list:
+                namer: Namer, site=None) -> list:
+    """`call` expanded; `site` is the call site its lines record (default: the
+    call's op), then `origin`."""
     macro = macros[call.op]
     if len(call.operands) != len(macro.params):
         plural = "" if len(macro.params) == 1 else "s"
         raise error_at(program, call.op_pos, f"macro '{macro.name}' takes {len(macro.params)} "
                        f"operand{plural}, got {len(call.operands)}", origin=origin)
-    here = (call.op_pos,) + origin
+    here = (site or call.op_pos,) + origin
     renaming = dict(zip(macro.params, call.operands))
     renaming[macro.result] = Var(call.name)
     for s in macro.body:

@@ -59,7 +59,8 @@ from .gradients import Descent, LocalGradients, to_device
 from .health import untrusted
 from .hooks import EpochInfo, Hooks, StepInfo
 from .norms import loss_and_norm, weights_finite
-from .optimizers import OPTIMIZERS, SCHEDULES, step
+from . import optimizers
+from .optimizers import step
 from .state import Diverged, Interrupted, State, TrainResult, crossed, host_state
 
 @dataclass(frozen=True)
@@ -121,18 +122,24 @@ class TrainConfig:
     max_iters: int = 1000
     tol: float = 1e-6
     seed: int = 0
-    momentum: float = 0.9
-    betas: tuple = (0.9, 0.999)
-    eps: float = 1e-8
+    momentum: float | None = None    # None: torch.optim's default (optimizers.DEFAULTS)
+    betas: tuple | None = None
+    eps: float | None = None
     val_fraction: float = 0.0
     dtype: str = "float64"
     weight_decay: float = 0.0
     lr_schedule: str = "constant"
     patience: int | None = None
+    nesterov: bool = False
+    clip_norm: float | None = None
+    lr_step: int | None = None
+    lr_gamma: float | None = None
+    warmup: int | None = None
+    freeze: tuple = ()
 
     def __post_init__(self):
-        one_of("optimizer", self.optimizer, OPTIMIZERS)
-        one_of("lr_schedule", self.lr_schedule, SCHEDULES)
+        optimizers.check(self)
+        optimizers.fill(self)
         if not self.weight_decay >= 0:
             raise TenflangError(f"weight_decay (--weight-decay) must be 0 or more, not "
                                 f"{self.weight_decay!r}")
@@ -144,12 +151,6 @@ class TrainConfig:
             if not self.val_fraction:
                 raise TenflangError("patience (--patience) needs a validation split to watch: "
                                     "set val_fraction (--val-fraction), e.g. 0.2")
-
-
-def one_of(field_name: str, value, choices: dict) -> None:
-    if value not in choices:
-        raise TenflangError(f"unknown {field_name} {value!r}; choose one of: "
-                            f"{', '.join(choices)}")
 
 
 def initial_weights(sig: Signature, seed: int, given: dict | None = None) -> dict:
@@ -179,7 +180,7 @@ def one_step(state: State, descent: Descent, cfg: TrainConfig) -> Pass:
     """One gradient and one optimizer step on the iteration's batch."""
     rows = descent.rows(state.iteration)
     grads, loss = descent.gradient(state.weights, state.iteration, rows)
-    loss, norm = loss_and_norm(loss, grads, descent.xp)
+    loss, norm = loss_and_norm(loss, optimizers.trainable(grads, cfg), descent.xp)
     check_finite([loss], norm, state, cfg)
     if norm < cfg.tol:
         return Pass([loss], norm, rows, converged=True)
@@ -213,7 +214,7 @@ def descend(state: State, descent: Descent, cfg: TrainConfig, hooks: Hooks):
     if state.iteration >= cfg.max_iters:     # a resumed run that has no step left
         rows = descent.rows(state.iteration)
         grads, loss = descent.gradient(state.weights, state.iteration, rows)
-        return (*loss_and_norm(loss, grads, descent.xp), "max-iters")
+        return (*loss_and_norm(loss, optimizers.trainable(grads, cfg), descent.xp), "max-iters")
     loss, norm = math.nan, math.nan
     while state.iteration < cfg.max_iters:
         before = state.iteration
@@ -227,8 +228,9 @@ def descend(state: State, descent: Descent, cfg: TrainConfig, hooks: Hooks):
         val, stop = None, False
         if descent.validate is not None and epoch_ended:
             val, stop = evaluate_validation(state, descent.validate, cfg, hooks)
-        hooks.on_step(state, StepInfo(state.iteration, loss, norm, learning_rate(cfg, state),
-                                      done.rows, len(done.losses), val, stop))
+        lr = optimizers.learning_rate(cfg, state.iteration - 1)
+        hooks.on_step(state, StepInfo(state.iteration, loss, norm, lr, done.rows,
+                                      len(done.losses), val, stop))
         if epoch_ended:
             hooks.on_epoch(state, EpochInfo(state.iteration // descent.epoch_iterations,
                                             state.iteration, loss, val))
@@ -239,11 +241,6 @@ def descend(state: State, descent: Descent, cfg: TrainConfig, hooks: Hooks):
         if hooks.should_stop():
             raise Interrupted(f"interrupted at iteration {state.iteration}", host_state(state))
     return loss, norm, "max-iters"
-
-
-def learning_rate(cfg: TrainConfig, state: State) -> float:
-    """The learning rate of the step that brought `state` to its iteration."""
-    return SCHEDULES[cfg.lr_schedule](cfg.lr, state.iteration - 1, cfg.max_iters)
 
 
 def weights_diverged(state: State, cfg: TrainConfig) -> Diverged:
@@ -285,6 +282,7 @@ def evaluate_validation(state: State, validate: Callable, cfg: TrainConfig,
 
 
 def start_state(sig: Signature, cfg: TrainConfig, xp, init=None, resume=None) -> State:
+    optimizers.check_frozen(cfg.freeze, sig.weights)
     state = resume or State(initial_weights(sig, cfg.seed, init))
     state.weights = to_device(state.weights, xp, cfg.dtype, copy=True)
     state.slots = to_device(state.slots, xp, cfg.dtype, copy=True)

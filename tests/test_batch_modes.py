@@ -1,0 +1,315 @@
+"""Batch statistics, dropout, and the training and evaluation modes (DESIGN.md §2.3.2).
+
+* `dropout_mask`: the kept fraction and scale over many draws, reproducibility by
+  seed, independence of two masks (never merged by -O1), the same draw however a
+  batch is split, identity in evaluation; gradients through it.
+* `batch_mean`: the objective's gradient with the batch coupling against finite
+  differences at -O0 and -O1 (a whole-batch objective: the per-example tests of
+  tests/test_gradients.py cannot see the coupling); fused loops equal plain runs.
+* Population statistics equal a numpy computation over the training set, one
+  pass per level; evaluation refuses weights without them, naming the statistic.
+* PyTorch references (skipped without torch): a ResNet block with batch
+  normalisation in training mode (gradients of `BatchNorm2d` in train mode) and in
+  evaluation mode with the population statistics.
+* Every new error: message, line and exit code.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import tenflang
+from tenflang.backprop import adjoint, compile_gradient
+from tenflang.interp import evaluate, make_plan, run_plan
+from tenflang.interp.statistics import levels, population
+from tenflang.modes import EVALUATION, Mode
+
+from support.gradcheck import check_gradients
+
+BATCHNORM = """macro batchnorm x gamma beta -> y
+  declare intvar c
+  declare intvar s
+  define c = sub x (batch_mean x)
+  define s = sqrt (add (batch_mean (mul c c)) 1e-5)
+  define y = add (mul (div c s) gamma) beta
+end
+"""
+
+
+def parse(source: str, shape_program=False):
+    return tenflang.parse(source, "t.tf", shape_program=shape_program)
+
+
+def run(source: str, data: dict, mode=Mode(), results=None):
+    program = parse(source)
+    return run_plan(make_plan(program, set(data), results), data, mode=mode)
+
+
+MASKS = """declare input x [50, 40]
+declare output m
+declare output n
+define m = dropout_mask x 0.3
+define n = dropout_mask x 0.3
+"""
+
+
+# ------------------------------------------------------------------ dropout
+
+def test_dropout_keeps_one_minus_p_scaled_by_its_inverse():
+    out = run(MASKS, {"x": np.zeros((20, 50, 40))})
+    m = out["m"]
+    assert set(np.unique(m)) == {0.0, 1 / 0.7}
+    kept = (m > 0).mean()                          # 40 000 draws: σ ≈ 0.0023
+    assert abs(kept - 0.7) < 0.01
+    assert abs(m.mean() - 1.0) < 0.015             # the scale keeps the expectation
+
+
+def test_two_masks_are_independent_and_never_merged():
+    out = run(MASKS, {"x": np.zeros((20, 50, 40))})
+    a, b = (out["m"] > 0).ravel(), (out["n"] > 0).ravel()
+    assert (a != b).any()
+    assert abs((a & b).mean() - 0.49) < 0.01       # P(both kept) = 0.7²
+    assert abs(np.corrcoef(a, b)[0, 1]) < 0.02
+    gcp = tenflang.print_program(compile_gradient(parse("""declare input x [3]
+declare weight w [3]
+declare intvar h [3]
+declare intvar m1 [3]
+declare intvar m2 [3]
+declare loss l
+define h = mul w x
+define m1 = dropout_mask h 0.5
+define m2 = dropout_mask h 0.5
+define l = sum (mul (mul h m1) m2)
+""", True), 1))
+    assert "define m1 = dropout_mask h 0.5" in gcp and "define m2 = dropout_mask h 0.5" in gcp
+
+
+def test_dropout_is_reproducible_by_seed_and_keyed_by_iteration():
+    data = {"x": np.zeros((6, 50, 40))}
+    first = run(MASKS, data, Mode(seed=3, iteration=7))["m"]
+    np.testing.assert_array_equal(first, run(MASKS, data, Mode(seed=3, iteration=7))["m"])
+    assert (first != run(MASKS, data, Mode(seed=4, iteration=7))["m"]).any()
+    assert (first != run(MASKS, data, Mode(seed=3, iteration=8))["m"]).any()
+
+
+def test_dropout_is_the_same_however_the_batch_is_split():
+    """An example's mask depends on its index in the data set, not on its batch."""
+    rows = np.array([5, 17, 2, 9, 30, 11])
+    whole = run(MASKS, {"x": np.zeros((6, 50, 40))}, Mode(seed=1, iteration=2, rows=rows))["m"]
+    for part in (slice(0, 2), slice(2, 6)):
+        alone = run(MASKS, {"x": np.zeros((len(rows[part]), 50, 40))},
+                    Mode(seed=1, iteration=2, rows=rows[part]))["m"]
+        np.testing.assert_array_equal(alone, whole[part])
+
+
+def test_dropout_is_identity_in_evaluation():
+    out = run(MASKS, {"x": np.zeros((3, 50, 40))}, EVALUATION)
+    np.testing.assert_array_equal(out["m"], np.ones((3, 50, 40)))
+
+
+def test_dropout_of_a_weight_draws_per_example():
+    source = "declare input u\ndeclare weight w [30]\ndeclare output m\n" \
+             "define m = dropout_mask w 0.5\n"
+    m = run(source, {"u": np.zeros(4), "w": np.ones(30)})["m"]
+    assert m.shape == (4, 30) and (m[0] != m[1]).any()
+
+
+@pytest.mark.parametrize("level", [0, 1])
+def test_dropout_gradients(level):
+    source = """declare input x [6]
+declare weight W [4, 6]
+declare weight v [4]
+declare intvar h [4]
+declare loss l
+define h = tanh (matmul W x)
+define l = dot v (mul h (dropout_mask h 0.4))
+"""
+    rng = np.random.default_rng(2)
+    check_gradients(source, {"x": rng.normal(size=(5, 6))},
+                    {"W": rng.normal(size=(4, 6)), "v": rng.normal(size=4)})
+
+
+# ------------------------------------------------------------------ batch_mean
+
+BN_NET = BATCHNORM + """declare input x [3]
+declare exp_output t
+declare weight W [4, 3]
+declare weight g [4]
+declare weight b [4]
+declare weight v [4]
+declare intvar h [4]
+declare intvar z [4]
+declare output o
+declare loss l
+define h = batchnorm (matmul W x) g b
+define z = tanh h
+define o = dot v (mul z (dropout_mask z 0.3))
+define l = pow (sub o t) 2
+"""
+
+
+def bn_data(n=7, seed=0):
+    rng = np.random.default_rng(seed)
+    return ({"x": rng.normal(size=(n, 3)), "t": rng.normal(size=n)},
+            {"W": rng.normal(size=(4, 3)), "g": rng.normal(size=4) + 1,
+             "b": rng.normal(size=4), "v": rng.normal(size=4)})
+
+
+def test_batch_mean_gradients_with_the_batch_coupling():
+    """The mean objective over the whole batch (every example's normalisation
+    depends on all of them), differentiated numerically, at -O0 and -O1."""
+    data, weights = bn_data()
+    check_gradients(BN_NET, data, weights)
+
+
+def test_batch_mean_of_a_weight_and_of_a_sum():
+    source = """declare input x [2]
+declare weight w [2]
+declare intvar a [2]
+declare loss l
+define a = add (batch_mean w) (batch_mean (mul x w))
+define l = sum (mul a (mul x x))
+"""
+    rng = np.random.default_rng(4)
+    check_gradients(source, {"x": rng.normal(size=(5, 2))}, {"w": rng.normal(size=2)})
+
+
+def test_batch_mean_is_the_mean_over_the_batch():
+    source = "declare input x [3]\ndeclare output m\ndefine m = batch_mean x\n"
+    x = np.random.default_rng(1).normal(size=(5, 3))
+    np.testing.assert_allclose(run(source, {"x": x})["m"], np.broadcast_to(x.mean(0), (5, 3)))
+
+
+def test_fused_loops_do_not_cross_a_batch_mean(monkeypatch):
+    """At 1 000 examples and more, elementwise chains run as fused loops: a
+    chain around `batch_mean` gives what the plain run gives."""
+    data, weights = bn_data(n=1200, seed=5)
+    gcp = compile_gradient(parse(BN_NET, True))
+    names = [adjoint(w) for w in weights]
+    plan = make_plan(gcp, set(data) | set(weights), names + ["l"])
+    fused = run_plan(plan, {**data, **weights}, reduce="mean")
+    monkeypatch.setenv("TENFLANG_FUSE", "0")
+    plain = run_plan(plan, {**data, **weights}, reduce="mean")
+    for name in names + ["l"]:
+        np.testing.assert_allclose(fused[name], plain[name], rtol=1e-10, atol=1e-12)
+
+
+# ------------------------------------------------------------------ population statistics
+
+def test_population_statistics_equal_numpy_over_the_training_set():
+    data, weights = bn_data(n=300, seed=1)
+    program = parse(BN_NET, True)
+    assert [[d.name for d in level] for level in levels(program)] == [["h.c.1"], ["h.s.2"]]
+    stats = population(program, data, weights, chunk=128)      # three chunks per pass
+    h = data["x"] @ weights["W"].T
+    mean = h.mean(axis=0)
+    np.testing.assert_allclose(stats["h.c.1"], mean, rtol=1e-12)
+    np.testing.assert_allclose(stats["h.s.2"], ((h - mean) ** 2).mean(axis=0), rtol=1e-12)
+    # the GCP has the same statistics, by the same names
+    gcp_stats = population(compile_gradient(program), data, weights)
+    assert list(gcp_stats) == list(stats)
+    np.testing.assert_allclose(gcp_stats["h.s.2"], stats["h.s.2"], rtol=1e-12)
+
+
+def test_evaluation_uses_the_population_values():
+    """Each example's outputs are its own: the same alone as in any batch."""
+    data, weights = bn_data(n=50, seed=2)
+    program = parse(BN_NET, True)
+    stats = population(program, data, weights)
+    together = evaluate(program, data, {**weights, **stats})["o"]
+    alone = [evaluate(program, {k: v[i:i + 1] for k, v in data.items()},
+                      {**weights, **stats})["o"][0] for i in range(3)]
+    np.testing.assert_allclose(alone, together[:3], rtol=1e-12)
+    h = data["x"] @ weights["W"].T
+    y = (h - stats["h.c.1"]) / np.sqrt(stats["h.s.2"] + 1e-5) * weights["g"] + weights["b"]
+    np.testing.assert_allclose(together, np.tanh(y) @ weights["v"], rtol=1e-12)
+
+
+# ------------------------------------------------------------------ errors and the CLIs
+
+DROPOUT_LINE = """declare input x [3]
+declare weight w [3]
+declare weight q
+declare intvar h [3]
+declare loss l
+define h = mul w x
+define l = sum (mul h (dropout_mask h {p}))
+"""
+
+
+@pytest.mark.parametrize("p,message", [
+    ("1", "'dropout_mask' operand 'p' must be at least 0 and less than 1, got 1"),
+    ("1.5", "'dropout_mask' operand 'p' must be at least 0 and less than 1, got 1.5"),
+    ("-0.1", "'dropout_mask' operand 'p' must be at least 0 and less than 1, got -0.1"),
+    ("q", "'dropout_mask' operand 'p' must be a number literal, not the name 'q'"),
+    ("(mul q 0.5)", "'dropout_mask' operand 'p' must be a number literal, not the name 'l.1'"),
+])
+def test_dropout_probability_errors(run_cli, tmp_path, p, message):
+    path = tmp_path / "drop.tf"
+    path.write_text(DROPOUT_LINE.format(p=p))
+    code, out, err = run_cli(["tfcompiler", path])
+    assert code == 2 and out == ""
+    column = len("define l = sum (mul h (dropout_mask h ") + 1
+    assert f"drop.tf:7:{column}: error: {message}" in err, err
+    assert "Traceback" not in err
+
+
+def write_bn(tmp_path, n=40):
+    data, weights = bn_data(n=n, seed=3)
+    (tmp_path / "bn.tf").write_text(BN_NET)
+    tenflang.save_examples(str(tmp_path / "d.txt"), data)
+    program = parse(BN_NET, True)
+    stats = population(program, data, weights)
+    tenflang.save_weights(str(tmp_path / "w.txt"), weights)                  # no statistics
+    from tenflang.data.vectors import save_weights
+    save_weights(str(tmp_path / "ws.txt"), weights, stats)
+    save_weights(str(tmp_path / "ws.npz"), weights, stats)
+    return data, weights, stats
+
+
+def test_weights_file_holds_the_statistics_after_the_weights(tmp_path):
+    _, weights, stats = write_bn(tmp_path)
+    lines = (tmp_path / "ws.txt").read_text().splitlines()
+    names = [line.split(":")[0].strip() for line in lines[1:-1]]
+    assert names == list(weights) + ["# batch statistics"] + list(stats)
+    for path in ("ws.txt", "ws.npz"):
+        back = tenflang.load_weights(str(tmp_path / path))
+        assert list(back) == list(weights) + list(stats)
+        np.testing.assert_array_equal(back["h.s.2"], stats["h.s.2"])
+
+
+def test_evaluation_refuses_weights_without_statistics(run_cli, tmp_path):
+    write_bn(tmp_path)
+    for command in (["tfevaluate", tmp_path / "bn.tf", tmp_path / "d.txt", tmp_path / "w.txt"],
+                    ["tenflang", "export", tmp_path / "bn.tf", tmp_path / "w.txt",
+                     "-o", tmp_path / "m.onnx"]):
+        code, out, err = run_cli(command)
+        assert code == 2 and out == "", err
+        assert ("bn.tf:4:20: error: the weights have no batch statistic 'h.c.1' (the population "
+                "value of this `batch_mean`") in err, err
+        assert "in the expansion of this macro call" in err and "Traceback" not in err
+    with pytest.raises(tenflang.TenflangError, match="no batch statistic 'h.c.1'"):
+        data, weights = bn_data()
+        evaluate(parse(BN_NET), data, weights)
+
+
+def test_tfevaluate_uses_the_statistics_or_evaluates_as_in_training(run_cli, tmp_path):
+    import json
+    data, weights, stats = write_bn(tmp_path)
+    expected = evaluate(parse(BN_NET), data, {**weights, **stats})["o"]
+    for path in ("ws.txt", "ws.npz"):
+        code, out, err = run_cli(["tfevaluate", tmp_path / "bn.tf", tmp_path / "d.txt",
+                                  tmp_path / path, "--format", "json"])
+        assert code == 0, err
+        got = [json.loads(line)["o"] for line in out.splitlines()]
+        np.testing.assert_allclose(got, expected, rtol=1e-12)
+    runs = {}
+    for seed in ("0", "0", "5"):
+        code, out, err = run_cli(["tfevaluate", tmp_path / "bn.tf", tmp_path / "d.txt",
+                                  tmp_path / "w.txt", "--training", "--seed", seed,
+                                  "--format", "json"])
+        assert code == 0, err
+        runs.setdefault(seed, []).append([json.loads(line)["o"] for line in out.splitlines()])
+    assert runs["0"][0] == runs["0"][1] and runs["0"][0] != runs["5"][0]
+    in_training = evaluate(parse(BN_NET), data, weights, mode=Mode(seed=5))["o"]
+    np.testing.assert_allclose(runs["5"][0], in_training, rtol=1e-12)

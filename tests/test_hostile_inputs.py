@@ -1,0 +1,180 @@
+"""Hostile and careless input, second round: sizes, bombs, outputs over inputs.
+
+Each case feeds in what a probe fed in (scaled down where the claim still
+holds) and checks the message, the exit code, a generous time bound and, for
+a memory bomb, the peak memory of the process that ran it (`measured`)."""
+from __future__ import annotations
+
+import hashlib
+import subprocess
+import sys
+import time
+import zipfile
+
+import numpy as np
+import pytest
+
+import tenflang
+from tenflang import limits
+from tenflang.errors import TenflangError
+
+from support.commands import cli_env, command_line
+
+# The command runs as the only child of a small Python process that then
+# reports the child's peak resident memory (ru_maxrss, KiB on Linux).
+_MEASURE = ("import resource, subprocess, sys, time; t = time.perf_counter(); "
+            "code = subprocess.call(sys.argv[1:]); "
+            "sys.stderr.write('\\n@%d %f' % (resource.getrusage(resource.RUSAGE_CHILDREN)"
+            ".ru_maxrss, time.perf_counter() - t)); sys.exit(code)")
+
+
+def measured(args, cwd, timeout=120):
+    """(exit code, stdout, stderr, seconds, peak MiB) of a command run as a user would."""
+    done = subprocess.run([sys.executable, "-c", _MEASURE, *command_line(args)], cwd=cwd,
+                          capture_output=True, text=True, env=cli_env(), timeout=timeout)
+    err, _, tail = done.stderr.rpartition("\n@")
+    peak_kib, seconds = tail.split()
+    return done.returncode, done.stdout, err, float(seconds), int(peak_kib) / 1024
+
+
+def digests(folder) -> dict:
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir())}
+
+
+# ----------------------------------------------------------------------------- item 2: attributes
+
+@pytest.mark.parametrize("value", ["99999999999999999999", str(limits.MAX_ATTRIBUTE + 1),
+                                   "-99999999999999999999"])
+def test_a_huge_attribute_is_refused_by_check(run_cli_batch, tmp_path, value):
+    (tmp_path / "p.tf").write_text("declare input x [1, 4, 4]\ndeclare output o\n"
+                                   f"define o = maxpool2d x 2 {value}\n")
+    [(code, _, err)] = run_cli_batch([["tenflang", "check", "--any-program", "p.tf"]],
+                                     cwd=tmp_path)
+    assert code == 2 and "Traceback" not in err
+    assert err.startswith(f"p.tf:3:26: error: 'maxpool2d' attribute 'stride' is too large: "
+                          f"{int(value)}; the limit is {limits.MAX_ATTRIBUTE}")
+
+
+def test_an_attribute_at_the_limit_checks_and_evaluates(tmp_path):
+    program = tenflang.parse("declare input x [1, 4, 4]\ndeclare output o\n"
+                             f"define o = maxpool2d x 2 {limits.MAX_ATTRIBUTE}\n")
+    x = np.arange(32.0).reshape(2, 1, 4, 4)
+    out = tenflang.evaluate(program, {"x": x}, {})["o"]
+    assert np.array_equal(out, x[:, :, :2, :2].max(axis=(2, 3), keepdims=True))
+
+
+# ----------------------------------------------------------------------------- item 3: rank
+
+def test_a_reshape_to_70_axes_is_refused_by_check(run_cli_batch, tmp_path):
+    ones = ", ".join(["1"] * 70)
+    (tmp_path / "r.tf").write_text(f"declare input x\ndeclare output o\n"
+                                   f"define o = reshape x [{ones}]\n")
+    (tmp_path / "w.tf").write_text(f"declare weight w [{', '.join(['1'] * 64)}]\n")
+    (tmp_path / "d.txt").write_text("{x: 1}\n")
+    (tmp_path / "e.txt").write_text("{}\n")
+    results = run_cli_batch([["tenflang", "check", "--any-program", "r.tf"],
+                             ["tfevaluate", "r.tf", "d.txt", "e.txt"],
+                             ["tenflang", "check", "--any-program", "w.tf"]], cwd=tmp_path)
+    for code, _, err in results[:2]:
+        assert code == 2 and err.startswith(
+            f"r.tf:3:22: error: 'reshape' attribute 'shape' has 70 entries; the limit is "
+            f"{limits.MAX_RANK}")
+    code, _, err = results[2]
+    assert code == 2 and err.startswith(f"w.tf:1:16: error: 'w' would have 64 axes per "
+                                        f"example; the limit is {limits.MAX_RANK}")
+
+
+def test_an_inferred_shape_over_the_rank_limit_is_located(monkeypatch):
+    monkeypatch.setattr(limits, "MAX_RANK", 1)
+    with pytest.raises(TenflangError) as caught:
+        tenflang.parse("declare input x [2]\ndeclare input y [3]\ndeclare output o\n"
+                       "define o = outer x y\n", "r.tf")
+    assert caught.value.render().startswith(
+        "r.tf:4:8: error: 'o' would have 2 axes per example; the limit is 1")
+
+
+def test_a_tensor_at_the_rank_limit_runs():
+    dims = ", ".join(["1"] * limits.MAX_RANK)
+    program = tenflang.parse(f"declare input x\ndeclare output o\ndefine o = reshape x [{dims}]\n")
+    out = tenflang.evaluate(program, {"x": np.array([3.0, 4.0])}, {})["o"]
+    assert out.shape == (2,) + (1,) * limits.MAX_RANK and out.ravel().tolist() == [3.0, 4.0]
+
+
+# ----------------------------------------------------------------------------- item 7: CSV header
+
+def test_a_csv_header_naming_only_a_far_column_is_refused_at_once(work):
+    (work / "d.csv").write_text("x[199999999],y\n1,2\n")       # 20 bytes
+    code, _, err, seconds, peak = measured(["tfweightcalc", "g.tf", "d.csv"], work)
+    assert code == 2 and "Traceback" not in err
+    assert "d.csv:1:1: error: CSV header: no column 'x[0]' (found x[199999999])" in err
+    assert seconds < 20 and peak < 300         # was 21.9 s and 7.6 GB
+
+
+def test_the_first_missing_csv_column_is_named(tmp_path):
+    (tmp_path / "d.csv").write_text("M[0,0],M[0,1],M[1,1],M[2,2]\n1,2,3,4\n")
+    with pytest.raises(TenflangError, match=r"no column 'M\[0,2\]'"):
+        tenflang.load_examples(str(tmp_path / "d.csv"))
+
+
+# ----------------------------------------------------------------------------- item 8: npz bombs
+
+def npz_with_bomb(path, inflated: int, used=("x", "y")):
+    """A small .npz: 4 examples of each `used` scalar, and a compressed member
+    'junk' of `inflated` zero bytes, written without holding it in memory."""
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        for name in used:
+            with z.open(f"{name}.npy", "w") as f:
+                np.lib.format.write_array(f, np.ones(4))
+        with z.open("junk.npy", "w", force_zip64=True) as f:
+            np.lib.format.write_array_header_2_0(
+                f, {"descr": "<f8", "fortran_order": False, "shape": (4, inflated // 32)})
+            block = bytes(1 << 22)
+            for _ in range(inflated // len(block)):
+                f.write(block)
+
+
+def test_an_inflating_npz_member_is_refused_from_its_header(work):
+    npz_with_bomb(work / "d.npz", 128 << 20)          # 128 KB on disk, 128 MiB inflated
+    code, _, err, seconds, peak = measured(["tfweightcalc", "g.tf", "d.npz"], work)
+    assert code == 2 and "Traceback" not in err
+    assert "d.npz: error: array 'junk' would inflate from" in err
+    assert f"more than {limits.MAX_COMPRESSION_RATIO} times (the limit)" in err
+    assert seconds < 20 and peak < 100
+
+
+def test_an_unused_npz_member_is_refused_before_it_is_read(tmp_path, monkeypatch):
+    npz_with_bomb(tmp_path / "d.npz", 8 << 20)
+    monkeypatch.setattr(limits, "MAX_COMPRESSION_RATIO", 10 ** 6)    # only the name is wrong
+    inflated = []
+    monkeypatch.setattr(np.lib.format, "read_array",
+                        lambda *a, **k: inflated.append(1) or pytest.fail("an array was read"))
+    with pytest.raises(TenflangError, match="unexpected variable 'junk': the program does not "
+                                            r"read it \(expected: x, y\)"):
+        tenflang.load_examples(str(tmp_path / "d.npz"), shapes={"x": (), "y": ()})
+    assert not inflated
+
+
+def test_an_npz_member_over_the_rank_limit_is_refused(tmp_path):
+    np.savez(tmp_path / "d.npz", x=np.ones((2,) + (1,) * (limits.MAX_RANK + 1)))
+    with pytest.raises(TenflangError, match=f"has {limits.MAX_RANK + 1} axes per example"):
+        tenflang.load_examples(str(tmp_path / "d.npz"))
+
+
+# ----------------------------------------------------------------------------- item 10: outputs
+
+OVER_SHARDS = [["-o", "sh/shard-00000.npz"], ["-o", "sh/manifest.json"],
+               ["--plot", "sh/loss.png"], ["--checkpoint", "sh/ck.npz"], ["-o", "sh/../sh/new.txt"]]
+
+
+def test_an_output_inside_the_shard_directory_is_refused(run_cli_batch, work):
+    [(code, _, err)] = run_cli_batch([["tenflang", "shard", "d.txt", "--out", "sh",
+                                       "--rows", "50"]], cwd=work)
+    assert code == 0, err
+    before = digests(work / "sh")
+    results = run_cli_batch([["tfweightcalc", "g.tf", "sh", "--max-iters", "2", *option]
+                             for option in OVER_SHARDS], cwd=work)
+    for option, (code, out, err) in zip(OVER_SHARDS, results):
+        assert code == 2 and out == ""
+        assert f"error: {option[0]} {option[1]} is inside the input directory DATA (sh); " \
+               "write outputs outside it" in err
+    assert digests(work / "sh") == before
