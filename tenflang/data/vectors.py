@@ -17,7 +17,7 @@ Conventions:
 * Every reader returns an `Examples` (`examples`), whose `locate(example, name)`
   is where each message about the file points.
 * Writing: float64 as Python ``repr``, float32 as its shortest float32 string, so
-  files read back bit-identical.  JSON Lines writes NaN/Infinity as Python's json.
+  files read back bit-identical.  JSON Lines is strict JSON (NaN is null, ±inf ±1e999).
   Files are replaced atomically (`files.write_file`).  Problems in files raise
   `TenflangError` (file/line/column); failed writes raise `RunFailure`.
 * This module holds the public API (`Examples`, `load_*`, `save_*`, `format_*`,

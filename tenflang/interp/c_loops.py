@@ -51,7 +51,7 @@ def operand(value, names: Names, ctype: str) -> str:
 
 def step_line(step, names: Names, dtype: str) -> str:
     ctype = CTYPES[dtype]
-    args = dict(zip("ab", (operand(o, names, ctype) for o in step.operands)))
+    args = dict(zip("abc", (operand(o, names, ctype) for o in step.operands)))
     words = " ".join(o if isinstance(o, str) else repr(o) for o in step.operands)
     code = to_c(step.op.scalar, args, dtype, where=f"{step.target} = {step.op.name}", dialect="c")
     return f"{ctype} {names(step.target)} = {code};    /* {step.target} = {step.op.name} {words} */"

@@ -7,7 +7,8 @@ Trained weights are never lost to an output problem (docs/guide.md,
 output) is tried on its own, and when the weights could not go to `-o` (or
 standard output) they go to a rescue file,
 `tfweightcalc-rescue-<time>-<pid>.txt` in the working directory (else the
-temporary directory).  The caller says where they are.
+temporary directory), and when no file takes them (a full disk) to standard
+output, if `-o` had kept it free.  The caller says where they are.
 """
 from __future__ import annotations
 
@@ -30,7 +31,8 @@ def keep_weights(state: State, out: str | None, checkpoint: str | None, cfg,
                  weights: dict | None = None) -> tuple[list[str], list[str]]:
     """Write `state` to the checkpoint and `weights` (default: the state's; the
     best ones of an early-stopped run) to `out` (None: standard output), each
-    independently; a rescue file if the weights output failed.  Returns
+    independently; a rescue file if the weights output failed, standard output
+    if that failed too.  Returns
     (where the weights are, the failures' messages)."""
     weights = state.weights if weights is None else weights
     kept, failed = [], []
@@ -49,6 +51,8 @@ def keep_weights(state: State, out: str | None, checkpoint: str | None, cfg,
         rescue = rescue_file(weights)
         if rescue:
             kept.append(rescue)
+        elif out:
+            attempt("standard output", lambda: write_file(None, vectors.format_weights(weights)))
     return kept, failed
 
 
