@@ -221,7 +221,7 @@ def load_init(path: str, sig) -> dict:
     """The weights of --init: any subset of the GCP's (a message names which
     when it is not all of them)."""
     weights = vectors.load_weights(path)
-    vectors.validate_weights(path, weights, {n: s for n, s in sig.weights.items() if n in weights})
+    vectors.validate_weights(path, weights, sig.weights, subset=True)
     rest = [n for n in sig.weights if n not in weights]
     if rest:
         click.echo(f"{path} gives {', '.join(weights) or 'no weights'}; {', '.join(rest)} "

@@ -49,6 +49,7 @@ from typing import Callable
 import numpy as np
 
 from ..backprop import adjoint
+from ..backprop.graph import unused_weights
 from ..errors import Location, TenflangError
 from ..interp.arguments import check_weights
 from ..interp.device import to_host
@@ -311,7 +312,7 @@ def train(gcp: Program, examples, config: TrainConfig, gradients=None, hooks: Ho
     sig = signature(gcp)
     init = check_weights(dict(init or {}), sig.weights, subset=True)
     state = start_state(sig, config, source.xp, init, resume)
-    start = Start(state, started, source.xp)
+    start = Start(state, started, source.xp, gcp)
     with source.open(gcp, sig, examples, config, hooks, state) as descent:
         hooks.on_start(state)
         with np.errstate(all="ignore"):     # a non-finite loss is reported as divergence
@@ -324,12 +325,14 @@ def train(gcp: Program, examples, config: TrainConfig, gradients=None, hooks: Ho
 
 class Start:
     """What the end of a run compares with: when it started, at which
-    iteration, and which weights were all zero (see `health.untrusted`)."""
+    iteration, which weights were all zero and which no loss uses (see
+    `health.untrusted`)."""
 
-    def __init__(self, state: State, clock: float, xp=np):
+    def __init__(self, state: State, clock: float, xp=np, gcp: Program | None = None):
         self.clock = clock
         self.iteration = state.iteration
         self.zero = zero_weights(state.weights, xp)
+        self.unused = tuple(unused_weights(gcp)) if gcp is not None else ()
 
 
 def result_of(state: State, start: Start, cfg: TrainConfig, ending: tuple, validate,
@@ -344,7 +347,7 @@ def result_of(state: State, start: Start, cfg: TrainConfig, ending: tuple, valid
     elif validate:
         last = state.val_history[-1] if state.val_history else None
         val_loss = last[1] if last and last[0] == state.iteration else validate(state.weights)
-    warnings = untrusted(final, start.iteration, start.zero, epoch, cfg.lr)
+    warnings = untrusted(final, start.iteration, start.zero, epoch, cfg.lr, start.unused)
     return TrainResult(weights, state.iteration, *ending, time.perf_counter() - start.clock,
                        final.history, val_loss, final, final.val_history, best_iteration, epoch,
                        warnings)
