@@ -100,8 +100,8 @@ class EpochLines(Hooks):
     seconds; `figures` as for `tensorboard_log.TensorBoard` (this one calls
     them only when it made them)."""
 
-    def __init__(self, config=None, metrics=None, figures: Figures | None = None, stream=None,
-                 every: float = EVERY):
+    def __init__(self, config=None, metrics=None, stream=None, every: float = EVERY,
+                 figures: Figures | None = None):
         self.own = figures is None
         self.figures = figures or Figures(config, metrics)
         self.stream, self.every = stream, every
