@@ -251,7 +251,7 @@ def one_hot(xp, y, n):
     bad = (y != xp.floor(y)) | (y < 0) | (y >= n)
     if bool(bad.any()):
         k = int(xp.argmax(bad))
-        raise TenflangError(f"one_hot: class index {float(y[k])!r} in example {k + 1} is "
+        raise TenflangError(f"one_hot: class index {float(y[k])!r} in example {k} (0-based) is "
                             f"outside 0..{n - 1}")
     return (y[:, None] == xp.arange(n, dtype=y.dtype)).astype(y.dtype)
 

@@ -39,6 +39,13 @@ def fmt_shape(shape: Shape) -> str:
     return "[" + ", ".join(map(str, shape)) + "]"
 
 
+def fmt_missing(kind: str, names: list[str], shapes: dict) -> str:
+    """`missing weight 'b' ([])`, or for several `missing weights 'W' ([3, 2]), 'b' ([3])`:
+    every name at once, so that one run tells the whole story."""
+    listed = ", ".join(f"'{n}' ({fmt_shape(shapes[n])})" for n in names)
+    return f"missing {kind}{'s' if len(names) > 1 else ''} {listed}"
+
+
 def mismatch(op: str, shapes, reason: str, attrs: dict | None = None) -> ShapeMismatch:
     """`sum [2, 3] axis 2: axis 2 is out of range ...` (the attributes at fault named)."""
     shown = " × ".join(fmt_shape(s) for s in shapes)

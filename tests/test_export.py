@@ -379,7 +379,8 @@ def test_an_output_that_needs_labels_is_left_out_with_a_note(tmp_path, run_cli):
 def test_a_missing_weight(run_cli, tmp_path):
     weights = write(tmp_path, "w.txt", "W1: " + json.dumps(np.zeros((32, 64)).tolist()) + "\n")
     code, _, err = run_cli(["tenflang", "export", MLP, weights, "-o", tmp_path / "m.onnx"])
-    assert code == 2 and f"{weights}: error: missing weight 'b1'" in err
+    assert code == 2 and f"{weights}: error: missing weights 'b1' ([32]), 'W2' ([10, 32]), " \
+        "'b2' ([10])" in err
     assert not (tmp_path / "m.onnx").exists()
 
 

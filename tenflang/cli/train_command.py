@@ -27,7 +27,9 @@ import sys
 
 import click
 
+from ..backprop import adjoint, compile_gradient
 from ..files import write_file
+from ..lang.checks import check
 from ..data import vectors
 from ..training.checkpoints import load_checkpoint, save_checkpoint
 from ..errors import Location, RunFailure, TenflangError
@@ -100,7 +102,8 @@ def tfweightcalc(gcp_file, data_file, out, lr, optimizer, weight_decay, lr_sched
                  max_iters, tol, seed, init_file, device, dtype, checkpoint, checkpoint_every,
                  resume_anyway, val_fraction, patience, allow_nan, quiet, plot, scheduler,
                  chunk_size, sync_every, connect_timeout, **steering):
-    """Learn the weights of the GCP from the training examples in DATA."""
+    """Learn the weights of the GCP from the training examples in DATA.  GCP may
+    also be a shape program: it is compiled first (as by tfcompiler), saying so."""
     check_outputs({"-o": out, "--checkpoint": checkpoint, "--plot": plot},
                   {"GCP": gcp_file, "DATA": data_file, "--init": init_file})
     if plot:
@@ -109,7 +112,7 @@ def tfweightcalc(gcp_file, data_file, out, lr, optimizer, weight_decay, lr_sched
                       tol=tol, seed=seed, val_fraction=val_fraction, dtype=dtype,
                       weight_decay=weight_decay, lr_schedule=lr_schedule, patience=patience,
                       **steering)
-    gcp = parse_file(gcp_file)
+    gcp = gradient_program(gcp_file)
     sig = signature(gcp)
     if scheduler:
         data = cluster_data(data_file, sig, scheduler, chunk_size, allow_nan)
@@ -145,6 +148,19 @@ def tfweightcalc(gcp_file, data_file, out, lr, optimizer, weight_decay, lr_sched
         raise
     close(bar)
     finish(result, out, checkpoint, cfg, plot)
+
+
+def gradient_program(path: str):
+    """The GCP in `path`; a program with no gradient output (`d/dw`) is taken
+    for a shape program and compiled first, saying so on stderr."""
+    program = parse_file(path)
+    decls = program.declarations()
+    weights = [n for n, d in decls.items() if d.kind == "weight"]
+    if any(decls.get(adjoint(w)) is not None for w in weights):
+        return program
+    check(program, shape_program=True)          # tfcompiler's rules for its input
+    say(f"{path} is a shape program: compiling it to its GCP first (as tfcompiler does)")
+    return compile_gradient(program)
 
 
 def cluster_data(data_file, sig, scheduler, chunk_size, allow_nan):
@@ -213,7 +229,7 @@ def load_init(path: str, sig) -> dict:
     """The weights of --init: any subset of the GCP's (a message names which
     when it is not all of them)."""
     weights = vectors.load_weights(path)
-    vectors.validate_weights(path, weights, {n: s for n, s in sig.weights.items() if n in weights})
+    vectors.validate_weights(path, weights, sig.weights, subset=True)
     rest = [n for n in sig.weights if n not in weights]
     if rest:
         click.echo(f"{path} gives {', '.join(weights) or 'no weights'}; {', '.join(rest)} "

@@ -252,7 +252,7 @@ def train(client, gcp: Program, data: Dataset, cfg: TrainConfig, device: str = "
     started = time.perf_counter()
     sig = signature(gcp)
     state = start_state(sig, cfg, np, init, resume)
-    start = Start(state, started)
+    start = Start(state, started, np, gcp)
     waiting = Waiting(client, loop.get("should_stop") or (lambda: False), worker_timeout)
     try:
         parts, val, n_train = training_parts(

@@ -35,6 +35,7 @@ from typing import Callable
 import numpy as np
 
 from ..backprop import adjoint
+from ..backprop.graph import unused_weights
 from ..errors import Location, RunFailure, TenflangError
 from ..interp.device import to_host
 from .norms import loss_and_norm, weights_finite
@@ -366,7 +367,7 @@ def train(gcp: Program, examples: dict, config: TrainConfig, xp=np, init: dict |
     rows = train_idx if len(val_idx) else slice(None)
     data = to_device({k: np.asarray(v)[rows] for k, v in examples.items()}, xp, cfg.dtype)
     state = start_state(sig, cfg, xp, init, resume)
-    start = Start(state, started, xp)
+    start = Start(state, started, xp, gcp)
     epoch = epoch_iterations(len(train_idx), cfg.batch_size)
     validate = validation(gcp, sig, examples, val_idx, cfg, xp) if len(val_idx) else None
     with np.errstate(all="ignore"):     # a non-finite loss is reported as divergence
@@ -377,12 +378,14 @@ def train(gcp: Program, examples: dict, config: TrainConfig, xp=np, init: dict |
 
 class Start:
     """What the end of a run compares with: when it started, at which
-    iteration, and which weights were all zero (see `health.untrusted`)."""
+    iteration, which weights were all zero and which no loss uses (see
+    `health.untrusted`)."""
 
-    def __init__(self, state: State, clock: float, xp=np):
+    def __init__(self, state: State, clock: float, xp=np, gcp: Program | None = None):
         self.clock = clock
         self.iteration = state.iteration
         self.zero = zero_weights(state.weights, xp)
+        self.unused = tuple(unused_weights(gcp)) if gcp is not None else ()
 
 
 def result_of(state: State, start: Start, cfg: TrainConfig, ending: tuple, validate,
@@ -397,7 +400,7 @@ def result_of(state: State, start: Start, cfg: TrainConfig, ending: tuple, valid
     elif validate:
         last = state.val_history[-1] if state.val_history else None
         val_loss = last[1] if last and last[0] == state.iteration else validate(state.weights)
-    warnings = untrusted(final, start.iteration, start.zero, epoch, cfg.lr)
+    warnings = untrusted(final, start.iteration, start.zero, epoch, cfg.lr, start.unused)
     return TrainResult(weights, state.iteration, *ending, time.perf_counter() - start.clock,
                        final.history, val_loss, final, final.val_history, best_iteration, epoch,
                        warnings)
