@@ -1,4 +1,4 @@
-"""The smaller ops of DESIGN.md §2.3.2 (`concat` on any axis, `matmul` of a vector
+"""The smaller ops of docs/design.md §2.3.2 (`concat` on any axis, `matmul` of a vector
 by a matrix, `leaky_relu`, `gelu`, `erf`, `where`, `clip`) and padded pooling:
 forwards and gradients through the language against PyTorch (float64, when it is
 installed), batched runs equal to per-example ones, and the hint an unknown op
