@@ -142,8 +142,9 @@ defop("where", 3, forwards.where,
       "v = b where a ≠ 0, else c  (numpy's where; no derivative in the condition a)",
       elementwise=True, scalar="b if a != 0.0 else c")
 defop("clip", 3, forwards.clip, like_first("clip"),
-      rules(chain("mul (sub 1 (step (sub b a))) (sub 1 (step (sub a c)))"),
-            chain("mul (step (sub b a)) (sub 1 (step (sub b c)))"), chain("step (sub (max a b) c)")),
+      rules(chain("mul (sub 1 (step (sub b a))) (sub 1 (step (sub a c)))"),   # b ≤ a ≤ c
+            chain("mul (step (sub b a)) (sub 1 (step (sub b c)))"),      # a < b ≤ c
+            chain("step (sub (max a b) c)")),                            # max(a, b) > c
       "v = min(max(a, b), c): a held inside [b, c]  (derivative 1 inside, 0 outside; "
       "PyTorch's clamp)", elementwise=True,
       scalar=f"{MAX_AB} if {MAX_AB} < c or a != a or b != b else c")

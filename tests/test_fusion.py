@@ -25,7 +25,8 @@ from tenflang.interp import c_loops
 from tenflang.interp.codegen import batched_names, compiled, fused_reductions, generate
 from tenflang.interp.fusion import Group, Input, Output, fuse
 from tenflang.interp.run import FUSE_FROM
-from tenflang.training.loop import gradient_plan, signature
+from tenflang.training.gradients import gradient_plan
+from tenflang.training.loop import signature
 
 from support.paths import SAMPLES_DIR
 from support.programs import sample_gcp

@@ -33,8 +33,10 @@ from ..lang.checks import check
 from ..data import vectors
 from ..training.checkpoints import load_checkpoint, save_checkpoint
 from ..errors import Location, RunFailure, TenflangError
-from ..interp.device import array_module
+from ..interp.engine import choose_engine
 from ..lang import parse_file
+from ..training.gradients import LocalGradients
+from ..training.hooks import Callbacks, Checkpoints, Hooks, combine
 from ..training.loop import Diverged, Interrupted, State, TrainConfig, signature, train
 from ..training.optimizers import OPTIMIZERS, SCHEDULES
 from ..training.rescue import CheckpointFailed, keep_weights
@@ -120,27 +122,22 @@ def tfweightcalc(gcp_file, data_file, out, lr, optimizer, weight_decay, lr_sched
         data = local_data(data_file, sig, chunk_size, sync_every, allow_nan, dtype)
     init = load_init(init_file, sig) if init_file else None
     resume = resume_from(checkpoint, sig, cfg, resume_anyway) if checkpoint else None
-    save = checkpoint_saver(checkpoint, cfg) if checkpoint else None
-    loop = dict(init=init, resume=resume, should_stop=StopFlag(), checkpoint=save,
-                checkpoint_every=checkpoint_every)
-    bar = None
+    stop = StopFlag()
+    bar = None if quiet or not sys.stderr.isatty() else ProgressBar(max_iters)
+    hooks = combine(bar, checkpoint and Checkpoints(checkpoint_saver(checkpoint, cfg),
+                                                    checkpoint_every), Callbacks(should_stop=stop))
     try:
-        with loop["should_stop"].installed():
+        with stop.installed():
             if scheduler:
                 from ..distributed import cluster as distributed
                 worker_device = device or os.environ.get("TENFLANG_DEVICE") or "auto"
-                with distributed.connect(scheduler, connect_timeout,
-                                         loop["should_stop"]) as client:
-                    bar = progress_bar(max_iters, resume, quiet)
-                    result = distributed.train(client, gcp, data, cfg, device=worker_device,
-                                               allow_nan=allow_nan, sync_every=sync_every,
-                                               progress=updater(bar),
-                                               validated=bar and bar.validated, **loop)
+                with distributed.connect(scheduler, connect_timeout, stop) as client:
+                    source = distributed.ClusterGradients(client, worker_device, allow_nan,
+                                                          sync_every=sync_every)
+                    result = train(gcp, data, cfg, source, hooks, init=init, resume=resume)
             else:
-                xp = array_module(device)
-                bar = progress_bar(max_iters, resume, quiet)
-                result = train(gcp, data, cfg, xp=xp, progress=updater(bar),
-                               validated=bar and bar.validated, **loop)
+                source = LocalGradients(choose_engine(device))
+                result = train(gcp, data, cfg, source, hooks, init=init, resume=resume)
     except (Diverged, Interrupted) as failure:
         close(bar)
         retry = not isinstance(failure, CheckpointFailed)
@@ -167,13 +164,11 @@ def cluster_data(data_file, sig, scheduler, chunk_size, allow_nan):
     """The distributed run's data description (no examples are read here)."""
     from ..distributed import cluster as distributed
     distributed.parse_scheduler(scheduler)
-    data = distributed.describe(data_file, chunk_size, allow_nan, shapes=sig.inputs)
-    data.validate(sig.inputs)
-    return data
+    return distributed.describe(data_file, chunk_size, allow_nan, shapes=sig.inputs)
 
 
-def local_data(data_file, sig, chunk_size, sync_every, allow_nan, dtype="float64") -> dict:
-    """The examples of DATA, checked against the GCP's inputs."""
+def local_data(data_file, sig, chunk_size, sync_every, allow_nan, dtype="float64"):
+    """The examples of DATA, read by the GCP's shapes (training checks them)."""
     if chunk_size:
         raise TenflangError("--chunk-size needs --scheduler (it sets the examples per "
                             "chunk of a distributed run)")
@@ -184,11 +179,8 @@ def local_data(data_file, sig, chunk_size, sync_every, allow_nan, dtype="float64
         raise TenflangError("DATA is a directory: a directory of .npz shards is read by a "
                             "distributed run (--scheduler local:N or tcp://HOST:PORT)",
                             Location(data_file))
-    examples = vectors.load_examples(data_file, allow_nan=allow_nan, shapes=sig.inputs,
-                                     dtype=dtype or "float64")
-    examples.validate(sig.inputs, required=set(sig.inputs))
-    examples.check_classes(sig.classes)
-    return examples.arrays
+    return vectors.load_examples(data_file, allow_nan=allow_nan, shapes=sig.inputs,
+                                 dtype=dtype or "float64")
 
 
 def finish(result, out, checkpoint, cfg, plot) -> None:
@@ -295,31 +287,30 @@ def report_kept(state: State, kept: list, failed: list) -> None:
         f"{' and '.join(where) or 'nowhere: no file could be written'}")
 
 
-def progress_bar(total: int, resume, quiet: bool):
-    if quiet or not sys.stderr.isatty():
-        return None
-    from tqdm import tqdm
-    bar = tqdm(total=total, initial=resume.iteration if resume else 0, file=sys.stderr,
-               unit="it", dynamic_ncols=True)
+class ProgressBar(Hooks):
+    """tqdm on stderr, opened when training starts: iteration, loss, the last
+    validation loss and the gradient norm."""
 
-    class Bar:
-        val = ""
+    def __init__(self, total: int):
+        self.total, self.bar, self.val = total, None, ""
 
-        def update(self, iteration, loss, norm):
-            bar.n = iteration
-            bar.set_postfix_str(f"loss {loss:.4g}{self.val}  |grad| {norm:.3g}", refresh=False)
-            bar.update(0)
+    def on_start(self, state):
+        from tqdm import tqdm
+        self.bar = tqdm(total=self.total, initial=state.iteration, file=sys.stderr, unit="it",
+                        dynamic_ncols=True)
 
-        def validated(self, iteration, val_loss):
-            self.val = f"  val {val_loss:.4g}"
+    def on_validation(self, state, iteration, loss):
+        self.val = f"  val {loss:.4g}"
 
-        def close(self):
-            bar.close()
-    return Bar()
+    def on_step(self, state, step):
+        self.bar.n = step.iteration
+        self.bar.set_postfix_str(f"loss {step.loss:.4g}{self.val}  |grad| {step.grad_norm:.3g}",
+                                 refresh=False)
+        self.bar.update(0)
 
-
-def updater(bar):
-    return bar.update if bar else None
+    def close(self):
+        if self.bar:
+            self.bar.close()
 
 
 def close(bar) -> None:
