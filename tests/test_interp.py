@@ -1,12 +1,12 @@
 """The interpreter (tenflang.interp): the original design's semantics, batched.
 
-* The original design's walkthrough, verbatim; NULL propagation (DESIGN §2.6).
+* The original design's walkthrough, verbatim; NULL propagation (docs/design.md §2.6).
 * A batch run equals one run per example: every sample, its GCPs at -O0 and
   -O1, and random programs (hypothesis).
 * Every op of `ops.TABLE` against an independent per-example reference written
   here with plain Python `math` (never the op table's own forward functions),
   with per-example operands and unbatched (weight) operands.
-* Numerical stability for |x| up to 1e4 (DESIGN §2.3), liveness (the plan
+* Numerical stability for |x| up to 1e4 (docs/design.md §2.3), liveness (the plan
   releases values), the in-product batch reduction, float32.
 """
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """What every command shares: error reporting, exit codes, output.
 
-Exit codes (DESIGN.md §4): 0 success; 1 a run that failed (diverged,
+Exit codes (docs/design.md §4): 0 success; 1 a run that failed (diverged,
 interrupted, I/O); 2 bad input or usage.  A `TenflangError` is printed as its
 rendered message on stderr, with no traceback; so is running out of memory
 (exit 1), also when a cleanup failed after it and raised something else;
