@@ -1,6 +1,6 @@
 """Every name TenFlang makes, in one place.
 
-Names in programs (DESIGN.md fixes them; they appear in GCPs):
+Names in programs (docs/design.md fixes them; they appear in GCPs):
 
 * `adjoint("W1")` is `d/dW1`, the gradient of the loss with respect to W1;
 * `partial_name("h", "x")` is `dh/dx`, the partial derivative of h by its operand x;
