@@ -407,3 +407,85 @@ def test_running_out_of_memory_while_sharding_is_reported_as_such(work):
         if done.returncode:
             assert done.returncode == 1 and "error: out of memory" in done.stderr
     assert 1 in outcomes, outcomes
+
+
+# ----------------------------------------------------------------------------- items 11, 12: training
+
+INDEX_FROM_WEIGHTS = """declare input x
+declare exp_output y
+declare weight w
+declare intvar k
+declare intvar h
+declare loss l
+define k = mul (step (sub w 1)) 2
+define h = one_hot k 2
+define l = add (pow (sub w y) 2) (sum (mul h x))
+"""
+
+
+def test_a_data_error_mid_run_keeps_the_last_good_weights(run_cli_batch, work):
+    """The class index, computed from w, leaves 0..1 once w passes 1 (iteration 13)."""
+    gcp = tenflang.compile_gradient(tenflang.parse(INDEX_FROM_WEIGHTS))
+    (work / "k.tf").write_text(tenflang.print_program(gcp))
+    (work / "k.txt").write_text("".join(f"{{x: {0.1 * i}, y: 5}}\n" for i in range(20)))
+    started = time.perf_counter()
+    [(code, out, err)] = run_cli_batch([["tfweightcalc", "k.tf", "k.txt", "--lr", "0.01",
+                                         "--max-iters", "200", "-o", "w.txt", "--checkpoint",
+                                         "ck.npz", "--checkpoint-every", "8"]], cwd=work)
+    assert time.perf_counter() - started < 60
+    assert code == 1 and "Traceback" not in err
+    assert "error: training stopped at iteration 13: one_hot: class index 2.0" in err
+    assert "the last good weights (iteration 12) are in ck.npz and w.txt" in err
+    w = tenflang.load_weights(str(work / "w.txt"))["w"]
+    assert 1 < w < 1.2                                   # 12 steps of lr 0.01 towards 5
+    # the same error in the first step is bad input: exit 2, nothing written
+    (work / "w2.txt").write_text("{w: 3}\n")
+    [(code, out, err)] = run_cli_batch([["tfweightcalc", "k.tf", "k.txt", "--init", "w2.txt",
+                                         "-o", "w3.txt"]], cwd=work)
+    assert code == 2 and "class index 2.0" in err and not (work / "w3.txt").exists()
+
+
+SQRT = """declare input x
+declare exp_output y
+declare weight w
+declare intvar o
+declare loss l
+define o = mul (sqrt x) w
+define l = pow (sub o y) 2
+"""
+
+
+def sqrt_data(path, bad_rows):
+    rng = np.random.default_rng(1)
+    path.write_text("".join(f"{{x: {-1.0 if i in bad_rows else rng.random()!r}, "
+                            f"y: {rng.random()!r}}}\n" for i in range(100)))
+
+
+def test_a_nan_validation_loss_is_never_the_best(run_cli_batch, work):
+    from tenflang.training.sampling import split
+    gcp = tenflang.compile_gradient(tenflang.parse(SQRT))
+    (work / "q.tf").write_text(tenflang.print_program(gcp))
+    sqrt_data(work / "q.txt", {int(split(100, 0.2, 0)[1][0])})   # in the validation split
+    [(code, out, err)] = run_cli_batch([["tfweightcalc", "q.tf", "q.txt", "--max-iters", "30",
+                                         "--val-fraction", "0.2", "--patience", "2"]], cwd=work)
+    assert code == 0, err
+    assert "(the best" not in err and "stopped early" not in err
+    assert "warning: the validation loss was nan at 30 of 30 evaluations" in err
+    assert "reached --max-iters" in err and "w: " in out
+
+
+def test_a_nan_from_the_data_is_not_blamed_on_the_learning_rate(run_cli_batch, work):
+    gcp = tenflang.compile_gradient(tenflang.parse(SQRT))
+    (work / "q.tf").write_text(tenflang.print_program(gcp))
+    sqrt_data(work / "q.txt", {3})
+    sqrt_data(work / "r.txt", set())
+    results = run_cli_batch([["tfweightcalc", "q.tf", "q.txt", "--max-iters", "30"],
+                             ["tfweightcalc", "q.tf", "r.txt", "--max-iters", "30", "--lr",
+                              "1e6"]], cwd=work)
+    code, out, err = results[0]
+    assert code == 1 and "w: 0.0" in out
+    assert "training diverged at iteration 1: the loss is nan" in err
+    assert "the weights have not moved yet, so an example gives NaN" in err
+    assert "smaller --lr" not in err
+    code, _, err = results[1]                            # a real divergence still says --lr
+    assert code == 1 and "try a smaller --lr (it was 1e+06)" in err
