@@ -28,7 +28,8 @@ import sys
 import click
 import numpy as np
 
-from ..backprop import adjoint, compile_gradient
+from ..backprop import compile_gradient
+from ..naming import adjoint
 from ..files import write_file
 from ..lang.checks import check
 from ..data import vectors
