@@ -190,3 +190,19 @@ def test_plan_fused_shows_the_image_kernels(run_cli):
     assert "void im2col(" in kernels and "void pool_adjoint(" in kernels
     code, out, err = run_cli(["tenflang", "plan", "--fused", ROOT / "samples" / "mlp_digits.tf"])
     assert code == 0 and "im2col" not in out, err
+
+
+def test_training_makes_the_columns_once_and_releases_them(run_cli, tmp_path):
+    """The plan tfweightcalc runs keeps each convolution's columns for its kernel
+    gradient and deletes them right after; the plan without a batch sum does not."""
+    gcp = tmp_path / "gcp.tf"
+    assert run_cli(["tfcompiler", ROOT / "samples" / "lenet_digits.tf", "-o", gcp])[0] == 0
+    code, out, err = run_cli(["tenflang", "plan", "--reduce", "mean", gcp])
+    assert code == 0, err
+    lines = out.splitlines()
+    made = [n for n, line in enumerate(lines) if "= F.conv2d_columns(" in line]
+    used = [n for n, line in enumerate(lines) if "F.conv2d_kernel_grad_sum_of_columns(" in line]
+    assert len(made) == len(used) == 2 and max(made) < min(used)
+    assert all("; del a1" in lines[n] for n in used)
+    code, out, err = run_cli(["tenflang", "plan", gcp])
+    assert code == 0 and "columns" not in out, err
