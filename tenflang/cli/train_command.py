@@ -27,7 +27,8 @@ import sys
 
 import click
 
-from ..backprop import adjoint, compile_gradient
+from ..backprop import compile_gradient
+from ..naming import adjoint
 from ..files import write_file
 from ..lang.checks import check
 from ..data import vectors

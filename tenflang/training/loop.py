@@ -49,7 +49,6 @@ from typing import Callable
 
 import numpy as np
 
-from ..backprop import adjoint
 from ..backprop.graph import unused_weights
 from ..errors import Location, RunFailure, TenflangError
 from ..interp.arguments import check_weights
@@ -57,6 +56,7 @@ from ..interp.device import to_host
 from ..lang.ast import Define, Program
 from ..lang.checks import check, class_indices
 from ..lang.diagnostics import error_at
+from ..naming import adjoint
 from .gradients import Descent, LocalGradients, to_device
 from .health import untrusted
 from .hooks import EpochInfo, Hooks, StepInfo
