@@ -27,6 +27,7 @@ import sys
 
 import click
 
+from ..lang.ast import DeclKind
 from ..backprop import compile_gradient
 from ..naming import adjoint
 from ..files import write_file
@@ -153,7 +154,7 @@ def gradient_program(path: str):
     for a shape program and compiled first, saying so on stderr."""
     program = parse_file(path)
     decls = program.declarations()
-    weights = [n for n, d in decls.items() if d.kind == "weight"]
+    weights = [n for n, d in decls.items() if d.kind == DeclKind.WEIGHT]
     if any(decls.get(adjoint(w)) is not None for w in weights):
         return program
     check(program, shape_program=True)          # tfcompiler's rules for its input
