@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import functools
 import math
+import numbers
 import time
 from dataclasses import dataclass, field
 from typing import Callable
@@ -140,11 +141,9 @@ class TrainConfig:
     freeze: tuple = ()
 
     def __post_init__(self):
+        check_fields(self)
         optimizers.check(self)
         optimizers.fill(self)
-        if not self.weight_decay >= 0:
-            raise TenflangError(f"weight_decay (--weight-decay) must be 0 or more, not "
-                                f"{self.weight_decay!r}")
         if self.patience is not None:
             if isinstance(self.patience, bool) or not isinstance(self.patience, int) \
                     or self.patience < 1:
@@ -153,6 +152,31 @@ class TrainConfig:
             if not self.val_fraction:
                 raise TenflangError("patience (--patience) needs a validation split to watch: "
                                     "set val_fraction (--val-fraction), e.g. 0.2")
+
+
+def check_fields(cfg: TrainConfig) -> None:
+    """The types and ranges of the plain settings (each message names its option)."""
+    def number(name, low, high=math.inf, low_open=False, whole=False, optional=False):
+        value = getattr(cfg, name)
+        if value is None and optional:
+            return
+        kind = numbers.Integral if whole else numbers.Real
+        ok = (not isinstance(value, bool) and isinstance(value, kind) and math.isfinite(value)
+              and (value > low if low_open else value >= low) and value < high)
+        if not ok:
+            span = f"above {low}" if low_open else f"{low} or more"
+            span += f" and below {high}" if high != math.inf else ""
+            raise optimizers.bad(name, f"must be {span}{', a whole number' if whole else ''}, "
+                                 f"not {value!r:.60}")
+    number("lr", 0, low_open=True)
+    number("batch_size", 1, whole=True, optional=True)
+    number("max_iters", 0, whole=True)
+    number("tol", 0)
+    number("seed", 0, whole=True)
+    number("val_fraction", 0, 1)
+    number("weight_decay", 0)
+    if cfg.dtype not in ("float64", "float32"):
+        raise optimizers.bad("dtype", f"must be 'float64' or 'float32', not {cfg.dtype!r:.60}")
 
 
 def initial_weights(sig: Signature, seed: int, given: dict | None = None) -> dict:
@@ -176,6 +200,7 @@ class Pass:
     norm: float
     rows: object = None
     converged: bool = False      # the gradient norm was below tol: no step was taken
+    gradients: dict | None = None
 
 
 def one_step(state: State, descent: Descent, cfg: TrainConfig) -> Pass:
@@ -191,7 +216,7 @@ def one_step(state: State, descent: Descent, cfg: TrainConfig) -> Pass:
     if not weights_finite(state.weights, descent.xp):
         state.weights = previous     # the last good weights, not the overflowed ones
         raise weights_diverged(state, cfg)
-    return Pass([loss], norm, rows)
+    return Pass([loss], norm, rows, gradients=grads)
 
 
 def one_round(state: State, descent: Descent, cfg: TrainConfig) -> Pass:
@@ -214,6 +239,8 @@ def descend(state: State, descent: Descent, cfg: TrainConfig, hooks: Hooks):
     gradient norm, why it stopped).  With local steps `tol` is checked after
     the round, on the norm it reports."""
     if state.iteration >= cfg.max_iters:     # a resumed run that has no step left
+        if state.history and state.grad_norm is not None:   # what the run it continues said
+            return state.history[-1], state.grad_norm, "max-iters"
         rows = descent.rows(state.iteration)
         grads, loss = descent.gradient(state.weights, state.iteration, rows)
         return (*loss_and_norm(loss, optimizers.trainable(grads, cfg), descent.xp), "max-iters")
@@ -223,6 +250,7 @@ def descend(state: State, descent: Descent, cfg: TrainConfig, hooks: Hooks):
         done = guarded(one_round if descent.local_round else one_step, state, descent, cfg, first)
         loss, norm = done.losses[-1], done.norm
         state.history.extend(done.losses)
+        state.grad_norm = norm
         if done.converged:
             return loss, norm, "converged"
         state.iteration += len(done.losses)
@@ -232,10 +260,11 @@ def descend(state: State, descent: Descent, cfg: TrainConfig, hooks: Hooks):
             val, stop = evaluate_validation(state, descent.validate, cfg, hooks)
         lr = optimizers.learning_rate(cfg, state.iteration - 1)
         hooks.on_step(state, StepInfo(state.iteration, loss, norm, lr, done.rows,
-                                      len(done.losses), val, stop))
+                                      len(done.losses), val, stop, done.gradients))
         if epoch_ended:
             hooks.on_epoch(state, EpochInfo(state.iteration // descent.epoch_iterations,
-                                            state.iteration, loss, val))
+                                            state.iteration, loss, val,
+                                            descent.epoch_iterations))
         if stop:
             return loss, norm, "early-stopped"
         if descent.local_round and norm < cfg.tol:

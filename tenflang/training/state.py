@@ -26,6 +26,7 @@ class State:
     history: list = field(default_factory=list)   # training loss per iteration
     val_history: list = field(default_factory=list)   # (iteration, validation loss)
     best: dict | None = None     # with patience: the weights of the best evaluation
+    grad_norm: float | None = None   # of the last step (a resume with no step left reports it)
 
     def best_evaluation(self) -> tuple[int, float] | None:
         """(iteration, validation loss) of the first lowest validation loss; a
@@ -74,7 +75,8 @@ def host_state(state: State) -> State:
     def host(arrays):
         return {k: np.array(to_host(v)) for k, v in arrays.items()}
     return State(host(state.weights), host(state.slots), state.iteration, list(state.history),
-                 list(state.val_history), None if state.best is None else host(state.best))
+                 list(state.val_history), None if state.best is None else host(state.best),
+                 state.grad_norm)
 
 
 def crossed(before: int, after: int, period: int) -> bool:
