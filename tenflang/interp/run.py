@@ -21,6 +21,7 @@ import numpy as np
 
 from .. import native
 from ..errors import TenflangError
+from ..shapes import fmt_shape
 from ..modes import MODE_KEY, TRAINING, Mode
 from .codegen import compiled
 
@@ -38,7 +39,14 @@ def prepare(plan, data: dict, xp, dtype, mode: Mode = TRAINING) -> tuple[dict, i
     mode, its example indices settled), and the batch size."""
     env, batch = {}, None
     for name in plan.bound:
+        if data.get(name) is None:
+            raise TenflangError(f"missing '{name}': the plan binds {', '.join(plan.bound)}")
         value = xp.asarray(data[name], dtype=dtype)
+        per_example = value.shape[1:] if name in plan.batched and value.ndim else value.shape
+        if tuple(per_example) != tuple(plan.shapes[name]):
+            raise TenflangError(f"'{name}' has shape {tuple(value.shape)}, expected "
+                                f"{fmt_shape(plan.shapes[name])}"
+                                f"{' per example' if name in plan.batched else ''}")
         if name in plan.batched:
             if batch is not None and value.shape[0] != batch:
                 raise TenflangError(f"'{name}' has {value.shape[0]} examples, expected {batch}")
