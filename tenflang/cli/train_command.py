@@ -43,6 +43,7 @@ from ..training.hooks import Callbacks, Checkpoints, Hooks, combine
 from ..training.loop import Diverged, Interrupted, State, TrainConfig, signature, train
 from ..training.optimizers import OPTIMIZERS, SCHEDULES
 from ..training.rescue import CheckpointFailed, keep_weights
+from ..training import tensorboard_log
 from ..training.tensorboard_log import TensorBoard
 from ..training.watch import EpochLines, Figures, final_loss, validation_metrics
 from .train_options import steering_options
@@ -119,7 +120,7 @@ def tfweightcalc(gcp_file, data_file, out, lr, optimizer, weight_decay, lr_sched
     if plot:
         require_matplotlib()
     if logdir:
-        require_tensorboardx()
+        tensorboard_log.require()
     cfg = TrainConfig(lr=lr, optimizer=optimizer, batch_size=batch_size, max_iters=max_iters,
                       tol=tol, seed=seed, val_fraction=val_fraction, dtype=dtype,
                       weight_decay=weight_decay, lr_schedule=lr_schedule, patience=patience,
@@ -237,14 +238,6 @@ def checkpoint_saver(path: str, cfg):
             raise CheckpointFailed(f"cannot write the checkpoint {path}: {err.message}; training "
                               f"stopped at iteration {state.iteration}", state) from None
     return save
-
-
-def require_tensorboardx() -> None:
-    try:
-        import tensorboardX  # noqa: F401
-    except ImportError:
-        raise TenflangError("--logdir needs tensorboardX, which is not installed; "
-                            "pip install 'tenflang[tensorboard]'") from None
 
 
 def require_matplotlib() -> None:
