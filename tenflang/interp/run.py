@@ -23,6 +23,7 @@ from .. import native
 from ..errors import TenflangError
 from ..shapes import fmt_shape
 from ..modes import MODE_KEY, TRAINING, Mode
+from ..opkinds import Reduction
 from .codegen import compiled
 
 FUSE_FROM = 1000       # examples: below this a loop call's fixed cost (~10-30 µs) outweighs its gain
@@ -81,7 +82,7 @@ def collect(plan, values: dict, summed, batch: int, reduce: str | None, xp) -> d
         if name in plan.null:
             out[name] = None
         elif name in summed:
-            out[name] = values[name] / batch if reduce == "mean" else values[name]
+            out[name] = values[name] / batch if reduce == Reduction.MEAN else values[name]
         else:
             out[name] = finish(values[name], batch, reduce, xp)
     return out
@@ -91,4 +92,4 @@ def finish(value, batch: int, reduce: str | None, xp):
     if reduce is None:
         return xp.broadcast_to(value, (batch,) + value.shape[1:]) if value.shape[0] != batch else value
     total = value[0] * batch if value.shape[0] != batch else value.sum(axis=0)
-    return total / batch if reduce == "mean" else total
+    return total / batch if reduce == Reduction.MEAN else total
