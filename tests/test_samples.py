@@ -32,6 +32,8 @@ RECIPES = {   # sample -> (training data, tfweightcalc options)
                                               "--batch-size", "64", "--max-iters", "1400"]),
     "attention_digits": ("digit_images_train.txt", ["--optimizer", "adam", "--lr", "0.01",
                                                     "--batch-size", "64", "--max-iters", "1400"]),
+    "lstm_digits": ("digit_images_train.txt", ["--optimizer", "adam", "--lr", "0.02",
+                                               "--batch-size", "64", "--max-iters", "500"]),
 }
 
 
@@ -103,7 +105,7 @@ def test_digits_accuracy(run_cli, tmp_path, name, minimum):
 
 
 @pytest.mark.parametrize("name,minimum", [("lenet_digits", 0.975), ("rnn_digits", 0.96),
-                                          ("attention_digits", 0.95)])
+                                          ("attention_digits", 0.95), ("lstm_digits", 0.975)])
 def test_networks_on_digit_images(run_cli, tmp_path, name, minimum):
     """The accuracy is the program's own `correct` output, averaged by --summary; it is
     checked here against the labels and the scores the program outputs."""
