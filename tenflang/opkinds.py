@@ -20,7 +20,7 @@ Conventions
 
 * `grads(*operand_shapes, *attrs)` gives one `Rule` per operand, leaving out
   the operands listed in `shape_only` (they give only a shape, like `b` of
-  `sum_like a b`).  A rule is TenFlang text over the names `a`, `b` (the
+  `sum_like a b`).  A rule is TenFlang text over the names `a`, `b`, `c` (the
   operands), `v` (the result), `g` (the adjoint d/dv) and `p` (the local
   partial dv/dm), in one of four kinds (jax's `defjvp`/`deflinear`/
   `defjvp_zero`):
@@ -34,7 +34,7 @@ Conventions
   The compiler sums a contribution back to the operand's shape where numpy
   broadcasting widened it.
 
-* Most ops act on each example alone (DESIGN.md §2.2).  `cross_example`
+* Most ops act on each example alone (docs/design.md §2.2).  `cross_example`
   marks the one whose value is the same for every example of the batch
   (`batch_mean`: its result keeps an example axis of size 1, as a weight's);
   `drawn` the one drawn from the run's mode (`dropout_mask`: its forward also
@@ -46,7 +46,7 @@ Conventions
   default: one per result element.
 
 * `scalar` (elementwise ops): the op on one element, a Python expression over
-  `a` (and `b`) of floats using `math.` functions, `abs`, `min`, `max`, `**`
+  `a` (and `b`, `c`: the operands in order) of floats using `math.` functions, `abs`, `min`, `max`, `**`
   and conditional expressions, as numerically careful as `forward` (logistic
   exact in both tails, NaN propagating like numpy's).  Fused loops are
   generated from it (interp/fusion.py groups the steps; the numba renderer

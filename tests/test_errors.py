@@ -4,7 +4,7 @@ Every case is a small program with one mistake.  It goes through a command
 (`tenflang check FILE`, `tfcompiler FILE` or `tfcompiler --check FILE`) and
 must give: exit status 2, nothing on stdout, no traceback, and on stderr
 `FILE:LINE:COL: error: MESSAGE`, then the source line and a caret under the
-column (DESIGN.md §4), then one `FILE:LINE:COL: note:` per macro call site
+column (docs/design.md §4), then one `FILE:LINE:COL: note:` per macro call site
 for errors inside an expansion.  The same program through the Python API
 renders the same text.
 
@@ -53,6 +53,7 @@ CONV = "declare input x {x}\ndeclare weight K {K}\ndeclare intvar c\n" + LOSS + 
     "define c = conv2d x K{attrs}\ndefine l = sum c\n"
 POOL = "declare input x {x}\ndeclare intvar p\n" + LOSS + \
     "define p = {op} x{attrs}\ndefine l = sum p\n"
+TWO = "declare input a {a}\ndeclare input b {b}\ndeclare output v\ndefine v = {line}\n"
 
 CASES = [
     # --- syntax ------------------------------------------------------------------------
@@ -134,7 +135,7 @@ CASES = [
          "'add' takes 2 operands, got 1"),
     Case("too_many_operands", "declare input x\n" + LOSS + "define l = exp x x\n", 3, 12,
          "'exp' takes 1 operand, got 2"),
-    # attributes (DESIGN.md §2.3.1): literals after the operands, as the op table says
+    # attributes (docs/design.md §2.3.1): literals after the operands, as the op table says
     Case("attribute_is_a_name", "declare input x [3]\ndeclare input k\n" + LOSS
          + "define l = sum x k\n", 4, 18,
          "'sum' attribute 'axis' must be an integer literal, not the name 'k'"),
@@ -159,7 +160,7 @@ CASES = [
          "mean [] axis 0: axis 0 is out of range for a rank-0 operand"),
     Case("axis_leaves_a_vector_loss", "declare input x [2, 3]\n" + LOSS
          + "define l = logsumexp x -1\n", 2, 14, "loss 'l' has shape [2]"),
-    # arranging, indexing and classifying ops (DESIGN.md §2.3.1)
+    # arranging, indexing and classifying ops (docs/design.md §2.3.1)
     Case("reshape_size_mismatch", "declare input x [2, 3]\ndeclare intvar r\n" + LOSS
          + "define r = reshape x [4, 2]\ndefine l = sum r\n", 4, 12,
          "reshape [2, 3] shape [4, 2]: 6 elements cannot be arranged as [4, 2] (8 elements)",
@@ -213,7 +214,7 @@ CASES = [
          "transpose [3]: operand must be a matrix [m, n] (or have rank ≥ 2"),
     Case("softmax_of_a_scalar", "declare input a\n" + LOSS + "define l = softmax a\n", 3, 12,
          "softmax []: operand must have rank ≥ 1"),
-    # nested expressions (DESIGN.md §2.4.1): errors point at the nested op's own column
+    # nested expressions (docs/design.md §2.4.1): errors point at the nested op's own column
     Case("nested_unknown_op", "declare input x [3]\n" + LOSS + "define l = sum (tahn x)\n",
          3, 17, "unknown op 'tahn'; did you mean 'tanh'?"),
     Case("nested_shape_mismatch", "declare input x [3]\ndeclare input W [2, 4]\n" + LOSS
@@ -238,7 +239,8 @@ CASES = [
          + "x" + ")" * 101 + "\n", 3, 16, "expression nested deeper than 100 parentheses"),
     Case("nested_in_a_macro_body", "macro m x -> y\n  define y = sum (exp (matmul x x))\nend\n"
          "declare input v [3]\n" + LOSS + "define l = m v\n", 2, 24,
-         "matmul [3] × [3]: first operand must be a matrix", notes=((6, 12),)),
+         "matmul [3] × [3]: a vector [k] multiplies a matrix [k, n] (two vectors: `dot`)",
+         notes=((6, 12),)),
     Case("nested_macro_called_before_defined", "declare input x\n" + LOSS
          + "define l = exp (m x)\nmacro m a -> b\n  define b = neg a\nend\n", 3, 17,
          "macro 'm' is called before it is defined (on line 4)"),
@@ -274,7 +276,7 @@ CASES = [
          "add [2, 3] × [2]: shapes cannot be broadcast together", command="tfcompiler"),
     Case("log_softmax_rows_are_not_a_loss", "declare input a [2, 3]\n" + LOSS +
          "define l = log_softmax a\n", 2, 14, "loss 'l' has shape [2, 3]"),
-    # convolution and pooling (DESIGN.md §2.3.1): shapes shown, the attribute at fault named
+    # convolution and pooling (docs/design.md §2.3.1): shapes shown, the attribute at fault named
     Case("conv2d_channel_mismatch", CONV.format(x="[3, 8, 8]", K="[16, 1, 3, 3]", attrs=""), 5, 12,
          "conv2d [3, 8, 8] × [16, 1, 3, 3]: kernel has 1 input channel, image has 3", exact=True),
     Case("conv2d_image_not_chw", CONV.format(x="[8, 8]", K="[4, 1, 3, 3]", attrs=""), 5, 12,
@@ -303,7 +305,7 @@ CASES = [
          "avgpool2d [16] k 2: image must be [C, H, W] (channels, height, width)", exact=True),
     Case("avgpool2d_stride_zero", POOL.format(op="avgpool2d", x="[1, 4, 4]", attrs=" 2 0"), 4, 26,
          "'avgpool2d' attribute 'stride' must be ≥ 1, got 0", exact=True),
-    # padded pooling (DESIGN.md §2.3.2): PyTorch's limit 2·pad ≤ k
+    # padded pooling (docs/design.md §2.3.2): PyTorch's limit 2·pad ≤ k
     Case("maxpool2d_pad_more_than_half_the_window",
          POOL.format(op="maxpool2d", x="[2, 6, 6]", attrs=" 2 1 2"), 4, 12,
          "maxpool2d [2, 6, 6] k 2 pad 2: padding 2 is more than half the 2×2 window "
@@ -314,6 +316,32 @@ CASES = [
          "(need 2·pad ≤ k, as PyTorch's pooling does)", exact=True, command="tfcompiler"),
     Case("avgpool2d_negative_pad", POOL.format(op="avgpool2d", x="[2, 6, 6]", attrs=" 3 1 -1"),
          4, 28, "'avgpool2d' attribute 'pad' must be ≥ 0, got -1", exact=True),
+    # the smaller ops of docs/design.md §2.3.2
+    Case("concat_axis_out_of_range", TWO.format(a="[2, 3]", b="[2, 4]", line="concat a b 2"),
+         4, 12, "concat [2, 3] × [2, 4] axis 2: axis 2 is out of range for rank-2 operands "
+         "(axes are 0-based; -1 is the last)", exact=True),
+    Case("concat_differs_off_the_axis", TWO.format(a="[2, 3]", b="[3, 4]", line="concat a b -1"),
+         4, 12, "concat [2, 3] × [3, 4] axis -1: operands must have equal shapes except axis -1",
+         exact=True, command="tfcompiler"),
+    Case("matmul_vector_by_a_matrix_of_other_rows",
+         TWO.format(a="[3]", b="[4, 2]", line="matmul a b"), 4, 12,
+         "matmul [3] × [4, 2]: inner dimensions differ", exact=True),
+    Case("leaky_relu_slope_wider_than_x", TWO.format(a="[3]", b="[2, 3]", line="leaky_relu a b"),
+         4, 12, "leaky_relu [3] × [2, 3]: the other operands must broadcast to the first "
+         "operand's shape [3]", exact=True),
+    Case("clip_bounds_wider_than_x", TWO.format(a="[3]", b="[2, 1]", line="clip a b 1"),
+         4, 12, "clip [3] × [2, 1] × []: the other operands must broadcast to the first "
+         "operand's shape [3]", exact=True),
+    Case("where_does_not_broadcast", TWO.format(a="[4]", b="[3]", line="where a b 0"), 4, 12,
+         "where [4] × [3] × []: shapes cannot be broadcast together", exact=True),
+    # another framework's name says what to write
+    Case("unknown_op_sigmoid", TWO.format(a="[3]", b="[3]", line="sigmoid a"), 4, 12,
+         "unknown op 'sigmoid'; did you mean 'logistic'?", exact=True),
+    Case("unknown_op_linear", TWO.format(a="[3]", b="[3]", line="linear a"), 4, 12,
+         "unknown op 'linear'; a dense layer is 'add (matmul W x) b' (W [out, in], b [out], "
+         "as in PyTorch), or 'matmul x W' for x @ W", exact=True, command="tfcompiler"),
+    Case("unknown_op_relu6", TWO.format(a="[3]", b="[3]", line="relu6 a"), 4, 12,
+         "unknown op 'relu6'; write 'clip x 0 6'", exact=True),
     Case("conv2d_image_grad_adjoint_shape", src("""
         declare input g [2, 5, 5]
         declare weight K [2, 1, 3, 3]

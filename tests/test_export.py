@@ -185,6 +185,18 @@ def test_stable_forms_stay_stable(op):
         assert np.isfinite(got["v"]).all()
 
 
+@pytest.mark.parametrize("op", ["erf", "gelu", "gelu_deriv"])
+def test_float64_erf_series_is_exact(op):
+    """onnxruntime has no float64 Erf: the series that replaces it (export/onnx_erf.py)
+    agrees with the C library's erf to 1e-14 · max(1, |a|) over the whole line (the
+    error in gelu's left tail, where ONNX's a (1 + erf) cancels, grows with |a|)."""
+    grid = np.concatenate([np.linspace(-12, 12, 2401), EXTREMES])
+    source = f"declare input a0 [{len(grid)}]\ndeclare output v\ndefine v = {op} a0\n"
+    got, want = onnx_and_tenflang(source, {"a0": grid[None]}, {}, "float64")
+    assert np.isfinite(got["v"]).all()
+    assert (np.abs(got["v"] - want["v"]) <= 1e-14 * np.maximum(1, np.abs(grid))).all()
+
+
 # ----------------------------------------------------------------------------- the model
 
 MLP = SAMPLES_DIR / "mlp_digits.tf"
@@ -239,7 +251,7 @@ def test_other_opsets(opset):
 # ----------------------------------------------------------------------------- every sample
 
 def program_cases():
-    """Every sample on its data (the networks of DESIGN.md §2.3.1 included)."""
+    """Every sample on its data (the networks of docs/design.md §2.3.1 included)."""
     for path in sorted(SAMPLES_DIR.glob("*.tf")):
         yield pytest.param(path, SAMPLES_DIR / RECIPES[path.stem][0], id=path.stem)
 
@@ -367,7 +379,8 @@ def test_an_output_that_needs_labels_is_left_out_with_a_note(tmp_path, run_cli):
 def test_a_missing_weight(run_cli, tmp_path):
     weights = write(tmp_path, "w.txt", "W1: " + json.dumps(np.zeros((32, 64)).tolist()) + "\n")
     code, _, err = run_cli(["tenflang", "export", MLP, weights, "-o", tmp_path / "m.onnx"])
-    assert code == 2 and f"{weights}: error: missing weight 'b1'" in err
+    assert code == 2 and f"{weights}: error: missing weights 'b1' ([32]), 'W2' ([10, 32]), " \
+        "'b2' ([10])" in err
     assert not (tmp_path / "m.onnx").exists()
 
 

@@ -363,6 +363,7 @@ def test_interrupted_cosine_run_resumed_equals_the_straight_run(files, tmp_path)
     """Stopped at iteration 17 of 40 and resumed: the very steps of the straight
     run (cosine schedule, momentum, weight decay, mini-batches, patience)."""
     from tenflang.training.checkpoints import save_checkpoint
+    from tenflang.training.hooks import Callbacks
     from tenflang.training.loop import Interrupted
     common = ["--optimizer", "momentum", "--lr-schedule", "cosine", "--weight-decay", "0.01",
               "--batch-size", "24", "--tol", "0", "--max-iters", "40", "--val-fraction", "0.2",
@@ -372,7 +373,7 @@ def test_interrupted_cosine_run_resumed_equals_the_straight_run(files, tmp_path)
     calls = iter(range(1000))
     with pytest.raises(Interrupted) as stopped:
         train(sample_gcp("linear_regression.tf"), tenflang.load_examples(str(files / "data.npz")),
-              cfg, should_stop=lambda: next(calls) == 16)
+              cfg, hooks=Callbacks(should_stop=lambda: next(calls) == 16))
     assert stopped.value.state.iteration == 17 and stopped.value.state.best is not None
     checkpoint = tmp_path / "ck.npz"
     save_checkpoint(str(checkpoint), stopped.value.state, cfg)

@@ -222,7 +222,7 @@ def test_locate_in_an_npz_file_is_the_file_and_messages_name_the_example(tmp_pat
     ex = load_examples(path, allow_nan=True)
     assert ex.locate(2, "x") == ex.locate(None, "x") == Location(file=path)
     err = error_of(ex.check_finite)
-    assert err.location == ex.locate(1, "x") and "'x' is inf in example 2" in err.message
+    assert err.location == ex.locate(1, "x") and "'x' is inf in example 1 (0-based)" in err.message
 
 def test_write_file_replaces_and_leaves_no_temp_files(tmp_path):
     path = str(tmp_path / "out.txt")

@@ -1,4 +1,4 @@
-"""Reading and writing TenFlang vector files (DESIGN.md §3): the public facade.
+"""Reading and writing TenFlang vector files (docs/design.md §3): the public facade.
 
 Conventions:
 
@@ -34,11 +34,11 @@ import numpy as np
 
 from ..errors import Location, TenflangError
 from ..files import write_file
-from ..shapes import fmt_shape
+from ..shapes import fmt_missing, fmt_shape
 from .csvfiles import csv_lines, read_csv
 from .examples import NONFINITE, Examples, first_nonfinite
 from .notation import Source, parse_vector, skip, value_strings, vector_lines
-from .npzfiles import npz_arrays, npz_bytes, read_npz
+from .npzfiles import npz_bytes, npz_weights, read_npz
 from .reading import file_text
 from .textfiles import read_text
 
@@ -72,9 +72,10 @@ def load_examples(path: str, *, allow_nan: bool = False, shapes: dict | None = N
 
 
 def load_weights(path: str, *, allow_nan: bool = False) -> dict[str, np.ndarray]:
-    """Load weights: .npz, otherwise one vector (which may span lines)."""
+    """Load weights: .npz (or a tfweightcalc checkpoint: the weights it holds),
+    otherwise one vector (which may span lines)."""
     if _ext(path) == ".npz":
-        weights, where = npz_arrays(path, "weights"), lambda name: Location(file=path)
+        weights, where = npz_weights(path), lambda name: Location(file=path)
     else:
         text = file_text(path, "weights")
         src = Source(path, text)
@@ -113,15 +114,22 @@ def weight_location(path: str, name: str | None = None) -> Location:
     return Location(file=path)
 
 
-def validate_weights(path: str, weights: dict, shapes: dict) -> None:
-    """The weights bind exactly the names in `shapes`, each with its shape."""
-    for name, shape in shapes.items():
-        if name not in weights:
-            raise TenflangError(f"missing weight '{name}'", weight_location(path))
+def validate_weights(path: str, weights: dict, shapes: dict, subset: bool = False) -> None:
+    """The weights bind exactly the names in `shapes` (some of them when
+    `subset`), each with its shape; a message names every missing or unexpected
+    one."""
+    missing = [name for name in shapes if name not in weights and not subset]
+    stray = [name for name in weights if name not in shapes]
+    if missing:
+        held = (f"; the file holds {', '.join(map(repr, stray))}, which the program does not "
+                "have: the weights of another program?") if stray else ""
+        raise TenflangError(fmt_missing("weight", missing, shapes) + held, weight_location(path))
+    if stray:
+        raise TenflangError(f"unexpected weight{'s' if len(stray) > 1 else ''} "
+                            f"{', '.join(map(repr, stray))}: the program's weights are "
+                            f"{', '.join(map(repr, shapes)) or 'none'}",
+                            weight_location(path, stray[0]))
     for name, value in weights.items():
-        if name not in shapes:
-            raise TenflangError(f"unexpected weight '{name}': the program has no such weight",
-                                weight_location(path, name))
         if tuple(np.shape(value)) != tuple(shapes[name]):
             raise TenflangError(f"weight '{name}' has shape {fmt_shape(np.shape(value))}, "
                                 f"expected {fmt_shape(shapes[name])}", weight_location(path, name))
@@ -152,7 +160,7 @@ def format_examples(arrays: dict[str, np.ndarray | None], fmt: str, *,
 def format_weights(weights: dict[str, np.ndarray], statistics: dict | None = None) -> str:
     """A weights file: one `name: value` per line between `{` and `}` lines;
     the population values of batch statistics after the weights, under a
-    `# batch statistics` comment line (DESIGN.md §2.3.2)."""
+    `# batch statistics` comment line (docs/design.md §2.3.2)."""
     lines = ["{"]
     for k, (name, a) in enumerate({**weights, **(statistics or {})}.items()):
         if k == len(weights):

@@ -1,6 +1,11 @@
 """Training on a Dask cluster, client side: chunks, rounds, the fixed-order sum.
 
-    result = train(client, gcp, data, TrainConfig(lr=0.5, batch_size=4096))
+    result = train(gcp, describe("shards/"), TrainConfig(lr=0.5, batch_size=4096),
+                   ClusterGradients(client, sync_every=None))
+
+`ClusterGradients` is the gradient source of `tenflang.training.loop.train`
+(tenflang.training.gradients) whose gradient is computed on the cluster
+behind `client`.
 
 See docs/distributed.md for the user's view and tenflang.distributed.cluster
 for the module's conventions (one round trip per round, a fixed summation
@@ -24,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import functools
 import hashlib
 import time
@@ -36,8 +42,9 @@ from ..errors import RunFailure
 from ..lang.ast import Program
 from ..lang.printer import print_program
 from ..data.shards import Dataset, forget_file, load_chunk
-from ..training.loop import (Interrupted, Start, State, TrainConfig, TrainResult, descend,
-                             epoch_iterations, host_state, result_of, signature, start_state)
+from ..training.gradients import Descent, epoch_iterations
+from ..training.loop import TrainConfig
+from ..training.state import Interrupted, State, host_state
 from ..training.norms import gradient_norm
 from ..training.sampling import shares, validation_shares
 from .tasks import add_sums, chunk_sums, identity, local_steps, part_of
@@ -186,8 +193,9 @@ def on_host(arrays: dict, dtype: str) -> dict:
 
 
 def dask_gradient(client, gcp: Program, parts: list, cfg: TrainConfig, waiting):
-    """`gradient(weights, iteration) -> (mean gradient by weight, mean loss)`
-    over the iteration's batch, for `descend`: one round trip to the cluster."""
+    """`gradient(weights, iteration, rows) -> (mean gradient by weight, mean
+    loss)` over the iteration's batch (drawn chunk by chunk on the workers:
+    `rows` is None), for `descend`: one round trip to the cluster."""
     code = gcp_text(gcp)
 
     def once(weights, iteration):
@@ -196,7 +204,7 @@ def dask_gradient(client, gcp: Program, parts: list, cfg: TrainConfig, waiting):
         return tree_sum(client, [client.submit(chunk_sums, p.future, round_, p.sample,
                                                pure=False) for p in parts], waiting)
 
-    def gradient(weights: dict, iteration: int):
+    def gradient(weights: dict, iteration: int, rows=None):
         total = retrying(client, lambda: once(weights, iteration), waiting)
         n = total["rows"]
         grads = {w: (g / n).astype(cfg.dtype, copy=False) for w, g in total["grads"].items()}
@@ -239,36 +247,39 @@ def validation_loss(client, gcp: Program, val: list, weights: dict, cfg: TrainCo
     return total["loss"] / total["rows"]
 
 
-def train(client, gcp: Program, data: Dataset, cfg: TrainConfig, device: str = "auto",
-          allow_nan: bool = False, init: dict | None = None, resume: State | None = None,
-          worker_timeout: float = 60.0, sync_every: int | None = None, **loop) -> TrainResult:
-    """`tenflang.training.loop.train` with the gradient computed on the
-    cluster behind `client` (see the module docstring): synchronous steps, or
-    with `sync_every` K, K local steps per chunk between averagings.  `loop`
-    passes progress, should_stop, checkpoint, checkpoint_every and validated
-    to `descend`; should_stop is also checked while waiting on the cluster.
-    A cluster without workers for `worker_timeout` seconds stops training
-    (`Interrupted`)."""
-    started = time.perf_counter()
-    sig = signature(gcp)
-    state = start_state(sig, cfg, np, init, resume)
-    start = Start(state, started)
-    waiting = Waiting(client, loop.get("should_stop") or (lambda: False), worker_timeout)
-    try:
-        parts, val, n_train = training_parts(
-            client, persist_chunks(client, data, cfg.dtype, device, allow_nan, waiting), data, cfg)
-        epoch = epoch_iterations(n_train, cfg.batch_size)
-        rounds = sync_every and dask_rounds(client, gcp, parts, cfg, sync_every, waiting)
-        validate = val and functools.partial(validation_loss, client, gcp, val, cfg=cfg,
-                                             waiting=waiting)
-        with np.errstate(all="ignore"):     # a non-finite loss is reported as divergence
-            ending = descend(state, dask_gradient(client, gcp, parts, cfg, waiting), cfg, np,
-                             local_round=rounds or None, validate=validate or None,
-                             epoch_iterations=epoch, **loop)
-        return result_of(state, start, cfg, ending, validate or None, epoch)
-    except Stopped:
-        raise Interrupted(f"interrupted at iteration {state.iteration}",
-                          host_state(state)) from None
-    except ClusterFailure as failure:
-        raise Interrupted(f"{failure.message}; training stopped at iteration "
-                          f"{state.iteration}", host_state(state)) from None
+class ClusterGradients:
+    """The gradient computed on the cluster behind `client` (see the module
+    docstring): synchronous steps, or with `sync_every` K, K local steps per
+    chunk between averagings.  The workers load the chunks on `device`.
+    `hooks.should_stop()` is also checked while waiting on the cluster; a
+    cluster without workers for `worker_timeout` seconds stops training
+    (`Interrupted`), as a cluster failure does."""
+
+    xp = np      # the weights stay in host memory between rounds
+
+    def __init__(self, client, device: str = "auto", allow_nan: bool = False,
+                 worker_timeout: float = 60.0, sync_every: int | None = None):
+        self.client, self.device, self.allow_nan = client, device, allow_nan
+        self.worker_timeout, self.sync_every = worker_timeout, sync_every
+
+    @contextlib.contextmanager
+    def open(self, gcp: Program, sig, data: Dataset, cfg: TrainConfig, hooks, state: State):
+        client = self.client
+        data.validate(sig.inputs)
+        waiting = Waiting(client, hooks.should_stop, self.worker_timeout)
+        try:
+            chunks = persist_chunks(client, data, cfg.dtype, self.device, self.allow_nan, waiting)
+            parts, val, n_train = training_parts(client, chunks, data, cfg)
+            rounds = self.sync_every and dask_rounds(client, gcp, parts, cfg, self.sync_every,
+                                                     waiting)
+            validate = val and functools.partial(validation_loss, client, gcp, val, cfg=cfg,
+                                                 waiting=waiting)
+            yield Descent(dask_gradient(client, gcp, parts, cfg, waiting), lambda iteration: None,
+                          np, epoch_iterations(n_train, cfg.batch_size), validate or None,
+                          rounds or None)
+        except Stopped:
+            raise Interrupted(f"interrupted at iteration {state.iteration}",
+                              host_state(state)) from None
+        except ClusterFailure as failure:
+            raise Interrupted(f"{failure.message}; training stopped at iteration "
+                              f"{state.iteration}", host_state(state)) from None

@@ -23,9 +23,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..gpu import run_on
 from ..interp.device import to_host
-from ..training.loop import State, gradient_plan, signature, to_device
+from ..interp.engine import Engine
+from ..training.gradients import gradient_plan, to_device
+from ..training.loop import signature
+from ..training.state import State
 from ..training.optimizers import step
 from ..training.sampling import chunk_batch, chunk_split
 
@@ -88,7 +90,7 @@ def chunk_sums(chunk: dict, round_: tuple, sample=None) -> dict:
     plan, sig = plan_for(digest, text)
     batch = batch_of(chunk, sample, iteration)
     xp = module_of(chunk)       # on a GPU worker the fused groups run as CUDA kernels
-    values = run_on(xp)(plan, {**batch, **weights}, xp=xp, dtype=dtype, reduce="sum")
+    values = Engine(xp).run(plan, {**batch, **weights}, dtype=dtype, reduce="sum")
     return {"rows": rows_of(batch),
             "loss": sum(float(values[name]) for name in sig.losses),
             "grads": {w: np.asarray(to_host(values[g]), dtype=np.float64)
@@ -109,8 +111,8 @@ def local_steps(chunk: dict, round_: tuple, sample, count: int) -> dict:
         for _ in range(count):
             batch = batch_of(chunk, sample, state.iteration)
             rows = rows_of(batch)
-            values = run_on(xp)(plan, {**batch, **state.weights}, xp=xp, dtype=cfg.dtype,
-                                reduce="mean")
+            values = Engine(xp).run(plan, {**batch, **state.weights}, dtype=cfg.dtype,
+                                    reduce="mean")
             grads = {w: values[g] for w, g in sig.gradients.items()}
             losses.append(sum(float(values[name]) for name in sig.losses))
             step(state, grads, cfg, xp)

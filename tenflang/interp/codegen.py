@@ -33,6 +33,7 @@ from .. import convolution, embedding, ops
 from ..modes import MODE_KEY
 from ..lang.printer import attribute, number
 from .fusion import Group, fuse
+from .image_c import FORWARDS as NATIVE_IMAGE_OPS
 
 # a batch sum pushed into the product, as one BLAS call: Σ_b a_b ⊗ c_b = aᵀc, and
 # Σ_b A_b C_b contracts the example axis with the inner one
@@ -45,6 +46,7 @@ REDUCIBLE = {"outer": "xp.matmul({a}.T, {b})",
 FORWARDS = SimpleNamespace(**{name: op.forward for name, op in ops.TABLE.items()},
                            conv2d_kernel_grad_sum=convolution.conv2d_kernel_grad_sum,
                            take_grad_sum=embedding.take_grad_sum)
+vars(FORWARDS).update(NATIVE_IMAGE_OPS)     # C and BLAS on the CPU, else these same forwards
 
 
 def written(attrs: tuple) -> tuple:
@@ -271,7 +273,11 @@ def compiled(plan, reduce: str | None, fused: bool = False):
     exec(compile(source, f"<tenflang plan {id(plan):x}>", "exec"), namespace)
     forwards = FORWARDS
     if groups:
-        forwards = SimpleNamespace(**vars(FORWARDS), **fused_functions(groups))
+        from .. import native
+        try:
+            forwards = SimpleNamespace(**vars(FORWARDS), **fused_functions(groups))
+        except native.Abandoned:        # interrupted or too slow: the plan without loops
+            return compiled(plan, reduce, False)
     return namespace["run"], reduced, forwards
 
 

@@ -211,7 +211,8 @@ def check_define(program, define: Define, decls, defined: set[str]) -> None:
     op = ops.lookup(define.op)
     if op is None:
         close = difflib.get_close_matches(define.op, ops.TABLE, n=1)
-        hint = f"; did you mean '{close[0]}'?" if close else ""
+        other = ops.other_name(define.op)
+        hint = f"; {other}" if other else f"; did you mean '{close[0]}'?" if close else ""
         raise at(define.op_pos, f"unknown op '{define.op}'{hint}")
     if len(define.operands) != op.arity:
         raise at(define.op_pos, f"'{define.op}' takes {takes(op)}, got {len(define.operands)}")

@@ -22,7 +22,7 @@ from .. import limits
 from ..files import write_file
 from ..data import vectors
 from ..errors import Location, TenflangError
-from .loop import State
+from .state import State
 
 from .optimizers import SLOTS
 

@@ -13,6 +13,10 @@ Three symptoms are checked after a run (docs/guide.md §8 explains them):
   gradient was zero at every step, as for a weight that starts at 0 and
   multiplies only weights that also start at 0 (hidden units written with
   scalar or vector weights: by symmetry none of them gets a gradient).
+
+And one cause is known before a run: a weight no loss is computed from
+(`backprop.graph.unused_weights`) never moves; it gets that diagnosis, not
+the one of a weight that stayed 0.
 """
 from __future__ import annotations
 
@@ -24,11 +28,14 @@ RISE = 0.1       # how far above the first epoch's loss the last one ends to cou
 
 
 def untrusted(state, first_iteration: int, zero_at_start: set, epoch_iterations: int,
-              lr: float) -> list[str]:
+              lr: float, unused: tuple = ()) -> list[str]:
     """The warnings for a run that ended in `state`, having started at
-    `first_iteration` with the weights `zero_at_start` all zero."""
+    `first_iteration` with the weights `zero_at_start` all zero; `unused` are
+    the weights no loss is computed from."""
     found = [oscillation(state.history, epoch_iterations, lr)]
     found = found if found[0] else [risen(state.history, epoch_iterations, lr)]
+    found += [not_used(name) for name in unused]
+    zero_at_start = set(zero_at_start) - set(unused)
     if state.iteration > first_iteration:
         found += [frozen(name, state.iteration - first_iteration)
                   for name in state.weights if name in zero_at_start and not np.any(state.weights[name])]
@@ -72,3 +79,8 @@ def frozen(name: str, steps: int) -> str:
     return (f"weight '{name}' is still 0 after {steps} iterations: its gradient was 0 at every "
             f"step.  A weight that starts at 0 and multiplies only weights that also start at 0 "
             f"never learns; start it from small random values with --init (docs/guide.md §7)")
+
+
+def not_used(name: str) -> str:
+    return (f"weight '{name}' is not used by any loss: its gradient is 0, so training leaves it "
+            f"as it started; use it in a loss, or remove it")

@@ -20,7 +20,7 @@ from ..data import vectors
 from ..errors import TenflangError
 from ..files import write_file
 from .checkpoints import save_checkpoint
-from .loop import Interrupted, State
+from .state import Interrupted, State
 
 
 class CheckpointFailed(Interrupted):
