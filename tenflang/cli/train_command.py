@@ -175,7 +175,8 @@ def local_data(data_file, sig, chunk_size, sync_every, allow_nan, dtype="float64
 def finish(result, out, checkpoint, cfg, plot) -> None:
     """Write the last checkpoint, the learned weights, the warnings, the summary
     and the plot.  An output that fails does not lose the weights (see `keep`)."""
-    kept, failed = keep_weights(result.state, out, checkpoint, cfg, result.weights)
+    kept, failed = keep_weights(result.state, out, checkpoint, cfg, result.weights,
+                                result.statistics)
     if failed:
         report_kept(result.state, kept, failed)
         raise RunFailure("training finished, but not every output could be written")

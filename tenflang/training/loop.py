@@ -35,11 +35,13 @@ from typing import Callable
 import numpy as np
 
 from ..backprop import adjoint
+from ..modes import Mode
 from ..errors import Location, RunFailure, TenflangError
 from ..interp.device import to_host
 from .norms import loss_and_norm, weights_finite
 from .sampling import batch_indices, split
 from ..interp import make_plan
+from ..interp.statistics import population, statistic_lines
 from ..interp.arguments import check_data, check_weights
 from ..gpu import run_on
 from ..lang.ast import Define, Program
@@ -145,6 +147,7 @@ class State:
     history: list = field(default_factory=list)   # training loss per iteration
     val_history: list = field(default_factory=list)   # (iteration, validation loss)
     best: dict | None = None     # with patience: the weights of the best evaluation
+    statistics: dict = field(default_factory=dict)   # population values at `weights` (a checkpoint's)
 
     def best_evaluation(self) -> tuple[int, float] | None:
         """(iteration, validation loss) of the first lowest validation loss."""
@@ -166,6 +169,7 @@ class TrainResult:
     best_iteration: int | None = None    # with patience: where the returned weights are from
     epoch_iterations: int = 1      # iterations per pass over the training examples
     warnings: list = field(default_factory=list)     # why the run may not be trusted
+    statistics: dict = field(default_factory=dict)   # population values of the batch statistics
 
 
 class Diverged(RunFailure):
@@ -221,7 +225,9 @@ def local_gradient(gcp: Program, sig: Signature, data: dict, cfg: TrainConfig, x
         rows = (batches(iteration) if batches else
                 batch_indices(n, cfg.batch_size, cfg.seed, iteration, xp))
         batch = data if rows is None else {k: v[xp.asarray(rows)] for k, v in data.items()}
-        values = run(plan, {**batch, **weights}, xp=xp, dtype=cfg.dtype, reduce="mean")
+        mode = Mode(seed=cfg.seed, iteration=iteration,
+                    rows=None if rows is None else np.asarray(to_host(rows)))
+        values = run(plan, {**batch, **weights}, xp=xp, dtype=cfg.dtype, reduce="mean", mode=mode)
         # the loss stays on the device: descend copies it back with the gradient norm
         return ({w: values[g] for w, g in sig.gradients.items()},
                 sum(values[name] for name in sig.losses))
@@ -367,10 +373,26 @@ def train(gcp: Program, examples: dict, config: TrainConfig, xp=np, init: dict |
     start = Start(state, started, xp)
     epoch = epoch_iterations(len(train_idx), cfg.batch_size)
     validate = validation(gcp, sig, examples, val_idx, cfg, xp) if len(val_idx) else None
+    if loop.get("checkpoint") and statistic_lines(gcp):
+        loop["checkpoint"] = with_statistics(loop["checkpoint"], gcp, data, cfg, xp)
     with np.errstate(all="ignore"):     # a non-finite loss is reported as divergence
         loss, norm, reason = descend(state, local_gradient(gcp, sig, data, cfg, xp, batches),
                                      cfg, xp, validate=validate, epoch_iterations=epoch, **loop)
-    return result_of(state, start, cfg, (loss, norm, reason), validate, epoch)
+        result = result_of(state, start, cfg, (loss, norm, reason), validate, epoch)
+        at = lambda weights: host_arrays(population(gcp, data, weights, xp, cfg.dtype))  # noqa
+        result.statistics = at(result.weights)
+        result.state.statistics = (result.statistics if result.weights is result.state.weights
+                                   else at(result.state.weights))
+    return result
+
+
+def with_statistics(checkpoint: Callable, gcp: Program, data: dict, cfg: TrainConfig, xp):
+    """`checkpoint(state)` with the population values of the batch statistics
+    at the state's weights (DESIGN.md §2.3.2: in every checkpoint)."""
+    def save(state: State) -> None:
+        state.statistics = host_arrays(population(gcp, data, state.weights, xp, cfg.dtype))
+        checkpoint(state)
+    return save
 
 
 class Start:
@@ -412,10 +434,13 @@ def epoch_iterations(n_train: int, batch_size: int | None) -> int:
     return 1 if not batch_size or batch_size >= n_train else -(-n_train // batch_size)
 
 
+def host_arrays(arrays: dict) -> dict:
+    return {k: np.array(to_host(v)) for k, v in arrays.items()}
+
+
 def host_state(state: State) -> State:
     """A copy of `state` in host memory (numpy), safe to write out."""
-    def host(arrays):
-        return {k: np.array(to_host(v)) for k, v in arrays.items()}
+    host = host_arrays
     return State(host(state.weights), host(state.slots), state.iteration, list(state.history),
                  list(state.val_history), None if state.best is None else host(state.best))
 
