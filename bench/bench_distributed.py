@@ -7,7 +7,7 @@ What is measured, all on this machine (wall clock, `time.perf_counter`):
 
 1. Workload 2 of bench/workloads.py (logistic regression, 200,000 examples x
    100 features + bias, full batch, lr 0.5): the time of one iteration, the
-   median gap between consecutive progress callbacks of `descend` over
+   median gap between consecutive `on_step` hooks of `train` over
    `--iters` iterations, for
    * the single-process trainer (`tenflang.training.loop.train`), with numpy's BLAS
      threads as they come and limited to 1 (threadpoolctl), and
@@ -61,6 +61,7 @@ import tenflang  # noqa: E402
 from tenflang.distributed import cluster as dist  # noqa: E402
 from tenflang.backprop import compile_gradient  # noqa: E402
 from tenflang.data import shards  # noqa: E402
+from tenflang.training.hooks import Hooks  # noqa: E402
 from tenflang.training.loop import TrainConfig, train  # noqa: E402
 
 
@@ -75,13 +76,13 @@ def write_shards(arrays: dict, directory: str, count: int) -> str:
     return directory
 
 
-class Clock:
-    """Progress callback recording when each iteration ended."""
+class Clock(Hooks):
+    """Training hooks recording when each iteration ended."""
 
     def __init__(self):
         self.times = [time.perf_counter()]
 
-    def __call__(self, iteration, loss, norm):
+    def on_step(self, state, step):
         self.times.append(time.perf_counter())
 
     def per_iteration(self) -> float:
@@ -94,9 +95,9 @@ def single_process(gcp, data, cfg, threads=None) -> float:
     if threads:
         from threadpoolctl import threadpool_limits
         with threadpool_limits(threads):
-            train(gcp, data, cfg, progress=clock)
+            train(gcp, data, cfg, hooks=clock)
     else:
-        train(gcp, data, cfg, progress=clock)
+        train(gcp, data, cfg, hooks=clock)
     return clock.per_iteration()
 
 
@@ -105,7 +106,7 @@ def on_cluster(client, gcp, data_dir, cfg, chunk_size=None) -> tuple[float, floa
     data = dist.describe(data_dir, chunk_size)
     clock = Clock()
     started = time.perf_counter()
-    result = dist.train(client, gcp, data, cfg, device="cpu", progress=clock)
+    result = train(gcp, data, cfg, dist.ClusterGradients(client, device="cpu"), clock)
     # time to the first iteration's end, less one iteration: the loading
     load = clock.times[1] - started - clock.per_iteration() if len(clock.times) > 2 else float("nan")
     return clock.per_iteration(), load, result.weights
@@ -208,8 +209,8 @@ def fullbatch(args, say, tmp: str) -> tuple[float, dict]:
     with dist.connect("local:2") as client:
         clock = Clock()
         started = time.perf_counter()
-        remote = dist.train(client, scalar_gcp, dist.describe(big_dir), big_cfg,
-                            device="cpu", progress=clock)
+        remote = train(scalar_gcp, dist.describe(big_dir), big_cfg,
+                       dist.ClusterGradients(client, device="cpu"), clock)
         remote_seconds = time.perf_counter() - started
     diff = workloads.relative_difference(remote.weights, local.weights)
     say(f"## 3. The original design's scalar example on {big_n:,} examples (10 shards), "

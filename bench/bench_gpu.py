@@ -28,9 +28,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import tenflang                                       # noqa: E402
 from tenflang import ops                              # noqa: E402
-from tenflang.gpu import run_on                       # noqa: E402
+from tenflang.interp.engine import Engine              # noqa: E402
 from tenflang.interp import make_plan                 # noqa: E402
 from tenflang.interp.device import cupy_or_reason, to_host  # noqa: E402
+from tenflang.training.gradients import LocalGradients  # noqa: E402
 from tenflang.training.loop import TrainConfig, initial_weights, signature, train  # noqa: E402
 
 MLP = """
@@ -150,7 +151,7 @@ def tenflang_steps(source: str, examples: dict, xp, steps: int, dtype: str = "fl
     gcp = gcp_of(source)
     cfg = TrainConfig(lr=0.01, max_iters=steps, tol=0.0, dtype=dtype)
     init = start_weights(source)
-    return lambda: train(gcp, examples, cfg, xp=xp, init=init).weights
+    return lambda: train(gcp, examples, cfg, LocalGradients(Engine(xp)), init=init).weights
 
 
 def handwritten_mlp_steps(examples: dict, steps: int, xp, dtype: str = "float32"):
@@ -248,7 +249,7 @@ def main(argv=None) -> int:
     chain = make_plan(tenflang.parse(chain_program()), {"x"})
     x_dev = cp.asarray(rng.uniform(0.1, 1.0, n).astype(np.float32))
     out = cp.empty_like(x_dev)
-    t_chain = median_time(lambda: run_on(cp)(chain, {"x": x_dev}, xp=cp, dtype="float32"),
+    t_chain = median_time(lambda: Engine(cp).run(chain, {"x": x_dev}, dtype="float32"),
                           sync, args.repeats)
     t_copy = median_time(lambda: cp.copyto(out, x_dev), sync, args.repeats)
     report = render_report(rows, cp, n, t_chain, t_copy, args)

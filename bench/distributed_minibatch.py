@@ -10,7 +10,7 @@ stopped (through `should_stop`) as soon as it reaches the target.
 
 Every configuration takes its batches chunk by chunk
 (tenflang.training.sampling); the single process takes the very same batches
-(`train(..., batches=global_batch)`), so the synchronous runs follow one
+(`LocalGradients(batches=global_batch)`), so the synchronous runs follow one
 trajectory and differ only in time.  The single process runs with one BLAS
 thread, like each worker: on this shared 2-core machine numpy's threaded BLAS
 made it 4-8x slower under load.  Examples per second: the batch (times K
@@ -32,6 +32,8 @@ import tenflang
 from tenflang.backprop import compile_gradient
 from tenflang.data import shards, vectors
 from tenflang.distributed import cluster as dist
+from tenflang.training.gradients import LocalGradients
+from tenflang.training.hooks import Callbacks, Checkpoints, combine
 from tenflang.training.loop import Interrupted, TrainConfig, train
 from tenflang.training.sampling import global_batch
 
@@ -57,7 +59,7 @@ class Race:
         self.times, self.reached, self.best = [], None, 0.0
         self.started = time.perf_counter()
 
-    def progress(self, iteration, loss, norm):
+    def progress(self, state, step):
         self.times.append(time.perf_counter())
 
     def checkpoint(self, state):
@@ -83,8 +85,8 @@ def race(run, cfg, shape, test, check_every: int, per_progress: int = 1) -> dict
     """One training run to TARGET (or cfg.max_iters): its figures."""
     clock = Race(shape, test, per_progress)
     try:
-        run(cfg, progress=clock.progress, checkpoint=clock.checkpoint,
-            checkpoint_every=check_every, should_stop=clock.stop)
+        run(cfg, hooks=combine(Callbacks(on_step=clock.progress, should_stop=clock.stop),
+                               Checkpoints(clock.checkpoint, check_every)))
     except Interrupted:
         pass
     step = clock.step_seconds()
@@ -127,8 +129,8 @@ def measure(tmp: str, quick: bool, repeats: int) -> tuple[list, dict]:
 
     def alone(c):
         from threadpoolctl import threadpool_limits
-        run = functools.partial(train, gcp, data,
-                                batches=functools.partial(global_batch, rows, c[2], 0))
+        batches = functools.partial(global_batch, rows, c[2], 0)
+        run = functools.partial(train, gcp, data, gradients=LocalGradients(batches=batches))
         with threadpool_limits(1):          # one core, as each worker
             results[c].append(race(run, cfg_of(c), shape, test, c[5]))
 
@@ -137,8 +139,8 @@ def measure(tmp: str, quick: bool, repeats: int) -> tuple[list, dict]:
             for _ in range(repeats):
                 for c in [c for c in configs if c[1] == workers]:
                     alone(next(s for s in configs if s[1] == 0 and s[2] == c[2]))
-                    run = functools.partial(dist.train, client, gcp, described, device="cpu",
-                                            sync_every=c[3])
+                    source = dist.ClusterGradients(client, device="cpu", sync_every=c[3])
+                    run = functools.partial(train, gcp, described, gradients=source)
                     results[c].append(race(run, cfg_of(c), shape, test, c[5], c[3] or 1))
     return [(c, results[c]) for c in configs], {"n": n, "copies": copies}
 

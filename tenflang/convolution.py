@@ -201,46 +201,49 @@ def maxpool2d(xp, x, k: int, stride: int | None = None, pad: int = 0):
 
 
 def first_maxima(xp, x, k: int, stride: int):
-    """For each window offset (row-major), the boolean `[B, C, H', W']` of windows
-    whose maximum sits there, and the view of x at that offset (x already padded)."""
+    """Where each window's first maximum (row-major) sits in x (already padded):
+    the flat index within x's `H·W` plane, `[B, C, H', W']`.  One window-sized
+    array per step, never k² masks at once (memory within a few times x's)."""
     view = pool_windows(xp, x, k, stride)
-    top = maxpool2d(xp, x, k, stride)
-    return [(view[:, :, i, j] == top, (i, j)) for i, j in taps(k)]
+    best = xp.array(view[:, :, 0, 0])
+    at = xp.zeros(best.shape, dtype=xp.int64)
+    for t, (i, j) in enumerate(taps(k)[1:], 1):
+        better = view[:, :, i, j] > best            # strict: the first maximum stays
+        xp.copyto(best, view[:, :, i, j], where=better)
+        xp.copyto(at, t, where=better)
+    ho, wo = at.shape[2:]
+    rows = (xp.arange(ho) * stride)[:, None] + at // k
+    return rows * x.shape[3] + (xp.arange(wo) * stride + at % k)
+
+
+def flat_positions(xp, at, batch: int, plane: int):
+    """`at` (indices within a plane) as indices into the flat `[batch, C, plane]`."""
+    c = at.shape[1]
+    base = (xp.arange(batch * c, dtype=xp.int64) * plane).reshape(batch, c, 1, 1)
+    return base + at
 
 
 def maxpool2d_grad(xp, g, x, k: int, stride: int | None = None, pad: int = 0):
     """d/dx of `maxpool2d x k stride pad` given the adjoint g `[B, C, H', W']`:
-    each window's adjoint goes to its first maximum; `[B, C, H, W]`."""
-    stride = stride or k
+    each window's adjoint goes to its first maximum, added up where windows
+    share one (a bincount over the image); `[B, C, H, W]`."""
     x = padded(xp, x, pad, -xp.inf)
-    h, w = x.shape[2:]
-    tiled = stride == k and h % k == 0 and w % k == 0     # every pixel in exactly one window
-    image = (xp.empty if tiled else xp.zeros)((batch_of(g, x),) + x.shape[1:], dtype=g.dtype)
-    view = pool_windows(xp, image, k, stride)
-    left = g                             # the adjoint no maximum has taken yet
-    for hit, (i, j) in first_maxima(xp, x, k, stride):
-        # arithmetic, not masked assignment: a random mask makes those branchy
-        if tiled:
-            share = xp.multiply(left, hit, out=view[:, :, i, j])
-        else:
-            share = left * hit
-            view[:, :, i, j] += share
-        left = left - share if left is g else xp.subtract(left, share, out=left)
-    return cropped(image, pad)
+    b, (c, h, w) = batch_of(g, x), x.shape[1:]
+    at = flat_positions(xp, first_maxima(xp, x, k, stride or k), b, h * w)
+    g = xp.broadcast_to(g, at.shape)
+    image = xp.bincount(xp.broadcast_to(at, g.shape).ravel(), weights=g.ravel(),
+                        minlength=b * c * h * w)
+    return cropped(image.astype(g.dtype, copy=False).reshape(b, c, h, w), pad)
 
 
 def maxpool2d_gather(xp, G, x, k: int, stride: int | None = None, pad: int = 0):
     """The adjoint of `maxpool2d_grad` in its g: G `[B, C, H, W]` read at each
     window's first maximum of x, `[B, C, H', W']`."""
-    stride = stride or k
-    view = pool_windows(xp, padded(xp, G, pad), k, stride)
-    out = pending = None                 # pending: 1 where no maximum was met yet
-    for hit, (i, j) in first_maxima(xp, padded(xp, x, pad, -xp.inf), k, stride):
-        first = hit.astype(G.dtype) if pending is None else pending * hit
-        pending = 1 - first if pending is None else xp.subtract(pending, first, out=pending)
-        taken = view[:, :, i, j] * first
-        out = taken if out is None else xp.add(out, taken, out=out)
-    return out
+    G, x = padded(xp, G, pad), padded(xp, x, pad, -xp.inf)
+    b, (c, h, w) = batch_of(G, x), x.shape[1:]
+    at = first_maxima(xp, x, k, stride or k)
+    at = flat_positions(xp, xp.broadcast_to(at, (b,) + at.shape[1:]), b, h * w)
+    return xp.broadcast_to(G, (b, c, h, w)).reshape(-1)[at]
 
 
 def avgpool2d(xp, x, k: int, stride: int | None = None, pad: int = 0):

@@ -23,11 +23,11 @@ import warnings
 import numpy as np
 
 from .backprop import compile_gradient
-from .backprop.graph import reachable
+from .backprop.graph import ancestors
 from .errors import TenflangError
 from .interp import evaluate
 from .lang import parse_file
-from .lang.ast import Program, Var
+from .lang.ast import Program
 from .lang.checks import check
 from .training.loop import TrainConfig, train
 
@@ -106,12 +106,13 @@ class Estimator:
         return -sum(float(np.mean(v)) for v in self._losses(X, y).values())
 
     def summary(self, X, y=None) -> dict:
-        """The mean over the examples of every output and loss (None: NULL), as
-        `tfevaluate --summary` prints them."""
+        """The mean over the examples of every scalar output and loss (None:
+        NULL), as `tfevaluate --summary` prints them (tensor outputs left out)."""
         shape = self._shape()
         values = evaluate(shape, self._data(shape, X, y), self._weights(), dtype=self.dtype)
-        means = {n: None if v is None else np.asarray(v).mean(axis=0) for n, v in values.items()}
-        return {n: float(v) if v is not None and v.ndim == 0 else v for n, v in means.items()}
+        shapes = check(shape)
+        return {n: None if v is None else float(np.mean(v))
+                for n, v in values.items() if not shapes[n]}
 
     # ------------------------------------------------------------ helpers
     def _shape(self) -> Program:
@@ -188,9 +189,7 @@ def labels_read(shape: Program, name: str) -> list[str]:
     """The exp_outputs that variable `name` depends on (an output such as
     `equal (argmax scores) label` needs the label, so only evaluation on labelled
     data can compute it)."""
-    defs = {d.name: d for d in shape.definitions()}
-    needs = reachable([name], lambda n: [o.name for o in defs[n].operands if isinstance(o, Var)]
-                      if n in defs else [])
+    needs = ancestors(shape, [name])
     return [d.name for d in shape.declarations().values()
             if d.kind == "exp_output" and d.name in needs]
 

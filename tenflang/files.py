@@ -10,7 +10,9 @@ Conventions (docs/guide.md, "Outputs"):
   `/dev/stderr`, `/dev/fd/N`) is written to that descriptor as it is.
 * A regular file (or a new one) is replaced atomically: written to a temporary
   file in the same directory, flushed, then renamed over the target, so a
-  reader never sees it half-written.  Its permission bits are kept.
+  reader never sees it half-written.  Its permission bits are kept.  The
+  temporary file's name holds the writer's process id: a write of the same
+  target removes those left by a process that was killed mid-write.
 * Anything else is written through, never replaced: a device (`/dev/null`,
   `/dev/stdout`) is opened and written; a FIFO too, once a process reads it
   (`limits.FIFO_READER_WAIT_S` at most, so a FIFO nobody reads does not hang
@@ -114,8 +116,8 @@ def replace_atomically(path: str, target: str, raw: bytes, mode: int | None) -> 
         mode = 0o666 & ~umask
     tmp = None
     try:
-        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(target),
-                                   prefix="." + os.path.basename(target) + ".", suffix=".tmp")
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(target), suffix=".tmp",
+                                   prefix=f".{os.path.basename(target)}.{os.getpid()}.")
         with os.fdopen(fd, "wb") as f:
             f.write(raw)
             f.flush()
@@ -131,6 +133,35 @@ def replace_atomically(path: str, target: str, raw: bytes, mode: int | None) -> 
                 os.unlink(tmp)
             except OSError:
                 pass
+        remove_stale(target)
+
+
+def remove_stale(target: str) -> None:
+    """Remove the temporary files of earlier writes of `target` whose process
+    is gone (killed mid-write: `.ck.npz.<pid>.<random>.tmp`)."""
+    folder, base = os.path.split(target)
+    pattern = re.compile(rf"\.{re.escape(base)}\.([0-9]+)\.[^.]+\.tmp")
+    try:
+        names = os.listdir(folder or ".")
+    except OSError:
+        return
+    for name in names:
+        found = pattern.fullmatch(name)
+        if found and not alive(int(found.group(1))):
+            try:
+                os.unlink(os.path.join(folder, name))
+            except OSError:
+                pass
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (OSError, OverflowError):
+        return True           # another user's process, or not a pid we can ask about
+    return True
 
 
 def write_through(path: str, target: str, raw: bytes, fifo: bool) -> None:

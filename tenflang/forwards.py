@@ -10,7 +10,12 @@ last; `example_axis` turns it into the array's axis).
 """
 from __future__ import annotations
 
+import math
+
 from .errors import TenflangError
+
+SQRT_HALF = 0.7071067811865476           # 1/√2
+INV_SQRT_2PI = 0.3989422804014327        # 1/√(2π): the standard normal density at 0
 
 def align(*arrays):
     """Insert unit axes after the example axis so per-example ranks agree
@@ -103,9 +108,52 @@ def step(xp, a):
     return (a > 0).astype(a.dtype)
 
 
+def libm(xp, name: str, a):
+    """`math.<name>` (erf, erfc) on every element: numpy has none, so numpy
+    calls the C library's, the very function the fused C loops call; cupy has
+    its own."""
+    if xp.__name__ != "numpy":
+        from cupyx.scipy import special
+        return getattr(special, name)(a)
+    return xp.frompyfunc(getattr(math, name), 1, 1)(a).astype(a.dtype)
+
+
+def erf(xp, a):
+    return libm(xp, "erf", a)
+
+
+def gelu(xp, a):
+    """a Φ(a), Φ the standard normal distribution, as ½ a erfc(-a/√2): exact in
+    the left tail, where ½ a (1 + erf(a/√2)) would cancel to 0."""
+    return 0.5 * a * libm(xp, "erfc", -SQRT_HALF * a)
+
+
+def gelu_deriv(xp, a):
+    """Φ(a) + a φ(a)."""
+    return 0.5 * libm(xp, "erfc", -SQRT_HALF * a) + INV_SQRT_2PI * a * xp.exp(-0.5 * a * a)
+
+
+def leaky_relu(xp, a, s):
+    a, s = align(a, s)
+    return xp.where(a > 0, a, s * a)
+
+
+def where(xp, c, a, b):
+    c, a, b = align(c, a, b)
+    return xp.where(c != 0, a, b)
+
+
+def clip(xp, a, lo, hi):
+    """min(max(a, lo), hi), NaN propagating (hi wins when lo > hi, as numpy's clip)."""
+    a, lo, hi = align(a, lo, hi)
+    return xp.minimum(xp.maximum(a, lo), hi)
+
+
 def matmul(xp, a, b):
     if a.ndim == 4:                      # [b, m, k] per example
         return matmul3(xp, a, b)
+    if a.ndim == 2:                      # a vector times a matrix: [k] · [k, n]
+        return vector_matrix(xp, a, b)
     if b.ndim == 3:                      # [m, k] · [k, n]
         return xp.matmul(a, b)
     if a.shape[0] == 1:                  # one matrix for the whole batch: one GEMM
@@ -113,6 +161,15 @@ def matmul(xp, a, b):
     if b.shape[0] == 1:
         return a @ b[0]
     return xp.einsum("bmk,bk->bm", a, b)
+
+
+def vector_matrix(xp, a, b):
+    """v M per example, [k] · [k, n] → [n] (PyTorch's x @ W): one GEMM when M is shared."""
+    if b.shape[0] == 1:
+        return a @ b[0]
+    if a.shape[0] == 1:
+        return xp.einsum("k,bkn->bn", a[0], b)
+    return xp.einsum("bk,bkn->bn", a, b)
 
 
 def dot(xp, a, b):
@@ -166,8 +223,8 @@ def flatten(xp, a):
     return a.reshape(a.shape[0], -1)
 
 
-def concat(xp, a, b):
-    return xp.concatenate(common_batch(xp, a, b), axis=1)
+def concat(xp, a, b, axis=0):
+    return xp.concatenate(common_batch(xp, a, b), axis=example_axis(a, axis))
 
 
 def take_slice(xp, a, start, stop):
@@ -194,7 +251,7 @@ def one_hot(xp, y, n):
     bad = (y != xp.floor(y)) | (y < 0) | (y >= n)
     if bool(bad.any()):
         k = int(xp.argmax(bad))
-        raise TenflangError(f"one_hot: class index {float(y[k])!r} in example {k + 1} is "
+        raise TenflangError(f"one_hot: class index {float(y[k])!r} in example {k} (0-based) is "
                             f"outside 0..{n - 1}")
     return (y[:, None] == xp.arange(n, dtype=y.dtype)).astype(y.dtype)
 

@@ -48,6 +48,12 @@ MAX_QUOTED_CHARS = 60
 #: Iterations a checkpoint may record (2**53: where float64 stops counting).
 MAX_ITERATIONS = 2 ** 53
 
+#: Chunks of a distributed run (`--chunk-size`, small shards): each costs a task
+#: per round, so chunks smaller than SMALL_CHUNK_ROWS are made larger (never
+#: past it) until the data is at most MAX_SMALL_CHUNKS of them.
+MAX_SMALL_CHUNKS = 64
+SMALL_CHUNK_ROWS = 1024
+
 #: Worker processes `--scheduler local:N` may start.
 MAX_LOCAL_WORKERS = 256
 

@@ -20,7 +20,7 @@ Conventions
 
 * `grads(*operand_shapes, *attrs)` gives one `Rule` per operand, leaving out
   the operands listed in `shape_only` (they give only a shape, like `b` of
-  `sum_like a b`).  A rule is TenFlang text over the names `a`, `b` (the
+  `sum_like a b`).  A rule is TenFlang text over the names `a`, `b`, `c` (the
   operands), `v` (the result), `g` (the adjoint d/dv) and `p` (the local
   partial dv/dm), in one of four kinds (jax's `defjvp`/`deflinear`/
   `defjvp_zero`):
@@ -46,7 +46,7 @@ Conventions
   default: one per result element.
 
 * `scalar` (elementwise ops): the op on one element, a Python expression over
-  `a` (and `b`) of floats using `math.` functions, `abs`, `min`, `max`, `**`
+  `a` (and `b`, `c`: the operands in order) of floats using `math.` functions, `abs`, `min`, `max`, `**`
   and conditional expressions, as numerically careful as `forward` (logistic
   exact in both tails, NaN propagating like numpy's).  Fused loops are
   generated from it (interp/fusion.py groups the steps; the numba renderer

@@ -36,14 +36,15 @@ if the defaults there do not fit, and run `python docs/make_op_reference.py`.
 """
 from __future__ import annotations
 
-from . import convolution, forwards, modes
-from .forwards import broadcast_like, dot, elementwise2, logistic, logistic_deriv, log_softmax
-from .forwards import matmul, softmax, softplus, step, sum_like, tanh_deriv
+from . import convolution, embedding, forwards, modes
+from .forwards import INV_SQRT_2PI, SQRT_HALF, broadcast_like, dot, elementwise2, logistic
+from .forwards import logistic_deriv, log_softmax, matmul, softmax, softplus, step, sum_like
+from .forwards import tanh_deriv
 from .opkinds import Attr, Op, at_least, chain, custom, linear, linear_passing, no_grad
 from .opkinds import no_grad_like, permutation, probability, rules, shape_literal
 from .shapes import Shape, argmax_shape, axis_of, broadcast, broadcast_like_shape, concat_shape
 from .shapes import conv2d_shape, dot_shape, fmt_shape, gather_shape, index_shape
-from .shapes import last_axis_shape, matmul_shape, mismatch, one_hot_shape, outer_shape
+from .shapes import last_axis_shape, like_first, matmul_shape, mismatch, one_hot_shape, outer_shape
 from .shapes import permute_shape, pool_shape, reduce_shape, reshape_shape, same, size
 from .shapes import slice_shape, sum_like_shape, transpose_shape, unslice_shape
 
@@ -98,10 +99,19 @@ defunary("cos", lambda xp, a: xp.cos(a), "neg (sin a)", "v = cos a", "math.cos(a
          ufunc="cos")
 defunary("softplus", softplus, "logistic a", "v = ln(1 + e^a)",
          f"(0.0 if a < 0.0 else a) + math.log1p({E_NEG_ABS})")
+defunary("erf", forwards.erf, "mul 1.1283791670955126 (exp (neg (mul a a)))",
+         "v = (2/√π) ∫_0^a e^(-t²) dt", "math.erf(a)")
+defunary("gelu", forwards.gelu, "gelu_deriv a",
+         "v = a Φ(a) = ½ a (1 + erf(a/√2)), Φ the standard normal distribution (exact, "
+         "PyTorch's default gelu)", f"0.5 * a * math.erfc({-SQRT_HALF!r} * a)")
 defunary("logistic_deriv", logistic_deriv, "mul v (sub 1 (mul 2 (logistic a)))",
          "v = σ(a)(1 - σ(a)),  σ = logistic", f"{E_NEG_ABS} / (1.0 + {E_NEG_ABS}) ** 2")
 defunary("tanh_deriv", tanh_deriv, "mul -2 (mul (tanh a) v)", "v = 1 - tanh² a",
          "4.0 * math.exp(-2.0 * abs(a)) / (1.0 + math.exp(-2.0 * abs(a))) ** 2")
+defunary("gelu_deriv", forwards.gelu_deriv,
+         f"mul (mul {INV_SQRT_2PI!r} (exp (mul -0.5 (mul a a)))) (sub 2 (mul a a))",
+         "v = Φ(a) + a φ(a),  φ the standard normal density",
+         f"0.5 * math.erfc({-SQRT_HALF!r} * a) + {INV_SQRT_2PI!r} * a * math.exp(-0.5 * a * a)")
 defunary("step", step, "0", "v = 1 if a > 0 else 0", "1.0 if a > 0.0 else 0.0")
 defunary("sign", lambda xp, a: xp.sign(a), "0", "v = -1, 0 or 1 as a < 0, = 0, > 0",
          "1.0 if a > 0.0 else (-1.0 if a < 0.0 else a)", ufunc="sign")
@@ -118,10 +128,31 @@ defbinary("max", "maximum", "step (sub a b)", "sub 1 (step (sub a b))",
 defbinary("min", "minimum", "step (sub b a)", "sub 1 (step (sub b a))",
           "v = a if a < b else b  (ties: the derivative goes to b)",
           "a if a < b or a != a else b")
+defop("leaky_relu", 2, forwards.leaky_relu, like_first("leaky_relu"),
+      rules(chain("where (step a) 1 b"), chain("sub a (relu a)")),
+      "v = a if a > 0 else b · a  (b the slope, a number, usually a literal: PyTorch's "
+      "leaky_relu)", elementwise=True, scalar="a if a > 0.0 else b * a")
+
+# three operands (named a, b, c in the rules)
+MAX_AB = "(a if a > b or a != a else b)"     # max(a, b), NaN propagating as numpy's
+
+defop("where", 3, forwards.where,
+      lambda a, b, c: broadcast("where", a, b, c),
+      rules(no_grad(), linear("where a g 0"), linear("where a 0 g")),
+      "v = b where a ≠ 0, else c  (numpy's where; no derivative in the condition a)",
+      elementwise=True, scalar="b if a != 0.0 else c")
+defop("clip", 3, forwards.clip, like_first("clip"),
+      rules(chain("mul (sub 1 (step (sub b a))) (sub 1 (step (sub a c)))"),
+            chain("mul (step (sub b a)) (sub 1 (step (sub b c)))"), chain("step (sub (max a b) c)")),
+      "v = min(max(a, b), c): a held inside [b, c]  (derivative 1 inside, 0 outside; "
+      "PyTorch's clamp)", elementwise=True,
+      scalar=f"{MAX_AB} if {MAX_AB} < c or a != a or b != b else c")
 
 # --- linear algebra ------------------------------------------------------------
 
 def matmul_rules(a: Shape, b: Shape):
+    if len(a) == 1:                      # v M: the vector's adjoint is M g, the matrix's v ⊗ g
+        return (linear("matmul b g"), linear("outer a g"))
     if len(a) == 3 and len(b) == 2:      # one matrix for every batch entry: one GEMM
         rows = f"[{a[0] * a[1]}, {a[2]}]"
         return (custom("transpose b", "matmul g p"),
@@ -136,8 +167,9 @@ def matmul_flops(a: Shape, b: Shape) -> int:
 
 
 defop("matmul", 2, matmul, matmul_shape, matmul_rules,
-      "v = A x  ([m, k] · [k] → [m]),  v = A B  ([m, k] · [k, n] → [m, n]); batched over the "
-      "first axis of a rank-3 A: [b, m, k] · [b, k, n] or [k, n] → [b, m, n]", flops=matmul_flops)
+      "v = A x  ([m, k] · [k] → [m]),  v = A B  ([m, k] · [k, n] → [m, n]),  v = x A  "
+      "([k] · [k, n] → [n], PyTorch's x @ W); batched over the first axis of a rank-3 A: "
+      "[b, m, k] · [b, k, n] or [k, n] → [b, m, n]", flops=matmul_flops)
 defop("dot", 2, dot, dot_shape, rules(chain("b"), chain("a")), "v = Σ_i a_i b_i",
       flops=lambda a, b: 2 * size(a))
 defop("outer", 2, elementwise2(lambda xp, a, b: a[..., :, None] * b[..., None, :]), outer_shape,
@@ -210,11 +242,28 @@ AXES = Attr("axes", shape=True, required=True, check=permutation)
 CLASSES = Attr("n", required=True, check=at_least(1))
 
 
-def permute_rules(a: Shape, axes):
+def inverse_permutation(axes) -> list[int]:
     inverse = [0] * len(axes)
     for i, p in enumerate(axes):
         inverse[p] = i
-    return (linear(f"permute g {fmt_shape(inverse)}"),)
+    return inverse
+
+
+def permute_rules(a: Shape, axes):
+    return (linear(f"permute g {fmt_shape(inverse_permutation(axes))}"),)
+
+
+def concat_rules(a: Shape, b: Shape, axis=0):
+    """Each operand's rows of g along the axis: `slice` on the first axis, the
+    axis brought to the front and back by `permute` otherwise."""
+    k = axis_of(a, axis)
+    parts = ((0, a[k]), (a[k], a[k] + b[k]))
+    if k == 0:
+        return tuple(linear(f"slice g {start} {stop}") for start, stop in parts)
+    order = [k] + [i for i in range(len(a)) if i != k]
+    front, back = f"permute g {fmt_shape(order)}", fmt_shape(inverse_permutation(order))
+    return tuple(linear(f"permute (slice ({front}) {start} {stop}) {back}")
+                 for start, stop in parts)
 
 
 defop("reshape", 1, forwards.reshape, reshape_shape,
@@ -224,9 +273,9 @@ defop("reshape", 1, forwards.reshape, reshape_shape,
 defop("flatten", 1, forwards.flatten, lambda a: (size(a),),
       lambda a: (linear(f"reshape g {fmt_shape(a)}"),), "v = a as a vector (row-major)",
       flops=lambda a: 0, view=True)
-defop("concat", 2, forwards.concat, concat_shape,
-      lambda a, b: (linear(f"slice g 0 {a[0]}"), linear(f"slice g {a[0]} {a[0] + b[0]}")),
-      "v = a followed by b along the first axis", flops=lambda a, b: 0)
+defop("concat", 2, forwards.concat, concat_shape, concat_rules,
+      "v = a followed by b along `axis` (default 0, the first; -1 the last)",
+      attrs=(Attr("axis", 0),), flops=lambda a, b, axis: 0)
 defop("slice", 1, forwards.take_slice, slice_shape,
       lambda a, start, stop: (linear(f"unslice g a {start}"),),
       "v = rows start, ..., stop - 1 of a (along the first axis)", attrs=(START, STOP),
@@ -356,3 +405,53 @@ defop("dropout_mask", 2, modes.dropout_mask, lambda a, p: a, rules(no_grad(), no
       "v = 0 with probability p, else 1/(1 - p), each entry drawn independently (a gives "
       "the shape; p a number literal, 0 ≤ p < 1); in evaluation v = 1",
       drawn=True, literals=(Attr("p", check=probability),), flops=lambda a, p: size(a))
+
+# --- embeddings (DESIGN.md §2.3.2; numerics and shapes in tenflang/embedding.py) ---
+
+defop("take", 2, embedding.take, embedding.take_shape,
+      rules(linear("take_grad g b a"), no_grad_like("b")),
+      "v = the rows of a picked by the indices b: v[j, ...] = a[b_j, ...]  (shape(b) + a's "
+      "shape without its first axis; PyTorch's embedding; no derivative in b)",
+      flops=lambda W, i: size(i) * size(W[1:]), view=False)
+defop("take_grad", 3, embedding.take_grad, embedding.take_grad_shape,
+      rules(linear("take g b"), no_grad_like("b")),
+      "v = zeros of c's shape with each row a_j added at row b_j  (the adjoint of `take c b` "
+      "in c; c gives only the shape; the batch's rows are summed into one table)",
+      shape_only=(2,), flops=lambda g, i, W: size(g))
+
+# --- other frameworks' names (an unknown op that is one says what to write) ----------
+
+# name -> (what to write, the ops it uses); tests/test_ops_breadth.py checks they exist
+OTHER_NAMES: dict[str, tuple[str, tuple[str, ...]]] = {
+    "sigmoid": ("did you mean 'logistic'?", ("logistic",)),
+    "clamp": ("did you mean 'clip'?", ("clip",)),
+    "relu6": ("write 'clip x 0 6'", ("clip",)),
+    "hardtanh": ("write 'clip x -1 1'", ("clip",)),
+    "silu": ("write 'mul x (logistic x)'", ("mul", "logistic")),
+    "swish": ("write 'mul x (logistic x)'", ("mul", "logistic")),
+    "logsigmoid": ("write 'neg (softplus (neg x))'", ("neg", "softplus")),
+    "linear": ("a dense layer is 'add (matmul W x) b' (W [out, in], b [out], as in PyTorch), "
+               "or 'matmul x W' for x @ W", ("add", "matmul")),
+    "dense": ("a dense layer is 'add (matmul W x) b' (W [out, in], b [out])", ("add", "matmul")),
+    "mm": ("did you mean 'matmul'?", ("matmul",)),
+    "bmm": ("did you mean 'matmul'? (rank-3 operands are batched)", ("matmul",)),
+    "matmult": ("did you mean 'matmul'?", ("matmul",)),
+    "cat": ("did you mean 'concat'?", ("concat",)),
+    "concatenate": ("did you mean 'concat'?", ("concat",)),
+    "batch_norm": ("batch normalisation is a macro over 'batch_mean': see the 'batchnorm' "
+                   "macro in docs/guide.md", ("batch_mean",)),
+    "dropout": ("dropout is 'mul x (dropout_mask x 0.5)' (0.5 the probability of a zero)",
+                ("mul", "dropout_mask")),
+    "embedding": ("did you mean 'take'? ('take W i' picks rows of W)", ("take",)),
+    "max_pool2d": ("did you mean 'maxpool2d'?", ("maxpool2d",)),
+    "avg_pool2d": ("did you mean 'avgpool2d'?", ("avgpool2d",)),
+}
+for _alias in ("batchnorm", "batchnorm2d", "batch_normalization"):
+    OTHER_NAMES[_alias] = OTHER_NAMES["batch_norm"]
+
+
+def other_name(name: str) -> str | None:
+    """What to write instead of another framework's op `name` (None: not one we
+    know, or one whose TenFlang ops are not in the table)."""
+    hint = OTHER_NAMES.get(name.lower())
+    return hint[0] if hint and all(op in TABLE for op in hint[1]) else None

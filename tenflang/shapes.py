@@ -39,6 +39,13 @@ def fmt_shape(shape: Shape) -> str:
     return "[" + ", ".join(map(str, shape)) + "]"
 
 
+def fmt_missing(kind: str, names: list[str], shapes: dict) -> str:
+    """`missing weight 'b' ([])`, or for several `missing weights 'W' ([3, 2]), 'b' ([3])`:
+    every name at once, so that one run tells the whole story."""
+    listed = ", ".join(f"'{n}' ({fmt_shape(shapes[n])})" for n in names)
+    return f"missing {kind}{'s' if len(names) > 1 else ''} {listed}"
+
+
 def mismatch(op: str, shapes, reason: str, attrs: dict | None = None) -> ShapeMismatch:
     """`sum [2, 3] axis 2: axis 2 is out of range ...` (the attributes at fault named)."""
     shown = " × ".join(fmt_shape(s) for s in shapes)
@@ -70,6 +77,17 @@ def same(a: Shape) -> Shape:
     return a
 
 
+def like_first(op: str) -> Callable[..., Shape]:
+    """The first operand's shape; the others (numbers, usually literals) must
+    broadcast to it without widening it (`leaky_relu x s`, `clip x lo hi`)."""
+    def rule(a: Shape, *others: Shape) -> Shape:
+        if broadcast(op, a, *others) != a:
+            raise mismatch(op, (a, *others), f"the other operands must broadcast to the first "
+                           f"operand's shape {fmt_shape(a)}")
+        return a
+    return rule
+
+
 def reduce_shape(op: str) -> Callable[..., Shape]:
     """A reduction: everything to [] without an axis, else that axis removed."""
     def rule(a: Shape, axis=None) -> Shape:
@@ -94,14 +112,26 @@ def last_axis_shape(name: str) -> Callable[[Shape], Shape]:
 def matmul_shape(a: Shape, b: Shape) -> Shape:
     if len(a) == 3:
         return batched_matmul_shape(a, b)
+    if len(a) == 1:
+        return vector_matrix_shape(a, b)
     if len(a) != 2:
-        raise mismatch("matmul", (a, b), "first operand must be a matrix [m, k] "
-                       "(or a batch of matrices [b, m, k])")
+        raise mismatch("matmul", (a, b), "first operand must be a matrix [m, k], a vector [k] "
+                       "(times a matrix [k, n]) or a batch of matrices [b, m, k]")
     if len(b) not in (1, 2):
         raise mismatch("matmul", (a, b), "second operand must be a vector [k] or a matrix [k, n]")
     if a[1] != b[0]:
         raise mismatch("matmul", (a, b), "inner dimensions differ")
     return (a[0],) + b[1:]
+
+
+def vector_matrix_shape(a: Shape, b: Shape) -> Shape:
+    """[k] · [k, n] → [n] (PyTorch's x @ W)."""
+    if len(b) != 2:
+        raise mismatch("matmul", (a, b), "a vector [k] multiplies a matrix [k, n]"
+                       + (" (two vectors: `dot`)" if len(b) == 1 else ""))
+    if a[0] != b[0]:
+        raise mismatch("matmul", (a, b), "inner dimensions differ")
+    return b[1:]
 
 
 def batched_matmul_shape(a: Shape, b: Shape) -> Shape:
@@ -159,11 +189,17 @@ def first_axis(op: str, shapes, attrs: dict | None = None) -> int:
     return shapes[0][0]
 
 
-def concat_shape(a: Shape, b: Shape) -> Shape:
-    first_axis("concat", (a, b))
-    if len(a) != len(b) or a[1:] != b[1:]:
-        raise mismatch("concat", (a, b), "operands must have equal shapes except the first axis")
-    return (a[0] + b[0],) + a[1:]
+def concat_shape(a: Shape, b: Shape, axis=0) -> Shape:
+    attrs = {"axis": axis} if axis else None
+    first_axis("concat", (a, b), attrs)
+    if not -len(a) <= axis < len(a):
+        raise mismatch("concat", (a, b), f"axis {axis} is out of range for rank-{len(a)} "
+                       "operands (axes are 0-based; -1 is the last)", attrs)
+    k = axis_of(a, axis)
+    if len(a) != len(b) or a[:k] + a[k + 1:] != b[:k] + b[k + 1:]:
+        which = "the first axis" if k == 0 else f"axis {axis}"
+        raise mismatch("concat", (a, b), f"operands must have equal shapes except {which}", attrs)
+    return a[:k] + (a[k] + b[k],) + a[k + 1:]
 
 
 def slice_shape(a: Shape, start, stop) -> Shape:

@@ -15,6 +15,8 @@ import numpy as np
 import pytest
 
 import tenflang
+from tenflang.interp.engine import Engine
+from tenflang.training.gradients import LocalGradients
 from tenflang.training.loop import TrainConfig, train
 
 from support.paths import SAMPLES_DIR
@@ -33,7 +35,7 @@ def counted_run(sample: str, iterations: int, **config):
     examples = tenflang.load_examples(SAMPLES_DIR / SAMPLE_DATA[sample]).arrays
     xp = CountingXP()
     cfg = TrainConfig(lr=0.01, max_iters=iterations, tol=0.0, **config)
-    result = train(gcp, examples, cfg, xp=xp)
+    result = train(gcp, examples, cfg, LocalGradients(Engine(xp)))
     return xp, result, examples, gcp, cfg
 
 

@@ -28,6 +28,8 @@ from tenflang.data import vectors  # noqa: E402
 from tenflang.backprop import compile_gradient  # noqa: E402
 from tenflang.errors import TenflangError  # noqa: E402
 from tenflang.data.shards import MANIFEST, manifest  # noqa: E402
+from tenflang.training.gradients import LocalGradients  # noqa: E402
+from tenflang.training.hooks import Callbacks, Checkpoints, combine  # noqa: E402
 from tenflang.training.loop import Diverged, Interrupted, TrainConfig, signature, train  # noqa: E402
 from tenflang.training.sampling import (chunk_batch, chunk_split, global_batch, shares,  # noqa: E402
                                         validation_shares)
@@ -75,6 +77,11 @@ def files(tmp_path_factory):
     return paths
 
 
+def on_cluster(client, gcp, data, cfg, hooks=None, resume=None, **source):
+    """The one training entry with its gradient from `client`'s cluster."""
+    return train(gcp, data, cfg, dist.ClusterGradients(client, **source), hooks, resume=resume)
+
+
 def single_process(gcp, path, cfg):
     return train(gcp, vectors.load_examples(str(path)).arrays, cfg)
 
@@ -87,7 +94,7 @@ def test_shard_directory_gives_the_single_process_weights(client, files, optimiz
     cfg = TrainConfig(lr=lr, optimizer=optimizer, max_iters=25, tol=0)
     data = dist.describe(str(files["shards"]))
     assert data.chunk_rows() == [100, 100, 100, 100, 55]
-    got = dist.train(client, gcp, data, cfg)
+    got = on_cluster(client, gcp, data, cfg)
     want = single_process(gcp, CANCER, cfg)
     assert got.iterations == want.iterations == 25
     assert_same(got.weights, want.weights)
@@ -104,14 +111,14 @@ def test_chunks_cut_from_a_file_or_combined_from_shards(client, files, source, c
     data = dist.describe(str(path), chunk_size=chunk)
     assert data.chunk_rows() == rows and data.rows == 455
     cfg = TrainConfig(lr=0.5, max_iters=10, tol=0)
-    assert_same(dist.train(client, gcp, data, cfg).weights,
+    assert_same(on_cluster(client, gcp, data, cfg).weights,
                 single_process(gcp, CANCER, cfg).weights)
 
 
 def test_converges_and_stops_on_tol_as_locally(client, files):
     gcp = sample_gcp("linear_regression.tf")
     cfg = TrainConfig(lr=0.1, max_iters=5000, tol=1e-4)
-    got = dist.train(client, gcp, dist.describe(str(SAMPLES_DIR / "linear_train.txt"),
+    got = on_cluster(client, gcp, dist.describe(str(SAMPLES_DIR / "linear_train.txt"),
                                                 chunk_size=64), cfg)
     want = single_process(gcp, SAMPLES_DIR / "linear_train.txt", cfg)
     assert got.reason == want.reason == "converged" and got.iterations == want.iterations
@@ -127,7 +134,7 @@ def test_a_killed_worker_is_replaced_and_training_finishes_the_same(client, file
     gcp = sample_gcp("logistic_breast_cancer.tf")
     cfg = TrainConfig(lr=0.5, optimizer="adam", max_iters=12, tol=0, batch_size=batch_size)
     data = dist.describe(str(files["shards"]))
-    calm = dist.train(client, gcp, data, cfg, sync_every=sync_every)
+    calm = on_cluster(client, gcp, data, cfg, sync_every=sync_every)
 
     reached, killed, victim = threading.Event(), threading.Event(), {}
 
@@ -141,14 +148,14 @@ def test_a_killed_worker_is_replaced_and_training_finishes_the_same(client, file
         os.kill(victim["pid"], signal.SIGKILL)
         killed.set()
 
-    def progress(iteration, loss, norm):
-        if iteration == 3:
+    def progress(state, step):
+        if step.iteration == 3:
             reached.set()
             assert killed.wait(60)
 
     thread = threading.Thread(target=killer, daemon=True)
     thread.start()
-    got = dist.train(client, gcp, data, cfg, sync_every=sync_every, progress=progress)
+    got = on_cluster(client, gcp, data, cfg, Callbacks(on_step=progress), sync_every=sync_every)
     thread.join(5)
     assert killed.is_set() and got.iterations == 12
     np.testing.assert_array_equal(got.weights["w"], calm.weights["w"])
@@ -161,9 +168,10 @@ def test_should_stop_interrupts_with_the_last_state(client, files):
     gcp = sample_gcp("logistic_breast_cancer.tf")
     done = []
     with pytest.raises(Interrupted) as caught:
-        dist.train(client, gcp, dist.describe(str(files["shards"])),
+        on_cluster(client, gcp, dist.describe(str(files["shards"])),
                    TrainConfig(lr=0.5, max_iters=100, tol=0),
-                   progress=lambda *step: done.append(step), should_stop=lambda: len(done) >= 3)
+                   Callbacks(on_step=lambda state, step: done.append(step),
+                             should_stop=lambda: len(done) >= 3))
     assert caught.value.state.iteration == 3 and len(caught.value.state.history) == 3
 
 
@@ -179,11 +187,11 @@ def test_a_cluster_without_workers_neither_hangs_nor_ignores_ctrl_c(files):
             Client(cluster) as empty:
         with pytest.raises(Interrupted, match="no workers for 1 s; training stopped at "
                                               "iteration 0"):
-            dist.train(empty, gcp, data, cfg, worker_timeout=1)
+            on_cluster(empty, gcp, data, cfg, worker_timeout=1)
         started = time.monotonic()
         with pytest.raises(Interrupted, match="interrupted at iteration 0$") as caught:
-            dist.train(empty, gcp, data, cfg,
-                       should_stop=lambda: time.monotonic() - started > 0.5)
+            on_cluster(empty, gcp, data, cfg,
+                       Callbacks(should_stop=lambda: time.monotonic() - started > 0.5))
         assert caught.value.state.iteration == 0 and time.monotonic() - started < 10
 
 
@@ -196,7 +204,7 @@ def test_bad_shards_are_reported_with_their_file(client, tmp_path):
     data = dist.describe(str(tmp_path))                       # no manifest: the headers
     assert data.chunk_rows() == [4, 2]
     with pytest.raises(TenflangError, match="NaN and infinity are rejected") as caught:
-        dist.train(client, gcp, data, TrainConfig(max_iters=2))
+        on_cluster(client, gcp, data, TrainConfig(max_iters=2))
     assert caught.value.location.file.endswith("b.npz")
 
     vectors.save_examples(str(tmp_path / "b.npz"), {"x": np.ones((2, 3)), "y": np.ones(2)})
@@ -207,7 +215,7 @@ def test_bad_shards_are_reported_with_their_file(client, tmp_path):
     meta = manifest("x.txt", [("a.npz", 5)], {"x": (), "y": ()})     # a stale count
     (tmp_path / MANIFEST).write_text(json.dumps(meta))
     with pytest.raises(TenflangError, match="has 4 examples, 5 expected"):
-        dist.train(client, gcp, dist.describe(str(tmp_path)), TrainConfig(max_iters=2))
+        on_cluster(client, gcp, dist.describe(str(tmp_path)), TrainConfig(max_iters=2))
 
     wrong = dist.describe(str(tmp_path))
     wrong.shapes = {"x": (3,), "y": ()}
@@ -246,9 +254,9 @@ def test_mini_batches_give_the_single_process_run_of_the_same_batches(client, fi
     gcp = sample_gcp("logistic_breast_cancer.tf")
     data = dist.describe(str(files["shards"]))
     cfg = TrainConfig(lr=lr, optimizer=optimizer, batch_size=64, max_iters=20, tol=0)
-    got = dist.train(client, gcp, data, cfg)
-    want = train(gcp, vectors.load_examples(str(CANCER)).arrays, cfg,
-                 batches=functools.partial(global_batch, data.chunk_rows(), 64, 0))
+    got = on_cluster(client, gcp, data, cfg)
+    want = train(gcp, vectors.load_examples(str(CANCER)).arrays, cfg, LocalGradients(
+        batches=functools.partial(global_batch, data.chunk_rows(), 64, 0)))
     assert got.iterations == 20
     assert_same(got.weights, want.weights)
     np.testing.assert_allclose(got.history, want.history, rtol=1e-12)
@@ -259,9 +267,9 @@ def test_mini_batches_give_the_single_process_run_of_the_same_batches(client, fi
 def test_a_batch_of_every_example_is_full_batch(client, files):
     gcp = sample_gcp("logistic_breast_cancer.tf")
     data = dist.describe(str(files["shards"]))
-    full = dist.train(client, gcp, data, TrainConfig(lr=0.5, max_iters=5, tol=0))
+    full = on_cluster(client, gcp, data, TrainConfig(lr=0.5, max_iters=5, tol=0))
     for size in (455, 10**6):
-        got = dist.train(client, gcp, data, TrainConfig(lr=0.5, max_iters=5, tol=0,
+        got = on_cluster(client, gcp, data, TrainConfig(lr=0.5, max_iters=5, tol=0,
                                                         batch_size=size))
         np.testing.assert_array_equal(got.weights["w"], full.weights["w"])
 
@@ -274,8 +282,8 @@ def test_sync_every_1_equals_synchronous_steps(client, files, optimizer, lr):
     gcp = sample_gcp("logistic_breast_cancer.tf")
     data = dist.describe(str(files["shards"]))
     cfg = TrainConfig(lr=lr, optimizer=optimizer, batch_size=64, max_iters=10, tol=0)
-    synchronous = dist.train(client, gcp, data, cfg)
-    local = dist.train(client, gcp, data, cfg, sync_every=1)
+    synchronous = on_cluster(client, gcp, data, cfg)
+    local = on_cluster(client, gcp, data, cfg, sync_every=1)
     assert_same(local.weights, synchronous.weights)
     np.testing.assert_allclose(local.history, synchronous.history, rtol=1e-12)
 
@@ -288,19 +296,20 @@ def test_local_steps_count_iterations_resume_and_keep_the_last_average(client, f
     data = dist.describe(str(files["shards"]))
     cfg = TrainConfig(lr=0.05, optimizer="adam", batch_size=64, max_iters=10, tol=0)
     seen, saved = [], []
-    calm = dist.train(client, gcp, data, cfg, sync_every=4, checkpoint_every=3,
-                      progress=lambda i, *_: seen.append(i), checkpoint=saved.append)
+    hooks = combine(Callbacks(on_step=lambda state, step: seen.append(step.iteration)),
+                    Checkpoints(saved.append, every=3))
+    calm = on_cluster(client, gcp, data, cfg, hooks, sync_every=4)
     assert seen == [4, 8, 10] and len(calm.history) == 10
     assert [s.iteration for s in saved] == [4, 8, 10]     # crossed 3, 6, 9
     with pytest.raises(Interrupted) as caught:
-        dist.train(client, gcp, data, cfg, sync_every=4, should_stop=lambda: True)
+        on_cluster(client, gcp, data, cfg, Callbacks(should_stop=lambda: True), sync_every=4)
     assert caught.value.state.iteration == 4 and set(caught.value.state.slots) == {
         f"{m}:{w}" for m in "mv" for w in ("w", "b")}
-    resumed = dist.train(client, gcp, data, cfg, sync_every=4, resume=caught.value.state)
+    resumed = on_cluster(client, gcp, data, cfg, sync_every=4, resume=caught.value.state)
     np.testing.assert_array_equal(resumed.weights["w"], calm.weights["w"])
     linear = dist.describe(str(SAMPLES_DIR / "linear_train.txt"), chunk_size=64)
     with pytest.raises(Diverged, match="diverged at iteration") as caught:
-        dist.train(client, sample_gcp("linear_regression.tf"), linear,
+        on_cluster(client, sample_gcp("linear_regression.tf"), linear,
                    TrainConfig(lr=10.0, batch_size=32, max_iters=400, tol=0), sync_every=4)
     assert caught.value.state.iteration % 4 == 0
     assert all(np.isfinite(w).all() for w in caught.value.state.weights.values())
@@ -310,7 +319,7 @@ def test_val_fraction_holds_out_a_share_of_every_chunk(client, files):
     gcp = sample_gcp("logistic_breast_cancer.tf")
     data = dist.describe(str(files["shards"]))
     cfg = TrainConfig(lr=0.5, max_iters=10, tol=0, val_fraction=0.2)
-    got = dist.train(client, gcp, data, cfg)
+    got = on_cluster(client, gcp, data, cfg)
     arrays = vectors.load_examples(str(CANCER)).arrays
     train_rows, val_rows = [], []
     for c, (start, n, held) in enumerate(zip(range(0, 500, 100), data.chunk_rows(),
@@ -330,9 +339,9 @@ def test_val_fraction_holds_out_a_share_of_every_chunk(client, files):
     assert got.val_loss == pytest.approx(want, rel=1e-10)
     # taken after every epoch (364 training examples: 6 batches of 64), as on one machine
     seen = []
-    epochs = dist.train(client, gcp, data, TrainConfig(lr=0.5, max_iters=18, tol=0,
+    epochs = on_cluster(client, gcp, data, TrainConfig(lr=0.5, max_iters=18, tol=0,
                                                        val_fraction=0.2, batch_size=64),
-                        validated=lambda *e: seen.append(e))
+                        Callbacks(on_validation=lambda state, *e: seen.append(e)))
     assert [i for i, _ in epochs.val_history] == [i for i, _ in seen] == [6, 12, 18]
     assert epochs.val_loss == seen[-1][1] and epochs.epoch_iterations == 6
 
@@ -355,7 +364,7 @@ def test_mlp_digits_with_mini_batches_on_a_cluster_reaches_the_single_process_ac
                                                          max_iters=400)).weights)
     data = dist.describe(str(SAMPLES_DIR / "digits_train.txt"), chunk_size=720)
     cfg = TrainConfig(lr=0.01, optimizer="adam", batch_size=256, max_iters=100)
-    distributed = accuracy(dist.train(client, gcp, data, cfg).weights)
+    distributed = accuracy(on_cluster(client, gcp, data, cfg).weights)
     print(f"mlp_digits held-out accuracy: single process {single:.4f}, "
           f"2 workers at batch 256 {distributed:.4f}")
     assert single >= 0.95 and distributed >= single - 0.01
@@ -451,7 +460,7 @@ def test_cli_mini_batches_on_a_real_scheduler_match_a_local_cluster_bit_for_bit(
                             "--batch-size", "64", "--max-iters", "12", "--tol", "0",
                             "--val-fraction", "0.2")
     assert code == 0, err
-    want = dist.train(client, sample_gcp("logistic_breast_cancer.tf"),
+    want = on_cluster(client, sample_gcp("logistic_breast_cancer.tf"),
                       dist.describe(str(files["shards"])), cfg)
     assert f"validation loss {want.val_loss:.6g}" in err
     (tmp_path / "w.txt").write_text(out)
@@ -553,3 +562,39 @@ def test_shard_bad_input_exits_2_with_a_message(tmp_path, run_cli_batch):
         assert message in err and "Traceback" not in err, (command, err)
     assert not (tmp_path / "new").exists() or not os.listdir(tmp_path / "new")
     assert os.listdir(tmp_path / "full") == ["notes.txt"]
+
+
+# ---- dropout and batch statistics on a cluster (DESIGN.md §2.3.2) ----------------
+
+BN_DROPOUT = """declare input x [3]
+declare exp_output t
+declare weight W [4, 3]
+declare weight v [4]
+declare intvar h [4]
+declare intvar c [4]
+declare intvar z [4]
+declare loss l
+define h = matmul W x
+define c = sub h (batch_mean h)
+define z = div c (sqrt (add (batch_mean (mul c c)) 1e-5))
+define l = pow (sub (dot v (mul z (dropout_mask z 0.3))) t) 2
+"""
+
+
+def test_dropout_and_batch_statistics_on_a_cluster(client, tmp_path):
+    """Reproducible wherever the chunks run; batch statistics per chunk during
+    training (a chunk's share of the batch), exact population values after."""
+    rng = np.random.default_rng(7)
+    arrays = {"x": rng.normal(size=(60, 3)), "t": rng.normal(size=60)}
+    path = tmp_path / "d.npz"
+    vectors.save_examples(str(path), arrays)
+    gcp = compile_gradient(tenflang.parse(BN_DROPOUT, "bn.tf", shape_program=True))
+    cfg = TrainConfig(lr=0.05, optimizer="adam", max_iters=6, tol=0, batch_size=30, seed=3)
+    runs = [on_cluster(client, gcp, dist.describe(str(path), chunk_size=20), cfg)
+            for _ in range(2)]
+    assert_same(runs[0].weights, runs[1].weights, rtol=0)
+    weights, stats = runs[0].weights, runs[0].statistics
+    h = arrays["x"] @ weights["W"].T
+    assert list(stats) == ["c.1", "z.2"]
+    np.testing.assert_allclose(stats["c.1"], h.mean(axis=0), rtol=1e-12)
+    np.testing.assert_allclose(stats["z.2"], h.var(axis=0), rtol=1e-10)

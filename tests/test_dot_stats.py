@@ -190,13 +190,13 @@ def test_matmul_flops_and_weight_bytes(b_shape, flops):
                     "declare output v\ndefine v = matmul A b\n")
     stats = program_stats(program)
     assert stats["flops"] == flops
-    assert stats["weight_bytes"] == 3 * 4 * 8
+    assert stats["weight_bytes"] == 3 * 4 * 8 and stats["parameters"] == 3 * 4
 
 
 def test_peak_live_by_hand():
     stats = program_stats(parse(PEAK_PROGRAM, shape_program=True))
     assert stats["peak_live_bytes"] == 80 and stats["peak_at"] == "t"
-    assert stats["weight_bytes"] == (12 + 3) * 8
+    assert stats["weight_bytes"] == (12 + 3) * 8 and stats["parameters"] == 12 + 3
     assert stats["flops"] == 3 + 24 + 3 + 3 + 3 + 3 + 1
 
 

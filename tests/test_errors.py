@@ -53,6 +53,7 @@ CONV = "declare input x {x}\ndeclare weight K {K}\ndeclare intvar c\n" + LOSS + 
     "define c = conv2d x K{attrs}\ndefine l = sum c\n"
 POOL = "declare input x {x}\ndeclare intvar p\n" + LOSS + \
     "define p = {op} x{attrs}\ndefine l = sum p\n"
+TWO = "declare input a {a}\ndeclare input b {b}\ndeclare output v\ndefine v = {line}\n"
 
 CASES = [
     # --- syntax ------------------------------------------------------------------------
@@ -238,7 +239,8 @@ CASES = [
          + "x" + ")" * 101 + "\n", 3, 16, "expression nested deeper than 100 parentheses"),
     Case("nested_in_a_macro_body", "macro m x -> y\n  define y = sum (exp (matmul x x))\nend\n"
          "declare input v [3]\n" + LOSS + "define l = m v\n", 2, 24,
-         "matmul [3] × [3]: first operand must be a matrix", notes=((6, 12),)),
+         "matmul [3] × [3]: a vector [k] multiplies a matrix [k, n] (two vectors: `dot`)",
+         notes=((6, 12),)),
     Case("nested_macro_called_before_defined", "declare input x\n" + LOSS
          + "define l = exp (m x)\nmacro m a -> b\n  define b = neg a\nend\n", 3, 17,
          "macro 'm' is called before it is defined (on line 4)"),
@@ -314,6 +316,32 @@ CASES = [
          "(need 2·pad ≤ k, as PyTorch's pooling does)", exact=True, command="tfcompiler"),
     Case("avgpool2d_negative_pad", POOL.format(op="avgpool2d", x="[2, 6, 6]", attrs=" 3 1 -1"),
          4, 28, "'avgpool2d' attribute 'pad' must be ≥ 0, got -1", exact=True),
+    # the smaller ops of DESIGN.md §2.3.2
+    Case("concat_axis_out_of_range", TWO.format(a="[2, 3]", b="[2, 4]", line="concat a b 2"),
+         4, 12, "concat [2, 3] × [2, 4] axis 2: axis 2 is out of range for rank-2 operands "
+         "(axes are 0-based; -1 is the last)", exact=True),
+    Case("concat_differs_off_the_axis", TWO.format(a="[2, 3]", b="[3, 4]", line="concat a b -1"),
+         4, 12, "concat [2, 3] × [3, 4] axis -1: operands must have equal shapes except axis -1",
+         exact=True, command="tfcompiler"),
+    Case("matmul_vector_by_a_matrix_of_other_rows",
+         TWO.format(a="[3]", b="[4, 2]", line="matmul a b"), 4, 12,
+         "matmul [3] × [4, 2]: inner dimensions differ", exact=True),
+    Case("leaky_relu_slope_wider_than_x", TWO.format(a="[3]", b="[2, 3]", line="leaky_relu a b"),
+         4, 12, "leaky_relu [3] × [2, 3]: the other operands must broadcast to the first "
+         "operand's shape [3]", exact=True),
+    Case("clip_bounds_wider_than_x", TWO.format(a="[3]", b="[2, 1]", line="clip a b 1"),
+         4, 12, "clip [3] × [2, 1] × []: the other operands must broadcast to the first "
+         "operand's shape [3]", exact=True),
+    Case("where_does_not_broadcast", TWO.format(a="[4]", b="[3]", line="where a b 0"), 4, 12,
+         "where [4] × [3] × []: shapes cannot be broadcast together", exact=True),
+    # another framework's name says what to write
+    Case("unknown_op_sigmoid", TWO.format(a="[3]", b="[3]", line="sigmoid a"), 4, 12,
+         "unknown op 'sigmoid'; did you mean 'logistic'?", exact=True),
+    Case("unknown_op_linear", TWO.format(a="[3]", b="[3]", line="linear a"), 4, 12,
+         "unknown op 'linear'; a dense layer is 'add (matmul W x) b' (W [out, in], b [out], "
+         "as in PyTorch), or 'matmul x W' for x @ W", exact=True, command="tfcompiler"),
+    Case("unknown_op_relu6", TWO.format(a="[3]", b="[3]", line="relu6 a"), 4, 12,
+         "unknown op 'relu6'; write 'clip x 0 6'", exact=True),
     Case("conv2d_image_grad_adjoint_shape", src("""
         declare input g [2, 5, 5]
         declare weight K [2, 1, 3, 3]

@@ -84,6 +84,9 @@ def op_source(op: str, shapes, kinds, attrs=()) -> str:
 # ops whose operand holds class indices 0..n-1 (n the first attribute); the
 # gradient tests, which need no such case, have none
 CLASS_INDEX_CASES = {"one_hot": [(((),), (4,)), (((),), (1,))]}
+# ops whose operand 1 holds row indices of a table (operand `table`): shapes
+INDEX_CASES = {"take": [((5, 3), (4,)), ((6,), (2, 3)), ((4, 2, 2), ())]}
+INDEX_TABLE = {"take": 0, "take_grad": 2}
 
 
 def op_data(op: str, shapes, kinds, seed: int, attrs=()):
@@ -94,6 +97,11 @@ def op_data(op: str, shapes, kinds, seed: int, attrs=()):
         draw = lambda shape: rng.integers(0, attrs[0], shape).astype(float)  # noqa: E731
     data, weights = {"n": np.zeros(BATCH)}, {}
     for i, (kind, shape) in enumerate(zip(kinds, shapes)):
+        if op in INDEX_TABLE and i == 1:
+            rows = shapes[INDEX_TABLE[op]][0]
+            draw = lambda shape: rng.integers(0, rows, shape).astype(float)  # noqa: E731
+        elif op in INDEX_TABLE:
+            draw = lambda shape: rng.uniform(low, 1.5, shape)  # noqa: E731
         if kind == "input":
             data[f"a{i}"] = draw((BATCH,) + shape)
         else:
@@ -111,8 +119,12 @@ def op_cases():
     with_attributes = [(*case.values, case.id) for case in attribute_cases()]
     class_indices = [(op, shapes, attrs, f"{op}-{attrs[0]}") for op in CLASS_INDEX_CASES
                      if op in ops.TABLE for shapes, attrs in CLASS_INDEX_CASES[op]]
+    row_indices = [(op, shapes, (), f"{op}-" + "x".join(map(fmt_shape, shapes)))
+                   for op in INDEX_CASES for shapes in INDEX_CASES[op]]
+    row_indices += [("take_grad", ((4, 3), (4,), (5, 3)), (), "take_grad")]
     literals = [("dropout_mask", ((2, 3),), (0.5,), "dropout_mask-0.5")]    # p: a literal
-    for op, shapes, attrs, name in plain + with_attributes + class_indices + literals:
+    for op, shapes, attrs, name in (plain + with_attributes + class_indices + row_indices
+                                    + literals):
         for kinds in itertools.product(("input", "weight"), repeat=len(shapes)):
             yield pytest.param(op, shapes, attrs, kinds, id=f"{name}-{'-'.join(kinds)}")
 
@@ -171,6 +183,18 @@ def test_stable_forms_stay_stable(op):
     np.testing.assert_allclose(got["v"], want["v"], rtol=1e-12, atol=0)
     if op != "exp":
         assert np.isfinite(got["v"]).all()
+
+
+@pytest.mark.parametrize("op", ["erf", "gelu", "gelu_deriv"])
+def test_float64_erf_series_is_exact(op):
+    """onnxruntime has no float64 Erf: the series that replaces it (export/onnx_erf.py)
+    agrees with the C library's erf to 1e-14 · max(1, |a|) over the whole line (the
+    error in gelu's left tail, where ONNX's a (1 + erf) cancels, grows with |a|)."""
+    grid = np.concatenate([np.linspace(-12, 12, 2401), EXTREMES])
+    source = f"declare input a0 [{len(grid)}]\ndeclare output v\ndefine v = {op} a0\n"
+    got, want = onnx_and_tenflang(source, {"a0": grid[None]}, {}, "float64")
+    assert np.isfinite(got["v"]).all()
+    assert (np.abs(got["v"] - want["v"]) <= 1e-14 * np.maximum(1, np.abs(grid))).all()
 
 
 # ----------------------------------------------------------------------------- the model
@@ -355,7 +379,8 @@ def test_an_output_that_needs_labels_is_left_out_with_a_note(tmp_path, run_cli):
 def test_a_missing_weight(run_cli, tmp_path):
     weights = write(tmp_path, "w.txt", "W1: " + json.dumps(np.zeros((32, 64)).tolist()) + "\n")
     code, _, err = run_cli(["tenflang", "export", MLP, weights, "-o", tmp_path / "m.onnx"])
-    assert code == 2 and f"{weights}: error: missing weight 'b1'" in err
+    assert code == 2 and f"{weights}: error: missing weights 'b1' ([32]), 'W2' ([10, 32]), " \
+        "'b2' ([10])" in err
     assert not (tmp_path / "m.onnx").exists()
 
 

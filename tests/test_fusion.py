@@ -25,7 +25,8 @@ from tenflang.interp import c_loops
 from tenflang.interp.codegen import batched_names, compiled, fused_reductions, generate
 from tenflang.interp.fusion import Group, Input, Output, fuse
 from tenflang.interp.run import FUSE_FROM
-from tenflang.training.loop import gradient_plan, signature
+from tenflang.training.gradients import gradient_plan
+from tenflang.training.loop import signature
 
 from support.paths import SAMPLES_DIR
 from support.programs import sample_gcp
@@ -55,13 +56,13 @@ def engine(request, monkeypatch):
 
 def every_op_program() -> str:
     """Every elementwise op on a per-example vector `a`, with a per-example vector
-    `b` (binary ops), a shared weight `c`, a per-example scalar `e` and a scalar
+    `b` (binary ops), a shared weight `c` (ternary ops), a per-example scalar `e` and a scalar
     weight `k`, in one chain that ends in the output `r`."""
     lines = ["declare input a [4]", "declare input b [4]", "declare weight c [4]",
              "declare input e", "declare weight k", "declare output r [4]"]
     for op in ELEMENTWISE:
         lines.append(f"declare output {op.name}_v [4]")
-        operands = "a" if op.arity == 1 else "a b"
+        operands = " ".join("abc"[:op.arity])
         lines.append(f"define {op.name}_v = {op.name} {operands}")
     lines += ["declare intvar mix [4]", "define mix = mul a c", "declare intvar mix2 [4]",
               "define mix2 = add mix e", "define r = sub mix2 k"]

@@ -8,7 +8,7 @@ skipped with the reason (`tenflang.interp.device.cupy_or_reason`).  The
 numpy underneath, cupy's rules at the host/device border, so an op whose
 forward would copy to the host or mix host arrays in (and fail on cupy)
 fails here.
-What the GPU runs is `tenflang.gpu.run_on(cupy)`: fused kernels plus cuBLAS.
+What the GPU runs is `Engine(cupy).run` (tenflang.interp.engine): fused kernels plus cuBLAS.
 """
 from __future__ import annotations
 
@@ -18,9 +18,10 @@ import numpy as np
 import pytest
 
 import tenflang
-from tenflang.gpu import run_on
+from tenflang.interp.engine import Engine
 from tenflang.interp import make_plan, run_plan
 from tenflang.interp.device import cupy_or_reason, to_host
+from tenflang.training.gradients import LocalGradients
 from tenflang.training.loop import TrainConfig, train
 
 import test_gradients
@@ -67,11 +68,11 @@ def test_op_forward_and_gradient_agree_with_numpy(backend, op, shapes, dtype):
     xp = module(backend)
     program, gcp, data = op_case(op, shapes, dtype)
     forward = make_plan(program, set(data))
-    agree(run_on(xp)(forward, on(xp, data, dtype), xp=xp, dtype=dtype),
+    agree(Engine(xp).run(forward, on(xp, data, dtype), dtype=dtype),
           run_plan(forward, data, dtype=dtype), dtype, f"{op} forward")
     outputs = [d.name for d in gcp.declarations().values() if d.kind in ("output", "loss")]
     step = make_plan(gcp, set(data), outputs)
-    agree(run_on(xp)(step, on(xp, data, dtype), xp=xp, dtype=dtype, reduce="mean"),
+    agree(Engine(xp).run(step, on(xp, data, dtype), dtype=dtype, reduce="mean"),
           run_plan(step, data, dtype=dtype, reduce="mean"), dtype, f"{op} gradient")
 
 
@@ -85,7 +86,7 @@ def test_sample_training_agrees_with_numpy(backend, sample, dtype):
     cfg = TrainConfig(lr=0.01, max_iters=20, tol=0.0, batch_size=32, optimizer="adam",
                       dtype=dtype)
     want = train(gcp, examples, cfg)
-    got = train(gcp, examples, cfg, xp=module(backend))
+    got = train(gcp, examples, cfg, LocalGradients(Engine(module(backend))))
     # 20 steps of Adam amplify round-off a little: compare the weights a step makes
     tol = TOLERANCE[dtype] if dtype == "float64" else dict(rtol=1e-4, atol=1e-5)
     for name, w in want.weights.items():

@@ -182,12 +182,14 @@ def test_every_elementwise_op_kernel_agrees_with_its_xp_forward(name, dtype):
     a = np.repeat(tail_values(dtype)[None, :], 2, axis=0)          # [2 examples, 12]
     a[1] = a[1][::-1]
     b = np.abs(tail_values(dtype))[None, ::-1] * 0.5 + 0.25          # [1, 12]: a weight
-    spec = KernelSpec(f"op_{name}", (12,), (Value("a", (12,), True), Value("b", (12,), False))
-                      [:op.arity], (Line("v", forms()[name], ("a", "b")[:op.arity]),),
+    c = tail_values(dtype)[None, ::-1] * 0.3                         # [1, 12]: another
+    spec = KernelSpec(f"op_{name}", (12,), (Value("a", (12,), True), Value("b", (12,), False),
+                                            Value("c", (12,), False))[:op.arity],
+                      (Line("v", forms()[name], ("a", "b", "c")[:op.arity]),),
                       (Value("v", (12,), True),))
-    got, = run_emulated(spec, dtype, *(a, b)[:op.arity])
+    got, = run_emulated(spec, dtype, *(a, b, c)[:op.arity])
     with np.errstate(all="ignore"):
-        want = op.forward(np, *(a, b)[:op.arity]).astype(dtype)
+        want = op.forward(np, *(a, b, c)[:op.arity]).astype(dtype)
     rtol = 1e-13 if dtype == "float64" else 2e-6
     np.testing.assert_allclose(got, np.broadcast_to(want, got.shape), rtol=rtol, atol=0,
                                equal_nan=True, err_msg=name)

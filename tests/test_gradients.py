@@ -20,7 +20,8 @@ UNARY_SHAPES = [(), (3,), (2, 3)]
 BINARY_SHAPES = [((), ()), ((3,), (3,)), ((2, 3), (3,)), ((3,), ()), ((), (2, 3)),
                  ((2, 1), (1, 3))]
 TENSOR_CASES = {
-    "matmul": [((2, 3), (3,)), ((2, 3), (3, 4)), ((2, 3, 4), (2, 4, 2)), ((2, 3, 4), (4, 2))],
+    "matmul": [((2, 3), (3,)), ((2, 3), (3, 4)), ((2, 3, 4), (2, 4, 2)), ((2, 3, 4), (4, 2)),
+               ((3,), (3, 4))],
     "dot": [((3,), (3,))],
     "outer": [((2,), (3,))],
     "transpose": [((2, 3),), ((2, 3, 4),)],
@@ -35,7 +36,12 @@ TENSOR_CASES = {
     "equal": [((3,), (3,)), ((2, 3), (3,))],
     "sum_like": [((2, 3), (3,)), ((2, 3), (1, 3)), ((3,), ())],
     "broadcast_like": [((3,), (2, 3)), ((), (3,))],
+    # a slope, or bounds, that broadcast to the first operand
+    "leaky_relu": [((), ()), ((3,), ()), ((2, 3), (3,)), ((2, 3), (2, 1))],
+    "clip": [((3,), (), ()), ((2, 3), (3,), ()), ((2, 3), (), (2, 3)), ((2, 3), (2, 1), (1, 3))],
+    "where": [((3,), (3,), (3,)), ((2, 3), (3,), ()), ((), (2, 3), (2, 1)), ((2, 1), (1, 3), ())],
 }
+CONDITIONS = {"where"}    # their first operand is a condition: zeros and ones
 
 
 def decl(kind, name, shape):
@@ -66,6 +72,8 @@ def data_for(op: str, shapes, seed: int, attrs=()):
     if op in NON_DIFFERENTIABLE_AT:       # keep |operand| and gaps away from the kinks
         for i in range(len(shapes)):
             data[f"x{i}"] = np.abs(data[f"x{i}"]) + 0.5 + i * 0.37
+    if op in CONDITIONS:                  # both branches taken
+        data["x0"] = rng.integers(0, 2, data["x0"].shape) * 1.0
     data["r"] = rng.normal(size=(BATCH,) + ops.TABLE[op].result_shape(shapes, attrs))
     return data, weights
 
@@ -76,7 +84,7 @@ def needs_attributes(op: opkinds.Op) -> bool:
 
 def cases():
     for name, op in sorted(ops.TABLE.items()):
-        if needs_attributes(op) or name in CLASS_INDEX_OPS or name in IMAGE_OPS \
+        if needs_attributes(op) or name in CLASS_INDEX_OPS | INDEX_OPS or name in IMAGE_OPS \
                 or name in LITERAL_OPS:
             continue                     # tested below, with their attributes
         if name in TENSOR_CASES:
@@ -90,6 +98,7 @@ def cases():
 
 
 CLASS_INDEX_OPS = {"one_hot"}    # their operand holds integers: test_one_hot_gradient
+INDEX_OPS = {"take", "take_grad"}    # an operand holds row indices: tests/test_take.py
 # an operand must be a literal: tests/test_batch_modes.py checks their gradients
 LITERAL_OPS = {name for name, op in ops.TABLE.items() if op.literals}
 IMAGE_OPS = {"conv2d", "conv2d_image_grad", "conv2d_kernel_grad", "maxpool2d", "avgpool2d",
@@ -107,7 +116,7 @@ def test_op_gradient(op, shapes):
 
 def test_every_op_is_covered():
     covered = {c.values[0] for c in cases()} | {c.values[0] for c in attribute_cases()}
-    assert covered | CLASS_INDEX_OPS | LITERAL_OPS == set(ops.TABLE)
+    assert covered | CLASS_INDEX_OPS | INDEX_OPS | LITERAL_OPS == set(ops.TABLE)
 
 
 # An op's attributes, generated from the op table: every axis of every example shape
@@ -139,6 +148,9 @@ ATTRIBUTE_CASES = {
             (((1, 4, 4), (1, 5, 5)), (2, 1)), (((2, 5, 5), (2, 4, 4)), (2, 1, 1)),
             (((1, 3, 2), (1, 5, 4)), (3, 2, 1))]
        for op in ("maxpool2d_grad", "avgpool2d_grad")},
+    "concat": [(((2, 3), (2, 2)), (1,)), (((2, 3), (2, 2)), (-1,)), (((2, 2, 2), (1, 2, 2)), (0,)),
+               (((2, 3, 2), (2, 1, 2)), (1,)), (((2, 2, 3), (2, 2, 1)), (-1,)),
+               (((2,), (3,)), (-1,))],
     "maxpool2d_gather": [(((2, 4, 4), (2, 4, 4)), (2,)), (((2, 4, 5), (2, 4, 5)), (3, 1)),
                          (((2, 4, 4), (2, 4, 4)), (2, 1, 1)), (((1, 5, 4), (1, 5, 4)), (3, 2, 1))],
 }

@@ -6,6 +6,8 @@ a memory bomb, the peak memory of the process that ran it (`measured`)."""
 from __future__ import annotations
 
 import hashlib
+import json
+import os
 import subprocess
 import sys
 import time
@@ -178,3 +180,109 @@ def test_an_output_inside_the_shard_directory_is_refused(run_cli_batch, work):
         assert f"error: {option[0]} {option[1]} is inside the input directory DATA (sh); " \
                "write outputs outside it" in err
     assert digests(work / "sh") == before
+
+
+# ----------------------------------------------------------------------------- item 6: maxpool
+
+POOL = """declare input x [1, 64, 64]
+declare weight a
+declare exp_output y
+declare intvar h
+declare output o
+declare loss l
+define h = maxpool2d (mul x a) 32 1
+define o = sum h
+define l = pow (sub o y) 2
+"""
+
+
+def test_the_maxpool_adjoint_stays_within_what_stats_reports(run_cli_batch, tmp_path):
+    (tmp_path / "p.tf").write_text(POOL)
+    [(code, _, err)] = run_cli_batch([["tfcompiler", "p.tf", "-o", "g.tf", "--stats"]],
+                                     cwd=tmp_path)
+    assert code == 0, err
+    per_example = int(next(line for line in err.splitlines() if line.startswith("peak live"))
+                      .split()[-1].replace(",", ""))
+    rng = np.random.default_rng(0)
+    peaks = {}
+    for n in (4, 300):
+        np.savez(tmp_path / f"d{n}.npz", x=rng.random((n, 1, 64, 64)), y=rng.random(n))
+        code, out, err, seconds, peaks[n] = measured(["tfweightcalc", "g.tf", f"d{n}.npz",
+                                                      "--max-iters", "1"], tmp_path)
+        assert code == 0 and "a:" in out and seconds < 60, err
+    # the k² = 1024 masks of a window offset each took 300·33·33 bytes at once: 330 MB
+    assert peaks[300] - peaks[4] < 4 * per_example * 300 / 2 ** 20, (peaks, per_example)
+
+
+# ----------------------------------------------------------------------------- item 14: smaller
+
+def test_json_output_is_strict_json(run_cli_batch, tmp_path):
+    (tmp_path / "p.tf").write_text("declare input x\ndeclare output o\ndeclare output e\n"
+                                   "define o = log x\ndefine e = exp x\n")
+    (tmp_path / "d.txt").write_text("{x: -1}\n{x: 1000}\n{x: 0}\n")
+    (tmp_path / "w.txt").write_text("{}\n")
+    [(code, out, err)] = run_cli_batch([["tfevaluate", "p.tf", "d.txt", "w.txt",
+                                         "--format", "json"]], cwd=tmp_path)
+    assert code == 0, err
+
+    def refuse(constant):
+        raise AssertionError(f"not JSON: {constant}")
+    rows = [json.loads(line, parse_constant=refuse) for line in out.splitlines()]
+    assert rows[0]["o"] is None and rows[1]["e"] == float("inf") and rows[2]["o"] == -float("inf")
+
+
+def test_stale_temporary_files_of_a_killed_writer_are_removed(work):
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    stale = work / f".ck.npz.{dead.pid}.abcd1234.tmp"
+    live = work / f".ck.npz.{os.getpid()}.abcd1234.tmp"     # a writer still at work
+    stale.write_bytes(b"half a checkpoint")
+    live.write_bytes(b"being written")
+    code, _, err, seconds, _ = measured(["tfweightcalc", "g.tf", "d.txt", "--checkpoint",
+                                         "ck.npz", "--max-iters", "2"], work)
+    assert code == 0, err
+    assert not stale.exists() and live.exists() and (work / "ck.npz").exists()
+
+
+def test_weights_go_to_stdout_when_neither_o_nor_a_rescue_file_can_be_written(
+        monkeypatch, capfd):
+    from tenflang.training import rescue
+    monkeypatch.setattr(rescue, "rescue_file", lambda weights: None)    # a full disk
+    state = rescue.State({"w": np.array(0.25)})
+    kept, failed = rescue.keep_weights(state, "/dev/full", None, tenflang.TrainConfig())
+    assert kept == ["standard output"] and "No space left on device" in failed[0]
+    assert [line.strip() for line in capfd.readouterr().out.splitlines()] == ["{", "w: 0.25", "}"]
+
+
+@pytest.mark.parametrize("digit", ["\u0663", "\uff13", "\u09e9"], ids=["arabic", "fullwidth",
+                                                                       "bengali"])
+def test_non_ascii_digits_are_not_numbers(tmp_path, digit):
+    for name, text, column in [("d.txt", f"{{x: {digit}, y: 1}}\n", 5),
+                               ("d.csv", f"x,y\n{digit},1\n", 1)]:
+        (tmp_path / name).write_text(text)
+        with pytest.raises(TenflangError, match=f"not a number: '{digit}'") as caught:
+            tenflang.load_examples(str(tmp_path / name))
+        assert caught.value.location.column == column
+    (tmp_path / "w.txt").write_text(f"{{w: 1{digit}}}\n")
+    with pytest.raises(TenflangError, match="not a number"):
+        tenflang.load_weights(str(tmp_path / "w.txt"))
+    with pytest.raises(TenflangError, match=f"malformed number '{digit}'"):
+        tenflang.parse(f"declare input x\ndeclare output o\ndefine o = mul x {digit}\n")
+    (tmp_path / "h.csv").write_text(f"x[{digit}],y\n1,2\n")
+    with pytest.raises(TenflangError, match="is not a variable name or an element"):
+        tenflang.load_examples(str(tmp_path / "h.csv"))
+
+
+def test_chunk_size_1_makes_few_chunks(work):
+    from tenflang.data.shards import describe
+    rng = np.random.default_rng(0)
+    (work / "d2000.txt").write_text("".join(f"{{x: {a!r}, y: {b!r}}}\n"
+                                            for a, b in rng.random((2000, 2)).tolist()))
+    data = describe(str(work / "d2000.txt"), chunk_size=1)
+    assert len(data.chunks) <= limits.MAX_SMALL_CHUNKS and sum(data.chunk_rows()) == 2000
+    assert len(describe(str(work / "d2000.txt"), chunk_size=1500).chunks) == 2
+    code, out, err, seconds, _ = measured(["tfweightcalc", "g.tf", "d2000.txt", "--scheduler",
+                                           "local:1", "--chunk-size", "1", "--max-iters", "2"],
+                                          work)
+    assert code == 0 and "w: " in out, err
+    assert seconds < 60                      # 2000 chunks: 49 s

@@ -354,6 +354,14 @@ def ref_argmax(a):
     return float(max(range(len(a)), key=lambda i: (a[i], -i)))
 
 
+def ref_take_grad(g, i, W):
+    out = np.zeros(np.shape(W))
+    rows = np.reshape(g, (-1,) + np.shape(W)[1:])
+    for k, row in zip(np.ravel(i), rows):
+        out[int(k)] += row
+    return out
+
+
 def ref_one_hot(y, n):
     return np.array([1.0 if i == y else 0.0 for i in range(n)])
 
@@ -407,6 +415,9 @@ REFERENCE = {
     "permute": ref_permute,
     "argmax": ref_argmax,
     "equal": ew2(lambda a, b: 1.0 if a == b else 0.0),
+    "take": lambda W, i: np.array([W[int(k)] for k in np.ravel(i)]).reshape(
+        np.shape(i) + np.shape(W)[1:]),
+    "take_grad": ref_take_grad,
     **CONVOLUTION,
 }
 
@@ -429,7 +440,10 @@ TENSOR_SHAPES = {
     "log_softmax": [((4,),), ((2, 4),), ((2, 2, 3),)],
     "sum_like": [((2, 3), (3,)), ((2, 3), (1, 3)), ((2, 3), (2, 1)), ((3,), ()), ((2, 3), ())],
     "broadcast_like": [((3,), (2, 3)), ((), (3,)), ((2, 1), (2, 3)), ((1, 3), (2, 3))],
+    "take": [((5, 3), (4,)), ((6,), (2, 3)), ((4, 2), ())],
+    "take_grad": [((4, 3), (4,), (5, 3)), ((2, 2), (2, 2), (3,))],
 }
+INDEX_TABLE = {"take": 0, "take_grad": 2}        # operand 1 holds row indices of this one
 
 
 # ops with attributes: (operand shapes, attributes) cases
@@ -494,6 +508,9 @@ def test_op_matches_reference(name, shapes, kinds, attrs):
                 for i, (k, s) in enumerate(zip(kinds, shapes))}
     if name == "one_hot":                     # class indices 0..n-1
         operands = {n: np.floor(v + 2.0) for n, v in operands.items()}
+    if name in INDEX_TABLE:                   # row indices 0..n-1
+        rows = shapes[INDEX_TABLE[name]][0]
+        operands["a1"] = np.floor(rng.uniform(0, rows, np.shape(operands["a1"])))
     if name == "equal":                       # ties where equal gives 1
         operands["a1"] = np.where(rng.random(np.shape(operands["a1"])) < 0.5, 0.5,
                                   operands["a1"])

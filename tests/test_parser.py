@@ -510,7 +510,8 @@ def test_declared_shape_mismatch(decl, define, message):
 
 @pytest.mark.parametrize("op, a, b, message", [
     ("matmul", [10, 784], [783], "matmul [10, 784] × [783]: inner dimensions differ"),
-    ("matmul", [3], [3], "matmul [3] × [3]: first operand must be a matrix"),
+    ("matmul", [3], [3], "matmul [3] × [3]: a vector [k] multiplies a matrix [k, n]"),
+    ("matmul", [2, 2, 2, 2], [2], "matmul [2, 2, 2, 2] × [2]: first operand must be a matrix"),
     ("dot", [3], [4], "dot [3] × [4]: lengths differ"),
     ("add", [3], [4], "add [3] × [4]: shapes cannot be broadcast together"),
     ("outer", [3, 1], [2], "outer [3, 1] × [2]: operands must be vectors"),

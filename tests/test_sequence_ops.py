@@ -171,7 +171,7 @@ def files(tmp_path):
 
 @pytest.mark.parametrize("data,where,value", [
     ("bad.txt", "bad.txt:3:16:", "4.0"), ("bad.csv", "bad.csv:3:", "2.5"),
-    ("bad.npz", "bad.npz:", "-1.0 in example 3")])
+    ("bad.npz", "bad.npz:", "-1.0 in example 2 (0-based)")])
 def test_class_index_out_of_range_names_file_line_and_variable(run_cli_batch, files, data,
                                                                where, value):
     results = run_cli_batch([
@@ -196,7 +196,7 @@ def test_computed_class_index_out_of_range_is_reported_at_run_time(run_cli, file
     (files / "none.txt").write_text("{}\n")
     code, out, err = run_cli(["tfevaluate", files / "q.tf", files / "y.txt", files / "none.txt"])
     assert (code, out) == (2, "")
-    assert "error: one_hot: class index 3.0 in example 2 is outside 0..2" in err
+    assert "error: one_hot: class index 3.0 in example 1 (0-based) is outside 0..2" in err
     assert "Traceback" not in err
 
 

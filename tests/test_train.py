@@ -254,7 +254,7 @@ def test_cli_gpu_without_a_gpu_is_a_clear_error(linear_gcp):
 
 
 def test_cli_bad_option_values_are_usage_errors(linear_gcp):
-    for args in (["--optimizer", "rmsprop"], ["--batch-size", "0"], ["--lr", "fast"]):
+    for args in (["--optimizer", "lbfgs"], ["--batch-size", "0"], ["--lr", "fast"]):
         code, _, err = cli(linear_gcp, SAMPLES_DIR / "linear_train.txt", *args)
         assert code == 2 and "Invalid value" in err
 

@@ -10,6 +10,8 @@ known at compile time, a tensor is freed right after its last use)
 * `ops` counts definitions per op name (`define v = a` is the op `copy`).
 * `flops` is per example: the sum of `ops.TABLE[op].cost(operand shapes,
   result shape)` over all definitions (a numeric literal is a scalar).
+* `parameters` counts the elements of every declared weight (the numbers
+  training learns; a scalar weight is one).
 * `weight_bytes` is the size of every declared weight at float64, 8 bytes
   per element.  It is fixed memory, paid once whatever the batch size.
 * `peak_live_bytes` is per example, float64.  Program points are 0 (program
@@ -51,9 +53,13 @@ def flops(definitions: list[Define], shapes) -> int:
                for d in definitions)
 
 
-def weight_bytes(program: Program, shapes) -> int:
-    return sum(value_bytes(shapes[d.name]) for d in program.declarations().values()
+def parameters(program: Program, shapes) -> int:
+    return sum(size(shapes[d.name]) for d in program.declarations().values()
                if d.kind == "weight")
+
+
+def weight_bytes(program: Program, shapes) -> int:
+    return parameters(program, shapes) * BYTES_PER_ELEMENT
 
 
 def per_example_values(program: Program, definitions: list[Define]) -> set[str]:
@@ -109,6 +115,7 @@ def program_stats(program: Program) -> dict:
         "definitions": len(definitions),
         "ops": dict(sorted(Counter(d.op for d in definitions).items())),
         "flops": flops(definitions, shapes),
+        "parameters": parameters(program, shapes),
         "weight_bytes": weight_bytes(program, shapes),
         "peak_live_bytes": peak,
         "peak_at": definitions[point - 1].name if point else None,
@@ -117,7 +124,7 @@ def program_stats(program: Program) -> dict:
 
 ROWS = (("lines", "lines"), ("  declarations", "declarations"),
         ("  definitions", "definitions"), ("FLOPs per example", "flops"),
-        ("weights (bytes)", "weight_bytes"),
+        ("parameters (weight elements)", "parameters"), ("weights (bytes)", "weight_bytes"),
         ("peak live per example (bytes)", "peak_live_bytes"))
 
 
@@ -142,4 +149,4 @@ def report(shape_program: Program, gcp: Program) -> str:
     return format_table([header, *table_rows(left, right)])
 
 
-__all__ = ["program_stats", "report"]
+__all__ = ["parameters", "program_stats", "report"]

@@ -56,3 +56,18 @@ def reachable(start, step) -> set[str]:
                 seen.add(nxt)
                 stack.append(nxt)
     return seen
+
+
+def ancestors(program: Program, names) -> set[str]:
+    """`names` and every variable they are computed from, directly or not."""
+    defs = {d.name: d for d in program.definitions()}
+    return reachable(names, lambda n: [o.name for o in defs[n].operands if isinstance(o, Var)]
+                     if n in defs else [])
+
+
+def unused_weights(program: Program) -> list[str]:
+    """The weights no loss is computed from: their gradient is 0 whatever the
+    data, so training never moves them."""
+    decls = program.declarations().values()
+    used = ancestors(program, [d.name for d in decls if d.kind == "loss"])
+    return [d.name for d in decls if d.kind == "weight" and d.name not in used]

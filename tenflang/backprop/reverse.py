@@ -149,7 +149,7 @@ def contribution(sweep: Sweep, node: str, user: str, position: int, target: str)
 
 
 def operand_env(define: Define) -> dict:
-    env = dict(zip("ab", define.operands))
+    env = dict(zip("abc", define.operands))
     env["v"] = Var(define.name)
     return env
 

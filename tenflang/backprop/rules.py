@@ -4,7 +4,7 @@ A rule such as `mul b (pow a (sub b 1))` is parsed into a small tree and
 lowered to one `define` per op: the root gets the target name, inner ops get
 numbered temporaries `<target>.1`, `<target>.2`, ...  (a user's name segment
 never starts with a digit, so these never collide).  Leaves are the symbols
-bound in `env` (a, b, v, g, p) or numbers.  Attribute literals follow an op's
+bound in `env` (a, b, c, v, g, p) or numbers.  Attribute literals follow an op's
 operands, as in a program (`sum g 1`, `reshape g [4, 4]`): the op table says
 how many operands an op takes, and the rest of its arguments are attributes.
 """

@@ -4,8 +4,12 @@ from __future__ import annotations
 import click
 
 from ..backprop import compile_gradient
+from ..backprop.graph import unused_weights
+from ..errors import lead, safe
 from ..gcpause import paused_gc
 from ..lang import parse_file, print_program
+from ..lang.diagnostics import location
+from ..training.health import not_used
 from .common import check_outputs, reports_errors, say, write_output
 
 
@@ -30,6 +34,7 @@ def tfcompiler(shape, out, level, dot_file, dot_gcp, stats, check_only):
 
 def compile_file(shape, out, level, dot_file, dot_gcp, stats, check_only) -> None:
     program = parse_file(shape, shape_program=True)
+    warn_unused(program)
     if check_only:
         say(f"{shape}: ok")
         return
@@ -50,5 +55,16 @@ def compile_file(shape, out, level, dot_file, dot_gcp, stats, check_only) -> Non
 @reports_errors
 def check_command(program, shape_program):
     """Validate PROGRAM: syntax, declarations, definitions and shapes."""
-    parse_file(program, shape_program=shape_program)
+    warn_unused(parse_file(program, shape_program=shape_program))
     say(f"{program}: ok")
+
+
+def warn_unused(program) -> None:
+    """A warning at the declaration of each weight no loss uses (when the
+    program has a loss): it would never learn."""
+    decls = program.declarations()
+    if not any(d.kind == "loss" for d in decls.values()):
+        return
+    for name in unused_weights(program):
+        where = location(program, decls[name].name_pos)
+        click.echo(f"{lead(where)}warning: {safe(not_used(name))}{where.excerpt()}", err=True)

@@ -3,7 +3,7 @@
 Runs any program (a shape program, or a GCP: its outputs are then the
 per-example gradients) on the examples in INPUTS with the weights in WEIGHTS
 and prints, per example, the outputs and losses — or with `--summary` one
-line of their means over the examples.  An exp_output missing from INPUTS is
+line of the means over the examples of the scalar ones.  An exp_output missing from INPUTS is
 NULL, and so is every loss depending on it (printed `null`).  `-o FILE`
 writes the format its extension names (.npz, .csv, .json/.jsonl, else
 text), as `tfweightcalc -o` does; `--format` is for stdout, or must agree.
@@ -24,6 +24,7 @@ from ..modes import EVALUATION, Mode
 from ..lang import parse_file
 from ..lang.checks import check, class_indices
 from ..errors import TenflangError
+from ..shapes import fmt_shape
 from .common import (check_outputs, device_option, dtype_option, reports_errors, say,
                      write_output)
 
@@ -38,7 +39,8 @@ from .common import (check_outputs, device_option, dtype_option, reports_errors,
 @click.option("-o", "--output", "out", metavar="OUT", help="Write here (default stdout): "
               ".npz, .csv, .json or .jsonl (JSON Lines) by extension, else text.")
 @click.option("--summary", is_flag=True, help="One line: the mean over the examples of every "
-              "output and loss.")
+              "scalar output and loss (an accuracy, the mean loss); tensor outputs are left "
+              "out.")
 @device_option
 @dtype_option
 @click.option("--allow-nan", is_flag=True, help="Accept NaN/inf in the inputs.")
@@ -75,12 +77,25 @@ def tfevaluate(program_file, inputs_file, weights_file, fmt, out, summary, devic
             say(f"{program_file}: warning: '{name}' is NaN or infinite in {bad} of "
                 f"{len(value)} examples")
     if summary:
-        host = {n: None if v is None else v.mean(axis=0, keepdims=True) for n, v in host.items()}
+        host = summary_means(program_file, host, shapes)
     if out and out != "-":
         vectors.save_examples(out, host, fmt)
     else:
         write_output(out, "".join(line + "\n" for line in vectors.format_examples(
             host, fmt, count=1 if summary else len(examples))))
+
+
+def summary_means(program_file: str, values: dict, shapes: dict) -> dict:
+    """--summary: the mean over the examples of each scalar output and loss (an
+    accuracy, a mean loss).  A tensor output (10 scores per example) has no
+    meaningful mean over examples: it is left out, and a note says so."""
+    tensors = [n for n in values if shapes[n]]
+    if tensors:
+        listed = ", ".join(f"'{n}' {fmt_shape(shapes[n])}" for n in tensors)
+        say(f"{program_file}: note: --summary averages scalars only; it leaves out {listed} "
+            "(run without --summary for the values of each example)")
+    return {n: None if v is None else v.mean(axis=0, keepdims=True)
+            for n, v in values.items() if not shapes[n]}
 
 
 def output_format(out: str | None, fmt: str | None) -> str:

@@ -8,7 +8,8 @@ elementwise steps are calls of fused loops, whose C source follows (numba's
 Python where this machine has no C compiler: what runs here); with
 `--device gpu --fused`, the CUDA kernels a GPU runs those calls as
 (`tenflang.gpu`), in `--dtype`, follow instead (NVRTC compiles that text as it
-stands).
+stands).  On the CPU, a plan with convolution or pooling steps is followed by
+the C kernels those steps call (`tenflang.interp.image_c`).
 """
 from __future__ import annotations
 
@@ -54,4 +55,16 @@ def plan_command(program_file, reduce, without, fused, device, dtype, out):
     elif groups:
         from ..interp.numba_loops import module_source
         text += "\n\n# the fused loops (tenflang.interp.numba_loops)\n" + module_source(groups)
+    if fused and device == "cpu" and native.unavailable_reason() is None:
+        text += image_kernels(plan, dtype)
     write_output(out, text)
+
+
+def image_kernels(plan, dtype: str) -> str:
+    """The C kernels of the plan's convolution and pooling steps, if it has any."""
+    from ..interp import image_c
+    steps = image_c.used_by(plan)
+    if not steps:
+        return ""
+    return (f"\n\n// the convolution and pooling kernels (tenflang.interp.image_c), called by "
+            f"{', '.join(steps)};\n// each GEMM is numpy's BLAS\n" + image_c.source(dtype))

@@ -27,15 +27,20 @@ import sys
 
 import click
 
+from ..backprop import adjoint, compile_gradient
 from ..files import write_file
+from ..lang.checks import check
 from ..data import vectors
 from ..training.checkpoints import load_checkpoint, save_checkpoint
 from ..errors import Location, RunFailure, TenflangError
-from ..interp.device import array_module
+from ..interp.engine import choose_engine
 from ..lang import parse_file
+from ..training.gradients import LocalGradients
+from ..training.hooks import Callbacks, Checkpoints, Hooks, combine
 from ..training.loop import Diverged, Interrupted, State, TrainConfig, signature, train
 from ..training.optimizers import OPTIMIZERS, SCHEDULES
 from ..training.rescue import CheckpointFailed, keep_weights
+from .train_options import steering_options
 from .common import FiniteFloat, check_outputs, device_option, dtype_option, reports_errors, say
 
 
@@ -93,20 +98,23 @@ from .common import FiniteFloat, check_outputs, device_option, dtype_option, rep
 @click.option("--connect-timeout", type=FiniteFloat(min=0, min_open=True), default=10.0,
               show_default=True, metavar="SECONDS",
               help="With --scheduler: how long to wait for the scheduler and a worker.")
+@steering_options
 @reports_errors
 def tfweightcalc(gcp_file, data_file, out, lr, optimizer, weight_decay, lr_schedule, batch_size,
                  max_iters, tol, seed, init_file, device, dtype, checkpoint, checkpoint_every,
                  resume_anyway, val_fraction, patience, allow_nan, quiet, plot, scheduler,
-                 chunk_size, sync_every, connect_timeout):
-    """Learn the weights of the GCP from the training examples in DATA."""
+                 chunk_size, sync_every, connect_timeout, **steering):
+    """Learn the weights of the GCP from the training examples in DATA.  GCP may
+    also be a shape program: it is compiled first (as by tfcompiler), saying so."""
     check_outputs({"-o": out, "--checkpoint": checkpoint, "--plot": plot},
                   {"GCP": gcp_file, "DATA": data_file, "--init": init_file})
     if plot:
         require_matplotlib()
     cfg = TrainConfig(lr=lr, optimizer=optimizer, batch_size=batch_size, max_iters=max_iters,
                       tol=tol, seed=seed, val_fraction=val_fraction, dtype=dtype,
-                      weight_decay=weight_decay, lr_schedule=lr_schedule, patience=patience)
-    gcp = parse_file(gcp_file)
+                      weight_decay=weight_decay, lr_schedule=lr_schedule, patience=patience,
+                      **steering)
+    gcp = gradient_program(gcp_file)
     sig = signature(gcp)
     if scheduler:
         data = cluster_data(data_file, sig, scheduler, chunk_size, allow_nan)
@@ -114,27 +122,22 @@ def tfweightcalc(gcp_file, data_file, out, lr, optimizer, weight_decay, lr_sched
         data = local_data(data_file, sig, chunk_size, sync_every, allow_nan, dtype)
     init = load_init(init_file, sig) if init_file else None
     resume = resume_from(checkpoint, sig, cfg, resume_anyway) if checkpoint else None
-    save = checkpoint_saver(checkpoint, cfg) if checkpoint else None
-    loop = dict(init=init, resume=resume, should_stop=StopFlag(), checkpoint=save,
-                checkpoint_every=checkpoint_every)
-    bar = None
+    stop = StopFlag()
+    bar = None if quiet or not sys.stderr.isatty() else ProgressBar(max_iters)
+    hooks = combine(bar, checkpoint and Checkpoints(checkpoint_saver(checkpoint, cfg),
+                                                    checkpoint_every), Callbacks(should_stop=stop))
     try:
-        with loop["should_stop"].installed():
+        with stop.installed():
             if scheduler:
                 from ..distributed import cluster as distributed
                 worker_device = device or os.environ.get("TENFLANG_DEVICE") or "auto"
-                with distributed.connect(scheduler, connect_timeout,
-                                         loop["should_stop"]) as client:
-                    bar = progress_bar(max_iters, resume, quiet)
-                    result = distributed.train(client, gcp, data, cfg, device=worker_device,
-                                               allow_nan=allow_nan, sync_every=sync_every,
-                                               progress=updater(bar),
-                                               validated=bar and bar.validated, **loop)
+                with distributed.connect(scheduler, connect_timeout, stop) as client:
+                    source = distributed.ClusterGradients(client, worker_device, allow_nan,
+                                                          sync_every=sync_every)
+                    result = train(gcp, data, cfg, source, hooks, init=init, resume=resume)
             else:
-                xp = array_module(device)
-                bar = progress_bar(max_iters, resume, quiet)
-                result = train(gcp, data, cfg, xp=xp, progress=updater(bar),
-                               validated=bar and bar.validated, **loop)
+                source = LocalGradients(choose_engine(device))
+                result = train(gcp, data, cfg, source, hooks, init=init, resume=resume)
     except (Diverged, Interrupted) as failure:
         close(bar)
         retry = not isinstance(failure, CheckpointFailed)
@@ -144,17 +147,28 @@ def tfweightcalc(gcp_file, data_file, out, lr, optimizer, weight_decay, lr_sched
     finish(result, out, checkpoint, cfg, plot)
 
 
+def gradient_program(path: str):
+    """The GCP in `path`; a program with no gradient output (`d/dw`) is taken
+    for a shape program and compiled first, saying so on stderr."""
+    program = parse_file(path)
+    decls = program.declarations()
+    weights = [n for n, d in decls.items() if d.kind == "weight"]
+    if any(decls.get(adjoint(w)) is not None for w in weights):
+        return program
+    check(program, shape_program=True)          # tfcompiler's rules for its input
+    say(f"{path} is a shape program: compiling it to its GCP first (as tfcompiler does)")
+    return compile_gradient(program)
+
+
 def cluster_data(data_file, sig, scheduler, chunk_size, allow_nan):
     """The distributed run's data description (no examples are read here)."""
     from ..distributed import cluster as distributed
     distributed.parse_scheduler(scheduler)
-    data = distributed.describe(data_file, chunk_size, allow_nan, shapes=sig.inputs)
-    data.validate(sig.inputs)
-    return data
+    return distributed.describe(data_file, chunk_size, allow_nan, shapes=sig.inputs)
 
 
-def local_data(data_file, sig, chunk_size, sync_every, allow_nan, dtype="float64") -> dict:
-    """The examples of DATA, checked against the GCP's inputs."""
+def local_data(data_file, sig, chunk_size, sync_every, allow_nan, dtype="float64"):
+    """The examples of DATA, read by the GCP's shapes (training checks them)."""
     if chunk_size:
         raise TenflangError("--chunk-size needs --scheduler (it sets the examples per "
                             "chunk of a distributed run)")
@@ -165,11 +179,8 @@ def local_data(data_file, sig, chunk_size, sync_every, allow_nan, dtype="float64
         raise TenflangError("DATA is a directory: a directory of .npz shards is read by a "
                             "distributed run (--scheduler local:N or tcp://HOST:PORT)",
                             Location(data_file))
-    examples = vectors.load_examples(data_file, allow_nan=allow_nan, shapes=sig.inputs,
-                                     dtype=dtype or "float64")
-    examples.validate(sig.inputs, required=set(sig.inputs))
-    examples.check_classes(sig.classes)
-    return examples.arrays
+    return vectors.load_examples(data_file, allow_nan=allow_nan, shapes=sig.inputs,
+                                 dtype=dtype or "float64")
 
 
 def finish(result, out, checkpoint, cfg, plot) -> None:
@@ -211,7 +222,7 @@ def load_init(path: str, sig) -> dict:
     """The weights of --init: any subset of the GCP's (a message names which
     when it is not all of them)."""
     weights = vectors.load_weights(path)
-    vectors.validate_weights(path, weights, {n: s for n, s in sig.weights.items() if n in weights})
+    vectors.validate_weights(path, weights, sig.weights, subset=True)
     rest = [n for n in sig.weights if n not in weights]
     if rest:
         click.echo(f"{path} gives {', '.join(weights) or 'no weights'}; {', '.join(rest)} "
@@ -277,31 +288,30 @@ def report_kept(state: State, kept: list, failed: list) -> None:
         f"{' and '.join(where) or 'nowhere: no file could be written'}")
 
 
-def progress_bar(total: int, resume, quiet: bool):
-    if quiet or not sys.stderr.isatty():
-        return None
-    from tqdm import tqdm
-    bar = tqdm(total=total, initial=resume.iteration if resume else 0, file=sys.stderr,
-               unit="it", dynamic_ncols=True)
+class ProgressBar(Hooks):
+    """tqdm on stderr, opened when training starts: iteration, loss, the last
+    validation loss and the gradient norm."""
 
-    class Bar:
-        val = ""
+    def __init__(self, total: int):
+        self.total, self.bar, self.val = total, None, ""
 
-        def update(self, iteration, loss, norm):
-            bar.n = iteration
-            bar.set_postfix_str(f"loss {loss:.4g}{self.val}  |grad| {norm:.3g}", refresh=False)
-            bar.update(0)
+    def on_start(self, state):
+        from tqdm import tqdm
+        self.bar = tqdm(total=self.total, initial=state.iteration, file=sys.stderr, unit="it",
+                        dynamic_ncols=True)
 
-        def validated(self, iteration, val_loss):
-            self.val = f"  val {val_loss:.4g}"
+    def on_validation(self, state, iteration, loss):
+        self.val = f"  val {loss:.4g}"
 
-        def close(self):
-            bar.close()
-    return Bar()
+    def on_step(self, state, step):
+        self.bar.n = step.iteration
+        self.bar.set_postfix_str(f"loss {step.loss:.4g}{self.val}  |grad| {step.grad_norm:.3g}",
+                                 refresh=False)
+        self.bar.update(0)
 
-
-def updater(bar):
-    return bar.update if bar else None
+    def close(self):
+        if self.bar:
+            self.bar.close()
 
 
 def close(bar) -> None:

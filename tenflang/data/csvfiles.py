@@ -33,7 +33,7 @@ from .examples import Examples
 from .notation import FLOATISH_RE, NUM_RE, check_uniform, content_lines, number_strings
 from .reading import file_text, line_of
 
-_COLUMN_RE = re.compile(rf"\s*({NAME})\s*(?:\[\s*(\d+(?:\s*,\s*\d+)*)\s*\])?\s*")
+_COLUMN_RE = re.compile(rf"\s*({NAME})\s*(?:\[\s*([0-9]+(?:\s*,\s*[0-9]+)*)\s*\])?\s*")
 
 
 def merge_header(cells: list[str]) -> list[str]:

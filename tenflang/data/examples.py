@@ -13,7 +13,7 @@ Conventions:
   the header of a CSV file) and the column of `name` in it.  The column is the
   format's to find (`_column`: vector notation in `textfiles`, CSV in
   `csvfiles`); an .npz file has no lines, so its locations are the file alone
-  and messages name the example instead ("in example 3").
+  and messages name the example instead ("in example 2 (0-based)").
 * Lines are read back from the file only when a message needs them.
 """
 from __future__ import annotations
@@ -60,8 +60,9 @@ class Examples:
         return None
 
     def _in_example(self, k: int) -> str:
-        """' in example k+1' where a location cannot name the example's line."""
-        return "" if self.lines else f" in example {k + 1}"
+        """' in example k (0-based)' where a location cannot name the example's
+        line: the index `locate(k)` and numpy take (docs/guide.md, "Numbering")."""
+        return "" if self.lines else f" in example {k} (0-based)"
 
     def validate(self, shapes: dict[str, tuple[int, ...]], required: set[str],
                  optional: set[str] = frozenset()) -> None:

@@ -18,8 +18,8 @@ Conventions:
 * A data file holds one vector per line.  `check_uniform` is the rule every data
   format shares: a variable is bound in every example or in none.
 * Formatting: float64 as Python ``repr``, float32 as its shortest float32 string,
-  so values read back bit-identical; fmt ``"json"`` writes NaN/Infinity as
-  Python's json.  Shapes in messages are written as ``[2, 3]`` (`shapes.fmt_shape`).
+  so values read back bit-identical; fmt ``"json"`` writes strict JSON: NaN as
+  ``null``, ±inf as ``1e999``/``-1e999``.  Shapes in messages are written as ``[2, 3]`` (`shapes.fmt_shape`).
 """
 from __future__ import annotations
 
@@ -45,7 +45,8 @@ _FLAT_RE = re.compile(r"\[(" + _FLOATISH + r")\]")       # a list of numbers onl
 _LEAF_RE = re.compile(r"\[([^\[\]{}:#]*)\]")                 # a list without sublists
 _BAD_ITEM_RE = re.compile(r"(?<![^\s,])(?!(?:" + NUM + r")(?![^\s,]))[^\s,]+")  # not a number
 _BLANK_NEXT_RE = re.compile(r"\n(?=[^\S\n]*(?:#|\n|$))")    # a newline before a blank line
-_JSON_SPECIAL = {"nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}
+# JSON has no NaN or Infinity: NaN is null, ±inf a number every IEEE parser reads as ±inf
+_JSON_SPECIAL = {"nan": "null", "inf": "1e999", "-inf": "-1e999"}
 
 
 class Source:

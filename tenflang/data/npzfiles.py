@@ -53,18 +53,35 @@ def npz_arrays(path: str, what: str, dtype=np.float64,
     all: one already in `dtype` is read in place (`_npz_member`), others are
     read and converted."""
     check_members(path, member_headers(path, what), what, shapes)
+    return read_members(path, what, dtype)
+
+
+def npz_weights(path: str) -> dict[str, np.ndarray]:
+    """The weights of a weights .npz file, or of a tfweightcalc checkpoint: its
+    `w:<name>` arrays, the weights of the iteration it was written at (the
+    format is training/checkpoints.py's; a checkpoint also holds `meta`)."""
+    headers = member_headers(path, "weights")
+    members = {n: n for n in headers}
+    if "meta" in headers and any(n.startswith("w:") for n in headers):
+        members = {n[2:]: n for n in headers if n.startswith("w:")}
+    check_members(path, {v: headers[m] for v, m in members.items()}, "weights", None)
+    return read_members(path, "weights", np.float64, members)
+
+
+def read_members(path: str, what: str, dtype, members: dict | None = None) -> dict:
+    """The arrays of the archive in `dtype`; `members` maps each variable to
+    the member holding it (default: every member, under its own name)."""
     try:
         with open(path, "rb") as f, np.load(f, allow_pickle=False) as z:
             if not isinstance(z, np.lib.npyio.NpzFile):
                 raise ValueError("it holds a single .npy array, not an archive")
-            arrays = {k: _npz_member(f, z, k, np.dtype(dtype)) for k in z.files}
+            members = members or {k: k for k in z.files}
+            arrays = {v: _npz_member(f, z, m, np.dtype(dtype)) for v, m in members.items()}
     except OSError as e:
         raise unreadable(path, what, e) from None
     except Exception as e:      # numpy/zipfile raise many kinds for a corrupt file
         raise TenflangError(f"not a valid .npz file: {e}", Location(file=path)) from None
-    for name, a in arrays.items():
-        arrays[name] = a.astype(dtype, copy=False)
-    return arrays
+    return {name: a.astype(dtype, copy=False) for name, a in arrays.items()}
 
 
 def _npz_member(f, z, name: str, dtype: np.dtype) -> np.ndarray:

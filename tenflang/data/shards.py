@@ -86,13 +86,15 @@ def describe(path: str, chunk_size: int | None = None, allow_nan: bool = False,
     or the .npz headers, and a single .npz file's headers; a single text or
     CSV file is read (and checked, each example against `shapes` when given:
     `load_examples`) here, since its example count is not known
-    otherwise."""
+    otherwise.  Tiny chunks are made larger (`smallest_chunk`): `--chunk-size 1`
+    would cost a task per example and round."""
     if os.path.isdir(path):
         data = _describe_directory(path)
-        if chunk_size:
-            data.chunks = combine([piece for chunk in data.chunks for piece in chunk], chunk_size)
+        floor = smallest_chunk(data.rows or 0)
+        if chunk_size or len(data.chunks) > limits.MAX_SMALL_CHUNKS:
+            data.chunks = combine([piece for chunk in data.chunks for piece in chunk],
+                                  max(chunk_size or 0, floor))
         return data
-    size = chunk_size or DEFAULT_CHUNK_ROWS
     full = os.path.abspath(path)
     if path.lower().endswith(".npz"):
         shapes, rows = npz_header(path)
@@ -100,9 +102,16 @@ def describe(path: str, chunk_size: int | None = None, allow_nan: bool = False,
         examples = load_examples(path, allow_nan=allow_nan, shapes=shapes)
         shapes = {n: a.shape[1:] for n, a in examples.arrays.items() if a is not None}
         rows = len(examples)
+    size = max(chunk_size or DEFAULT_CHUNK_ROWS, smallest_chunk(rows))
     chunks = [(Piece(full, a, min(a + size, rows), min(a + size, rows) - a),)
               for a in range(0, rows, size)]
     return Dataset(path, chunks, shapes, rows)
+
+
+def smallest_chunk(rows: int) -> int:
+    """The fewest rows a chunk is given: tiny chunks cost a task per round each,
+    so at most MAX_SMALL_CHUNKS chunks under SMALL_CHUNK_ROWS rows (limits)."""
+    return min(-(-rows // limits.MAX_SMALL_CHUNKS), limits.SMALL_CHUNK_ROWS)
 
 
 def combine(pieces: list, limit: int) -> list:

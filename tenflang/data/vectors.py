@@ -17,7 +17,7 @@ Conventions:
 * Every reader returns an `Examples` (`examples`), whose `locate(example, name)`
   is where each message about the file points.
 * Writing: float64 as Python ``repr``, float32 as its shortest float32 string, so
-  files read back bit-identical.  JSON Lines writes NaN/Infinity as Python's json.
+  files read back bit-identical.  JSON Lines is strict JSON (NaN is null, ±inf ±1e999).
   Files are replaced atomically (`files.write_file`).  Problems in files raise
   `TenflangError` (file/line/column); failed writes raise `RunFailure`.
 * This module holds the public API (`Examples`, `load_*`, `save_*`, `format_*`,
@@ -34,11 +34,11 @@ import numpy as np
 
 from ..errors import Location, TenflangError
 from ..files import write_file
-from ..shapes import fmt_shape
+from ..shapes import fmt_missing, fmt_shape
 from .csvfiles import csv_lines, read_csv
 from .examples import NONFINITE, Examples, first_nonfinite
 from .notation import Source, parse_vector, skip, value_strings, vector_lines
-from .npzfiles import npz_arrays, npz_bytes, read_npz
+from .npzfiles import npz_bytes, npz_weights, read_npz
 from .reading import file_text
 from .textfiles import read_text
 
@@ -72,9 +72,10 @@ def load_examples(path: str, *, allow_nan: bool = False, shapes: dict | None = N
 
 
 def load_weights(path: str, *, allow_nan: bool = False) -> dict[str, np.ndarray]:
-    """Load weights: .npz, otherwise one vector (which may span lines)."""
+    """Load weights: .npz (or a tfweightcalc checkpoint: the weights it holds),
+    otherwise one vector (which may span lines)."""
     if _ext(path) == ".npz":
-        weights, where = npz_arrays(path, "weights"), lambda name: Location(file=path)
+        weights, where = npz_weights(path), lambda name: Location(file=path)
     else:
         text = file_text(path, "weights")
         src = Source(path, text)
@@ -113,15 +114,22 @@ def weight_location(path: str, name: str | None = None) -> Location:
     return Location(file=path)
 
 
-def validate_weights(path: str, weights: dict, shapes: dict) -> None:
-    """The weights bind exactly the names in `shapes`, each with its shape."""
-    for name, shape in shapes.items():
-        if name not in weights:
-            raise TenflangError(f"missing weight '{name}'", weight_location(path))
+def validate_weights(path: str, weights: dict, shapes: dict, subset: bool = False) -> None:
+    """The weights bind exactly the names in `shapes` (some of them when
+    `subset`), each with its shape; a message names every missing or unexpected
+    one."""
+    missing = [name for name in shapes if name not in weights and not subset]
+    stray = [name for name in weights if name not in shapes]
+    if missing:
+        held = (f"; the file holds {', '.join(map(repr, stray))}, which the program does not "
+                "have: the weights of another program?") if stray else ""
+        raise TenflangError(fmt_missing("weight", missing, shapes) + held, weight_location(path))
+    if stray:
+        raise TenflangError(f"unexpected weight{'s' if len(stray) > 1 else ''} "
+                            f"{', '.join(map(repr, stray))}: the program's weights are "
+                            f"{', '.join(map(repr, shapes)) or 'none'}",
+                            weight_location(path, stray[0]))
     for name, value in weights.items():
-        if name not in shapes:
-            raise TenflangError(f"unexpected weight '{name}': the program has no such weight",
-                                weight_location(path, name))
         if tuple(np.shape(value)) != tuple(shapes[name]):
             raise TenflangError(f"weight '{name}' has shape {fmt_shape(np.shape(value))}, "
                                 f"expected {fmt_shape(shapes[name])}", weight_location(path, name))

@@ -2,11 +2,11 @@
 
     with connect("local:2") as client:                     # or "tcp://host:8786"
         data = describe("shards/", chunk_size=None)        # reads no examples
-        data.validate(signature(gcp).inputs)
-        result = train(client, gcp, data, TrainConfig(lr=0.5, max_iters=100))
+        result = train(gcp, data, TrainConfig(lr=0.5, max_iters=100),
+                       ClusterGradients(client))           # tenflang.training.loop.train
 
 This module connects (`connect`, a LocalCluster for ``local:N``);
-`train` is tenflang.distributed.descent's, the tasks the workers run are in
+`ClusterGradients` is tenflang.distributed.descent's, the tasks the workers run are in
 tenflang.distributed.tasks.  Conventions:
 
 * DATA is described by `tenflang.data.shards.describe` (importable from here
@@ -55,7 +55,7 @@ import logging
 from ..errors import RunFailure, TenflangError
 from .address import parse_scheduler, within
 from ..data.shards import describe  # noqa: F401 (API)
-from .descent import ClusterFailure, train  # noqa: F401 (API)
+from .descent import ClusterFailure, ClusterGradients  # noqa: F401 (API)
 
 # Dask's nannies start workers with MALLOC_TRIM_THRESHOLD_ set, which turns off
 # glibc's adaptive mmap threshold: every temporary array over 128 KiB is then a

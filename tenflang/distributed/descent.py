@@ -1,6 +1,11 @@
 """Training on a Dask cluster, client side: chunks, rounds, the fixed-order sum.
 
-    result = train(client, gcp, data, TrainConfig(lr=0.5, batch_size=4096))
+    result = train(gcp, describe("shards/"), TrainConfig(lr=0.5, batch_size=4096),
+                   ClusterGradients(client, sync_every=None))
+
+`ClusterGradients` is the gradient source of `tenflang.training.loop.train`
+(tenflang.training.gradients) whose gradient is computed on the cluster
+behind `client`.
 
 See docs/distributed.md for the user's view and tenflang.distributed.cluster
 for the module's conventions (one round trip per round, a fixed summation
@@ -24,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import functools
 import hashlib
 import time
@@ -36,11 +42,13 @@ from ..errors import RunFailure
 from ..lang.ast import Program
 from ..lang.printer import print_program
 from ..data.shards import Dataset, forget_file, load_chunk
-from ..training.loop import (Interrupted, Start, State, TrainConfig, TrainResult, descend,
-                             epoch_iterations, host_state, result_of, signature, start_state)
+from ..training.gradients import Descent, epoch_iterations
+from ..training.loop import TrainConfig
+from ..training.state import Interrupted, State, host_state
 from ..training.norms import gradient_norm
 from ..training.sampling import shares, validation_shares
-from .tasks import add_sums, chunk_sums, identity, local_steps, part_of
+from ..interp.statistics import levels, population_by
+from .tasks import add_sums, chunk_sums, identity, local_steps, part_of, statistic_sums
 
 FAN_IN = 8                       # partial sums added per add_sums task
 RETRIES = 3                      # times a round is retried after a cluster failure
@@ -135,6 +143,7 @@ class Part:
     tenflang.distributed.tasks)."""
     future: object
     sample: tuple | None
+    index: int = 0          # the chunk's: dropout's keys (tenflang.distributed.tasks)
 
 
 def training_parts(client, futures: list, data: Dataset, cfg: TrainConfig) -> tuple:
@@ -151,7 +160,7 @@ def training_parts(client, futures: list, data: Dataset, cfg: TrainConfig) -> tu
     rows = [r - h for r, h in zip(rows, held)]
     batch = cfg.batch_size if cfg.batch_size and cfg.batch_size < sum(rows) else None
     take = shares(rows, batch) if batch else rows
-    return ([Part(f, (r, t, cfg.seed, c) if batch else None)
+    return ([Part(f, (r, t, cfg.seed, c) if batch else None, c)
              for c, (f, r, t) in enumerate(zip(train, rows, take)) if t], val, sum(rows))
 
 
@@ -186,17 +195,19 @@ def on_host(arrays: dict, dtype: str) -> dict:
 
 
 def dask_gradient(client, gcp: Program, parts: list, cfg: TrainConfig, waiting):
-    """`gradient(weights, iteration) -> (mean gradient by weight, mean loss)`
-    over the iteration's batch, for `descend`: one round trip to the cluster."""
+    """`gradient(weights, iteration, rows) -> (mean gradient by weight, mean
+    loss)` over the iteration's batch (drawn chunk by chunk on the workers:
+    `rows` is None), for `descend`: one round trip to the cluster."""
     code = gcp_text(gcp)
 
     def once(weights, iteration):
         round_ = client.submit(identity, (*code, on_host(weights, cfg.dtype), cfg.dtype,
                                           iteration), pure=False)
         return tree_sum(client, [client.submit(chunk_sums, p.future, round_, p.sample,
-                                               pure=False) for p in parts], waiting)
+                                               (cfg.seed, p.index), pure=False)
+                                 for p in parts], waiting)
 
-    def gradient(weights: dict, iteration: int):
+    def gradient(weights: dict, iteration: int, rows=None):
         total = retrying(client, lambda: once(weights, iteration), waiting)
         n = total["rows"]
         grads = {w: (g / n).astype(cfg.dtype, copy=False) for w, g in total["grads"].items()}
@@ -215,7 +226,7 @@ def dask_rounds(client, gcp: Program, parts: list, cfg: TrainConfig, every: int,
                                           on_host(state.slots, cfg.dtype), cfg, state.iteration),
                                pure=False)
         return tree_sum(client, [client.submit(local_steps, p.future, round_, p.sample, count,
-                                               pure=False) for p in parts], waiting)
+                                               p.index, pure=False) for p in parts], waiting)
 
     def local_round(state: State):
         count = min(every, cfg.max_iters - state.iteration)
@@ -229,6 +240,24 @@ def dask_rounds(client, gcp: Program, parts: list, cfg: TrainConfig, every: int,
     return local_round
 
 
+def cluster_population(client, gcp: Program, parts: list, cfg: TrainConfig, waiting):
+    """`population(weights)`: the exact population values of the batch
+    statistics over every training example, a level's pass one round trip
+    (each chunk sums its examples: `tasks.statistic_sums`)."""
+    code, grouped = gcp_text(gcp), levels(gcp)
+
+    def population(weights: dict) -> dict:
+        def sums_of(level, found):
+            round_ = (*code, on_host(weights, cfg.dtype), on_host(found, cfg.dtype), cfg.dtype)
+            k = grouped.index(level)
+            total = retrying(client, lambda: tree_sum(client, [
+                client.submit(statistic_sums, p.future, round_, k, pure=False) for p in parts],
+                waiting), waiting)
+            return total["grads"], total["rows"]
+        return population_by(gcp, sums_of, np, cfg.dtype)
+    return population
+
+
 def validation_loss(client, gcp: Program, val: list, weights: dict, cfg: TrainConfig,
                     waiting) -> float:
     """Mean over the held-out rows of the sum of the losses."""
@@ -239,36 +268,39 @@ def validation_loss(client, gcp: Program, val: list, weights: dict, cfg: TrainCo
     return total["loss"] / total["rows"]
 
 
-def train(client, gcp: Program, data: Dataset, cfg: TrainConfig, device: str = "auto",
-          allow_nan: bool = False, init: dict | None = None, resume: State | None = None,
-          worker_timeout: float = 60.0, sync_every: int | None = None, **loop) -> TrainResult:
-    """`tenflang.training.loop.train` with the gradient computed on the
-    cluster behind `client` (see the module docstring): synchronous steps, or
-    with `sync_every` K, K local steps per chunk between averagings.  `loop`
-    passes progress, should_stop, checkpoint, checkpoint_every and validated
-    to `descend`; should_stop is also checked while waiting on the cluster.
-    A cluster without workers for `worker_timeout` seconds stops training
-    (`Interrupted`)."""
-    started = time.perf_counter()
-    sig = signature(gcp)
-    state = start_state(sig, cfg, np, init, resume)
-    start = Start(state, started)
-    waiting = Waiting(client, loop.get("should_stop") or (lambda: False), worker_timeout)
-    try:
-        parts, val, n_train = training_parts(
-            client, persist_chunks(client, data, cfg.dtype, device, allow_nan, waiting), data, cfg)
-        epoch = epoch_iterations(n_train, cfg.batch_size)
-        rounds = sync_every and dask_rounds(client, gcp, parts, cfg, sync_every, waiting)
-        validate = val and functools.partial(validation_loss, client, gcp, val, cfg=cfg,
-                                             waiting=waiting)
-        with np.errstate(all="ignore"):     # a non-finite loss is reported as divergence
-            ending = descend(state, dask_gradient(client, gcp, parts, cfg, waiting), cfg, np,
-                             local_round=rounds or None, validate=validate or None,
-                             epoch_iterations=epoch, **loop)
-        return result_of(state, start, cfg, ending, validate or None, epoch)
-    except Stopped:
-        raise Interrupted(f"interrupted at iteration {state.iteration}",
-                          host_state(state)) from None
-    except ClusterFailure as failure:
-        raise Interrupted(f"{failure.message}; training stopped at iteration "
-                          f"{state.iteration}", host_state(state)) from None
+class ClusterGradients:
+    """The gradient computed on the cluster behind `client` (see the module
+    docstring): synchronous steps, or with `sync_every` K, K local steps per
+    chunk between averagings.  The workers load the chunks on `device`.
+    `hooks.should_stop()` is also checked while waiting on the cluster; a
+    cluster without workers for `worker_timeout` seconds stops training
+    (`Interrupted`), as a cluster failure does."""
+
+    xp = np      # the weights stay in host memory between rounds
+
+    def __init__(self, client, device: str = "auto", allow_nan: bool = False,
+                 worker_timeout: float = 60.0, sync_every: int | None = None):
+        self.client, self.device, self.allow_nan = client, device, allow_nan
+        self.worker_timeout, self.sync_every = worker_timeout, sync_every
+
+    @contextlib.contextmanager
+    def open(self, gcp: Program, sig, data: Dataset, cfg: TrainConfig, hooks, state: State):
+        client = self.client
+        data.validate(sig.inputs)
+        waiting = Waiting(client, hooks.should_stop, self.worker_timeout)
+        try:
+            chunks = persist_chunks(client, data, cfg.dtype, self.device, self.allow_nan, waiting)
+            parts, val, n_train = training_parts(client, chunks, data, cfg)
+            rounds = self.sync_every and dask_rounds(client, gcp, parts, cfg, self.sync_every,
+                                                     waiting)
+            validate = val and functools.partial(validation_loss, client, gcp, val, cfg=cfg,
+                                                 waiting=waiting)
+            yield Descent(dask_gradient(client, gcp, parts, cfg, waiting), lambda iteration: None,
+                          np, epoch_iterations(n_train, cfg.batch_size), validate or None,
+                          rounds or None, cluster_population(client, gcp, parts, cfg, waiting))
+        except Stopped:
+            raise Interrupted(f"interrupted at iteration {state.iteration}",
+                              host_state(state)) from None
+        except ClusterFailure as failure:
+            raise Interrupted(f"{failure.message}; training stopped at iteration "
+                              f"{state.iteration}", host_state(state)) from None

@@ -10,9 +10,12 @@ Axis and batching conventions: see `graph_builder`.
 """
 from __future__ import annotations
 
+import math
+
 from .. import ops
 from .graph_builder import Builder, Value
 from .onnx_conv import avgpool2d, conv2d, maxpool2d
+from .onnx_erf import erf, gelu, gelu_deriv
 
 
 # ---------------------------------------------------------------- building blocks
@@ -72,6 +75,8 @@ def step(b: Builder, a: Value) -> str:
 def matmul(b: Builder, a: Value, c: Value) -> str:
     """MatMul, operands with the example axis given unit axes after N so that
     numpy's batching over leading axes lines up per example."""
+    if len(a.shape) == 1:
+        return vector_matrix(b, a, c)
     if len(c.shape) > 1:                            # matrix (or a stack of them) times matrix
         return b.node("MatMul", b.align([a, c], max(len(a.shape), len(c.shape))))
     if not c.batched:
@@ -81,6 +86,31 @@ def matmul(b: Builder, a: Value, c: Value) -> str:
     column = Value(b.node("Unsqueeze", [c.name, b.ints([-1])]), c.shape + (1,), True)
     product = b.node("MatMul", b.align([a, column], len(a.shape)))
     return b.node("Squeeze", [product, b.ints([-1])])
+
+
+def vector_matrix(b: Builder, a: Value, c: Value) -> str:
+    """x W ([k] · [k, n]): one MatMul, unless both vary per example ([N, 1, k] · [N, k, n])."""
+    if not (a.batched and c.batched):
+        return b.node("MatMul", [a.name, c.name])
+    row = b.node("Unsqueeze", [a.name, b.ints([1])])
+    return b.node("Squeeze", [b.node("MatMul", [row, c.name]), b.ints([1])])
+
+
+def leaky_relu(b: Builder, a: Value, slope: Value) -> str:
+    """Where(a > 0, a, slope · a): onnxruntime has no float64 LeakyRelu, whose slope is fixed."""
+    x, s = b.align([a, slope])
+    return b.node("Where", [b.node("Greater", [x, b.literal(0)]), x, b.node("Mul", [s, x])])
+
+
+def where(b: Builder, c: Value, a: Value, other: Value) -> str:
+    cond, x, y = b.align([c, a, other])
+    return b.node("Where", [b.node("Not", [b.node("Equal", [cond, b.literal(0)])]), x, y])
+
+
+def clip(b: Builder, a: Value, low: Value, high: Value) -> str:
+    """Min(Max(a, lo), hi): ONNX's Clip takes only scalar bounds."""
+    x, lo, hi = b.align([a, low, high])
+    return b.node("Min", [b.node("Max", [x, lo]), hi])
 
 
 def dot(b: Builder, a: Value, c: Value) -> str:
@@ -166,9 +196,9 @@ def with_example_axis(b: Builder, value: Value, like: Value) -> str:
     return b.node("Expand", [value.name, b.node("Concat", [n, b.ints(value.shape)], axis=0)])
 
 
-def concat(b: Builder, a: Value, c: Value) -> str:
+def concat(b: Builder, a: Value, c: Value, axis: int = 0) -> str:
     joined = [with_example_axis(b, a, c), with_example_axis(b, c, a)]
-    return b.node("Concat", joined, axis=b.axis(a if a.batched else c, 0))
+    return b.node("Concat", joined, axis=b.axis(a if a.batched else c, axis))
 
 
 def slice_rows(b: Builder, a: Value, start: int, stop: int) -> str:
@@ -208,6 +238,21 @@ def one_hot(b: Builder, y: Value, n: int) -> str:
     return b.node("Cast", [hot], to=b.elem)
 
 
+def take(b: Builder, W: Value, i: Value) -> str:
+    """Gather on axis 0 of a weight table, the indices cast to int64; a table
+    that varies per example: GatherElements over its rows, flattened."""
+    if not W.batched:
+        return b.node("Gather", [W.name, b.node("Cast", [i.name], to=b.onnx.TensorProto.INT64)],
+                      axis=0)
+    n, picked, rest = W.shape[0], math.prod(i.shape), math.prod(W.shape[1:])
+    table = b.node("Reshape", [W.name, b.ints([0, n, rest])])
+    indices = b.node("Cast", [with_example_axis(b, i, W)], to=b.onnx.TensorProto.INT64)
+    indices = b.node("Expand", [b.node("Reshape", [indices, b.ints([0, picked, 1])]),
+                                b.ints([1, picked, rest])])
+    rows = b.node("GatherElements", [table, indices], axis=1)
+    return b.node("Reshape", [rows, b.ints([0, *i.shape, *W.shape[1:]])])
+
+
 def argmax(b: Builder, a: Value) -> str:
     first = b.node("ArgMax", [a.name], axis=-1, keepdims=0, select_last_index=0)
     return b.node("Cast", [first], to=b.elem)
@@ -229,6 +274,11 @@ ONNX_OPS = {
     "logistic_deriv": logistic_deriv,     # Exp, Abs, Neg, Add, Mul, Div
     "tanh_deriv": tanh_deriv,             # as logistic_deriv, of 2a, times 4
     "step": step,                         # Cast(Greater(a, 0))
+    "erf": erf,                           # Erf (float32); Clip, Pow, MatMul, Exp, … (float64)
+    "gelu": gelu, "gelu_deriv": gelu_deriv,   # Mul, Add and erf's nodes
+    "leaky_relu": leaky_relu,             # Where(Greater(a, 0), a, Mul(b, a))
+    "where": where,                       # Where(Not(Equal(a, 0)), b, c)
+    "clip": clip,                         # Min(Max(a, b), c)
     "add": binary("Add"), "sub": binary("Sub"), "mul": binary("Mul"), "div": binary("Div"),
     "pow": binary("Pow"), "max": binary("Max"), "min": binary("Min"),
     "matmul": matmul,                     # MatMul; Gemm(x, W, transB=1) for a dense layer
@@ -246,7 +296,7 @@ ONNX_OPS = {
     "maxpool2d": maxpool2d,               # MaxPool
     "avgpool2d": avgpool2d,               # AveragePool (float32); Slice, Sum, Div (float64)
     "reshape": reshape, "flatten": reshape,   # Reshape (N kept)
-    "concat": concat,                     # Concat (Expand to N first for a weight)
+    "concat": concat,                     # Concat on the axis (Expand to N first for a weight)
     "slice": slice_rows,                  # Slice
     "index": index,                       # Gather
     "unslice": unslice,                   # Pad
@@ -254,6 +304,7 @@ ONNX_OPS = {
     "one_hot": one_hot,                   # Cast, OneHot, Cast
     "argmax": argmax,                     # ArgMax, Cast
     "equal": equal,                       # Equal, Cast
+    "take": take,                         # Cast, Gather (GatherElements for a per-example table)
     # evaluation mode (DESIGN.md §2.3.2): no dropout; a batch_mean is never reached, its
     # population value from the weights file being an initializer (export/forward.py)
     "dropout_mask": lambda b, a, p: b.node("Expand", [b.literal(1), b.node("Shape", [a.name])]),
@@ -265,7 +316,7 @@ ADJOINT = ("an adjoint the compiler writes into gradient programs (export the sh
 # op -> why it cannot be exported (an op added to ops.TABLE needs a mapping or an entry here)
 NOT_EXPORTABLE: dict[str, str] = {
     "conv2d_image_grad": ADJOINT, "conv2d_kernel_grad": ADJOINT, "maxpool2d_grad": ADJOINT,
-    "maxpool2d_gather": ADJOINT, "avgpool2d_grad": ADJOINT,
+    "maxpool2d_gather": ADJOINT, "avgpool2d_grad": ADJOINT, "take_grad": ADJOINT,
     "batch_mean": "a model evaluates each example alone: its population value, written by "
                   "tfweightcalc after the weights, is exported instead",
 }

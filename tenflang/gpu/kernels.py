@@ -58,7 +58,7 @@ class Value:
 class Line:
     """One elementwise step: `target = form`, `a`/`b` being `operands`."""
     target: str
-    form: str                 # the op's scalar form, a Python expression over a, b
+    form: str                 # the op's scalar form, a Python expression over a, b, c
     operands: tuple           # names, or numbers (literals)
     text: str = ""            # the TenFlang line it comes from (a comment)
 
@@ -145,7 +145,7 @@ def body(spec: KernelSpec, local: dict[str, str], dtype: str, indent: str) -> li
     out = [f"{indent}const {ctype} {local[v.name]} = in_{local[v.name]}[{offset(v, spec.shape)}];"
            for v in spec.inputs]
     for line in spec.lines:
-        names = dict(zip("ab", (operand_c(o, local, ctype) for o in line.operands)))
+        names = dict(zip("abc", (operand_c(o, local, ctype) for o in line.operands)))
         code = to_c(line.form, names, dtype, where=line.text or line.target)
         comment = f"  // {line.text}" if line.text else ""
         out.append(f"{indent}const {ctype} {local[line.target]} = {code};{comment}")

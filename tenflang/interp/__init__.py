@@ -4,7 +4,8 @@
     values = run_plan(plan, data, xp=numpy)          # batched
     interpret(program, {"x": 3, "w": -2})             # one example, as in the original design
 
-The interpreter never imports cupy: `tenflang.gpu` passes it in as `xp`.
+The interpreter never imports cupy: the caller passes it in as `xp`; a run's
+device and engine are chosen once, in `engine` (its CUDA engine is `tenflang.gpu`).
 """
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import TenflangError
-from ..shapes import fmt_shape
+from ..shapes import fmt_missing, fmt_shape
 
 
 def as_array(name: str, value, what: str) -> np.ndarray:
@@ -59,11 +59,11 @@ def check_data(arrays: dict, shapes: dict, required, optional=()) -> dict:
 def check_weights(weights: dict, shapes: dict, subset: bool = False) -> dict:
     """`weights` binding each name in `shapes` (any of them when `subset`)
     with its declared shape, and nothing else."""
-    for name in shapes:
-        if not subset and weights.get(name) is None:
-            given = ", ".join(repr(n) for n in weights) or "none"
-            raise TenflangError(f"missing weight '{name}' ({fmt_shape(shapes[name])}); the "
-                                f"weights given: {given}")
+    missing = [name for name in shapes if not subset and weights.get(name) is None]
+    if missing:
+        given = ", ".join(repr(n) for n in weights) or "none"
+        raise TenflangError(f"{fmt_missing('weight', missing, shapes)}; the weights given: "
+                            f"{given}")
     out = {}
     for name, value in weights.items():
         if name not in shapes:

@@ -30,12 +30,11 @@ from __future__ import annotations
 import ctypes
 import functools
 import math
-import os
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
 from .. import native
+from ..native import pool, threads
 from .codegen import Names
 from .scalar_c import CTYPES, RESERVED_WORDS, literal, preamble, to_c
 
@@ -51,7 +50,7 @@ def operand(value, names: Names, ctype: str) -> str:
 
 def step_line(step, names: Names, dtype: str) -> str:
     ctype = CTYPES[dtype]
-    args = dict(zip("ab", (operand(o, names, ctype) for o in step.operands)))
+    args = dict(zip("abc", (operand(o, names, ctype) for o in step.operands)))
     words = " ".join(o if isinstance(o, str) else repr(o) for o in step.operands)
     code = to_c(step.op.scalar, args, dtype, where=f"{step.target} = {step.op.name}", dialect="c")
     return f"{ctype} {names(step.target)} = {code};    /* {step.target} = {step.op.name} {words} */"
@@ -87,25 +86,6 @@ def module_source(groups, dtype: str = "float64") -> str:
     for k, group in enumerate(groups, 1):
         lines += [""] + loop_source(k, group, dtype)
     return "\n".join(lines) + "\n"
-
-
-def threads() -> int:
-    """Threads a fused loop may use: $TENFLANG_NUM_THREADS, else $OMP_NUM_THREADS,
-    else the CPUs this process may run on."""
-    for var in ("TENFLANG_NUM_THREADS", "OMP_NUM_THREADS"):
-        value = os.environ.get(var, "")
-        if value.strip().isdigit() and int(value) > 0:
-            return int(value)
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-
-
-@functools.lru_cache(maxsize=None)
-def pool() -> ThreadPoolExecutor:
-    return ThreadPoolExecutor(max_workers=threads(), thread_name_prefix="tenflang-loop")
-
-
-if hasattr(os, "register_at_fork"):      # a forked child has none of the pool's threads
-    os.register_at_fork(after_in_child=pool.cache_clear)
 
 
 def spans(n: int, count: int) -> list[tuple[int, int]]:

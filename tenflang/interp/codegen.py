@@ -29,19 +29,24 @@ import keyword
 import re
 from types import SimpleNamespace
 
-from .. import convolution, ops
+from .. import convolution, embedding, ops
 from ..modes import MODE_KEY
 from ..lang.printer import attribute, number
 from .fusion import Group, fuse
+from .image_c import FORWARDS as NATIVE_IMAGE_OPS
 
 # a batch sum pushed into the product, as one BLAS call: Σ_b a_b ⊗ c_b = aᵀc, and
 # Σ_b A_b C_b contracts the example axis with the inner one
 # (a convolution's kernel gradient contracts it with the pixels, docs/guide.md)
 REDUCIBLE = {"outer": "xp.matmul({a}.T, {b})",
              "matmul": "xp.tensordot({a}, {b}, axes=((0, 2), (0, 1)))",
-             "conv2d_kernel_grad": "F.conv2d_kernel_grad_sum(xp, {a}, {b}, {c}, {attrs})"}
+             "conv2d_kernel_grad": "F.conv2d_kernel_grad_sum(xp, {a}, {b}, {c}, {attrs})",
+             # an embedding's gradient: the batch's rows added into one table
+             "take_grad": "F.take_grad_sum(xp, {a}, {b}, {c})"}
 FORWARDS = SimpleNamespace(**{name: op.forward for name, op in ops.TABLE.items()},
-                           conv2d_kernel_grad_sum=convolution.conv2d_kernel_grad_sum)
+                           conv2d_kernel_grad_sum=convolution.conv2d_kernel_grad_sum,
+                           take_grad_sum=embedding.take_grad_sum)
+vars(FORWARDS).update(NATIVE_IMAGE_OPS)     # C and BLAS on the CPU, else these same forwards
 
 
 def written(attrs: tuple) -> tuple:

@@ -12,7 +12,7 @@ Conventions:
   outputs, runs the loop and returns the outputs in `Group.outputs` order,
   arrays as [B, *shape], sums as [*shape] (over the examples; the caller divides
   by B for a mean).
-* The body is each step's `Op.scalar` form with `a`, `b` replaced by the
+* The body is each step's `Op.scalar` form with `a`, `b`, `c` replaced by the
   operands' local names: values keep their TenFlang names, made identifiers by
   `codegen.python_name`.  Sums are accumulated per block of BLOCK examples and
   then added up (round-off like numpy's, not n·eps).
@@ -44,7 +44,7 @@ def scalar_code(step, local) -> str:
     """The step's per-element expression over its operands' local names."""
     args = [local(o) if isinstance(o, str) else repr(float(o)) for o in step.operands]
     tree = ast.parse(step.op.scalar, mode="eval")
-    values = dict(zip("ab", args))
+    values = dict(zip("abc", args))
 
     class Substitute(ast.NodeTransformer):
         def visit_Name(self, node):

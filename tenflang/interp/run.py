@@ -19,6 +19,7 @@ import os
 
 import numpy as np
 
+from .. import native
 from ..errors import TenflangError
 from ..modes import MODE_KEY, TRAINING, Mode
 from .codegen import compiled
@@ -55,6 +56,8 @@ def prepare(plan, data: dict, xp, dtype, mode: Mode = TRAINING) -> tuple[dict, i
 
 def run_plan(plan, data: dict, xp=np, dtype="float64", reduce: str | None = None,
              mode: Mode = TRAINING) -> dict:
+    if xp is np:
+        native.keep_freed_memory()
     env, batch = prepare(plan, data, xp, dtype, mode)
     function, fused, forwards = compiled(plan, reduce, fuses(xp, batch))
     values = function(env, xp, forwards, xp.dtype(dtype))

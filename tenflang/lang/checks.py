@@ -30,7 +30,7 @@ from .ast import BOUND_KINDS, KINDS, Declare, Define, Dims, Num, Program, Var
 from . import printer
 from .diagnostics import error_at
 
-INTEGER = re.compile(r"[+-]?\d+")
+INTEGER = re.compile(r"[+-]?[0-9]+")
 
 
 def split_attributes(program: Program) -> Program:
@@ -211,7 +211,8 @@ def check_define(program, define: Define, decls, defined: set[str]) -> None:
     op = ops.lookup(define.op)
     if op is None:
         close = difflib.get_close_matches(define.op, ops.TABLE, n=1)
-        hint = f"; did you mean '{close[0]}'?" if close else ""
+        other = ops.other_name(define.op)
+        hint = f"; {other}" if other else f"; did you mean '{close[0]}'?" if close else ""
         raise at(define.op_pos, f"unknown op '{define.op}'{hint}")
     if len(define.operands) != op.arity:
         raise at(define.op_pos, f"'{define.op}' takes {takes(op)}, got {len(define.operands)}")

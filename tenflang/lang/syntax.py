@@ -32,7 +32,7 @@ READABLE = {
     "_DECLARE": "'declare'", "_DEFINE": "'define'", "_MACRO": "'macro'", "_END": "'end'",
     "$END": "end of file",
 }
-INTEGER = re.compile(r"[+-]?\d+")
+INTEGER = re.compile(r"[+-]?[0-9]+")
 
 
 def pos(token) -> Pos:

@@ -24,14 +24,18 @@ from .. import limits
 from ..files import write_file
 from ..data import vectors
 from ..errors import Location, TenflangError
-from .loop import State
+from .state import State
 
-SLOT_KINDS = {"sgd": (), "momentum": ("v",), "adam": ("m", "v")}     # see optimizers
+from .optimizers import SLOTS
 
 
 # TrainConfig field -> its tfweightcalc option: a resumed run must agree on these
 SETTINGS = {"lr": "--lr", "batch_size": "--batch-size", "weight_decay": "--weight-decay",
-            "lr_schedule": "--lr-schedule", "seed": "--seed", "val_fraction": "--val-fraction"}
+            "lr_schedule": "--lr-schedule", "seed": "--seed", "val_fraction": "--val-fraction",
+            "momentum": "--momentum", "nesterov": "--nesterov", "betas": "--betas",
+            "eps": "--eps", "clip_norm": "--clip-norm", "lr_step": "--lr-step",
+            "lr_gamma": "--lr-gamma", "warmup": "--warmup", "freeze": "--freeze"}
+LENGTHY = ("cosine", "warmup-cosine")      # schedules whose steps depend on --max-iters
 
 
 def save_checkpoint(path: str, state: State, cfg) -> None:
@@ -50,9 +54,11 @@ def save_checkpoint(path: str, state: State, cfg) -> None:
 
 
 def settings(cfg) -> dict:
-    """What shapes the steps; with a cosine schedule its length, --max-iters, too."""
+    """What shapes the steps, as JSON has them; with a cosine schedule its
+    length, --max-iters, too."""
     out = {name: getattr(cfg, name) for name in SETTINGS}
-    return out | ({"max_iters": cfg.max_iters} if cfg.lr_schedule == "cosine" else {})
+    out |= {"max_iters": cfg.max_iters} if cfg.lr_schedule in LENGTHY else {}
+    return json.loads(json.dumps(out))
 
 
 def differences(saved: dict, cfg) -> list[tuple[str, object, object]]:
@@ -63,8 +69,12 @@ def differences(saved: dict, cfg) -> list[tuple[str, object, object]]:
 
 
 def option_text(option: str, value) -> str:
-    if value is None:
+    if value is None or value is False or value == []:
         return f"no {option}"
+    if value is True:
+        return option
+    if isinstance(value, list):
+        return f"{option} {','.join(map(str, value))}"
     return f"{option} {value:g}" if isinstance(value, float) else f"{option} {value}"
 
 
@@ -155,7 +165,7 @@ def check_numbers(path: str, what: str, arrays: dict, rank: int | None = None) -
 def check_slots(path: str, slots: dict, weight_shapes: dict, optimizer: str) -> None:
     """Optimizer slots `<kind>:<weight>` of the optimizer's kinds, each of its
     weight's shape (none for sgd; the loop makes missing ones as zeros)."""
-    kinds = SLOT_KINDS[optimizer]
+    kinds = SLOTS[optimizer]
     for key, value in slots.items():
         kind, _, weight = key.partition(":")
         if kind not in kinds or weight not in weight_shapes:

@@ -1,15 +1,22 @@
 """Why a finished training run may not be trusted: warnings, as sentences.
 
-Two symptoms are checked after a run (docs/guide.md §8 explains both):
+Three symptoms are checked after a run (docs/guide.md §8 explains them):
 
 * the loss oscillates: over the last `WINDOW` epochs the loss smoothed over
   each epoch (so mini-batch noise averages out) swings by more than `SWING`
   of its level, and either reached no new low or did not fall on average,
   compared with the `WINDOW` epochs before: the steps overshoot;
+* (when it does not oscillate so) the loss ended above where it started: the
+  mean of the last epoch is more than `RISE` above the first epoch's, too
+  short a run for the swings to show, or steps that overshoot all along;
 * a weight that was all zero when the run started is still all zero: its
   gradient was zero at every step, as for a weight that starts at 0 and
   multiplies only weights that also start at 0 (hidden units written with
   scalar or vector weights: by symmetry none of them gets a gradient).
+
+And one cause is known before a run: a weight no loss is computed from
+(`backprop.graph.unused_weights`) never moves; it gets that diagnosis, not
+the one of a weight that stayed 0.
 """
 from __future__ import annotations
 
@@ -17,13 +24,18 @@ import numpy as np
 
 WINDOW = 25      # epochs compared with the epochs before them
 SWING = 0.1      # (max − min) / mean of the smoothed loss that counts as oscillating
+RISE = 0.1       # how far above the first epoch's loss the last one ends to count as risen
 
 
 def untrusted(state, first_iteration: int, zero_at_start: set, epoch_iterations: int,
-              lr: float) -> list[str]:
+              lr: float, unused: tuple = ()) -> list[str]:
     """The warnings for a run that ended in `state`, having started at
-    `first_iteration` with the weights `zero_at_start` all zero."""
+    `first_iteration` with the weights `zero_at_start` all zero; `unused` are
+    the weights no loss is computed from."""
     found = [oscillation(state.history, epoch_iterations, lr)]
+    found = found if found[0] else [risen(state.history, epoch_iterations, lr)]
+    found += [not_used(name) for name in unused]
+    zero_at_start = set(zero_at_start) - set(unused)
     if state.iteration > first_iteration:
         found += [frozen(name, state.iteration - first_iteration)
                   for name in state.weights if name in zero_at_start and not np.any(state.weights[name])]
@@ -52,7 +64,23 @@ def oscillation(history: list, epoch_iterations: int, lr: float) -> str | None:
             f"or inputs scaled to unit size")
 
 
+def risen(history: list, epoch_iterations: int, lr: float) -> str | None:
+    means = epoch_means(history, epoch_iterations)
+    if len(means) < 2 or not means[-1] > means[0] * (1 + RISE) + 1e-12:
+        return None
+    what = ("loss" if epoch_iterations == 1 else
+            f"loss (the mean over an epoch of {epoch_iterations} iterations)")
+    return (f"the training {what} ended at {means[-1]:.4g}, above where it started "
+            f"({means[0]:.4g}): the steps overshoot; try a smaller --lr (it was {lr:g}), "
+            f"--lr-schedule cosine, or inputs scaled to unit size")
+
+
 def frozen(name: str, steps: int) -> str:
     return (f"weight '{name}' is still 0 after {steps} iterations: its gradient was 0 at every "
             f"step.  A weight that starts at 0 and multiplies only weights that also start at 0 "
             f"never learns; start it from small random values with --init (docs/guide.md §7)")
+
+
+def not_used(name: str) -> str:
+    return (f"weight '{name}' is not used by any loss: its gradient is 0, so training leaves it "
+            f"as it started; use it in a loss, or remove it")

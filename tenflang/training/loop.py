@@ -1,20 +1,33 @@
 """The Weight Calculation Phase: gradient descent driven by a GCP.
 
+    result = train(gcp, examples, config, gradients=None, hooks=None, *, init=None, resume=None)
+
     result = train(gcp, examples, TrainConfig(lr=0.5, max_iters=2000))
+    result = train(gcp, examples, config, LocalGradients(choose_engine("gpu")),
+                   combine(Checkpoints(save, every=100), Callbacks(should_stop=flag)))
+    result = train(gcp, dataset, config, ClusterGradients(client, sync_every=4))
+
+This is the one training entry: a local run, a GPU run and a run on a Dask
+cluster differ only in their gradient source (tenflang.training.gradients,
+tenflang.distributed.descent), which reads and checks the data once and
+computes each step's gradient; what the code around a run wants to know
+(progress, checkpoints, validation, logging) and whether to stop come
+through one hooks object (tenflang.training.hooks).
 
 The weights, their shapes, their gradients (the GCP's `d/dw` outputs) and the
-losses are read from the GCP.  Each iteration runs the GCP once, batched, on
-one batch (the whole data set unless `batch_size` is set) and takes the mean
-gradient over its examples — the original design's `avg_gradient`, with no loop over
-examples — then takes one optimizer step.  Training stops when the L2 norm of
-the gradient over all weights falls below `tol`, after `max_iters`
-iterations, on divergence (a non-finite loss or gradient: `Diverged`, the
-last finite weights kept), when `should_stop()` turns true (`Interrupted`),
-or — with `patience` — when the validation loss, evaluated after every epoch,
-has not improved for `patience` evaluations (the best weights are returned,
-as Keras' EarlyStopping with restore_best_weights).  The optimizers and
-schedules are in `optimizers`; the warnings about untrustworthy runs in
-`health`.
+losses are read from the GCP (`signature`, computed once per program).  Each
+iteration runs the GCP once, batched, on one batch (the whole data set unless
+`batch_size` is set) and takes the mean gradient over its examples — the
+original design's `avg_gradient`, with no loop over examples — then takes
+one optimizer step.  Training stops when the L2 norm of the gradient over
+all weights falls below `tol`, after `max_iters` iterations, on divergence
+(a non-finite loss or gradient: `Diverged`, the last finite weights kept),
+when `hooks.should_stop()` turns true (`Interrupted`), or — with `patience`
+— when the validation loss, evaluated after every epoch, has not improved
+for `patience` evaluations (the best weights are returned, as Keras'
+EarlyStopping with restore_best_weights).  The optimizers and schedules are
+in `optimizers`; the warnings about untrustworthy runs in `health`; the
+state, result and errors in `state`.
 
 Determinism: initial weights come from `seed`; mini-batch order in epoch e is
 the permutation drawn from `(seed, e)`, so a run resumed from a checkpoint
@@ -27,6 +40,7 @@ may give any subset of the weights; the others start as they would without it.
 """
 from __future__ import annotations
 
+import functools
 import math
 import time
 from dataclasses import dataclass, field
@@ -35,21 +49,21 @@ from typing import Callable
 import numpy as np
 
 from ..backprop import adjoint
-from ..modes import Mode
-from ..errors import Location, RunFailure, TenflangError
+from ..backprop.graph import unused_weights
+from ..errors import Location, TenflangError
+from ..interp.arguments import check_weights
 from ..interp.device import to_host
-from .norms import loss_and_norm, weights_finite
-from .sampling import batch_indices, split
-from ..interp import make_plan
-from ..interp.statistics import population, statistic_lines
-from ..interp.arguments import check_data, check_weights
-from ..gpu import run_on
+from ..interp.statistics import statistic_lines
 from ..lang.ast import Define, Program
 from ..lang.checks import check, class_indices
 from ..lang.diagnostics import error_at
+from .gradients import Descent, LocalGradients, to_device
 from .health import untrusted
-from .optimizers import OPTIMIZERS, SCHEDULES, step
-
+from .hooks import EpochInfo, Hooks, StepInfo
+from .norms import loss_and_norm, weights_finite
+from . import optimizers
+from .optimizers import step
+from .state import Diverged, Interrupted, State, TrainResult, crossed, host_arrays, host_state
 
 @dataclass(frozen=True)
 class Signature:
@@ -60,7 +74,10 @@ class Signature:
     classes: dict = field(default_factory=dict)   # class-index data name -> n (one_hot)
 
 
+@functools.lru_cache(maxsize=8)
 def signature(gcp: Program) -> Signature:
+    """What training reads from the GCP (made once per program: the command
+    line reads the data by it before training starts)."""
     shapes = check(gcp)
     decls = gcp.declarations()
     where = Location(gcp.filename)
@@ -107,18 +124,24 @@ class TrainConfig:
     max_iters: int = 1000
     tol: float = 1e-6
     seed: int = 0
-    momentum: float = 0.9
-    betas: tuple = (0.9, 0.999)
-    eps: float = 1e-8
+    momentum: float | None = None    # None: torch.optim's default (optimizers.DEFAULTS)
+    betas: tuple | None = None
+    eps: float | None = None
     val_fraction: float = 0.0
     dtype: str = "float64"
     weight_decay: float = 0.0
     lr_schedule: str = "constant"
     patience: int | None = None
+    nesterov: bool = False
+    clip_norm: float | None = None
+    lr_step: int | None = None
+    lr_gamma: float | None = None
+    warmup: int | None = None
+    freeze: tuple = ()
 
     def __post_init__(self):
-        one_of("optimizer", self.optimizer, OPTIMIZERS)
-        one_of("lr_schedule", self.lr_schedule, SCHEDULES)
+        optimizers.check(self)
+        optimizers.fill(self)
         if not self.weight_decay >= 0:
             raise TenflangError(f"weight_decay (--weight-decay) must be 0 or more, not "
                                 f"{self.weight_decay!r}")
@@ -130,58 +153,6 @@ class TrainConfig:
             if not self.val_fraction:
                 raise TenflangError("patience (--patience) needs a validation split to watch: "
                                     "set val_fraction (--val-fraction), e.g. 0.2")
-
-
-def one_of(field_name: str, value, choices: dict) -> None:
-    if value not in choices:
-        raise TenflangError(f"unknown {field_name} {value!r}; choose one of: "
-                            f"{', '.join(choices)}")
-
-
-@dataclass
-class State:
-    """Everything a checkpoint holds: enough to continue the same run."""
-    weights: dict
-    slots: dict = field(default_factory=dict)     # optimizer state, e.g. "m:W1"
-    iteration: int = 0
-    history: list = field(default_factory=list)   # training loss per iteration
-    val_history: list = field(default_factory=list)   # (iteration, validation loss)
-    best: dict | None = None     # with patience: the weights of the best evaluation
-    statistics: dict = field(default_factory=dict)   # population values at `weights` (a checkpoint's)
-
-    def best_evaluation(self) -> tuple[int, float] | None:
-        """(iteration, validation loss) of the first lowest validation loss."""
-        return min(self.val_history, key=lambda e: e[1], default=None)
-
-
-@dataclass
-class TrainResult:
-    weights: dict
-    iterations: int
-    loss: float
-    grad_norm: float
-    reason: str
-    seconds: float
-    history: list
-    val_loss: float | None = None  # of the returned weights
-    state: State | None = None     # the final state (host memory), for a checkpoint
-    val_history: list = field(default_factory=list)   # (iteration, validation loss)
-    best_iteration: int | None = None    # with patience: where the returned weights are from
-    epoch_iterations: int = 1      # iterations per pass over the training examples
-    warnings: list = field(default_factory=list)     # why the run may not be trusted
-    statistics: dict = field(default_factory=dict)   # population values of the batch statistics
-
-
-class Diverged(RunFailure):
-    def __init__(self, message: str, state: State):
-        super().__init__(message)
-        self.state = state
-
-
-class Interrupted(RunFailure):
-    def __init__(self, message: str, state: State):
-        super().__init__(message)
-        self.state = state
 
 
 def initial_weights(sig: Signature, seed: int, given: dict | None = None) -> dict:
@@ -198,107 +169,80 @@ def initial_weights(sig: Signature, seed: int, given: dict | None = None) -> dic
     return weights | {n: v for n, v in (given or {}).items() if n in weights}
 
 
-def to_device(arrays: dict, xp, dtype, copy: bool = False) -> dict:
-    """The arrays on the device in `dtype`; `copy` always makes new ones (weights
-    are updated in place, never the caller's), else data is shared when it can be."""
-    move = xp.array if copy else xp.asarray
-    return {n: move(np.asarray(a), dtype=dtype) for n, a in arrays.items()}
+@dataclass(frozen=True)
+class Pass:
+    """What one pass of the loop did: one step, or a round of local steps."""
+    losses: list
+    norm: float
+    rows: object = None
+    converged: bool = False      # the gradient norm was below tol: no step was taken
 
 
-def gradient_plan(gcp: Program, sig: Signature):
-    """The GCP planned with every data variable and weight bound, reporting the
-    weight gradients and the losses (what one training step needs)."""
-    return make_plan(gcp, set(sig.inputs) | set(sig.weights),
-                     list(sig.gradients.values()) + list(sig.losses))
+def one_step(state: State, descent: Descent, cfg: TrainConfig) -> Pass:
+    """One gradient and one optimizer step on the iteration's batch."""
+    rows = descent.rows(state.iteration)
+    grads, loss = descent.gradient(state.weights, state.iteration, rows)
+    loss, norm = loss_and_norm(loss, optimizers.trainable(grads, cfg), descent.xp)
+    check_finite([loss], norm, state, cfg)
+    if norm < cfg.tol:
+        return Pass([loss], norm, rows, converged=True)
+    previous = {k: w.copy() for k, w in state.weights.items()}
+    step(state, grads, cfg, descent.xp)
+    if not weights_finite(state.weights, descent.xp):
+        state.weights = previous     # the last good weights, not the overflowed ones
+        raise weights_diverged(state, cfg)
+    return Pass([loss], norm, rows)
 
 
-def local_gradient(gcp: Program, sig: Signature, data: dict, cfg: TrainConfig, xp,
-                   batches: Callable | None = None):
-    """`gradient(weights, iteration) -> (mean gradient by weight, mean loss)` over
-    the iteration's batch of `data` (arrays already on the device): the rows
-    `batches(iteration)` when given (None: all), else `batch_indices`."""
-    plan = gradient_plan(gcp, sig)
-    n = len(next(iter(data.values()))) if data else 1
-    run = run_on(xp)          # on a GPU: the plan's fused groups as CUDA kernels
-
-    def gradient(weights: dict, iteration: int):
-        rows = (batches(iteration) if batches else
-                batch_indices(n, cfg.batch_size, cfg.seed, iteration, xp))
-        batch = data if rows is None else {k: v[xp.asarray(rows)] for k, v in data.items()}
-        mode = Mode(seed=cfg.seed, iteration=iteration,
-                    rows=None if rows is None else np.asarray(to_host(rows)))
-        values = run(plan, {**batch, **weights}, xp=xp, dtype=cfg.dtype, reduce="mean", mode=mode)
-        # the loss stays on the device: descend copies it back with the gradient norm
-        return ({w: values[g] for w, g in sig.gradients.items()},
-                sum(values[name] for name in sig.losses))
-    return gradient
+def one_round(state: State, descent: Descent, cfg: TrainConfig) -> Pass:
+    """`descent.local_round(state) -> (losses, gradient norm, weights, slots)`:
+    several local steps at once, whose weights and optimizer slots are adopted."""
+    losses, norm, weights, slots = descent.local_round(state)
+    check_finite(losses, norm, state, cfg)
+    if not weights_finite(weights, np):
+        raise weights_diverged(state, cfg)
+    state.weights, state.slots = weights, slots
+    return Pass(losses, norm)
 
 
-def descend(state: State, gradient: Callable, cfg: TrainConfig, xp,
-            progress: Callable | None = None, should_stop: Callable[[], bool] = lambda: False,
-            checkpoint: Callable[[State], None] | None = None, checkpoint_every: int = 100,
-            validate: Callable[[dict], float] | None = None, epoch_iterations: int = 1,
-            validated: Callable[[int, float], None] | None = None,
-            local_round: Callable | None = None):
-    """The original design's calculate_weights loop, in place on `state`, with any
-    `gradient(weights, iteration)`.  With `validate(weights) -> loss`, the
-    validation loss is taken after every `epoch_iterations` steps, reported
-    to `validated(iteration, loss)` and, with `cfg.patience`, used to stop
-    early.  Returns (last loss, last gradient norm, why it stopped).
-
-    With `local_round(state) -> (losses, gradient norm, weights, slots)`,
-    each pass of the loop takes len(losses) iterations at once, instead of
-    one `gradient` and one step, and adopts the weights and optimizer slots
-    it returns (local steps on a cluster: docs/distributed.md); `tol` is
-    then checked after the round, on the norm it reports, and validation
-    and checkpoints happen after the round that crosses their period."""
+def descend(state: State, descent: Descent, cfg: TrainConfig, hooks: Hooks):
+    """The original design's calculate_weights loop, in place on `state`: one
+    pass (`one_step`, or `one_round` with local steps on a cluster) after
+    another, the hooks called as tenflang.training.hooks says.  With
+    `descent.validate`, the validation loss is taken after every epoch and,
+    with `cfg.patience`, used to stop early.  Returns (last loss, last
+    gradient norm, why it stopped).  With local steps `tol` is checked after
+    the round, on the norm it reports."""
     if state.iteration >= cfg.max_iters:     # a resumed run that has no step left
-        grads, loss = gradient(state.weights, state.iteration)
-        return (*loss_and_norm(loss, grads, xp), "max-iters")
-    loss, norm, reason = math.nan, math.nan, "max-iters"
+        rows = descent.rows(state.iteration)
+        grads, loss = descent.gradient(state.weights, state.iteration, rows)
+        return (*loss_and_norm(loss, optimizers.trainable(grads, cfg), descent.xp), "max-iters")
+    loss, norm = math.nan, math.nan
     while state.iteration < cfg.max_iters:
         before = state.iteration
-        if local_round:
-            losses, norm, weights, slots = local_round(state)
-            check_finite(losses, norm, state, cfg)
-            if not weights_finite(weights, np):
-                raise weights_diverged(state, cfg)
-            state.weights, state.slots = weights, slots
-        else:
-            grads, loss = gradient(state.weights, state.iteration)
-            loss, norm = loss_and_norm(loss, grads, xp)
-            losses = [loss]
-            check_finite(losses, norm, state, cfg)
-            if norm < cfg.tol:
-                state.history.append(loss)
-                return loss, norm, "converged"
-            previous = {k: w.copy() for k, w in state.weights.items()}
-            step(state, grads, cfg, xp)
-            if not weights_finite(state.weights, xp):
-                state.weights = previous     # the last good weights, not the overflowed ones
-                raise weights_diverged(state, cfg)
-        loss = losses[-1]
-        state.history.extend(losses)
-        state.iteration += len(losses)
-        if progress:
-            progress(state.iteration, loss, norm)
-        stop = validate is not None and crossed(before, state.iteration, epoch_iterations) \
-            and evaluate_validation(state, validate, cfg, validated)
-        if checkpoint and (crossed(before, state.iteration, checkpoint_every) or stop):
-            checkpoint(host_state(state))
-        if stop:
-            reason = "early-stopped"
-            break
-        if local_round and norm < cfg.tol:
+        done = (one_round if descent.local_round else one_step)(state, descent, cfg)
+        loss, norm = done.losses[-1], done.norm
+        state.history.extend(done.losses)
+        if done.converged:
             return loss, norm, "converged"
-        if should_stop():
+        state.iteration += len(done.losses)
+        epoch_ended = crossed(before, state.iteration, descent.epoch_iterations)
+        val, stop = None, False
+        if descent.validate is not None and epoch_ended:
+            val, stop = evaluate_validation(state, descent.validate, cfg, hooks)
+        lr = optimizers.learning_rate(cfg, state.iteration - 1)
+        hooks.on_step(state, StepInfo(state.iteration, loss, norm, lr, done.rows,
+                                      len(done.losses), val, stop))
+        if epoch_ended:
+            hooks.on_epoch(state, EpochInfo(state.iteration // descent.epoch_iterations,
+                                            state.iteration, loss, val))
+        if stop:
+            return loss, norm, "early-stopped"
+        if descent.local_round and norm < cfg.tol:
+            return loss, norm, "converged"
+        if hooks.should_stop():
             raise Interrupted(f"interrupted at iteration {state.iteration}", host_state(state))
-    return loss, norm, reason
-
-
-def crossed(before: int, after: int, period: int) -> bool:
-    """Whether going from iteration `before` to `after` passed a multiple of `period`."""
-    return after // period > before // period
+    return loss, norm, "max-iters"
 
 
 def weights_diverged(state: State, cfg: TrainConfig) -> Diverged:
@@ -322,25 +266,25 @@ def check_finite(losses: list, norm: float, state: State, cfg: TrainConfig) -> N
 
 
 def evaluate_validation(state: State, validate: Callable, cfg: TrainConfig,
-                        validated: Callable | None) -> bool:
+                        hooks: Hooks) -> tuple[float, bool]:
     """Record the validation loss of the current weights; with patience, keep
-    the best weights and say whether `patience` evaluations brought no
-    improvement (Keras' EarlyStopping: `min_delta` 0, mode "min")."""
+    the best weights.  Returns the loss and whether `patience` evaluations
+    brought no improvement (Keras' EarlyStopping: `min_delta` 0, mode "min")."""
     val = validate(state.weights)
     best = state.best_evaluation()
     state.val_history.append((state.iteration, val))
-    if validated:
-        validated(state.iteration, val)
+    hooks.on_validation(state, state.iteration, val)
     if not cfg.patience:
-        return False
+        return val, False
     if best is None or val < best[1]:
         state.best = {k: v.copy() for k, v in state.weights.items()}
-        return False
+        return val, False
     since = sum(1 for it, _ in state.val_history if it > state.best_evaluation()[0])
-    return since >= cfg.patience
+    return val, since >= cfg.patience
 
 
 def start_state(sig: Signature, cfg: TrainConfig, xp, init=None, resume=None) -> State:
+    optimizers.check_frozen(cfg.freeze, sig.weights)
     state = resume or State(initial_weights(sig, cfg.seed, init))
     state.weights = to_device(state.weights, xp, cfg.dtype, copy=True)
     state.slots = to_device(state.slots, xp, cfg.dtype, copy=True)
@@ -349,60 +293,59 @@ def start_state(sig: Signature, cfg: TrainConfig, xp, init=None, resume=None) ->
     return state
 
 
-def train(gcp: Program, examples: dict, config: TrainConfig, xp=np, init: dict | None = None,
-          resume: State | None = None, batches: Callable | None = None, **loop) -> TrainResult:
-    """Learn the weights of `gcp` from `examples` (data name -> array with a
-    leading example axis).  `init` gives starting weights (any subset);
-    `resume` continues a saved `State` (its weights, optimizer slots,
-    iteration and histories).  `loop` passes progress, should_stop,
-    checkpoint, checkpoint_every and validated to `descend`;
-    `batches(iteration)`, when given, picks each iteration's rows of the
-    training examples instead of `batch_indices`
-    (`tenflang.training.sampling.global_batch` reproduces a distributed run).
+def train(gcp: Program, examples, config: TrainConfig, gradients=None, hooks: Hooks | None = None,
+          *, init: dict | None = None, resume: State | None = None) -> TrainResult:
+    """Learn the weights of `gcp` from `examples` with the settings `config`.
+
+    `examples`: for the local source, a dict of arrays with a leading example
+    axis or an `Examples` read from a file; for a cluster, the `Dataset` of
+    `tenflang.distributed.cluster.describe`.  `gradients`: where each step's
+    gradient comes from — `LocalGradients(engine, batches)` (the default:
+    numpy in this process) or `ClusterGradients(client, ...)`; it checks and
+    loads the data once (tenflang.training.gradients).  `hooks`: one
+    `Hooks` object (progress, checkpoints, validation, logging, stopping;
+    `combine` joins several; tenflang.training.hooks).  `init` gives
+    starting weights (any subset); `resume` continues a saved `State`.
     See the module docstring."""
-    cfg = config
     started = time.perf_counter()
+    hooks = hooks or Hooks()
+    source = gradients or LocalGradients()
     sig = signature(gcp)
-    examples = check_data(dict(getattr(examples, "arrays", examples)), sig.inputs, sig.inputs)
     init = check_weights(dict(init or {}), sig.weights, subset=True)
-    n = len(next(iter(examples.values()))) if examples else 1
-    train_idx, val_idx = split(n, cfg.val_fraction, cfg.seed)
-    rows = train_idx if len(val_idx) else slice(None)
-    data = to_device({k: np.asarray(v)[rows] for k, v in examples.items()}, xp, cfg.dtype)
-    state = start_state(sig, cfg, xp, init, resume)
-    start = Start(state, started, xp)
-    epoch = epoch_iterations(len(train_idx), cfg.batch_size)
-    validate = validation(gcp, sig, examples, val_idx, cfg, xp) if len(val_idx) else None
-    if loop.get("checkpoint") and statistic_lines(gcp):
-        loop["checkpoint"] = with_statistics(loop["checkpoint"], gcp, data, cfg, xp)
-    with np.errstate(all="ignore"):     # a non-finite loss is reported as divergence
-        loss, norm, reason = descend(state, local_gradient(gcp, sig, data, cfg, xp, batches),
-                                     cfg, xp, validate=validate, epoch_iterations=epoch, **loop)
-        result = result_of(state, start, cfg, (loss, norm, reason), validate, epoch)
-        at = lambda weights: host_arrays(population(gcp, data, weights, xp, cfg.dtype))  # noqa
-        result.statistics = at(result.weights)
-        result.state.statistics = (result.statistics if result.weights is result.state.weights
-                                   else at(result.state.weights))
+    state = start_state(sig, config, source.xp, init, resume)
+    start = Start(state, started, source.xp, gcp)
+    with source.open(gcp, sig, examples, config, hooks, state) as descent:
+        if descent.population and statistic_lines(gcp):
+            state.population = descent.population
+        hooks.on_start(state)
+        with np.errstate(all="ignore"):     # a non-finite loss is reported as divergence
+            ending = descend(state, descent, config, hooks)
+        result = result_of(state, start, config, ending, descent.validate,
+                           descent.epoch_iterations)
+        if state.population:
+            with_statistics(result, state.population)
+    hooks.on_end(result)
     return result
 
 
-def with_statistics(checkpoint: Callable, gcp: Program, data: dict, cfg: TrainConfig, xp):
-    """`checkpoint(state)` with the population values of the batch statistics
-    at the state's weights (DESIGN.md §2.3.2: in every checkpoint)."""
-    def save(state: State) -> None:
-        state.statistics = host_arrays(population(gcp, data, state.weights, xp, cfg.dtype))
-        checkpoint(state)
-    return save
+def with_statistics(result: TrainResult, population: Callable) -> None:
+    """The population values of the batch statistics at the weights returned
+    and at the final state's (the same unless early stopping kept better ones)."""
+    result.statistics = host_arrays(population(result.weights))
+    result.state.statistics = (result.statistics if result.weights is result.state.weights
+                               else host_arrays(population(result.state.weights)))
 
 
 class Start:
     """What the end of a run compares with: when it started, at which
-    iteration, and which weights were all zero (see `health.untrusted`)."""
+    iteration, which weights were all zero and which no loss uses (see
+    `health.untrusted`)."""
 
-    def __init__(self, state: State, clock: float, xp=np):
+    def __init__(self, state: State, clock: float, xp=np, gcp: Program | None = None):
         self.clock = clock
         self.iteration = state.iteration
         self.zero = zero_weights(state.weights, xp)
+        self.unused = tuple(unused_weights(gcp)) if gcp is not None else ()
 
 
 def result_of(state: State, start: Start, cfg: TrainConfig, ending: tuple, validate,
@@ -417,7 +360,7 @@ def result_of(state: State, start: Start, cfg: TrainConfig, ending: tuple, valid
     elif validate:
         last = state.val_history[-1] if state.val_history else None
         val_loss = last[1] if last and last[0] == state.iteration else validate(state.weights)
-    warnings = untrusted(final, start.iteration, start.zero, epoch, cfg.lr)
+    warnings = untrusted(final, start.iteration, start.zero, epoch, cfg.lr, start.unused)
     return TrainResult(weights, state.iteration, *ending, time.perf_counter() - start.clock,
                        final.history, val_loss, final, final.val_history, best_iteration, epoch,
                        warnings)
@@ -427,30 +370,3 @@ def zero_weights(weights: dict, xp) -> set[str]:
     """The weights that are all zero (one copy from the device for all of them)."""
     flags = to_host(xp.stack([w.any() for w in weights.values()])) if weights else []
     return {name for name, nonzero in zip(weights, flags) if not nonzero}
-
-
-def epoch_iterations(n_train: int, batch_size: int | None) -> int:
-    """Steps per pass over the training examples (1 for full batch)."""
-    return 1 if not batch_size or batch_size >= n_train else -(-n_train // batch_size)
-
-
-def host_arrays(arrays: dict) -> dict:
-    return {k: np.array(to_host(v)) for k, v in arrays.items()}
-
-
-def host_state(state: State) -> State:
-    """A copy of `state` in host memory (numpy), safe to write out."""
-    host = host_arrays
-    return State(host(state.weights), host(state.slots), state.iteration, list(state.history),
-                 list(state.val_history), None if state.best is None else host(state.best))
-
-
-def validation(program: Program, sig: Signature, examples: dict, rows, cfg: TrainConfig, xp):
-    """`validate(weights) -> mean loss` over the validation `rows`."""
-    plan = make_plan(program, set(sig.inputs) | set(sig.weights), list(sig.losses))
-    data = to_device({k: np.asarray(v)[rows] for k, v in examples.items()}, xp, cfg.dtype)
-
-    def validate(weights: dict) -> float:
-        values = run_on(xp)(plan, {**data, **weights}, xp=xp, dtype=cfg.dtype, reduce="mean")
-        return sum(float(v) for v in values.values())
-    return validate

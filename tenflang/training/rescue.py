@@ -7,7 +7,8 @@ Trained weights are never lost to an output problem (docs/guide.md,
 output) is tried on its own, and when the weights could not go to `-o` (or
 standard output) they go to a rescue file,
 `tfweightcalc-rescue-<time>-<pid>.txt` in the working directory (else the
-temporary directory).  The caller says where they are.
+temporary directory), and when no file takes them (a full disk) to standard
+output, if `-o` had kept it free.  The caller says where they are.
 """
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from ..data import vectors
 from ..errors import TenflangError
 from ..files import write_file
 from .checkpoints import save_checkpoint
-from .loop import Interrupted, State
+from .state import Interrupted, State
 
 
 class CheckpointFailed(Interrupted):
@@ -31,8 +32,9 @@ def keep_weights(state: State, out: str | None, checkpoint: str | None, cfg,
                  ) -> tuple[list[str], list[str]]:
     """Write `state` to the checkpoint and `weights` (default: the state's; the
     best ones of an early-stopped run) to `out` (None: standard output), each
-    independently, the population values of the batch `statistics` after the
-weights; a rescue file if the weights output failed.  Returns
+    independently (the population values of the batch `statistics` after the
+    weights); a rescue file if the weights output failed, standard output
+    if that failed too.  Returns
     (where the weights are, the failures' messages)."""
     weights = state.weights if weights is None else weights
     kept, failed = [], []
@@ -51,6 +53,8 @@ weights; a rescue file if the weights output failed.  Returns
         rescue = rescue_file(weights)
         if rescue:
             kept.append(rescue)
+        elif out:
+            attempt("standard output", lambda: write_file(None, vectors.format_weights(weights)))
     return kept, failed
 
 

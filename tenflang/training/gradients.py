@@ -1,0 +1,140 @@
+"""Where a training step's gradient comes from: a gradient source.
+
+    train(gcp, data, config, LocalGradients(choose_engine("auto")))   # this process
+    train(gcp, dataset, config, ClusterGradients(client))             # a Dask cluster
+
+A source is opened once per run, `with source.open(gcp, sig, data, config,
+hooks, state) as descent:`, and gives the loop a `Descent`:
+
+* `rows(iteration)`: the batch of that iteration, indices into the training
+  examples (None: every example, or drawn chunk by chunk on a cluster);
+* `gradient(weights, iteration, rows) -> (mean gradient by weight, mean
+  loss)` over that batch — a source that changes what a step computes per
+  example (dropout keyed by each example's index) has both in hand;
+* `validate(weights) -> mean loss` over the validation split (None without);
+* `population(weights)`: the population values of the GCP's batch statistics
+  over the training examples (DESIGN.md §2.3.2; interp/statistics.py);
+* `epoch_iterations`, and `xp`, the array module the weights live on;
+* `local_round(state)`, with local steps on a cluster only (see
+  tenflang.distributed.descent).
+
+The local source checks the data here, once, where training reads it: an
+`Examples` read from a file against the GCP with its file's lines in the
+messages (and class indices for `one_hot`), anything else as
+`tenflang.interp.arguments.check_data` checks what a Python caller passes.
+"""
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from ..data.examples import Examples
+from ..interp import make_plan
+from ..interp.arguments import check_data
+from ..interp.device import to_host
+from ..interp.engine import Engine
+from ..interp.statistics import population
+from ..modes import Mode
+from .sampling import batch_indices, split
+
+
+@dataclass
+class Descent:
+    """What an opened gradient source gives the loop (see the module docstring)."""
+    gradient: Callable
+    rows: Callable
+    xp: object
+    epoch_iterations: int = 1
+    validate: Callable | None = None
+    local_round: Callable | None = None
+    population: Callable | None = None
+
+
+def to_device(arrays: dict, xp, dtype, copy: bool = False) -> dict:
+    """The arrays on the device in `dtype`; `copy` always makes new ones (weights
+    are updated in place, never the caller's), else data is shared when it can be."""
+    move = xp.array if copy else xp.asarray
+    return {n: move(np.asarray(a), dtype=dtype) for n, a in arrays.items()}
+
+
+def gradient_plan(gcp, sig):
+    """The GCP planned with every data variable and weight bound, reporting the
+    weight gradients and the losses (what one training step needs)."""
+    return make_plan(gcp, set(sig.inputs) | set(sig.weights),
+                     list(sig.gradients.values()) + list(sig.losses))
+
+
+def checked_examples(data, sig) -> dict:
+    """The arrays of `data`, checked against the GCP's data variables once."""
+    if isinstance(data, Examples):
+        data.validate(sig.inputs, required=set(sig.inputs))
+        data.check_classes(sig.classes)
+        return data.arrays
+    return check_data(dict(getattr(data, "arrays", data)), sig.inputs, sig.inputs)
+
+
+def epoch_iterations(n_train: int, batch_size: int | None) -> int:
+    """Steps per pass over the training examples (1 for full batch)."""
+    return 1 if not batch_size or batch_size >= n_train else -(-n_train // batch_size)
+
+
+class LocalGradients:
+    """The gradient computed in this process by `engine` (numpy or a GPU);
+    `batches(iteration)`, when given, picks each iteration's rows instead of
+    the epoch order (`tenflang.training.sampling.global_batch` reproduces a
+    distributed run's)."""
+
+    def __init__(self, engine: Engine | None = None, batches: Callable | None = None):
+        self.engine, self.batches = engine or Engine(), batches
+
+    @property
+    def xp(self):
+        return self.engine.xp
+
+    @contextlib.contextmanager
+    def open(self, gcp, sig, data, cfg, hooks=None, state=None):
+        examples = checked_examples(data, sig)
+        n = len(next(iter(examples.values()))) if examples else 1
+        train_idx, val_idx = split(n, cfg.val_fraction, cfg.seed)
+        rows = train_idx if len(val_idx) else slice(None)
+        on_device = to_device({k: np.asarray(v)[rows] for k, v in examples.items()}, self.xp,
+                              cfg.dtype)
+        validate = self.validation(gcp, sig, examples, val_idx, cfg) if len(val_idx) else None
+        yield Descent(self.gradient(gcp, sig, on_device, cfg), self.rows_of(len(train_idx), cfg),
+                      self.xp, epoch_iterations(len(train_idx), cfg.batch_size), validate,
+                      population=lambda weights: population(gcp, on_device, weights, self.xp,
+                                                            cfg.dtype))
+
+    def rows_of(self, n: int, cfg) -> Callable:
+        if self.batches:
+            return self.batches
+        return lambda iteration: batch_indices(n, cfg.batch_size, cfg.seed, iteration, self.xp)
+
+    def gradient(self, gcp, sig, data: dict, cfg) -> Callable:
+        plan, engine, xp = gradient_plan(gcp, sig), self.engine, self.xp
+
+        def gradient(weights: dict, iteration: int, rows):
+            batch = data if rows is None else {k: v[xp.asarray(rows)] for k, v in data.items()}
+            # dropout keyed by each example's index among the training examples
+            mode = Mode(seed=cfg.seed, iteration=iteration,
+                        rows=None if rows is None else np.asarray(to_host(rows)))
+            values = engine.run(plan, {**batch, **weights}, dtype=cfg.dtype, reduce="mean",
+                                mode=mode)
+            # the loss stays on the device: the loop copies it back with the gradient norm
+            return ({w: values[g] for w, g in sig.gradients.items()},
+                    sum(values[name] for name in sig.losses))
+        return gradient
+
+    def validation(self, gcp, sig, examples: dict, rows, cfg) -> Callable:
+        """`validate(weights) -> mean loss` over the validation `rows`."""
+        plan = make_plan(gcp, set(sig.inputs) | set(sig.weights), list(sig.losses))
+        data = to_device({k: np.asarray(v)[rows] for k, v in examples.items()}, self.xp,
+                         cfg.dtype)
+
+        def validate(weights: dict) -> float:
+            values = self.engine.run(plan, {**data, **weights}, dtype=cfg.dtype, reduce="mean")
+            return sum(float(v) for v in values.values())
+        return validate

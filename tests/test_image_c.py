@@ -1,0 +1,192 @@
+"""The native image ops (tenflang/interp/image_c.py) against the numpy path
+(tenflang/convolution.py, itself checked against PyTorch in test_convolution.py):
+per op, stride, padding and dtype, on whole training steps of the convolutional
+sample, across thread counts, and the fallbacks."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tenflang import convolution as cv
+from tenflang import native
+from tenflang.interp import image_c
+
+if native.unavailable_reason():
+    pytest.skip(native.unavailable_reason(), allow_module_level=True)
+
+ROOT = Path(__file__).resolve().parents[1]
+TOLERANCE = {"float64": 1e-12, "float32": 2e-5}
+# (batch, channels, height, width, filters, kh, kw, stride, pad)
+CONV_CASES = [(3, 1, 8, 8, 4, 3, 3, 1, 0), (2, 3, 8, 8, 16, 3, 3, 1, 1), (2, 2, 9, 7, 3, 3, 2, 2, 1),
+              (2, 2, 7, 8, 3, 4, 3, 3, 2), (5, 1, 28, 28, 6, 5, 5, 1, 2), (2, 3, 5, 5, 2, 5, 5, 1, 0),
+              (3, 4, 3, 3, 5, 5, 5, 1, 1), (2, 2, 10, 10, 3, 2, 2, 2, 0), (1, 3, 6, 6, 2, 1, 1, 1, 0)]
+# (batch, channels, height, width, k, stride)
+POOL_CASES = [(3, 2, 8, 8, 2, 2), (2, 3, 7, 9, 2, 2), (2, 2, 8, 8, 3, 1), (2, 1, 9, 9, 3, 2),
+              (2, 2, 5, 5, 5, 5), (2, 2, 6, 7, 2, 1), (2, 2, 4, 4, 1, 1), (2, 2, 9, 9, 2, 3)]
+
+
+def close(got, want, dtype):
+    assert got.shape == want.shape and got.dtype == want.dtype == np.dtype(dtype)
+    scale = max(float(np.abs(want).max()), 1e-30)
+    assert float(np.abs(got - want).max()) <= TOLERANCE[dtype] * scale
+
+
+def conv_ops(case, dtype, seed=0):
+    """[(native, numpy)] for conv2d and its two adjoints on random data."""
+    b, c, h, w, f, kh, kw, stride, pad = case
+    r = np.random.default_rng(seed)
+    x, K = r.normal(size=(b, c, h, w)).astype(dtype), r.normal(size=(1, f, c, kh, kw)).astype(dtype)
+    out = cv.conv2d(np, x, K, stride, pad)
+    g = r.normal(size=out.shape).astype(dtype)
+    calls = [("conv2d", (x, K)), ("conv2d_image_grad", (g, K, x)),
+             ("conv2d_kernel_grad_sum", (g, x, K))]
+    return [(getattr(image_c, name)(np, *args, stride, pad), getattr(cv, name)(np, *args, stride, pad))
+            for name, args in calls]
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("case", CONV_CASES)
+def test_convolution_and_adjoints_equal_the_numpy_path(case, dtype):
+    for got, want in conv_ops(case, dtype):
+        close(got, want, dtype)
+
+
+def pool_ops(case, dtype, ties):
+    b, c, h, w, k, stride = case
+    r = np.random.default_rng(1)
+    x = r.normal(size=(b, c, h, w))
+    if ties:                 # relu'd and rounded: whole windows of equal maxima
+        x = np.maximum(np.round(x), 0)
+    x = x.astype(dtype)
+    out = cv.maxpool2d(np, x, k, stride)
+    g, G = r.normal(size=out.shape).astype(dtype), r.normal(size=x.shape).astype(dtype)
+    calls = [("maxpool2d", (x,)), ("avgpool2d", (x,)), ("maxpool2d_grad", (g, x)),
+             ("avgpool2d_grad", (g, x)), ("maxpool2d_gather", (G, x))]
+    return [(getattr(image_c, name)(np, *args, k, stride), getattr(cv, name)(np, *args, k, stride))
+            for name, args in calls]
+
+
+@pytest.mark.parametrize("ties", [False, True], ids=["distinct", "ties"])
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("case", POOL_CASES)
+def test_pooling_and_adjoints_equal_the_numpy_path(case, dtype, ties):
+    """Max-pooling's adjoints send each window's adjoint to its first maximum, as
+    the numpy path does, ties included: exactly where windows do not overlap."""
+    for got, want in pool_ops(case, dtype, ties):
+        close(got, want, dtype)
+        if case[4] == case[5]:
+            np.testing.assert_array_equal(got, want)
+
+
+def test_the_numpy_path_is_taken_when_asked_or_when_it_must(monkeypatch):
+    """TENFLANG_NATIVE=0, a per-example kernel, a shared image of the kernel
+    gradient or another dtype go to convolution.py."""
+    calls = []
+    monkeypatch.setattr(cv, "conv2d", lambda *a: calls.append(a) or "numpy")
+    x, K = np.ones((2, 1, 4, 4)), np.ones((1, 2, 1, 3, 3))
+    assert isinstance(image_c.conv2d(np, x, K), np.ndarray)
+    assert image_c.conv2d(np, x, np.ones((2, 2, 1, 3, 3))) == "numpy"
+    assert image_c.conv2d(np, x.astype(np.int64), K.astype(np.int64)) == "numpy"
+    monkeypatch.setenv("TENFLANG_NATIVE", "0")
+    assert image_c.conv2d(np, x, K) == "numpy" and len(calls) == 3
+    monkeypatch.delenv("TENFLANG_NATIVE")
+    g = np.ones((2, 2, 2, 2))
+    close(image_c.conv2d_kernel_grad_sum(np, g, x[:1], K),
+          cv.conv2d_kernel_grad_sum(np, g, x[:1], K), "float64")
+
+
+def test_without_a_c_compiler_the_numpy_path_runs(monkeypatch):
+    def unavailable(source):
+        raise native.Unavailable("no compiler here")
+    monkeypatch.setattr(native, "library", unavailable)
+    image_c.kernels.cache_clear()
+    try:
+        for got, want in conv_ops(CONV_CASES[1], "float64"):
+            np.testing.assert_array_equal(got, want)
+    finally:
+        image_c.kernels.cache_clear()
+
+
+def test_results_do_not_depend_on_the_thread_count(monkeypatch):
+    """Each thread writes its own examples: 1 and 3 threads give the same bits."""
+    monkeypatch.setattr(image_c, "MIN_WORK", 1)
+    results = []
+    for threads in ("1", "3"):
+        monkeypatch.setenv("TENFLANG_NUM_THREADS", threads)
+        native.pool.cache_clear()
+        results.append(conv_ops(CONV_CASES[4], "float64") + pool_ops(POOL_CASES[2], "float64", True))
+    native.pool.cache_clear()
+    for (one, _), (three, _) in zip(*results):
+        np.testing.assert_array_equal(one, three)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_a_training_step_of_the_lenet_sample_equals_the_numpy_path(monkeypatch, dtype):
+    """The whole mean gradient of a batch of the sample, native against numpy."""
+    import tenflang
+    from tenflang.backprop import compile_gradient
+    from tenflang.interp import make_plan, run_plan
+    gcp = compile_gradient(tenflang.parse((ROOT / "samples" / "lenet_digits.tf").read_text(),
+                                          shape_program=True))
+    weights = [n for n, d in gcp.declarations().items() if d.kind == "weight"]
+    plan = make_plan(gcp, {"x", "label", *weights}, [f"d/d{w}" for w in weights])
+    r = np.random.default_rng(3)
+    data = {"x": r.random((64, 8, 8)), "label": r.integers(0, 10, 64).astype(float)}
+    data.update({w: r.normal(size=s) * 0.3 for w, s in
+                 (("K1", (16, 1, 3, 3)), ("c1", (16, 1, 1)), ("K2", (32, 16, 3, 3)),
+                  ("c2", (32, 1, 1)), ("W", (10, 128)), ("b", (10,)))})
+    native_run = run_plan(plan, data, dtype=dtype, reduce="mean")
+    monkeypatch.setenv("TENFLANG_NATIVE", "0")
+    numpy_run = run_plan(plan, data, dtype=dtype, reduce="mean")
+    for name, want in numpy_run.items():
+        close(native_run[name], want, dtype)
+
+
+KEEP = """
+import resource, sys
+import numpy as np
+from tenflang import native
+kept = native.keep_freed_memory()
+def step():                      # two large arrays alive at once, as in a training step
+    a = np.ones(1 << 17) @ np.ones((1 << 17, 1))
+    b = np.ones((256, 1024)); c = np.ascontiguousarray(b.T); return a, c
+step()
+before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+for _ in range(100):
+    step()
+print(kept, resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)
+"""
+
+
+def test_freed_memory_is_kept_for_the_next_step():
+    """With glibc, a step's large arrays reuse the pages the last step freed
+    (no page fault per page per step); MALLOC_* in the environment is left alone."""
+    import os
+    import platform
+    import subprocess
+    import sys
+    if platform.libc_ver()[0] != "glibc":
+        pytest.skip("glibc's malloc only")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    kept, faults = subprocess.run([sys.executable, "-c", KEEP], env=env, capture_output=True,
+                                  text=True, check=True).stdout.split()
+    assert kept == "True" and int(faults) < 100, faults    # 2 MiB a step: 51,200 pages
+    env["MALLOC_ARENA_MAX"] = "2"
+    kept, _ = subprocess.run([sys.executable, "-c", KEEP], env=env, capture_output=True,
+                             text=True, check=True).stdout.split()
+    assert kept == "False"
+
+
+def test_plan_fused_shows_the_image_kernels(run_cli):
+    """`tenflang plan --fused` of the LeNet sample ends with the C its image steps call,
+    in the dtype asked for; a plan without image ops shows none."""
+    code, out, err = run_cli(["tenflang", "plan", "--fused", "--dtype", "float32",
+                              ROOT / "samples" / "lenet_digits.tf"])
+    assert code == 0, err
+    kernels = out[out.index("// the convolution and pooling kernels"):]
+    assert "a1 = maxpool2d" in kernels and "#define TYPE float\n" in kernels
+    assert "void im2col(" in kernels and "void pool_adjoint(" in kernels
+    code, out, err = run_cli(["tenflang", "plan", "--fused", ROOT / "samples" / "mlp_digits.tf"])
+    assert code == 0 and "im2col" not in out, err
