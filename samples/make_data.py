@@ -1,16 +1,22 @@
 """Write the samples' data files (deterministic; re-run to regenerate).
 
-    python samples/make_data.py
+    python samples/make_data.py [DIR]
 
-The breast-cancer and digits sets come from the scikit-learn package's
-bundled copies (no download).  Held-out splits: 20 %, stratified,
-random_state=0.  Breast-cancer features are standardised with the training
-split's mean and deviation, rounded to 6 significant digits; digit pixels are
-scaled to [0, 1] (value / 16, exact).
+writes them into DIR (default: samples/), the same bytes on every machine.
+The breast-cancer and digits sets come from scikit-learn's bundled copies (no
+download): without scikit-learn the script stops before writing anything.
+Held-out splits: 20 %, stratified, random_state=0.  Breast-cancer features are
+standardised with the training split's mean and deviation, rounded to 6
+significant digits; digit pixels are scaled to [0, 1] (value / 16, exact).
+Every file is made in memory first (`write` queues it) and written at the end.
+Arithmetic whose last bit could depend on the machine is avoided: `exp` is
+correctly rounded (`exact_exp`, not the platform's), and dot products are
+written out in a fixed order (not BLAS).
 """
 from __future__ import annotations
 
 import sys
+from decimal import Decimal, localcontext
 from pathlib import Path
 
 import numpy as np
@@ -20,17 +26,36 @@ sys.path.insert(0, str(HERE.parent))
 
 from tenflang.data.vectors import format_examples  # noqa: E402
 
+FILES: dict[str, str] = {}       # name -> text, written once every file is made
+
 
 def write(name: str, arrays: dict) -> None:
     lines = format_examples({k: np.asarray(v, dtype=float) for k, v in arrays.items()}, "txt")
-    (HERE / name).write_text("".join(line + "\n" for line in lines))
+    FILES[name] = "".join(line + "\n" for line in lines)
+
+
+def exact_exp(z: np.ndarray) -> np.ndarray:
+    """exp, correctly rounded to float64 (40 digits, then rounded once): the
+    platform's exp may differ in the last bit from one machine to another."""
+    with localcontext() as context:
+        context.prec = 40
+        return np.array([float(Decimal(float(t)).exp()) for t in np.ravel(z)]).reshape(np.shape(z))
+
+
+def require_scikit_learn() -> None:
+    try:
+        import sklearn  # noqa: F401
+    except ImportError:
+        sys.exit("samples/make_data.py: error: the breast-cancer and digits data come from "
+                 "scikit-learn, which is not installed: pip install scikit-learn "
+                 "(nothing was written)")
 
 
 def seed_example() -> None:
     """The original design's o = logistic(w x) with w = 1.7; y is the exact output."""
     rng = np.random.default_rng(1)
     x = np.round(rng.normal(0, 2, 200), 4)
-    write("example_train.txt", {"x": x, "y": 1 / (1 + np.exp(-1.7 * x))})
+    write("example_train.txt", {"x": x, "y": 1 / (1 + exact_exp(-1.7 * x))})
     write("example_inputs.txt", {"x": np.array([-2.0, -0.5, 0.0, 0.5, 2.0])})
 
 
@@ -38,7 +63,7 @@ def linear() -> None:
     """y = 2 x0 - x1 + 0.5 x2 + 0.3, exactly."""
     rng = np.random.default_rng(2)
     x = np.round(rng.normal(size=(200, 3)), 4)
-    write("linear_train.txt", {"x": x, "y": x @ np.array([2.0, -1.0, 0.5]) + 0.3})
+    write("linear_train.txt", {"x": x, "y": ((2.0 * x[:, 0] - x[:, 1]) + 0.5 * x[:, 2]) + 0.3})
 
 
 def splits(x, y):
@@ -74,9 +99,16 @@ def digit_images() -> None:
     write("digit_images_test.txt", {"x": x_test.reshape(-1, 8, 8), "label": y_test})
 
 
-if __name__ == "__main__":
+def main(out: Path) -> None:
+    require_scikit_learn()
     seed_example()
     linear()
     breast_cancer()
     digits()
     digit_images()
+    for name, text in FILES.items():
+        (out / name).write_text(text)
+
+
+if __name__ == "__main__":
+    main(Path(sys.argv[1]) if len(sys.argv) > 1 else HERE)

@@ -11,10 +11,9 @@ See docs/api.md (the API guide).  The names below load on first use, so
 """
 import importlib
 
-from .errors import RunFailure, TenflangError
-
 # public name -> (module, its name there)
 _EXPORTS = {
+    "TenflangError": ("errors", "TenflangError"), "RunFailure": ("errors", "RunFailure"),
     "parse": ("lang", "parse"), "parse_file": ("lang", "parse_file"),
     "print_program": ("lang", "print_program"),
     "compile_gradient": ("backprop", "compile_gradient"),

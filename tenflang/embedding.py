@@ -1,4 +1,4 @@
-"""The embedding table (DESIGN.md §2.3.2): `take W i` picks rows of W by index,
+"""The embedding table (docs/design.md §2.3.2): `take W i` picks rows of W by index,
 and its adjoint `take_grad g i W` adds the rows of g back into W's shape.
 
 Conventions are tenflang/forwards.py's (`f(xp, *operands)`, a leading example

@@ -54,6 +54,15 @@ MAX_ITERATIONS = 2 ** 53
 MAX_SMALL_CHUNKS = 64
 SMALL_CHUNK_ROWS = 1024
 
+#: Steps one fused loop may compute (generated C or numba): a longer chain is cut
+#: into several loops, since compile time grows faster than a function's length
+#: (and a loop's arrays, at most 4 per step, stay under ctypes' 1024 arguments).
+MAX_FUSED_STEPS = 200
+
+#: Seconds the C compiler is given for a program's loops; past it the
+#: compiler's processes are ended and the program runs without fused loops.
+COMPILE_SECONDS = 120
+
 #: Worker processes `--scheduler local:N` may start.
 MAX_LOCAL_WORKERS = 256
 

@@ -1,4 +1,4 @@
-"""Training and evaluation modes (DESIGN.md §2.3.2), and dropout's generator.
+"""Training and evaluation modes (docs/design.md §2.3.2), and dropout's generator.
 
 `batch_mean` and `dropout_mask` are the only ops whose value depends on more
 than the example; a run is in one `Mode`:

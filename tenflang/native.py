@@ -17,6 +17,8 @@ Conventions:
   file that does not load is built again.  Without a
   writable cache directory each run compiles into a temporary directory,
   removed once the library is loaded.
+* The compiler runs in a process group of its own, ended whole when the
+  compile passes `limits.COMPILE_SECONDS` or is interrupted (`Abandoned`).
 * No compiler, or a compile that fails, raises `Unavailable` with the reason;
   callers fall back to code that needs no compiler (numpy or numba).  The
   reason is kept (`unavailable_reason`) so `tenflang plan --fused` and the
@@ -24,25 +26,34 @@ Conventions:
 """
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import functools
 import hashlib
 import os
 import platform
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 
+from . import limits
 from .files import cache_dir
 
 FLAGS = ("-O2", "-shared", "-fPIC", "-fno-math-errno", "-ffp-contract=off", "-std=c99")
-COMPILE_SECONDS = 120
 
 
 class Unavailable(RuntimeError):
     """No compiled library could be had (the message says why)."""
+
+
+class Abandoned(RuntimeError):
+    """The compile was stopped (its time limit, Ctrl-C, SIGTERM): callers run
+    without compiled loops rather than start another long compile (numba)."""
 
 
 @functools.lru_cache(maxsize=1)
@@ -91,14 +102,84 @@ def build(cc: str, source: str, path: str) -> None:
         c_file, so_file = os.path.join(work, "source.c"), os.path.join(work, "lib.so")
         with open(c_file, "w", encoding="utf-8") as f:
             f.write(source)
-        try:
-            done = subprocess.run([cc, *FLAGS, "-o", so_file, c_file, "-lm"],
-                                  capture_output=True, text=True, timeout=COMPILE_SECONDS)
-        except (OSError, subprocess.TimeoutExpired) as e:
-            raise Unavailable(f"the C compiler did not run: {e}") from None
-        if done.returncode:
-            raise Unavailable(f"the C compiler failed: {done.stderr.strip()[:2000]}")
+        code, errors = compile_c([cc, *FLAGS, "-o", so_file, c_file, "-lm"], work)
+        if code:
+            raise Unavailable(f"the C compiler failed: {errors.strip()[:2000]}")
         os.replace(so_file, path)
+
+
+def compile_c(argv: list, work: str) -> tuple[int, str]:
+    """Run the compiler in a process group of its own, its temporary files in
+    `work`: (exit status, stderr).  Past `limits.COMPILE_SECONDS`, or on
+    Ctrl-C/SIGTERM, the whole group (cc1, as) is ended at once and `Abandoned`
+    raised (after the signal's own handler ran: a training run's stop flag is
+    set, a default handler raises or ends the process): no compiler outlives
+    the run, and no signal waits for the compile."""
+    try:
+        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                env=dict(os.environ, TMPDIR=work), start_new_session=True)
+    except OSError as e:
+        raise Unavailable(f"the C compiler did not run: {e}") from None
+    deadline = time.monotonic() + limits.COMPILE_SECONDS
+    try:
+        with signals_noted() as noted:
+            while True:
+                try:
+                    _, errors = proc.communicate(timeout=0.1)
+                    return proc.returncode, errors
+                except subprocess.TimeoutExpired:
+                    if noted:
+                        raise Abandoned("the C compile was interrupted") from None
+                    if time.monotonic() > deadline:
+                        raise Abandoned(f"the C compiler took more than "
+                                        f"{limits.COMPILE_SECONDS} s") from None
+    except BaseException:
+        end_group(proc)
+        raise
+
+
+@contextlib.contextmanager
+def signals_noted():
+    """Within: SIGINT and SIGTERM are noted in the yielded list, then passed to
+    the handler they had (a handler that raises still raises).  One whose
+    handler was the default action is sent again when the block ends."""
+    noted: list = []
+    if threading.current_thread() is not threading.main_thread():
+        yield noted
+        return
+    old = {}
+
+    def note(signum, frame):
+        noted.append(signum)
+        if callable(old[signum]):
+            old[signum](signum, frame)
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        old[sig] = signal.getsignal(sig)
+        if old[sig] != signal.SIG_IGN:
+            signal.signal(sig, note)
+    try:
+        yield noted
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+        for sig in set(noted):
+            if old[sig] == signal.SIG_DFL:
+                os.kill(os.getpid(), sig)
+
+
+def end_group(proc) -> None:
+    """End the compiler's process group: SIGTERM (cc removes its temporary
+    files), then SIGKILL for whatever is left a second later."""
+    try:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(1.0)
+    except (ProcessLookupError, subprocess.TimeoutExpired):
+        pass
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    proc.wait()
 
 
 def unavailable_reason() -> str | None:

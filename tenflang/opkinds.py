@@ -34,7 +34,7 @@ Conventions
   The compiler sums a contribution back to the operand's shape where numpy
   broadcasting widened it.
 
-* Most ops act on each example alone (DESIGN.md §2.2).  `cross_example`
+* Most ops act on each example alone (docs/design.md §2.2).  `cross_example`
   marks the one whose value is the same for every example of the batch
   (`batch_mean`: its result keeps an example axis of size 1, as a weight's);
   `drawn` the one drawn from the run's mode (`dropout_mask`: its forward also

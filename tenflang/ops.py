@@ -142,8 +142,9 @@ defop("where", 3, forwards.where,
       "v = b where a ≠ 0, else c  (numpy's where; no derivative in the condition a)",
       elementwise=True, scalar="b if a != 0.0 else c")
 defop("clip", 3, forwards.clip, like_first("clip"),
-      rules(chain("mul (sub 1 (step (sub b a))) (sub 1 (step (sub a c)))"),
-            chain("mul (step (sub b a)) (sub 1 (step (sub b c)))"), chain("step (sub (max a b) c)")),
+      rules(chain("mul (sub 1 (step (sub b a))) (sub 1 (step (sub a c)))"),   # b ≤ a ≤ c
+            chain("mul (step (sub b a)) (sub 1 (step (sub b c)))"),      # a < b ≤ c
+            chain("step (sub (max a b) c)")),                            # max(a, b) > c
       "v = min(max(a, b), c): a held inside [b, c]  (derivative 1 inside, 0 outside; "
       "PyTorch's clamp)", elementwise=True,
       scalar=f"{MAX_AB} if {MAX_AB} < c or a != a or b != b else c")
@@ -233,7 +234,7 @@ defop("log_softmax", 1, log_softmax, last_axis_shape("log_softmax"), log_softmax
       "v_i = a_i - ln Σ_j e^(a_j)  (along the last axis: row by row)",
       flops=lambda a: 4 * size(a))
 
-# --- arranging, indexing and classifying (DESIGN.md §2.3.1) ------------------
+# --- arranging, indexing and classifying (docs/design.md §2.3.1) ------------------
 
 SHAPE = Attr("shape", shape=True, required=True, check=shape_literal)
 START, STOP = Attr("start", required=True, check=at_least(0)), Attr("stop", required=True)
@@ -313,7 +314,7 @@ defop("broadcast_like", 2, broadcast_like, broadcast_like_shape, broadcast_like_
       "v = a broadcast to b's shape (with an axis: a unit axis put back there first)",
       attrs=(AXIS,), shape_only=(1,), flops=lambda a, b, axis: 0, view=True)
 
-# --- convolution and pooling (DESIGN.md §2.3.1; numerics in tenflang/convolution.py) ---
+# --- convolution and pooling (docs/design.md §2.3.1; numerics in tenflang/convolution.py) ---
 
 STRIDE, PAD = Attr("stride", 1, check=at_least(1)), Attr("pad", 0, check=at_least(0))
 WINDOW, POOL_STRIDE = Attr("k", check=at_least(1), required=True), Attr("stride", check=at_least(1))
@@ -395,7 +396,7 @@ defop("avgpool2d_grad", 2, convolution.avgpool2d_grad,
       "a[c, i, j]/k² spread over window (i, j) (b gives only the shape)",
       shape_only=(1,), flops=flops_of(pool_flops, 2, 1), attrs=POOL)
 
-# --- batch statistics and dropout (DESIGN.md §2.3.2; the modes: tenflang/modes.py) ---
+# --- batch statistics and dropout (docs/design.md §2.3.2; the modes: tenflang/modes.py) ---
 
 defop("batch_mean", 1, modes.batch_mean, same, rules(linear("batch_mean g")),
       "v = (1/B) Σ_e a_e over the examples e of the batch being run, the same for every "
@@ -406,7 +407,7 @@ defop("dropout_mask", 2, modes.dropout_mask, lambda a, p: a, rules(no_grad(), no
       "the shape; p a number literal, 0 ≤ p < 1); in evaluation v = 1",
       drawn=True, literals=(Attr("p", check=probability),), flops=lambda a, p: size(a))
 
-# --- embeddings (DESIGN.md §2.3.2; numerics and shapes in tenflang/embedding.py) ---
+# --- embeddings (docs/design.md §2.3.2; numerics and shapes in tenflang/embedding.py) ---
 
 defop("take", 2, embedding.take, embedding.take_shape,
       rules(linear("take_grad g b a"), no_grad_like("b")),

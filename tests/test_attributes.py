@@ -1,4 +1,4 @@
-"""Static attributes (DESIGN.md §2.3.1) through every pass, and the one lexical source.
+"""Static attributes (docs/design.md §2.3.1) through every pass, and the one lexical source.
 
 An attribute is an integer literal (or a shape literal) after an op's operands;
 the op table says which positions are attributes.  These tests follow one

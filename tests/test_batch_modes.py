@@ -1,4 +1,4 @@
-"""Batch statistics, dropout, and the training and evaluation modes (DESIGN.md §2.3.2).
+"""Batch statistics, dropout, and the training and evaluation modes (docs/design.md §2.3.2).
 
 * `dropout_mask`: the kept fraction and scale over many draws, reproducibility by
   seed, independence of two masks (never merged by -O1), the same draw however a

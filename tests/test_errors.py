@@ -4,7 +4,7 @@ Every case is a small program with one mistake.  It goes through a command
 (`tenflang check FILE`, `tfcompiler FILE` or `tfcompiler --check FILE`) and
 must give: exit status 2, nothing on stdout, no traceback, and on stderr
 `FILE:LINE:COL: error: MESSAGE`, then the source line and a caret under the
-column (DESIGN.md §4), then one `FILE:LINE:COL: note:` per macro call site
+column (docs/design.md §4), then one `FILE:LINE:COL: note:` per macro call site
 for errors inside an expansion.  The same program through the Python API
 renders the same text.
 
@@ -135,7 +135,7 @@ CASES = [
          "'add' takes 2 operands, got 1"),
     Case("too_many_operands", "declare input x\n" + LOSS + "define l = exp x x\n", 3, 12,
          "'exp' takes 1 operand, got 2"),
-    # attributes (DESIGN.md §2.3.1): literals after the operands, as the op table says
+    # attributes (docs/design.md §2.3.1): literals after the operands, as the op table says
     Case("attribute_is_a_name", "declare input x [3]\ndeclare input k\n" + LOSS
          + "define l = sum x k\n", 4, 18,
          "'sum' attribute 'axis' must be an integer literal, not the name 'k'"),
@@ -160,7 +160,7 @@ CASES = [
          "mean [] axis 0: axis 0 is out of range for a rank-0 operand"),
     Case("axis_leaves_a_vector_loss", "declare input x [2, 3]\n" + LOSS
          + "define l = logsumexp x -1\n", 2, 14, "loss 'l' has shape [2]"),
-    # arranging, indexing and classifying ops (DESIGN.md §2.3.1)
+    # arranging, indexing and classifying ops (docs/design.md §2.3.1)
     Case("reshape_size_mismatch", "declare input x [2, 3]\ndeclare intvar r\n" + LOSS
          + "define r = reshape x [4, 2]\ndefine l = sum r\n", 4, 12,
          "reshape [2, 3] shape [4, 2]: 6 elements cannot be arranged as [4, 2] (8 elements)",
@@ -214,7 +214,7 @@ CASES = [
          "transpose [3]: operand must be a matrix [m, n] (or have rank ≥ 2"),
     Case("softmax_of_a_scalar", "declare input a\n" + LOSS + "define l = softmax a\n", 3, 12,
          "softmax []: operand must have rank ≥ 1"),
-    # nested expressions (DESIGN.md §2.4.1): errors point at the nested op's own column
+    # nested expressions (docs/design.md §2.4.1): errors point at the nested op's own column
     Case("nested_unknown_op", "declare input x [3]\n" + LOSS + "define l = sum (tahn x)\n",
          3, 17, "unknown op 'tahn'; did you mean 'tanh'?"),
     Case("nested_shape_mismatch", "declare input x [3]\ndeclare input W [2, 4]\n" + LOSS
@@ -276,7 +276,7 @@ CASES = [
          "add [2, 3] × [2]: shapes cannot be broadcast together", command="tfcompiler"),
     Case("log_softmax_rows_are_not_a_loss", "declare input a [2, 3]\n" + LOSS +
          "define l = log_softmax a\n", 2, 14, "loss 'l' has shape [2, 3]"),
-    # convolution and pooling (DESIGN.md §2.3.1): shapes shown, the attribute at fault named
+    # convolution and pooling (docs/design.md §2.3.1): shapes shown, the attribute at fault named
     Case("conv2d_channel_mismatch", CONV.format(x="[3, 8, 8]", K="[16, 1, 3, 3]", attrs=""), 5, 12,
          "conv2d [3, 8, 8] × [16, 1, 3, 3]: kernel has 1 input channel, image has 3", exact=True),
     Case("conv2d_image_not_chw", CONV.format(x="[8, 8]", K="[4, 1, 3, 3]", attrs=""), 5, 12,
@@ -305,7 +305,7 @@ CASES = [
          "avgpool2d [16] k 2: image must be [C, H, W] (channels, height, width)", exact=True),
     Case("avgpool2d_stride_zero", POOL.format(op="avgpool2d", x="[1, 4, 4]", attrs=" 2 0"), 4, 26,
          "'avgpool2d' attribute 'stride' must be ≥ 1, got 0", exact=True),
-    # padded pooling (DESIGN.md §2.3.2): PyTorch's limit 2·pad ≤ k
+    # padded pooling (docs/design.md §2.3.2): PyTorch's limit 2·pad ≤ k
     Case("maxpool2d_pad_more_than_half_the_window",
          POOL.format(op="maxpool2d", x="[2, 6, 6]", attrs=" 2 1 2"), 4, 12,
          "maxpool2d [2, 6, 6] k 2 pad 2: padding 2 is more than half the 2×2 window "
@@ -316,7 +316,7 @@ CASES = [
          "(need 2·pad ≤ k, as PyTorch's pooling does)", exact=True, command="tfcompiler"),
     Case("avgpool2d_negative_pad", POOL.format(op="avgpool2d", x="[2, 6, 6]", attrs=" 3 1 -1"),
          4, 28, "'avgpool2d' attribute 'pad' must be ≥ 0, got -1", exact=True),
-    # the smaller ops of DESIGN.md §2.3.2
+    # the smaller ops of docs/design.md §2.3.2
     Case("concat_axis_out_of_range", TWO.format(a="[2, 3]", b="[2, 4]", line="concat a b 2"),
          4, 12, "concat [2, 3] × [2, 4] axis 2: axis 2 is out of range for rank-2 operands "
          "(axes are 0-based; -1 is the last)", exact=True),

@@ -251,7 +251,7 @@ def test_other_opsets(opset):
 # ----------------------------------------------------------------------------- every sample
 
 def program_cases():
-    """Every sample on its data (the networks of DESIGN.md §2.3.1 included)."""
+    """Every sample on its data (the networks of docs/design.md §2.3.1 included)."""
     for path in sorted(SAMPLES_DIR.glob("*.tf")):
         yield pytest.param(path, SAMPLES_DIR / RECIPES[path.stem][0], id=path.stem)
 

@@ -1,4 +1,4 @@
-"""`fold` and `scan` (DESIGN.md §2.4.2): loops over a sequence unrolled when the
+"""`fold` and `scan` (docs/design.md §2.4.2): loops over a sequence unrolled when the
 program is read (tenflang/lang/loops.py).
 
 A loop must mean exactly the program a user would write by hand, one macro

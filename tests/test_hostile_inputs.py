@@ -6,6 +6,7 @@ a memory bomb, the peak memory of the process that ran it (`measured`)."""
 from __future__ import annotations
 
 import hashlib
+import signal
 import json
 import os
 import subprocess
@@ -286,3 +287,205 @@ def test_chunk_size_1_makes_few_chunks(work):
                                           work)
     assert code == 0 and "w: " in out, err
     assert seconds < 60                      # 2000 chunks: 49 s
+
+
+# ----------------------------------------------------------------------------- item 4: long compiles
+
+def chain_program(n: int) -> str:
+    """A chain of n elementwise statements (the probe's had 10 000)."""
+    lines = ["declare input x", "declare exp_output y", "declare weight w", "declare loss l"]
+    lines += [f"declare intvar v{i}" for i in range(n)]
+    lines += ["define v0 = mul x w"] + [f"define v{i} = sin v{i - 1}" for i in range(1, n)]
+    return "\n".join(lines + [f"define l = pow (sub v{n - 1} y) 2"]) + "\n"
+
+
+def test_a_long_chain_is_cut_into_loops_of_bounded_size():
+    from tenflang.interp.codegen import batched_names
+    from tenflang.interp.fusion import Group, fuse
+    from tenflang.training.gradients import gradient_plan
+    from tenflang.training.loop import signature
+    gcp = tenflang.compile_gradient(tenflang.parse(chain_program(1000)))
+    plan = gradient_plan(gcp, signature(gcp))
+    groups = [g for g in fuse(plan, "mean", batched_names(plan)) if isinstance(g, Group)]
+    assert sum(len(g.steps) for g in groups) > 2000
+    assert max(len(g.steps) for g in groups) == limits.MAX_FUSED_STEPS
+
+
+def stuck_compiler(tmp_path):
+    """A C compiler that never ends and starts a helper (as cc starts cc1);
+    the helper writes its pid where the test can find it."""
+    cc = tmp_path / "stuck-cc"
+    cc.write_text(f"#!/bin/sh\nsleep 300 &\necho $! > {tmp_path}/helper.pid\nsleep 300\n")
+    cc.chmod(0o755)
+    return cc
+
+
+def gone(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    # a zombie is gone too: its parent (the killed compiler) was never waited by it
+    with open(f"/proc/{pid}/stat") as f:
+        return f.read().split(")")[-1].split()[0] == "Z"
+
+
+def test_a_compile_past_its_time_limit_ends_the_whole_compiler(tmp_path, monkeypatch):
+    from tenflang import native
+    monkeypatch.setattr(limits, "COMPILE_SECONDS", 1)
+    work = tmp_path / "work"
+    work.mkdir()
+    started = time.perf_counter()
+    with pytest.raises(native.Abandoned, match="the C compiler took more than 1 s"):
+        native.compile_c([str(stuck_compiler(tmp_path))], str(work))
+    assert time.perf_counter() - started < 5
+    helper = int((tmp_path / "helper.pid").read_text())
+    deadline = time.monotonic() + 5
+    while not gone(helper) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert gone(helper)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_ctrl_c_and_sigterm_during_the_c_compile_answer_within_a_second(work, sig):
+    gcp = tenflang.compile_gradient(tenflang.parse(chain_program(50)))
+    (work / "c.tf").write_text(tenflang.print_program(gcp))
+    rng = np.random.default_rng(0)
+    np.savez(work / "d.npz", x=rng.random(2000), y=rng.random(2000))   # fused: ≥ 1000 examples
+    env = {**cli_env(), "CC": str(stuck_compiler(work)), "TENFLANG_CACHE_DIR": str(work / "cache")}
+    proc = subprocess.Popen(command_line(["tfweightcalc", "c.tf", "d.npz", "--max-iters", "3"]),
+                            cwd=work, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    deadline = time.monotonic() + 60
+    while not (work / "helper.pid").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert (work / "helper.pid").exists(), proc.communicate()
+    time.sleep(0.3)
+    sent = time.perf_counter()
+    proc.send_signal(sig)
+    out, err = proc.communicate(timeout=60)
+    assert time.perf_counter() - sent < 5            # within a second, on a busy machine
+    assert proc.returncode == 1 and "Traceback" not in err
+    assert "interrupted" in err and "w: " in out      # the last good weights kept
+    assert gone(int((work / "helper.pid").read_text()))
+    assert not list((work / "cache").rglob("*.c"))   # no source left behind
+
+
+# ----------------------------------------------------------------------------- item 5: Ctrl-C at start
+
+@pytest.mark.parametrize("delay", [0.15, 0.3, 0.5])
+def test_ctrl_c_while_a_command_starts_prints_no_traceback(work, delay):
+    for args in (["tfweightcalc", "g.tf", "d.txt"], ["tenflang", "train", "g.tf", "d.txt"]):
+        proc = subprocess.Popen(command_line(args), cwd=work, env=cli_env(),
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(delay)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+        assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+        assert proc.returncode in (1, -signal.SIGINT, 0)     # 0: it finished first
+
+
+# ----------------------------------------------------------------------------- item 9: MemoryError
+
+def test_running_out_of_memory_while_sharding_is_reported_as_such(work):
+    """A MemoryError inside the .npz writer made zipfile's cleanup raise
+    'I/O operation on closed file', which hid it behind a traceback."""
+    np.savez(work / "big.npz", x=np.ones((1_000_000, 4)), y=np.ones(1_000_000))
+    code = ("import resource, runpy, sys; lim = int(sys.argv[1]) << 20; "
+            "resource.setrlimit(resource.RLIMIT_AS, (lim, lim)); sys.argv = sys.argv[1:]; "
+            "runpy.run_module('tenflang', run_name='__main__')")
+    outcomes = []
+    for limit in (200, 250, 300, 400):           # MiB of address space: some fail, some do not
+        done = subprocess.run([sys.executable, "-c", code, str(limit), "shard", "big.npz",
+                               "--out", f"sh{limit}", "--rows", "100000000"], cwd=work,
+                              env=cli_env(), capture_output=True, text=True, timeout=120)
+        if "Traceback" in done.stderr and "import" in done.stderr.split("Traceback")[1][:2000] \
+                and "tenflang/cli/shard_command" not in done.stderr:
+            continue                             # too little memory to start Python at all
+        assert "Traceback" not in done.stderr, done.stderr
+        outcomes.append(done.returncode)
+        if done.returncode:
+            assert done.returncode == 1 and "error: out of memory" in done.stderr
+    assert 1 in outcomes, outcomes
+
+
+# ----------------------------------------------------------------------------- items 11, 12: training
+
+INDEX_FROM_WEIGHTS = """declare input x
+declare exp_output y
+declare weight w
+declare intvar k
+declare intvar h
+declare loss l
+define k = mul (step (sub w 1)) 2
+define h = one_hot k 2
+define l = add (pow (sub w y) 2) (sum (mul h x))
+"""
+
+
+def test_a_data_error_mid_run_keeps_the_last_good_weights(run_cli_batch, work):
+    """The class index, computed from w, leaves 0..1 once w passes 1 (iteration 13)."""
+    gcp = tenflang.compile_gradient(tenflang.parse(INDEX_FROM_WEIGHTS))
+    (work / "k.tf").write_text(tenflang.print_program(gcp))
+    (work / "k.txt").write_text("".join(f"{{x: {0.1 * i}, y: 5}}\n" for i in range(20)))
+    started = time.perf_counter()
+    [(code, out, err)] = run_cli_batch([["tfweightcalc", "k.tf", "k.txt", "--lr", "0.01",
+                                         "--max-iters", "200", "-o", "w.txt", "--checkpoint",
+                                         "ck.npz", "--checkpoint-every", "8"]], cwd=work)
+    assert time.perf_counter() - started < 60
+    assert code == 1 and "Traceback" not in err
+    assert "error: training stopped at iteration 13: one_hot: class index 2.0" in err
+    assert "the last good weights (iteration 12) are in ck.npz and w.txt" in err
+    w = tenflang.load_weights(str(work / "w.txt"))["w"]
+    assert 1 < w < 1.2                                   # 12 steps of lr 0.01 towards 5
+    # the same error in the first step is bad input: exit 2, nothing written
+    (work / "w2.txt").write_text("{w: 3}\n")
+    [(code, out, err)] = run_cli_batch([["tfweightcalc", "k.tf", "k.txt", "--init", "w2.txt",
+                                         "-o", "w3.txt"]], cwd=work)
+    assert code == 2 and "class index 2.0" in err and not (work / "w3.txt").exists()
+
+
+SQRT = """declare input x
+declare exp_output y
+declare weight w
+declare intvar o
+declare loss l
+define o = mul (sqrt x) w
+define l = pow (sub o y) 2
+"""
+
+
+def sqrt_data(path, bad_rows):
+    rng = np.random.default_rng(1)
+    path.write_text("".join(f"{{x: {-1.0 if i in bad_rows else rng.random()!r}, "
+                            f"y: {rng.random()!r}}}\n" for i in range(100)))
+
+
+def test_a_nan_validation_loss_is_never_the_best(run_cli_batch, work):
+    from tenflang.training.sampling import split
+    gcp = tenflang.compile_gradient(tenflang.parse(SQRT))
+    (work / "q.tf").write_text(tenflang.print_program(gcp))
+    sqrt_data(work / "q.txt", {int(split(100, 0.2, 0)[1][0])})   # in the validation split
+    [(code, out, err)] = run_cli_batch([["tfweightcalc", "q.tf", "q.txt", "--max-iters", "30",
+                                         "--val-fraction", "0.2", "--patience", "2"]], cwd=work)
+    assert code == 0, err
+    assert "(the best" not in err and "stopped early" not in err
+    assert "warning: the validation loss was nan at 30 of 30 evaluations" in err
+    assert "reached --max-iters" in err and "w: " in out
+
+
+def test_a_nan_from_the_data_is_not_blamed_on_the_learning_rate(run_cli_batch, work):
+    gcp = tenflang.compile_gradient(tenflang.parse(SQRT))
+    (work / "q.tf").write_text(tenflang.print_program(gcp))
+    sqrt_data(work / "q.txt", {3})
+    sqrt_data(work / "r.txt", set())
+    results = run_cli_batch([["tfweightcalc", "q.tf", "q.txt", "--max-iters", "30"],
+                             ["tfweightcalc", "q.tf", "r.txt", "--max-iters", "30", "--lr",
+                              "1e6"]], cwd=work)
+    code, out, err = results[0]
+    assert code == 1 and "w: 0.0" in out
+    assert "training diverged at iteration 1: the loss is nan" in err
+    assert "the weights have not moved yet, so an example gives NaN" in err
+    assert "smaller --lr" not in err
+    code, _, err = results[1]                            # a real divergence still says --lr
+    assert code == 1 and "try a smaller --lr (it was 1e+06)" in err

@@ -1,12 +1,12 @@
 """The interpreter (tenflang.interp): the original design's semantics, batched.
 
-* The original design's walkthrough, verbatim; NULL propagation (DESIGN §2.6).
+* The original design's walkthrough, verbatim; NULL propagation (docs/design.md §2.6).
 * A batch run equals one run per example: every sample, its GCPs at -O0 and
   -O1, and random programs (hypothesis).
 * Every op of `ops.TABLE` against an independent per-example reference written
   here with plain Python `math` (never the op table's own forward functions),
   with per-example operands and unbatched (weight) operands.
-* Numerical stability for |x| up to 1e4 (DESIGN §2.3), liveness (the plan
+* Numerical stability for |x| up to 1e4 (docs/design.md §2.3), liveness (the plan
   releases values), the in-product batch reduction, float32.
 """
 from __future__ import annotations
@@ -302,6 +302,24 @@ def ew2(fn):
     return lambda a, b: np.vectorize(fn, otypes=[float])(a, b)
 
 
+def ew3(fn):
+    return lambda a, b, c: np.vectorize(fn, otypes=[float])(a, b, c)
+
+
+def normal_cdf(x):
+    return 0.5 * (1 + math.erf(x / math.sqrt(2)))
+
+
+def normal_density(x):
+    return math.exp(-x * x / 2) / math.sqrt(2 * math.pi)
+
+
+def ref_concat(a, b, axis=0):
+    """Joined along `axis`: the rows of a then those of b, that axis brought to the front."""
+    rows = list(np.moveaxis(a, axis, 0)) + list(np.moveaxis(b, axis, 0))
+    return np.moveaxis(np.array(rows), 0, axis)
+
+
 def logistic_ref(x):
     return 1 / (1 + math.exp(-x))
 
@@ -309,6 +327,8 @@ def logistic_ref(x):
 def ref_matmul(a, b):
     if a.ndim == 3:          # batched: one product per entry of the first axis
         return np.array([ref_matmul(a[i], b[i] if b.ndim == 3 else b) for i in range(len(a))])
+    if a.ndim == 1:          # a vector times a matrix
+        return np.array([sum(a[j] * b[j, c] for j in range(len(a))) for c in range(b.shape[1])])
     m, k = a.shape
     if b.ndim == 1:
         return np.array([sum(a[i, j] * b[j] for j in range(k)) for i in range(m)])
@@ -406,6 +426,12 @@ REFERENCE = {
     "pow": ew2(math.pow),
     "max": ew2(lambda a, b: a if a > b else b),
     "min": ew2(lambda a, b: a if a < b else b),
+    "erf": ew(math.erf),
+    "gelu": ew(lambda x: x * normal_cdf(x)),
+    "gelu_deriv": ew(lambda x: normal_cdf(x) + x * normal_density(x)),
+    "leaky_relu": ew2(lambda x, s: x if x > 0 else s * x),
+    "where": ew3(lambda c, a, b: a if c != 0 else b),
+    "clip": ew3(lambda x, lo, hi: min(max(x, lo), hi)),
     "matmul": ref_matmul,
     "dot": lambda a, b: sum(a[i] * b[i] for i in range(len(a))),
     "outer": lambda a, b: np.array([[p * q for q in b] for p in a]),
@@ -420,7 +446,7 @@ REFERENCE = {
     "broadcast_like": ref_broadcast_like,
     "reshape": lambda a, shape: np.array(np.ravel(a).tolist()).reshape(shape),
     "flatten": lambda a: np.array(np.ravel(a).tolist()),
-    "concat": lambda a, b: np.array(list(a) + list(b)),
+    "concat": ref_concat,
     "slice": lambda a, start, stop: np.array([a[i] for i in range(start, stop)]),
     "index": lambda a, i: a[i],
     "unslice": ref_unslice,
@@ -438,7 +464,11 @@ UNARY_SHAPES = [(), (3,), (2, 3)]
 BINARY_SHAPES = [((), ()), ((3,), (3,)), ((2, 3), (3,)), ((3,), ()), ((), (2, 3)),
                  ((2, 1), (1, 3)), ((2, 3), (2, 1))]
 TENSOR_SHAPES = {
-    "matmul": [((2, 3), (3,)), ((2, 3), (3, 4)), ((2, 3, 4), (2, 4, 2)), ((2, 3, 4), (4, 2))],
+    "matmul": [((2, 3), (3,)), ((2, 3), (3, 4)), ((2, 3, 4), (2, 4, 2)), ((2, 3, 4), (4, 2)),
+               ((3,), (3, 4))],
+    "leaky_relu": [((3,), ()), ((2, 3), (3,)), ((), ())],
+    "clip": [((3,), (), ()), ((2, 3), (3,), (2, 1))],
+    "where": [((3,), (3,), (3,)), ((2, 3), (3,), ()), ((2, 1), (1, 3), (2, 3))],
     "dot": [((3,), (3,))],
     "outer": [((2,), (3,))],
     "transpose": [((2, 3),), ((2, 3, 4),)],
@@ -465,15 +495,19 @@ WITH_ATTRIBUTES = {
     "index": [(((4,),), (3,)), (((3, 2, 2),), (1,))],
     "unslice": [(((2,), (4,)), (1,)), (((1, 2), (3, 2)), (2,))],
     "permute": [(((2, 3),), ((1, 0),)), (((2, 3, 4),), ((2, 0, 1),))],
+    "concat": [(((2,), (3,)), ()), (((1, 3), (2, 3)), ()), (((2, 3), (2, 2)), (1,)),
+               (((2, 2, 3), (2, 2, 1)), (-1,)), (((2, 3, 2), (2, 1, 2)), (-2,))],
     "one_hot": [(((),), (4,))],
     "conv2d": [(((2, 5, 5), (3, 2, 3, 3)), ()), (((2, 5, 5), (3, 2, 3, 3)), (2, 1))],
     "conv2d_image_grad": [(((3, 3, 3), (3, 2, 3, 3), (2, 5, 5)), (2, 1)),
                           (((3, 5, 6), (3, 2, 3, 2), (2, 5, 5)), (1, 1))],
     "conv2d_kernel_grad": [(((3, 5, 5), (2, 5, 5), (3, 2, 3, 3)), (1, 1))],
-    **{op: [(((2, 5, 5),), (2,)), (((2, 5, 4),), (3, 1))] for op in ("maxpool2d", "avgpool2d")},
-    **{op: [(((2, 2, 2), (2, 5, 5)), (2,)), (((2, 3, 2), (2, 5, 4)), (3, 1))]
+    **{op: [(((2, 5, 5),), (2,)), (((2, 5, 4),), (3, 1)), (((2, 5, 5),), (3, 1, 1)),
+            (((2, 5, 4),), (2, 2, 1))] for op in ("maxpool2d", "avgpool2d")},
+    **{op: [(((2, 2, 2), (2, 5, 5)), (2,)), (((2, 3, 2), (2, 5, 4)), (3, 1)),
+            (((2, 5, 5), (2, 5, 5)), (3, 1, 1)), (((2, 3, 3), (2, 5, 4)), (2, 2, 1))]
        for op in ("maxpool2d_grad", "avgpool2d_grad")},
-    "maxpool2d_gather": [(((2, 5, 4), (2, 5, 4)), (3, 1))],
+    "maxpool2d_gather": [(((2, 5, 4), (2, 5, 4)), (3, 1)), (((2, 5, 4), (2, 5, 4)), (3, 1, 1))],
 }
 
 
@@ -523,6 +557,9 @@ def test_op_matches_reference(name, shapes, kinds, attrs):
     if name in INDEX_TABLE:                   # row indices 0..n-1
         rows = shapes[INDEX_TABLE[name]][0]
         operands["a1"] = np.floor(rng.uniform(0, rows, np.shape(operands["a1"])))
+    if name == "where":                       # conditions both true and false
+        operands["a0"] = np.where(rng.random(np.shape(operands["a0"])) < 0.5, 0.0,
+                                  operands["a0"])
     if name == "equal":                       # ties where equal gives 1
         operands["a1"] = np.where(rng.random(np.shape(operands["a1"])) < 0.5, 0.5,
                                   operands["a1"])

@@ -1,4 +1,4 @@
-"""Nested expressions (DESIGN.md §2.4.1): lowering, naming, macros, fmt, depth.
+"""Nested expressions (docs/design.md §2.4.1): lowering, naming, macros, fmt, depth.
 
 `define h = tanh (add (matmul W x) b)` must mean exactly the three flat
 definitions it abbreviates, with inner results `h.1`, `h.2` (innermost first)

@@ -1,5 +1,5 @@
 """The front end on valid programs: syntax, numbers, macros, generated names,
-round trips through the printer, and shape inference (DESIGN.md §2)."""
+round trips through the printer, and shape inference (docs/design.md §2)."""
 from __future__ import annotations
 
 import math

@@ -1,4 +1,4 @@
-"""The ops for sequences, attention and classes (DESIGN.md §2.3.1) against
+"""The ops for sequences, attention and classes (docs/design.md §2.3.1) against
 PyTorch, the sample programs that use them, and class-index labels at run time.
 
 * forward results against PyTorch's own functions (skipped cleanly without

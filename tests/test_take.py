@@ -1,4 +1,4 @@
-"""`take W i` and its adjoint `take_grad` (DESIGN.md §2.3.2; tenflang/embedding.py).
+"""`take W i` and its adjoint `take_grad` (docs/design.md §2.3.2; tenflang/embedding.py).
 
 Checked against numpy's `W[i]` written here, finite differences (the op
 table's gradient tests skip ops whose operand holds indices), the batch

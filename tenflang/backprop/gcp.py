@@ -1,4 +1,4 @@
-"""Assembling the Gradient Computing Program (DESIGN.md §2.5).
+"""Assembling the Gradient Computing Program (docs/design.md §2.5).
 
 Layout, like the original design's example: every declaration first (the shape
 program's, retyped, then the new names in definition order), then the shape

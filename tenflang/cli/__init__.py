@@ -1,8 +1,15 @@
 """Command-line tools: `tfcompiler`, `tfweightcalc`, `tfevaluate` (the original design's
 names) and the `tenflang` group gathering them with `check`, `shard` and friends.
 Each command is a thin wrapper over the Python API, in its own module, imported
-only when that command runs (start-up pays for what a run uses)."""
+only when that command runs (start-up pays for what a run uses).  Ctrl-C or
+SIGTERM while those modules load ends the process at once, exit 1, with one
+line "interrupted" (`quiet_interrupts`): there is nothing to clean up yet."""
+import contextlib
 import importlib
+import os
+import signal
+import sys
+import threading
 
 import click
 
@@ -22,7 +29,27 @@ _TOOLS = {"tfcompiler": "compile", "tfweightcalc": "train", "tfevaluate": "evalu
 
 def _command(name: str) -> click.Command:
     module, attr = COMMANDS[name]
-    return getattr(importlib.import_module(f".{module}", __name__), attr)
+    with quiet_interrupts():
+        return getattr(importlib.import_module(f".{module}", __name__), attr)
+
+
+def _quit(signum, frame):
+    os.write(2, b"interrupted\n")
+    os._exit(1)
+
+
+@contextlib.contextmanager
+def quiet_interrupts():
+    """Within (in the main thread): SIGINT and SIGTERM end the process, exit 1."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = {sig: signal.signal(sig, _quit) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
 
 
 class LazyGroup(click.Group):

@@ -1,15 +1,20 @@
 """What every command shares: error reporting, exit codes, output.
 
-Exit codes (DESIGN.md §4): 0 success; 1 a run that failed (diverged,
+Exit codes (docs/design.md §4): 0 success; 1 a run that failed (diverged,
 interrupted, I/O); 2 bad input or usage.  A `TenflangError` is printed as its
-rendered message on stderr, with no traceback; anything else escaping is a bug
-and keeps its traceback.
+rendered message on stderr, with no traceback; so is running out of memory
+(exit 1), also when a cleanup failed after it and raised something else;
+anything else escaping is a bug and keeps its traceback.  SIGTERM is
+answered as Ctrl-C is (`terminate_as_interrupt`).
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
+import signal
 import sys
+import threading
 
 import click
 
@@ -22,7 +27,8 @@ def reports_errors(command):
     @functools.wraps(command)
     def wrapper(*args, **kwargs):
         try:
-            return command(*args, **kwargs)
+            with terminate_as_interrupt():
+                return command(*args, **kwargs)
         except TenflangError as err:
             click.echo(err.render(), err=True)
             sys.exit(err.exit_code)
@@ -30,12 +36,46 @@ def reports_errors(command):
             click.echo("interrupted", err=True)
             sys.exit(1)
         except MemoryError:
-            click.echo("error: out of memory: the data or the program's tensors are larger "
-                       "than this machine's memory (try --batch-size, or smaller shapes)", err=True)
-            sys.exit(1)
+            out_of_memory()
         except BrokenPipeError:
             sys.exit(1)
+        except Exception as err:
+            if any(isinstance(e, MemoryError) for e in chain(err)):
+                out_of_memory()       # a cleanup that failed after it (a half-closed file)
+            raise
     return wrapper
+
+
+@contextlib.contextmanager
+def terminate_as_interrupt():
+    """SIGINT and SIGTERM raise KeyboardInterrupt while the command runs (the
+    launchers leave SIGINT at its default while they start): every phase ends
+    the same way on either (its cleanup runs, exit 1)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = {sig: signal.signal(sig, signal.default_int_handler)
+           for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+
+
+def chain(err: BaseException):
+    """`err` and the exceptions it was raised while handling, innermost last."""
+    seen = set()
+    while err is not None and id(err) not in seen:
+        seen.add(id(err))
+        yield err
+        err = err.__cause__ or err.__context__
+
+
+def out_of_memory():
+    click.echo("error: out of memory: the data or the program's tensors are larger "
+               "than this machine's memory (try --batch-size, or smaller shapes)", err=True)
+    sys.exit(1)
 
 
 def say(text: str) -> None:

@@ -9,7 +9,7 @@ writes the format its extension names (.npz, .csv, .json/.jsonl, else
 text), as `tfweightcalc -o` does; `--format` is for stdout, or must agree.
 A program with batch statistics uses the population values WEIGHTS holds
 after the weights; `--training [--seed N]` evaluates as in training instead
-(DESIGN.md §2.3.2).
+(docs/design.md §2.3.2).
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""CSV data files: reading and writing (DESIGN.md §3).
+"""CSV data files: reading and writing (docs/design.md §3).
 
 Conventions:
 

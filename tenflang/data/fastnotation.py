@@ -109,7 +109,7 @@ def _kernel():
     only a run that reads text data pays for it)."""
     try:
         return c_kernel(native.library((Path(__file__).parent / "notation_reader.c").read_text()))
-    except native.Unavailable:
+    except (native.Unavailable, native.Abandoned):
         from ._notation_kernel import read_lines
         return read_lines
 

@@ -1,4 +1,4 @@
-"""Vector notation: its grammar, parser and value formatting (DESIGN.md §3).
+"""Vector notation: its grammar, parser and value formatting (docs/design.md §3).
 
 Conventions:
 

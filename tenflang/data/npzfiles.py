@@ -1,4 +1,4 @@
-"""``.npz`` data and weights files: reading, their headers, writing (DESIGN.md §3).
+"""``.npz`` data and weights files: reading, their headers, writing (docs/design.md §3).
 
 Conventions:
 

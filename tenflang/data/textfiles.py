@@ -1,4 +1,4 @@
-"""Data files in vector notation: one vector per line, one example each (DESIGN.md §3).
+"""Data files in vector notation: one vector per line, one example each (docs/design.md §3).
 
 Conventions:
 

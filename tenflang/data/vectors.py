@@ -1,4 +1,4 @@
-"""Reading and writing TenFlang vector files (DESIGN.md §3): the public facade.
+"""Reading and writing TenFlang vector files (docs/design.md §3): the public facade.
 
 Conventions:
 
@@ -160,7 +160,7 @@ def format_examples(arrays: dict[str, np.ndarray | None], fmt: str, *,
 def format_weights(weights: dict[str, np.ndarray], statistics: dict | None = None) -> str:
     """A weights file: one `name: value` per line between `{` and `}` lines;
     the population values of batch statistics after the weights, under a
-    `# batch statistics` comment line (DESIGN.md §2.3.2)."""
+    `# batch statistics` comment line (docs/design.md §2.3.2)."""
     lines = ["{"]
     for k, (name, a) in enumerate({**weights, **(statistics or {})}.items()):
         if k == len(weights):

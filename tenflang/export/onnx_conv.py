@@ -1,4 +1,4 @@
-"""ONNX for the image ops: `conv2d`, `maxpool2d`, `avgpool2d` (DESIGN.md §2.3.1, §2.3.2).
+"""ONNX for the image ops: `conv2d`, `maxpool2d`, `avgpool2d` (docs/design.md §2.3.1, §2.3.2).
 
 A float32 model uses ONNX's `Conv`, `MaxPool` and `AveragePool`.  onnxruntime
 has no float64 `Conv` or `AveragePool`, so a float64 model writes them with

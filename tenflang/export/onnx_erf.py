@@ -1,4 +1,4 @@
-"""ONNX for the erf family: `erf`, `gelu`, `gelu_deriv` (DESIGN.md §2.3.2).
+"""ONNX for the erf family: `erf`, `gelu`, `gelu_deriv` (docs/design.md §2.3.2).
 
 A float32 model uses ONNX's `Erf`.  onnxruntime has no float64 `Erf`, so a
 float64 model computes it from a series of positive terms (Abramowitz and

@@ -305,7 +305,7 @@ ONNX_OPS = {
     "argmax": argmax,                     # ArgMax, Cast
     "equal": equal,                       # Equal, Cast
     "take": take,                         # Cast, Gather (GatherElements for a per-example table)
-    # evaluation mode (DESIGN.md §2.3.2): no dropout; a batch_mean is never reached, its
+    # evaluation mode (docs/design.md §2.3.2): no dropout; a batch_mean is never reached, its
     # population value from the weights file being an initializer (export/forward.py)
     "dropout_mask": lambda b, a, p: b.node("Expand", [b.literal(1), b.node("Shape", [a.name])]),
 }

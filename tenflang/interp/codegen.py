@@ -273,7 +273,11 @@ def compiled(plan, reduce: str | None, fused: bool = False):
     exec(compile(source, f"<tenflang plan {id(plan):x}>", "exec"), namespace)
     forwards = FORWARDS
     if groups:
-        forwards = SimpleNamespace(**vars(FORWARDS), **fused_functions(groups))
+        from .. import native
+        try:
+            forwards = SimpleNamespace(**vars(FORWARDS), **fused_functions(groups))
+        except native.Abandoned:        # interrupted or too slow: the plan without loops
+            return compiled(plan, reduce, False)
     return namespace["run"], reduced, forwards
 
 

@@ -31,13 +31,17 @@ reduction, a reported result that nothing else reads ends in the loop
 (`reduce="sum"`: summed over the examples into shape `shape`, no [B, ...]
 array; the caller divides by B for a mean).  Values used only inside the group
 are never stored.  Runs of one step without a reduction are left alone (a
-numpy ufunc is as fast).  Products already reduced inside BLAS (`codegen`'s
+numpy ufunc is as fast).  A run longer than `limits.MAX_FUSED_STEPS` is cut
+into groups of at most that many steps: a compiler's time grows faster than
+the length of one function, and a 10 000-step loop took it minutes.  Products already reduced inside BLAS (`codegen`'s
 batch sums) are not grouped.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 import math
+
+from .. import limits
 
 ROLES = ("full", "example", "shared", "constant")
 
@@ -81,7 +85,8 @@ def fuse(plan, reduce: str | None, batched: set[str], blas_reduced=frozenset()) 
     for i, step in enumerate(plan.steps):
         fits = (step.op.scalar is not None and step.target in batched
                 and step.target not in blas_reduced and readable(step, plan.shapes, batched))
-        if run and not (fits and plan.shapes[step.target] == plan.shapes[run[0][1].target]):
+        if run and not (fits and plan.shapes[step.target] == plan.shapes[run[0][1].target]
+                        and len(run) < limits.MAX_FUSED_STEPS):
             items += close(run, *context)
             run = []
         if fits:

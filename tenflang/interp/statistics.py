@@ -1,10 +1,10 @@
-"""Population values of a program's batch statistics (DESIGN.md §2.3.2).
+"""Population values of a program's batch statistics (docs/design.md §2.3.2).
 
     values = population(program, data, weights)     # statistic name -> value
 
 A *statistic* is a `batch_mean` line of the program's forward part (a name
 without `/`: every name the compiler makes for the backward part has one,
-DESIGN.md §2.5), so a shape program and its GCP have the same statistics.  Its
+docs/design.md §2.5), so a shape program and its GCP have the same statistics.  Its
 population value is the mean of its operand over all the examples of `data`
 with `weights`, in evaluation mode (dropout off, as evaluation will see it),
 the statistics before it taking their population values ("precise batch

@@ -51,7 +51,7 @@ class Dims:
 
 @dataclass(frozen=True)
 class Expr:
-    """A parenthesised operand `(op operands...)` (DESIGN.md §2.4.1); macro
+    """A parenthesised operand `(op operands...)` (docs/design.md §2.4.1); macro
     expansion lowers it to one definition per op (`lang/nested.py`)."""
     op: str
     operands: tuple["Operand", ...]

@@ -1,4 +1,4 @@
-"""`fold` and `scan` (DESIGN.md §2.4.2): loops over a sequence, unrolled when
+"""`fold` and `scan` (docs/design.md §2.4.2): loops over a sequence, unrolled when
 the program is read, so the program stays straight-line.
 
     define hT = fold cell h0 xs W U b      # the last state

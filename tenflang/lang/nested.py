@@ -1,4 +1,4 @@
-"""Nested expressions (DESIGN.md §2.4.1) lowered to one definition per op.
+"""Nested expressions (docs/design.md §2.4.1) lowered to one definition per op.
 
 `define h = tanh (add (matmul W x) b)` becomes
 

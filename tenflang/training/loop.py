@@ -50,7 +50,7 @@ import numpy as np
 
 from ..backprop import adjoint
 from ..backprop.graph import unused_weights
-from ..errors import Location, TenflangError
+from ..errors import Location, RunFailure, TenflangError
 from ..interp.arguments import check_weights
 from ..interp.device import to_host
 from ..interp.statistics import statistic_lines
@@ -63,7 +63,8 @@ from .hooks import EpochInfo, Hooks, StepInfo
 from .norms import loss_and_norm, weights_finite
 from . import optimizers
 from .optimizers import step
-from .state import Diverged, Interrupted, State, TrainResult, crossed, host_arrays, host_state
+from .state import (Diverged, Interrupted, State, StepFailed, TrainResult, crossed, host_arrays,
+                    host_state)
 
 @dataclass(frozen=True)
 class Signature:
@@ -217,10 +218,10 @@ def descend(state: State, descent: Descent, cfg: TrainConfig, hooks: Hooks):
         rows = descent.rows(state.iteration)
         grads, loss = descent.gradient(state.weights, state.iteration, rows)
         return (*loss_and_norm(loss, optimizers.trainable(grads, cfg), descent.xp), "max-iters")
-    loss, norm = math.nan, math.nan
+    loss, norm, first = math.nan, math.nan, state.iteration
     while state.iteration < cfg.max_iters:
         before = state.iteration
-        done = (one_round if descent.local_round else one_step)(state, descent, cfg)
+        done = guarded(one_round if descent.local_round else one_step, state, descent, cfg, first)
         loss, norm = done.losses[-1], done.norm
         state.history.extend(done.losses)
         if done.converged:
@@ -245,6 +246,25 @@ def descend(state: State, descent: Descent, cfg: TrainConfig, hooks: Hooks):
     return loss, norm, "max-iters"
 
 
+def guarded(take_pass, state: State, descent: Descent, cfg: TrainConfig, first: int) -> Pass:
+    """`take_pass(state, descent, cfg)`; an error it raises after the run's first
+    step (bad data met mid-run, a class index computed from the weights, out
+    of memory) becomes `StepFailed`, keeping the last good weights as
+    divergence does.  In the first step it is bad input and goes on as it is."""
+    try:
+        return take_pass(state, descent, cfg)
+    except RunFailure:
+        raise
+    except (TenflangError, MemoryError) as err:
+        if state.iteration == first:
+            raise
+        what = err.message if isinstance(err, TenflangError) else "out of memory"
+        failed = StepFailed(f"training stopped at iteration {state.iteration + 1}: {what}",
+                            host_state(state))
+        failed.location = getattr(err, "location", failed.location)
+        raise failed from None
+
+
 def weights_diverged(state: State, cfg: TrainConfig) -> Diverged:
     """Divergence found in the weights a step made (`state` still holds the
     last good ones)."""
@@ -261,8 +281,22 @@ def check_finite(losses: list, norm: float, state: State, cfg: TrainConfig) -> N
     at = state.iteration + (len(losses) if bad is None else bad + 1)
     shown = losses[-1] if bad is None else losses[bad]
     raise Diverged(f"training diverged at iteration {at}: the loss is {shown} and the "
-                   f"gradient norm {norm}; try a smaller --lr (it was {cfg.lr:g})",
-                   host_state(state))
+                   f"gradient norm {norm}; {likely_cause(state, shown, cfg)}", host_state(state))
+
+
+def likely_cause(state: State, loss: float, cfg: TrainConfig) -> str:
+    """What to try: a NaN before any step, or one that follows losses that did
+    not grow, comes from the data or the program (log or sqrt of a negative
+    value, 0/0), not from a step that was too long."""
+    history = [h for h in state.history if math.isfinite(h)]
+    from_data = "an example gives NaN (log or sqrt of a negative value, 0/0 in the data or " \
+                "the program); check the data"
+    if not history:
+        return f"the weights have not moved yet, so {from_data}"
+    if math.isnan(loss) and history[-1] <= 10 * history[0]:
+        return f"the losses were not growing: {from_data}, or try a smaller --lr (it was " \
+               f"{cfg.lr:g})"
+    return f"try a smaller --lr (it was {cfg.lr:g})"
 
 
 def evaluate_validation(state: State, validate: Callable, cfg: TrainConfig,
@@ -276,10 +310,13 @@ def evaluate_validation(state: State, validate: Callable, cfg: TrainConfig,
     hooks.on_validation(state, state.iteration, val)
     if not cfg.patience:
         return val, False
-    if best is None or val < best[1]:
+    if math.isfinite(val) and (best is None or val < best[1]):
         state.best = {k: v.copy() for k, v in state.weights.items()}
         return val, False
-    since = sum(1 for it, _ in state.val_history if it > state.best_evaluation()[0])
+    best = state.best_evaluation()
+    if best is None:                # no finite validation loss yet: nothing to improve on
+        return val, False
+    since = sum(1 for it, _ in state.val_history if it > best[0])
     return val, since >= cfg.patience
 
 
@@ -361,9 +398,21 @@ def result_of(state: State, start: Start, cfg: TrainConfig, ending: tuple, valid
         last = state.val_history[-1] if state.val_history else None
         val_loss = last[1] if last and last[0] == state.iteration else validate(state.weights)
     warnings = untrusted(final, start.iteration, start.zero, epoch, cfg.lr, start.unused)
+    warnings += nonfinite_validation(final.val_history)
     return TrainResult(weights, state.iteration, *ending, time.perf_counter() - start.clock,
                        final.history, val_loss, final, final.val_history, best_iteration, epoch,
                        warnings)
+
+
+def nonfinite_validation(val_history: list) -> list[str]:
+    """A warning when some validation losses were NaN or infinite (never the best)."""
+    bad = [(it, v) for it, v in val_history if not math.isfinite(v)]
+    if not bad:
+        return []
+    return [f"the validation loss was {bad[0][1]} at {len(bad)} of {len(val_history)} "
+            f"evaluations (first after iteration {bad[0][0]}): an example of the validation "
+            "split gives NaN or infinity (log or sqrt of a negative value, 0/0 in the data "
+            "or the program); such an evaluation is never the best"]
 
 
 def zero_weights(weights: dict, xp) -> set[str]:

@@ -28,7 +28,7 @@ a step from the chunks it holds and nobody ever permutes the whole data set:
   choice of its rows (`chunk_split`).
 
 A batch size of at least the number of examples means full batch
-(DESIGN.md §4): `shares` is then not used.
+(docs/design.md §4): `shares` is then not used.
 """
 from __future__ import annotations
 

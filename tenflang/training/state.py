@@ -1,12 +1,14 @@
 """What a training run holds and returns: its `State` (all a checkpoint
 needs to continue it), its `TrainResult`, and the two ways it stops early
-with that state: `Diverged` and `Interrupted`.
+with that state: `Diverged` (and `StepFailed`, an error met mid-run, which
+is handled the same way) and `Interrupted`.
 
 States live on the run's device while it trains; `host_state` is the copy in
 host memory (numpy) that hooks, checkpoints and results receive.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -29,8 +31,10 @@ class State:
     population: object = field(default=None, repr=False, compare=False)
 
     def best_evaluation(self) -> tuple[int, float] | None:
-        """(iteration, validation loss) of the first lowest validation loss."""
-        return min(self.val_history, key=lambda e: e[1], default=None)
+        """(iteration, validation loss) of the first lowest validation loss; a
+        NaN or infinite one is never the best."""
+        return min((e for e in self.val_history if math.isfinite(e[1])), key=lambda e: e[1],
+                   default=None)
 
 
 @dataclass
@@ -55,6 +59,12 @@ class Diverged(RunFailure):
     def __init__(self, message: str, state: State):
         super().__init__(message)
         self.state = state
+
+
+class StepFailed(Diverged):
+    """A step raised an error after the run had taken steps (a class index
+    computed from the weights out of range, out of memory): handled as
+    divergence is, the last good weights kept."""
 
 
 class Interrupted(RunFailure):

@@ -49,6 +49,15 @@ def pool_windows(x, k, stride):
         yield i, j, (slice(i * stride, i * stride + k), slice(j * stride, j * stride + k))
 
 
+def with_padding(x, pad, fill=0.0):
+    """x with `pad` entries `fill` around each channel (-∞ for max pooling: PyTorch's)."""
+    return np.pad(x, ((0, 0), (pad, pad), (pad, pad)), constant_values=fill)
+
+
+def without_padding(image, pad):
+    return image[:, pad:image.shape[1] - pad, pad:image.shape[2] - pad]
+
+
 def first_max(window) -> tuple[int, int]:
     """Row-major position of the first maximum of a k×k window."""
     best = max(window.ravel().tolist())
@@ -61,7 +70,8 @@ def pooled_shape(x, k, stride):
     return (x.shape[0],) + tuple(len(positions(n, k, stride)) for n in x.shape[1:])
 
 
-def maxpool2d(x, k, stride=None):
+def maxpool2d(x, k, stride=None, pad=0):
+    x = with_padding(x, pad, -np.inf)
     out = np.zeros(pooled_shape(x, k, stride))
     for i, j, (rows, cols) in pool_windows(x, k, stride):
         out[:, i, j] = [x[c, rows, cols].max() for c in range(x.shape[0])]
@@ -76,32 +86,35 @@ def window_maxima(x, k, stride):
             yield (c, i, j), (c, rows.start + u, cols.start + w)
 
 
-def maxpool2d_grad(g, x, k, stride=None):
+def maxpool2d_grad(g, x, k, stride=None, pad=0):
+    x = with_padding(x, pad, -np.inf)
     grad = np.zeros(x.shape)
     for out, source in window_maxima(x, k, stride):
         grad[source] += g[out]
-    return grad
+    return without_padding(grad, pad)
 
 
-def maxpool2d_gather(G, x, k, stride=None):
+def maxpool2d_gather(G, x, k, stride=None, pad=0):
+    x, G = with_padding(x, pad, -np.inf), with_padding(G, pad)
     out = np.zeros(pooled_shape(x, k, stride))
     for position, source in window_maxima(x, k, stride):
         out[position] = G[source]
     return out
 
 
-def avgpool2d(x, k, stride=None):
+def avgpool2d(x, k, stride=None, pad=0):
+    x = with_padding(x, pad)
     out = np.zeros(pooled_shape(x, k, stride))
     for i, j, (rows, cols) in pool_windows(x, k, stride):
         out[:, i, j] = [x[c, rows, cols].mean() for c in range(x.shape[0])]
     return out
 
 
-def avgpool2d_grad(g, x, k, stride=None):
-    grad = np.zeros(x.shape)
-    for i, j, (rows, cols) in pool_windows(x, k, stride):
+def avgpool2d_grad(g, x, k, stride=None, pad=0):
+    grad = np.zeros(with_padding(x, pad).shape)
+    for i, j, (rows, cols) in pool_windows(grad, k, stride):
         grad[:, rows, cols] += g[:, i, j, None, None] / (k * k)
-    return grad
+    return without_padding(grad, pad)
 
 
 REFERENCE = {name: globals()[name] for name in (
