@@ -29,6 +29,8 @@ _EXPORTS = {
     "TrainConfig": ("training.loop", "TrainConfig"), "train": ("training.loop", "train"),
     "Estimator": ("estimator", "Estimator"), "Classifier": ("estimator", "Classifier"),
     "TrainingWarning": ("estimator", "TrainingWarning"),
+    "TensorBoard": ("training.tensorboard_log", "TensorBoard"),
+    "EpochLines": ("training.watch", "EpochLines"),
 }
 
 
@@ -49,4 +51,4 @@ __all__ = ["TenflangError", "RunFailure", "parse", "parse_file", "print_program"
            "compile_gradient", "interpret", "evaluate", "make_plan", "run_plan",
            "load_examples", "load_weights", "save_examples", "save_weights", "format_examples",
            "load_vectors", "save_vectors", "train", "TrainConfig", "Estimator", "Classifier",
-           "TrainingWarning"]
+           "TrainingWarning", "TensorBoard", "EpochLines"]

@@ -21,7 +21,8 @@ from ..lang.ast import Comment, Program, Var
 from ..lang.checks import check
 from .gcp import assemble
 from .graph import build_graph, reachable
-from .reverse import adjoint, carries, edge_rules, infer, reverse_sweep, zero
+from ..naming import adjoint
+from .reverse import carries, edge_rules, infer, reverse_sweep, zero
 from .simplify import simplify
 
 

@@ -24,20 +24,12 @@ from dataclasses import dataclass, field, replace
 from .. import ops
 from ..lang.ast import Comment, Define, Num, Var
 from ..lang.checks import result_shape
-from ..lang.nested import Namer
+from ..naming import Namer, adjoint, partial_name
 from ..lang.printer import right_side
 from ..opkinds import Rule
 from ..shapes import Shape
 from .graph import Graph, topological_order
 from .rules import lower
-
-
-def adjoint(name: str) -> str:
-    return f"d/d{name}"
-
-
-def partial_name(node: str, operand: str) -> str:
-    return f"d{node}/d{operand}"
 
 
 @dataclass

@@ -55,7 +55,7 @@ def export_model(program: Program, weights: dict, dtype: str = "float64",
     onnx = require("onnx")
     check_opset(onnx, opset)
     shapes = check(program)
-    inputs, outputs = signature(program, with_loss)
+    inputs, outputs = graph_interface(program, with_loss)
     plan = forward_plan(program, shapes, inputs, outputs, weights)
     missing = missing_statistic(program, plan)
     if missing:
@@ -96,7 +96,7 @@ def check_opset(onnx, opset: int) -> None:
                             f"{newest} (the newest the installed onnx knows)")
 
 
-def signature(program: Program, with_loss: bool) -> tuple[list[str], list[str]]:
+def graph_interface(program: Program, with_loss: bool) -> tuple[list[str], list[str]]:
     """The graph's input names and output names, in declaration order (outputs before losses)."""
     decls = program.declarations().values()
     inputs = [d.name for d in decls if d.kind == "input" or with_loss and d.kind == "exp_output"]

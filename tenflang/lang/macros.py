@@ -23,7 +23,8 @@ from .. import limits, ops
 from .ast import Declare, Define, Macro, Program, Var
 from .diagnostics import error_at
 from .loops import LOOPS, Prefix, is_loop, unroll
-from .nested import Namer, has_nested, lower, names_used, nodes, rename
+from ..naming import Namer, local
+from .nested import has_nested, lower, names_used, nodes, rename
 
 
 def expand(program: Program) -> Program:
@@ -230,7 +231,7 @@ def expand_call(program: Program, call: Define, macros: dict[str, Macro], origin
     renaming[macro.result] = Var(call.name)
     for s in macro.body:
         if isinstance(s, Declare):
-            renaming[s.name] = Var(f"{call.name}.{s.name}")
+            renaming[s.name] = Var(local(call.name, s.name))
     out: list = []
     for s in macro.body:
         if isinstance(s, Declare):

@@ -47,6 +47,8 @@ class StepInfo:
     steps: int = 1            # optimizer steps this pass took (K with --sync-every K)
     val_loss: float | None = None   # when the pass ended an epoch and was validated
     stopping: bool = False    # early stopping ends the run after this pass
+    gradients: dict | None = None   # the step's gradient by weight, on the run's device
+    #                                 (None for a round of local steps on the cluster)
 
 
 @dataclass(frozen=True)
@@ -55,6 +57,7 @@ class EpochInfo:
     iteration: int
     loss: float               # the last training loss of the epoch
     val_loss: float | None    # None without a validation split
+    epoch_iterations: int = 1  # iterations per epoch (1 for full batch)
 
 
 class Hooks:

@@ -48,7 +48,6 @@ from typing import Callable
 
 import numpy as np
 
-from ..backprop import adjoint
 from ..backprop.graph import unused_weights
 from ..errors import Location, RunFailure, TenflangError
 from ..interp.arguments import check_weights
@@ -57,6 +56,7 @@ from ..interp.statistics import statistic_lines
 from ..lang.ast import Define, Program
 from ..lang.checks import check, class_indices
 from ..lang.diagnostics import error_at
+from ..naming import adjoint
 from .gradients import Descent, LocalGradients, to_device
 from .health import untrusted
 from .hooks import EpochInfo, Hooks, StepInfo
@@ -177,6 +177,7 @@ class Pass:
     norm: float
     rows: object = None
     converged: bool = False      # the gradient norm was below tol: no step was taken
+    gradients: dict | None = None
 
 
 def one_step(state: State, descent: Descent, cfg: TrainConfig) -> Pass:
@@ -192,7 +193,7 @@ def one_step(state: State, descent: Descent, cfg: TrainConfig) -> Pass:
     if not weights_finite(state.weights, descent.xp):
         state.weights = previous     # the last good weights, not the overflowed ones
         raise weights_diverged(state, cfg)
-    return Pass([loss], norm, rows)
+    return Pass([loss], norm, rows, gradients=grads)
 
 
 def one_round(state: State, descent: Descent, cfg: TrainConfig) -> Pass:
@@ -215,6 +216,8 @@ def descend(state: State, descent: Descent, cfg: TrainConfig, hooks: Hooks):
     gradient norm, why it stopped).  With local steps `tol` is checked after
     the round, on the norm it reports."""
     if state.iteration >= cfg.max_iters:     # a resumed run that has no step left
+        if state.history and state.grad_norm is not None:   # what the run it continues said
+            return state.history[-1], state.grad_norm, "max-iters"
         rows = descent.rows(state.iteration)
         grads, loss = descent.gradient(state.weights, state.iteration, rows)
         return (*loss_and_norm(loss, optimizers.trainable(grads, cfg), descent.xp), "max-iters")
@@ -224,6 +227,7 @@ def descend(state: State, descent: Descent, cfg: TrainConfig, hooks: Hooks):
         done = guarded(one_round if descent.local_round else one_step, state, descent, cfg, first)
         loss, norm = done.losses[-1], done.norm
         state.history.extend(done.losses)
+        state.grad_norm = norm
         if done.converged:
             return loss, norm, "converged"
         state.iteration += len(done.losses)
@@ -233,10 +237,11 @@ def descend(state: State, descent: Descent, cfg: TrainConfig, hooks: Hooks):
             val, stop = evaluate_validation(state, descent.validate, cfg, hooks)
         lr = optimizers.learning_rate(cfg, state.iteration - 1)
         hooks.on_step(state, StepInfo(state.iteration, loss, norm, lr, done.rows,
-                                      len(done.losses), val, stop))
+                                      len(done.losses), val, stop, done.gradients))
         if epoch_ended:
             hooks.on_epoch(state, EpochInfo(state.iteration // descent.epoch_iterations,
-                                            state.iteration, loss, val))
+                                            state.iteration, loss, val,
+                                            descent.epoch_iterations))
         if stop:
             return loss, norm, "early-stopped"
         if descent.local_round and norm < cfg.tol:

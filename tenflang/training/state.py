@@ -26,6 +26,7 @@ class State:
     history: list = field(default_factory=list)   # training loss per iteration
     val_history: list = field(default_factory=list)   # (iteration, validation loss)
     best: dict | None = None     # with patience: the weights of the best evaluation
+    grad_norm: float | None = None   # of the last step (a resume with no step left reports it)
     statistics: dict = field(default_factory=dict)   # population values at `weights` (DESIGN.md §2.3.2)
     # `population(weights) -> statistics` of the run (set by `train`; None: none to compute)
     population: object = field(default=None, repr=False, compare=False)
@@ -87,7 +88,7 @@ def host_state(state: State, statistics: bool = False) -> State:
         values = host(state.population(state.weights))
     return State(host(state.weights), host(state.slots), state.iteration, list(state.history),
                  list(state.val_history), None if state.best is None else host(state.best),
-                 values)
+                 state.grad_norm, values)
 
 
 def crossed(before: int, after: int, period: int) -> bool:
