@@ -28,6 +28,7 @@ import sys
 import click
 import numpy as np
 
+from ..lang.ast import DeclKind
 from ..backprop import compile_gradient
 from ..naming import adjoint
 from ..files import write_file
@@ -42,6 +43,7 @@ from ..training.hooks import Callbacks, Checkpoints, Hooks, combine
 from ..training.loop import Diverged, Interrupted, State, TrainConfig, signature, train
 from ..training.optimizers import OPTIMIZERS, SCHEDULES
 from ..training.rescue import CheckpointFailed, keep_weights
+from ..training import tensorboard_log
 from ..training.tensorboard_log import TensorBoard
 from ..training.watch import EpochLines, Figures, final_loss, validation_metrics
 from .train_options import steering_options
@@ -118,7 +120,7 @@ def tfweightcalc(gcp_file, data_file, out, lr, optimizer, weight_decay, lr_sched
     if plot:
         require_matplotlib()
     if logdir:
-        require_tensorboardx()
+        tensorboard_log.require()
     cfg = TrainConfig(lr=lr, optimizer=optimizer, batch_size=batch_size, max_iters=max_iters,
                       tol=tol, seed=seed, val_fraction=val_fraction, dtype=dtype,
                       weight_decay=weight_decay, lr_schedule=lr_schedule, patience=patience,
@@ -167,7 +169,7 @@ def gradient_program(path: str):
     program's (the GCP keeps only what the gradients need)."""
     program = parse_file(path)
     decls = program.declarations()
-    weights = [n for n, d in decls.items() if d.kind == "weight"]
+    weights = [n for n, d in decls.items() if d.kind == DeclKind.WEIGHT]
     if any(decls.get(adjoint(w)) is not None for w in weights):
         return program, program
     check(program, shape_program=True)          # tfcompiler's rules for its input
@@ -237,14 +239,6 @@ def checkpoint_saver(path: str, cfg):
             raise CheckpointFailed(f"cannot write the checkpoint {path}: {err.message}; training "
                               f"stopped at iteration {state.iteration}", state) from None
     return save
-
-
-def require_tensorboardx() -> None:
-    try:
-        import tensorboardX  # noqa: F401
-    except ImportError:
-        raise TenflangError("--logdir needs tensorboardX, which is not installed; "
-                            "pip install 'tenflang[tensorboard]'") from None
 
 
 def require_matplotlib() -> None:

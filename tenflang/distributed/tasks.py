@@ -33,6 +33,7 @@ import numpy as np
 from ..interp.device import to_host
 from ..interp.engine import Engine
 from ..interp.statistics import level_sums, levels
+from ..opkinds import Reduction
 from ..modes import Mode
 from ..training.gradients import gradient_plan, to_device
 from ..training.loop import signature
@@ -120,7 +121,7 @@ def chunk_sums(chunk: dict, round_: tuple, sample=None, key: tuple = (0, 0)) -> 
     batch, rows = batch_of(chunk, sample, iteration)
     xp = module_of(chunk)       # on a GPU worker the fused groups run as CUDA kernels
     mode = mode_of(key[0], iteration, key[1], rows, rows_of(batch))
-    values = Engine(xp).run(plan, {**batch, **weights}, dtype=dtype, reduce="sum", mode=mode)
+    values = Engine(xp).run(plan, {**batch, **weights}, dtype=dtype, reduce=Reduction.SUM, mode=mode)
     return {"rows": rows_of(batch),
             "loss": sum(float(values[name]) for name in sig.losses),
             "grads": {w: np.asarray(to_host(values[g]), dtype=np.float64)
@@ -142,7 +143,7 @@ def local_steps(chunk: dict, round_: tuple, sample, count: int, index: int = 0) 
             batch, picked = batch_of(chunk, sample, state.iteration)
             rows = rows_of(batch)
             values = Engine(xp).run(plan, {**batch, **state.weights}, dtype=cfg.dtype,
-                                    reduce="mean", mode=mode_of(cfg.seed, state.iteration,
+                                    reduce=Reduction.MEAN, mode=mode_of(cfg.seed, state.iteration,
                                                                 index, picked, rows))
             grads = {w: values[g] for w, g in sig.gradients.items()}
             losses.append(sum(float(values[name]) for name in sig.losses))

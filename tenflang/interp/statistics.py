@@ -24,6 +24,7 @@ from .. import ops
 from ..errors import TenflangError
 from ..lang.ast import Define, Num, Program, Var
 from ..lang.diagnostics import error_at
+from ..opkinds import Reduction
 from ..modes import EVALUATION
 from ..shapes import fmt_shape
 from .plan import make_plan
@@ -88,7 +89,7 @@ def level_sums(program: Program, level: list[Define], data: dict, weights: dict,
     for start in range(0, n, chunk):
         part = {k: v[start:start + chunk] for k, v in data.items()}
         values = run_plan(plan, {**part, **weights, **found}, xp=xp, dtype=dtype,
-                          reduce="sum", mode=EVALUATION)
+                          reduce=Reduction.SUM, mode=EVALUATION)
         sums = {k: sums[k] + values[k] for k in names}
     return sums
 

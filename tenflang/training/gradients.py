@@ -38,6 +38,7 @@ from ..interp.device import to_host
 from ..interp.engine import Engine
 from ..interp.statistics import population
 from ..modes import Mode
+from ..opkinds import Reduction
 from .sampling import batch_indices, split
 
 
@@ -121,8 +122,8 @@ class LocalGradients:
             # dropout keyed by each example's index among the training examples
             mode = Mode(seed=cfg.seed, iteration=iteration,
                         rows=None if rows is None else np.asarray(to_host(rows)))
-            values = engine.run(plan, {**batch, **weights}, dtype=cfg.dtype, reduce="mean",
-                                mode=mode)
+            values = engine.run(plan, {**batch, **weights}, dtype=cfg.dtype,
+                                reduce=Reduction.MEAN, mode=mode)
             # the loss stays on the device: the loop copies it back with the gradient norm
             return ({w: values[g] for w, g in sig.gradients.items()},
                     sum(values[name] for name in sig.losses))
@@ -135,6 +136,7 @@ class LocalGradients:
                          cfg.dtype)
 
         def validate(weights: dict) -> float:
-            values = self.engine.run(plan, {**data, **weights}, dtype=cfg.dtype, reduce="mean")
+            values = self.engine.run(plan, {**data, **weights}, dtype=cfg.dtype,
+                                     reduce=Reduction.MEAN)
             return sum(float(v) for v in values.values())
         return validate

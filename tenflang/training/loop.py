@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import functools
 import math
+import numbers
 import time
 from dataclasses import dataclass, field
 from typing import Callable
@@ -53,7 +54,7 @@ from ..errors import Location, RunFailure, TenflangError
 from ..interp.arguments import check_weights
 from ..interp.device import to_host
 from ..interp.statistics import statistic_lines
-from ..lang.ast import Define, Program
+from ..lang.ast import DeclKind, Define, Program
 from ..lang.checks import check, class_indices
 from ..lang.diagnostics import error_at
 from ..naming import adjoint
@@ -82,20 +83,21 @@ def signature(gcp: Program) -> Signature:
     shapes = check(gcp)
     decls = gcp.declarations()
     where = Location(gcp.filename)
-    weights = {n: shapes[n] for n, d in decls.items() if d.kind == "weight"}
+    weights = {n: shapes[n] for n, d in decls.items() if d.kind == DeclKind.WEIGHT}
     if not weights:
         raise TenflangError("the GCP declares no weights: there is nothing to learn", where)
-    outputs = {n for n, d in decls.items() if d.kind == "output"}
+    outputs = {n for n, d in decls.items() if d.kind == DeclKind.OUTPUT}
     missing = [w for w in weights if adjoint(w) not in outputs]
     if missing:
         raise TenflangError(f"the GCP has no gradient output '{adjoint(missing[0])}' for weight "
                             f"'{missing[0]}'; is it a GCP made by tfcompiler?", where)
     check_gradients(gcp, weights, shapes)
-    losses = tuple(n for n, d in decls.items() if d.kind == "loss")
+    losses = tuple(n for n, d in decls.items() if d.kind == DeclKind.LOSS)
     if not losses:
         raise TenflangError("the GCP declares no loss; tfweightcalc reports the loss it "
                             "minimises", where)
-    inputs = {n: shapes[n] for n, d in decls.items() if d.kind in ("input", "exp_output")}
+    inputs = {n: shapes[n] for n, d in decls.items()
+              if d.kind in (DeclKind.INPUT, DeclKind.EXP_OUTPUT)}
     return Signature(weights, {w: adjoint(w) for w in weights}, inputs, losses,
                      class_indices(gcp))
 
@@ -141,11 +143,9 @@ class TrainConfig:
     freeze: tuple = ()
 
     def __post_init__(self):
+        check_fields(self)
         optimizers.check(self)
         optimizers.fill(self)
-        if not self.weight_decay >= 0:
-            raise TenflangError(f"weight_decay (--weight-decay) must be 0 or more, not "
-                                f"{self.weight_decay!r}")
         if self.patience is not None:
             if isinstance(self.patience, bool) or not isinstance(self.patience, int) \
                     or self.patience < 1:
@@ -154,6 +154,31 @@ class TrainConfig:
             if not self.val_fraction:
                 raise TenflangError("patience (--patience) needs a validation split to watch: "
                                     "set val_fraction (--val-fraction), e.g. 0.2")
+
+
+def check_fields(cfg: TrainConfig) -> None:
+    """The types and ranges of the plain settings (each message names its option)."""
+    def number(name, low, high=math.inf, low_open=False, whole=False, optional=False):
+        value = getattr(cfg, name)
+        if value is None and optional:
+            return
+        kind = numbers.Integral if whole else numbers.Real
+        ok = (not isinstance(value, bool) and isinstance(value, kind) and math.isfinite(value)
+              and (value > low if low_open else value >= low) and value < high)
+        if not ok:
+            span = f"above {low}" if low_open else f"{low} or more"
+            span += f" and below {high}" if high != math.inf else ""
+            raise optimizers.bad(name, f"must be {span}{', a whole number' if whole else ''}, "
+                                 f"not {value!r:.60}")
+    number("lr", 0, low_open=True)
+    number("batch_size", 1, whole=True, optional=True)
+    number("max_iters", 0, whole=True)
+    number("tol", 0)
+    number("seed", 0, whole=True)
+    number("val_fraction", 0, 1)
+    number("weight_decay", 0)
+    if cfg.dtype not in ("float64", "float32"):
+        raise optimizers.bad("dtype", f"must be 'float64' or 'float32', not {cfg.dtype!r:.60}")
 
 
 def initial_weights(sig: Signature, seed: int, given: dict | None = None) -> dict:

@@ -35,14 +35,20 @@ FLUSH = 2        # seconds between flushes of the event file
 HPARAM_TYPES = (bool, int, float, str)
 
 
-def summary_writer(logdir: str):
-    """A tensorboardX SummaryWriter on `logdir`, or a TenflangError saying what to install."""
+def require() -> None:
+    """A TenflangError saying what to install when tensorboardX is missing."""
     try:
-        from tensorboardX import SummaryWriter
+        import tensorboardX  # noqa: F401
     except ImportError:
         raise TenflangError("--logdir needs tensorboardX, which is not installed; "
                             "pip install 'tenflang[tensorboard]' (and tensorboard to view "
                             "the logs)") from None
+
+
+def summary_writer(logdir: str):
+    """A tensorboardX SummaryWriter on `logdir`, or a TenflangError saying why not."""
+    require()
+    from tensorboardX import SummaryWriter
     try:
         return SummaryWriter(logdir=logdir, flush_secs=FLUSH)
     except OSError as err:

@@ -34,6 +34,7 @@ from typing import Callable
 import numpy as np
 
 from ..interp import make_plan
+from ..naming import adjoint
 from ..interp.engine import Engine
 from .gradients import to_device
 from .hooks import Hooks
@@ -130,8 +131,9 @@ def validation_metrics(program, examples: dict, config, engine: Engine | None = 
     gradient outputs left out), or None without a validation split or
     without such outputs."""
     decls = program.declarations()
+    gradients = {adjoint(n) for n, d in decls.items() if d.kind == "weight"}
     names = [n for n, d in decls.items() if d.kind == "output" and not d.shape
-             and not n.startswith("d/")]
+             and n not in gradients]
     n = len(next(iter(examples.values()))) if examples else 0
     _, rows = split(n, config.val_fraction, config.seed)
     if not names or not len(rows):
