@@ -564,7 +564,7 @@ def test_shard_bad_input_exits_2_with_a_message(tmp_path, run_cli_batch):
     assert os.listdir(tmp_path / "full") == ["notes.txt"]
 
 
-# ---- dropout and batch statistics on a cluster (DESIGN.md §2.3.2) ----------------
+# ---- dropout and batch statistics on a cluster (docs/design.md §2.3.2) ----------------
 
 BN_DROPOUT = """declare input x [3]
 declare exp_output t

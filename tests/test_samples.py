@@ -32,7 +32,7 @@ RECIPES = {   # sample -> (training data, tfweightcalc options)
                                               "--batch-size", "64", "--max-iters", "1400"]),
     "attention_digits": ("digit_images_train.txt", ["--optimizer", "adam", "--lr", "0.01",
                                                     "--batch-size", "64", "--max-iters", "1400"]),
-    # dropout and batch normalisation (DESIGN.md §2.3.2); PyTorch's figures for the same
+    # dropout and batch normalisation (docs/design.md §2.3.2); PyTorch's figures for the same
     # nets and settings: bench/torch_samples.py
     "vgg_digits": ("digit_images_train.txt", ["--optimizer", "adam", "--lr", "0.01",
                                               "--batch-size", "64", "--max-iters", "400"]),

@@ -18,7 +18,7 @@ Conventions:
   (tenflang.training.sampling).
 * The GCP travels as text with its sha256; each worker process plans it once
   (`plan_for`).
-* Dropout (DESIGN.md §2.3.2) is keyed by the run's seed, the iteration and
+* Dropout (docs/design.md §2.3.2) is keyed by the run's seed, the iteration and
   each example's key: its chunk's index times 2**32 plus its row among the
   chunk's training rows (`example_keys`), so the masks do not depend on which
   worker holds a chunk, nor on how many workers there are.  `batch_mean` is

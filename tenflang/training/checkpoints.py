@@ -4,7 +4,7 @@ A checkpoint is an .npz file written atomically: `w:<name>` per weight,
 `s:<key>` per optimizer slot (e.g. `s:m:W1` for adam's first moment),
 `history` (the training loss per iteration), `val_history` ((iteration,
 validation loss) rows), `t:<name>` per batch statistic (its population value
-at the checkpoint's weights, DESIGN.md §2.3.2: the weights a checkpoint holds
+at the checkpoint's weights, docs/design.md §2.3.2: the weights a checkpoint holds
 evaluate; a resumed run does not read them), `b:<name>` per weight of the best evaluation (with
 --patience) and `meta`, a JSON string with the iteration, the optimizer, the
 seed, the last step's gradient norm and the settings that shape the steps

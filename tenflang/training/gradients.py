@@ -13,7 +13,7 @@ hooks, state) as descent:`, and gives the loop a `Descent`:
   example (dropout keyed by each example's index) has both in hand;
 * `validate(weights) -> mean loss` over the validation split (None without);
 * `population(weights)`: the population values of the GCP's batch statistics
-  over the training examples (DESIGN.md §2.3.2; interp/statistics.py);
+  over the training examples (docs/design.md §2.3.2; interp/statistics.py);
 * `epoch_iterations`, and `xp`, the array module the weights live on;
 * `local_round(state)`, with local steps on a cluster only (see
   tenflang.distributed.descent).

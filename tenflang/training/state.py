@@ -27,7 +27,8 @@ class State:
     val_history: list = field(default_factory=list)   # (iteration, validation loss)
     best: dict | None = None     # with patience: the weights of the best evaluation
     grad_norm: float | None = None   # of the last step (a resume with no step left reports it)
-    statistics: dict = field(default_factory=dict)   # population values at `weights` (DESIGN.md §2.3.2)
+    # the population values of the batch statistics at `weights` (docs/design.md §2.3.2)
+    statistics: dict = field(default_factory=dict)
     # `population(weights) -> statistics` of the run (set by `train`; None: none to compute)
     population: object = field(default=None, repr=False, compare=False)
 
