@@ -49,9 +49,10 @@ def prepare(plan, data: dict, xp, dtype, mode: Mode = TRAINING) -> tuple[dict, i
                                 f"{fmt_shape(plan.shapes[name])}"
                                 f"{' per example' if name in plan.batched else ''}")
         if name in plan.batched:
-            if batch is not None and value.shape[0] != batch:
-                raise TenflangError(f"'{name}' has {value.shape[0]} examples, expected {batch}")
-            batch = value.shape[0] if value.ndim else 1
+            examples = value.shape[0] if value.ndim else 1
+            if batch is not None and examples != batch:
+                raise TenflangError(f"'{name}' has {examples} examples, expected {batch}")
+            batch = examples
             env[name] = value if value.ndim else value.reshape(1)
         else:
             env[name] = value[None]
