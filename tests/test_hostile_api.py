@@ -66,7 +66,8 @@ PUBLIC = ["parse", "parse_file", "print_program", "compile_gradient", "evaluate"
 @settings(max_examples=60, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
-def test_wrong_arguments_raise_tenflang_error_only(tmp_path, function, data):
+def test_wrong_arguments_raise_tenflang_error_only(tmp_path, monkeypatch, function, data):
+    monkeypatch.chdir(tmp_path)          # a wrong value may be a path a writer takes
     args = baseline(tmp_path)[function]
     changed = data.draw(st.lists(st.sampled_from(sorted(args)), min_size=1, max_size=2,
                                  unique=True))

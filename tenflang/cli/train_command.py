@@ -28,6 +28,7 @@ import sys
 import click
 import numpy as np
 
+from ..lang.ast import DeclKind
 from ..backprop import compile_gradient
 from ..naming import adjoint
 from ..files import write_file
@@ -168,7 +169,7 @@ def gradient_program(path: str):
     program's (the GCP keeps only what the gradients need)."""
     program = parse_file(path)
     decls = program.declarations()
-    weights = [n for n, d in decls.items() if d.kind == "weight"]
+    weights = [n for n, d in decls.items() if d.kind == DeclKind.WEIGHT]
     if any(decls.get(adjoint(w)) is not None for w in weights):
         return program, program
     check(program, shape_program=True)          # tfcompiler's rules for its input

@@ -47,7 +47,7 @@ from ..training.loop import TrainConfig
 from ..training.state import Interrupted, State, host_state
 from ..training.norms import gradient_norm
 from ..training.sampling import shares, validation_shares
-from .tasks import add_sums, chunk_sums, identity, local_steps, part_of
+from .tasks import add_sums, chunk_sums, local_steps, part_of, round_value
 
 FAN_IN = 8                       # partial sums added per add_sums task
 RETRIES = 3                      # times a round is retried after a cluster failure
@@ -199,7 +199,7 @@ def dask_gradient(client, gcp: Program, parts: list, cfg: TrainConfig, waiting):
     code = gcp_text(gcp)
 
     def once(weights, iteration):
-        round_ = client.submit(identity, (*code, on_host(weights, cfg.dtype), cfg.dtype,
+        round_ = client.submit(round_value, (*code, on_host(weights, cfg.dtype), cfg.dtype,
                                           iteration), pure=False)
         return tree_sum(client, [client.submit(chunk_sums, p.future, round_, p.sample,
                                                pure=False) for p in parts], waiting)
@@ -219,7 +219,7 @@ def dask_rounds(client, gcp: Program, parts: list, cfg: TrainConfig, every: int,
     code = gcp_text(gcp)
 
     def once(state, count):
-        round_ = client.submit(identity, (*code, on_host(state.weights, cfg.dtype),
+        round_ = client.submit(round_value, (*code, on_host(state.weights, cfg.dtype),
                                           on_host(state.slots, cfg.dtype), cfg, state.iteration),
                                pure=False)
         return tree_sum(client, [client.submit(local_steps, p.future, round_, p.sample, count,

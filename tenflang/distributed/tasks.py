@@ -77,7 +77,7 @@ def part_of(chunk: dict, held_out: int, seed: int, index: int, validation: bool)
     return {name: array[rows] for name, array in chunk.items()}
 
 
-def identity(value):
+def round_value(value):
     """`value`: a task whose result is a round's weights, so that workers copy
     them from each other (see tenflang.distributed.cluster)."""
     return value

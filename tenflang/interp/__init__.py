@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..lang.ast import Program
+from ..lang.ast import DeclKind, Program
 from ..lang.checks import check
 from .arguments import check_data, check_weights
 from .plan import Plan, default_results, make_plan
@@ -53,11 +53,11 @@ def evaluate(program: Program, examples: dict, weights: dict, xp=np, dtype="floa
     statistics from `examples` instead."""
     shapes, decls = check(program), program.declarations().values()
     examples = check_data(dict(getattr(examples, "arrays", examples)), shapes,
-                          [d.name for d in decls if d.kind == "input"],
-                          [d.name for d in decls if d.kind == "exp_output"])
+                          [d.name for d in decls if d.kind == DeclKind.INPUT],
+                          [d.name for d in decls if d.kind == DeclKind.EXP_OUTPUT])
     weights, stats = split_statistics(program, dict(weights))
     weights = check_weights(weights, {d.name: shapes[d.name] for d in decls
-                                      if d.kind == "weight"})
+                                      if d.kind == DeclKind.WEIGHT})
     stats = {} if mode.training else check_statistics(program, stats, shapes)
     data = {n: v for n, v in examples.items() if v is not None} | weights | stats
     plan = make_plan(program, set(data), results, shapes)

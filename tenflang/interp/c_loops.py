@@ -37,11 +37,12 @@ import numpy as np
 from .. import native
 from ..native import pool, threads
 from ..naming import Identifiers, c_identifier
+from .fusion import Role
 from .scalar_c import CTYPES, literal, preamble, to_c
 
 BLOCK = 1024               # examples per partial sum
 MIN_BLOCKS_PER_THREAD = 16  # below this a thread costs more than it saves
-INDEX = {"full": "[i * S + j]", "example": "[i]", "shared": "[j]", "constant": "[0]"}
+INDEX = {Role.FULL: "[i * S + j]", Role.EXAMPLE: "[i]", Role.SHARED: "[j]", Role.CONSTANT: "[0]"}
 LOOP_WORDS = ("i", "j", "S", "start", "stop", "block", "end")   # the loop's own words
 
 
@@ -103,7 +104,7 @@ class Loop:
 
     def __init__(self, k: int, group, library):
         self.k, self.group, self.library = k, group, library
-        self.batch = next(n for n, i in enumerate(group.inputs) if i.role in ("full", "example"))
+        self.batch = next(n for n, i in enumerate(group.inputs) if i.role.varies)
         self.functions: dict = {}          # dtype name -> the C function
 
     def function(self, dtype: str):

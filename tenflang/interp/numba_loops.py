@@ -35,9 +35,10 @@ import sys
 
 from ..files import cache_dir, write_file
 from ..naming import Identifiers, python_identifier
+from .fusion import Role
 
 BLOCK = 1024          # examples per partial sum
-INDEX = {"full": "[i, j]", "example": "[i, 0]", "shared": "[0, j]", "constant": "[0, 0]"}
+INDEX = {Role.FULL: "[i, j]", Role.EXAMPLE: "[i, 0]", Role.SHARED: "[0, j]", Role.CONSTANT: "[0, 0]"}
 LOOP_WORDS = ("i", "j", "n", "start", "stop", "np", "math", "numba", "dtype")   # the loop's own words
 
 
@@ -85,7 +86,7 @@ def arrays(group, names: Identifiers) -> tuple[list[str], list[str]]:
 
 def wrapper_source(k: int, group) -> list[str]:
     ins, outs = arrays(group, Identifiers(python_identifier, LOOP_WORDS))
-    batch = next(name for i, name in zip(group.inputs, ins) if i.role in ("full", "example"))
+    batch = next(name for i, name in zip(group.inputs, ins) if i.role.varies)
     shape = repr(tuple(group.shape))
     lines = [f"def fused_{k}(dtype, {', '.join(ins)}):", f"    n = {batch}.shape[0]"]
     for o, out in zip(group.outputs, outs):

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .. import limits, ops
-from .ast import Declare, Define, Macro, Program, Var
+from .ast import DeclKind, Declare, Define, Macro, Program, Var
 from .diagnostics import error_at
 from .loops import LOOPS, Prefix, is_loop, unroll
 from ..naming import Namer, local
@@ -192,7 +192,7 @@ def check_local(program: Program, macro: Macro, declare: Declare) -> None:
         raise error_at(program, declare.name_pos,
                        f"'{declare.name}' is a parameter or the result of macro '{macro.name}' "
                        "and cannot be declared inside it")
-    if declare.kind != "intvar":
+    if declare.kind != DeclKind.INTVAR:
         raise error_at(program, declare.pos,
                        f"a macro's locals are intvars; '{declare.name}' is declared {declare.kind}")
 

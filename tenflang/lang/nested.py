@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..naming import Namer
-from .ast import Declare, Define, Expr, Var
+from .ast import DeclKind, Declare, Define, Expr, Var
 
 
 def nodes(define: Define):
@@ -61,7 +61,7 @@ def lower(define: Define, namer: Namer) -> list:
             stack.extend((o, False) for o in reversed(expr.operands) if isinstance(o, Expr))
             continue
         name = namer(define.name)
-        declares.append(Declare("intvar", name, None, expr.pos, expr.pos, define.origin,
+        declares.append(Declare(DeclKind.INTVAR, name, None, expr.pos, expr.pos, define.origin,
                                 generated=True))
         defines.append(Define(name, expr.op, resolved(expr.operands, done), expr.pos, expr.op_pos,
                           define.origin))

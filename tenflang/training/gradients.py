@@ -33,6 +33,7 @@ from ..data.examples import Examples
 from ..interp import make_plan
 from ..interp.arguments import check_data
 from ..interp.engine import Engine
+from ..opkinds import Reduction
 from .sampling import batch_indices, split
 
 
@@ -110,7 +111,8 @@ class LocalGradients:
 
         def gradient(weights: dict, iteration: int, rows):
             batch = data if rows is None else {k: v[xp.asarray(rows)] for k, v in data.items()}
-            values = engine.run(plan, {**batch, **weights}, dtype=cfg.dtype, reduce="mean")
+            values = engine.run(plan, {**batch, **weights}, dtype=cfg.dtype,
+                                reduce=Reduction.MEAN)
             # the loss stays on the device: the loop copies it back with the gradient norm
             return ({w: values[g] for w, g in sig.gradients.items()},
                     sum(values[name] for name in sig.losses))
@@ -123,6 +125,7 @@ class LocalGradients:
                          cfg.dtype)
 
         def validate(weights: dict) -> float:
-            values = self.engine.run(plan, {**data, **weights}, dtype=cfg.dtype, reduce="mean")
+            values = self.engine.run(plan, {**data, **weights}, dtype=cfg.dtype,
+                                     reduce=Reduction.MEAN)
             return sum(float(v) for v in values.values())
         return validate

@@ -53,7 +53,7 @@ from ..backprop.graph import unused_weights
 from ..errors import Location, RunFailure, TenflangError
 from ..interp.arguments import check_weights
 from ..interp.device import to_host
-from ..lang.ast import Define, Program
+from ..lang.ast import DeclKind, Define, Program
 from ..lang.checks import check, class_indices
 from ..lang.diagnostics import error_at
 from ..naming import adjoint
@@ -81,20 +81,21 @@ def signature(gcp: Program) -> Signature:
     shapes = check(gcp)
     decls = gcp.declarations()
     where = Location(gcp.filename)
-    weights = {n: shapes[n] for n, d in decls.items() if d.kind == "weight"}
+    weights = {n: shapes[n] for n, d in decls.items() if d.kind == DeclKind.WEIGHT}
     if not weights:
         raise TenflangError("the GCP declares no weights: there is nothing to learn", where)
-    outputs = {n for n, d in decls.items() if d.kind == "output"}
+    outputs = {n for n, d in decls.items() if d.kind == DeclKind.OUTPUT}
     missing = [w for w in weights if adjoint(w) not in outputs]
     if missing:
         raise TenflangError(f"the GCP has no gradient output '{adjoint(missing[0])}' for weight "
                             f"'{missing[0]}'; is it a GCP made by tfcompiler?", where)
     check_gradients(gcp, weights, shapes)
-    losses = tuple(n for n, d in decls.items() if d.kind == "loss")
+    losses = tuple(n for n, d in decls.items() if d.kind == DeclKind.LOSS)
     if not losses:
         raise TenflangError("the GCP declares no loss; tfweightcalc reports the loss it "
                             "minimises", where)
-    inputs = {n: shapes[n] for n, d in decls.items() if d.kind in ("input", "exp_output")}
+    inputs = {n: shapes[n] for n, d in decls.items()
+              if d.kind in (DeclKind.INPUT, DeclKind.EXP_OUTPUT)}
     return Signature(weights, {w: adjoint(w) for w in weights}, inputs, losses,
                      class_indices(gcp))
 
