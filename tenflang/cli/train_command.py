@@ -31,6 +31,7 @@ import numpy as np
 from ..lang.ast import DeclKind
 from ..backprop import compile_gradient
 from ..naming import adjoint
+from .. import native
 from ..files import write_file
 from ..lang.checks import check
 from ..data import vectors
@@ -284,6 +285,7 @@ class StopFlag:
 
     def handle(self, signum, frame):
         self.raised = signum
+        native.abandon_compiles()      # a C compile under way would hold the step up
 
 
 def resume_from(path: str, sig, cfg, anyway: bool) -> State | None:

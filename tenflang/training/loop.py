@@ -427,7 +427,9 @@ def result_of(state: State, start: Start, cfg: TrainConfig, ending: tuple, valid
     elif validate:
         last = state.val_history[-1] if state.val_history else None
         val_loss = last[1] if last and last[0] == state.iteration else validate(state.weights)
-    warnings = untrusted(final, start.iteration, start.zero, epoch, cfg.lr, start.unused)
+    # a weight --freeze keeps is meant to stay where it started, 0 included
+    warnings = untrusted(final, start.iteration, start.zero - set(cfg.freeze), epoch, cfg.lr,
+                         start.unused)
     warnings += nonfinite_validation(final.val_history)
     return TrainResult(weights, state.iteration, *ending, time.perf_counter() - start.clock,
                        final.history, val_loss, final, final.val_history, best_iteration, epoch,
