@@ -10,9 +10,11 @@ What a user times: `tfweightcalc GCP DATA.npz --init INIT.npz --optimizer adam
 --batch-size B --max-iters N` against convnet_reference.py doing the same
 (load, N Adam steps on batches in tenflang's epoch order, write the weights)
 in PyTorch or JAX, each a fresh process (bench_process.run_process: wall, peak
-RSS, CPU), interleaved, the order rotated every round.  Per step = (median
+RSS, CPU: user + system of all threads), interleaved, the order rotated every
+round.  Per step = (median
 wall of N_long steps − median wall of N_short) / (N_long − N_short): the fixed
-costs (start, imports, JIT compilation, load, write) cancel.  Peak RSS is that
+costs (start, imports, JIT compilation, load, write) cancel; the same for CPU
+time, which moves less than wall time when other processes load the machine.  Peak RSS is that
 of the long run.  Same network, data, initial weights (drawn here), batch and
 optimizer (Adam, lr `LR`) on each side; in float64 the final weights of the
 long runs are compared (max relative difference to PyTorch's) to show that
@@ -189,15 +191,18 @@ def interleaved(cmds: dict, env: dict, runs: int, warm_up: bool) -> dict:
     return out
 
 
-def measure(workdir: Path, case: str, dtype: str, threads: str, runs: int, impls) -> dict:
+def measure(workdir: Path, case: str, dtype: str, threads: str, runs: int, impls,
+            warm_up: bool = True) -> dict:
     short, long = CASES[case].steps
     env = environment(threads)
-    a = interleaved(commands(workdir, case, dtype, short, impls), env, runs, True)
+    a = interleaved(commands(workdir, case, dtype, short, impls), env, runs, warm_up)
     b = interleaved(commands(workdir, case, dtype, long, impls), env, runs, False)
     rows = {}
     for impl in impls:
         wall = [statistics.median(s[0] for s in r[impl]) for r in (a, b)]
+        cpu = [statistics.median(s[2] for s in r[impl]) for r in (a, b)]
         rows[impl] = {"step_ms": 1000 * (wall[1] - wall[0]) / (long - short),
+                      "cpu_ms": 1000 * (cpu[1] - cpu[0]) / (long - short),
                       "wall_s": wall[1], "peak_mb": statistics.median(s[1] for s in b[impl]),
                       "startup_s": wall[0]}
     if "torch" in impls:
@@ -219,17 +224,18 @@ def available(impl: str) -> bool:
         return False
 
 
-def ratio(rows, impl, other) -> float | None:
-    if other not in rows or rows[other]["step_ms"] <= 0:
+def ratio(rows, impl, other, key="step_ms") -> float | None:
+    if other not in rows or rows[other][key] <= 0:
         return None
-    return rows[impl]["step_ms"] / rows[other]["step_ms"]
+    return rows[impl][key] / rows[other][key]
 
 
 def table(results: dict) -> list[str]:
     lines = ["| net | batch | dtype | threads | load | tenflang ms | numpy path ms | PyTorch ms "
              "| JAX ms | ÷ numpy path | ÷ PyTorch (≤ 0.7) | ÷ JAX (≤ 0.8) "
+             "| CPU ms: tenflang / numpy path / PyTorch / JAX | CPU ÷ PyTorch / JAX "
              "| peak MB: tenflang / PyTorch / JAX | weights vs PyTorch |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for (case, dtype, threads), (rows, load) in results.items():
         def ms(impl):
             return f"{rows[impl]['step_ms']:.2f}" if impl in rows else "–"
@@ -237,13 +243,18 @@ def table(results: dict) -> list[str]:
         def r(other, target):
             v = ratio(rows, "tenflang", other)
             return "–" if v is None else f"{v:.2f} {'met' if v <= target else 'not met'}"
+        cpus = " / ".join(f"{rows[i]['cpu_ms']:.2f}" if i in rows else "–"
+                          for i in ("tenflang", "tenflang-numpy", "torch", "jax"))
+        cpu_ratios = " / ".join("–" if ratio(rows, "tenflang", i, "cpu_ms") is None else
+                                f"{ratio(rows, 'tenflang', i, 'cpu_ms'):.2f}" for i in ("torch", "jax"))
         peaks = " / ".join(f"{rows[i]['peak_mb']:.0f}" if i in rows else "–"
                            for i in ("tenflang", "torch", "jax"))
         diff = "; ".join(f"{i} {rows[i]['diff']:.1e}" for i in rows
                          if i != "torch" and "diff" in rows[i])
         lines.append(f"| {CASES[case].title} | {CASES[case].batch} | {dtype} | {threads} "
                      f"| {load:.1f} | {ms('tenflang')} | {ms('tenflang-numpy')} | {ms('torch')} "
-                     f"| {ms('jax')} | {r('tenflang-numpy', 1.0).split()[0]} | {r('torch', TARGET_TORCH)} | {r('jax', TARGET_JAX)} | {peaks} | {diff} |")
+                     f"| {ms('jax')} | {r('tenflang-numpy', 1.0).split()[0]} | {r('torch', TARGET_TORCH)} | {r('jax', TARGET_JAX)} | {cpus} | {cpu_ratios} "
+                     f"| {peaks} | {diff} |")
     return lines
 
 
@@ -265,14 +276,20 @@ def main(argv=None) -> int:
                     load = os.getloadavg()[0]
                     ran = [i for i in impls if CASES[case].convs or i != "tenflang-numpy"]
                     results[(case, dtype, threads)] = (
-                        measure(workdir, case, dtype, threads, args.runs, ran), load)
+                        measure(workdir, case, dtype, threads, args.runs, ran, args.warm_up), load)
                     print("\n".join(table({(case, dtype, threads): results[(case, dtype, threads)]})[2:]),
                           flush=True)
-    text = report(results, missing, sys.argv[1:] if argv is None else argv, started)
+                    if args.out:         # after every row: a long run stopped early keeps its rows
+                        Path(args.out).write_text(report(results, missing, argv_of(argv), started))
+    text = report(results, missing, argv_of(argv), started)
     print(text)
     if args.out:
         Path(args.out).write_text(text)
     return 0
+
+
+def argv_of(argv) -> list[str]:
+    return sys.argv[1:] if argv is None else argv
 
 
 def report(results, missing, argv, started) -> str:
@@ -292,6 +309,8 @@ def parse_args(argv):
     p.add_argument("--only", nargs="+", default=list(CASES), choices=list(CASES))
     p.add_argument("--threads", nargs="+", default=["default", "1"], choices=["default", "1"])
     p.add_argument("--runs", type=int, default=3)
+    p.add_argument("--no-warm-up", dest="warm_up", action="store_false",
+                   help="Count every run (the C loops and the page cache are warm already).")
     p.add_argument("--impls", nargs="+", default=list(IMPLEMENTATIONS), choices=IMPLEMENTATIONS)
     p.add_argument("--quick", action="store_true")
     p.add_argument("--out", default=str(HERE / "results_convnets.md"))

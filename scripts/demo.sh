@@ -18,7 +18,7 @@ cat <<TEXT
 What happened:
   tfcompiler   wrote the Gradient Computing Program of samples/example_shape.tf to out/gcp.tf.
   tfweightcalc learned w = $w from the 200 examples of samples/example_train.txt
-               (they were made with w = 1.7, plus noise) and wrote it to out/weights.txt.
+               (they were made with w = 1.7) and wrote it to out/weights.txt.
   tfevaluate   printed one line per input of samples/example_inputs.txt (x = -2, -0.5, 0,
                0.5, 2): o is the model's output logistic(w x) for that x; lambda, the loss,
                is null because those inputs come without the expected output y.

@@ -29,7 +29,48 @@ _EXPORTS = {
     "TrainConfig": ("training.loop", "TrainConfig"), "train": ("training.loop", "train"),
     "Estimator": ("estimator", "Estimator"), "Classifier": ("estimator", "Classifier"),
     "TrainingWarning": ("estimator", "TrainingWarning"),
+    "TensorBoard": ("training.tensorboard_log", "TensorBoard"),
+    "EpochLines": ("training.watch", "EpochLines"),
 }
+
+
+def _class(module: str, name: str):
+    return lambda: getattr(importlib.import_module(f".{module}", __name__), name)
+
+
+def _kinds(edge) -> dict:
+    """Each public function's arguments and their kinds (tenflang/edge.py)."""
+    program = edge.instance(_class("lang.ast", "Program"), "a Program (tenflang.parse)")
+    data, weights = edge.arrays("data", nulls=True), edge.arrays("weight", nulls=False)
+    results, fmt = edge.optional(edge.names), edge.one_of("txt", "json", "csv")
+    return {
+        "parse": {"text": edge.text, "filename": edge.text, "shape_program": edge.flag},
+        "parse_file": {"path": edge.path, "shape_program": edge.flag},
+        "print_program": {"program": program},
+        "compile_gradient": {"program": program, "level": edge.one_of_ints(0, 1),
+                             "verify": edge.flag},
+        "evaluate": {"program": program, "examples": data, "weights": weights,
+                     "dtype": edge.dtype, "results": results},
+        "interpret": {"program": program, "inputs": data, "results": results,
+                      "dtype": edge.dtype, "batched": edge.flag},
+        "make_plan": {"program": program, "available": edge.names, "results": results,
+                      "shapes": edge.optional(edge.shapes)},
+        "run_plan": {"plan": edge.instance(_class("interp.plan", "Plan"), "a Plan (make_plan)"),
+                     "data": data, "dtype": edge.dtype,
+                     "reduce": edge.optional(edge.one_of("sum", "mean"))},
+        "format_examples": {"arrays": data, "fmt": fmt, "count": edge.optional(edge.count)},
+        "load_examples": {"path": edge.path, "allow_nan": edge.flag,
+                          "shapes": edge.optional(edge.shapes), "dtype": edge.dtype},
+        "load_weights": {"path": edge.path, "allow_nan": edge.flag},
+        "save_examples": {"path": edge.path, "arrays": data,
+                          "fmt": edge.optional(edge.one_of("txt", "json", "csv", "npz"))},
+        "save_weights": {"path": edge.path, "weights": weights,
+                         "statistics": edge.optional(weights)},
+        "train": {"gcp": program, "examples": edge.unless(lambda v: hasattr(v, "chunks"), data),
+                  "config": edge.instance(_class("training.loop", "TrainConfig"),
+                                                          "a TrainConfig"),
+                  "init": edge.optional(weights)},
+    }
 
 
 def __getattr__(name: str):
@@ -37,6 +78,9 @@ def __getattr__(name: str):
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     module, attr = _EXPORTS[name]
     value = getattr(importlib.import_module(f".{module}", __name__), attr)
+    if callable(value) and not isinstance(value, type):
+        from . import edge          # every public function checks its arguments first
+        value = edge.guarded(name, value, _kinds(edge).get(attr, {}))
     globals()[name] = value
     return value
 
@@ -49,4 +93,4 @@ __all__ = ["TenflangError", "RunFailure", "parse", "parse_file", "print_program"
            "compile_gradient", "interpret", "evaluate", "make_plan", "run_plan",
            "load_examples", "load_weights", "save_examples", "save_weights", "format_examples",
            "load_vectors", "save_vectors", "train", "TrainConfig", "Estimator", "Classifier",
-           "TrainingWarning"]
+           "TrainingWarning", "TensorBoard", "EpochLines"]

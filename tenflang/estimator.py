@@ -27,7 +27,7 @@ from .backprop.graph import ancestors
 from .errors import TenflangError
 from .interp import evaluate
 from .lang import parse_file
-from .lang.ast import Program
+from .lang.ast import DeclKind, Program
 from .lang.checks import check
 from .training.loop import TrainConfig, train
 
@@ -124,18 +124,19 @@ class Estimator:
         if not hasattr(self, "weights_"):
             raise TenflangError(f"this {type(self).__name__} is not fitted yet: call fit(X, y) "
                                 "first")
-        return self.weights_
+        # with the population values of the program's batch statistics (docs/design.md §2.3.2)
+        return {**self.weights_, **getattr(getattr(self, "result_", None), "statistics", {})}
 
     def _losses(self, X, y) -> dict:
         shape = self._shape()
-        losses = [d.name for d in shape.declarations().values() if d.kind == "loss"]
+        losses = [d.name for d in shape.declarations().values() if d.kind == DeclKind.LOSS]
         return evaluate(shape, self._data(shape, X, y, need_y=True), self._weights(),
                         dtype=self.dtype, results=losses)
 
     def _output(self, shape: Program) -> str:
         """The output `predict` returns: `output=`, or the program's only output
         computed from the inputs alone."""
-        outputs = [d.name for d in shape.declarations().values() if d.kind == "output"]
+        outputs = [d.name for d in shape.declarations().values() if d.kind == DeclKind.OUTPUT]
         free = [name for name in outputs if not labels_read(shape, name)]
         if self.output is None:
             if len(free) != 1:
@@ -159,7 +160,7 @@ class Estimator:
         for kind, value in kinds.items():
             names = [d.name for d in shape.declarations().values() if d.kind == kind]
             if value is None:
-                if kind == "exp_output" and need_y and names:
+                if kind == DeclKind.EXP_OUTPUT and need_y and names:
                     raise TenflangError(f"y is needed: the loss compares with "
                                         f"{', '.join(names)}")
                 continue
@@ -190,7 +191,7 @@ def labels_read(shape: Program, name: str) -> list[str]:
     data can compute it)."""
     needs = ancestors(shape, [name])
     return [d.name for d in shape.declarations().values()
-            if d.kind == "exp_output" and d.name in needs]
+            if d.kind == DeclKind.EXP_OUTPUT and d.name in needs]
 
 
 class Classifier(Estimator):
@@ -264,7 +265,7 @@ class Classifier(Estimator):
 
     @staticmethod
     def _label(shape: Program) -> str:
-        labels = [d for d in shape.declarations().values() if d.kind == "exp_output"]
+        labels = [d for d in shape.declarations().values() if d.kind == DeclKind.EXP_OUTPUT]
         if len(labels) != 1 or labels[0].shape not in (None, ()):
             found = ", ".join(f"'{d.name}' {list(d.shape or ())}" for d in labels) or "none"
             raise TenflangError(f"a Classifier's program has one scalar exp_output holding the "
@@ -282,7 +283,7 @@ class Classifier(Estimator):
         """Rows of `X` reshaped to the program's one input, or `X` if a dictionary."""
         if named(X):
             return X
-        inputs = [d.name for d in shape.declarations().values() if d.kind == "input"]
+        inputs = [d.name for d in shape.declarations().values() if d.kind == DeclKind.INPUT]
         (name, _), = Estimator._bind("input", inputs, X).items()
         per_example = check(shape)[name]
         if int(np.prod(per_example)) != X[0].size:

@@ -56,15 +56,30 @@ Conventions
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Callable
 
 from .shapes import Shape, size
 
 # --- derivative rule kinds ---------------------------------------------------
 
+class RuleKind(StrEnum):
+    """The four kinds of derivative rule (module docstring)."""
+    CHAIN = "chain"
+    LINEAR = "linear"
+    CUSTOM = "custom"
+    NO_GRAD = "no_grad"
+
+
+class Reduction(StrEnum):
+    """How a run reduces a result over the batch's examples (None: it keeps them)."""
+    SUM = "sum"
+    MEAN = "mean"
+
+
 @dataclass(frozen=True)
 class Rule:
-    kind: str                 # chain, linear, custom or no_grad
+    kind: RuleKind
     partial: str | None       # the local partial dv/dm (None: linear)
     combine: str              # the contribution to d/dm, from g and p
 
@@ -73,26 +88,26 @@ CHAIN = "mul g p"             # the original design's chain rule
 
 
 def chain(partial: str) -> Rule:
-    return Rule("chain", partial, CHAIN)
+    return Rule(RuleKind.CHAIN, partial, CHAIN)
 
 
 def linear(combine: str) -> Rule:
-    return Rule("linear", None, combine)
+    return Rule(RuleKind.LINEAR, None, combine)
 
 
 def custom(partial: str, combine: str) -> Rule:
-    return Rule("custom", partial, combine)
+    return Rule(RuleKind.CUSTOM, partial, combine)
 
 
 def no_grad() -> Rule:
     """Zero; written out as a partial `0` at -O0 so the GCP shows the original design's algorithm."""
-    return Rule("no_grad", "0", CHAIN)
+    return Rule(RuleKind.NO_GRAD, "0", CHAIN)
 
 
 def no_grad_like(operand: str) -> Rule:
     """`no_grad` for an operand whose shape is not the result's (the original design's
     `mul g 0` would have the result's shape): zeros of the operand's shape."""
-    return Rule("no_grad", None, f"broadcast_like 0 {operand}")
+    return Rule(RuleKind.NO_GRAD, None, f"broadcast_like 0 {operand}")
 
 
 def rules(*grads: Rule) -> Callable[..., tuple[Rule, ...]]:

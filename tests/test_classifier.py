@@ -1,6 +1,14 @@
 """tenflang.Classifier against scikit-learn: its own estimator checks, its model
 selection (cross_val_score with accuracy on the digits), and its conventions
-(classes_, predict_proba, score) checked against numpy written here."""
+(classes_, predict_proba, score) checked against numpy written here.
+
+Every check `parametrize_with_checks` yields runs.  A program fixes the number
+of features its input takes, so a check that feeds in another number is run
+again with a program taking that many (`feature_count`).  Two are skipped by
+scikit-learn itself, saying why: `check_array_api_input` (SCIPY_ARRAY_API unset;
+the Classifier computes with numpy and does not claim array-API support) and
+`check_classifier_data_not_an_array`, whose last part needs pandas (not a
+dependency)."""
 from __future__ import annotations
 
 import re

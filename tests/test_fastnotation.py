@@ -9,7 +9,7 @@ from hypothesis import given, strategies as st
 
 from tenflang import native
 from tenflang.data import fastnotation, textfiles
-from tenflang.data.fastnotation import read_uniform
+from tenflang.data.fastnotation import FastRead, read_uniform
 from tenflang.data.vectors import load_examples
 from tenflang.errors import TenflangError
 
@@ -35,7 +35,7 @@ def tokenizer(request):
 def general(path):
     """What the general reader alone makes of the file (or its error)."""
     with pytest.MonkeyPatch.context() as m:
-        m.setattr(textfiles, "_read_uniform", lambda *args: 0)
+        m.setattr(textfiles, "_read_uniform", lambda *args: FastRead())
         return outcome(path)
 
 
@@ -84,9 +84,9 @@ def test_fast_reader_reads_varied_uniform_files_as_the_general_reader(tmp_path, 
         assert "no examples" in expected
         return
     fast = read_uniform(path, text.encode())
-    assert isinstance(fast, tuple), "the fast reader gave up on a uniform file"
-    assert fast[1].tolist() == expected[1]
-    assert_same(expected[0], fast[0])
+    assert fast.arrays is not None, "the fast reader gave up on a uniform file"
+    assert fast.lines.tolist() == expected[1]
+    assert_same(expected[0], fast.arrays)
 
 
 @SETTINGS
@@ -98,7 +98,7 @@ def test_numbers_convert_bit_identical_to_python_float(tmp_path, numbers, style)
     text = "".join(f"{{v: {s}}}\n" for s in strings)
     fast = read_uniform(write(tmp_path, "d.txt", text), text.encode())
     expected = np.array([float(s) for s in strings])
-    assert np.array_equal(fast[0]["v"].view(np.int64), expected.view(np.int64))
+    assert np.array_equal(fast.arrays["v"].view(np.int64), expected.view(np.int64))
 
 
 HARD = ["2.2250738585072011e-308", "2.2250738585072012e-308", "4.9406564584124654e-324",
@@ -110,7 +110,7 @@ def test_hard_numbers_convert_as_python_float(tmp_path):
     text = "".join(f"x: {s}\n" for s in HARD if s != "1e400")
     fast = read_uniform(write(tmp_path, "d.txt", text), text.encode())
     expected = np.array([float(s) for s in HARD if s != "1e400"])
-    assert np.array_equal(fast[0]["x"].view(np.int64), expected.view(np.int64))
+    assert np.array_equal(fast.arrays["x"].view(np.int64), expected.view(np.int64))
 
 
 @pytest.mark.parametrize("line", [
@@ -152,7 +152,7 @@ def test_a_line_unlike_the_first_gives_the_general_readers_result(tmp_path, line
 def test_located_message_comes_from_the_one_bad_line_of_a_long_file(tmp_path):
     text = "{x: [1, 2], y: 3}\n" * 20000 + "{x: [1, 2], y: 3,,}\n" + "{x: [1, 2], y: 3}\n" * 10
     path = write(tmp_path, "d.txt", text)
-    assert read_uniform(path, text.encode()) == 20001
+    assert read_uniform(path, text.encode()).stopped_at == 20001
     message = outcome(path)
     assert message == general(path) and "d.txt:20001:18: error: expected a variable name, found ','" in message
 
@@ -161,4 +161,4 @@ def test_located_message_comes_from_the_one_bad_line_of_a_long_file(tmp_path):
                                   "# only a comment\n", ""])
 def test_files_the_fast_reader_leaves_to_the_general_one(tmp_path, text):
     path = write(tmp_path, "d.txt", text)
-    assert read_uniform(path, text.encode()) == 0
+    assert read_uniform(path, text.encode()) == FastRead()

@@ -214,10 +214,10 @@ def test_plan_fused_shows_the_call_and_the_c_loop(run_cli):
     python, c = out.split("// the fused loops (tenflang.interp.c_loops)\n")
     assert "o, lambda_ = F.fused_1(dtype, x, w, y)    # fused: z, o, diff, lambda" in python
     compile(python, "plan", "exec")
-    assert ("void loop_1(long start, long stop, const double *restrict x_in, "
-            "const double *restrict w_in, const double *restrict y_in, "
-            "double *restrict o_part, double *restrict lambda_part)") in c
-    assert "double o = (((z >= 0.0) ? 1.0 : exp((-fabs(z)))) / (1.0 + exp((-fabs(z)))));" \
+    assert ("void loop_1(long start, long stop, const double *restrict v_x_in, "
+            "const double *restrict v_w_in, const double *restrict v_y_in, "
+            "double *restrict v_o_part, double *restrict v_lambda_part)") in c
+    assert "double v_o = (((v_z >= 0.0) ? 1.0 : exp((-fabs(v_z)))) / (1.0 + exp((-fabs(v_z)))));" \
         "    /* o = logistic z */" in c
     assert native.library(c).loop_1        # the text shown is the text that compiles
 

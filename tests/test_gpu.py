@@ -35,7 +35,14 @@ BACKENDS = [pytest.param("cupy-rules"),
 TOLERANCE = {"float64": dict(rtol=1e-10, atol=1e-12), "float32": dict(rtol=1e-5, atol=1e-5)}
 
 
-def module(backend):
+# Their forwards call cupyx.scipy.special on a device (numpy has no erf), which
+# the counting module, numpy underneath, cannot stand in for: a real GPU runs them.
+NEEDS_CUPYX = {"erf", "gelu", "gelu_deriv"}
+
+
+def module(backend, op=None):
+    if backend == "cupy-rules" and op in NEEDS_CUPYX:
+        pytest.skip(f"`{op}` calls cupyx.scipy.special: checked on a real GPU only")
     return CountingXP() if backend == "cupy-rules" else CUPY
 
 
@@ -65,7 +72,7 @@ def agree(got: dict, want: dict, dtype, where=""):
 @pytest.mark.parametrize("op, shapes", list(test_gradients.cases()))
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_op_forward_and_gradient_agree_with_numpy(backend, op, shapes, dtype):
-    xp = module(backend)
+    xp = module(backend, op)
     program, gcp, data = op_case(op, shapes, dtype)
     forward = make_plan(program, set(data))
     agree(Engine(xp).run(forward, on(xp, data, dtype), dtype=dtype),

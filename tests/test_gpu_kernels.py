@@ -94,8 +94,9 @@ def test_every_elementwise_op_has_a_scalar_form():
 # ------------------------------------------------------------------ NVRTC
 
 def single_op_spec(name: str, arity: int) -> KernelSpec:
-    inputs = (Value("a", (5,), True), Value("b", (5,), False))[:arity]
-    line = Line("v", forms()[name], tuple(v.name for v in inputs), f"v = {name} a b"[:11 + 2 * arity])
+    inputs = (Value("a", (5,), True), Value("b", (5,), False), Value("c", (5,), False))[:arity]
+    line = Line("v", forms()[name], tuple(v.name for v in inputs),
+                f"v = {name} {' '.join(v.name for v in inputs)}")
     return KernelSpec(f"op_{name}", (5,), inputs, (line,), (Value("v", (5,), True),))
 
 

@@ -32,6 +32,14 @@ RECIPES = {   # sample -> (training data, tfweightcalc options)
                                               "--batch-size", "64", "--max-iters", "1400"]),
     "attention_digits": ("digit_images_train.txt", ["--optimizer", "adam", "--lr", "0.01",
                                                     "--batch-size", "64", "--max-iters", "1400"]),
+    # dropout and batch normalisation (docs/design.md §2.3.2); PyTorch's figures for the same
+    # nets and settings: bench/torch_samples.py
+    "vgg_digits": ("digit_images_train.txt", ["--optimizer", "adam", "--lr", "0.01",
+                                              "--batch-size", "64", "--max-iters", "400"]),
+    "resnet_digits": ("digit_images_train.txt", ["--optimizer", "adam", "--lr", "0.01",
+                                                 "--batch-size", "64", "--max-iters", "300"]),
+    "inception_digits": ("digit_images_train.txt", ["--optimizer", "adam", "--lr", "0.01",
+                                                    "--batch-size", "64", "--max-iters", "400"]),
     "lstm_digits": ("digit_images_train.txt", ["--optimizer", "adam", "--lr", "0.02",
                                                "--batch-size", "64", "--max-iters", "500"]),
     # 600 steps of 64 windows: about one pass over the 30 000 training windows
@@ -108,7 +116,9 @@ def test_digits_accuracy(run_cli, tmp_path, name, minimum):
 
 
 @pytest.mark.parametrize("name,minimum", [("lenet_digits", 0.975), ("rnn_digits", 0.96),
-                                          ("attention_digits", 0.95), ("lstm_digits", 0.975)])
+                                          ("attention_digits", 0.95), ("vgg_digits", 0.975),
+                                          ("resnet_digits", 0.98), ("inception_digits", 0.975),
+                                          ("lstm_digits", 0.975)])
 def test_networks_on_digit_images(run_cli, tmp_path, name, minimum):
     """The accuracy is the program's own `correct` output, averaged by --summary; it is
     checked here against the labels and the scores the program outputs."""
@@ -124,6 +134,24 @@ def test_networks_on_digit_images(run_cli, tmp_path, name, minimum):
     print(f"{name} held-out accuracy: {summary['correct']:.4f}")
     assert summary["correct"] == pytest.approx(recomputed)
     assert summary["correct"] >= minimum
+    if name in EXPORTED:
+        exported_model_agrees(run_cli, tmp_path, name, path, data)
+
+
+EXPORTED = {"vgg_digits", "resnet_digits", "inception_digits"}    # dropout, batch statistics
+
+
+def exported_model_agrees(run_cli, tmp_path, name, weights, data):
+    """The trained net as an ONNX model (evaluation mode: population statistics as
+    constants, no dropout) gives tfevaluate's scores in onnxruntime."""
+    pytest.importorskip("onnxruntime")
+    model = tmp_path / f"{name}.onnx"
+    code, out, err = run_cli(["tenflang", "export", SAMPLES_DIR / f"{name}.tf", weights,
+                              "-o", model, "--verify", data])
+    assert code == 0, err
+    assert "scores: max relative error" in out and model.exists()
+    has_statistics = "# batch statistics" in weights.read_text()
+    assert has_statistics == (name == "resnet_digits")
 
 
 def character_baselines(positions) -> tuple[float, float]:

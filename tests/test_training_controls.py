@@ -301,7 +301,7 @@ def test_cli_prints_warnings_before_the_summary(tmp_path):
     (tmp_path / "g.tf").write_text(tenflang.print_program(gcp(ZERO_HIDDEN)))
     (tmp_path / "d.txt").write_text("{x: [1, 2, 3], y: 14}\n{x: [0, 1, 0], y: 2}\n")
     done = subprocess.run(command_line(["tfweightcalc", tmp_path / "g.tf", tmp_path / "d.txt",
-                                        "--max-iters", "5", "--tol", "0"]),
+                                        "--max-iters", "5", "--tol", "0", "--quiet"]),
                           capture_output=True, text=True, env=cli_env(), timeout=120)
     lines = done.stderr.splitlines()
     assert done.returncode == 0

@@ -10,6 +10,7 @@ from hypothesis import given, strategies as st
 from hypothesis.extra import numpy as hnp
 
 from tenflang.data import textfiles
+from tenflang.data.fastnotation import FastRead
 from tenflang.errors import Location, RunFailure, TenflangError
 from tenflang.data.vectors import (Examples, format_examples, format_weights, load_examples,
                               load_weights, save_examples, save_weights)
@@ -195,7 +196,7 @@ def test_validate_accepts_optional_and_null_optional(tmp_path):
 def test_locate_in_a_text_file_is_the_line_and_the_entry(tmp_path, monkeypatch, reader):
     path = write(tmp_path, "d.txt", "# two examples\n{x: [1, 2], y: 3}\n\n{x: [4, 5],   y: 6}\n")
     if reader == "general":
-        monkeypatch.setattr(textfiles, "_read_uniform", lambda *args: 0)
+        monkeypatch.setattr(textfiles, "_read_uniform", lambda *args: FastRead())
     ex = load_examples(path)
     assert ex.locate(1, "y") == Location(path, 4, 15, "{x: [4, 5],   y: 6}")
     assert ex.locate(None, "x") == Location(path, 2, 2, "{x: [1, 2], y: 3}")
@@ -443,9 +444,9 @@ def test_scalar_fast_path_matches_general_parser_on_varied_text(tmp_path, text, 
         assert "no examples" in err.message
         return
     with monkeypatch.context() as m:
-        m.setattr(textfiles, "_read_uniform", lambda *args: 0)
+        m.setattr(textfiles, "_read_uniform", lambda *args: FastRead())
         slow = load_examples(path)
-    assert list(fast.lines) == slow.lines and isinstance(textfiles._read_uniform(path, text.encode()), tuple)
+    assert list(fast.lines) == slow.lines and textfiles._read_uniform(path, text.encode()).arrays is not None
     assert_same(slow.arrays, fast.arrays)
 
 

@@ -32,12 +32,12 @@ from collections import Counter
 
 from .. import ops
 from ..lang import check
-from ..lang.ast import Define, Num, Program, Var
+from ..lang.ast import DeclKind, Define, Num, Program, Var
 from ..shapes import Shape, size
 
 BYTES_PER_ELEMENT = 8                      # float64
-PER_EXAMPLE_DATA = ("input", "exp_output")
-LIVE_TO_END = ("output", "loss")
+PER_EXAMPLE_DATA = (DeclKind.INPUT, DeclKind.EXP_OUTPUT)
+LIVE_TO_END = (DeclKind.OUTPUT, DeclKind.LOSS)
 
 
 def operand_shapes(define: Define, shapes) -> list[Shape]:
@@ -55,7 +55,7 @@ def flops(definitions: list[Define], shapes) -> int:
 
 def parameters(program: Program, shapes) -> int:
     return sum(size(shapes[d.name]) for d in program.declarations().values()
-               if d.kind == "weight")
+               if d.kind == DeclKind.WEIGHT)
 
 
 def weight_bytes(program: Program, shapes) -> int:

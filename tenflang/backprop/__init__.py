@@ -3,6 +3,6 @@ backpropagation (docs/guide.md, "Reading a GCP").  `compiler` drives the passes:
 `graph` (dataflow graph, topological order), `reverse` (the adjoint sweep),
 `rules` (derivative rules lowered to lines), `simplify` (-O1), `gcp` (assembly)."""
 from .compiler import compile_gradient
-from .reverse import adjoint
+from ..naming import adjoint  # the name of a gradient output (tenflang.naming)
 
 __all__ = ["compile_gradient", "adjoint"]

@@ -17,11 +17,12 @@ large program's compile time.  The test suite compiles with the check.
 from __future__ import annotations
 
 from ..gcpause import paused_gc
-from ..lang.ast import Comment, Program, Var
+from ..lang.ast import Comment, DeclKind, Program, Var
 from ..lang.checks import check
 from .gcp import assemble
 from .graph import build_graph, reachable
-from .reverse import adjoint, carries, edge_rules, infer, reverse_sweep, zero
+from ..naming import adjoint
+from .reverse import carries, edge_rules, infer, reverse_sweep, zero
 from .simplify import simplify
 
 
@@ -42,7 +43,7 @@ def sweep_and_assemble(program: Program, level: int) -> Program:
     rules = edge_rules(graph, shapes)
     nodes = set(graph.index) if level == 0 else relevant_nodes(graph, rules, weights, losses)
     sweep = reverse_sweep(graph, shapes, nodes, keep_zero=level == 0, rules=rules)
-    all_weights = [d.name for d in program.declarations().values() if d.kind == "weight"]
+    all_weights = [d.name for d in program.declarations().values() if d.kind == DeclKind.WEIGHT]
     missing = [zero(sweep.adjoints.setdefault(w, sweep.namer.claim(adjoint(w))), w, sweep.shapes)
                for w in all_weights if w not in nodes]
     infer(missing, sweep.shapes)

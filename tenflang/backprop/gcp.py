@@ -9,7 +9,7 @@ declaration carries its shape (scalars omit `[]`).
 """
 from __future__ import annotations
 
-from ..lang.ast import Comment, Declare, Define, Program
+from ..lang.ast import Comment, DeclKind, Declare, Define, Program
 
 RETYPE = {"input": "input", "exp_output": "input", "weight": "weight",
           "intvar": "intvar", "output": "intvar", "loss": "loss"}
@@ -25,7 +25,8 @@ def assemble(program: Program, shapes: dict, forward: list[Define],
     defined = {d.name for d in forward} | {d.name for _, lines in blocks for d in lines}
     header = [declaration(RETYPE[d.kind], d.name, shapes[d.name])
               for d in program.declarations().values()
-              if d.kind in ("input", "exp_output", "weight", "loss") or d.name in defined]
+              if d.kind in (DeclKind.INPUT, DeclKind.EXP_OUTPUT, DeclKind.WEIGHT, DeclKind.LOSS)
+              or d.name in defined]
     known = {d.name for d in header}
     header += [declaration("output" if d.name in outputs else "intvar", d.name, shapes[d.name])
                for _, lines in blocks for d in lines if d.name not in known]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..lang.ast import BOUND_KINDS, Define, Program, Var
+from ..lang.ast import BOUND_KINDS, DeclKind, Define, Program, Var
 
 
 @dataclass(frozen=True)
@@ -69,5 +69,5 @@ def unused_weights(program: Program) -> list[str]:
     """The weights no loss is computed from: their gradient is 0 whatever the
     data, so training never moves them."""
     decls = program.declarations().values()
-    used = ancestors(program, [d.name for d in decls if d.kind == "loss"])
-    return [d.name for d in decls if d.kind == "weight" and d.name not in used]
+    used = ancestors(program, [d.name for d in decls if d.kind == DeclKind.LOSS])
+    return [d.name for d in decls if d.kind == DeclKind.WEIGHT and d.name not in used]

@@ -22,22 +22,14 @@ import functools
 from dataclasses import dataclass, field, replace
 
 from .. import ops
-from ..lang.ast import Comment, Define, Num, Var
+from ..lang.ast import Comment, DeclKind, Define, Num, Var
 from ..lang.checks import result_shape
-from ..lang.nested import Namer
+from ..naming import Namer, adjoint, partial_name
 from ..lang.printer import right_side
-from ..opkinds import Rule
+from ..opkinds import Rule, RuleKind
 from ..shapes import Shape
 from .graph import Graph, topological_order
 from .rules import lower
-
-
-def adjoint(name: str) -> str:
-    return f"d/d{name}"
-
-
-def partial_name(node: str, operand: str) -> str:
-    return f"d{node}/d{operand}"
 
 
 @dataclass
@@ -78,7 +70,7 @@ def rules_for(op: str, shapes: tuple, attrs: tuple) -> tuple[Rule | None, ...]:
 
 def carries(rule: Rule | None, keep_zero: bool) -> bool:
     """Does a rule give a derivative worth writing (-O0 writes the zeros too)?"""
-    return rule is not None and (keep_zero or rule.kind != "no_grad")
+    return rule is not None and (keep_zero or rule.kind != RuleKind.NO_GRAD)
 
 
 def reverse_sweep(graph: Graph, shapes: dict, nodes: set[str], keep_zero: bool = True,
@@ -100,7 +92,7 @@ def adjoint_lines(sweep: Sweep, node: str, keep_zero: bool) -> list[Define]:
     nodes, rules = sweep.nodes, sweep.rules
     uses = [(u, i) for u, i in sweep.graph.users[node]
             if u in nodes and carries(rules[u][i], keep_zero)]
-    seed = [Num(1.0)] if sweep.graph.kinds[node] == "loss" else []
+    seed = [Num(1.0)] if sweep.graph.kinds[node] == DeclKind.LOSS else []
     if len(uses) == 1 and not seed:          # the common case: one contribution is all
         return contribution(sweep, node, *uses[0], target)
     if not uses and not seed:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import click
 
+from ..lang.ast import DeclKind
 from ..backprop import compile_gradient
 from ..backprop.graph import unused_weights
 from ..errors import lead, safe
@@ -63,7 +64,7 @@ def warn_unused(program) -> None:
     """A warning at the declaration of each weight no loss uses (when the
     program has a loss): it would never learn."""
     decls = program.declarations()
-    if not any(d.kind == "loss" for d in decls.values()):
+    if not any(d.kind == DeclKind.LOSS for d in decls.values()):
         return
     for name in unused_weights(program):
         where = location(program, decls[name].name_pos)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import click
 import numpy as np
 
+from ..lang.ast import DeclKind
 from ..data import vectors
 from ..interp.device import array_module, to_host
 from ..interp import evaluate
@@ -62,10 +63,10 @@ def tfevaluate(program_file, inputs_file, weights_file, fmt, out, summary, devic
     weights, statistics = split_statistics(program, vectors.load_weights(weights_file,
                                                                         allow_nan=allow_nan))
     vectors.validate_weights(weights_file, weights,
-                             {d.name: shapes[d.name] for d in decls if d.kind == "weight"})
+                             {d.name: shapes[d.name] for d in decls if d.kind == DeclKind.WEIGHT})
     examples = vectors.load_examples(inputs_file, allow_nan=allow_nan, shapes=shapes)
-    examples.validate(shapes, required={d.name for d in decls if d.kind == "input"},
-                      optional={d.name for d in decls if d.kind == "exp_output"})
+    examples.validate(shapes, required={d.name for d in decls if d.kind == DeclKind.INPUT},
+                      optional={d.name for d in decls if d.kind == DeclKind.EXP_OUTPUT})
     examples.check_classes(class_indices(program))
     with np.errstate(all="ignore"):    # NaN/inf results are reported once, below
         values = evaluate(program, examples.arrays, weights | statistics, xp=xp, dtype=dtype,

@@ -13,6 +13,7 @@ import os
 
 import click
 
+from ..lang.ast import DeclKind
 from ..data import vectors
 from ..errors import Location, RunFailure, TenflangError
 from ..files import write_file
@@ -44,7 +45,8 @@ def export_command(shape_file, weights_file, out, with_loss, inputs_file, dtype,
     shapes = check(program)
     weights, statistics = split_statistics(program, vectors.load_weights(weights_file))
     vectors.validate_weights(weights_file, weights, {
-        d.name: shapes[d.name] for d in program.declarations().values() if d.kind == "weight"})
+        d.name: shapes[d.name] for d in program.declarations().values()
+        if d.kind == DeclKind.WEIGHT})
     weights |= check_statistics(program, statistics, shapes)
     model = export_model(program, weights, dtype=dtype, with_loss=with_loss,
                          opset=DEFAULT_OPSET if opset is None else opset)
@@ -70,7 +72,7 @@ def export_command(shape_file, weights_file, out, with_loss, inputs_file, dtype,
 def left_out(program, model) -> list[str]:
     exported = {o.name for o in model.graph.output}
     return [d.name for d in program.declarations().values()
-            if d.kind == "output" and d.name not in exported]
+            if d.kind == DeclKind.OUTPUT and d.name not in exported]
 
 
 def refuse_to_overwrite(out: str, sources) -> None:
@@ -88,7 +90,7 @@ def load_inputs(path: str, program, model, shapes) -> dict:
     """The model's inputs from a data file (which may hold exp_outputs, as tfevaluate's do)."""
     examples = vectors.load_examples(path)
     names = {i.name for i in model.graph.input}
-    labels = {d.name for d in program.declarations().values() if d.kind == "exp_output"}
+    labels = {d.name for d in program.declarations().values() if d.kind == DeclKind.EXP_OUTPUT}
     examples.validate(shapes, required=names, optional=labels)
     return {n: a for n, a in examples.arrays.items() if n in names}
 

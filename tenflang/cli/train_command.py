@@ -26,8 +26,12 @@ import signal
 import sys
 
 import click
+import numpy as np
 
-from ..backprop import adjoint, compile_gradient
+from ..lang.ast import DeclKind
+from ..backprop import compile_gradient
+from ..naming import adjoint
+from .. import native
 from ..files import write_file
 from ..lang.checks import check
 from ..data import vectors
@@ -40,6 +44,9 @@ from ..training.hooks import Callbacks, Checkpoints, Hooks, combine
 from ..training.loop import Diverged, Interrupted, State, TrainConfig, signature, train
 from ..training.optimizers import OPTIMIZERS, SCHEDULES
 from ..training.rescue import CheckpointFailed, keep_weights
+from ..training import tensorboard_log
+from ..training.tensorboard_log import TensorBoard
+from ..training.watch import EpochLines, Figures, final_loss, validation_metrics
 from .train_options import steering_options
 from .common import FiniteFloat, check_outputs, device_option, dtype_option, reports_errors, say
 
@@ -98,23 +105,28 @@ from .common import FiniteFloat, check_outputs, device_option, dtype_option, rep
 @click.option("--connect-timeout", type=FiniteFloat(min=0, min_open=True), default=10.0,
               show_default=True, metavar="SECONDS",
               help="With --scheduler: how long to wait for the scheduler and a worker.")
+@click.option("--logdir", metavar="DIR", help="Write TensorBoard event files here (needs "
+              "tensorboardX: pip install 'tenflang[tensorboard]'); view with tensorboard --logdir "
+              "DIR.")
 @steering_options
 @reports_errors
 def tfweightcalc(gcp_file, data_file, out, lr, optimizer, weight_decay, lr_schedule, batch_size,
                  max_iters, tol, seed, init_file, device, dtype, checkpoint, checkpoint_every,
                  resume_anyway, val_fraction, patience, allow_nan, quiet, plot, scheduler,
-                 chunk_size, sync_every, connect_timeout, **steering):
+                 chunk_size, sync_every, connect_timeout, logdir, **steering):
     """Learn the weights of the GCP from the training examples in DATA.  GCP may
     also be a shape program: it is compiled first (as by tfcompiler), saying so."""
     check_outputs({"-o": out, "--checkpoint": checkpoint, "--plot": plot},
                   {"GCP": gcp_file, "DATA": data_file, "--init": init_file})
     if plot:
         require_matplotlib()
+    if logdir:
+        tensorboard_log.require()
     cfg = TrainConfig(lr=lr, optimizer=optimizer, batch_size=batch_size, max_iters=max_iters,
                       tol=tol, seed=seed, val_fraction=val_fraction, dtype=dtype,
                       weight_decay=weight_decay, lr_schedule=lr_schedule, patience=patience,
                       **steering)
-    gcp = gradient_program(gcp_file)
+    gcp, program = gradient_program(gcp_file)
     sig = signature(gcp)
     if scheduler:
         data = cluster_data(data_file, sig, scheduler, chunk_size, allow_nan)
@@ -124,8 +136,11 @@ def tfweightcalc(gcp_file, data_file, out, lr, optimizer, weight_decay, lr_sched
     resume = resume_from(checkpoint, sig, cfg, resume_anyway) if checkpoint else None
     stop = StopFlag()
     bar = None if quiet or not sys.stderr.isatty() else ProgressBar(max_iters)
-    hooks = combine(bar, checkpoint and Checkpoints(checkpoint_saver(checkpoint, cfg),
-                                                    checkpoint_every), Callbacks(should_stop=stop))
+    engine = None if scheduler else choose_engine(device)
+    watching, board = watchers(cfg, program, data, engine, quiet, logdir)
+    hooks = combine(bar, watching, checkpoint and Checkpoints(checkpoint_saver(checkpoint, cfg),
+                                                              checkpoint_every),
+                    Callbacks(should_stop=stop))
     try:
         with stop.installed():
             if scheduler:
@@ -136,10 +151,11 @@ def tfweightcalc(gcp_file, data_file, out, lr, optimizer, weight_decay, lr_sched
                                                           sync_every=sync_every)
                     result = train(gcp, data, cfg, source, hooks, init=init, resume=resume)
             else:
-                source = LocalGradients(choose_engine(device))
+                source = LocalGradients(engine)
                 result = train(gcp, data, cfg, source, hooks, init=init, resume=resume)
     except (Diverged, Interrupted) as failure:
         close(bar)
+        close(board)
         retry = not isinstance(failure, CheckpointFailed)
         keep(failure.state, out, checkpoint if retry else None, cfg)
         raise
@@ -148,16 +164,32 @@ def tfweightcalc(gcp_file, data_file, out, lr, optimizer, weight_decay, lr_sched
 
 
 def gradient_program(path: str):
-    """The GCP in `path`; a program with no gradient output (`d/dw`) is taken
-    for a shape program and compiled first, saying so on stderr."""
+    """(the GCP in `path`, the program whose outputs validation reports): a
+    program with no gradient output (`d/dw`) is taken for a shape program and
+    compiled first, saying so on stderr; its outputs are then the shape
+    program's (the GCP keeps only what the gradients need)."""
     program = parse_file(path)
     decls = program.declarations()
-    weights = [n for n, d in decls.items() if d.kind == "weight"]
+    weights = [n for n, d in decls.items() if d.kind == DeclKind.WEIGHT]
     if any(decls.get(adjoint(w)) is not None for w in weights):
-        return program
+        return program, program
     check(program, shape_program=True)          # tfcompiler's rules for its input
     say(f"{path} is a shape program: compiling it to its GCP first (as tfcompiler does)")
-    return compile_gradient(program)
+    return compile_gradient(program), program
+
+
+def watchers(cfg, program, data, engine, quiet: bool, logdir):
+    """(hooks, the TensorBoard hook or None): one line per epoch when stderr
+    is no terminal (unless --quiet) and the --logdir log, sharing one
+    `Figures`; the validation means of `program`'s scalar outputs for a
+    local run (`engine` given)."""
+    lines = not quiet and not sys.stderr.isatty()
+    if not (lines or logdir):
+        return None, None
+    metrics = engine and validation_metrics(program, data.arrays, cfg, engine)
+    figures = Figures(cfg, metrics or None)
+    board = TensorBoard(logdir, cfg, figures=figures) if logdir else None
+    return combine(figures, EpochLines(figures=figures) if lines else None, board), board
 
 
 def cluster_data(data_file, sig, scheduler, chunk_size, allow_nan):
@@ -186,7 +218,8 @@ def local_data(data_file, sig, chunk_size, sync_every, allow_nan, dtype="float64
 def finish(result, out, checkpoint, cfg, plot) -> None:
     """Write the last checkpoint, the learned weights, the warnings, the summary
     and the plot.  An output that fails does not lose the weights (see `keep`)."""
-    kept, failed = keep_weights(result.state, out, checkpoint, cfg, result.weights)
+    kept, failed = keep_weights(result.state, out, checkpoint, cfg, result.weights,
+                                result.statistics)
     if failed:
         report_kept(result.state, kept, failed)
         raise RunFailure("training finished, but not every output could be written")
@@ -252,6 +285,7 @@ class StopFlag:
 
     def handle(self, signum, frame):
         self.raised = signum
+        native.abandon_compiles()      # a C compile under way would hold the step up
 
 
 def resume_from(path: str, sig, cfg, anyway: bool) -> State | None:
@@ -319,6 +353,7 @@ def close(bar) -> None:
 
 
 def summary(result, cfg) -> str:
+    """The run in one line: its loss says what it is (`watch.final_loss`)."""
     why = {"converged": f"converged: gradient norm below --tol {cfg.tol:g}",
            "max-iters": "reached --max-iters",
            "early-stopped": f"stopped early: no better validation loss in --patience "
@@ -329,8 +364,11 @@ def summary(result, cfg) -> str:
                f"{result.best_iteration}: those weights are written)")
     elif result.val_loss is not None:
         val = f", validation loss {result.val_loss:.6g}"
-    return (f"{result.iterations} iterations, loss {result.loss:.6g}{val}, gradient norm "
-            f"{result.grad_norm:.3g}, {why}, {result.seconds:.2f} s")
+    loss, what = final_loss(result.history, result.epoch_iterations)
+    parameters = sum(int(np.size(w)) for w in result.weights.values())
+    return (f"{result.iterations} iterations, loss {loss:.6g} ({what}){val}, gradient norm "
+            f"{result.grad_norm:.3g}, {why}, {parameters:,} parameter{'s' * (parameters != 1)}, "
+            f"{result.seconds:.2f} s")
 
 
 def plot_loss(path: str, result) -> None:

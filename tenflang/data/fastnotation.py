@@ -1,6 +1,6 @@
 """Data files in vector notation read at C speed: a compiled tokenizer.
 
-    arrays, lines = read_uniform(path, data, first)   # or None: use `notation`
+    fast = read_uniform(path, data)     # fast.arrays, fast.lines; or fast.stopped_at
 
 Conventions:
 
@@ -10,7 +10,8 @@ Conventions:
   bind the same names in the same order with values of the same shapes, with
   ASCII bytes only, no ``null`` and no ``inf``/``nan``.  Anything else (a
   syntax error, a different shape, a line the tokenizer does not know) stops
-  it: `read_uniform` returns None and the caller runs the general reader,
+  it: `read_uniform` returns a `FastRead` without arrays, saying the line it
+  stopped at, and the caller runs the general reader,
   which reads the file or gives its located message.  Accepting a subset of
   the language keeps the two readers' results identical.
 * Numbers are converted by C's `strtod` (correctly rounded, like Python's
@@ -29,6 +30,7 @@ from __future__ import annotations
 
 import ctypes
 import functools
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -72,18 +74,26 @@ def first_content_line(data: bytes) -> tuple[str, int] | None:
     return None
 
 
-def read_uniform(path: str, data: bytes):
-    """(name -> array with a leading example axis, 1-based line numbers) of the
-    data file holding `data`, when every line follows the first; else the number
-    of the line the fast reader stopped at (0: it did not start), after which the
-    general reader must read the file."""
+@dataclass(frozen=True)
+class FastRead:
+    """What the fast reader made of a file: when every line follows the first,
+    `arrays` (name -> array with a leading example axis) and `lines` (1-based
+    line numbers); else neither, and `stopped_at`, the line it stopped at (0:
+    it did not start), after which the general reader must read the file."""
+    arrays: dict | None = None
+    lines: np.ndarray | None = None
+    stopped_at: int = 0
+
+
+def read_uniform(path: str, data: bytes) -> FastRead:
+    """The `FastRead` of the data file holding `data`."""
     first = first_content_line(data) if data.isascii() else None
     if first is None:
-        return 0
+        return FastRead()
     entries, _ = parse_vector(Source(path, first[0], first[1]), first[0], 0, False)
     shaped = template(entries) if entries else None
     if shaped is None:
-        return 0
+        return FastRead()
     tokens, layout = shaped
     names = [name.encode() for name, _ in layout]
     sizes = np.array([int(np.prod(shape)) for _, shape in layout], dtype=np.int64)
@@ -95,12 +105,12 @@ def read_uniform(path: str, data: bytes):
                       np.cumsum([len(n) for n in names]).astype(np.int64), sizes, values,
                       numbers, capacity)
     if count < 0:
-        return -count
+        return FastRead(stopped_at=-count)
     arrays, start = {}, 0
     for (name, shape), size in zip(layout, sizes.tolist()):
         arrays[name] = values[start:start + count * size].reshape((count,) + shape)
         start += capacity * size
-    return arrays, numbers[:count]
+    return FastRead(arrays, numbers[:count])
 
 
 @functools.cache

@@ -38,13 +38,11 @@ def read_text(path: str, declared: dict | None = None) -> TextExamples:
     program's per-example shape, which every example must have."""
     data = file_bytes(path, "data")
     fast = _read_uniform(path, data)
-    if isinstance(fast, tuple) and _declared_agree(fast[0], declared):
-        return TextExamples(path, fast[0], fast[1].tolist())
-    if isinstance(fast, tuple):
-        fast = None
+    if fast.arrays is not None and _declared_agree(fast.arrays, declared):
+        return TextExamples(path, fast.arrays, fast.lines.tolist())
     lines = decode(path, data, "data").split("\n")
-    if fast:                             # the line the fast reader stopped at: its error, if any
-        _parse_line(path, lines[fast - 1], fast)
+    if fast.stopped_at:                  # the line the fast reader stopped at: its error, if any
+        _parse_line(path, lines[fast.stopped_at - 1], fast.stopped_at)
     records, numbers = [], []
     for i, line in enumerate(lines, 1):
         if not is_blank(line):

@@ -145,10 +145,11 @@ def format_examples(arrays: dict[str, np.ndarray | None], fmt: str, *,
     arrays = {k: None if v is None else np.asarray(v) for k, v in arrays.items()}
     lengths = {len(v) for v in arrays.values() if v is not None and v.ndim > 0}
     if len(lengths) > 1 or any(v is not None and v.ndim == 0 for v in arrays.values()):
-        raise ValueError("arrays need one common leading example axis")
+        raise TenflangError("arrays need one common leading example axis")
     n = lengths.pop() if lengths else count
     if n is None:
-        raise ValueError("format_examples needs `count` when every array is None")
+        raise TenflangError("format_examples needs `count` when every array is None (or "
+                            "there are none)")
     if fmt == "csv":
         yield from csv_lines(arrays, n)
         return

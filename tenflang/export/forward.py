@@ -29,7 +29,7 @@ from .. import ops
 from ..errors import Location, TenflangError
 from ..interp.plan import make_plan
 from ..interp.statistics import missing_statistic
-from ..lang.ast import Num, Program
+from ..lang.ast import DeclKind, Num, Program
 from ..lang.checks import check
 from ..lang.diagnostics import error_at
 from .graph_builder import Builder, Value
@@ -55,7 +55,7 @@ def export_model(program: Program, weights: dict, dtype: str = "float64",
     onnx = require("onnx")
     check_opset(onnx, opset)
     shapes = check(program)
-    inputs, outputs = signature(program, with_loss)
+    inputs, outputs = graph_interface(program, with_loss)
     plan = forward_plan(program, shapes, inputs, outputs, weights)
     missing = missing_statistic(program, plan)
     if missing:
@@ -96,12 +96,13 @@ def check_opset(onnx, opset: int) -> None:
                             f"{newest} (the newest the installed onnx knows)")
 
 
-def signature(program: Program, with_loss: bool) -> tuple[list[str], list[str]]:
+def graph_interface(program: Program, with_loss: bool) -> tuple[list[str], list[str]]:
     """The graph's input names and output names, in declaration order (outputs before losses)."""
     decls = program.declarations().values()
-    inputs = [d.name for d in decls if d.kind == "input" or with_loss and d.kind == "exp_output"]
-    outputs = [d.name for d in decls if d.kind == "output"]
-    outputs += [d.name for d in decls if with_loss and d.kind == "loss"]
+    inputs = [d.name for d in decls
+              if d.kind == DeclKind.INPUT or with_loss and d.kind == DeclKind.EXP_OUTPUT]
+    outputs = [d.name for d in decls if d.kind == DeclKind.OUTPUT]
+    outputs += [d.name for d in decls if with_loss and d.kind == DeclKind.LOSS]
     if not outputs:
         what = "no output and no loss" if with_loss else "no output"
         hint = "" if with_loss else " (--with-loss exports the losses)"
@@ -116,7 +117,7 @@ def forward_plan(program: Program, shapes, inputs, outputs, weights):
     nothing left, is an error."""
     available = set(inputs) | set(weights)
     plan = make_plan(program, available, outputs, shapes)
-    labels = {n for n, d in program.declarations().items() if d.kind == "exp_output"}
+    labels = {n for n, d in program.declarations().items() if d.kind == DeclKind.EXP_OUTPUT}
     with_labels = make_plan(program, available | labels, outputs, shapes)
     for name in outputs:
         if name in with_labels.null:

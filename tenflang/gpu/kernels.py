@@ -28,22 +28,21 @@ is chosen at launch: 1 when G alone has enough elements to fill the device,
 more when it has few (a per-example scalar over a million examples).
 
 The source is for people too: each step is one line with the TenFlang line it
-comes from; values keep the program's names (made into C identifiers).
+comes from; values keep the program's names behind the `v_` prefix of
+`tenflang.naming.c_identifier` (the kernel's own names, `in_`, `out_`, `acc_`,
+`partial_` arrays and the index words, never start so).
 """
 from __future__ import annotations
 
-import keyword
 import math
-import re
 from dataclasses import dataclass
 
-from ..interp.scalar_c import CTYPES, RESERVED_WORDS, literal, preamble, to_c
+from ..interp.scalar_c import CTYPES, literal, preamble, to_c
+from ..naming import Identifiers, c_identifier
 from ..shapes import Shape
 
 INDEX = "long long"
-PREFIXES = ("in_", "out_", "acc_", "partial_")      # the kernel's own names start so
-# names the kernel uses itself, and C/C++ words a program name must not become
-RESERVED = frozenset("i j e r n batch rows".split()) | RESERVED_WORDS
+KERNEL_WORDS = ("i", "j", "e", "r", "n", "batch", "rows")   # the kernel's own words
 
 
 @dataclass(frozen=True)
@@ -78,18 +77,9 @@ def size(shape: Shape) -> int:
 
 
 def c_identifiers(names) -> dict[str, str]:
-    """Program names -> distinct C identifiers (`d/dW1` -> `d_dW1`, `h.1` -> `h_1`)."""
-    out, taken = {}, set()
-    for name in names:
-        base = re.sub(r"\W", "_", name)
-        if base in RESERVED or keyword.iskeyword(base) or base.startswith(PREFIXES):
-            base += "_"
-        ident, k = base, 2
-        while ident in taken:
-            ident, k = f"{base}{k}", k + 1
-        taken.add(ident)
-        out[name] = ident
-    return out
+    """Program names -> distinct C identifiers (tenflang.naming: `d/dW1` -> `v_d_dW1`)."""
+    ids = Identifiers(c_identifier, KERNEL_WORDS)
+    return {name: ids(name) for name in names}
 
 
 def aligned(shape: Shape, rank: int) -> Shape:
@@ -157,7 +147,7 @@ def body(spec: KernelSpec, local: dict[str, str], dtype: str, indent: str) -> li
     return out
 
 
-def signature(spec: KernelSpec, local: dict[str, str], dtype: str) -> list[str]:
+def kernel_parameters(spec: KernelSpec, local: dict[str, str], dtype: str) -> list[str]:
     ctype = CTYPES[dtype]
     params = [f"const {ctype}* __restrict__ in_{local[v.name]}" for v in spec.inputs]
     params += [f"{ctype}* __restrict__ out_{local[v.name]}" for v in spec.outputs]
@@ -182,7 +172,7 @@ def render(spec: KernelSpec, dtype: str = "float64") -> str:
     ctype = CTYPES[dtype]
     loop = (f"for ({INDEX} i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; "
             f"i += (long long)gridDim.x * blockDim.x) {{")
-    lines = [header(spec, dtype), preamble(dtype).rstrip("\n")] + signature(spec, local, dtype)
+    lines = [header(spec, dtype), preamble(dtype).rstrip("\n")] + kernel_parameters(spec, local, dtype)
     if not spec.reduced:
         lines += [f"    const {INDEX} n = batch * {n};", f"    {loop}",
                   f"        const {INDEX} e = i / {n}, j = i % {n};"]

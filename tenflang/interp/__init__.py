@@ -11,25 +11,26 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..lang.ast import Program
+from ..lang.ast import DeclKind, Program
 from ..lang.checks import check
 from .arguments import check_data, check_weights
 from .plan import Plan, default_results, make_plan
 from .run import run_plan
 from .statistics import check_statistics, missing_statistic, split_statistics
-from ..modes import EVALUATION, Mode
+from ..modes import EVALUATION, TRAINING, Mode
 
 
 def interpret(program: Program, inputs: dict, results=None, xp=np, dtype="float64",
-              batched: bool = False) -> dict:
+              batched: bool = False, mode: Mode = TRAINING) -> dict:
     """Run `program` on one example (`batched=False`, values without an example
-    axis, as in the original design) or on a batch (`batched=True`).  Returns the results
-    (default: outputs then losses) by name; NULL results are None.  An input
-    given as None is NULL, as if absent."""
+    axis, as in the original design) or on a batch (`batched=True`), in `mode`
+    (tenflang/modes.py).  Returns the results (default: outputs then losses)
+    by name; NULL results are None.  An input given as None is NULL, as if
+    absent."""
     inputs = {n: v for n, v in inputs.items() if v is not None}
     plan = make_plan(program, set(inputs), results)
     data = inputs if batched else {n: one_example(plan, n, v) for n, v in inputs.items()}
-    values = run_plan(plan, data, xp=xp, dtype=dtype)
+    values = run_plan(plan, data, xp=xp, dtype=dtype, mode=mode)
     if batched:
         return values
     return {n: None if v is None else v[0] for n, v in values.items()}
@@ -53,11 +54,11 @@ def evaluate(program: Program, examples: dict, weights: dict, xp=np, dtype="floa
     statistics from `examples` instead."""
     shapes, decls = check(program), program.declarations().values()
     examples = check_data(dict(getattr(examples, "arrays", examples)), shapes,
-                          [d.name for d in decls if d.kind == "input"],
-                          [d.name for d in decls if d.kind == "exp_output"])
+                          [d.name for d in decls if d.kind == DeclKind.INPUT],
+                          [d.name for d in decls if d.kind == DeclKind.EXP_OUTPUT])
     weights, stats = split_statistics(program, dict(weights))
     weights = check_weights(weights, {d.name: shapes[d.name] for d in decls
-                                      if d.kind == "weight"})
+                                      if d.kind == DeclKind.WEIGHT})
     stats = {} if mode.training else check_statistics(program, stats, shapes)
     data = {n: v for n, v in examples.items() if v is not None} | weights | stats
     plan = make_plan(program, set(data), results, shapes)

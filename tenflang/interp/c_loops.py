@@ -14,8 +14,9 @@ Conventions:
   (`part[block*S + j]`), and the wrapper adds the partials up in block order,
   so a sum is the same for any number of threads.
 * The body is each step's `Op.scalar` form written in C by `scalar_c`,
-  values keeping their TenFlang names made identifiers (`codegen.python_name`,
-  as in the plan).  Arithmetic is IEEE double (or float), compiled without
+  values keeping their TenFlang names behind a `v_` prefix
+  (`tenflang.naming.c_identifier`: `x` -> `v_x`, `NAN` -> `v_NAN`), which no
+  keyword, math.h macro or predefined macro starts with.  Arithmetic is IEEE double (or float), compiled without
   fast-math (`native.FLAGS`): results equal the unfused plan's to round-off.
 * The wrapper `fused_k(dtype, *inputs)` returns the outputs in
   `Group.outputs` order: arrays as [B, *shape], sums as [*shape].  It splits
@@ -35,20 +36,21 @@ import numpy as np
 
 from .. import native
 from ..native import pool, threads
-from .codegen import Names
-from .scalar_c import CTYPES, RESERVED_WORDS, literal, preamble, to_c
+from ..naming import Identifiers, c_identifier
+from .fusion import Role
+from .scalar_c import CTYPES, literal, preamble, to_c
 
 BLOCK = 1024               # examples per partial sum
 MIN_BLOCKS_PER_THREAD = 16  # below this a thread costs more than it saves
-INDEX = {"full": "[i * S + j]", "example": "[i]", "shared": "[j]", "constant": "[0]"}
-RESERVED = {"i", "j", "S", "start", "stop", "block", "end"} | RESERVED_WORDS   # the loop's own words
+INDEX = {Role.FULL: "[i * S + j]", Role.EXAMPLE: "[i]", Role.SHARED: "[j]", Role.CONSTANT: "[0]"}
+LOOP_WORDS = ("i", "j", "S", "start", "stop", "block", "end")   # the loop's own words
 
 
-def operand(value, names: Names, ctype: str) -> str:
+def operand(value, names: Identifiers, ctype: str) -> str:
     return names(value) if isinstance(value, str) else literal(value, ctype, "c")
 
 
-def step_line(step, names: Names, dtype: str) -> str:
+def step_line(step, names: Identifiers, dtype: str) -> str:
     ctype = CTYPES[dtype]
     args = dict(zip("abc", (operand(o, names, ctype) for o in step.operands)))
     words = " ".join(o if isinstance(o, str) else repr(o) for o in step.operands)
@@ -58,7 +60,7 @@ def step_line(step, names: Names, dtype: str) -> str:
 
 def loop_source(k: int, group, dtype: str) -> list[str]:
     """The C function of group k (see the module docstring)."""
-    t, names = CTYPES[dtype], Names(RESERVED)
+    t, names = CTYPES[dtype], Identifiers(c_identifier, LOOP_WORDS)
     ins = [f"const {t} *restrict {names(i.name, '_in')}" for i in group.inputs]
     outs = [f"{t} *restrict {names(o.name, '_part' if o.reduce else '_out')}"
             for o in group.outputs]
@@ -102,7 +104,7 @@ class Loop:
 
     def __init__(self, k: int, group, library):
         self.k, self.group, self.library = k, group, library
-        self.batch = next(n for n, i in enumerate(group.inputs) if i.role in ("full", "example"))
+        self.batch = next(n for n, i in enumerate(group.inputs) if i.role.varies)
         self.functions: dict = {}          # dtype name -> the C function
 
     def function(self, dtype: str):

@@ -16,22 +16,22 @@ with every decision taken ahead of time from the static shapes:
   per-example values is reduced inside the product (one BLAS call).
 
 The source is for people too (`plan_source(plan)`, `tenflang plan`): values
-keep their TenFlang names, made Python identifiers by `python_name` (`h.t` ->
-`h_t`, `d/dW1` -> `d_dW1`, a keyword or one of the function's parameters gets
-a trailing `_`, a clash a `_2`); a result written in place keeps its operand's
+keep their TenFlang names, made Python identifiers by
+`tenflang.naming.python_identifier` (`h.t` -> `h_t`, `d/dW1` -> `d_dW1`; a
+Python keyword or builtin, or one of the function's parameters, gets a
+trailing `_`, a clash a `_2`); a result written in place keeps its operand's
 name; a step is commented with its TenFlang line only where the code does not
 already say it (renamed values, results in place, sums inside products).
 """
 from __future__ import annotations
 
 import functools
-import keyword
-import re
 from types import SimpleNamespace
 
 from .. import convolution, embedding, ops
 from ..modes import MODE_KEY
 from ..lang.printer import attribute, number
+from ..naming import Identifiers, python_identifier
 from .fusion import Group, fuse
 from .image_c import FORWARDS as NATIVE_IMAGE_OPS
 
@@ -99,55 +99,21 @@ def reduction_code(step, shapes) -> str | None:
 PARAMETERS = ("env", "xp", "F", "dtype")
 
 
-def python_name(name: str) -> str:
-    """A TenFlang name as a Python identifier (before making it unique)."""
-    cleaned = re.sub(r"[./]", "_", name)
-    return cleaned + "_" if keyword.iskeyword(cleaned) or cleaned in PARAMETERS else cleaned
-
-
-class Names:
-    """Local names of one generated loop (numba or C): TenFlang names made
-    unique identifiers, none of them a word in `reserved`."""
-
-    def __init__(self, reserved):
-        self.names, self.taken = {}, set(reserved)
-
-    def __call__(self, name: str, suffix: str = "") -> str:
-        """The local name of value `name` (an array of it: `suffix` `_in`, `_out`, ...)."""
-        if (name, suffix) not in self.names:
-            base = candidate = python_name(name).rstrip("_") + suffix if suffix else python_name(name)
-            k = 2
-            while candidate in self.taken:
-                candidate, k = f"{base}_{k}", k + 1
-            self.taken.add(candidate)
-            self.names[name, suffix] = candidate
-        return self.names[name, suffix]
-
-
 class Source:
     """Builds the generated function's lines and its value names."""
 
     def __init__(self, plan):
-        self.names: dict[str, str] = {}
-        self.taken: set[str] = set(PARAMETERS)
+        self.ids = Identifiers(python_identifier, PARAMETERS)
         self.lines = ["def run(env, xp, F, dtype):"]
         self.plan = plan
 
     def var(self, name: str) -> str:
         """The Python name of TenFlang value `name` (unique, fixed on first use)."""
-        if name not in self.names:
-            base = candidate = python_name(name)
-            k = 2
-            while candidate in self.taken:
-                candidate, k = f"{base}_{k}", k + 1
-            self.taken.add(candidate)
-            self.names[name] = candidate
-        return self.names[name]
+        return self.ids(name)
 
     def share(self, name: str, operand: str) -> str:
         """`name` lives in `operand`'s buffer, under its Python name."""
-        self.names[name] = self.var(operand)
-        return self.names[name]
+        return self.ids.share(name, operand)
 
     def renamed(self, names) -> bool:
         return any(self.var(n) != n for n in names if isinstance(n, str))
@@ -225,7 +191,7 @@ def generate(plan, reduce: str | None, fused: bool = False):
             if item.op.view:
                 owned.difference_update(o for o in item.operands if isinstance(o, str))
             release, kept = item.release, (src.var(item.target),)
-        released = [src.var(n) for n in release if n in src.names and src.var(n) not in kept]
+        released = [src.var(n) for n in release if src.ids.given(n) and src.var(n) not in kept]
         if released:
             src.emit(f"del {', '.join(released)}")
     results = ", ".join(f"{n!r}: {src.var(n)}" for n in plan.results if n not in plan.null)

@@ -39,23 +39,39 @@ batch sums) are not grouped.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 import math
 
 from .. import limits
+from ..opkinds import Reduction
 
-ROLES = ("full", "example", "shared", "constant")
+
+class Role(StrEnum):
+    """How a group reads an input (module docstring)."""
+    FULL = "full"              # per example, the group's shape
+    EXAMPLE = "example"        # per example, a scalar
+    SHARED = "shared"          # one for all examples, the group's shape
+    CONSTANT = "constant"      # one scalar for all
+
+    @property
+    def varies(self) -> bool:
+        """Whether the input has a value per example."""
+        return self in (Role.FULL, Role.EXAMPLE)
+
+
+ROLES = tuple(Role)
 
 
 @dataclass(frozen=True)
 class Input:
     name: str                  # the TenFlang value read
-    role: str                  # one of ROLES (module docstring)
+    role: Role
 
 
 @dataclass(frozen=True)
 class Output:
     name: str                  # the TenFlang value written
-    reduce: str | None         # None: the [B, *shape] array; "sum": summed over the examples
+    reduce: Reduction | None   # None: the [B, *shape] array; SUM: summed over the examples
 
 
 @dataclass(frozen=True)
@@ -102,12 +118,12 @@ def readable(step, shapes, batched) -> bool:
     return all(role(shapes[o], shape, o in batched) for o in step.operands if isinstance(o, str))
 
 
-def role(shape, group_shape, varies: bool) -> str | None:
+def role(shape, group_shape, varies: bool) -> Role | None:
     """How a value of per-example `shape` is read in a group of `group_shape`."""
     if tuple(shape) == ():
-        return "example" if varies else "constant"
+        return Role.EXAMPLE if varies else Role.CONSTANT
     if tuple(shape) == tuple(group_shape):
-        return "full" if varies else "shared"
+        return Role.FULL if varies else Role.SHARED
     return None
 
 
@@ -124,7 +140,8 @@ def close(run: list, plan, reduce, batched, last_read) -> list:
     for t in dict.fromkeys(s.target for s in steps):
         later = last_read.get(t, -1) > end
         if later or t in plan.results:
-            outputs.append(Output(t, "sum" if reduce and not later and t in plan.results else None))
+            outputs.append(Output(t, Reduction.SUM if reduce and not later and t in plan.results
+                                  else None))
     if len(steps) == 1 and not any(o.reduce for o in outputs):
         return steps
     release = tuple(n for s in steps for n in s.release if n not in defined)

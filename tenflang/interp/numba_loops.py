@@ -14,7 +14,8 @@ Conventions:
   by B for a mean).
 * The body is each step's `Op.scalar` form with `a`, `b`, `c` replaced by the
   operands' local names: values keep their TenFlang names, made identifiers by
-  `codegen.python_name`.  Sums are accumulated per block of BLOCK examples and
+  `tenflang.naming.python_identifier` (a builtin such as `range` or `abs`
+  gets a trailing `_`).  Sums are accumulated per block of BLOCK examples and
   then added up (round-off like numpy's, not n·eps).
 * numba compiles with `error_model="numpy"` (x/0 is inf or nan, as in numpy)
   and without fastmath, so results equal the unfused plan's to round-off.
@@ -33,11 +34,12 @@ import os
 import sys
 
 from ..files import cache_dir, write_file
-from .codegen import Names
+from ..naming import Identifiers, python_identifier
+from .fusion import Role
 
 BLOCK = 1024          # examples per partial sum
-INDEX = {"full": "[i, j]", "example": "[i, 0]", "shared": "[0, j]", "constant": "[0, 0]"}
-RESERVED = ("i", "j", "n", "start", "stop", "np", "math", "numba")   # the loop's own words
+INDEX = {Role.FULL: "[i, j]", Role.EXAMPLE: "[i, 0]", Role.SHARED: "[0, j]", Role.CONSTANT: "[0, 0]"}
+LOOP_WORDS = ("i", "j", "n", "start", "stop", "np", "math", "numba", "dtype")   # the loop's own words
 
 
 def scalar_code(step, local) -> str:
@@ -54,7 +56,7 @@ def scalar_code(step, local) -> str:
 
 def loop_source(k: int, group) -> list[str]:
     """The numba loop of group k (see the module docstring)."""
-    local = Names(RESERVED)
+    local = Identifiers(python_identifier, LOOP_WORDS)
     ins, outs = arrays(group, local)
     lines = ['@numba.njit(cache=True, error_model="numpy")',
              f"def loop_{k}(n, {', '.join(ins + outs)}):",
@@ -76,15 +78,15 @@ def loop_source(k: int, group) -> list[str]:
     return lines
 
 
-def arrays(group, names: Names) -> tuple[list[str], list[str]]:
+def arrays(group, names: Identifiers) -> tuple[list[str], list[str]]:
     """The names of the group's input and output arrays."""
     return ([names(i.name, "_in") for i in group.inputs],
             [names(o.name, "_sum" if o.reduce else "_out") for o in group.outputs])
 
 
 def wrapper_source(k: int, group) -> list[str]:
-    ins, outs = arrays(group, Names(RESERVED))
-    batch = next(name for i, name in zip(group.inputs, ins) if i.role in ("full", "example"))
+    ins, outs = arrays(group, Identifiers(python_identifier, LOOP_WORDS))
+    batch = next(name for i, name in zip(group.inputs, ins) if i.role.varies)
     shape = repr(tuple(group.shape))
     lines = [f"def fused_{k}(dtype, {', '.join(ins)}):", f"    n = {batch}.shape[0]"]
     for o, out in zip(group.outputs, outs):

@@ -21,11 +21,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import ops
-from ..lang.ast import BOUND_KINDS, Program, Var
+from ..lang.ast import BOUND_KINDS, DeclKind, Program, Var
 from ..lang.checks import check
 from ..opkinds import Op
 
-BATCHED_KINDS = ("input", "exp_output")
+BATCHED_KINDS = frozenset({DeclKind.INPUT, DeclKind.EXP_OUTPUT})
 
 
 @dataclass(frozen=True)
@@ -50,7 +50,8 @@ class Plan:
 def default_results(program: Program) -> list[str]:
     """What a run reports: outputs, then losses (declaration order)."""
     decls = program.declarations().values()
-    return [d.name for d in decls if d.kind == "output"] + [d.name for d in decls if d.kind == "loss"]
+    return ([d.name for d in decls if d.kind == DeclKind.OUTPUT]
+            + [d.name for d in decls if d.kind == DeclKind.LOSS])
 
 
 def make_plan(program: Program, available, results=None, shapes=None) -> Plan:

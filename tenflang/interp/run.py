@@ -21,7 +21,9 @@ import numpy as np
 
 from .. import native
 from ..errors import TenflangError
+from ..shapes import fmt_shape
 from ..modes import MODE_KEY, TRAINING, Mode
+from ..opkinds import Reduction
 from .codegen import compiled
 
 FUSE_FROM = 1000       # examples: below this a loop call's fixed cost (~10-30 µs) outweighs its gain
@@ -38,11 +40,19 @@ def prepare(plan, data: dict, xp, dtype, mode: Mode = TRAINING) -> tuple[dict, i
     mode, its example indices settled), and the batch size."""
     env, batch = {}, None
     for name in plan.bound:
+        if data.get(name) is None:
+            raise TenflangError(f"missing '{name}': the plan binds {', '.join(plan.bound)}")
         value = xp.asarray(data[name], dtype=dtype)
+        per_example = value.shape[1:] if name in plan.batched and value.ndim else value.shape
+        if tuple(per_example) != tuple(plan.shapes[name]):
+            raise TenflangError(f"'{name}' has shape {tuple(value.shape)}, expected "
+                                f"{fmt_shape(plan.shapes[name])}"
+                                f"{' per example' if name in plan.batched else ''}")
         if name in plan.batched:
-            if batch is not None and value.shape[0] != batch:
-                raise TenflangError(f"'{name}' has {value.shape[0]} examples, expected {batch}")
-            batch = value.shape[0] if value.ndim else 1
+            examples = value.shape[0] if value.ndim else 1
+            if batch is not None and examples != batch:
+                raise TenflangError(f"'{name}' has {examples} examples, expected {batch}")
+            batch = examples
             env[name] = value if value.ndim else value.reshape(1)
         else:
             env[name] = value[None]
@@ -72,7 +82,7 @@ def collect(plan, values: dict, summed, batch: int, reduce: str | None, xp) -> d
         if name in plan.null:
             out[name] = None
         elif name in summed:
-            out[name] = values[name] / batch if reduce == "mean" else values[name]
+            out[name] = values[name] / batch if reduce == Reduction.MEAN else values[name]
         else:
             out[name] = finish(values[name], batch, reduce, xp)
     return out
@@ -82,4 +92,4 @@ def finish(value, batch: int, reduce: str | None, xp):
     if reduce is None:
         return xp.broadcast_to(value, (batch,) + value.shape[1:]) if value.shape[0] != batch else value
     total = value[0] * batch if value.shape[0] != batch else value.sum(axis=0)
-    return total / batch if reduce == "mean" else total
+    return total / batch if reduce == Reduction.MEAN else total

@@ -49,15 +49,6 @@ COMPARE = {ast.Gt: ">", ast.GtE: ">=", ast.Lt: "<", ast.LtE: "<=", ast.Eq: "==",
 CTYPES = {"float64": "double", "float32": "float"}
 
 
-# what a local variable of generated C or CUDA C must not be called: C and C++
-# words, and every function a scalar form may call (a local `exp` would hide exp())
-RESERVED_WORDS = frozenset("""int long float double char short void const if else for while do
-    return switch case break continue default goto sizeof static struct union unsigned signed
-    auto register extern volatile inline restrict enum typedef class template typename
-    namespace new delete this true false operator bool tf_min tf_max""".split()) | frozenset(
-    name + suffix for name in FUNCTIONS.values() for suffix in ("", "f"))
-
-
 class Untranslatable(ValueError):
     """A scalar form uses something CUDA C cannot say (message names it)."""
 

@@ -9,9 +9,23 @@ site is a `Pos`, or a `Step` for a step of a `fold`/`scan` (lang/loops.py).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 
-KINDS = ("input", "exp_output", "weight", "intvar", "output", "loss")
-BOUND_KINDS = ("input", "weight", "exp_output")   # bound from data, never defined
+
+class DeclKind(StrEnum):
+    """What a declaration declares (docs/design.md); each equals the word the
+    language writes, so `Declare.kind` may be either."""
+    INPUT = "input"
+    EXP_OUTPUT = "exp_output"
+    WEIGHT = "weight"
+    INTVAR = "intvar"
+    OUTPUT = "output"
+    LOSS = "loss"
+
+
+KINDS = tuple(k.value for k in DeclKind)
+# bound from data, never defined
+BOUND_KINDS = frozenset({DeclKind.INPUT, DeclKind.WEIGHT, DeclKind.EXP_OUTPUT})
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ from dataclasses import replace
 from .. import limits, ops
 from ..opkinds import Attr, Op
 from ..shapes import Shape, ShapeMismatch, fmt_shape
-from .ast import BOUND_KINDS, KINDS, Declare, Define, Dims, Num, Program, Var
+from .ast import BOUND_KINDS, KINDS, DeclKind, Declare, Define, Dims, Num, Program, Var
 from . import printer
 from .diagnostics import error_at
 
@@ -273,7 +273,7 @@ def infer(program, define: Define, decls, shapes) -> Shape:
 
 
 def check_losses(program, decls, shapes, defined, shape_program: bool) -> None:
-    losses = [d for d in decls.values() if d.kind == "loss"]
+    losses = [d for d in decls.values() if d.kind == DeclKind.LOSS]
     for loss in losses:
         if shapes[loss.name] != ():
             raise error_at(program, loss.name_pos, f"loss '{loss.name}' has shape "

@@ -26,7 +26,7 @@ from __future__ import annotations
 import difflib
 from .. import limits
 from ..shapes import fmt_shape
-from .ast import Declare, Define, Dims, Expr, Macro, Num, Step, Var
+from .ast import DeclKind, Declare, Define, Dims, Expr, Macro, Num, Step, Var
 from .checks import Checker, split
 from .diagnostics import error_at
 from .nested import lower
@@ -71,7 +71,7 @@ def unroll(program, define: Define, macros: dict[str, Macro], prefix: Prefix, na
         row = Expr("index", (xs, Num(float(t), xs.pos, str(t))), xs.pos, xs.pos)
         call = Define(name, macro.name, (prev, row, *rest), define.pos, define.operands[0].pos,
                       define.origin)
-        prefix.out.append(Declare("intvar", name, None, define.pos, define.pos,
+        prefix.out.append(Declare(DeclKind.INTVAR, name, None, define.pos, define.pos,
                                   (site,) + define.origin, generated=True))
         prefix.out.extend(expand_step(call, site))
         check_state(program, define, macro, prefix, name, state, t)

@@ -20,10 +20,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .. import limits, ops
-from .ast import Declare, Define, Macro, Program, Var
+from .ast import DeclKind, Declare, Define, Macro, Program, Var
 from .diagnostics import error_at
 from .loops import LOOPS, Prefix, is_loop, unroll
-from .nested import Namer, has_nested, lower, names_used, nodes, rename
+from ..naming import Namer, local
+from .nested import has_nested, lower, names_used, nodes, rename
 
 
 def expand(program: Program) -> Program:
@@ -191,7 +192,7 @@ def check_local(program: Program, macro: Macro, declare: Declare) -> None:
         raise error_at(program, declare.name_pos,
                        f"'{declare.name}' is a parameter or the result of macro '{macro.name}' "
                        "and cannot be declared inside it")
-    if declare.kind != "intvar":
+    if declare.kind != DeclKind.INTVAR:
         raise error_at(program, declare.pos,
                        f"a macro's locals are intvars; '{declare.name}' is declared {declare.kind}")
 
@@ -230,7 +231,7 @@ def expand_call(program: Program, call: Define, macros: dict[str, Macro], origin
     renaming[macro.result] = Var(call.name)
     for s in macro.body:
         if isinstance(s, Declare):
-            renaming[s.name] = Var(f"{call.name}.{s.name}")
+            renaming[s.name] = Var(local(call.name, s.name))
     out: list = []
     for s in macro.body:
         if isinstance(s, Declare):

@@ -17,34 +17,10 @@ parser caps the depth (`limits.MAX_NESTING`).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
-from .ast import Declare, Define, Expr, Var
-
-
-@dataclass
-class Namer:
-    """Fresh names `<base>.1`, `<base>.2`, ... never reusing a name; the GCP
-    assembly names its temporaries with it too (backprop/reverse.py)."""
-    used: set[str]
-    counters: dict[str, int] = field(default_factory=dict)
-
-    def __call__(self, base: str) -> str:
-        n = self.counters.get(base, 0)
-        while True:
-            n += 1
-            name = f"{base}.{n}"
-            if name not in self.used:
-                self.counters[base] = n
-                self.used.add(name)
-                return name
-
-    def claim(self, name: str) -> str:
-        """`name` itself if free, else a fresh variant of it."""
-        if name in self.used:
-            return self(name)
-        self.used.add(name)
-        return name
+from ..naming import Namer
+from .ast import DeclKind, Declare, Define, Expr, Var
 
 
 def nodes(define: Define):
@@ -85,7 +61,7 @@ def lower(define: Define, namer: Namer) -> list:
             stack.extend((o, False) for o in reversed(expr.operands) if isinstance(o, Expr))
             continue
         name = namer(define.name)
-        declares.append(Declare("intvar", name, None, expr.pos, expr.pos, define.origin,
+        declares.append(Declare(DeclKind.INTVAR, name, None, expr.pos, expr.pos, define.origin,
                                 generated=True))
         defines.append(Define(name, expr.op, resolved(expr.operands, done), expr.pos, expr.op_pos,
                           define.origin))

@@ -3,9 +3,12 @@
 A checkpoint is an .npz file written atomically: `w:<name>` per weight,
 `s:<key>` per optimizer slot (e.g. `s:m:W1` for adam's first moment),
 `history` (the training loss per iteration), `val_history` ((iteration,
-validation loss) rows), `b:<name>` per weight of the best evaluation (with
+validation loss) rows), `t:<name>` per batch statistic (its population value
+at the checkpoint's weights, docs/design.md §2.3.2: the weights a checkpoint holds
+evaluate; a resumed run does not read them), `b:<name>` per weight of the best evaluation (with
 --patience) and `meta`, a JSON string with the iteration, the optimizer, the
-seed and the settings that shape the steps (`SETTINGS`).  A run resumed from
+seed, the last step's gradient norm and the settings that shape the steps
+(`SETTINGS`).  A run resumed from
 it with the same options takes the very steps the uninterrupted run would
 have taken (see `tenflang.train`); one with other settings is refused,
 naming them, unless the caller allows it (`--resume-anyway`).
@@ -14,6 +17,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import os
 
 import numpy as np
@@ -40,9 +44,11 @@ def save_checkpoint(path: str, state: State, cfg) -> None:
     arrays = {f"w:{k}": v for k, v in state.weights.items()}
     arrays |= {f"s:{k}": v for k, v in state.slots.items()}
     arrays |= {f"b:{k}": v for k, v in (state.best or {}).items()}
+    arrays |= {f"t:{k}": v for k, v in state.statistics.items()}
     arrays["history"] = np.asarray(state.history, dtype=np.float64)
     arrays["val_history"] = np.asarray(state.val_history, dtype=np.float64).reshape(-1, 2)
     meta = {"iteration": state.iteration, "optimizer": cfg.optimizer, "seed": cfg.seed,
+            "grad_norm": state.grad_norm,
             "settings": settings(cfg)}
     arrays["meta"] = np.asarray(json.dumps(meta))
     buffer = io.BytesIO()
@@ -104,7 +110,7 @@ def load_checkpoint(path: str, weight_shapes: dict, cfg, anyway: bool = False) -
              for kind in ("w", "s", "b")}
     history = arrays.pop("history", np.zeros(0))
     val_history = arrays.pop("val_history", np.zeros((0, 2)))
-    stray = sorted(k for k in arrays if k[:2] not in ("w:", "s:", "b:"))
+    stray = sorted(k for k in arrays if k[:2] not in ("w:", "s:", "b:", "t:"))
     if stray:
         raise TenflangError(f"not a tfweightcalc checkpoint: unexpected array '{stray[0]}'",
                             Location(path))
@@ -121,7 +127,8 @@ def load_checkpoint(path: str, weight_shapes: dict, cfg, anyway: bool = False) -
     floats = {kind: {k: v.astype(np.float64) for k, v in part.items()}
               for kind, part in parts.items()}
     return State(floats["w"], floats["s"], iteration, history.astype(np.float64).tolist(),
-                 [(int(i), float(v)) for i, v in val_history], floats["b"] or None)
+                 [(int(i), float(v)) for i, v in val_history], floats["b"] or None,
+                 meta.get("grad_norm"))
 
 
 def check_meta(path: str, meta, optimizer: str) -> int:
@@ -142,6 +149,10 @@ def check_meta(path: str, meta, optimizer: str) -> int:
     if type(iteration) is not int or not 0 <= iteration <= limits.MAX_ITERATIONS:
         raise TenflangError(f"the checkpoint's iteration is {iteration!r}, not a whole number "
                             f"from 0 to {limits.MAX_ITERATIONS}", where)
+    norm = meta.get("grad_norm")
+    if norm is not None and (type(norm) not in (int, float) or not math.isfinite(norm) or norm < 0):
+        raise TenflangError(f"the checkpoint's gradient norm is {norm!r}, not a finite number "
+                            "of 0 or more", where)
     return iteration
 
 

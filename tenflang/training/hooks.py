@@ -47,6 +47,8 @@ class StepInfo:
     steps: int = 1            # optimizer steps this pass took (K with --sync-every K)
     val_loss: float | None = None   # when the pass ended an epoch and was validated
     stopping: bool = False    # early stopping ends the run after this pass
+    gradients: dict | None = None   # the step's gradient by weight, on the run's device
+    #                                 (None for a round of local steps on the cluster)
 
 
 @dataclass(frozen=True)
@@ -55,6 +57,7 @@ class EpochInfo:
     iteration: int
     loss: float               # the last training loss of the epoch
     val_loss: float | None    # None without a validation split
+    epoch_iterations: int = 1  # iterations per epoch (1 for full batch)
 
 
 class Hooks:
@@ -117,14 +120,15 @@ def combine(*hooks: Hooks | None) -> Hooks:
 
 class Checkpoints(Hooks):
     """`save(host_state(state))` after every pass that crosses a multiple of
-    `every` iterations, and after the pass early stopping ends the run with."""
+    `every` iterations, and after the pass early stopping ends the run with;
+    the state saved holds the population values of the batch statistics."""
 
     def __init__(self, save: Callable[[State], None], every: int = 100):
         self.save, self.every = save, every
 
     def on_step(self, state, step):
         if crossed(step.iteration - step.steps, step.iteration, self.every) or step.stopping:
-            self.save(host_state(state))
+            self.save(host_state(state, statistics=True))
 
 
 class Callbacks(Hooks):

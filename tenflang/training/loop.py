@@ -42,27 +42,30 @@ from __future__ import annotations
 
 import functools
 import math
+import numbers
 import time
 from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy as np
 
-from ..backprop import adjoint
 from ..backprop.graph import unused_weights
 from ..errors import Location, RunFailure, TenflangError
 from ..interp.arguments import check_weights
 from ..interp.device import to_host
-from ..lang.ast import Define, Program
+from ..interp.statistics import statistic_lines
+from ..lang.ast import DeclKind, Define, Program
 from ..lang.checks import check, class_indices
 from ..lang.diagnostics import error_at
+from ..naming import adjoint
 from .gradients import Descent, LocalGradients, to_device
 from .health import untrusted
 from .hooks import EpochInfo, Hooks, StepInfo
 from .norms import loss_and_norm, weights_finite
 from . import optimizers
 from .optimizers import step
-from .state import Diverged, Interrupted, State, StepFailed, TrainResult, crossed, host_state
+from .state import (Diverged, Interrupted, State, StepFailed, TrainResult, crossed, host_arrays,
+                    host_state)
 
 @dataclass(frozen=True)
 class Signature:
@@ -80,20 +83,21 @@ def signature(gcp: Program) -> Signature:
     shapes = check(gcp)
     decls = gcp.declarations()
     where = Location(gcp.filename)
-    weights = {n: shapes[n] for n, d in decls.items() if d.kind == "weight"}
+    weights = {n: shapes[n] for n, d in decls.items() if d.kind == DeclKind.WEIGHT}
     if not weights:
         raise TenflangError("the GCP declares no weights: there is nothing to learn", where)
-    outputs = {n for n, d in decls.items() if d.kind == "output"}
+    outputs = {n for n, d in decls.items() if d.kind == DeclKind.OUTPUT}
     missing = [w for w in weights if adjoint(w) not in outputs]
     if missing:
         raise TenflangError(f"the GCP has no gradient output '{adjoint(missing[0])}' for weight "
                             f"'{missing[0]}'; is it a GCP made by tfcompiler?", where)
     check_gradients(gcp, weights, shapes)
-    losses = tuple(n for n, d in decls.items() if d.kind == "loss")
+    losses = tuple(n for n, d in decls.items() if d.kind == DeclKind.LOSS)
     if not losses:
         raise TenflangError("the GCP declares no loss; tfweightcalc reports the loss it "
                             "minimises", where)
-    inputs = {n: shapes[n] for n, d in decls.items() if d.kind in ("input", "exp_output")}
+    inputs = {n: shapes[n] for n, d in decls.items()
+              if d.kind in (DeclKind.INPUT, DeclKind.EXP_OUTPUT)}
     return Signature(weights, {w: adjoint(w) for w in weights}, inputs, losses,
                      class_indices(gcp))
 
@@ -139,11 +143,9 @@ class TrainConfig:
     freeze: tuple = ()
 
     def __post_init__(self):
+        check_fields(self)
         optimizers.check(self)
         optimizers.fill(self)
-        if not self.weight_decay >= 0:
-            raise TenflangError(f"weight_decay (--weight-decay) must be 0 or more, not "
-                                f"{self.weight_decay!r}")
         if self.patience is not None:
             if isinstance(self.patience, bool) or not isinstance(self.patience, int) \
                     or self.patience < 1:
@@ -152,6 +154,31 @@ class TrainConfig:
             if not self.val_fraction:
                 raise TenflangError("patience (--patience) needs a validation split to watch: "
                                     "set val_fraction (--val-fraction), e.g. 0.2")
+
+
+def check_fields(cfg: TrainConfig) -> None:
+    """The types and ranges of the plain settings (each message names its option)."""
+    def number(name, low, high=math.inf, low_open=False, whole=False, optional=False):
+        value = getattr(cfg, name)
+        if value is None and optional:
+            return
+        kind = numbers.Integral if whole else numbers.Real
+        ok = (not isinstance(value, bool) and isinstance(value, kind) and math.isfinite(value)
+              and (value > low if low_open else value >= low) and value < high)
+        if not ok:
+            span = f"above {low}" if low_open else f"{low} or more"
+            span += f" and below {high}" if high != math.inf else ""
+            raise optimizers.bad(name, f"must be {span}{', a whole number' if whole else ''}, "
+                                 f"not {value!r:.60}")
+    number("lr", 0, low_open=True)
+    number("batch_size", 1, whole=True, optional=True)
+    number("max_iters", 0, whole=True)
+    number("tol", 0)
+    number("seed", 0, whole=True)
+    number("val_fraction", 0, 1)
+    number("weight_decay", 0)
+    if cfg.dtype not in ("float64", "float32"):
+        raise optimizers.bad("dtype", f"must be 'float64' or 'float32', not {cfg.dtype!r:.60}")
 
 
 def initial_weights(sig: Signature, seed: int, given: dict | None = None) -> dict:
@@ -175,6 +202,7 @@ class Pass:
     norm: float
     rows: object = None
     converged: bool = False      # the gradient norm was below tol: no step was taken
+    gradients: dict | None = None
 
 
 def one_step(state: State, descent: Descent, cfg: TrainConfig) -> Pass:
@@ -190,7 +218,7 @@ def one_step(state: State, descent: Descent, cfg: TrainConfig) -> Pass:
     if not weights_finite(state.weights, descent.xp):
         state.weights = previous     # the last good weights, not the overflowed ones
         raise weights_diverged(state, cfg)
-    return Pass([loss], norm, rows)
+    return Pass([loss], norm, rows, gradients=grads)
 
 
 def one_round(state: State, descent: Descent, cfg: TrainConfig) -> Pass:
@@ -213,6 +241,8 @@ def descend(state: State, descent: Descent, cfg: TrainConfig, hooks: Hooks):
     gradient norm, why it stopped).  With local steps `tol` is checked after
     the round, on the norm it reports."""
     if state.iteration >= cfg.max_iters:     # a resumed run that has no step left
+        if state.history and state.grad_norm is not None:   # what the run it continues said
+            return state.history[-1], state.grad_norm, "max-iters"
         rows = descent.rows(state.iteration)
         grads, loss = descent.gradient(state.weights, state.iteration, rows)
         return (*loss_and_norm(loss, optimizers.trainable(grads, cfg), descent.xp), "max-iters")
@@ -222,6 +252,7 @@ def descend(state: State, descent: Descent, cfg: TrainConfig, hooks: Hooks):
         done = guarded(one_round if descent.local_round else one_step, state, descent, cfg, first)
         loss, norm = done.losses[-1], done.norm
         state.history.extend(done.losses)
+        state.grad_norm = norm
         if done.converged:
             return loss, norm, "converged"
         state.iteration += len(done.losses)
@@ -231,10 +262,11 @@ def descend(state: State, descent: Descent, cfg: TrainConfig, hooks: Hooks):
             val, stop = evaluate_validation(state, descent.validate, cfg, hooks)
         lr = optimizers.learning_rate(cfg, state.iteration - 1)
         hooks.on_step(state, StepInfo(state.iteration, loss, norm, lr, done.rows,
-                                      len(done.losses), val, stop))
+                                      len(done.losses), val, stop, done.gradients))
         if epoch_ended:
             hooks.on_epoch(state, EpochInfo(state.iteration // descent.epoch_iterations,
-                                            state.iteration, loss, val))
+                                            state.iteration, loss, val,
+                                            descent.epoch_iterations))
         if stop:
             return loss, norm, "early-stopped"
         if descent.local_round and norm < cfg.tol:
@@ -350,13 +382,25 @@ def train(gcp: Program, examples, config: TrainConfig, gradients=None, hooks: Ho
     state = start_state(sig, config, source.xp, init, resume)
     start = Start(state, started, source.xp, gcp)
     with source.open(gcp, sig, examples, config, hooks, state) as descent:
+        if descent.population and statistic_lines(gcp):
+            state.population = descent.population
         hooks.on_start(state)
         with np.errstate(all="ignore"):     # a non-finite loss is reported as divergence
             ending = descend(state, descent, config, hooks)
         result = result_of(state, start, config, ending, descent.validate,
                            descent.epoch_iterations)
+        if state.population:
+            with_statistics(result, state.population)
     hooks.on_end(result)
     return result
+
+
+def with_statistics(result: TrainResult, population: Callable) -> None:
+    """The population values of the batch statistics at the weights returned
+    and at the final state's (the same unless early stopping kept better ones)."""
+    result.statistics = host_arrays(population(result.weights))
+    result.state.statistics = (result.statistics if result.weights is result.state.weights
+                               else host_arrays(population(result.state.weights)))
 
 
 class Start:
@@ -383,7 +427,9 @@ def result_of(state: State, start: Start, cfg: TrainConfig, ending: tuple, valid
     elif validate:
         last = state.val_history[-1] if state.val_history else None
         val_loss = last[1] if last and last[0] == state.iteration else validate(state.weights)
-    warnings = untrusted(final, start.iteration, start.zero, epoch, cfg.lr, start.unused)
+    # a weight --freeze keeps is meant to stay where it started, 0 included
+    warnings = untrusted(final, start.iteration, start.zero - set(cfg.freeze), epoch, cfg.lr,
+                         start.unused)
     warnings += nonfinite_validation(final.val_history)
     return TrainResult(weights, state.iteration, *ending, time.perf_counter() - start.clock,
                        final.history, val_loss, final, final.val_history, best_iteration, epoch,

@@ -1,0 +1,165 @@
+"""Watching a run: its figures per epoch, one line per epoch, the final loss.
+
+    train(gcp, data, config, hooks=EpochLines(config))
+    figures = Figures(config, metrics=validation_metrics(shape, data, config))
+    hooks = combine(figures, EpochLines(figures=figures), TensorBoard(dir, config, figures=figures))
+
+`Figures` is a hook that gathers, once per epoch for every hook that shows
+them (`EpochLines`, the TensorBoard log of `tensorboard_log`), an `Epoch`:
+
+* `loss`: the mean training loss over the epoch's iterations (the last
+  `epoch_iterations` of the history, so a resumed run reports the figures
+  of the run it continues); `grad_norm`: the last step's gradient norm;
+* `val_loss` and `metrics`: the validation loss, and the validation mean of
+  every scalar output of the program `validation_metrics` was given (an
+  accuracy for `define correct = equal (argmax scores) label`);
+* `seconds` since the run (or this resumed part of it) started.
+
+`EpochLines` prints an `Epoch` as Keras' `verbose=2` does, one plain line,
+at most one a second (the first epoch's always shows):
+
+    epoch 3/30 - iteration 30/300 - loss: 0.4321 - val_loss: 0.5012 - val_correct: 0.875 - 1.2 s
+
+`final_loss(history, epoch_iterations)` is the figure the summary line
+reports, with the words that say what it is.
+"""
+from __future__ import annotations
+
+import math
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from ..interp import make_plan
+from ..naming import adjoint
+from ..interp.engine import Engine
+from .gradients import to_device
+from .hooks import Hooks
+from .sampling import split
+
+EVERY = 1.0     # seconds between two epoch lines at least
+
+
+@dataclass(frozen=True)
+class Epoch:
+    epoch: int
+    epochs: int            # in the whole run: ⌈max_iters / epoch_iterations⌉
+    iteration: int
+    max_iters: int
+    loss: float            # mean training loss over the epoch's iterations
+    grad_norm: float       # of the epoch's last step
+    val_loss: float | None
+    seconds: float
+    metrics: dict = field(default_factory=dict)    # output name -> validation mean
+
+
+class Figures(Hooks):
+    """Gathers the figures of each epoch (see the module docstring);
+    `metrics(weights) -> {name: mean}` gives the validation metrics."""
+
+    def __init__(self, config, metrics: Callable | None = None, clock=time.perf_counter):
+        self.config, self.metrics, self.clock = config, metrics, clock
+        self.started, self.last_step, self.cache = clock(), None, None
+
+    def on_start(self, state):
+        self.started = self.clock()
+
+    def on_step(self, state, step):
+        self.last_step = step
+
+    def of(self, state, info) -> Epoch:
+        """The `Epoch` of the `EpochInfo` `info` (made once, for every hook asking)."""
+        if self.cache is None or self.cache.iteration != info.iteration:
+            self.cache = self.make(state, info)
+        return self.cache
+
+    def make(self, state, info) -> Epoch:
+        per_epoch = info.epoch_iterations
+        losses = state.history[-per_epoch:]
+        metrics = self.metrics(state.weights) if self.metrics and info.val_loss is not None \
+            else {}
+        return Epoch(info.epoch, math.ceil(self.config.max_iters / per_epoch), info.iteration,
+                     self.config.max_iters, float(np.mean(losses)),
+                     self.last_step.grad_norm if self.last_step else math.nan, info.val_loss,
+                     self.clock() - self.started, metrics)
+
+
+def epoch_line(e: Epoch) -> str:
+    parts = [f"epoch {e.epoch}/{e.epochs}", f"iteration {e.iteration}/{e.max_iters}",
+             f"loss: {e.loss:.4g}"]
+    if e.val_loss is not None:
+        parts.append(f"val_loss: {e.val_loss:.4g}")
+    parts += [f"val_{name}: {value:.4g}" for name, value in e.metrics.items()]
+    return " - ".join(parts + [f"{e.seconds:.1f} s"])
+
+
+class EpochLines(Hooks):
+    """One line per epoch on `stream` (stderr), at most one every `every`
+    seconds; `figures` as for `tensorboard_log.TensorBoard` (this one calls
+    them only when it made them)."""
+
+    def __init__(self, config=None, metrics=None, stream=None, every: float = EVERY,
+                 figures: Figures | None = None):
+        self.own = figures is None
+        self.figures = figures or Figures(config, metrics)
+        self.stream, self.every = stream, every
+        self.shown = None       # the clock of the last line shown
+
+    def on_start(self, state):
+        if self.own:
+            self.figures.on_start(state)
+
+    def on_step(self, state, step):
+        if self.own:
+            self.figures.on_step(state, step)
+
+    def on_epoch(self, state, info):
+        now = self.figures.clock()
+        if self.shown is not None and now - self.shown < self.every:
+            return
+        self.shown = now
+        print(epoch_line(self.figures.of(state, info)), file=self.stream or sys.stderr,
+              flush=True)
+
+
+def validation_metrics(program, examples: dict, config, engine: Engine | None = None):
+    """`metrics(weights) -> {output: mean over the validation examples}` for
+    every scalar output of `program` (a shape program, or a GCP: its
+    gradient outputs left out), or None without a validation split or
+    without such outputs."""
+    decls = program.declarations()
+    gradients = {adjoint(n) for n, d in decls.items() if d.kind == "weight"}
+    names = [n for n, d in decls.items() if d.kind == "output" and not d.shape
+             and n not in gradients]
+    n = len(next(iter(examples.values()))) if examples else 0
+    _, rows = split(n, config.val_fraction, config.seed)
+    if not names or not len(rows):
+        return None
+    engine = engine or Engine()
+    bound = {n for n, d in decls.items() if d.kind in ("input", "exp_output", "weight")}
+    plan = make_plan(program, bound, names)
+    data = to_device({k: np.asarray(v)[rows] for k, v in examples.items() if k in bound},
+                     engine.xp, config.dtype)
+
+    def metrics(weights: dict) -> dict:
+        values = engine.run(plan, {**data, **{k: w for k, w in weights.items() if k in bound}},
+                            dtype=config.dtype, reduce="mean")
+        return {name: float(values[name]) for name in names}
+    metrics.names = names
+    return metrics
+
+
+def final_loss(history: list, epoch_iterations: int) -> tuple[float, str]:
+    """(the loss a summary reports, what it is): the mean training loss over
+    the last epoch, which for full-batch training is the last iteration's
+    loss on the whole training set."""
+    if not history:
+        return math.nan, "no iteration"
+    if epoch_iterations == 1:
+        return float(history[-1]), "the training set's, at the last iteration"
+    last = history[-epoch_iterations:]
+    what = "the last epoch" if len(last) == epoch_iterations else "the run"
+    return float(np.mean(last)), f"the mean over {what}, {len(last)} iterations"
