@@ -124,7 +124,8 @@ class Estimator:
         if not hasattr(self, "weights_"):
             raise TenflangError(f"this {type(self).__name__} is not fitted yet: call fit(X, y) "
                                 "first")
-        return self.weights_
+        # with the population values of the program's batch statistics (docs/design.md §2.3.2)
+        return {**self.weights_, **getattr(getattr(self, "result_", None), "statistics", {})}
 
     def _losses(self, X, y) -> dict:
         shape = self._shape()

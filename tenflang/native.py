@@ -51,6 +51,15 @@ class Unavailable(RuntimeError):
     """No compiled library could be had (the message says why)."""
 
 
+_ABANDON = threading.Event()
+
+
+def abandon_compiles() -> None:
+    """From now on a compile under way, or asked for, is `Abandoned` at once
+    (a run told to stop: its step should not wait for a compiler)."""
+    _ABANDON.set()
+
+
 class Abandoned(RuntimeError):
     """The compile was stopped (its time limit, Ctrl-C, SIGTERM): callers run
     without compiled loops rather than start another long compile (numba)."""
@@ -115,6 +124,8 @@ def compile_c(argv: list, work: str) -> tuple[int, str]:
     raised (after the signal's own handler ran: a training run's stop flag is
     set, a default handler raises or ends the process): no compiler outlives
     the run, and no signal waits for the compile."""
+    if _ABANDON.is_set():
+        raise Abandoned("the run is stopping: no compile")
     try:
         proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                 env=dict(os.environ, TMPDIR=work), start_new_session=True)
@@ -128,7 +139,7 @@ def compile_c(argv: list, work: str) -> tuple[int, str]:
                     _, errors = proc.communicate(timeout=0.1)
                     return proc.returncode, errors
                 except subprocess.TimeoutExpired:
-                    if noted:
+                    if noted or _ABANDON.is_set():
                         raise Abandoned("the C compile was interrupted") from None
                     if time.monotonic() > deadline:
                         raise Abandoned(f"the C compiler took more than "

@@ -313,3 +313,143 @@ def test_tfevaluate_uses_the_statistics_or_evaluates_as_in_training(run_cli, tmp
     assert runs["0"][0] == runs["0"][1] and runs["0"][0] != runs["5"][0]
     in_training = evaluate(parse(BN_NET), data, weights, mode=Mode(seed=5))["o"]
     np.testing.assert_allclose(runs["5"][0], in_training, rtol=1e-12)
+
+
+# ------------------------------------------------------------------ PyTorch references
+
+RESNET_BLOCK = """macro batchnorm2d x gamma beta channels -> y
+  declare intvar c
+  declare intvar s
+  define c = sub x (reshape (batch_mean (mean (mean x 2) 1)) channels)
+  define s = sqrt (add (reshape (batch_mean (mean (mean (mul c c) 2) 1)) channels) 1e-5)
+  define y = add (mul (div c s) gamma) beta
+end
+
+declare input x [3, 6, 6]
+declare input r [3, 6, 6]
+declare weight K1 [3, 3, 3, 3]
+declare weight K2 [3, 3, 3, 3]
+declare weight g1 [3, 1, 1]
+declare weight b1 [3, 1, 1]
+declare weight g2 [3, 1, 1]
+declare weight b2 [3, 1, 1]
+declare intvar h [3, 6, 6]
+declare output out [3, 6, 6]
+declare loss l
+define h = relu (batchnorm2d (conv2d x K1 1 1) g1 b1 [3, 1, 1])
+define out = relu (add x (batchnorm2d (conv2d h K2 1 1) g2 b2 [3, 1, 1]))
+define l = sum (mul out r)
+"""
+
+
+def block_data(n=8):
+    rng = np.random.default_rng(11)
+    data = {"x": rng.normal(size=(n, 3, 6, 6)), "r": rng.normal(size=(n, 3, 6, 6))}
+    weights = {"K1": rng.normal(size=(3, 3, 3, 3)) * 0.4, "K2": rng.normal(size=(3, 3, 3, 3)) * 0.4,
+               "g1": 1 + 0.2 * rng.normal(size=(3, 1, 1)), "b1": 0.2 * rng.normal(size=(3, 1, 1)),
+               "g2": 1 + 0.2 * rng.normal(size=(3, 1, 1)), "b2": 0.2 * rng.normal(size=(3, 1, 1))}
+    return data, weights
+
+
+def torch_block(torch, weights):
+    nn = torch.nn
+    convs = [nn.Conv2d(3, 3, 3, padding=1, bias=False).double() for _ in range(2)]
+    norms = [nn.BatchNorm2d(3, eps=1e-5).double() for _ in range(2)]
+    with torch.no_grad():
+        for k, (conv, norm) in enumerate(zip(convs, norms), start=1):
+            conv.weight.copy_(torch.from_numpy(weights[f"K{k}"]))
+            norm.weight.copy_(torch.from_numpy(weights[f"g{k}"].ravel()))
+            norm.bias.copy_(torch.from_numpy(weights[f"b{k}"].ravel()))
+
+    def forward(x):
+        h = torch.relu(norms[0](convs[0](x)))
+        return torch.relu(x + norms[1](convs[1](h)))
+    return convs, norms, forward
+
+
+@pytest.mark.parametrize("level", [0, 1])
+def test_resnet_block_gradients_equal_batchnorm2d_in_training_mode(level):
+    torch = pytest.importorskip("torch")
+    data, weights = block_data()
+    gcp = compile_gradient(parse(RESNET_BLOCK, True), level)
+    names = [adjoint(w) for w in weights]
+    ours = run_plan(make_plan(gcp, set(data) | set(weights), names),
+                    {**data, **weights}, reduce="mean")
+    convs, norms, forward = torch_block(torch, weights)
+    x, r = (torch.from_numpy(data[k]) for k in ("x", "r"))
+    ((forward(x) * r).sum() / len(x)).backward()        # the mean over the examples
+    theirs = {"K1": convs[0].weight.grad, "K2": convs[1].weight.grad,
+              "g1": norms[0].weight.grad, "b1": norms[0].bias.grad,
+              "g2": norms[1].weight.grad, "b2": norms[1].bias.grad}
+    for name, grad in theirs.items():
+        np.testing.assert_allclose(ours[adjoint(name)].reshape(-1), grad.numpy().reshape(-1),
+                                   rtol=1e-9, atol=1e-11, err_msg=name)
+
+
+def test_resnet_block_with_population_statistics_equals_batchnorm2d_in_evaluation_mode():
+    torch = pytest.importorskip("torch")
+    data, weights = block_data(n=40)
+    program = parse(RESNET_BLOCK, True)
+    stats = population(program, data, weights)
+    assert len(stats) == 4 and len(levels(program)) == 4     # each needs the one before
+    convs, norms, forward = torch_block(torch, weights)
+    means = [stats[n] for n in stats if n.endswith(".c.3")]
+    variances = [stats[n] for n in stats if n.endswith(".s.4")]
+    with torch.no_grad():
+        for norm, mean, var in zip(norms, means, variances):
+            norm.running_mean.copy_(torch.from_numpy(mean))
+            norm.running_var.copy_(torch.from_numpy(var))
+        x = torch.from_numpy(data["x"])
+        for module in (*convs, *norms):
+            module.eval()
+        expected = forward(x).numpy()
+    got = evaluate(program, data, {**weights, **stats})["out"]
+    np.testing.assert_allclose(got, expected, rtol=1e-10, atol=1e-12)
+    # and the population values are PyTorch's batch statistics over all the examples
+    with torch.no_grad():
+        h = convs[0](x)
+    np.testing.assert_allclose(means[0], h.mean(dim=(0, 2, 3)).numpy(), rtol=1e-10)
+
+
+# ------------------------------------------------------------------ training
+
+def train_cli(run_cli, tmp_path, *options):
+    data, _ = bn_data(n=60, seed=6)
+    (tmp_path / "bn.tf").write_text(BN_NET)
+    tenflang.save_examples(str(tmp_path / "d.txt"), data)
+    code, _, err = run_cli(["tfcompiler", tmp_path / "bn.tf", "-o", tmp_path / "g.tf"])
+    assert code == 0, err
+    return run_cli(["tfweightcalc", tmp_path / "g.tf", tmp_path / "d.txt", "--optimizer", "adam",
+                    "--lr", "0.05", "--batch-size", "16", "--tol", "0", *options]), data
+
+
+def test_training_writes_the_population_statistics(run_cli, tmp_path):
+    """After the weights, under `# batch statistics`: the population values over
+    every training example with the final weights, as numpy computes them."""
+    (code, _, err), data = train_cli(run_cli, tmp_path, "--max-iters", "12",
+                                     "-o", tmp_path / "w.txt")
+    assert code == 0, err
+    text = (tmp_path / "w.txt").read_text()
+    assert text.index("# batch statistics") > text.index("W:")
+    values = tenflang.load_weights(str(tmp_path / "w.txt"))
+    h = data["x"] @ values["W"].T
+    np.testing.assert_allclose(values["h.c.1"], h.mean(axis=0), rtol=1e-12)
+    np.testing.assert_allclose(values["h.s.2"], h.var(axis=0), rtol=1e-10)
+    code, out, err = run_cli(["tfevaluate", tmp_path / "bn.tf", tmp_path / "d.txt",
+                              tmp_path / "w.txt", "--summary"])
+    assert code == 0 and "l:" in out, err
+
+
+def test_a_resumed_run_takes_the_same_steps_with_dropout_and_batch_statistics(run_cli, tmp_path):
+    (code, straight, err), _ = train_cli(run_cli, tmp_path, "--max-iters", "11")
+    assert code == 0, err
+    checkpoint = tmp_path / "ck.npz"
+    (code, _, err), _ = train_cli(run_cli, tmp_path, "--max-iters", "5",
+                                  "--checkpoint", checkpoint, "--checkpoint-every", "2")
+    assert code == 0, err
+    saved = np.load(checkpoint)
+    assert {"t:h.c.1", "t:h.s.2"} <= set(saved.files)       # the checkpoint's statistics
+    (code, resumed, err), _ = train_cli(run_cli, tmp_path, "--max-iters", "11",
+                                        "--checkpoint", checkpoint)
+    assert code == 0 and "iteration 5" in err, err
+    assert resumed == straight and "# batch statistics" in straight

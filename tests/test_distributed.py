@@ -562,3 +562,39 @@ def test_shard_bad_input_exits_2_with_a_message(tmp_path, run_cli_batch):
         assert message in err and "Traceback" not in err, (command, err)
     assert not (tmp_path / "new").exists() or not os.listdir(tmp_path / "new")
     assert os.listdir(tmp_path / "full") == ["notes.txt"]
+
+
+# ---- dropout and batch statistics on a cluster (docs/design.md §2.3.2) ----------------
+
+BN_DROPOUT = """declare input x [3]
+declare exp_output t
+declare weight W [4, 3]
+declare weight v [4]
+declare intvar h [4]
+declare intvar c [4]
+declare intvar z [4]
+declare loss l
+define h = matmul W x
+define c = sub h (batch_mean h)
+define z = div c (sqrt (add (batch_mean (mul c c)) 1e-5))
+define l = pow (sub (dot v (mul z (dropout_mask z 0.3))) t) 2
+"""
+
+
+def test_dropout_and_batch_statistics_on_a_cluster(client, tmp_path):
+    """Reproducible wherever the chunks run; batch statistics per chunk during
+    training (a chunk's share of the batch), exact population values after."""
+    rng = np.random.default_rng(7)
+    arrays = {"x": rng.normal(size=(60, 3)), "t": rng.normal(size=60)}
+    path = tmp_path / "d.npz"
+    vectors.save_examples(str(path), arrays)
+    gcp = compile_gradient(tenflang.parse(BN_DROPOUT, "bn.tf", shape_program=True))
+    cfg = TrainConfig(lr=0.05, optimizer="adam", max_iters=6, tol=0, batch_size=30, seed=3)
+    runs = [on_cluster(client, gcp, dist.describe(str(path), chunk_size=20), cfg)
+            for _ in range(2)]
+    assert_same(runs[0].weights, runs[1].weights, rtol=0)
+    weights, stats = runs[0].weights, runs[0].statistics
+    h = arrays["x"] @ weights["W"].T
+    assert list(stats) == ["c.1", "z.2"]
+    np.testing.assert_allclose(stats["c.1"], h.mean(axis=0), rtol=1e-12)
+    np.testing.assert_allclose(stats["z.2"], h.var(axis=0), rtol=1e-10)

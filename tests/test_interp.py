@@ -25,6 +25,8 @@ import tenflang
 from tenflang import ops
 from tenflang.backprop import compile_gradient
 from tenflang.interp import evaluate, interpret, make_plan, run_plan
+from tenflang.interp.statistics import population, statistic_lines
+from tenflang.modes import EVALUATION, Mode
 from tenflang.lang.ast import Var
 from tenflang.lang.printer import attribute
 from tenflang.shapes import fmt_shape
@@ -33,6 +35,7 @@ from tenflang.lang.checks import check
 from support import programs
 from support.programs import fits
 from support.paths import SAMPLES, SAMPLES_DIR
+from support.programs import index_ranges
 from support.naive_conv import REFERENCE as CONVOLUTION
 
 B = 7
@@ -138,14 +141,17 @@ def test_missing_exp_output_makes_the_loss_null_but_keeps_outputs():
 
 def random_data(program, rng, batch: int):
     """Data of the declared shapes for every bound variable; weights scaled small;
-    a class index (what `one_hot` reads) drawn from its classes."""
+    a class index (what `one_hot` reads) drawn from its classes, a row index
+    (what `take` reads) from its table's rows."""
     shapes = check(program)
-    classes = {d.operands[0].name: d.attrs[0] for d in program.definitions()
-               if d.op == "one_hot" and isinstance(d.operands[0], Var)}
+    classes = index_ranges([(d.name, d.op, [o.name if isinstance(o, Var) else o
+                                            for o in d.operands], d.attrs)
+                            for d in program.definitions()], shapes)
     data = {}
     for name, decl in program.declarations().items():
         if name in classes:
-            data[name] = rng.integers(0, classes[name], size=(batch,)).astype(float)
+            size = (batch,) + tuple(shapes[name])
+            data[name] = rng.integers(0, classes[name], size=size).astype(float)
         elif decl.kind in ("input", "exp_output"):
             data[name] = rng.normal(size=(batch,) + tuple(shapes[name]))
         elif decl.kind == "weight":
@@ -153,18 +159,18 @@ def random_data(program, rng, batch: int):
     return data
 
 
-def assert_batch_equals_each_example(program, data, batch: int, results=None):
-    values = interpret(program, data, results=results, batched=True)
+def assert_batch_equals_each_example(program, data, batch: int, results=None, mode=Mode()):
+    values = interpret(program, data, results=results, batched=True, mode=mode)
     batched_names = {n for n, d in program.declarations().items()
                      if d.kind in ("input", "exp_output")}
     for i in range(batch):
         # the original design's way: one example, values without an example axis
         one = {n: (v[i] if n in batched_names else v) for n, v in data.items()}
-        single = interpret(program, one, results=results)
+        single = interpret(program, one, results=results, mode=mode)
         # and a batch of one through run_plan
         plan = make_plan(program, set(data), results)
         sliced = run_plan(plan, {n: (v[i:i + 1] if n in batched_names else v)
-                                 for n, v in data.items()})
+                                 for n, v in data.items()}, mode=mode)
         assert values.keys() == single.keys() == sliced.keys()
         for name, value in values.items():
             if value is None:
@@ -182,6 +188,9 @@ def sample_programs():
     for path in SAMPLES:
         program = tenflang.parse_file(str(path))
         yield pytest.param(program, id=path.stem)
+        if any(ops.TABLE[d.op].drawn or ops.TABLE[d.op].cross_example
+               for d in program.definitions()):
+            continue    # training mode is not per example, by design: tests/test_batch_modes.py
         for level in (0, 1):
             gcp = compile_gradient(tenflang.parse_file(str(path), shape_program=True), level)
             again = tenflang.parse(tenflang.print_program(gcp), f"{path.stem}-O{level}.tf")
@@ -190,16 +199,23 @@ def sample_programs():
 
 @pytest.mark.parametrize("program", list(sample_programs()))
 def test_samples_and_their_gcps_batched_equal_per_example(program):
+    """In evaluation mode for a sample with dropout or batch statistics (their
+    population values over the batch given, as a weights file gives them)."""
     rng = np.random.default_rng(zlib.crc32(program.filename.encode()))
     data = random_data(program, rng, B)
-    every = list(program.declarations())            # every name, not only outputs
-    assert_batch_equals_each_example(program, data, B, results=every)
-    assert_batch_equals_each_example(program, data, B)
+    mode, stats = Mode(), {}
+    if statistic_lines(program) or any(ops.TABLE[d.op].drawn for d in program.definitions()):
+        weights = {n: v for n, v in data.items() if program.declarations()[n].kind == "weight"}
+        mode, stats = EVALUATION, population(program, data, weights)
+        data |= stats
+    every = [n for n in program.declarations() if n not in stats]  # every name, not only outputs
+    assert_batch_equals_each_example(program, data, B, results=every, mode=mode)
+    assert_batch_equals_each_example(program, data, B, mode=mode)
     # without the exp_outputs: the same outputs, NULL losses
     shape_inputs = {n for n, d in program.declarations().items() if d.kind == "exp_output"}
     if shape_inputs:
         partial = {n: v for n, v in data.items() if n not in shape_inputs}
-        assert_batch_equals_each_example(program, partial, B)
+        assert_batch_equals_each_example(program, partial, B, mode=mode)
 
 
 SMOOTH = ["neg", "exp", "logistic", "tanh", "sin", "cos", "softplus", "logistic_deriv",

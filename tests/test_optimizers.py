@@ -291,6 +291,8 @@ def test_training_with_each_optimizer_learns_through_the_gcp():
     frozen = train(gcp, data, TrainConfig(lr=0.05, max_iters=40, tol=0, freeze=("b",)),
                    init={"b": np.array(0.7)})
     assert float(frozen.weights["b"]) == 0.7 and frozen.history[-1] < frozen.history[0]
+    at_zero = train(gcp, data, TrainConfig(lr=0.05, max_iters=40, tol=0, freeze=("b",)))
+    assert float(at_zero.weights["b"]) == 0.0 and at_zero.warnings == []   # not "never learns"
 
 
 # ---------------------------------------------------------------- the command line

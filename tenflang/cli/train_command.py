@@ -31,6 +31,7 @@ import numpy as np
 from ..lang.ast import DeclKind
 from ..backprop import compile_gradient
 from ..naming import adjoint
+from .. import native
 from ..files import write_file
 from ..lang.checks import check
 from ..data import vectors
@@ -217,7 +218,8 @@ def local_data(data_file, sig, chunk_size, sync_every, allow_nan, dtype="float64
 def finish(result, out, checkpoint, cfg, plot) -> None:
     """Write the last checkpoint, the learned weights, the warnings, the summary
     and the plot.  An output that fails does not lose the weights (see `keep`)."""
-    kept, failed = keep_weights(result.state, out, checkpoint, cfg, result.weights)
+    kept, failed = keep_weights(result.state, out, checkpoint, cfg, result.weights,
+                                result.statistics)
     if failed:
         report_kept(result.state, kept, failed)
         raise RunFailure("training finished, but not every output could be written")
@@ -283,6 +285,7 @@ class StopFlag:
 
     def handle(self, signum, frame):
         self.raised = signum
+        native.abandon_compiles()      # a C compile under way would hold the step up
 
 
 def resume_from(path: str, sig, cfg, anyway: bool) -> State | None:

@@ -92,8 +92,8 @@ def describe(path: str, chunk_size: int | None = None, allow_nan: bool = False,
         data = _describe_directory(path)
         floor = smallest_chunk(data.rows or 0)
         if chunk_size or len(data.chunks) > limits.MAX_SMALL_CHUNKS:
-            data.chunks = combine([piece for chunk in data.chunks for piece in chunk],
-                                  max(chunk_size or 0, floor))
+            data.chunks = chunks_of([piece for chunk in data.chunks for piece in chunk],
+                                    max(chunk_size or 0, floor))
         return data
     full = os.path.abspath(path)
     if path.lower().endswith(".npz"):
@@ -114,7 +114,7 @@ def smallest_chunk(rows: int) -> int:
     return min(-(-rows // limits.MAX_SMALL_CHUNKS), limits.SMALL_CHUNK_ROWS)
 
 
-def combine(pieces: list, limit: int) -> list:
+def chunks_of(pieces: list, limit: int) -> list:
     """Consecutive pieces grouped into chunks of at most `limit` rows (a piece
     of more rows alone)."""
     chunks, current, rows = [], [], 0

@@ -47,7 +47,8 @@ from ..training.loop import TrainConfig
 from ..training.state import Interrupted, State, host_state
 from ..training.norms import gradient_norm
 from ..training.sampling import shares, validation_shares
-from .tasks import add_sums, chunk_sums, identity, local_steps, part_of
+from ..interp.statistics import levels, population_by
+from .tasks import add_sums, chunk_sums, local_steps, part_of, round_value, statistic_sums
 
 FAN_IN = 8                       # partial sums added per add_sums task
 RETRIES = 3                      # times a round is retried after a cluster failure
@@ -142,6 +143,7 @@ class Part:
     tenflang.distributed.tasks)."""
     future: object
     sample: tuple | None
+    index: int = 0          # the chunk's: dropout's keys (tenflang.distributed.tasks)
 
 
 def training_parts(client, futures: list, data: Dataset, cfg: TrainConfig) -> tuple:
@@ -158,7 +160,7 @@ def training_parts(client, futures: list, data: Dataset, cfg: TrainConfig) -> tu
     rows = [r - h for r, h in zip(rows, held)]
     batch = cfg.batch_size if cfg.batch_size and cfg.batch_size < sum(rows) else None
     take = shares(rows, batch) if batch else rows
-    return ([Part(f, (r, t, cfg.seed, c) if batch else None)
+    return ([Part(f, (r, t, cfg.seed, c) if batch else None, c)
              for c, (f, r, t) in enumerate(zip(train, rows, take)) if t], val, sum(rows))
 
 
@@ -199,10 +201,11 @@ def dask_gradient(client, gcp: Program, parts: list, cfg: TrainConfig, waiting):
     code = gcp_text(gcp)
 
     def once(weights, iteration):
-        round_ = client.submit(identity, (*code, on_host(weights, cfg.dtype), cfg.dtype,
+        round_ = client.submit(round_value, (*code, on_host(weights, cfg.dtype), cfg.dtype,
                                           iteration), pure=False)
         return tree_sum(client, [client.submit(chunk_sums, p.future, round_, p.sample,
-                                               pure=False) for p in parts], waiting)
+                                               (cfg.seed, p.index), pure=False)
+                                 for p in parts], waiting)
 
     def gradient(weights: dict, iteration: int, rows=None):
         total = retrying(client, lambda: once(weights, iteration), waiting)
@@ -219,11 +222,11 @@ def dask_rounds(client, gcp: Program, parts: list, cfg: TrainConfig, every: int,
     code = gcp_text(gcp)
 
     def once(state, count):
-        round_ = client.submit(identity, (*code, on_host(state.weights, cfg.dtype),
+        round_ = client.submit(round_value, (*code, on_host(state.weights, cfg.dtype),
                                           on_host(state.slots, cfg.dtype), cfg, state.iteration),
                                pure=False)
         return tree_sum(client, [client.submit(local_steps, p.future, round_, p.sample, count,
-                                               pure=False) for p in parts], waiting)
+                                               p.index, pure=False) for p in parts], waiting)
 
     def local_round(state: State):
         count = min(every, cfg.max_iters - state.iteration)
@@ -235,6 +238,24 @@ def dask_rounds(client, gcp: Program, parts: list, cfg: TrainConfig, every: int,
         return (list(total["loss"] / n), gradient_norm(kind["g:"], np), kind["w:"],
                 kind["s:"])
     return local_round
+
+
+def cluster_population(client, gcp: Program, parts: list, cfg: TrainConfig, waiting):
+    """`population(weights)`: the exact population values of the batch
+    statistics over every training example, a level's pass one round trip
+    (each chunk sums its examples: `tasks.statistic_sums`)."""
+    code, grouped = gcp_text(gcp), levels(gcp)
+
+    def population(weights: dict) -> dict:
+        def sums_of(level, found):
+            round_ = (*code, on_host(weights, cfg.dtype), on_host(found, cfg.dtype), cfg.dtype)
+            k = grouped.index(level)
+            total = retrying(client, lambda: tree_sum(client, [
+                client.submit(statistic_sums, p.future, round_, k, pure=False) for p in parts],
+                waiting), waiting)
+            return total["grads"], total["rows"]
+        return population_by(gcp, sums_of, np, cfg.dtype)
+    return population
 
 
 def validation_loss(client, gcp: Program, val: list, weights: dict, cfg: TrainConfig,
@@ -276,7 +297,7 @@ class ClusterGradients:
                                                  waiting=waiting)
             yield Descent(dask_gradient(client, gcp, parts, cfg, waiting), lambda iteration: None,
                           np, epoch_iterations(n_train, cfg.batch_size), validate or None,
-                          rounds or None)
+                          rounds or None, cluster_population(client, gcp, parts, cfg, waiting))
         except Stopped:
             raise Interrupted(f"interrupted at iteration {state.iteration}",
                               host_state(state)) from None

@@ -18,6 +18,13 @@ Conventions:
   (tenflang.training.sampling).
 * The GCP travels as text with its sha256; each worker process plans it once
   (`plan_for`).
+* Dropout (docs/design.md §2.3.2) is keyed by the run's seed, the iteration and
+  each example's key: its chunk's index times 2**32 plus its row among the
+  chunk's training rows (`example_keys`), so the masks do not depend on which
+  worker holds a chunk, nor on how many workers there are.  `batch_mean` is
+  the mean over the examples a task runs: each chunk's share of the batch
+  (PyTorch's DistributedDataParallel without SyncBatchNorm); `statistic_sums`
+  sums a level of the exact population statistics after training.
 """
 from __future__ import annotations
 
@@ -25,6 +32,9 @@ import numpy as np
 
 from ..interp.device import to_host
 from ..interp.engine import Engine
+from ..interp.statistics import level_sums, levels
+from ..opkinds import Reduction
+from ..modes import Mode
 from ..training.gradients import gradient_plan, to_device
 from ..training.loop import signature
 from ..training.state import State
@@ -32,14 +42,22 @@ from ..training.optimizers import step
 from ..training.sampling import chunk_batch, chunk_split
 
 _PLANS = {}       # GCP digest -> (plan, signature), per worker process
+_PROGRAM = {}     # the GCP last parsed: its digest and program
+
+
+def program_for(digest: str, text: str):
+    """The GCP `text` whose sha256 is `digest`, parsed once per worker process."""
+    if _PROGRAM.get("digest") != digest:
+        from ..lang import parse
+        _PROGRAM.update(digest=digest, program=parse(text, "<gcp>"))
+    return _PROGRAM["program"]
 
 
 def plan_for(digest: str, text: str):
     """(plan, signature) of the GCP `text` whose sha256 is `digest`, made once
     per worker process and kept for the GCP last asked for."""
     if digest not in _PLANS:
-        from ..lang import parse
-        gcp = parse(text, "<gcp>")
+        gcp = program_for(digest, text)
         sig = signature(gcp)
         _PLANS.clear()
         _PLANS[digest] = (gradient_plan(gcp, sig), sig)
@@ -60,13 +78,24 @@ def module_of(chunk: dict):
     return cupy
 
 
-def batch_of(chunk: dict, sample, iteration: int) -> dict:
-    """The chunk's examples for `iteration`: all of them, or its draw."""
+def batch_of(chunk: dict, sample, iteration: int) -> tuple[dict, object]:
+    """(the chunk's examples for `iteration`: all of them, or its draw; their
+    rows in the chunk, None for all)."""
     if sample is None:
-        return chunk
+        return chunk, None
     xp = module_of(chunk)
-    rows = xp.asarray(chunk_batch(*sample, iteration))
-    return {name: array[rows] for name, array in chunk.items()}
+    rows = chunk_batch(*sample, iteration)
+    return {name: array[xp.asarray(rows)] for name, array in chunk.items()}, rows
+
+
+def example_keys(index: int, rows, count: int) -> np.ndarray:
+    """The dropout keys of a chunk's examples (module docstring)."""
+    rows = np.arange(count) if rows is None else np.asarray(to_host(rows))
+    return (index << 32) + rows
+
+
+def mode_of(seed: int, iteration: int, index: int, rows, count: int) -> Mode:
+    return Mode(seed=seed, iteration=iteration, rows=example_keys(index, rows, count))
 
 
 def part_of(chunk: dict, held_out: int, seed: int, index: int, validation: bool) -> dict:
@@ -77,27 +106,29 @@ def part_of(chunk: dict, held_out: int, seed: int, index: int, validation: bool)
     return {name: array[rows] for name, array in chunk.items()}
 
 
-def identity(value):
+def round_value(value):
     """`value`: a task whose result is a round's weights, so that workers copy
     them from each other (see tenflang.distributed.cluster)."""
     return value
 
 
-def chunk_sums(chunk: dict, round_: tuple, sample=None) -> dict:
+def chunk_sums(chunk: dict, round_: tuple, sample=None, key: tuple = (0, 0)) -> dict:
     """Sums over the chunk's batch for the iteration of `round_` (digest,
-    text, weights, dtype, iteration) of each weight's gradient and of the loss."""
+    text, weights, dtype, iteration) of each weight's gradient and of the loss;
+    `key`: (the run's seed, the chunk's index), what dropout is keyed by."""
     digest, text, weights, dtype, iteration = round_
     plan, sig = plan_for(digest, text)
-    batch = batch_of(chunk, sample, iteration)
+    batch, rows = batch_of(chunk, sample, iteration)
     xp = module_of(chunk)       # on a GPU worker the fused groups run as CUDA kernels
-    values = Engine(xp).run(plan, {**batch, **weights}, dtype=dtype, reduce="sum")
+    mode = mode_of(key[0], iteration, key[1], rows, rows_of(batch))
+    values = Engine(xp).run(plan, {**batch, **weights}, dtype=dtype, reduce=Reduction.SUM, mode=mode)
     return {"rows": rows_of(batch),
             "loss": sum(float(values[name]) for name in sig.losses),
             "grads": {w: np.asarray(to_host(values[g]), dtype=np.float64)
                       for w, g in sig.gradients.items()}}
 
 
-def local_steps(chunk: dict, round_: tuple, sample, count: int) -> dict:
+def local_steps(chunk: dict, round_: tuple, sample, count: int, index: int = 0) -> dict:
     """`count` optimizer steps on the chunk alone from the state of `round_`
     (digest, text, weights, slots, TrainConfig, iteration), its batch of each
     iteration drawn by `sample`; see the module docstring for what returns."""
@@ -109,10 +140,11 @@ def local_steps(chunk: dict, round_: tuple, sample, count: int) -> dict:
     losses, rows = [], None
     with np.errstate(all="ignore"):     # a non-finite loss is reported as divergence
         for _ in range(count):
-            batch = batch_of(chunk, sample, state.iteration)
+            batch, picked = batch_of(chunk, sample, state.iteration)
             rows = rows_of(batch)
             values = Engine(xp).run(plan, {**batch, **state.weights}, dtype=cfg.dtype,
-                                    reduce="mean")
+                                    reduce=Reduction.MEAN, mode=mode_of(cfg.seed, state.iteration,
+                                                                index, picked, rows))
             grads = {w: values[g] for w, g in sig.gradients.items()}
             losses.append(sum(float(values[name]) for name in sig.losses))
             step(state, grads, cfg, xp)
@@ -123,6 +155,19 @@ def local_steps(chunk: dict, round_: tuple, sample, count: int) -> dict:
     return {"rows": rows, "loss": np.asarray(losses) * rows,
             "grads": {k: np.asarray(to_host(v), dtype=np.float64) * rows
                       for k, v in scaled.items()}}
+
+
+def statistic_sums(chunk: dict, round_: tuple, level: int) -> dict:
+    """The sums over the chunk's examples of the operands of the GCP's batch
+    statistics of `level` (interp/statistics.py), from `round_` (digest, text,
+    weights, the population values of the levels below, dtype); in
+    `add_sums`' form, the sums as its "grads"."""
+    digest, text, weights, found, dtype = round_
+    program = program_for(digest, text)
+    sums = level_sums(program, levels(program)[level], chunk, weights, found,
+                      module_of(chunk), dtype)
+    return {"rows": rows_of(chunk), "loss": 0.0,
+            "grads": {k: np.asarray(to_host(v), dtype=np.float64) for k, v in sums.items()}}
 
 
 def add_sums(*parts: dict) -> dict:

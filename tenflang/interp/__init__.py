@@ -17,19 +17,20 @@ from .arguments import check_data, check_weights
 from .plan import Plan, default_results, make_plan
 from .run import run_plan
 from .statistics import check_statistics, missing_statistic, split_statistics
-from ..modes import EVALUATION, Mode
+from ..modes import EVALUATION, TRAINING, Mode
 
 
 def interpret(program: Program, inputs: dict, results=None, xp=np, dtype="float64",
-              batched: bool = False) -> dict:
+              batched: bool = False, mode: Mode = TRAINING) -> dict:
     """Run `program` on one example (`batched=False`, values without an example
-    axis, as in the original design) or on a batch (`batched=True`).  Returns the results
-    (default: outputs then losses) by name; NULL results are None.  An input
-    given as None is NULL, as if absent."""
+    axis, as in the original design) or on a batch (`batched=True`), in `mode`
+    (tenflang/modes.py).  Returns the results (default: outputs then losses)
+    by name; NULL results are None.  An input given as None is NULL, as if
+    absent."""
     inputs = {n: v for n, v in inputs.items() if v is not None}
     plan = make_plan(program, set(inputs), results)
     data = inputs if batched else {n: one_example(plan, n, v) for n, v in inputs.items()}
-    values = run_plan(plan, data, xp=xp, dtype=dtype)
+    values = run_plan(plan, data, xp=xp, dtype=dtype, mode=mode)
     if batched:
         return values
     return {n: None if v is None else v[0] for n, v in values.items()}

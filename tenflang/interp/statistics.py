@@ -24,6 +24,7 @@ from .. import ops
 from ..errors import TenflangError
 from ..lang.ast import Define, Num, Program, Var
 from ..lang.diagnostics import error_at
+from ..opkinds import Reduction
 from ..modes import EVALUATION
 from ..shapes import fmt_shape
 from .plan import make_plan
@@ -58,22 +59,39 @@ def population(program: Program, data: dict, weights: dict, xp=np, dtype="float6
     """Every statistic's population value over the examples of `data` (arrays
     with a leading example axis) with `weights`, in program order."""
     n = len(next(iter(data.values()))) if data else 1
+    return population_by(program, lambda level, found: (
+        level_sums(program, level, data, weights, found, xp, dtype, chunk), n), xp, dtype)
+
+
+def population_by(program: Program, sums_of, xp=np, dtype="float64") -> dict:
+    """The population values, each level's pass made by `sums_of(level, found)
+    -> (the sums over the examples of the level's operands, by name; the number
+    of examples)`, `found` the population values of the levels below (a local
+    pass: `level_sums`; on a cluster each worker sums its chunks)."""
     found: dict = {}
     for level in levels(program):
-        operands = [d.operands[0] for d in level]
-        names = sorted({o.name for o in operands if isinstance(o, Var)})
-        plan = make_plan(program, set(data) | set(weights) | set(found), names)
-        sums = dict.fromkeys(names, 0.0)
-        for start in range(0, n, chunk):
-            part = {k: v[start:start + chunk] for k, v in data.items()}
-            values = run_plan(plan, {**part, **weights, **found}, xp=xp, dtype=dtype,
-                              reduce="sum", mode=EVALUATION)
-            sums = {k: sums[k] + values[k] for k in names}
-        for define, operand in zip(level, operands):
-            found[define.name] = (xp.asarray(operand.value, dtype=dtype) if isinstance(operand, Num)
-                                  else sums[operand.name] / n)
-    order = [d.name for d in statistic_lines(program)]
-    return {name: found[name] for name in order}
+        sums, n = sums_of(level, found)
+        for define in level:
+            operand = define.operands[0]
+            found[define.name] = (xp.asarray(operand.value, dtype=dtype)
+                                  if isinstance(operand, Num) else sums[operand.name] / n)
+    return {d.name: found[d.name] for d in statistic_lines(program)}
+
+
+def level_sums(program: Program, level: list[Define], data: dict, weights: dict, found: dict,
+               xp=np, dtype="float64", chunk: int = CHUNK) -> dict:
+    """The sums over the examples of `data` of the operands of the statistics in
+    `level`, the statistics below it bound to their population values `found`."""
+    names = sorted({d.operands[0].name for d in level if isinstance(d.operands[0], Var)})
+    plan = make_plan(program, set(data) | set(weights) | set(found), names)
+    n = len(next(iter(data.values()))) if data else 1
+    sums = dict.fromkeys(names, 0.0)
+    for start in range(0, n, chunk):
+        part = {k: v[start:start + chunk] for k, v in data.items()}
+        values = run_plan(plan, {**part, **weights, **found}, xp=xp, dtype=dtype,
+                          reduce=Reduction.SUM, mode=EVALUATION)
+        sums = {k: sums[k] + values[k] for k in names}
+    return sums
 
 
 def split_statistics(program: Program, values: dict) -> tuple[dict, dict]:

@@ -3,7 +3,9 @@
 A checkpoint is an .npz file written atomically: `w:<name>` per weight,
 `s:<key>` per optimizer slot (e.g. `s:m:W1` for adam's first moment),
 `history` (the training loss per iteration), `val_history` ((iteration,
-validation loss) rows), `b:<name>` per weight of the best evaluation (with
+validation loss) rows), `t:<name>` per batch statistic (its population value
+at the checkpoint's weights, docs/design.md §2.3.2: the weights a checkpoint holds
+evaluate; a resumed run does not read them), `b:<name>` per weight of the best evaluation (with
 --patience) and `meta`, a JSON string with the iteration, the optimizer, the
 seed, the last step's gradient norm and the settings that shape the steps
 (`SETTINGS`).  A run resumed from
@@ -42,6 +44,7 @@ def save_checkpoint(path: str, state: State, cfg) -> None:
     arrays = {f"w:{k}": v for k, v in state.weights.items()}
     arrays |= {f"s:{k}": v for k, v in state.slots.items()}
     arrays |= {f"b:{k}": v for k, v in (state.best or {}).items()}
+    arrays |= {f"t:{k}": v for k, v in state.statistics.items()}
     arrays["history"] = np.asarray(state.history, dtype=np.float64)
     arrays["val_history"] = np.asarray(state.val_history, dtype=np.float64).reshape(-1, 2)
     meta = {"iteration": state.iteration, "optimizer": cfg.optimizer, "seed": cfg.seed,
@@ -107,7 +110,7 @@ def load_checkpoint(path: str, weight_shapes: dict, cfg, anyway: bool = False) -
              for kind in ("w", "s", "b")}
     history = arrays.pop("history", np.zeros(0))
     val_history = arrays.pop("val_history", np.zeros((0, 2)))
-    stray = sorted(k for k in arrays if k[:2] not in ("w:", "s:", "b:"))
+    stray = sorted(k for k in arrays if k[:2] not in ("w:", "s:", "b:", "t:"))
     if stray:
         raise TenflangError(f"not a tfweightcalc checkpoint: unexpected array '{stray[0]}'",
                             Location(path))

@@ -12,6 +12,8 @@ hooks, state) as descent:`, and gives the loop a `Descent`:
   loss)` over that batch — a source that changes what a step computes per
   example (dropout keyed by each example's index) has both in hand;
 * `validate(weights) -> mean loss` over the validation split (None without);
+* `population(weights)`: the population values of the GCP's batch statistics
+  over the training examples (docs/design.md §2.3.2; interp/statistics.py);
 * `epoch_iterations`, and `xp`, the array module the weights live on;
 * `local_round(state)`, with local steps on a cluster only (see
   tenflang.distributed.descent).
@@ -32,7 +34,10 @@ import numpy as np
 from ..data.examples import Examples
 from ..interp import make_plan
 from ..interp.arguments import check_data
+from ..interp.device import to_host
 from ..interp.engine import Engine
+from ..interp.statistics import population
+from ..modes import Mode
 from ..opkinds import Reduction
 from .sampling import batch_indices, split
 
@@ -46,6 +51,7 @@ class Descent:
     epoch_iterations: int = 1
     validate: Callable | None = None
     local_round: Callable | None = None
+    population: Callable | None = None
 
 
 def to_device(arrays: dict, xp, dtype, copy: bool = False) -> dict:
@@ -99,7 +105,9 @@ class LocalGradients:
                               cfg.dtype)
         validate = self.validation(gcp, sig, examples, val_idx, cfg) if len(val_idx) else None
         yield Descent(self.gradient(gcp, sig, on_device, cfg), self.rows_of(len(train_idx), cfg),
-                      self.xp, epoch_iterations(len(train_idx), cfg.batch_size), validate)
+                      self.xp, epoch_iterations(len(train_idx), cfg.batch_size), validate,
+                      population=lambda weights: population(gcp, on_device, weights, self.xp,
+                                                            cfg.dtype))
 
     def rows_of(self, n: int, cfg) -> Callable:
         if self.batches:
@@ -111,8 +119,11 @@ class LocalGradients:
 
         def gradient(weights: dict, iteration: int, rows):
             batch = data if rows is None else {k: v[xp.asarray(rows)] for k, v in data.items()}
+            # dropout keyed by each example's index among the training examples
+            mode = Mode(seed=cfg.seed, iteration=iteration,
+                        rows=None if rows is None else np.asarray(to_host(rows)))
             values = engine.run(plan, {**batch, **weights}, dtype=cfg.dtype,
-                                reduce=Reduction.MEAN)
+                                reduce=Reduction.MEAN, mode=mode)
             # the loss stays on the device: the loop copies it back with the gradient norm
             return ({w: values[g] for w, g in sig.gradients.items()},
                     sum(values[name] for name in sig.losses))

@@ -120,14 +120,15 @@ def combine(*hooks: Hooks | None) -> Hooks:
 
 class Checkpoints(Hooks):
     """`save(host_state(state))` after every pass that crosses a multiple of
-    `every` iterations, and after the pass early stopping ends the run with."""
+    `every` iterations, and after the pass early stopping ends the run with;
+    the state saved holds the population values of the batch statistics."""
 
     def __init__(self, save: Callable[[State], None], every: int = 100):
         self.save, self.every = save, every
 
     def on_step(self, state, step):
         if crossed(step.iteration - step.steps, step.iteration, self.every) or step.stopping:
-            self.save(host_state(state))
+            self.save(host_state(state, statistics=True))
 
 
 class Callbacks(Hooks):

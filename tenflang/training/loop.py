@@ -53,6 +53,7 @@ from ..backprop.graph import unused_weights
 from ..errors import Location, RunFailure, TenflangError
 from ..interp.arguments import check_weights
 from ..interp.device import to_host
+from ..interp.statistics import statistic_lines
 from ..lang.ast import DeclKind, Define, Program
 from ..lang.checks import check, class_indices
 from ..lang.diagnostics import error_at
@@ -63,7 +64,8 @@ from .hooks import EpochInfo, Hooks, StepInfo
 from .norms import loss_and_norm, weights_finite
 from . import optimizers
 from .optimizers import step
-from .state import Diverged, Interrupted, State, StepFailed, TrainResult, crossed, host_state
+from .state import (Diverged, Interrupted, State, StepFailed, TrainResult, crossed, host_arrays,
+                    host_state)
 
 @dataclass(frozen=True)
 class Signature:
@@ -380,13 +382,25 @@ def train(gcp: Program, examples, config: TrainConfig, gradients=None, hooks: Ho
     state = start_state(sig, config, source.xp, init, resume)
     start = Start(state, started, source.xp, gcp)
     with source.open(gcp, sig, examples, config, hooks, state) as descent:
+        if descent.population and statistic_lines(gcp):
+            state.population = descent.population
         hooks.on_start(state)
         with np.errstate(all="ignore"):     # a non-finite loss is reported as divergence
             ending = descend(state, descent, config, hooks)
         result = result_of(state, start, config, ending, descent.validate,
                            descent.epoch_iterations)
+        if state.population:
+            with_statistics(result, state.population)
     hooks.on_end(result)
     return result
+
+
+def with_statistics(result: TrainResult, population: Callable) -> None:
+    """The population values of the batch statistics at the weights returned
+    and at the final state's (the same unless early stopping kept better ones)."""
+    result.statistics = host_arrays(population(result.weights))
+    result.state.statistics = (result.statistics if result.weights is result.state.weights
+                               else host_arrays(population(result.state.weights)))
 
 
 class Start:
@@ -413,7 +427,9 @@ def result_of(state: State, start: Start, cfg: TrainConfig, ending: tuple, valid
     elif validate:
         last = state.val_history[-1] if state.val_history else None
         val_loss = last[1] if last and last[0] == state.iteration else validate(state.weights)
-    warnings = untrusted(final, start.iteration, start.zero, epoch, cfg.lr, start.unused)
+    # a weight --freeze keeps is meant to stay where it started, 0 included
+    warnings = untrusted(final, start.iteration, start.zero - set(cfg.freeze), epoch, cfg.lr,
+                         start.unused)
     warnings += nonfinite_validation(final.val_history)
     return TrainResult(weights, state.iteration, *ending, time.perf_counter() - start.clock,
                        final.history, val_loss, final, final.val_history, best_iteration, epoch,

@@ -28,10 +28,12 @@ class CheckpointFailed(Interrupted):
 
 
 def keep_weights(state: State, out: str | None, checkpoint: str | None, cfg,
-                 weights: dict | None = None) -> tuple[list[str], list[str]]:
+                 weights: dict | None = None, statistics: dict | None = None
+                 ) -> tuple[list[str], list[str]]:
     """Write `state` to the checkpoint and `weights` (default: the state's; the
     best ones of an early-stopped run) to `out` (None: standard output), each
-    independently; a rescue file if the weights output failed, standard output
+    independently (the population values of the batch `statistics` after the
+    weights); a rescue file if the weights output failed, standard output
     if that failed too.  Returns
     (where the weights are, the failures' messages)."""
     weights = state.weights if weights is None else weights
@@ -45,8 +47,8 @@ def keep_weights(state: State, out: str | None, checkpoint: str | None, cfg,
             failed.append(err.render())
     if checkpoint:
         attempt(checkpoint, lambda: save_checkpoint(checkpoint, state, cfg))
-    attempt(out or "standard output", lambda: vectors.save_weights(out, weights)
-            if out else write_file(None, vectors.format_weights(weights)))
+    attempt(out or "standard output", lambda: vectors.save_weights(out, weights, statistics)
+            if out else write_file(None, vectors.format_weights(weights, statistics)))
     if (out or "standard output") not in kept:
         rescue = rescue_file(weights)
         if rescue:

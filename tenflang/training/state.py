@@ -27,6 +27,10 @@ class State:
     val_history: list = field(default_factory=list)   # (iteration, validation loss)
     best: dict | None = None     # with patience: the weights of the best evaluation
     grad_norm: float | None = None   # of the last step (a resume with no step left reports it)
+    # the population values of the batch statistics at `weights` (docs/design.md §2.3.2)
+    statistics: dict = field(default_factory=dict)
+    # `population(weights) -> statistics` of the run (set by `train`; None: none to compute)
+    population: object = field(default=None, repr=False, compare=False)
 
     def best_evaluation(self) -> tuple[int, float] | None:
         """(iteration, validation loss) of the first lowest validation loss; a
@@ -50,6 +54,7 @@ class TrainResult:
     best_iteration: int | None = None    # with patience: where the returned weights are from
     epoch_iterations: int = 1      # iterations per pass over the training examples
     warnings: list = field(default_factory=list)     # why the run may not be trusted
+    statistics: dict = field(default_factory=dict)   # population values at `weights`
 
 
 class Diverged(RunFailure):
@@ -70,13 +75,21 @@ class Interrupted(RunFailure):
         self.state = state
 
 
-def host_state(state: State) -> State:
-    """A copy of `state` in host memory (numpy), safe to write out."""
-    def host(arrays):
-        return {k: np.array(to_host(v)) for k, v in arrays.items()}
+def host_arrays(arrays: dict) -> dict:
+    return {k: np.array(to_host(v)) for k, v in arrays.items()}
+
+
+def host_state(state: State, statistics: bool = False) -> State:
+    """A copy of `state` in host memory (numpy), safe to write out; with
+    `statistics`, the population values of its batch statistics at its weights
+    (one pass over the training data per level: for a checkpoint)."""
+    host = host_arrays
+    values = state.statistics
+    if statistics and state.population is not None:
+        values = host(state.population(state.weights))
     return State(host(state.weights), host(state.slots), state.iteration, list(state.history),
                  list(state.val_history), None if state.best is None else host(state.best),
-                 state.grad_norm)
+                 state.grad_norm, values)
 
 
 def crossed(before: int, after: int, period: int) -> bool:
