@@ -1,8 +1,12 @@
 """Write the samples' data files (deterministic; re-run to regenerate).
 
     python samples/make_data.py [DIR]
+    python samples/make_data.py --charlm [DIR]
 
 writes them into DIR (default: samples/), the same bytes on every machine.
+`--charlm` writes the character language model's data instead (`charlm`):
+windows of the docstrings of Python standard-library modules, which change
+from one Python version to the next (the committed files: Python 3.11).
 The breast-cancer and digits sets come from scikit-learn's bundled copies (no
 download): without scikit-learn the script stops before writing anything.
 Held-out splits: 20 %, stratified, random_state=0.  Breast-cancer features are
@@ -99,6 +103,51 @@ def digit_images() -> None:
     write("digit_images_test.txt", {"x": x_test.reshape(-1, 8, 8), "label": y_test})
 
 
+ALPHABET = " abcdefghijklmnopqrstuvwxyz.,()_"      # 32 symbols; the rest is dropped
+WINDOW = 17                          # 16 characters of context and the one after them
+TRAIN_MODULES = ("argparse", "collections", "csv", "datetime", "email.message", "fractions",
+                 "functools", "heapq", "itertools", "json", "logging", "os", "pathlib",
+                 "random", "shutil", "statistics", "string", "subprocess", "tarfile", "textwrap")
+TEST_MODULES = ("calendar", "difflib", "gzip", "pprint", "zipfile")
+
+
+def docstring_text(modules) -> str:
+    """The docstrings of the modules and their public members, lower-cased, in
+    ALPHABET, whitespace runs as one space."""
+    import importlib
+    import inspect
+    import re
+    docs = []
+    for name in modules:
+        module = importlib.import_module(name)
+        docs.append(inspect.getdoc(module) or "")
+        for member, value in sorted(vars(module).items()):
+            if not member.startswith("_") and getattr(value, "__module__", None) == name:
+                docs.append(inspect.getdoc(value) or "")
+    text = re.sub(r"\s+", " ", " ".join(docs).lower())
+    return re.sub(r" +", " ", "".join(c for c in text if c in ALPHABET))
+
+
+def windows(text: str, count: int, rng) -> np.ndarray:
+    """`count` windows of WINDOW characters (as ALPHABET indices) at distinct
+    random places of `text`, in text order."""
+    codes = np.array([ALPHABET.index(c) for c in text], dtype=np.uint8)
+    starts = rng.choice(len(codes) - WINDOW, size=count, replace=False)
+    return np.stack([codes[s:s + WINDOW] for s in np.sort(starts)])
+
+
+def charlm(out: Path) -> None:
+    """samples/charlm.tf's data: 30 000 training windows from TRAIN_MODULES
+    (compressed .npz, 90 KB: overlapping windows compress well) and 1 000
+    held-out ones from TEST_MODULES (text, one `{chars: [...]}` per line)."""
+    rng = np.random.default_rng(26)
+    train = windows(docstring_text(TRAIN_MODULES), 30_000, rng)
+    test = windows(docstring_text(TEST_MODULES), 1_000, rng)
+    np.savez_compressed(out / "charlm_train.npz", chars=train)
+    (out / "charlm_test.txt").write_text("".join(
+        "{chars: [" + ", ".join(map(str, row)) + "]}\n" for row in test))
+
+
 def main(out: Path) -> None:
     require_scikit_learn()
     seed_example()
@@ -111,4 +160,5 @@ def main(out: Path) -> None:
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]) if len(sys.argv) > 1 else HERE)
+    arguments = [a for a in sys.argv[1:] if a != "--charlm"]
+    (charlm if "--charlm" in sys.argv[1:] else main)(Path(arguments[0]) if arguments else HERE)

@@ -31,6 +31,7 @@ from tenflang.lang.ast import BOUND_KINDS
 
 import test_gradients
 from support.paths import SAMPLES, SAMPLES_DIR
+from support.programs import index_ranges
 from support.cuda_emulator import compiler_or_reason, host_runner
 
 NVRTC, NVRTC_REASON = nvrtc_or_reason()
@@ -277,11 +278,12 @@ def test_sample_gcp_kernels_emulated_agree_with_the_interpreter(path):
 
 
 def plan_data(plan, rng, batch: int) -> dict:
-    """Values in (0.1, 1) for every bound name; a class index (what `one_hot`
-    reads) drawn from its classes."""
-    classes = {s.operands[0]: s.attrs[0] for s in plan.steps
-               if s.op.name == "one_hot" and isinstance(s.operands[0], str)}
-    return {n: rng.integers(0, classes[n], size=batch).astype(float) if n in classes
+    """Values in (0.1, 1) for every bound name; a class or row index (what
+    `one_hot` or `take` reads) drawn from its range."""
+    classes = index_ranges([(s.target, s.op.name, s.operands, s.attrs) for s in plan.steps],
+                           plan.shapes)
+    return {n: rng.integers(0, classes[n], size=(batch,) + plan.shapes[n]).astype(float)
+            if n in classes
             else rng.uniform(0.1, 1.0, size=((batch,) if n in plan.batched else ())
                              + plan.shapes[n])
             for n in plan.bound}

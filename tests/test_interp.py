@@ -35,6 +35,7 @@ from tenflang.lang.checks import check
 from support import programs
 from support.programs import fits
 from support.paths import SAMPLES, SAMPLES_DIR
+from support.programs import index_ranges
 from support.naive_conv import REFERENCE as CONVOLUTION
 
 B = 7
@@ -140,14 +141,17 @@ def test_missing_exp_output_makes_the_loss_null_but_keeps_outputs():
 
 def random_data(program, rng, batch: int):
     """Data of the declared shapes for every bound variable; weights scaled small;
-    a class index (what `one_hot` reads) drawn from its classes."""
+    a class index (what `one_hot` reads) drawn from its classes, a row index
+    (what `take` reads) from its table's rows."""
     shapes = check(program)
-    classes = {d.operands[0].name: d.attrs[0] for d in program.definitions()
-               if d.op == "one_hot" and isinstance(d.operands[0], Var)}
+    classes = index_ranges([(d.name, d.op, [o.name if isinstance(o, Var) else o
+                                            for o in d.operands], d.attrs)
+                            for d in program.definitions()], shapes)
     data = {}
     for name, decl in program.declarations().items():
         if name in classes:
-            data[name] = rng.integers(0, classes[name], size=(batch,)).astype(float)
+            size = (batch,) + tuple(shapes[name])
+            data[name] = rng.integers(0, classes[name], size=size).astype(float)
         elif decl.kind in ("input", "exp_output"):
             data[name] = rng.normal(size=(batch,) + tuple(shapes[name]))
         elif decl.kind == "weight":

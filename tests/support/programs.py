@@ -301,3 +301,22 @@ define s = dense a W2 b2
 define p = log_softmax s
 define l = dot p y
 """
+
+
+def index_ranges(lines, shapes) -> dict[str, int]:
+    """Data variables read as indices: name -> n, the indices 0..n-1 that
+    `one_hot` (its classes) and `take` (its table's rows) accept, where the
+    variable reaches them directly or through `slice`, `index`, `reshape` or a
+    copy.  `lines` are (target, op, operand names or numbers, attributes), of
+    a program's definitions or a plan's steps."""
+    source: dict[str, str] = {}
+    out: dict[str, int] = {}
+    for target, op, operands, attrs in lines:
+        if op in ("slice", "index", "reshape", "copy") and isinstance(operands[0], str):
+            source[target] = source.get(operands[0], operands[0])
+        read = ((operands[0], attrs[0]) if op == "one_hot"
+                else (operands[1], shapes[operands[0]][0]) if op == "take" else (None, 0))
+        if isinstance(read[0], str):
+            name = source.get(read[0], read[0])
+            out[name] = min(out.get(name, read[1]), read[1])
+    return out
