@@ -253,3 +253,51 @@ def test_a_loop_inside_a_macro_is_refused(error_results):
     assert code == 2
     assert err.startswith("in_a_macro.tf:10:14: error: 'fold' is written in the program, not "
                           "inside a macro ('m')"), err
+
+
+def test_one_lstm_step_matches_pytorch():
+    """samples/lstm_digits.tf's cell, folded over one row, against
+    torch.nn.LSTMCell (gates i, f, g, o in its order; its two biases are b):
+    the new (h, c) and the gradients of W, U, b and the initial state."""
+    torch = pytest.importorskip("torch")
+    from support.paths import SAMPLES_DIR
+    cell = SAMPLES_DIR.joinpath("lstm_digits.tf").read_text().split("\nend\n")[0] + "\nend\n"
+    source = cell + src("""
+        declare input x [1, 8]
+        declare input r [2, 32]
+        declare weight W [128, 8]
+        declare weight U [128, 32]
+        declare weight b [128]
+        declare weight s0 [2, 32]
+        declare output s
+        declare loss l
+        define s = fold lstm s0 x W U b
+        define l = sum (mul s r)
+        """)
+    rng = np.random.default_rng(7)
+    data = {"x": rng.normal(size=(3, 1, 8)), "r": rng.normal(size=(3, 2, 32))}
+    weights = {"W": 0.3 * rng.normal(size=(128, 8)), "U": 0.3 * rng.normal(size=(128, 32)),
+               "b": 0.3 * rng.normal(size=128), "s0": rng.normal(size=(2, 32))}
+    program = tenflang.parse(source, "lstm.tf", shape_program=True)
+    state = tenflang.interp.interpret(program, {**data, **weights}, results=["s"],
+                                      batched=True)["s"]
+    from support.gradcheck import gcp_gradients
+    ours = gcp_gradients(program, data, weights, 1)
+    reference = torch.nn.LSTMCell(8, 32, dtype=torch.float64)
+    t = {k: torch.tensor(v, requires_grad=True) for k, v in weights.items()}
+    with torch.no_grad():
+        reference.weight_ih.copy_(t["W"])
+        reference.weight_hh.copy_(t["U"])
+        reference.bias_ih.copy_(t["b"])
+        reference.bias_hh.zero_()
+    h0, c0 = t["s0"][0].expand(3, 32), t["s0"][1].expand(3, 32)
+    h, c = reference(torch.from_numpy(data["x"][:, 0]), (h0, c0))
+    np.testing.assert_allclose(state[:, 0], h.detach().numpy(), rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(state[:, 1], c.detach().numpy(), rtol=1e-12, atol=1e-14)
+    r = torch.from_numpy(data["r"])
+    ((h * r[:, 0]).sum() + (c * r[:, 1]).sum()).div(3).backward()
+    grads = {"W": reference.weight_ih.grad, "U": reference.weight_hh.grad,
+             "b": reference.bias_ih.grad, "s0": t["s0"].grad}
+    for name, grad in grads.items():
+        np.testing.assert_allclose(ours[name], grad.numpy(), rtol=1e-10, atol=1e-12,
+                                   err_msg=name)
