@@ -271,7 +271,7 @@ def main(argv=None) -> int:
         workdir = Path(tmp)
         for case in args.only:
             prepare(workdir, case)
-            for dtype in DTYPES[case]:
+            for dtype in (d for d in DTYPES[case] if d in args.dtypes):
                 for threads in args.threads:
                     load = os.getloadavg()[0]
                     ran = [i for i in impls if CASES[case].convs or i != "tenflang-numpy"]
@@ -309,6 +309,8 @@ def parse_args(argv):
     p.add_argument("--only", nargs="+", default=list(CASES), choices=list(CASES))
     p.add_argument("--threads", nargs="+", default=["default", "1"], choices=["default", "1"])
     p.add_argument("--runs", type=int, default=3)
+    p.add_argument("--dtypes", nargs="+", default=["float64", "float32"],
+                   choices=["float64", "float32"])
     p.add_argument("--no-warm-up", dest="warm_up", action="store_false",
                    help="Count every run (the C loops and the page cache are warm already).")
     p.add_argument("--impls", nargs="+", default=list(IMPLEMENTATIONS), choices=IMPLEMENTATIONS)

@@ -236,7 +236,7 @@ def test_kernel_gradient_is_summed_inside_the_gemm():
              "define s = mul c c\ndefine l = sum s\n")
     gcp = compile_gradient(tenflang.parse(shape, shape_program=True))
     plan = make_plan(gcp, {"x", "K"}, ["d/dK"])
-    assert "F.conv2d_kernel_grad_sum(" in plan_source(plan, "sum")
+    assert "F.conv2d_kernel_grad_sum" in plan_source(plan, "sum")
     batch = 1000
     data = {"x": rng(8).normal(size=(batch, 4, 3, 3)), "K": rng(9).normal(size=(64, 4, 3, 3))}
     per_example = run_plan(plan, data)["d/dK"]

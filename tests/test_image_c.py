@@ -122,21 +122,28 @@ def test_results_do_not_depend_on_the_thread_count(monkeypatch):
         np.testing.assert_array_equal(one, three)
 
 
+CONV_SAMPLES = sorted(p.stem for p in (ROOT / "samples").glob("*.tf") if "conv2d" in p.read_text())
+
+
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
-def test_a_training_step_of_the_lenet_sample_equals_the_numpy_path(monkeypatch, dtype):
+@pytest.mark.parametrize("sample", CONV_SAMPLES)
+def test_a_training_step_of_every_convolutional_sample_equals_the_numpy_path(
+        monkeypatch, sample, dtype):
     """The whole mean gradient of a batch of the sample, native against numpy."""
     import tenflang
     from tenflang.backprop import compile_gradient
     from tenflang.interp import make_plan, run_plan
-    gcp = compile_gradient(tenflang.parse((ROOT / "samples" / "lenet_digits.tf").read_text(),
+    from tenflang.lang.checks import check
+    gcp = compile_gradient(tenflang.parse((ROOT / "samples" / f"{sample}.tf").read_text(),
                                           shape_program=True))
-    weights = [n for n, d in gcp.declarations().items() if d.kind == "weight"]
-    plan = make_plan(gcp, {"x", "label", *weights}, [f"d/d{w}" for w in weights])
+    shapes, decls = check(gcp), gcp.declarations()
+    bound = {n for n, d in decls.items() if d.kind in ("input", "exp_output", "weight")}
+    results = [n for n in gcp.declarations() if n.startswith("d/d")]
+    plan = make_plan(gcp, bound, results)
     r = np.random.default_rng(3)
-    data = {"x": r.random((64, 8, 8)), "label": r.integers(0, 10, 64).astype(float)}
-    data.update({w: r.normal(size=s) * 0.3 for w, s in
-                 (("K1", (16, 1, 3, 3)), ("c1", (16, 1, 1)), ("K2", (32, 16, 3, 3)),
-                  ("c2", (32, 1, 1)), ("W", (10, 128)), ("b", (10,)))})
+    data = {n: r.integers(0, 10, 32).astype(float) if n == "label" else
+            (r.random((32,) + shapes[n]) if decls[n].kind == "input" else
+             r.normal(size=shapes[n]) * 0.3) for n in bound}
     native_run = run_plan(plan, data, dtype=dtype, reduce="mean")
     monkeypatch.setenv("TENFLANG_NATIVE", "0")
     numpy_run = run_plan(plan, data, dtype=dtype, reduce="mean")
@@ -190,3 +197,19 @@ def test_plan_fused_shows_the_image_kernels(run_cli):
     assert "void im2col(" in kernels and "void pool_adjoint(" in kernels
     code, out, err = run_cli(["tenflang", "plan", "--fused", ROOT / "samples" / "mlp_digits.tf"])
     assert code == 0 and "im2col" not in out, err
+
+
+def test_training_makes_the_columns_once_and_releases_them(run_cli, tmp_path):
+    """The plan tfweightcalc runs keeps each convolution's columns for its kernel
+    gradient and deletes them right after; the plan without a batch sum does not."""
+    gcp = tmp_path / "gcp.tf"
+    assert run_cli(["tfcompiler", ROOT / "samples" / "lenet_digits.tf", "-o", gcp])[0] == 0
+    code, out, err = run_cli(["tenflang", "plan", "--reduce", "mean", gcp])
+    assert code == 0, err
+    lines = out.splitlines()
+    made = [n for n, line in enumerate(lines) if "= F.conv2d_columns(" in line]
+    used = [n for n, line in enumerate(lines) if "F.conv2d_kernel_grad_sum_of_columns(" in line]
+    assert len(made) == len(used) == 2 and max(made) < min(used)
+    assert all("; del a1" in lines[n] for n in used)
+    code, out, err = run_cli(["tenflang", "plan", gcp])
+    assert code == 0 and "columns" not in out, err

@@ -178,6 +178,7 @@ def generate(plan, reduce: str | None, fused: bool = False):
         grouped = {s.target for g in items if isinstance(g, Group) for s in g.steps}
         blas = {t: code for t, code in blas.items() if t not in grouped}
     groups = [g for g in items if isinstance(g, Group)]
+    kept_columns = shared_columns(plan, blas)
     reduced, owned = set(blas), set()
     for item in items:
         if isinstance(item, Group):
@@ -186,7 +187,7 @@ def generate(plan, reduce: str | None, fused: bool = False):
             owned.update(o.name for o in item.outputs)
             release, kept = item.release, ()
         else:
-            src.emit(*step_lines(src, item, blas, owned, batched))
+            src.emit(*with_columns(src, item, step_lines(src, item, blas, owned, batched), kept_columns))
             # a view keeps its operands' memory alive: never overwrite what it reads
             if item.op.view:
                 owned.difference_update(o for o in item.operands if isinstance(o, str))
@@ -197,6 +198,38 @@ def generate(plan, reduce: str | None, fused: bool = False):
     results = ", ".join(f"{n!r}: {src.var(n)}" for n in plan.results if n not in plan.null)
     src.emit(f"return {{{results}}}")
     return "\n".join(src.lines) + "\n", frozenset(reduced), tuple(groups)
+
+
+def shared_columns(plan, blas: dict) -> dict[str, str]:
+    """A convolution whose kernel gradient is summed inside its GEMM (`blas`)
+    makes its image's columns once for both (interp/image_c.py): forward and
+    kernel-gradient targets -> the name of the columns they share."""
+    forwards, out = {}, {}
+    for step in plan.steps:
+        if step.op.name in ("conv2d", "conv2d_kernel_grad"):
+            image, kernel = step.operands[:2] if step.op.name == "conv2d" else step.operands[1:]
+            key = (image, plan.shapes[kernel][2:], written(step.attrs))
+            if step.op.name == "conv2d":
+                forwards.setdefault(key, step.target)
+            elif step.target in blas and key in forwards:
+                out[step.target] = out[forwards.pop(key)] = f"{key[0]}.columns"
+    return out
+
+
+def with_columns(src: Source, step, lines: tuple, kept: dict) -> tuple:
+    """A step's (code, comment), calling the columns forms where it shares them."""
+    if step.target not in kept:
+        return lines
+    code, comment = lines
+    cols = src.var(kept[step.target])
+    if step.op.name == "conv2d":
+        head, call = code.split(" = F.conv2d(xp, ", 1)
+        return (f"{cols} = F.conv2d_columns(xp, {call}; "
+                f"{head} = F.conv2d_of_columns(xp, {cols}, {call}", comment)
+    code = code.replace("F.conv2d_kernel_grad_sum(xp, ", f"F.conv2d_kernel_grad_sum_of_columns(xp, ", 1)
+    head, call = code.split("_of_columns(xp, ", 1)
+    g, rest = call.split(", ", 1)
+    return f"{head}_of_columns(xp, {g}, {cols}, {rest}; del {cols}", comment
 
 
 def group_lines(src: Source, group: Group, k: int):

@@ -12,6 +12,11 @@ functions stay the reference and the fallback):
   The kernel gradient's batch sum is the GEMM `g [F, B·H'·W'] · colsᵀ`; the
   image gradient is the GEMM `Kᵀ g` followed by `col2im`, a C loop summing each
   window's columns back onto its image.
+* When a plan sums the kernel gradient over the batch (training), it keeps
+  the columns the forward made for the kernel gradient (interp/codegen.py:
+  `conv2d_columns`, then `conv2d_of_columns` and
+  `conv2d_kernel_grad_sum_of_columns`, the columns released after their last
+  use) instead of making them twice.
 * Pooling and its adjoints are direct C loops over the planes `[B·C, H, W]`.
   The adjoints of max-pooling find each window's first maximum (row-major,
   a strictly greater value replaces it) in the same loop that scatters or
@@ -232,14 +237,10 @@ def by_channel(g):
 
 
 def conv2d(xp, x, K, stride: int = 1, pad: int = 0):
-    if K.shape[0] != 1 or not enabled(xp, x, K):
+    cols = conv2d_columns(xp, x, K, stride, pad)
+    if cols is None:
         return convolution.conv2d(xp, x, K, stride, pad)
-    x = np.ascontiguousarray(x)
-    f, kh, kw = K.shape[1], K.shape[3], K.shape[4]
-    out = K.reshape(f, -1) @ columns(x, kh, kw, stride, pad)                # [F, B·H'·W']
-    b, h, w = x.shape[0], x.shape[2], x.shape[3]
-    ho, wo = convolution.out_size(h, kh, stride, pad), convolution.out_size(w, kw, stride, pad)
-    return np.ascontiguousarray(out.reshape(f, b, ho, wo).transpose(1, 0, 2, 3))
+    return conv2d_of_columns(xp, cols, x, K, stride, pad)
 
 
 def conv2d_image_grad(xp, g, K, x, stride: int = 1, pad: int = 0):
@@ -260,6 +261,31 @@ def conv2d_kernel_grad_sum(xp, g, x, K, stride: int = 1, pad: int = 0):
         return convolution.conv2d_kernel_grad_sum(xp, g, x, K, stride, pad)
     kh, kw = K.shape[-2:]
     cols = columns(np.ascontiguousarray(x), kh, kw, stride, pad)
+    return (by_channel(g) @ cols.T).reshape(K.shape[1:])
+
+
+def conv2d_columns(xp, x, K, stride: int = 1, pad: int = 0):
+    """The columns of x's windows, made once for `conv2d_of_columns` and kept by
+    the plan for `conv2d_kernel_grad_sum_of_columns`; None off the native path."""
+    if K.shape[0] != 1 or not enabled(xp, x, K):
+        return None
+    return columns(np.ascontiguousarray(x), K.shape[3], K.shape[4], stride, pad)
+
+
+def conv2d_of_columns(xp, cols, x, K, stride: int = 1, pad: int = 0):
+    """`conv2d x K` from x's columns (None: computed as `conv2d` does)."""
+    if cols is None:
+        return conv2d(xp, x, K, stride, pad)
+    f, (b, _, h, w) = K.shape[1], x.shape
+    ho, wo = convolution.out_size(h, K.shape[3], stride, pad), convolution.out_size(w, K.shape[4], stride, pad)
+    out = K.reshape(f, -1) @ cols                                           # [F, B·H'·W']
+    return np.ascontiguousarray(out.reshape(f, b, ho, wo).transpose(1, 0, 2, 3))
+
+
+def conv2d_kernel_grad_sum_of_columns(xp, g, cols, x, K, stride: int = 1, pad: int = 0):
+    """`conv2d_kernel_grad_sum` from x's columns (None: as it does)."""
+    if cols is None or g.shape[0] != x.shape[0] or not enabled(xp, g, x):
+        return conv2d_kernel_grad_sum(xp, g, x, K, stride, pad)
     return (by_channel(g) @ cols.T).reshape(K.shape[1:])
 
 
@@ -321,4 +347,5 @@ def avgpool2d_grad(xp, g, x, k: int, stride: int | None = None, pad: int = 0):
 
 FORWARDS = {f.__name__: f for f in (conv2d, conv2d_image_grad, conv2d_kernel_grad_sum,
                                     maxpool2d, avgpool2d, maxpool2d_grad, maxpool2d_gather,
-                                    avgpool2d_grad)}
+                                    avgpool2d_grad, conv2d_columns, conv2d_of_columns,
+                                    conv2d_kernel_grad_sum_of_columns)}
