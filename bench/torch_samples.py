@@ -29,7 +29,7 @@ from tenflang.training.loop import initial_weights, signature  # noqa: E402
 from tenflang.training.sampling import batch_indices  # noqa: E402
 
 # sample -> (adam's lr, batch size, iterations): the recipes of tests/test_samples.py
-RECIPES = {"vgg_digits": (0.01, 64, 400), "resnet_digits": (0.01, 64, 300),
+RECIPES = {"vgg_digits": (0.01, 64, 400), "resnet_digits": (0.01, 64, 200),
            "inception_digits": (0.01, 64, 400)}
 
 

@@ -37,7 +37,7 @@ RECIPES = {   # sample -> (training data, tfweightcalc options)
     "vgg_digits": ("digit_images_train.txt", ["--optimizer", "adam", "--lr", "0.01",
                                               "--batch-size", "64", "--max-iters", "400"]),
     "resnet_digits": ("digit_images_train.txt", ["--optimizer", "adam", "--lr", "0.01",
-                                                 "--batch-size", "64", "--max-iters", "300"]),
+                                                 "--batch-size", "64", "--max-iters", "200"]),
     "inception_digits": ("digit_images_train.txt", ["--optimizer", "adam", "--lr", "0.01",
                                                     "--batch-size", "64", "--max-iters", "400"]),
     "lstm_digits": ("digit_images_train.txt", ["--optimizer", "adam", "--lr", "0.02",
