@@ -30,6 +30,7 @@ from tenflang.cli import main
 from tenflang.data.vectors import load_examples, load_weights, save_weights
 from tenflang.errors import TenflangError
 from tenflang.interp import evaluate
+from tenflang.interp.statistics import population
 from tenflang.lang import parse, parse_file
 from tenflang.lang.checks import check
 from tenflang.shapes import fmt_shape
@@ -265,7 +266,10 @@ def program_cases():
 def test_sample_exports_and_matches_tfevaluate(shape, data, tmp_path, run_cli_batch):
     program = parse_file(str(shape))
     weights_file = tmp_path / "weights.txt"
-    save_weights(str(weights_file), random_weights(program, zlib.crc32(shape.stem.encode())))
+    weights = random_weights(program, zlib.crc32(shape.stem.encode()))
+    # a program with batch statistics is evaluated with their population values (§2.3.2)
+    weights.update(population(program, load_examples(str(data)).arrays, weights))
+    save_weights(str(weights_file), weights)
     runs = {"float64": ["--dtype", "float64"], "float32": ["--dtype", "float32"]}
     commands = []
     for dtype, option in runs.items():

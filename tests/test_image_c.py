@@ -13,6 +13,8 @@ from tenflang import convolution as cv
 from tenflang import native
 from tenflang.interp import image_c
 
+from support.commands import cli_env
+
 if native.unavailable_reason():
     pytest.skip(native.unavailable_reason(), allow_module_level=True)
 
@@ -176,7 +178,7 @@ def test_freed_memory_is_kept_for_the_next_step():
     import sys
     if platform.libc_ver()[0] != "glibc":
         pytest.skip("glibc's malloc only")
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = cli_env()
     kept, faults = subprocess.run([sys.executable, "-c", KEEP], env=env, capture_output=True,
                                   text=True, check=True).stdout.split()
     assert kept == "True" and int(faults) < 100, faults    # 2 MiB a step: 51,200 pages

@@ -34,7 +34,6 @@ import numpy as np
 from ..data.examples import Examples
 from ..interp import make_plan
 from ..interp.arguments import check_data
-from ..interp.device import to_host
 from ..interp.engine import Engine
 from ..interp.statistics import population
 from ..modes import Mode
@@ -119,9 +118,9 @@ class LocalGradients:
 
         def gradient(weights: dict, iteration: int, rows):
             batch = data if rows is None else {k: v[xp.asarray(rows)] for k, v in data.items()}
-            # dropout keyed by each example's index among the training examples
-            mode = Mode(seed=cfg.seed, iteration=iteration,
-                        rows=None if rows is None else np.asarray(to_host(rows)))
+            # dropout keyed by each example's index among the training examples; the
+            # indices stay where they are (on the device: no copy back per step)
+            mode = Mode(seed=cfg.seed, iteration=iteration, rows=rows)
             values = engine.run(plan, {**batch, **weights}, dtype=cfg.dtype,
                                 reduce=Reduction.MEAN, mode=mode)
             # the loss stays on the device: the loop copies it back with the gradient norm

@@ -26,7 +26,11 @@ BIN_SCRIPTS = ("tfcompiler", "tfweightcalc", "tfevaluate")
 
 
 def cli_env() -> dict[str, str]:
-    env = dict(os.environ)
+    """The environment of a command run as a user would run it.  Dask's nanny
+    puts MALLOC_TRIM_THRESHOLD_ into the environment of the process that starts
+    a local cluster (this one, once a distributed test has run); a user's shell
+    has none, and it changes how malloc keeps and returns memory."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MALLOC_")}
     env["PYTHONPATH"] = os.pathsep.join(
         [str(ROOT)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
     env.setdefault("PYTHONIOENCODING", "utf-8")
