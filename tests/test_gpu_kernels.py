@@ -31,6 +31,11 @@ from tenflang.lang.ast import BOUND_KINDS
 
 import test_gradients
 from support.paths import SAMPLES, SAMPLES_DIR
+
+# The emulator compiles every kernel with the host's C++ compiler: the two language
+# models (a GRU folded over 16 characters: hundreds of kernels, 40 s each here) are
+# left to NVRTC's compile test; their cell's ops are the LSTM and RNN samples' own.
+EMULATED = [p for p in SAMPLES if not p.stem.startswith("charlm")]
 from support.programs import index_ranges
 from support.cuda_emulator import compiler_or_reason, host_runner
 
@@ -254,7 +259,7 @@ def test_reduction_rows_fill_the_device_and_bound_each_serial_sum():
 
 
 @needs_cxx
-@pytest.mark.parametrize("path", SAMPLES[:3], ids=lambda p: p.name)
+@pytest.mark.parametrize("path", EMULATED[:3], ids=lambda p: p.name)
 def test_sample_gcp_kernels_emulated_agree_with_the_interpreter(path):
     """The -O1 training step's fused groups, each kernel fed the interpreter's own
     values for its inputs, give the interpreter's values for its outputs."""
@@ -299,7 +304,7 @@ def make_plan_reporting(plan, names):
 
 
 @needs_cxx
-@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", EMULATED, ids=lambda p: p.name)
 def test_sample_plans_run_fused_equal_the_interpreter(path):
     """Whole plans run with their groups as (emulated) kernels: the forward pass
     and the training step at -O0 and -O1, per example and reduced."""
