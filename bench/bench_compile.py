@@ -134,16 +134,19 @@ def generate_chain(lines: int, random_skip: bool = False) -> str:
     """Long dependency chains: every value reads the previous one and one
     CHAIN_SKIP (or, `random_skip`, 2..CHAIN_MAX_SKIP at random, seeded) back,
     a tensor segment every CHAIN_TENSOR_EVERY steps, two losses."""
-    decls, defs = header()
     draw = random.Random(lines)
+    return chained(lines, lambda i: skip_step(
+        i, draw.randint(2, CHAIN_MAX_SKIP) if random_skip else CHAIN_SKIP))
+
+
+def chained(lines: int, step) -> str:
+    """The header, `step(i)` for i = 1, 2, ... with a tensor segment every
+    CHAIN_TENSOR_EVERY steps instead, until about `lines` lines, two losses."""
+    decls, defs = header()
     i = 0
     while len(decls) + len(defs) + 12 < lines:
         i += 1
-        if i % CHAIN_TENSOR_EVERY == 0:
-            more_decls, more_defs = tensor_step(i)
-        else:
-            back = draw.randint(2, CHAIN_MAX_SKIP) if random_skip else CHAIN_SKIP
-            more_decls, more_defs = skip_step(i, back)
+        more_decls, more_defs = tensor_step(i) if i % CHAIN_TENSOR_EVERY == 0 else step(i)
         decls += more_decls
         defs += more_defs
     tail_decls, tail_defs = two_losses(f"c{i}", f"c{i // 2}")
@@ -198,20 +201,8 @@ def generate_nested(lines: int) -> str:
     """Deep nesting: each definition a parenthesised expression 1..NESTED_DEPTH
     deep (lowered to one definition per op by the front end) over the previous
     value and one CHAIN_SKIP back; a tensor segment every CHAIN_TENSOR_EVERY steps."""
-    decls, defs = header()
-    i = 0
-    while len(decls) + len(defs) + 12 < lines:
-        i += 1
-        if i % CHAIN_TENSOR_EVERY == 0:
-            more_decls, more_defs = tensor_step(i)
-        else:
-            depth = 1 + i % NESTED_DEPTH
-            more_decls = [f"declare intvar c{i}"]
-            more_defs = [f"define c{i} = {nested_expr(i, depth, CHAIN_SKIP)}"]
-        decls += more_decls
-        defs += more_defs
-    tail_decls, tail_defs = two_losses(f"c{i}", f"c{i // 2}")
-    return "\n".join(interleave(decls, defs) + tail_decls + tail_defs) + "\n"
+    return chained(lines, lambda i: ([f"declare intvar c{i}"], [
+        f"define c{i} = {nested_expr(i, 1 + i % NESTED_DEPTH, CHAIN_SKIP)}"]))
 
 
 SHAPES = {

@@ -3,9 +3,10 @@
 The grammar is `grammar/tenflang.lark` (installed as the package data
 `tenflang.grammar`).  A lark `Transformer` runs inline with the LALR parser, so
 no parse tree is built: tokens become frozen dataclasses from `ast` directly.
-A valid program takes the fast lane (`fastparse`: lark's tables, a leaner
-loop); anything else is parsed by lark itself, and its syntax errors become
-`TenflangError`s that say what was expected.
+A valid program takes the line lane (`lineparse`: a regular expression per
+simple line, `fastparse` for the others) or, with macros, the fast lane
+(`fastparse`: lark's tables, a leaner loop); anything else is parsed by lark
+itself, and its syntax errors become `TenflangError`s that say what was expected.
 """
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from ..files import cache_dir
 from ..gcpause import paused_gc
 from .ast import Declare, Define, Dims, Expr, Macro, Num, Pos, Program, Var
 from .fastparse import Fallback, FastParser
+from .lineparse import parse_lines
 from .lexical import grammar_text
 
 READABLE = {
@@ -126,12 +128,13 @@ def fast_parser() -> FastParser | None:
 
 
 def statements_of(text: str) -> tuple:
-    """The statements of `text` (which ends in a newline): the fast lane where it
-    reads the text, else lark, which raises the error the user sees."""
+    """The statements of `text` (which ends in a newline): the line or the fast
+    lane where they read the text, else lark, which raises the error the user sees."""
     fast = fast_parser()
     if fast is not None:
         try:
-            return fast.parse(text)
+            statements = parse_lines(text, fast)
+            return fast.parse(text) if statements is None else statements
         except (Fallback, BadToken):
             pass
     return parser().parse(text)
