@@ -24,19 +24,21 @@ import re
 
 from .ast import Declare, Define, Num, Pos, Var
 from .fastparse import Fallback
-from .lexical import NAME, NUMBER, terminal
+from .lexical import NAME, NUMBER, grammar_text, terminal
 
+GRAMMAR = grammar_text()
+KEYWORD = {word: terminal(f"_{word.upper()}", GRAMMAR) for word in ("declare", "define", "macro")}
 WS = r"[\t \f\r]*"                       # the grammar's %ignore, newlines aside
 TAIL = rf"{WS}(?:#[^\n]*)?"
 DECLARE = re.compile(
-    rf"{WS}{terminal('_DECLARE')}{WS}(?>({NAME})){WS}(?>({NAME}))"
+    rf"{WS}{KEYWORD['declare']}{WS}(?>({NAME})){WS}(?>({NAME}))"
     rf"(?:{WS}(\[){WS}((?>[0-9]+){WS}(?:,{WS}(?>[0-9]+){WS})*)?\])?{TAIL}")
-DEFINE = re.compile(rf"{WS}{terminal('_DEFINE')}{WS}(?>({NAME})){WS}={WS}"
+DEFINE = re.compile(rf"{WS}{KEYWORD['define']}{WS}(?>({NAME})){WS}={WS}"
                     rf"(?>(?:({NAME})|({NUMBER})))")
 OPERAND = re.compile(rf"{WS}(?>(?:({NAME})|({NUMBER})))")
 END = re.compile(TAIL)
-STATEMENT = re.compile(rf"{WS}(?:{terminal('_DECLARE')}|{terminal('_DEFINE')})")
-MACRO = re.compile(rf"(?m)^{WS}{terminal('_MACRO')}")
+STATEMENT = re.compile(rf"{WS}(?:{KEYWORD['declare']}|{KEYWORD['define']})")
+MACRO = re.compile(rf"(?m)^{WS}{KEYWORD['macro']}")
 DIGITS = re.compile("[0-9]+")
 
 
