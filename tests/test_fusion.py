@@ -292,7 +292,7 @@ assert np.allclose(out["o"], np.tanh(3 * np.linspace(-2, 2, 5000)))
 fused_1 = compiled(plan, None, True)[2].fused_1
 """
 NUMBA_CACHE = PROBE + """
-loop = fused_1.__globals__["loop_1"]
+loop = fused_1.__wrapped__.__globals__["loop_1"]
 print(sum(loop.stats.cache_hits.values()), sum(loop.stats.cache_misses.values()))
 """
 

@@ -45,7 +45,8 @@ def plan_command(program_file, reduce, without, fused, device, dtype, out):
     program = parse_file(program_file)
     data = {d.name for d in program.declarations().values() if d.kind in BOUND_KINDS}
     plan = make_plan(program, data - set(without))
-    text, _, groups = generate(plan, reduce, fused)
+    # with a reduction the CPU runs it with its memory plan (interp/memory.py)
+    text, _, groups = generate(plan, reduce, fused, pooled=device == "cpu")
     if groups and device == "gpu":
         from ..gpu.fused import kernels_source
         text += "\n\n// the fused kernels (tenflang.gpu)\n" + kernels_source(plan, groups, dtype)
