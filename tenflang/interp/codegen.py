@@ -28,12 +28,13 @@ from __future__ import annotations
 import functools
 from types import SimpleNamespace
 
-from .. import convolution, embedding, ops
+from .. import convolution, embedding, native, ops
 from ..modes import MODE_KEY
 from ..lang.printer import attribute, number
 from ..naming import Identifiers, python_identifier
 from .fusion import Group, fuse
 from .image_c import FORWARDS as NATIVE_IMAGE_OPS
+from .loop_wrapper import functions as fused_functions
 
 # a batch sum pushed into the product, as one BLAS call: Σ_b a_b ⊗ c_b = aᵀc, and
 # Σ_b A_b C_b contracts the example axis with the inner one
@@ -272,21 +273,9 @@ def compiled(plan, reduce: str | None, fused: bool = False):
     exec(compile(source, f"<tenflang plan {id(plan):x}>", "exec"), namespace)
     forwards = FORWARDS
     if groups:
-        from .. import native
         try:
             forwards = SimpleNamespace(**vars(FORWARDS), **fused_functions(groups))
-        except native.Abandoned:        # interrupted or too slow: the plan without loops
+        except (native.Abandoned, native.Unavailable):
+            # interrupted or too slow, or neither a C compiler nor numba: numpy, unfused
             return compiled(plan, reduce, False)
     return namespace["run"], reduced, forwards
-
-
-def fused_functions(groups) -> dict:
-    """fused_k -> a compiled loop: C (interp/c_loops.py) where a C compiler
-    works, with no start-up cost once cached; else numba (interp/numba_loops.py)."""
-    from .. import native
-    from . import c_loops
-    try:
-        return c_loops.functions(groups)
-    except native.Unavailable:
-        from . import numba_loops
-        return numba_loops.functions(groups)
