@@ -55,6 +55,37 @@ def test_convolution_and_adjoints_equal_the_numpy_path(case, dtype):
         close(got, want, dtype)
 
 
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("case", CONV_CASES)
+def test_direct_convolution_equals_the_numpy_path(monkeypatch, case, dtype):
+    """Every case in the direct loops (no columns, taken for few taps on large
+    images), strides and padding included; through the columns a plan keeps too."""
+    monkeypatch.setattr(image_c, "DIRECT_TAPS", 1 << 20)
+    monkeypatch.setattr(image_c, "DIRECT_PLANE", 1)
+    for got, want in conv_ops(case, dtype):
+        close(got, want, dtype)
+    b, c, h, w, f, kh, kw, stride, pad = case
+    r = np.random.default_rng(2)
+    x, K = r.normal(size=(b, c, h, w)).astype(dtype), r.normal(size=(1, f, c, kh, kw)).astype(dtype)
+    cols = image_c.conv2d_columns(np, x, K, stride, pad)
+    assert isinstance(cols, image_c.Direct)
+    out = image_c.conv2d_of_columns(np, cols, x, K, stride, pad)
+    close(out, cv.conv2d(np, x, K, stride, pad), dtype)
+    g = r.normal(size=out.shape).astype(dtype)
+    close(image_c.conv2d_kernel_grad_sum_of_columns(np, g, cols, x, K, stride, pad),
+          cv.conv2d_kernel_grad_sum(np, g, x, K, stride, pad), dtype)
+
+
+def test_the_direct_loops_are_taken_for_few_taps_on_large_images():
+    """LeNet-5's first convolution (1 channel, 5×5, 28×28) runs without columns;
+    its second (6 channels) and a small image keep the GEMM."""
+    x, K = np.ones((2, 1, 28, 28), np.float32), np.ones((1, 6, 1, 5, 5), np.float32)
+    assert isinstance(image_c.conv2d_columns(np, x, K, 1, 2), image_c.Direct)
+    x6, K6 = np.ones((2, 6, 14, 14), np.float32), np.ones((1, 16, 6, 5, 5), np.float32)
+    assert isinstance(image_c.conv2d_columns(np, x6, K6), np.ndarray)
+    assert isinstance(image_c.conv2d_columns(np, x[:, :, :8, :8], K[..., :3, :3]), np.ndarray)
+
+
 def pool_ops(case, dtype, ties):
     b, c, h, w, k, stride = case
     r = np.random.default_rng(1)
@@ -100,7 +131,7 @@ def test_the_numpy_path_is_taken_when_asked_or_when_it_must(monkeypatch):
 
 
 def test_without_a_c_compiler_the_numpy_path_runs(monkeypatch):
-    def unavailable(source):
+    def unavailable(source, *flags):
         raise native.Unavailable("no compiler here")
     monkeypatch.setattr(native, "library", unavailable)
     image_c.kernels.cache_clear()

@@ -34,7 +34,9 @@ from ..lang.printer import attribute, number
 from ..naming import Identifiers, python_identifier
 from .fusion import Group, fuse
 from .image_c import FORWARDS as NATIVE_IMAGE_OPS
-from .loop_wrapper import functions as fused_functions
+from .loop_wrapper import functions as loop_functions
+from .sweeps import Sweep, with_sweeps
+from . import sweeps_c
 
 # a batch sum pushed into the product, as one BLAS call: Σ_b a_b ⊗ c_b = aᵀc, and
 # Σ_b A_b C_b contracts the example axis with the inner one
@@ -166,8 +168,10 @@ def plan_source(plan, reduce: str | None = None, fused: bool = False) -> str:
     return generate(plan, reduce, fused)[0]
 
 
-def generate(plan, reduce: str | None, fused: bool = False):
-    """(the source, the results it reduces over the batch, the fused groups)."""
+def generate(plan, reduce: str | None, fused: bool = False, sweeps: bool = False):
+    """(the source, the results it reduces over the batch, the fused groups);
+    `sweeps` (with `fused`): dense/chain/product runs as one pass over the data
+    (interp/sweeps.py), listed after the groups."""
     src = Source(plan)
     for name in plan.bound:
         src.emit(f"{src.var(name)} = env[{name!r}]")
@@ -178,12 +182,15 @@ def generate(plan, reduce: str | None, fused: bool = False):
         items = fuse(plan, reduce, batched, {t for t in blas if plan.shapes[t] != ()})
         grouped = {s.target for g in items if isinstance(g, Group) for s in g.steps}
         blas = {t: code for t, code in blas.items() if t not in grouped}
+        items = with_sweeps(plan, items, blas, batched) if sweeps else items
     groups = [g for g in items if isinstance(g, Group)]
+    passes = [s for s in items if isinstance(s, Sweep)]
     kept_columns = shared_columns(plan, blas)
     reduced, owned = set(blas), set()
     for item in items:
-        if isinstance(item, Group):
-            src.emit(*group_lines(src, item, groups.index(item) + 1))
+        if isinstance(item, (Group, Sweep)):
+            src.emit(*(group_lines(src, item, groups.index(item) + 1) if isinstance(item, Group)
+                       else sweep_lines(src, item, passes.index(item) + 1)))
             reduced.update(o.name for o in item.outputs if o.reduce)
             owned.update(o.name for o in item.outputs)
             release, kept = item.release, ()
@@ -198,7 +205,7 @@ def generate(plan, reduce: str | None, fused: bool = False):
             src.emit(f"del {', '.join(released)}")
     results = ", ".join(f"{n!r}: {src.var(n)}" for n in plan.results if n not in plan.null)
     src.emit(f"return {{{results}}}")
-    return "\n".join(src.lines) + "\n", frozenset(reduced), tuple(groups)
+    return "\n".join(src.lines) + "\n", frozenset(reduced), tuple(groups + passes)
 
 
 def shared_columns(plan, blas: dict) -> dict[str, str]:
@@ -241,6 +248,16 @@ def group_lines(src: Source, group: Group, k: int):
             "fused: " + ", ".join(s.target for s in group.steps))
 
 
+def sweep_lines(src: Source, sweep: Sweep, k: int):
+    """The call of sweep k, commented with the values it computes."""
+    outs = ", ".join(src.var(n) for n in [o.name for o in sweep.outputs] + [sweep.target])
+    ins = ", ".join(src.var(n) for n in (sweep.weights, sweep.matrix) + tuple(
+        i.name for i in sweep.inputs))
+    return (f"{outs}{',' if not sweep.outputs else ''} = F.sweep_{k}(dtype, {ins})",
+            f"one pass over {sweep.matrix}: {sweep.dense.target}, "
+            + ", ".join(s.target for s in sweep.group.steps) + f", {sweep.target}")
+
+
 def step_lines(src: Source, step, fused: dict, owned: set[str], batched: set[str]):
     """(the code of one step, its comment: the TenFlang line where the code does
     not already say it)."""
@@ -265,17 +282,29 @@ def step_lines(src: Source, step, fused: dict, owned: set[str], batched: set[str
 
 
 @functools.lru_cache(maxsize=256)
-def compiled(plan, reduce: str | None, fused: bool = False):
+def compiled(plan, reduce: str | None, fused: bool = False, sweeps: bool = True):
     """(the generated function, the names of results it reduces over the batch,
     the namespace it takes as `F`: the ops' forwards and any fused loops)."""
-    source, reduced, groups = generate(plan, reduce, fused)
+    source, reduced, groups = generate(plan, reduce, fused, sweeps)
     namespace: dict = {}
     exec(compile(source, f"<tenflang plan {id(plan):x}>", "exec"), namespace)
     forwards = FORWARDS
     if groups:
         try:
             forwards = SimpleNamespace(**vars(FORWARDS), **fused_functions(groups))
-        except (native.Abandoned, native.Unavailable):
-            # interrupted or too slow, or neither a C compiler nor numba: numpy, unfused
+        except native.Abandoned:        # interrupted or too slow: the plan without loops
             return compiled(plan, reduce, False)
+        except native.Unavailable:
+            # no C compiler: sweeps are C only, so without them; without numba too, unfused
+            return compiled(plan, reduce, fused=sweeps, sweeps=False)
     return namespace["run"], reduced, forwards
+
+
+def fused_functions(kernels) -> dict:
+    """fused_k -> a fused loop (interp/loop_wrapper.py: C, else numba), sweep_k
+    -> a C sweep (interp/sweeps_c.py); native.Unavailable when they cannot be
+    had (sweeps first: without C the plan is made again without them)."""
+    groups = [g for g in kernels if isinstance(g, Group)]
+    passes = [s for s in kernels if isinstance(s, Sweep)]
+    return {**(sweeps_c.functions(passes) if passes else {}),
+            **(loop_functions(groups) if groups else {})}

@@ -138,9 +138,9 @@ class Renderer:
     idiv = "/"                   # integer division of non-negative indices
     conjunction = " && "
 
-    def names(self) -> Identifiers:
-        """The identifiers of one kernel's scope."""
-        return Identifiers(self.spell, self.words)
+    def names(self, words=()) -> Identifiers:
+        """The identifiers of one kernel's scope (`words`: a kernel's own, more)."""
+        return Identifiers(self.spell, self.words + tuple(words))
 
     def declare(self, dtype: str, name: str, code: str) -> str:
         raise NotImplementedError
