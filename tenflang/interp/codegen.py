@@ -28,13 +28,15 @@ from __future__ import annotations
 import functools
 from types import SimpleNamespace
 
-from .. import convolution, embedding, ops
+from .. import convolution, embedding, native, ops
 from ..modes import MODE_KEY
 from ..lang.printer import attribute, number
 from ..naming import Identifiers, python_identifier
 from .fusion import Group, fuse
 from .image_c import FORWARDS as NATIVE_IMAGE_OPS
+from .loop_wrapper import functions as loop_functions
 from .sweeps import Sweep, with_sweeps
+from . import sweeps_c
 
 # a batch sum pushed into the product, as one BLAS call: Σ_b a_b ⊗ c_b = aᵀc, and
 # Σ_b A_b C_b contracts the example axis with the inner one
@@ -288,28 +290,21 @@ def compiled(plan, reduce: str | None, fused: bool = False, sweeps: bool = True)
     exec(compile(source, f"<tenflang plan {id(plan):x}>", "exec"), namespace)
     forwards = FORWARDS
     if groups:
-        from .. import native
         try:
             forwards = SimpleNamespace(**vars(FORWARDS), **fused_functions(groups))
         except native.Abandoned:        # interrupted or too slow: the plan without loops
             return compiled(plan, reduce, False)
-        except native.Unavailable:      # no C compiler: sweeps are C only
-            return compiled(plan, reduce, fused, False)
+        except native.Unavailable:
+            # no C compiler: sweeps are C only, so without them; without numba too, unfused
+            return compiled(plan, reduce, fused=sweeps, sweeps=False)
     return namespace["run"], reduced, forwards
 
 
 def fused_functions(kernels) -> dict:
-    """fused_k -> a compiled loop: C (interp/c_loops.py) where a C compiler
-    works, with no start-up cost once cached; else numba (interp/numba_loops.py).
-    sweep_k -> a C sweep (interp/sweeps_c.py); without C, native.Unavailable."""
-    from .. import native
-    from . import c_loops, sweeps_c
+    """fused_k -> a fused loop (interp/loop_wrapper.py: C, else numba), sweep_k
+    -> a C sweep (interp/sweeps_c.py); native.Unavailable when they cannot be
+    had (sweeps first: without C the plan is made again without them)."""
     groups = [g for g in kernels if isinstance(g, Group)]
     passes = [s for s in kernels if isinstance(s, Sweep)]
-    try:
-        return {**c_loops.functions(groups), **(sweeps_c.functions(passes) if passes else {})}
-    except native.Unavailable:
-        if passes:
-            raise
-        from . import numba_loops
-        return numba_loops.functions(groups)
+    return {**(sweeps_c.functions(passes) if passes else {}),
+            **(loop_functions(groups) if groups else {})}
