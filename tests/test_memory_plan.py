@@ -74,7 +74,7 @@ def run(plan, data, fused: bool, buffers=None, dtype="float64"):
     """The plan with a memory plan (`buffers`: a Buffers) or without (None)."""
     mode = Mode(seed=3, iteration=1, rows=None)
     env, batch = prepare(plan, data, np, dtype, mode)
-    function, summed, forwards, layout = compiled(plan, "mean", fused, buffers is not None)
+    function, summed, forwards, layout = compiled(plan, "mean", fused, pooled=buffers is not None)
     args = (env, np, forwards, np.dtype(dtype))
     if buffers is not None:
         args += (buffers.arrays(layout, batch, np.dtype(dtype), np),)

@@ -32,13 +32,16 @@ from __future__ import annotations
 import functools
 from types import SimpleNamespace
 
-from .. import convolution, embedding, ops
+from .. import convolution, embedding, native, ops
 from ..modes import MODE_KEY
 from ..lang.printer import attribute, number
 from ..naming import Identifiers, python_identifier
 from .fusion import Group, fuse
 from .image_c import FORWARDS as NATIVE_IMAGE_OPS
+from .loop_wrapper import functions as loop_functions
 from .memory import Slots
+from .sweeps import Sweep, with_sweeps
+from . import sweeps_c
 
 # a batch sum pushed into the product, as one BLAS call: Σ_b a_b ⊗ c_b = aᵀc, and
 # Σ_b A_b C_b contracts the example axis with the inner one
@@ -183,13 +186,17 @@ def plan_source(plan, reduce: str | None = None, fused: bool = False) -> str:
     return generate(plan, reduce, fused)[0]
 
 
-def generate(plan, reduce: str | None, fused: bool = False, pooled: bool = False):
+def generate(plan, reduce: str | None, fused: bool = False, sweeps: bool = False,
+             pooled: bool = False):
     """(the source, the results it reduces over the batch, the fused groups);
-    `pooled`: with a memory plan (module docstring), see `build`."""
-    return build(plan, reduce, fused, pooled)[:3]
+    `sweeps` (with `fused`): dense/chain/product runs as one pass over the data
+    (interp/sweeps.py), listed after the groups; `pooled`: with a memory plan
+    (module docstring), see `build`."""
+    return build(plan, reduce, fused, sweeps, pooled)[:3]
 
 
-def build(plan, reduce: str | None, fused: bool = False, pooled: bool = False):
+def build(plan, reduce: str | None, fused: bool = False, sweeps: bool = False,
+          pooled: bool = False):
     """`generate`'s three and the memory plan's `Slots` (None unless `pooled`,
     which needs a batch reduction: interp/memory.py)."""
     src = Source(plan, Slots() if pooled and reduce else None)
@@ -202,12 +209,15 @@ def build(plan, reduce: str | None, fused: bool = False, pooled: bool = False):
         items = fuse(plan, reduce, batched, {t for t in blas if plan.shapes[t] != ()})
         grouped = {s.target for g in items if isinstance(g, Group) for s in g.steps}
         blas = {t: code for t, code in blas.items() if t not in grouped}
+        items = with_sweeps(plan, items, blas, batched) if sweeps else items
     groups = [g for g in items if isinstance(g, Group)]
+    passes = [s for s in items if isinstance(s, Sweep)]
     kept_columns = shared_columns(plan, blas)
     reduced, owned = set(blas), set()
     for item in items:
-        if isinstance(item, Group):
-            src.emit(*group_lines(src, item, groups.index(item) + 1))
+        if isinstance(item, (Group, Sweep)):
+            src.emit(*(group_lines(src, item, groups.index(item) + 1) if isinstance(item, Group)
+                       else sweep_lines(src, item, passes.index(item) + 1)))
             reduced.update(o.name for o in item.outputs if o.reduce)
             owned.update(o.name for o in item.outputs)
             release, kept = item.release, ()
@@ -224,12 +234,12 @@ def build(plan, reduce: str | None, fused: bool = False, pooled: bool = False):
             src.emit(f"del {', '.join(released)}")
     results = ", ".join(f"{n!r}: {src.var(n)}" for n in plan.results if n not in plan.null)
     src.emit(f"return {{{results}}}")
-    return "\n".join(src.lines) + "\n", frozenset(reduced), tuple(groups), src.slots
+    return "\n".join(src.lines) + "\n", frozenset(reduced), tuple(groups + passes), src.slots
 
 
 def memory_plan(plan, reduce: str = "mean", fused: bool = False) -> Slots:
     """The memory plan of `plan` run with a batch reduction (interp/memory.py)."""
-    return build(plan, reduce, fused, True)[3]
+    return build(plan, reduce, fused, pooled=True)[3]
 
 
 def shared_columns(plan, blas: dict) -> dict[str, str]:
@@ -279,6 +289,20 @@ def group_lines(src: Source, group: Group, k: int):
             "fused: " + ", ".join(s.target for s in group.steps))
 
 
+def sweep_lines(src: Source, sweep: Sweep, k: int):
+    """The call of sweep k, commented with the values it computes (arrays it
+    makes itself, outside the memory plan's buffers)."""
+    for o in sweep.outputs:
+        made(src, o.name, not o.reduce and o.name in src.batched)
+    made(src, sweep.target, False)
+    outs = ", ".join(src.var(n) for n in [o.name for o in sweep.outputs] + [sweep.target])
+    ins = ", ".join(src.var(n) for n in (sweep.weights, sweep.matrix) + tuple(
+        i.name for i in sweep.inputs))
+    return (f"{outs}{',' if not sweep.outputs else ''} = F.sweep_{k}(dtype, {ins})",
+            f"one pass over {sweep.matrix}: {sweep.dense.target}, "
+            + ", ".join(s.target for s in sweep.group.steps) + f", {sweep.target}")
+
+
 def step_lines(src: Source, step, fused: dict, owned: set[str], batched: set[str]):
     """(the code of one step, its comment: the TenFlang line where the code does
     not already say it)."""
@@ -314,38 +338,31 @@ def made(src: Source, target: str, varies: bool, scratch: int = 0) -> None:
 
 
 @functools.lru_cache(maxsize=256)
-def compiled(plan, reduce: str | None, fused: bool = False, pooled: bool = False):
+def compiled(plan, reduce: str | None, fused: bool = False, sweeps: bool = True,
+             pooled: bool = False):
     """(the generated function, the names of results it reduces over the batch,
     the namespace it takes as `F`: the ops' forwards and any fused loops, the
     memory plan's slot layout: `Slots.layout`, None without one)."""
-    source, reduced, groups, slots = build(plan, reduce, fused, pooled)
+    source, reduced, groups, slots = build(plan, reduce, fused, sweeps, pooled)
     namespace: dict = {}
     exec(compile(source, f"<tenflang plan {id(plan):x}>", "exec"), namespace)
     forwards = FORWARDS
     if groups:
-        from .. import native
         try:
             forwards = SimpleNamespace(**vars(FORWARDS), **fused_functions(groups))
         except native.Abandoned:        # interrupted or too slow: the plan without loops
-            return compiled(plan, reduce, False, pooled)
+            return compiled(plan, reduce, False, pooled=pooled)
+        except native.Unavailable:
+            # no C compiler: sweeps are C only, so without them; without numba too, unfused
+            return compiled(plan, reduce, fused=sweeps, sweeps=False, pooled=pooled)
     return namespace["run"], reduced, forwards, None if slots is None else tuple(slots.layout)
 
 
-def fused_functions(groups) -> dict:
-    """fused_k -> a compiled loop: C (interp/c_loops.py) where a C compiler
-    works, with no start-up cost once cached; else numba (interp/numba_loops.py)."""
-    from .. import native
-    from . import c_loops
-    try:
-        return c_loops.functions(groups)
-    except native.Unavailable:
-        from . import numba_loops
-        # numba's wrappers make their own arrays: a memory plan's `out=` is not for them
-        return {name: ignoring_out(f) for name, f in numba_loops.functions(groups).items()}
-
-
-def ignoring_out(function):
-    @functools.wraps(function)
-    def call(dtype, *inputs, out=None):
-        return function(dtype, *inputs)
-    return call
+def fused_functions(kernels) -> dict:
+    """fused_k -> a fused loop (interp/loop_wrapper.py: C, else numba), sweep_k
+    -> a C sweep (interp/sweeps_c.py); native.Unavailable when they cannot be
+    had (sweeps first: without C the plan is made again without them)."""
+    groups = [g for g in kernels if isinstance(g, Group)]
+    passes = [s for s in kernels if isinstance(s, Sweep)]
+    return {**(sweeps_c.functions(passes) if passes else {}),
+            **(loop_functions(groups) if groups else {})}

@@ -1,0 +1,132 @@
+"""Start-up: what a short run costs, as whole processes, against Python's own start.
+
+    python bench/bench_startup.py                 # 15 interleaved rounds: bench/results_startup.md
+    python bench/bench_startup.py --runs 31 --out /tmp/startup.md
+
+The target (issue 29): a whole `tfweightcalc` run on 1,000 examples takes at
+most 0.15 s.  The run is bench_process.py's "start-up" one: the seed scalar
+workload (samples/example_shape.tf compiled, o = logistic(w x), full batch) on
+1,000 examples from an .npz file, 50 iterations, weights written to a file.
+Beside it, in the same interleaved rounds:
+
+* `python -c pass` (the floor: the interpreter's own start) and
+  `python -c "import numpy"` (the floor of any program that computes);
+* `tfcompiler` on samples/example_shape.tf and `tfevaluate` of the trained
+  weights on the same 1,000 examples.
+
+Each command runs once uncounted (it fills the cache directory, a fresh one in
+a temporary directory, as a user's is after their first run, and writes the
+bytecode of this checkout), then `--runs` rounds of every command, the order
+reversed every other round, so that load from other processes hits all alike.
+Per command: the median wall time and the median CPU time (user + system of
+the process and all its threads, from os.wait4).  The tools run from this
+checkout (`python bin/tfweightcalc`, PYTHONPATH set to it), with the
+environment's thread settings, PYTHONDONTWRITEBYTECODE removed (an installed
+package has its bytecode compiled).  The load average is written with the
+figures: on a shared machine, read CPU times first.
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+from workloads import cases, make_data  # noqa: E402
+
+TARGET_S = 0.15
+EXAMPLES = 1000
+
+
+def commands(work: Path) -> dict[str, list[str]]:
+    """Name -> argv of every timed command (the floors first)."""
+    py, case = sys.executable, cases()[0]
+    shape, gcp = str(ROOT / "samples" / "example_shape.tf"), str(work / "shape.gcp.tf")
+    data, weights = str(work / "small.npz"), str(work / "w.txt")
+    return {
+        "python -c pass": [py, "-c", "pass"],
+        "python -c 'import numpy'": [py, "-c", "import numpy"],
+        "tfcompiler": [py, str(ROOT / "bin" / "tfcompiler"), shape, "-o", gcp],
+        f"tfweightcalc, {EXAMPLES:,} examples, {case.iters} iterations":
+            [py, str(ROOT / "bin" / "tfweightcalc"), gcp, data, "-o", weights,
+             "--max-iters", str(case.iters), "--lr", str(case.lr), "--tol", "0", "--quiet"],
+        f"tfevaluate, {EXAMPLES:,} examples":
+            [py, str(ROOT / "bin" / "tfevaluate"), shape, data, weights, "-o", str(work / "out.txt")],
+    }
+
+
+def run(argv: list[str], env: dict) -> tuple[float, float]:
+    """(wall seconds, CPU seconds) of one process; raises when it fails."""
+    start = time.perf_counter()
+    child = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    err = child.stderr.read()
+    _, status, usage = os.wait4(child.pid, 0)
+    wall = time.perf_counter() - start
+    child.returncode = os.waitstatus_to_exitcode(status)
+    if child.returncode:
+        raise RuntimeError(f"{' '.join(argv)} failed ({child.returncode}):\n{err.decode()[-2000:]}")
+    return wall, usage.ru_utime + usage.ru_stime
+
+
+def measure(cmds: dict[str, list[str]], env: dict, runs: int) -> dict[str, list]:
+    for argv in cmds.values():
+        run(argv, env)                       # uncounted: cache, bytecode, disk
+    out = {name: [] for name in cmds}
+    for i in range(runs):
+        for name in cmds if i % 2 == 0 else reversed(cmds):
+            out[name].append(run(cmds[name], env))
+    return out
+
+
+def report(samples: dict[str, list], argv: list[str], loads: tuple) -> str:
+    med = {name: [statistics.median(s[k] for s in got) for k in (0, 1)]
+           for name, got in samples.items()}
+    floor = med["python -c pass"][0]
+    train = next(name for name in med if name.startswith("tfweightcalc"))
+    lines = ["# Start-up: short runs as whole processes", "",
+             f"Command: `python bench/bench_startup.py {' '.join(argv)}`",
+             f"Date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; {os.cpu_count()} CPUs; "
+             f"load average (1 min) {loads[0]:.1f} at the start, {loads[1]:.1f} at the end; "
+             f"medians of {len(samples[train])} interleaved rounds (see the docstring of "
+             "bench/bench_startup.py).", "",
+             "| target | measured | met? |", "|---|---|---|",
+             f"| start-up: {train} ≤ {TARGET_S} s | {med[train][0]:.3f} s wall, "
+             f"{med[train][1]:.3f} s CPU | {'yes' if med[train][0] <= TARGET_S else '**no**'} |", "",
+             "| command | wall | CPU | wall − `python -c pass` |", "|---|---:|---:|---:|"]
+    for name, (wall, cpu) in med.items():
+        lines.append(f"| {name} | {wall:.3f} s | {cpu:.3f} s | {wall - floor:.3f} s |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=15, help="interleaved rounds")
+    parser.add_argument("--out", default=str(HERE / "results_startup.md"))
+    args = parser.parse_args(argv)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        env.update(PYTHONPATH=str(ROOT), TENFLANG_CACHE_DIR=str(work / "cache"))
+        case = dataclasses.replace(cases()[0], n=EXAMPLES)
+        np.savez(work / "small.npz", **make_data(case))
+        start_load = os.getloadavg()[0]
+        samples = measure(commands(work), env, args.runs)
+    text = report(samples, argv, (start_load, os.getloadavg()[0]))
+    Path(args.out).write_text(text)
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
