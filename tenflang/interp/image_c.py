@@ -71,7 +71,7 @@ from .. import convolution, native
 SOURCE = (Path(__file__).parent / "image_kernels.c").read_text()   # TYPE defined first
 TYPES = {"d": "double", "f": "float"}      # by numpy dtype char: float64, float32
 MIN_WORK = 1 << 15          # elements a thread should touch at least: below, one thread
-FLAGS = ("-O3",)            # vectorises the loops over a row (-O2 does not); no fast-math
+FLAGS = ("-O3", "-fno-tree-loop-distribute-patterns")  # vectorised row loops, no memcpy calls
 DIRECT_TAPS = 32            # C·kh·kw up to which a convolution runs as direct loops,
 DIRECT_PLANE = 256          # on images of at least this many pixels
 CHUNK_BYTES = 1 << 21       # the columns of a chunk of examples: about what a core's cache holds
