@@ -3,6 +3,7 @@
     python bench/bench_process.py                 # writes bench/results.md (~10 min loaded)
     python bench/bench_process.py --quick         # small sizes, a smoke run
     python bench/bench_process.py --runs 7
+    python bench/bench_process.py --only logreg   # that workload alone: results-process-logreg.md
 
 Each workload runs as fresh processes, in interleaved pairs (tenflang's CLI,
 then the hand-written numpy script of numpy_script.py doing load + train +
@@ -96,19 +97,22 @@ def median(samples: list, k: int) -> float:
     return statistics.median(s[k] for s in samples)
 
 
-def prepare(workdir: Path, quick: bool) -> dict:
-    """Data files (.npz, a 1,000-example .npz, text) and GCPs for the workloads."""
+def prepare(workdir: Path, quick: bool, only: str | None = None) -> dict:
+    """Data files (.npz, a 1,000-example .npz, text) and GCPs for the workloads
+    (`only`: that workload's, and no text or big program)."""
     from tenflang import compile_gradient, parse
     from tenflang.lang import print_program
     files = {}
     for case in cases(quick):
-        if case.key not in ("scalar", "logreg"):
+        if case.key not in ((only,) if only else ("scalar", "logreg")):
             continue
         data = make_data(case)
         np.savez(workdir / f"{case.key}.npz", **data)
         np.savez(workdir / f"{case.key}-small.npz", **{k: v[:1000] for k, v in data.items()})
         (workdir / f"{case.key}.gcp.tf").write_text(print_program(compile_gradient(parse(case.program))))
         files[case.key] = case
+    if only:
+        return files
     rng = np.random.default_rng(0)
     lines = 20_000 if quick else 1_000_000
     x, y = rng.standard_normal((lines, 4)).tolist(), rng.standard_normal(lines).tolist()
@@ -265,6 +269,8 @@ def target_rows(results: dict) -> list[tuple[str, str, str, bool]]:
         for key, r in mlp.items():
             x = r["tenflang"] / r["numpy"]
             rows.append((f"{key} in-process, threads {threads}", "≤ 1.0× numpy", f"{x:.2f}×", x <= 1.0))
+    if "text" not in results:        # --only
+        return rows
     t = results["text"]
     rows.append(("1M-line text data, load", "≤ 1.5 s",
                  f"{t['wall']:.2f} s whole process, {t['cpu']:.2f} s CPU ({t['inner']:.2f} s "
@@ -294,6 +300,8 @@ def report(results: dict, argv: list[str], started: float) -> str:
         by_threads = {t: r[key] for t, r in results["train"].items() if key in r}
         if by_threads:
             lines += train_table(results["titles"][key], by_threads)
+    if "text" not in results:        # --only
+        return "\n".join(lines)
     lines += ["## MLP 64-128-10, one epoch, in-process (float64)", "",
               "| threads | case | tenflang | numpy | × numpy |", "|---|---|---:|---:|---:|"]
     for threads, mlp in results["mlp"].items():
@@ -322,16 +330,21 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--runs", type=int, default=5, help="interleaved pairs per workload")
-    parser.add_argument("--out", help="default bench/results.md (--quick: results-process-quick.md)")
+    parser.add_argument("--only", choices=["scalar", "logreg"],
+                        help="train this workload alone, nothing else (a partial report)")
+    parser.add_argument("--out", help="default bench/results.md (--quick: results-process-quick.md; "
+                                      "--only KEY: results-process-KEY.md)")
     args = parser.parse_args(argv)
-    args.out = args.out or str(HERE / ("results-process-quick.md" if args.quick else "results.md"))
+    args.out = args.out or str(HERE / ("results-process-quick.md" if args.quick else
+                                       f"results-process-{args.only}.md" if args.only else
+                                       "results.md"))
     started = time.time()
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp)
         path = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
         base = {**os.environ, "TENFLANG_CACHE_DIR": str(workdir / "cache"), "PYTHONPATH": path}
         envs = {"default": base, "1": {**base, **ONE_THREAD}}
-        cases_ = prepare(workdir, args.quick)
+        cases_ = prepare(workdir, args.quick, args.only)
         results = {"train": {}, "mlp": {}, "titles": {k: c.title for k, c in cases_.items()},
                    "text_lines": 20_000 if args.quick else 1_000_000,
                    "compile_lines": 2_000 if args.quick else 100_000}
@@ -339,10 +352,11 @@ def main(argv=None) -> int:
             results["train"][threads] = {key: train_rows(workdir, case, env, args.runs)
                                          for key, case in cases_.items()}
             print(f"training, threads {threads}: done", file=sys.stderr)
-        results["text"] = text_load(workdir, base, args.runs)
-        results["compile"] = compile_time(workdir, base, max(3, args.runs // 2))
-        results["first"] = first_run(workdir, base, 3)
-    for threads in envs:
+        if not args.only:
+            results["text"] = text_load(workdir, base, args.runs)
+            results["compile"] = compile_time(workdir, base, max(3, args.runs // 2))
+            results["first"] = first_run(workdir, base, 3)
+    for threads in envs if not args.only else ():
         results["mlp"][threads] = mlp_rows(args.quick, args.runs, "2" if threads == "default" else "1")
     text = report(results, argv, started)
     Path(args.out).write_text(text)

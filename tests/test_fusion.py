@@ -273,6 +273,7 @@ def test_a_forked_child_runs_c_loops_on_threads_of_its_own(monkeypatch):
 
 
 def test_plan_fused_shows_numba_loops_without_a_c_compiler(run_cli, monkeypatch):
+    pytest.importorskip("numba")          # an optional extra
     monkeypatch.setenv("CC", "no-such-compiler")
     code, out, err = run_cli(["tenflang", "plan", SAMPLES_DIR / "example_shape.tf", "--reduce",
                               "mean", "--fused"])
@@ -322,6 +323,7 @@ def test_second_run_loads_the_c_library_from_the_disk_cache(tmp_path):
 
 
 def test_second_run_loads_numba_machine_code_from_the_disk_cache(tmp_path):
+    pytest.importorskip("numba")          # an optional extra
     env = {"TENFLANG_CACHE_DIR": str(tmp_path), "CC": "no-such-compiler"}
     first, second = probe(NUMBA_CACHE, env), probe(NUMBA_CACHE, env)
     assert first == ["0", "1"]                   # compiled, then written
@@ -331,12 +333,15 @@ def test_second_run_loads_numba_machine_code_from_the_disk_cache(tmp_path):
 
 @pytest.mark.parametrize("cc", ["cc", "no-such-compiler"])
 def test_without_a_writable_cache_the_loops_still_run(tmp_path, cc):
+    if cc != "cc":
+        pytest.importorskip("numba")
     blocked = tmp_path / "file"
     blocked.write_text("not a directory")
     probe(PROBE, {"TENFLANG_CACHE_DIR": str(blocked), "CC": cc})
 
 
 def test_a_c_compiler_that_fails_falls_back_to_numba(tmp_path):
+    pytest.importorskip("numba")          # an optional extra
     out = probe(PROBE + "print(type(fused_1.loops).__module__)",
                 {"TENFLANG_CACHE_DIR": str(tmp_path), "CC": "false"})
     assert out == ["tenflang.interp.numba_loops"]

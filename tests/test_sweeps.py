@@ -190,6 +190,7 @@ def test_a_dot_of_two_per_example_vectors_is_not_swept():
 
 
 def test_without_a_c_compiler_the_plan_runs_unswept(monkeypatch):
+    pytest.importorskip("numba")          # the groups' loops without C
     def no_compiler(source):
         raise native.Unavailable("no C compiler (a test's stand-in)")
     monkeypatch.setattr(native, "library", no_compiler)
@@ -215,3 +216,34 @@ def test_plan_fused_shows_the_sweep_and_its_c(run_cli, tmp_path):
     assert "F.sweep_1(dtype, w, x, b, y)    # one pass over x: z.1, z, xent.1" in python
     assert "for (long j = 0; j < D; j++) g[j] += v_d_dz * row[j];" in c
     assert native.library(c).sweep_1      # the text shown is the text that compiles
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_training_with_sweeps_follows_gradient_descent_written_in_numpy(dtype):
+    """tenflang.train (what tfweightcalc runs) on a swept program takes the steps
+    of full-batch gradient descent on the mean cross-entropy."""
+    gcp = compile_gradient(tenflang.parse(LOGREG.format(d=12, first="w", second="x")))
+    assert sweeps_in(gradient_plan(gcp, signature(gcp)))
+    data = logreg_data(2 * FUSE_FROM + 3, 12, 7)
+    x, y, lr, steps = data["x"], data["y"], 0.5, 15
+    result = tenflang.train(gcp, {"x": x, "y": y},
+                            tenflang.TrainConfig(lr=lr, max_iters=steps, tol=0.0, dtype=dtype),
+                            init={"w": np.zeros(12), "b": np.float64(0.0)})
+    w, b = np.zeros(12), 0.0
+    for _ in range(steps):
+        r = 0.5 * (1 + np.tanh(0.5 * (x @ w + b))) - y
+        w, b = w - lr * (r @ x) / len(x), b - lr * r.mean()
+    rtol = 1e-11 if dtype == "float64" else 2e-4
+    np.testing.assert_allclose(result.weights["w"], w, rtol=rtol, atol=rtol * np.abs(w).max())
+    np.testing.assert_allclose(result.weights["b"], b, rtol=rtol, atol=rtol)
+
+
+def test_the_gpu_plan_has_no_sweep(run_cli, tmp_path):
+    """A GPU runs the fused kernels (a sweep is CPU C alone)."""
+    gcp = tmp_path / "logreg.gcp.tf"
+    gcp.write_text(tenflang.print_program(compile_gradient(tenflang.parse(
+        LOGREG.format(d=4, first="w", second="x")))))
+    code, out, err = run_cli(["tenflang", "plan", gcp, "--reduce", "mean", "--fused",
+                              "--device", "gpu"])
+    assert code == 0, err
+    assert "sweep" not in out and "F.fused_1(" in out and "tenflang_fused_1" in out

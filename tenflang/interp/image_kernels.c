@@ -11,6 +11,13 @@ typedef TYPE T;
 #define WIDE
 #endif
 
+/* A short copy (a row of an image) inline: memcpy's call costs more than its few elements
+   (the library is built with -fno-tree-loop-distribute-patterns, which keeps this a loop) */
+static inline void copy(T *restrict to, const T *restrict from, long n)
+{
+    for (long i = 0; i < n; i++) to[i] = from[i];
+}
+
 /* The outputs ox in [*lo, *hi) whose tap j reads inside a row of W (ox*s - p + j in 0..W-1) */
 static void inside(long W, long j, long s, long p, long WO, long *lo, long *hi)
 {
@@ -82,7 +89,7 @@ static void padded(const T *restrict img, T *restrict pad, long C, long H, long 
     for (long c = 0; c < C; c++)
         for (long y = 0; y < H && y + p < HP; y++) {
             long n = W + p <= WP ? W : WP - p;
-            if (n > 0) memcpy(pad + (c * HP + y + p) * WP + p, img + (c * H + y) * W, n * sizeof(T));
+            if (n > 0) copy(pad + (c * HP + y + p) * WP + p, img + (c * H + y) * W, n);
         }
 }
 
@@ -104,6 +111,25 @@ static struct direct shape(long C, long H, long W, long F, long kh, long kw, lon
     return d;
 }
 
+/* acc[t] += w[j] * src[t + j] for the taps j of a kernel row, in order; four taps a pass
+   over acc (its loads and stores were the loop's cost) */
+static inline void taps_row(T *restrict acc, const T *restrict src, const T *restrict w,
+                            long kw, long n)
+{
+    long j = 0;
+    for (; j + 4 <= kw; j += 4) {
+        const T w0 = w[j], w1 = w[j + 1], w2 = w[j + 2], w3 = w[j + 3];
+        const T *restrict a = src + j;
+        for (long t = 0; t < n; t++)
+            acc[t] = acc[t] + w0 * a[t] + w1 * a[t + 1] + w2 * a[t + 2] + w3 * a[t + 3];
+    }
+    for (; j < kw; j++) {
+        const T wj = w[j];
+        const T *restrict a = src + j;
+        for (long t = 0; t < n; t++) acc[t] += wj * a[t];
+    }
+}
+
 /* out[b][f][oy][ox] = sum over (c, i, j) in order of K[f][c][i][j] * x[b][c][oy*s - p + i][ox*s - p + j],
    examples b0..b1 */
 WIDE void conv_direct(long b0, long b1, const T *restrict x, const T *restrict K, T *restrict out,
@@ -123,12 +149,8 @@ WIDE void conv_direct(long b0, long b1, const T *restrict x, const T *restrict K
                 memset(acc, 0, d.n * sizeof(T));
                 for (long c = 0; c < C; c++)
                     for (long i = 0; i < kh; i++)
-                        for (long j = 0; j < kw; j++) {
-                            const T w = k[(c * kh + i) * kw + j];
-                            const T *restrict src = pad + c * plane + i * d.WP + j;
-                            for (long t = 0; t < d.n; t++) acc[t] += w * src[t];
-                        }
-                for (long oy = 0; oy < HO; oy++) memcpy(o + oy * WO, acc + oy * d.WP, WO * sizeof(T));
+                        taps_row(acc, pad + c * plane + i * d.WP, k + (c * kh + i) * kw, kw, d.n);
+                for (long oy = 0; oy < HO; oy++) copy(o + oy * WO, acc + oy * d.WP, WO);
                 continue;
             }
             memset(o, 0, HO * WO * sizeof(T));
@@ -147,8 +169,51 @@ WIDE void conv_direct(long b0, long b1, const T *restrict x, const T *restrict K
     free(pad);
 }
 
+#define DOT 16       /* partial sums of each of four dot products taken at once */
+
+/* The sum of lane[0..n), halves added: a tree (n a power of 2) */
+static inline T tree(T *restrict lane, long n)
+{
+    for (long w = n / 2; w > 0; w /= 2)
+        for (long l = 0; l < w; l++) lane[l] += lane[l + w];
+    return lane[0];
+}
+
+/* sum over t < m of a[t] * b[t], in SUMS interleaved partial sums (m a multiple of SUMS) */
+static inline T dot(const T *restrict a, const T *restrict b, long m)
+{
+    T lane[SUMS] = {0};
+    for (long t = 0; t < m; t += SUMS)
+        for (long l = 0; l < SUMS; l++) lane[l] += a[t + l] * b[t + l];
+    return tree(lane, SUMS);
+}
+
+/* out[j] = dot(g, src + j) for the taps j of a kernel row; four taps a pass over g */
+static inline void dots_row(T *restrict out, const T *restrict g, const T *restrict src,
+                            long kw, long m)
+{
+    long j = 0;
+    for (; j + 4 <= kw; j += 4) {
+        T l0[DOT] = {0}, l1[DOT] = {0}, l2[DOT] = {0}, l3[DOT] = {0};
+        const T *restrict a = src + j;
+        for (long t = 0; t < m; t += DOT)
+            for (long l = 0; l < DOT; l++) {
+                const T v = g[t + l];
+                l0[l] += v * a[t + l];
+                l1[l] += v * a[t + l + 1];
+                l2[l] += v * a[t + l + 2];
+                l3[l] += v * a[t + l + 3];
+            }
+        out[j] = tree(l0, DOT);
+        out[j + 1] = tree(l1, DOT);
+        out[j + 2] = tree(l2, DOT);
+        out[j + 3] = tree(l3, DOT);
+    }
+    for (; j < kw; j++) out[j] = dot(g, src + j, m);
+}
+
 /* The kernel gradient of each example b0..b1: part[b][f][c][i][j] = the sum over (oy, ox) of
-   g[b][f][oy][ox] * x[b][c][oy*s - p + i][ox*s - p + j], taken in SUMS interleaved partial
+   g[b][f][oy][ox] * x[b][c][oy*s - p + i][ox*s - p + j], taken in interleaved partial
    sums added pairwise at the end (the batch sum is the caller's, in one order whatever the
    threads).  g is laid out as rows of the padded width WP, zeros past W'. */
 WIDE void conv_kernel_direct(long b0, long b1, const T *restrict x, const T *restrict g,
@@ -173,22 +238,23 @@ WIDE void conv_kernel_direct(long b0, long b1, const T *restrict x, const T *res
                 memcpy(gw, gq, HO * WO * sizeof(T));
             }
             for (long c = 0; c < C; c++)
-                for (long i = 0; i < kh; i++)
+                for (long i = 0; i < kh; i++) {
+                    if (s == 1) {
+                        dots_row(part + (((b * F + f) * C + c) * kh + i) * kw, gw,
+                                 pad + c * plane + i * d.WP, kw, m);
+                        continue;
+                    }
                     for (long j = 0; j < kw; j++) {
                         const T *restrict src = pad + c * plane + i * d.WP + j;
-                        if (s != 1) {      /* the window's taps gathered into win, as g is laid out */
+                        {                  /* the window's taps gathered into win, as g is laid out */
                             for (long oy = 0; oy < HO; oy++)
                                 for (long ox = 0; ox < WO; ox++)
                                     win[oy * WO + ox] = src[oy * s * d.WP + ox * s];
                             src = win;
                         }
-                        T lane[SUMS] = {0};
-                        for (long t = 0; t < m; t += SUMS)
-                            for (long l = 0; l < SUMS; l++) lane[l] += gw[t + l] * src[t + l];
-                        for (long w = SUMS / 2; w > 0; w /= 2)     /* halves added: a tree */
-                            for (long l = 0; l < w; l++) lane[l] += lane[l + w];
-                        part[(((b * F + f) * C + c) * kh + i) * kw + j] = lane[0];
+                        part[(((b * F + f) * C + c) * kh + i) * kw + j] = dot(gw, src, m);
                     }
+                }
         }
     }
     free(pad);
