@@ -31,7 +31,7 @@ from types import SimpleNamespace
 from .. import convolution, embedding, native, ops
 from ..modes import MODE_KEY
 from ..lang.printer import attribute, number
-from ..naming import Identifiers, python_identifier
+from ..naming import Generated, Identifiers, numbered, python_identifier
 from .fusion import Group, fuse
 from .image_c import FORWARDS as NATIVE_IMAGE_OPS
 from .loop_wrapper import functions as loop_functions
@@ -244,7 +244,7 @@ def group_lines(src: Source, group: Group, k: int):
     """The call of fused loop k, commented with the values it computes."""
     outs = ", ".join(src.var(o.name) for o in group.outputs) + ("," if len(group.outputs) == 1 else "")
     ins = ", ".join(src.var(i.name) for i in group.inputs)
-    return (f"{outs} = F.fused_{k}(dtype, {ins})",
+    return (f"{outs} = F.{numbered(Generated.FUSED, k)}(dtype, {ins})",
             "fused: " + ", ".join(s.target for s in group.steps))
 
 
@@ -253,7 +253,8 @@ def sweep_lines(src: Source, sweep: Sweep, k: int):
     outs = ", ".join(src.var(n) for n in [o.name for o in sweep.outputs] + [sweep.target])
     ins = ", ".join(src.var(n) for n in (sweep.weights, sweep.matrix) + tuple(
         i.name for i in sweep.inputs))
-    return (f"{outs}{',' if not sweep.outputs else ''} = F.sweep_{k}(dtype, {ins})",
+    call = numbered(Generated.SWEEP, k)
+    return (f"{outs}{',' if not sweep.outputs else ''} = F.{call}(dtype, {ins})",
             f"one pass over {sweep.matrix}: {sweep.dense.target}, "
             + ", ".join(s.target for s in sweep.group.steps) + f", {sweep.target}")
 
