@@ -197,7 +197,7 @@ def test_without_a_c_compiler_the_plan_runs_unswept(monkeypatch):
     compiled.cache_clear()
     try:
         plan = plan_of(LOGREG.format(d=6, first="w", second="x"))
-        function, _, forwards = compiled(plan, "mean", True)
+        function, _, forwards, _ = compiled(plan, "mean", True)
         assert not hasattr(forwards, "sweep_1") and hasattr(forwards, "fused_1")   # numba
         data = logreg_data(FUSE_FROM, 6)
         assert_close(*swept_and_plain(plan, data, monkeypatch), 1e-13)
