@@ -74,16 +74,18 @@ def compiler() -> str:
 
 
 @functools.lru_cache(maxsize=128)
-def library(source: str) -> ctypes.CDLL:
-    """`source` compiled into a shared library (cached on disk) and loaded."""
+def library(source: str, extra: tuple = ()) -> ctypes.CDLL:
+    """`source` compiled into a shared library (cached on disk) and loaded;
+    `extra`: flags after `FLAGS` (image_c's -O3, for its vectorised loops)."""
     cc = compiler()
-    key = (source, cc, platform.machine(), sys.platform) + FLAGS
+    flags = FLAGS + tuple(extra)
+    key = (source, cc, platform.machine(), sys.platform) + flags
     digest = hashlib.sha256("\0".join(key).encode()).hexdigest()[:24]
     folder = cache_dir("native")
     if folder is None:           # a loaded library stays mapped after its file is gone
         with tempfile.TemporaryDirectory(prefix="tenflang-native-") as folder:
             path = os.path.join(folder, f"lib_{digest}.so")
-            build(cc, source, path)
+            build(cc, source, path, flags)
             return load(path)
     path = os.path.join(folder, f"lib_{digest}.so")
     if os.path.exists(path):
@@ -91,7 +93,7 @@ def library(source: str) -> ctypes.CDLL:
             return load(path)
         except Unavailable:      # a damaged file: built again
             pass
-    build(cc, source, path)
+    build(cc, source, path, flags)
     return load(path)
 
 
@@ -102,14 +104,14 @@ def load(path: str) -> ctypes.CDLL:
         raise Unavailable(f"cannot load the compiled library {path}: {e}") from None
 
 
-def build(cc: str, source: str, path: str) -> None:
+def build(cc: str, source: str, path: str, flags: tuple = FLAGS) -> None:
     """Compile `source` into the library `path` (atomically, see the docstring)."""
     folder = os.path.dirname(path)
     with tempfile.TemporaryDirectory(dir=folder) as work:
         c_file, so_file = os.path.join(work, "source.c"), os.path.join(work, "lib.so")
         with open(c_file, "w", encoding="utf-8") as f:
             f.write(source)
-        code, errors = compile_c([cc, *FLAGS, "-o", so_file, c_file, "-lm"], work)
+        code, errors = compile_c([cc, *flags, "-o", so_file, c_file, "-lm"], work)
         if code:
             raise Unavailable(f"the C compiler failed: {errors.strip()[:2000]}")
         os.replace(so_file, path)

@@ -67,8 +67,8 @@ def fast_tokens(text: str, monkeypatch) -> list[tuple]:
     fast, seen = syntax.fast_parser(), []
     lexer = fast.tokens
 
-    def recording(text, states):
-        for token in lexer(text, states):
+    def recording(text, states, line=1):
+        for token in lexer(text, states, line):
             seen.append(token)
             yield token
     with monkeypatch.context() as patch:

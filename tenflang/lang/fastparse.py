@@ -96,11 +96,12 @@ class FastParser:
         self.start, self.end = tables["start"], tables["end"]
         self.scanners = Scanners(tables["lexers"])
 
-    def tokens(self, text: str, states: list):
-        """The tokens of `text`, each read by the lexer of the parser's current
-        state (`states[-1]`, which the caller updates between tokens)."""
+    def tokens(self, text: str, states: list, line: int = 1):
+        """The tokens of `text` (whose first line is line `line`), each read by
+        the lexer of the parser's current state (`states[-1]`, which the
+        caller updates between tokens)."""
         scanners = self.scanners
-        pos, line, line_start, end = 0, 1, 0, len(text)
+        pos, line_start, end = 0, 0, len(text)
         while pos < end:
             match, ignored, newlines = scanners[states[-1]]
             found = match(text, pos)
@@ -114,12 +115,13 @@ class FastParser:
                 line_start = pos + value.rindex("\n") + 1
             pos = found.end()
 
-    def parse(self, text: str):
+    def parse(self, text: str, line: int = 1):
         """The LALR loop of lark's `ParserState.feed_token`, over the tokens and
-        then the end of the input; the value of the start rule."""
+        then the end of the input; the value of the start rule.  `line`: the
+        number of the text's first line (a line of a longer text: `lineparse`)."""
         table, end, states, values = self.table, self.end, [self.start], []
         try:
-            for token in chain(self.tokens(text, states), [END]):
+            for token in chain(self.tokens(text, states, line), [END]):
                 kind = token.type
                 step = table[states[-1]][kind]
                 while step.__class__ is not int:        # reduce by a rule, then go to

@@ -1,6 +1,8 @@
 """Text → syntax tree, without importing lark for a valid program.
 
-The fast lane (`fastparse`) reads a valid program from the grammar's tables,
+The line lane (`lineparse`: a regular expression per simple line, the fast
+lane for the others) reads a valid program without macros; the fast lane
+(`fastparse`) reads a valid program from the grammar's tables,
 which `larkpath` takes from lark once and this module caches on disk; text
 the fast lane cannot read goes to lark itself (`larkpath`, imported then),
 whose syntax errors become `TenflangError`s that say what was expected.
@@ -26,6 +28,7 @@ from ..files import cache_dir, write_file
 from ..gcpause import paused_gc
 from .ast import Program
 from .fastparse import Fallback, FastParser
+from .lineparse import parse_lines
 from .lexical import grammar_text
 from .treebuild import AstBuilder, BadToken
 
@@ -124,12 +127,14 @@ def parser():
 
 
 def statements_of(text: str, filename: str = "<input>") -> tuple:
-    """The statements of `text` (which ends in a newline): the fast lane where it
-    reads the text, else lark, which raises the error the user sees."""
+    """The statements of `text` (which ends in a newline): the line lane or the
+    fast lane where they read the text, else lark, which raises the error the
+    user sees."""
     fast = fast_parser()
     if fast is not None:
         try:
-            return fast.parse(text)
+            statements = parse_lines(text, fast)
+            return fast.parse(text) if statements is None else statements
         except (Fallback, BadToken):
             pass
     from . import larkpath      # only text the fast lane cannot read pays for lark
