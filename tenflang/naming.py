@@ -20,7 +20,7 @@ collide with anything the generated code or its language gives a meaning):
   module, and the generated modules' globals are `np`, `math`, `numba`,
   `loop_<k>`, `fused_<k>`; a scope's own words (its parameters, loop
   indices: `Identifiers(words=...)`) get the trailing `_` too.
-* C and CUDA C (fused loops, kernels): `c_identifier` prefixes every
+* C and CUDA C (fused loops, sweeps, kernels): `c_identifier` prefixes every
   program name with `v_` (`NAN` -> `v_NAN`, `d/dW1` -> `v_d_dW1`): no C
   keyword, math.h function or macro (`NAN`, `INFINITY`, `HUGE_VAL`, `M_PI`),
   predefined macro (`__LINE__`, `linux`) or identifier the C standard
@@ -28,7 +28,9 @@ collide with anything the generated code or its language gives a meaning):
   never do.
 * `Identifiers(spell, words)` makes those distinct within one scope: the
   first to claim an identifier keeps it, a later one gets `_2`, `_3`, ...
-  (`h.1` and `h_1` in one program).
+  (`h.1` and `h_1` in one program); a suffix names a value's array
+  (`x` -> `v_x_in`).  Every renderer of loops and kernels takes its scope
+  from `interp/render.py`'s `Renderer.names()` (its words: `render.WORDS`).
 """
 from __future__ import annotations
 

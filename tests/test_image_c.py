@@ -80,6 +80,17 @@ def test_direct_convolution_equals_the_numpy_path(monkeypatch, case, dtype):
           cv.conv2d_kernel_grad_sum(np, g, x, K, stride, pad), dtype)
 
 
+@pytest.mark.parametrize("case", [CONV_CASES[1], CONV_CASES[4]], ids=["columns", "direct"])
+def test_an_empty_batch_gives_empty_images_and_a_zero_kernel_gradient(case):
+    _, c, h, w, f, kh, kw, stride, pad = case
+    x, K = np.ones((0, c, h, w)), np.ones((1, f, c, kh, kw))
+    out = image_c.conv2d(np, x, K, stride, pad)
+    assert out.shape[:2] == (0, f)
+    assert image_c.conv2d_image_grad(np, out, K, x, stride, pad).shape == x.shape
+    np.testing.assert_array_equal(image_c.conv2d_kernel_grad_sum(np, out, x, K, stride, pad),
+                                  np.zeros(K.shape[1:]))
+
+
 def test_the_direct_loops_are_taken_for_few_taps_on_large_images():
     """LeNet-5's first convolution (1 channel, 5×5, 28×28) runs without columns;
     its second (6 channels) and a small image keep the GEMM."""

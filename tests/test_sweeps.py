@@ -190,13 +190,14 @@ def test_a_dot_of_two_per_example_vectors_is_not_swept():
 
 
 def test_without_a_c_compiler_the_plan_runs_unswept(monkeypatch):
+    pytest.importorskip("numba")          # the groups' loops without C
     def no_compiler(source):
         raise native.Unavailable("no C compiler (a test's stand-in)")
     monkeypatch.setattr(native, "library", no_compiler)
     compiled.cache_clear()
     try:
         plan = plan_of(LOGREG.format(d=6, first="w", second="x"))
-        function, _, forwards = compiled(plan, "mean", True)
+        function, _, forwards, _ = compiled(plan, "mean", True)
         assert not hasattr(forwards, "sweep_1") and hasattr(forwards, "fused_1")   # numba
         data = logreg_data(FUSE_FROM, 6)
         assert_close(*swept_and_plain(plan, data, monkeypatch), 1e-13)

@@ -50,7 +50,8 @@ def plan_command(program_file, reduce, without, fused, device, dtype, out):
     data = {d.name for d in program.declarations().values() if d.kind in BOUND_KINDS}
     plan = make_plan(program, data - set(without))
     native_c = device == "cpu" and native.unavailable_reason() is None
-    text, _, kernels = generate(plan, reduce, fused, sweeps=native_c)
+    # with a reduction the CPU runs it with its memory plan (interp/memory.py)
+    text, _, kernels = generate(plan, reduce, fused, sweeps=native_c, pooled=device == "cpu")
     groups = tuple(k for k in kernels if isinstance(k, Group))
     passes = tuple(k for k in kernels if isinstance(k, Sweep))
     if groups and device == "gpu":

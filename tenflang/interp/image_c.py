@@ -135,8 +135,10 @@ class Columns:
     def __init__(self, x, K, stride: int, pad: int, keep: bool = True):
         self.x, self.dims, self.keep = x, sizes(x, K, stride, pad), keep
         c, h, w, _, kh, kw, _, _, ho, wo = self.dims
-        per = max(1, CHUNK_BYTES // (c * kh * kw * ho * wo * x.itemsize))
-        self.spans = [(b, min(b + per, len(x))) for b in range(0, len(x), per)]
+        b = len(x)
+        count = -(-b * c * kh * kw * ho * wo * x.itemsize // CHUNK_BYTES)
+        count = min(b, count + count % 2)       # even: two threads get equal shares
+        self.spans = [(b * i // count, b * (i + 1) // count) for i in range(count)]
         self.chunks: dict = {}
 
     def chunk(self, i: int):
@@ -154,8 +156,8 @@ class Columns:
 
 def over_chunks(task, count: int) -> list:
     """[task(i) for i in range(count)], the chunks split over the loop threads."""
-    threads = min(native.threads(), count)
-    if threads > 1 and not blas_on_one_thread():
+    threads = max(1, min(native.threads(), count))
+    if native.threads() > 1 and not blas_on_one_thread():
         threads = 1
     cuts = [count * t // threads for t in range(threads + 1)]
 
@@ -302,8 +304,8 @@ def conv2d_kernel_grad_sum_of_columns(xp, g, cols, x, K, stride: int = 1, pad: i
         return conv_kernel_direct(g, cols.image, K, stride, pad)
     parts = over_chunks(lambda i: by_channel(g[slice(*cols.spans[i])]) @ cols.chunk(i).T,
                         len(cols.spans))
-    total = parts[0]
-    for part in parts[1:]:
+    total = np.zeros(K.shape[1:], g.dtype).reshape(K.shape[1], -1)
+    for part in parts:
         total += part
     return total.reshape(K.shape[1:])
 

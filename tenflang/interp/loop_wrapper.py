@@ -6,9 +6,11 @@ the C loops (interp/c_loops.py) and their numba twin (interp/numba_loops.py).
 
 Conventions:
 
-* `Loop(dtype, *inputs)` returns arrays as [B, *shape] and sums as [*shape]
-  (over the examples; the caller divides by B for a mean).  It allocates the
-  outputs and one partial sum per block of `render.BLOCK` examples, splits
+* `Loop(dtype, *inputs, out=None)` returns arrays as [B, *shape] and sums as
+  [*shape] (over the examples; the caller divides by B for a mean).  It
+  writes the arrays into `out`'s where given (None for a sum or an array to
+  make: the memory plan's buffers, interp/memory.py), else allocates them,
+  and one partial sum per block of `render.BLOCK` examples; it splits
   the examples at block boundaries over `threads()` threads and adds the
   partials up in block order, so a sum is the same for any number of threads.
   ctypes and numba's `nogil` release the GIL during each call, so the threads
@@ -29,6 +31,7 @@ from . import c_loops, numba_loops
 from .render import BLOCK, group_specs, output_order
 
 MIN_BLOCKS_PER_THREAD = 16  # below this a thread costs more than it saves
+SMALL = BLOCK * (2 * MIN_BLOCKS_PER_THREAD - 1)   # up to this many examples: one call, no threads
 
 
 def spans(n: int, count: int) -> list[tuple[int, int]]:
@@ -45,28 +48,35 @@ class Loop:
     def __init__(self, group, spec, loops):
         self.spec, self.loops, self.order = spec, loops, output_order(group)
         self.batch = next(n for n, i in enumerate(group.inputs) if i.role.varies)
-        self.functions: dict = {}          # dtype name -> the compiled loop
+        self.size = math.prod(spec.shape)
+        # `out` (in Group.outputs order) -> the arrays the loop writes (spec.outputs order)
+        self.written = [self.order.index(k) for k in range(len(spec.outputs))]
+        self.functions: dict = {}          # dtype -> the compiled loop
 
-    def function(self, dtype: str):
+    def function(self, dtype):
+        """The compiled loop for `dtype` (a numpy dtype or its name)."""
         if dtype not in self.functions:
-            self.functions[dtype] = self.loops.function(self.spec, dtype)
+            self.functions[dtype] = self.loops.function(self.spec, np.dtype(dtype).name)
         return self.functions[dtype]
 
-    def __call__(self, dtype, *inputs):
-        dtype, spec = np.dtype(dtype), self.spec
-        f, size = self.function(dtype.name), math.prod(spec.shape)
+    def __call__(self, dtype, *inputs, out=None):
+        spec, f = self.spec, self.functions.get(dtype) or self.function(dtype)
         arrays = [np.ascontiguousarray(a, dtype=dtype) for a in inputs]
         n = arrays[self.batch].shape[0]
-        outs = [np.empty((n, size), dtype) for _ in spec.outputs]
-        partials = [np.zeros((math.ceil(n / BLOCK), size), dtype) for _ in spec.reduced]
+        outs = [out[k] if out and out[k] is not None else np.empty((n,) + spec.shape, dtype)
+                for k in self.written]
+        partials = [np.zeros((-(-n // BLOCK), self.size), dtype) for _ in spec.reduced]
         args = self.loops.arguments(arrays + outs + partials)
-        work = spans(n, threads())
-        calls = [pool().submit(f, a, b, *args) for a, b in work[1:]]
-        f(*work[0], *args)
-        for call in calls:
-            call.result()
-        results = [o.reshape((n,) + spec.shape) for o in outs] + \
-            [p.sum(axis=0).reshape(spec.shape) for p in partials]
+        if n <= SMALL:
+            f(0, n, *args)
+        else:
+            work = spans(n, threads())
+            calls = [pool().submit(f, a, b, *args) for a, b in work[1:]]
+            f(*work[0], *args)
+            for call in calls:
+                call.result()
+        results = outs + [(p[0] if len(p) == 1 else p.sum(axis=0)).reshape(spec.shape)
+                          for p in partials]
         return tuple(results[k] for k in self.order)
 
 

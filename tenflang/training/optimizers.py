@@ -54,13 +54,21 @@ def decayed(w, g, config):
     return g + config.weight_decay * w if config.weight_decay else g
 
 
+def slot(slots: dict, name: str, w, xp):
+    """The weight's state `name`, zeros on the first step (made only then: a
+    step allocates nothing it does not keep)."""
+    if name not in slots:
+        slots[name] = xp.zeros_like(w)
+    return slots[name]
+
+
 def sgd(w, g, slots: dict, t: int, lr: float, config, xp) -> None:
     w -= lr * decayed(w, g, config)
 
 
 def momentum(w, g, slots: dict, t: int, lr: float, config, xp) -> None:
     g = decayed(w, g, config)
-    b = slots.setdefault("v", xp.zeros_like(w))
+    b = slot(slots, "v", w, xp)
     b *= config.momentum
     b += g
     w -= lr * (g + config.momentum * b if config.nesterov else b)
@@ -70,8 +78,8 @@ def adam(w, g, slots: dict, t: int, lr: float, config, xp) -> None:
     beta1, beta2 = config.betas
     if config.weight_decay:
         w *= 1 - lr * config.weight_decay
-    m = slots.setdefault("m", xp.zeros_like(w))
-    v = slots.setdefault("v", xp.zeros_like(w))
+    m = slot(slots, "m", w, xp)
+    v = slot(slots, "v", w, xp)
     m += (1 - beta1) * (g - m)          # torch's lerp
     v *= beta2
     v += (1 - beta2) * g * g
@@ -81,12 +89,12 @@ def adam(w, g, slots: dict, t: int, lr: float, config, xp) -> None:
 
 def rmsprop(w, g, slots: dict, t: int, lr: float, config, xp) -> None:
     g = decayed(w, g, config)
-    v = slots.setdefault("v", xp.zeros_like(w))
+    v = slot(slots, "v", w, xp)
     v *= RMSPROP_ALPHA
     v += (1 - RMSPROP_ALPHA) * g * g
     u = g / (xp.sqrt(v) + config.eps)
     if config.momentum:
-        b = slots.setdefault("b", xp.zeros_like(w))
+        b = slot(slots, "b", w, xp)
         b *= config.momentum
         b += u
         u = b
@@ -95,7 +103,7 @@ def rmsprop(w, g, slots: dict, t: int, lr: float, config, xp) -> None:
 
 def adagrad(w, g, slots: dict, t: int, lr: float, config, xp) -> None:
     g = decayed(w, g, config)
-    s = slots.setdefault("sum", xp.zeros_like(w))
+    s = slot(slots, "sum", w, xp)
     s += g * g
     w -= lr * g / (xp.sqrt(s) + config.eps)
 
