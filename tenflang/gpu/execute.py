@@ -21,6 +21,7 @@ from ..interp.codegen import FORWARDS, generate
 from ..interp.render import output_order
 from ..interp.run import collect, prepare
 from ..modes import TRAINING, Mode
+from ..naming import Generated, numbered
 from .fused import kernel_specs
 from .launch import FusedKernel, cupy_runner
 
@@ -43,7 +44,7 @@ def compiled_for_gpu(plan, reduce: str | None, dtype: str, xp, runner=cupy_runne
     source, reduced, groups = generate(plan, reduce, True)
     namespace: dict = {}
     exec(compile(source, f"<tenflang gpu plan {id(plan):x}>", "exec"), namespace)
-    calls = {f"fused_{k}": GroupCall(FusedKernel(spec, dtype, runner), group, xp)
+    calls = {numbered(Generated.FUSED, k): GroupCall(FusedKernel(spec, dtype, runner), group, xp)
              for k, (spec, group) in enumerate(zip(kernel_specs(groups), groups), start=1)}
     return namespace["run"], reduced, SimpleNamespace(**vars(FORWARDS), **calls)
 

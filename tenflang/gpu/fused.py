@@ -13,16 +13,17 @@ scalar forms by op name.
 from __future__ import annotations
 
 from ..interp.render import KernelSpec, group_specs
+from ..naming import Generated
 from .kernels import RENDERER
 
 
-def kernel_specs(groups, forms: dict | None = None, prefix: str = "tenflang_fused"
+def kernel_specs(groups, forms: dict | None = None, prefix: str = Generated.KERNEL
                  ) -> list[KernelSpec]:
     return group_specs(groups, prefix, forms)
 
 
 def kernels_source(groups, dtype: str = "float64", forms: dict | None = None,
-                   prefix: str = "tenflang_fused") -> str:
+                   prefix: str = Generated.KERNEL) -> str:
     """Every kernel of the plan, one after another (what `tenflang plan --device gpu
     --fused` prints; NVRTC compiles the file as it stands).  Kernels are named
     `<prefix>_<k>`, k = 1, 2, … in the plan's order (as `tenflang plan --fused` numbers

@@ -40,7 +40,7 @@ class CudaKernels(CStyle):
 
     def signature(self, spec: KernelSpec, ids, dtype: str) -> list[str]:
         params = self.parameters(spec, ids, dtype)
-        params += [f"const {self.index} batch"] + ([f"const {self.index} rows"] if spec.reduced else [])
+        params += [f"const {self.index} {n}" for n in ("batch", "rows")[:1 + bool(spec.reduced)]]
         return [f'extern "C" __global__ void {spec.name}('] + \
             [f"    {p}{',' if k < len(params) - 1 else ') {'}" for k, p in enumerate(params)]
 

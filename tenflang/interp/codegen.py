@@ -35,7 +35,7 @@ from types import SimpleNamespace
 from .. import convolution, embedding, native, ops
 from ..modes import MODE_KEY
 from ..lang.printer import attribute, number
-from ..naming import Identifiers, python_identifier
+from ..naming import Generated, Identifiers, numbered, python_identifier
 from .fusion import Group, fuse
 from .image_c import FORWARDS as NATIVE_IMAGE_OPS
 from .loop_wrapper import functions as loop_functions
@@ -285,7 +285,7 @@ def group_lines(src: Source, group: Group, k: int):
         # arrays into the memory plan's buffers; sums are made by the loop
         into = [None if o.reduce else buffer(src, o.name) for o in group.outputs]
         ins += f", out=({', '.join(map(str, into))}{',' if len(into) == 1 else ''})"
-    return (f"{outs} = F.fused_{k}(dtype, {ins})",
+    return (f"{outs} = F.{numbered(Generated.FUSED, k)}(dtype, {ins})",
             "fused: " + ", ".join(s.target for s in group.steps))
 
 
@@ -298,7 +298,8 @@ def sweep_lines(src: Source, sweep: Sweep, k: int):
     outs = ", ".join(src.var(n) for n in [o.name for o in sweep.outputs] + [sweep.target])
     ins = ", ".join(src.var(n) for n in (sweep.weights, sweep.matrix) + tuple(
         i.name for i in sweep.inputs))
-    return (f"{outs}{',' if not sweep.outputs else ''} = F.sweep_{k}(dtype, {ins})",
+    call = numbered(Generated.SWEEP, k)
+    return (f"{outs}{',' if not sweep.outputs else ''} = F.{call}(dtype, {ins})",
             f"one pass over {sweep.matrix}: {sweep.dense.target}, "
             + ", ".join(s.target for s in sweep.group.steps) + f", {sweep.target}")
 

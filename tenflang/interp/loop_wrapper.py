@@ -27,6 +27,7 @@ import numpy as np
 
 from .. import native
 from ..native import pool, threads
+from ..naming import Generated, numbered
 from . import c_loops, numba_loops
 from .render import BLOCK, group_specs, output_order
 
@@ -88,4 +89,5 @@ def functions(groups) -> dict:
         loops = c_loops.compiled(specs)
     except native.Unavailable:
         loops = numba_loops.compiled(specs)
-    return {f"fused_{k}": Loop(g, s, loops) for k, (g, s) in enumerate(zip(groups, specs), 1)}
+    return {numbered(Generated.FUSED, k): Loop(g, s, loops)
+            for k, (g, s) in enumerate(zip(groups, specs), 1)}

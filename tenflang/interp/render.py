@@ -44,7 +44,7 @@ import math
 from dataclasses import dataclass
 
 from ..lang.printer import number
-from ..naming import Identifiers, c_identifier
+from ..naming import Generated, Identifiers, c_identifier, numbered
 from ..shapes import Shape
 from .fusion import Role
 from .scalar_c import CTYPES, Untranslatable, literal, preamble, to_c
@@ -106,9 +106,10 @@ def group_spec(group, name: str, forms: dict | None = None) -> KernelSpec:
                       tuple(Value(o.name, shape, True) for o in group.outputs if o.reduce))
 
 
-def group_specs(groups, prefix: str = "loop", forms: dict | None = None) -> list[KernelSpec]:
+def group_specs(groups, prefix: str = Generated.LOOP, forms: dict | None = None
+                ) -> list[KernelSpec]:
     """One spec per group, named `<prefix>_<k>` (k = 1, 2, ... as the plan calls `F.fused_<k>`)."""
-    return [group_spec(g, f"{prefix}_{k}", forms) for k, g in enumerate(groups, start=1)]
+    return [group_spec(g, numbered(prefix, k), forms) for k, g in enumerate(groups, start=1)]
 
 
 def output_order(group) -> list[int]:
@@ -190,7 +191,8 @@ class Renderer:
 
     def body(self, spec: KernelSpec, ids: Identifiers, dtype: str, indent: str) -> list[str]:
         """Loads, one line per step, stores (element (e, j) in scope)."""
-        out = [self.declare(dtype, ids(v.name), f"{ids(v.name, '_in')}[{self.offset(v, spec.shape)}]")
+        out = [self.declare(dtype, ids(v.name),
+                            f"{ids(v.name, '_in')}[{self.offset(v, spec.shape)}]")
                for v in spec.inputs]
         for line in spec.lines:
             code = self.declare(dtype, ids(line.target), self.expression(line, ids, dtype))
@@ -212,7 +214,8 @@ class Renderer:
 
     def arrays(self, spec: KernelSpec, ids: Identifiers) -> list[str]:
         """The kernel's array parameters: inputs, outputs, partial sums."""
-        return ([ids(v.name, "_in") for v in spec.inputs] + [ids(v.name, "_out") for v in spec.outputs]
+        return ([ids(v.name, "_in") for v in spec.inputs]
+                + [ids(v.name, "_out") for v in spec.outputs]
                 + [ids(v.name, "_partial") for v in spec.reduced])
 
 

@@ -35,6 +35,7 @@ import numpy as np
 
 from .. import native
 from ..native import pool, threads
+from ..naming import Generated, numbered
 from .c_loops import RENDERER
 from .loop_wrapper import MIN_BLOCKS_PER_THREAD
 from .render import BLOCK, KernelSpec, Value, group_spec, output_order
@@ -67,7 +68,8 @@ def dot_source(dtype: str) -> str:
 def sweep_spec(k: int, sweep) -> KernelSpec:
     """The sweep's chain as render.py's spec: per-example scalars, z and r locals."""
     outs = [Value(o.name, (), True) for o in sweep.outputs]
-    return KernelSpec(f"sweep_{k}", (), tuple(Value(i.name, (), i.role.varies) for i in sweep.inputs),
+    ins = tuple(Value(i.name, (), i.role.varies) for i in sweep.inputs)
+    return KernelSpec(numbered(Generated.SWEEP, k), (), ins,
                       group_spec(sweep.group, "").lines,
                       tuple(v for v, o in zip(outs, sweep.outputs) if not o.reduce),
                       tuple(v for v, o in zip(outs, sweep.outputs) if o.reduce))
@@ -82,7 +84,7 @@ def sweep_source(k: int, sweep, dtype: str) -> list[str]:
     body = " " * 12
     lines = [f"/* {sweep.dense.target}, {', '.join(s.target for s in sweep.group.steps)}, "
              f"{sweep.target}: one pass over {sweep.matrix} */",
-             f"void sweep_{k}(long start, long stop, long rows, {', '.join(params)})", "{",
+             f"void {spec.name}(long start, long stop, long rows, {', '.join(params)})", "{",
              f"    const long D = {sweep.width};",
              "    for (long block = start / rows; block * rows < stop; block++) {",
              "        long end = block * rows + rows < stop ? block * rows + rows : stop;",
@@ -131,7 +133,7 @@ class Pass:
 
     def function(self, dtype: str):
         if dtype not in self.functions:
-            f = getattr(self.library(dtype), f"sweep_{self.k}")
+            f = getattr(self.library(dtype), numbered(Generated.SWEEP, self.k))
             f.argtypes = [ctypes.c_long] * 3 + [ctypes.c_void_p] * (
                 3 + len(self.sweep.inputs) + len(self.sweep.outputs))
             f.restype = None
@@ -169,4 +171,5 @@ def functions(sweeps) -> dict:
     def library(dtype: str):
         return native.library(module_source(sweeps, dtype))
     library("float64")
-    return {f"sweep_{k}": Pass(k, sweep, library) for k, sweep in enumerate(sweeps, 1)}
+    return {numbered(Generated.SWEEP, k): Pass(k, sweep, library)
+            for k, sweep in enumerate(sweeps, 1)}
