@@ -20,15 +20,21 @@ collide with anything the generated code or its language gives a meaning):
   module, and the generated modules' globals are `np`, `math`, `numba`,
   `loop_<k>`, `fused_<k>`; a scope's own words (its parameters, loop
   indices: `Identifiers(words=...)`) get the trailing `_` too.
-* C and CUDA C (fused loops, kernels): `c_identifier` prefixes every
+* C and CUDA C (fused loops, sweeps, kernels): `c_identifier` prefixes every
   program name with `v_` (`NAN` -> `v_NAN`, `d/dW1` -> `v_d_dW1`): no C
   keyword, math.h function or macro (`NAN`, `INFINITY`, `HUGE_VAL`, `M_PI`),
   predefined macro (`__LINE__`, `linux`) or identifier the C standard
   reserves (`_Bool`, `__x`) begins so, and the generated code's own words
   never do.
+* Functions of generated code are numbered in the plan's order,
+  `numbered(Generated.LOOP, 1)` -> `loop_1`: a fused group's loop (C or
+  numba) `loop_<k>`, its call in the plan `F.fused_<k>`, its CUDA kernel
+  `tenflang_fused_<k>`, a sweep `sweep_<k>`.
 * `Identifiers(spell, words)` makes those distinct within one scope: the
   first to claim an identifier keeps it, a later one gets `_2`, `_3`, ...
-  (`h.1` and `h_1` in one program).
+  (`h.1` and `h_1` in one program); a suffix names a value's array
+  (`x` -> `v_x_in`).  Every renderer of loops and kernels takes its scope
+  from `interp/render.py`'s `Renderer.names()` (its words: `render.WORDS`).
 """
 from __future__ import annotations
 
@@ -36,6 +42,7 @@ import builtins
 import keyword
 import re
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Callable
 
 # ----------------------------------------------------------------------------- program names
@@ -83,9 +90,23 @@ class Namer:
 
 # ----------------------------------------------------------------------------- identifiers
 
+class Generated(StrEnum):
+    """The kinds of generated functions (module docstring)."""
+    LOOP = "loop"                    # a fused group's C or numba loop
+    FUSED = "fused"                  # its call in the plan: F.fused_<k>
+    KERNEL = "tenflang_fused"        # its CUDA kernel
+    SWEEP = "sweep"                  # a sweep's C loop and its call
+
+
+def numbered(kind: str, k: int) -> str:
+    """The k-th generated function of `kind` (k = 1, 2, ...): `loop_1`."""
+    return f"{kind}_{k}"
+
+
 PYTHON_RESERVED = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | frozenset(
     dir(builtins))
-GENERATED_FUNCTION = re.compile(r"(loop|fused)_\d+$")
+# the generated modules' own globals (numba's loop_<k>; fused_<k> as the plan's were once)
+GENERATED_FUNCTION = re.compile(rf"({Generated.LOOP}|{Generated.FUSED})_\d+$")
 C_PREFIX = "v_"
 
 

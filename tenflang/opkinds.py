@@ -49,8 +49,9 @@ Conventions
   `a` (and `b`, `c`: the operands in order) of floats using `math.` functions, `abs`, `min`, `max`, `**`
   and conditional expressions, as numerically careful as `forward` (logistic
   exact in both tails, NaN propagating like numpy's).  Fused loops are
-  generated from it (interp/fusion.py groups the steps; the numba renderer
-  uses it as it is, the CUDA renderer translates it to C with Python's `ast`).
+  generated from it (interp/fusion.py groups the steps; of interp/render.py's
+  renderers, numba's uses it as it is, the C and CUDA ones translate it to C
+  with Python's `ast`, interp/scalar_c.py).
   Division by zero follows IEEE (inf/nan, no exception), as in numpy.
 """
 from __future__ import annotations

@@ -26,6 +26,7 @@ def tokenizer(request):
         assert fastnotation._kernel().__module__ == fastnotation.__name__
         yield "c"
         return
+    pytest.importorskip("numba")           # an optional extra
     from tenflang.data._notation_kernel import read_lines
     with pytest.MonkeyPatch.context() as m:
         m.setattr(fastnotation, "_kernel", lambda: read_lines)

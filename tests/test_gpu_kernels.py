@@ -157,7 +157,7 @@ def test_kernels_compile_for_older_gpus_too(arch):
 
 def compile_plans(plans, dtype: str, name: str, arch: str = ARCH) -> int:
     """Compile every kernel of `plans` (one NVRTC program); how many there are."""
-    sources = [kernels_source(plan, groups, dtype, forms(), prefix=f"k_{label.replace('-', '_')}")
+    sources = [kernels_source(groups, dtype, forms(), prefix=f"k_{label.replace('-', '_')}")
                for label, plan, reduce in plans
                for groups in [plan_groups(plan, reduce)] if groups]
     if not sources:
@@ -271,7 +271,7 @@ def test_sample_gcp_kernels_emulated_agree_with_the_interpreter(path):
     values = run_plan(full, data)
     reduced = run_plan(plan, data, reduce="sum")
     groups = plan_groups(plan, reduce)
-    for spec in kernel_specs(plan, groups, forms()):
+    for spec in kernel_specs(groups, forms()):
         args = [np.asarray(values[v.name])[:1] if not v.batched else values[v.name]
                 for v in spec.inputs]
         got = run_emulated(spec, "float64", *args)

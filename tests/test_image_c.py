@@ -48,9 +48,13 @@ def conv_ops(case, dtype, seed=0):
             for name, args in calls]
 
 
+@pytest.mark.parametrize("chunks", ["one", "per example"])
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
 @pytest.mark.parametrize("case", CONV_CASES)
-def test_convolution_and_adjoints_equal_the_numpy_path(case, dtype):
+def test_convolution_and_adjoints_equal_the_numpy_path(monkeypatch, case, dtype, chunks):
+    """The GEMMs of the columns, for the whole batch at once or a chunk per example."""
+    if chunks == "per example":
+        monkeypatch.setattr(image_c, "CHUNK_BYTES", 1)
     for got, want in conv_ops(case, dtype):
         close(got, want, dtype)
 
@@ -76,14 +80,25 @@ def test_direct_convolution_equals_the_numpy_path(monkeypatch, case, dtype):
           cv.conv2d_kernel_grad_sum(np, g, x, K, stride, pad), dtype)
 
 
+@pytest.mark.parametrize("case", [CONV_CASES[1], CONV_CASES[4]], ids=["columns", "direct"])
+def test_an_empty_batch_gives_empty_images_and_a_zero_kernel_gradient(case):
+    _, c, h, w, f, kh, kw, stride, pad = case
+    x, K = np.ones((0, c, h, w)), np.ones((1, f, c, kh, kw))
+    out = image_c.conv2d(np, x, K, stride, pad)
+    assert out.shape[:2] == (0, f)
+    assert image_c.conv2d_image_grad(np, out, K, x, stride, pad).shape == x.shape
+    np.testing.assert_array_equal(image_c.conv2d_kernel_grad_sum(np, out, x, K, stride, pad),
+                                  np.zeros(K.shape[1:]))
+
+
 def test_the_direct_loops_are_taken_for_few_taps_on_large_images():
     """LeNet-5's first convolution (1 channel, 5×5, 28×28) runs without columns;
     its second (6 channels) and a small image keep the GEMM."""
     x, K = np.ones((2, 1, 28, 28), np.float32), np.ones((1, 6, 1, 5, 5), np.float32)
     assert isinstance(image_c.conv2d_columns(np, x, K, 1, 2), image_c.Direct)
     x6, K6 = np.ones((2, 6, 14, 14), np.float32), np.ones((1, 16, 6, 5, 5), np.float32)
-    assert isinstance(image_c.conv2d_columns(np, x6, K6), np.ndarray)
-    assert isinstance(image_c.conv2d_columns(np, x[:, :, :8, :8], K[..., :3, :3]), np.ndarray)
+    assert isinstance(image_c.conv2d_columns(np, x6, K6), image_c.Columns)
+    assert isinstance(image_c.conv2d_columns(np, x[:, :, :8, :8], K[..., :3, :3]), image_c.Columns)
 
 
 def pool_ops(case, dtype, ties):
@@ -142,17 +157,59 @@ def test_without_a_c_compiler_the_numpy_path_runs(monkeypatch):
         image_c.kernels.cache_clear()
 
 
+def test_a_compiler_refusing_the_flags_or_the_avx2_copies_builds_the_plain_kernels(monkeypatch):
+    """target_clones needs the loader's ifunc, and -O3's companion flag is gcc's:
+    where the compile fails with them, the kernels are built without both."""
+    built = []
+
+    def picky(source, extra=()):
+        if extra or "#define NO_CLONES" not in source:
+            raise native.Unavailable("unknown argument")
+        built.append(source)
+        return real(source)
+    real = native.library
+    monkeypatch.setattr(native, "library", picky)
+    image_c.kernels.cache_clear()
+    try:
+        for got, want in conv_ops(CONV_CASES[4], "float64") + conv_ops(CONV_CASES[1], "float64"):
+            close(got, want, "float64")
+    finally:
+        image_c.kernels.cache_clear()
+    assert len(built) == 1
+
+
 def test_results_do_not_depend_on_the_thread_count(monkeypatch):
-    """Each thread writes its own examples: 1 and 3 threads give the same bits."""
+    """Each thread writes its own examples (the kernel gradient's chunks summed in
+    their order): 1 and 3 threads give the same bits, direct loops and GEMMs."""
     monkeypatch.setattr(image_c, "MIN_WORK", 1)
+    monkeypatch.setattr(image_c, "CHUNK_BYTES", 1)
     results = []
     for threads in ("1", "3"):
         monkeypatch.setenv("TENFLANG_NUM_THREADS", threads)
         native.pool.cache_clear()
-        results.append(conv_ops(CONV_CASES[4], "float64") + pool_ops(POOL_CASES[2], "float64", True))
+        results.append(conv_ops(CONV_CASES[4], "float64") + conv_ops((5,) + CONV_CASES[1][1:], "float32")
+                       + pool_ops(POOL_CASES[2], "float64", True))
     native.pool.cache_clear()
     for (one, _), (three, _) in zip(*results):
         np.testing.assert_array_equal(one, three)
+
+
+def test_numpys_blas_is_put_on_one_thread_for_the_loop_threads():
+    """With several loop threads the chunks' GEMMs run in them, OpenBLAS on one
+    thread (found in the numpy wheel's libraries, as CI installs it)."""
+    import ctypes
+    import os
+    folder = os.path.join(os.path.dirname(np.__file__), os.pardir, "numpy.libs")
+    libs = [n for n in os.listdir(folder) if "openblas" in n] if os.path.isdir(folder) else []
+    if not libs:
+        pytest.skip("numpy without a bundled OpenBLAS")
+    assert image_c.blas_on_one_thread()
+    lib = ctypes.CDLL(os.path.join(folder, libs[0]))
+    get = next(getattr(lib, n) for n in ("scipy_openblas_get_num_threads64_",
+                                          "scipy_openblas_get_num_threads",
+                                          "openblas_get_num_threads64_",
+                                          "openblas_get_num_threads") if hasattr(lib, n))
+    assert get() == 1
 
 
 CONV_SAMPLES = sorted(p.stem for p in (ROOT / "samples").glob("*.tf") if "conv2d" in p.read_text())

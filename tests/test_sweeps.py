@@ -12,7 +12,8 @@ import pytest
 import tenflang
 from tenflang import native
 from tenflang.backprop import compile_gradient
-from tenflang.interp import c_loops, make_plan, run_plan, sweeps_c
+from tenflang.interp import loop_wrapper, make_plan, run_plan, sweeps_c
+from tenflang.interp.render import BLOCK
 from tenflang.interp.codegen import compiled, generate
 from tenflang.interp.run import FUSE_FROM
 from tenflang.interp.sweeps import Sweep
@@ -84,7 +85,7 @@ def test_the_logistic_regression_step_is_one_sweep_over_x():
 def test_logistic_regression_swept_equals_the_plain_plan(monkeypatch, order):
     plan = plan_of(LOGREG.format(d=100, first=order[0], second=order[1]))
     assert sweeps_in(plan)
-    data = logreg_data(3 * c_loops.BLOCK + 17, 100)
+    data = logreg_data(3 * BLOCK + 17, 100)
     swept, plain = swept_and_plain(plan, data, monkeypatch)
     assert_close(swept, plain, 1e-13)
     # and both are the gradient numpy computes by hand
@@ -134,7 +135,7 @@ def random_program(rng, d: int) -> str:
 def test_random_chains_swept_equal_the_plain_plan(monkeypatch, seed, dtype):
     rng = np.random.default_rng(seed)
     d = int(rng.choice([1, 7, 8, 13, 64]))
-    n = int(rng.choice([FUSE_FROM, 2 * c_loops.BLOCK + 3, 5 * c_loops.BLOCK]))
+    n = int(rng.choice([FUSE_FROM, 2 * BLOCK + 3, 5 * BLOCK]))
     plan = plan_of(random_program(rng, d))
     assert len(sweeps_in(plan)) == 1, random_program(np.random.default_rng(seed), d)
     data = logreg_data(n, d, seed)
@@ -146,7 +147,7 @@ def test_random_chains_swept_equal_the_plain_plan(monkeypatch, seed, dtype):
 @pytest.mark.parametrize("threads", ["2", "3"])
 def test_sweep_sums_do_not_depend_on_the_thread_count(monkeypatch, threads):
     plan = plan_of(LOGREG.format(d=9, first="w", second="x"))
-    n = 4 * c_loops.MIN_BLOCKS_PER_THREAD * c_loops.BLOCK + 7
+    n = 4 * loop_wrapper.MIN_BLOCKS_PER_THREAD * BLOCK + 7
     data = logreg_data(n, 9, 4)
     monkeypatch.setenv("TENFLANG_NUM_THREADS", "1")
     one = run_plan(plan, data, reduce="mean")
@@ -159,7 +160,7 @@ def test_sweep_sums_do_not_depend_on_the_thread_count(monkeypatch, threads):
 
 
 def test_partial_sums_stay_few_for_a_large_batch():
-    assert sweeps_c.block_rows(1000) == c_loops.BLOCK
+    assert sweeps_c.block_rows(1000) == BLOCK
     n = 10_000_000
     assert -(-n // sweeps_c.block_rows(n)) <= sweeps_c.MAX_BLOCKS
 
@@ -189,13 +190,14 @@ def test_a_dot_of_two_per_example_vectors_is_not_swept():
 
 
 def test_without_a_c_compiler_the_plan_runs_unswept(monkeypatch):
-    def no_compiler(kernels):
+    pytest.importorskip("numba")          # the groups' loops without C
+    def no_compiler(source):
         raise native.Unavailable("no C compiler (a test's stand-in)")
-    monkeypatch.setattr(c_loops, "functions", no_compiler)
+    monkeypatch.setattr(native, "library", no_compiler)
     compiled.cache_clear()
     try:
         plan = plan_of(LOGREG.format(d=6, first="w", second="x"))
-        function, _, forwards = compiled(plan, "mean", True)
+        function, _, forwards, _ = compiled(plan, "mean", True)
         assert not hasattr(forwards, "sweep_1") and hasattr(forwards, "fused_1")   # numba
         data = logreg_data(FUSE_FROM, 6)
         assert_close(*swept_and_plain(plan, data, monkeypatch), 1e-13)
@@ -214,3 +216,34 @@ def test_plan_fused_shows_the_sweep_and_its_c(run_cli, tmp_path):
     assert "F.sweep_1(dtype, w, x, b, y)    # one pass over x: z.1, z, xent.1" in python
     assert "for (long j = 0; j < D; j++) g[j] += v_d_dz * row[j];" in c
     assert native.library(c).sweep_1      # the text shown is the text that compiles
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_training_with_sweeps_follows_gradient_descent_written_in_numpy(dtype):
+    """tenflang.train (what tfweightcalc runs) on a swept program takes the steps
+    of full-batch gradient descent on the mean cross-entropy."""
+    gcp = compile_gradient(tenflang.parse(LOGREG.format(d=12, first="w", second="x")))
+    assert sweeps_in(gradient_plan(gcp, signature(gcp)))
+    data = logreg_data(2 * FUSE_FROM + 3, 12, 7)
+    x, y, lr, steps = data["x"], data["y"], 0.5, 15
+    result = tenflang.train(gcp, {"x": x, "y": y},
+                            tenflang.TrainConfig(lr=lr, max_iters=steps, tol=0.0, dtype=dtype),
+                            init={"w": np.zeros(12), "b": np.float64(0.0)})
+    w, b = np.zeros(12), 0.0
+    for _ in range(steps):
+        r = 0.5 * (1 + np.tanh(0.5 * (x @ w + b))) - y
+        w, b = w - lr * (r @ x) / len(x), b - lr * r.mean()
+    rtol = 1e-11 if dtype == "float64" else 2e-4
+    np.testing.assert_allclose(result.weights["w"], w, rtol=rtol, atol=rtol * np.abs(w).max())
+    np.testing.assert_allclose(result.weights["b"], b, rtol=rtol, atol=rtol)
+
+
+def test_the_gpu_plan_has_no_sweep(run_cli, tmp_path):
+    """A GPU runs the fused kernels (a sweep is CPU C alone)."""
+    gcp = tmp_path / "logreg.gcp.tf"
+    gcp.write_text(tenflang.print_program(compile_gradient(tenflang.parse(
+        LOGREG.format(d=4, first="w", second="x")))))
+    code, out, err = run_cli(["tenflang", "plan", gcp, "--reduce", "mean", "--fused",
+                              "--device", "gpu"])
+    assert code == 0, err
+    assert "sweep" not in out and "F.fused_1(" in out and "tenflang_fused_1" in out

@@ -25,6 +25,12 @@ known at compile time, a tensor is freed right after its last use)
   are `weight_bytes`.  The peak is the maximum over points of the sum of the
   live values' sizes × 8; `peak_at` names the definition where it is first
   reached (None: program start).
+* The training step's rows (`report(..., step=...)`, the GCP's column) are
+  what a training step's run holds at its peak, float64, computed by the
+  caller from the run's memory plan (interp/memory.py): per example (times
+  the batch size) and per batch (weight-sized: gradients summed inside
+  products).  Lower than the GCP's peak live: a weight gradient summed inside
+  its product is never a per-example value in the run.
 """
 from __future__ import annotations
 
@@ -142,11 +148,17 @@ def format_table(rows: list[tuple[str, str, str]]) -> str:
                      for a, b, c in rows)
 
 
-def report(shape_program: Program, gcp: Program) -> str:
-    """The shape program's and the GCP's statistics as an aligned text table."""
+def report(shape_program: Program, gcp: Program, step: tuple[int, int] | None = None) -> str:
+    """The shape program's and the GCP's statistics as an aligned text table;
+    `step`: a training step's (per example, per batch) bytes, for the GCP."""
     left, right = program_stats(shape_program), program_stats(gcp)
     header = ("", "shape program", "GCP")
-    return format_table([header, *table_rows(left, right)])
+    rows = table_rows(left, right)
+    if step:
+        at = [title for title, _, _ in rows].index("ops")
+        rows[at:at] = [("training step per example (bytes)", "", f"{step[0]:,}"),
+                       ("training step per batch (bytes)", "", f"{step[1]:,}")]
+    return format_table([header, *rows])
 
 
 __all__ = ["parameters", "program_stats", "report"]

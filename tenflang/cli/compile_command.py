@@ -45,7 +45,7 @@ def compile_file(shape, out, level, dot_file, dot_gcp, stats, check_only) -> Non
         write_output(dot_file, to_dot(gcp if dot_gcp else program))
     if stats:
         from ..analysis.stats import report
-        click.echo(report(program, gcp), err=True)
+        click.echo(report(program, gcp, training_step_bytes(gcp)), err=True)
     write_output(out, print_program(gcp))
 
 
@@ -58,6 +58,17 @@ def check_command(program, shape_program):
     """Validate PROGRAM: syntax, declarations, definitions and shapes."""
     warn_unused(parse_file(program, shape_program=shape_program))
     say(f"{program}: ok")
+
+
+def training_step_bytes(gcp) -> tuple[int, int]:
+    """(per example, per batch) bytes, float64, of the arrays a training step's
+    run holds at its peak: its memory plan (interp/memory.py)."""
+    from ..interp.codegen import memory_plan
+    from ..training.gradients import gradient_plan
+    from ..training.loop import signature
+    from ..analysis.stats import BYTES_PER_ELEMENT
+    per_example, fixed = memory_plan(gradient_plan(gcp, signature(gcp))).elements()
+    return per_example * BYTES_PER_ELEMENT, fixed * BYTES_PER_ELEMENT
 
 
 def warn_unused(program) -> None:

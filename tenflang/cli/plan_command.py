@@ -50,24 +50,37 @@ def plan_command(program_file, reduce, without, fused, device, dtype, out):
     data = {d.name for d in program.declarations().values() if d.kind in BOUND_KINDS}
     plan = make_plan(program, data - set(without))
     native_c = device == "cpu" and native.unavailable_reason() is None
-    text, _, kernels = generate(plan, reduce, fused, sweeps=native_c)
+    # with a reduction the CPU runs it with its memory plan (interp/memory.py)
+    text, _, kernels = generate(plan, reduce, fused, sweeps=native_c, pooled=device == "cpu")
     groups = tuple(k for k in kernels if isinstance(k, Group))
     passes = tuple(k for k in kernels if isinstance(k, Sweep))
     if groups and device == "gpu":
         from ..gpu.fused import kernels_source
-        text += "\n\n// the fused kernels (tenflang.gpu)\n" + kernels_source(plan, groups, dtype)
-    elif groups and native.unavailable_reason() is None:
-        from ..interp.c_loops import module_source
-        text += "\n\n// the fused loops (tenflang.interp.c_loops)\n" + module_source(groups, dtype)
+        text += "\n\n// the fused kernels (tenflang.gpu)\n" + kernels_source(groups, dtype)
     elif groups:
-        from ..interp.numba_loops import module_source
-        text += "\n\n# the fused loops (tenflang.interp.numba_loops)\n" + module_source(groups)
+        text += cpu_loops(groups, dtype)
     if passes:
         from ..interp.sweeps_c import module_source
         text += "\n\n// the sweeps (tenflang.interp.sweeps_c)\n" + module_source(passes, dtype)
     if fused and native_c:
         text += image_kernels(plan, dtype)
     write_output(out, text)
+
+
+def cpu_loops(groups, dtype: str) -> str:
+    """The fused loops' source, as this machine runs them: C, else numba, else
+    why there are none."""
+    from ..interp import c_loops, numba_loops
+    from ..interp.render import group_specs
+    specs = group_specs(groups)
+    if native.unavailable_reason() is None:
+        return ("\n\n// the fused loops (tenflang.interp.c_loops)\n"
+                + c_loops.module_source(specs, dtype))
+    if numba_loops.missing():
+        return (f"\n\n# no fused loops here: {native.unavailable_reason()}, and "
+                f"{numba_loops.missing()}; the calls above run unfused, on numpy\n")
+    return ("\n\n# the fused loops (tenflang.interp.numba_loops)\n"
+            + numba_loops.module_source(specs, dtype))
 
 
 def image_kernels(plan, dtype: str) -> str:

@@ -24,7 +24,8 @@ Conventions:
 * The tokenizer is C (`notation_reader.c`), compiled by the system's C
   compiler on first use and cached on disk (`native.library`).  Without a
   working compiler the same tokenizer written for numba (`_notation_kernel`)
-  runs instead; numba is imported then only.
+  runs instead; numba is imported then only.  Without either (numba is an
+  optional extra) the fast path does not start and the general reader reads.
 """
 from __future__ import annotations
 
@@ -95,6 +96,8 @@ def read_uniform(path: str, data: bytes) -> FastRead:
     if shaped is None:
         return FastRead()
     tokens, layout = shaped
+    if _kernel() is None:
+        return FastRead()
     names = [name.encode() for name, _ in layout]
     sizes = np.array([int(np.prod(shape)) for _, shape in layout], dtype=np.int64)
     capacity = data.count(b"\n") + 1
@@ -116,12 +119,16 @@ def read_uniform(path: str, data: bytes) -> FastRead:
 @functools.cache
 def _kernel():
     """The tokenizer: C where a compiler works, else numba (imported here:
-    only a run that reads text data pays for it)."""
+    only a run that reads text data pays for it), else None."""
     try:
         return c_kernel(native.library((Path(__file__).parent / "notation_reader.c").read_text()))
     except (native.Unavailable, native.Abandoned):
+        pass
+    try:
         from ._notation_kernel import read_lines
-        return read_lines
+    except ImportError:              # numba is an optional extra: the general reader reads
+        return None
+    return read_lines
 
 
 def c_kernel(lib):

@@ -5,7 +5,7 @@
 The same contract as `tenflang.interp.run_plan` (same data in, same results
 out), and the same code: the interpreter's generated Python with fusion on
 (`codegen.generate`), whose calls `F.fused_<k>(dtype, *inputs)` reach the
-group's CUDA kernel instead of a numba loop.  Every other step is the op
+group's CUDA kernel instead of a CPU loop.  Every other step is the op
 table's forward on `xp` — cupy, so matrix products and the batch sums inside
 them run on cuBLAS.
 
@@ -18,8 +18,10 @@ import functools
 from types import SimpleNamespace
 
 from ..interp.codegen import FORWARDS, generate
+from ..interp.render import output_order
 from ..interp.run import collect, prepare
 from ..modes import TRAINING, Mode
+from ..naming import Generated, numbered
 from .fused import kernel_specs
 from .launch import FusedKernel, cupy_runner
 
@@ -29,10 +31,7 @@ class GroupCall:
 
     def __init__(self, kernel: FusedKernel, group, xp):
         self.kernel, self.xp = kernel, xp
-        kept = [o.name for o in group.outputs if not o.reduce]
-        summed = [o.name for o in group.outputs if o.reduce]
-        order = kept + summed                      # how the kernel returns them
-        self.order = [order.index(o.name) for o in group.outputs]
+        self.order = output_order(group)
 
     def __call__(self, dtype, *inputs):
         results = self.kernel(self.xp, *inputs)
@@ -45,8 +44,8 @@ def compiled_for_gpu(plan, reduce: str | None, dtype: str, xp, runner=cupy_runne
     source, reduced, groups = generate(plan, reduce, True)
     namespace: dict = {}
     exec(compile(source, f"<tenflang gpu plan {id(plan):x}>", "exec"), namespace)
-    calls = {f"fused_{k}": GroupCall(FusedKernel(spec, dtype, runner), group, xp)
-             for k, (spec, group) in enumerate(zip(kernel_specs(plan, groups), groups), start=1)}
+    calls = {numbered(Generated.FUSED, k): GroupCall(FusedKernel(spec, dtype, runner), group, xp)
+             for k, (spec, group) in enumerate(zip(kernel_specs(groups), groups), start=1)}
     return namespace["run"], reduced, SimpleNamespace(**vars(FORWARDS), **calls)
 
 

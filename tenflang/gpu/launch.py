@@ -5,7 +5,8 @@
 
 Compiled kernels are cached by their source (`cupy.RawKernel`, itself cached
 on disk by cupy), so two programs that fuse the same steps share one.  The
-launch geometry is a grid-stride loop: blocks of `BLOCK` threads, at most
+launch geometry is a grid-stride loop: blocks of `BLOCK` threads (the CUDA
+renderer's `block`), at most
 `MAX_BLOCKS` of them, whatever the batch size.
 
 How a launch reaches the device is one function, the *runner*
@@ -19,10 +20,10 @@ import functools
 
 import numpy as np
 
-from .kernels import KernelSpec, render, size
+from .kernels import RENDERER, KernelSpec, render, size
 from .ptx import OPTIONS
 
-BLOCK = 256
+BLOCK = RENDERER.block
 MAX_BLOCKS = 8192          # × 256 threads: enough to fill any current GPU
 REDUCE_THREADS = 1 << 16   # a batch reduction uses about this many threads …
 MAX_RUN = 64               # … and no thread sums more than this many examples

@@ -1,147 +1,117 @@
-"""Fused groups (interp/fusion.py) rendered as C loops on the CPU.
+"""Fused groups (interp/fusion.py) rendered as C loops on the CPU: the
+C-style renderer of interp/render.py for the system's C compiler.
 
-    module_source(groups, "float64")   # readable C: one function per group
-    functions(groups)                  # fused_k -> its Python wrapper
+    module_source(specs, "float64")    # readable C: one function per group
+    compiled(specs)                    # the loops, compiled (interp/loop_wrapper.py calls them)
 
-Conventions:
+Conventions (the rest is render.py's contract):
 
-* Per group k, the C function `loop_k(start, stop, inputs..., outputs...)`
-  computes examples start..stop-1 of every element; arrays are C-contiguous
-  and flattened row-major, indexed per role (fusion.py's docstring):
-  full `x[i*S + j]`, example `x[i]`, shared `x[j]`, constant `x[0]` (S: the
-  group's elements per example).  An output array is written `out[i*S + j]`;
-  a summed output gets one partial sum per block of BLOCK examples
-  (`part[block*S + j]`), and the wrapper adds the partials up in block order,
-  so a sum is the same for any number of threads.
-* The body is each step's `Op.scalar` form written in C by `scalar_c`,
-  values keeping their TenFlang names behind a `v_` prefix
-  (`tenflang.naming.c_identifier`: `x` -> `v_x`, `NAN` -> `v_NAN`), which no
-  keyword, math.h macro or predefined macro starts with.  Arithmetic is IEEE double (or float), compiled without
-  fast-math (`native.FLAGS`): results equal the unfused plan's to round-off.
-* The wrapper `fused_k(dtype, *inputs)` returns the outputs in
-  `Group.outputs` order: arrays as [B, *shape], sums as [*shape].  It splits
-  the examples at block boundaries over `threads()` threads; ctypes releases
-  the GIL during each call, so they run at once.
+* Per spec, `void loop_k(long start, long stop, arrays...)` computes examples
+  start..stop-1 (start a multiple of `BLOCK`), each block of `BLOCK` examples
+  summing its `reduced` values into `v_x_partial[block * n + j]`.
+* Per spec, `loop_k_arrays(start, stop, arrays...)` calls `loop_k` with the
+  numpy arrays themselves (ctypes `py_object`: a pointer, no conversion),
+  reading each one's data pointer from numpy's public array struct (the
+  field after the object header, `PyArrayObject_fields.data`).  Asking numpy
+  for the pointers (`a.ctypes.data`) costs ~3 µs an array, more than a small
+  loop; `tf_data_of` is checked against `a.ctypes.data` once, and where they
+  differ the wrapper passes pointers to `loop_k` as before.
+* Arithmetic is IEEE double (or float), compiled without fast-math
+  (`native.FLAGS`): results equal the unfused plan's to round-off.
 * The library is compiled once per source and dtype and cached on disk
   (`native.library`); a machine without a C compiler raises
-  `native.Unavailable` from `functions`, and the caller uses numba or numpy.
+  `native.Unavailable` from `compiled`, and the caller uses numba or numpy.
 """
 from __future__ import annotations
 
 import ctypes
 import functools
-import math
 
 import numpy as np
 
 from .. import native
-from ..native import pool, threads
-from ..naming import Identifiers, c_identifier
-from .fusion import Role
-from .scalar_c import CTYPES, literal, preamble, to_c
+from .render import BLOCK, CStyle, KernelSpec, size
+from .scalar_c import CTYPES
 
-BLOCK = 1024               # examples per partial sum
-MIN_BLOCKS_PER_THREAD = 16  # below this a thread costs more than it saves
-INDEX = {Role.FULL: "[i * S + j]", Role.EXAMPLE: "[i]", Role.SHARED: "[j]", Role.CONSTANT: "[0]"}
-LOOP_WORDS = ("i", "j", "S", "start", "stop", "block", "end")   # the loop's own words
+OBJECT_HEAD = object.__basicsize__     # bytes before an object's first field (numpy's data pointer)
 
 
-def operand(value, names: Identifiers, ctype: str) -> str:
-    return names(value) if isinstance(value, str) else literal(value, ctype, "c")
+class CLoops(CStyle):
+    """C99 for the CPU: a loop over blocks of examples, then over the elements."""
+
+    def kernel(self, spec: KernelSpec, dtype: str) -> list[str]:
+        ids, n, b = self.names(), size(spec.shape), BLOCK
+        params = ", ".join(["long start", "long stop"] + self.parameters(spec, ids, dtype))
+        lines = [f"{self.comment} {', '.join(line.target for line in spec.lines)}",
+                 f"void {spec.name}({params})", "{",
+                 f"    for (long block = start / {b}; block * {b} < stop; block++) {{",
+                 f"        const long end = block * {b} + {b} < stop ? block * {b} + {b} : stop;",
+                 f"        for (long e = block * {b}; e < end; e++) {{",
+                 f"            for (long j = 0; j < {n}; j++) {{"]
+        lines += self.body(spec, ids, dtype, " " * 16)
+        lines += [" " * 16 + line for line in self.partial_sums(spec, ids)]
+        return lines + ["            }", "        }", "    }", "}"]
+
+    def module(self, specs, dtype: str) -> str:
+        lines = [f"/* Fused loops of a TenFlang plan, {CTYPES[dtype]} "
+                 "(generated by tenflang.interp.c_loops). */", "#include <math.h>", "",
+                 self.preamble(dtype), "",
+                 f"#define TF_DATA(a) (*(char *const *)((const char *)(a) + {OBJECT_HEAD}))",
+                 "const void *tf_data_of(const void *a) { return TF_DATA(a); }"]
+        for spec in specs:
+            lines += [""] + self.kernel(spec, dtype) + entry(spec, dtype)
+        return "\n".join(lines) + "\n"
 
 
-def step_line(step, names: Identifiers, dtype: str) -> str:
-    ctype = CTYPES[dtype]
-    args = dict(zip("abc", (operand(o, names, ctype) for o in step.operands)))
-    words = " ".join(o if isinstance(o, str) else repr(o) for o in step.operands)
-    code = to_c(step.op.scalar, args, dtype, where=f"{step.target} = {step.op.name}", dialect="c")
-    return f"{ctype} {names(step.target)} = {code};    /* {step.target} = {step.op.name} {words} */"
+def entry(spec: KernelSpec, dtype: str) -> list[str]:
+    """`loop_k_arrays`: loop k called with the numpy arrays (module docstring)."""
+    count = len(spec.inputs) + len(spec.outputs) + len(spec.reduced)
+    params = ", ".join(f"const void *a{n}" for n in range(count))
+    args = ", ".join(f"({CTYPES[dtype]} *)TF_DATA(a{n})" for n in range(count))
+    return [f"void {spec.name}_arrays(long start, long stop, {params})",
+            f"{{ {spec.name}(start, stop, {args}); }}"]
 
 
-def loop_source(k: int, group, dtype: str) -> list[str]:
-    """The C function of group k (see the module docstring)."""
-    t, names = CTYPES[dtype], Identifiers(c_identifier, LOOP_WORDS)
-    ins = [f"const {t} *restrict {names(i.name, '_in')}" for i in group.inputs]
-    outs = [f"{t} *restrict {names(o.name, '_part' if o.reduce else '_out')}"
-            for o in group.outputs]
-    body = " " * 16
-    lines = [f"/* {', '.join(s.target for s in group.steps)} */",
-             f"void loop_{k}(long start, long stop, {', '.join(ins + outs)})", "{",
-             f"    const long S = {group.size};",
-             f"    for (long block = start / {BLOCK}; block * {BLOCK} < stop; block++) {{",
-             f"        long end = block * {BLOCK} + {BLOCK} < stop ? block * {BLOCK} + {BLOCK} : stop;",
-             f"        for (long i = block * {BLOCK}; i < end; i++) {{",
-             "            for (long j = 0; j < S; j++) {"]
-    lines += [f"{body}{t} {names(i.name)} = {names(i.name, '_in')}{INDEX[i.role]};"
-              for i in group.inputs]
-    lines += [body + step_line(step, names, dtype) for step in group.steps]
-    for o in group.outputs:
-        lines.append(f"{body}{names(o.name, '_part')}[block * S + j] += {names(o.name)};" if o.reduce
-                     else f"{body}{names(o.name, '_out')}[i * S + j] = {names(o.name)};")
-    return lines + ["            }", "        }", "    }", "}"]
+RENDERER = CLoops()
 
 
-def module_source(groups, dtype: str = "float64") -> str:
-    lines = [f"/* Fused loops of a TenFlang plan, {CTYPES[dtype]} "
-             "(generated by tenflang.interp.c_loops). */", "#include <math.h>", "",
-             preamble(dtype, "c").rstrip("\n")]
-    for k, group in enumerate(groups, 1):
-        lines += [""] + loop_source(k, group, dtype)
-    return "\n".join(lines) + "\n"
+def module_source(specs, dtype: str = "float64") -> str:
+    return RENDERER.module(specs, dtype)
 
 
-def spans(n: int, count: int) -> list[tuple[int, int]]:
-    """[start, stop) ranges covering 0..n-1, cut at block boundaries."""
-    blocks = math.ceil(n / BLOCK)
-    count = max(1, min(count, blocks // MIN_BLOCKS_PER_THREAD))
-    cuts = [BLOCK * (blocks * t // count) for t in range(count)] + [n]
-    return [(a, min(b, n)) for a, b in zip(cuts, cuts[1:]) if a < n]
+class Compiled:
+    """The plan's loops in one library per dtype (built on first use)."""
+
+    def __init__(self, specs):
+        self.specs = tuple(specs)
+        self.library = functools.lru_cache(maxsize=None)(self.build)
+        self.direct = arrays_passed(self.library("float64"))    # loop_k_arrays works here
+
+    def build(self, dtype: str):
+        return native.library(module_source(self.specs, dtype))
+
+    def function(self, spec: KernelSpec, dtype: str):
+        f = getattr(self.library(dtype), spec.name + ("_arrays" if self.direct else ""))
+        f.argtypes = [ctypes.c_long, ctypes.c_long] + [
+            ctypes.py_object if self.direct else ctypes.c_void_p] * (
+            len(spec.inputs) + len(spec.outputs) + len(spec.reduced))
+        f.restype = None
+        return f
+
+    def arguments(self, arrays) -> list:
+        return arrays if self.direct else [a.ctypes.data for a in arrays]
 
 
-class Loop:
-    """The Python wrapper `fused_k` of one group (see the module docstring);
-    `library(dtype name)` is the plan's compiled module, shared by its loops."""
-
-    def __init__(self, k: int, group, library):
-        self.k, self.group, self.library = k, group, library
-        self.batch = next(n for n, i in enumerate(group.inputs) if i.role.varies)
-        self.functions: dict = {}          # dtype name -> the C function
-
-    def function(self, dtype: str):
-        if dtype not in self.functions:
-            f = getattr(self.library(dtype), f"loop_{self.k}")
-            f.argtypes = [ctypes.c_long, ctypes.c_long] + [ctypes.c_void_p] * (
-                len(self.group.inputs) + len(self.group.outputs))
-            f.restype = None
-            self.functions[dtype] = f
-        return self.functions[dtype]
-
-    def __call__(self, dtype, *inputs):
-        dtype = np.dtype(dtype)
-        f, size = self.function(dtype.name), self.group.size
-        arrays = [np.ascontiguousarray(a, dtype=dtype) for a in inputs]
-        n = arrays[self.batch].shape[0]
-        outs = [np.zeros((math.ceil(n / BLOCK), size), dtype) if o.reduce
-                else np.empty((n, size), dtype) for o in self.group.outputs]
-        pointers = [a.ctypes.data for a in arrays + outs]
-        work = spans(n, threads())
-        calls = [pool().submit(f, a, b, *pointers) for a, b in work[1:]]
-        f(*work[0], *pointers)
-        for call in calls:
-            call.result()
-        shape = tuple(self.group.shape)
-        return tuple(out.sum(axis=0).reshape(shape) if o.reduce else out.reshape((n,) + shape)
-                     for o, out in zip(self.group.outputs, outs))
+def arrays_passed(library) -> bool:
+    """Whether `library`'s `tf_data_of` reads numpy's data pointer as numpy does."""
+    probe = np.zeros(2)
+    f = library.tf_data_of
+    f.argtypes, f.restype = [ctypes.py_object], ctypes.c_void_p
+    return f(probe) == probe.ctypes.data
 
 
-def functions(groups) -> dict:
-    """fused_k -> its wrapper, for every group.  The float64 library is built
-    here, so that a machine without a working C compiler raises
-    native.Unavailable now, not in the middle of a run."""
-    groups = tuple(groups)
-
-    @functools.lru_cache(maxsize=None)
-    def library(dtype: str):         # one source and one library per dtype for all the loops
-        return native.library(module_source(groups, dtype))
-    library("float64")
-    return {f"fused_{k}": Loop(k, group, library) for k, group in enumerate(groups, 1)}
+def compiled(specs) -> Compiled:
+    """The loops of `specs`.  The float64 library is built here, so that a
+    machine without a working C compiler raises native.Unavailable now, not
+    in the middle of a run."""
+    return Compiled(specs)

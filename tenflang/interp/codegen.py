@@ -12,6 +12,10 @@ with every decision taken ahead of time from the static shapes:
   not a view) and already has the result's shape writes its result into that
   operand (`out=`), so elementwise chains reuse their buffers;
 * values are deleted (`del`) right after their last use;
+* with a batch reduction (what training runs), a static memory plan
+  (interp/memory.py): every other ufunc step and fused loop writes into a
+  buffer of the run's `buf` list (`xp.tanh(h, out=buf[2])`), made once per
+  batch shape and shared by values whose lifetimes do not overlap;
 * with a batch reduction, a result made by `outer`/`matmul` of two
   per-example values is reduced inside the product (one BLAS call).
 
@@ -28,13 +32,16 @@ from __future__ import annotations
 import functools
 from types import SimpleNamespace
 
-from .. import convolution, embedding, ops
+from .. import convolution, embedding, native, ops
 from ..modes import MODE_KEY
 from ..lang.printer import attribute, number
-from ..naming import Identifiers, python_identifier
+from ..naming import Generated, Identifiers, numbered, python_identifier
 from .fusion import Group, fuse
 from .image_c import FORWARDS as NATIVE_IMAGE_OPS
+from .loop_wrapper import functions as loop_functions
+from .memory import Slots
 from .sweeps import Sweep, with_sweeps
+from . import sweeps_c
 
 # a batch sum pushed into the product, as one BLAS call: Σ_b a_b ⊗ c_b = aᵀc, and
 # Σ_b A_b C_b contracts the example axis with the inner one
@@ -97,16 +104,21 @@ def reduction_code(step, shapes) -> str | None:
     return REDUCIBLE.get(step.op.name)
 
 
-PARAMETERS = ("env", "xp", "F", "dtype")
+PARAMETERS = ("env", "xp", "F", "dtype", "buf")
+# temporaries the size of its result an op's forward holds at once, at most
+# (softmax, log_softmax, the derivatives of tanh and the logistic: two)
+SCRATCH = 2
 
 
 class Source:
-    """Builds the generated function's lines and its value names."""
+    """Builds the generated function's lines and its value names; `slots`:
+    the memory plan's (interp/memory.py), or None for a plan without one."""
 
-    def __init__(self, plan):
+    def __init__(self, plan, slots: Slots | None = None):
         self.ids = Identifiers(python_identifier, PARAMETERS)
-        self.lines = ["def run(env, xp, F, dtype):"]
-        self.plan = plan
+        self.lines = [f"def run({', '.join(PARAMETERS if slots is not None else PARAMETERS[:-1])}):"]
+        self.plan, self.slots = plan, slots
+        self.batched = batched_names(plan)
 
     def var(self, name: str) -> str:
         """The Python name of TenFlang value `name` (unique, fixed on first use)."""
@@ -138,7 +150,8 @@ def step_code(src: Source, step, inplace: str | None) -> str:
         args = [operand_code(src, o, rank) for o in step.operands]
         if not any(isinstance(o, str) for o in step.operands):     # literals only
             return f"xp.asarray([xp.{op.ufunc}({', '.join(args)})], dtype=dtype)"
-        out = f", out={src.var(inplace)}" if inplace else ""
+        out = src.var(inplace) if inplace else buffer(src, step.target)
+        out = f", out={out}" if out else ""
         return f"xp.{op.ufunc}({', '.join(args)}{out})"
     if op.name == "copy" and isinstance(step.operands[0], str):
         return src.var(step.operands[0])
@@ -147,6 +160,13 @@ def step_code(src: Source, step, inplace: str | None) -> str:
     if op.drawn:
         args += [f"env[{MODE_KEY!r}]", repr(step.target)]
     return f"F.{op.name}(xp, {', '.join(args)})"
+
+
+def buffer(src: Source, target: str) -> str:
+    """`buf[k]`: `target` written into a slot of the memory plan (None without one)."""
+    if src.slots is None:
+        return None
+    return f"buf[{src.slots.take(target, src.plan.shapes[target], target in src.batched)}]"
 
 
 def inplace_operand(step, owned: set[str], batched: set[str], shapes) -> str | None:
@@ -166,14 +186,23 @@ def plan_source(plan, reduce: str | None = None, fused: bool = False) -> str:
     return generate(plan, reduce, fused)[0]
 
 
-def generate(plan, reduce: str | None, fused: bool = False, sweeps: bool = False):
+def generate(plan, reduce: str | None, fused: bool = False, sweeps: bool = False,
+             pooled: bool = False):
     """(the source, the results it reduces over the batch, the fused groups);
     `sweeps` (with `fused`): dense/chain/product runs as one pass over the data
-    (interp/sweeps.py), listed after the groups."""
-    src = Source(plan)
+    (interp/sweeps.py), listed after the groups; `pooled`: with a memory plan
+    (module docstring), see `build`."""
+    return build(plan, reduce, fused, sweeps, pooled)[:3]
+
+
+def build(plan, reduce: str | None, fused: bool = False, sweeps: bool = False,
+          pooled: bool = False):
+    """`generate`'s three and the memory plan's `Slots` (None unless `pooled`,
+    which needs a batch reduction: interp/memory.py)."""
+    src = Source(plan, Slots() if pooled and reduce else None)
     for name in plan.bound:
         src.emit(f"{src.var(name)} = env[{name!r}]")
-    batched = batched_names(plan)
+    batched = src.batched
     blas = fused_reductions(plan, batched) if reduce else {}
     items = plan.steps
     if fused:      # a batch sum of per-example scalars is better done in the loop
@@ -198,12 +227,19 @@ def generate(plan, reduce: str | None, fused: bool = False, sweeps: bool = False
             if item.op.view:
                 owned.difference_update(o for o in item.operands if isinstance(o, str))
             release, kept = item.release, (src.var(item.target),)
+        if src.slots is not None:
+            src.slots.release(release)
         released = [src.var(n) for n in release if src.ids.given(n) and src.var(n) not in kept]
         if released:
             src.emit(f"del {', '.join(released)}")
     results = ", ".join(f"{n!r}: {src.var(n)}" for n in plan.results if n not in plan.null)
     src.emit(f"return {{{results}}}")
-    return "\n".join(src.lines) + "\n", frozenset(reduced), tuple(groups + passes)
+    return "\n".join(src.lines) + "\n", frozenset(reduced), tuple(groups + passes), src.slots
+
+
+def memory_plan(plan, reduce: str = "mean", fused: bool = False) -> Slots:
+    """The memory plan of `plan` run with a batch reduction (interp/memory.py)."""
+    return build(plan, reduce, fused, pooled=True)[3]
 
 
 def shared_columns(plan, blas: dict) -> dict[str, str]:
@@ -242,16 +278,28 @@ def group_lines(src: Source, group: Group, k: int):
     """The call of fused loop k, commented with the values it computes."""
     outs = ", ".join(src.var(o.name) for o in group.outputs) + ("," if len(group.outputs) == 1 else "")
     ins = ", ".join(src.var(i.name) for i in group.inputs)
-    return (f"{outs} = F.fused_{k}(dtype, {ins})",
+    for o in group.outputs:
+        if o.reduce:
+            made(src, o.name, False)
+    if src.slots is not None and not all(o.reduce for o in group.outputs):
+        # arrays into the memory plan's buffers; sums are made by the loop
+        into = [None if o.reduce else buffer(src, o.name) for o in group.outputs]
+        ins += f", out=({', '.join(map(str, into))}{',' if len(into) == 1 else ''})"
+    return (f"{outs} = F.{numbered(Generated.FUSED, k)}(dtype, {ins})",
             "fused: " + ", ".join(s.target for s in group.steps))
 
 
 def sweep_lines(src: Source, sweep: Sweep, k: int):
-    """The call of sweep k, commented with the values it computes."""
+    """The call of sweep k, commented with the values it computes (arrays it
+    makes itself, outside the memory plan's buffers)."""
+    for o in sweep.outputs:
+        made(src, o.name, not o.reduce and o.name in src.batched)
+    made(src, sweep.target, False)
     outs = ", ".join(src.var(n) for n in [o.name for o in sweep.outputs] + [sweep.target])
     ins = ", ".join(src.var(n) for n in (sweep.weights, sweep.matrix) + tuple(
         i.name for i in sweep.inputs))
-    return (f"{outs}{',' if not sweep.outputs else ''} = F.sweep_{k}(dtype, {ins})",
+    call = numbered(Generated.SWEEP, k)
+    return (f"{outs}{',' if not sweep.outputs else ''} = F.{call}(dtype, {ins})",
             f"one pass over {sweep.matrix}: {sweep.dense.target}, "
             + ", ".join(s.target for s in sweep.group.steps) + f", {sweep.target}")
 
@@ -265,51 +313,57 @@ def step_lines(src: Source, step, fused: dict, owned: set[str], batched: set[str
     if step.target in fused:
         names = dict(zip("abc", (src.var(o) for o in step.operands)))
         attrs = ", ".join(map(repr, written(step.attrs)))
+        made(src, step.target, False)
         return (f"{src.var(step.target)} = {fused[step.target].format(**names, attrs=attrs)}",
                 line)
     inplace = inplace_operand(step, owned, batched, src.plan.shapes)
     if not step.op.view:
         owned.add(step.target)
+    if src.slots is not None and (step.op.view or inplace):      # it may live in its operand's buffer
+        src.slots.alias(step.target, [inplace] if inplace else step.operands)
     renamed = src.renamed((step.target,) + step.operands)
     if inplace:
         code = step_code(src, step, inplace)
         src.share(step.target, inplace)
         return code, line
     code = f"{src.var(step.target)} = {step_code(src, step, None)}"
+    if not step.op.view:
+        made(src, step.target, step.target in batched, 0 if step.op.ufunc else SCRATCH)
     return code, line if renamed else ""
 
 
+def made(src: Source, target: str, varies: bool, scratch: int = 0) -> None:
+    """Counts an array the step makes itself (not written into a slot)."""
+    if src.slots is not None and target not in src.slots.array_of:
+        src.slots.make(target, src.plan.shapes[target], varies, scratch)
+
+
 @functools.lru_cache(maxsize=256)
-def compiled(plan, reduce: str | None, fused: bool = False, sweeps: bool = True):
+def compiled(plan, reduce: str | None, fused: bool = False, sweeps: bool = True,
+             pooled: bool = False):
     """(the generated function, the names of results it reduces over the batch,
-    the namespace it takes as `F`: the ops' forwards and any fused loops)."""
-    source, reduced, groups = generate(plan, reduce, fused, sweeps)
+    the namespace it takes as `F`: the ops' forwards and any fused loops, the
+    memory plan's slot layout: `Slots.layout`, None without one)."""
+    source, reduced, groups, slots = build(plan, reduce, fused, sweeps, pooled)
     namespace: dict = {}
     exec(compile(source, f"<tenflang plan {id(plan):x}>", "exec"), namespace)
     forwards = FORWARDS
     if groups:
-        from .. import native
         try:
             forwards = SimpleNamespace(**vars(FORWARDS), **fused_functions(groups))
         except native.Abandoned:        # interrupted or too slow: the plan without loops
-            return compiled(plan, reduce, False)
-        except native.Unavailable:      # no C compiler: sweeps are C only
-            return compiled(plan, reduce, fused, False)
-    return namespace["run"], reduced, forwards
+            return compiled(plan, reduce, False, pooled=pooled)
+        except native.Unavailable:
+            # no C compiler: sweeps are C only, so without them; without numba too, unfused
+            return compiled(plan, reduce, fused=sweeps, sweeps=False, pooled=pooled)
+    return namespace["run"], reduced, forwards, None if slots is None else tuple(slots.layout)
 
 
 def fused_functions(kernels) -> dict:
-    """fused_k -> a compiled loop: C (interp/c_loops.py) where a C compiler
-    works, with no start-up cost once cached; else numba (interp/numba_loops.py).
-    sweep_k -> a C sweep (interp/sweeps_c.py); without C, native.Unavailable."""
-    from .. import native
-    from . import c_loops, sweeps_c
+    """fused_k -> a fused loop (interp/loop_wrapper.py: C, else numba), sweep_k
+    -> a C sweep (interp/sweeps_c.py); native.Unavailable when they cannot be
+    had (sweeps first: without C the plan is made again without them)."""
     groups = [g for g in kernels if isinstance(g, Group)]
     passes = [s for s in kernels if isinstance(s, Sweep)]
-    try:
-        return {**c_loops.functions(groups), **(sweeps_c.functions(passes) if passes else {})}
-    except native.Unavailable:
-        if passes:
-            raise
-        from . import numba_loops
-        return numba_loops.functions(groups)
+    return {**(sweeps_c.functions(passes) if passes else {}),
+            **(loop_functions(groups) if groups else {})}

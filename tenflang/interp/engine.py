@@ -29,12 +29,14 @@ class Engine:
         return getattr(self.xp, "__name__", "") == "cupy"
 
     def run(self, plan, data: dict, dtype: str = "float64", reduce: str | None = None,
-            mode: Mode = TRAINING) -> dict:
-        """`run_plan`'s contract (interp/run.py) on this engine."""
+            mode: Mode = TRAINING, buffers=None) -> dict:
+        """`run_plan`'s contract (interp/run.py) on this engine (`buffers`: on
+        the CPU; a GPU run makes its arrays every run)."""
         if self.on_gpu:
             from ..gpu.execute import run_fused
             return run_fused(plan, data, self.xp, dtype, reduce, mode=mode)
-        return run_plan(plan, data, xp=self.xp, dtype=dtype, reduce=reduce, mode=mode)
+        return run_plan(plan, data, xp=self.xp, dtype=dtype, reduce=reduce, mode=mode,
+                        buffers=buffers)
 
 
 def choose_engine(device: str | None = None) -> Engine:

@@ -1,28 +1,27 @@
 """Fused groups (interp/fusion.py) rendered as numba loops on the CPU, where no
-C compiler works (interp/c_loops.py is the first choice: no import cost).
+C compiler works: the C loops of interp/c_loops.py in Python syntax, through
+the same contract (interp/render.py), so both run the same arithmetic in the
+same order.  numba is an optional extra (`pip install tenflang[numba]`);
+without it and without a C compiler a plan runs unfused on numpy.
 
-    module_source(groups)        # readable Python: one @njit loop + a wrapper per group
-    functions(groups)            # name -> wrapper, compiled (machine code cached on disk)
+    module_source(specs)       # readable Python: one @njit loop per group
+    compiled(specs)            # the loops (interp/loop_wrapper.py calls them)
 
-Conventions:
+Conventions (the rest is render.py's contract):
 
-* Per group k, `loop_k` is the loop and `fused_k(dtype, *inputs)` its wrapper:
-  it views every input as a 2-D array (rows: examples, or 1 when it does not
-  vary; columns: the group's elements, or 1 for a scalar role), allocates the
-  outputs, runs the loop and returns the outputs in `Group.outputs` order,
-  arrays as [B, *shape], sums as [*shape] (over the examples; the caller divides
-  by B for a mean).
-* The body is each step's `Op.scalar` form with `a`, `b`, `c` replaced by the
-  operands' local names: values keep their TenFlang names, made identifiers by
+* Per spec, `loop_k(start, stop, arrays...)` is c_loops' function: the same
+  blocks of `BLOCK` examples, the same offsets into flat arrays, the same
+  partial sums.  Values keep their TenFlang names, made identifiers by
   `tenflang.naming.python_identifier` (a builtin such as `range` or `abs`
-  gets a trailing `_`).  Sums are accumulated per block of BLOCK examples and
-  then added up (round-off like numpy's, not n·eps).
-* numba compiles with `error_model="numpy"` (x/0 is inf or nan, as in numpy)
-  and without fastmath, so results equal the unfused plan's to round-off.
+  gets a trailing `_`); a step is its op's scalar form with `a`, `b`, `c`
+  replaced by its operands.
+* numba compiles with `error_model="numpy"` (x/0 is inf or nan, as in numpy),
+  without fastmath (results equal the unfused plan's to round-off) and with
+  `nogil`, so the wrapper's threads run at once.
 * The module's source is written once to the cache directory
   (`files.cache_dir("fused")`, named by its hash) and imported from there with
   numba's on-disk cache, so a second run loads machine code instead of
-  compiling it.  numba is imported only here, on first use.
+  compiling it.  numba is imported only then, on first use.
 """
 from __future__ import annotations
 
@@ -33,83 +32,65 @@ import importlib.util
 import os
 import sys
 
+from .. import native
 from ..files import cache_dir, write_file
 from ..naming import Identifiers, python_identifier
-from .fusion import Role
-
-BLOCK = 1024          # examples per partial sum
-INDEX = {Role.FULL: "[i, j]", Role.EXAMPLE: "[i, 0]", Role.SHARED: "[0, j]", Role.CONSTANT: "[0, 0]"}
-LOOP_WORDS = ("i", "j", "n", "start", "stop", "np", "math", "numba", "dtype")   # the loop's own words
+from .render import BLOCK, WORDS, KernelSpec, Line, Renderer, size
 
 
-def scalar_code(step, local) -> str:
-    """The step's per-element expression over its operands' local names."""
-    args = [local(o) if isinstance(o, str) else repr(float(o)) for o in step.operands]
-    tree = ast.parse(step.op.scalar, mode="eval")
-    values = dict(zip("abc", args))
+class NumbaLoops(Renderer):
+    """Python for numba: c_loops' loop, line for line."""
+    spell = staticmethod(python_identifier)
+    words = WORDS + ("np", "math", "numba")
+    comment = "#"
+    idiv = "//"
+    conjunction = " and "
 
-    class Substitute(ast.NodeTransformer):
-        def visit_Name(self, node):
-            return ast.parse(values[node.id], mode="eval").body if node.id in values else node
-    return ast.unparse(Substitute().visit(tree))
+    def declare(self, dtype: str, name: str, code: str) -> str:
+        return f"{name} = {code}"
 
+    def guarded(self, condition: str, statement: str) -> str:
+        return f"if {condition}: {statement}"
 
-def loop_source(k: int, group) -> list[str]:
-    """The numba loop of group k (see the module docstring)."""
-    local = Identifiers(python_identifier, LOOP_WORDS)
-    ins, outs = arrays(group, local)
-    lines = ['@numba.njit(cache=True, error_model="numpy")',
-             f"def loop_{k}(n, {', '.join(ins + outs)}):",
-             f"    for start in range(0, n, {BLOCK}):",
-             f"        stop = min(start + {BLOCK}, n)"]
-    sums = [(o, out) for o, out in zip(group.outputs, outs) if o.reduce]
-    lines += [f"        {out}_part = np.zeros({group.size})" for _, out in sums]
-    lines += ["        for i in range(start, stop):", f"            for j in range({group.size}):"]
-    body = "                "
-    lines += [f"{body}{local(i.name)} = {name}{INDEX[i.role]}" for i, name in zip(group.inputs, ins)]
-    for step in group.steps:
-        lines.append(f"{body}{local(step.target)} = {scalar_code(step, local)}"
-                     + f"    # {step.target} = {step.op.name} "
-                     + " ".join(o if isinstance(o, str) else repr(o) for o in step.operands))
-    for o, out in zip(group.outputs, outs):
-        target = f"{out}_part[j] += " if o.reduce else f"{out}[i, j] = "
-        lines.append(f"{body}{target}{local(o.name)}")
-    lines += [f"        {out}[0] += {out}_part" for _, out in sums]
-    return lines
+    def expression(self, line: Line, ids: Identifiers, dtype: str) -> str:
+        args = [ids(o) if isinstance(o, str) else repr(float(o)) for o in line.operands]
+        values = dict(zip("abc", args))
 
+        class Substitute(ast.NodeTransformer):
+            def visit_Name(self, node):
+                return ast.parse(values[node.id], mode="eval").body if node.id in values else node
+        return ast.unparse(Substitute().visit(ast.parse(line.form, mode="eval")))
 
-def arrays(group, names: Identifiers) -> tuple[list[str], list[str]]:
-    """The names of the group's input and output arrays."""
-    return ([names(i.name, "_in") for i in group.inputs],
-            [names(o.name, "_sum" if o.reduce else "_out") for o in group.outputs])
+    def kernel(self, spec: KernelSpec, dtype: str) -> list[str]:
+        ids, n, b = self.names(), size(spec.shape), BLOCK
+        lines = ['@numba.njit(cache=True, nogil=True, error_model="numpy")',
+                 f"def {spec.name}(start, stop, {', '.join(self.arrays(spec, ids))}):",
+                 f"    for block in range(start // {b}, (stop + {b - 1}) // {b}):",
+                 f"        end = min(block * {b} + {b}, stop)",
+                 f"        for e in range(block * {b}, end):",
+                 f"            for j in range({n}):"]
+        lines += self.body(spec, ids, dtype, " " * 16)
+        return lines + [" " * 16 + line for line in self.partial_sums(spec, ids)]
 
-
-def wrapper_source(k: int, group) -> list[str]:
-    ins, outs = arrays(group, Identifiers(python_identifier, LOOP_WORDS))
-    batch = next(name for i, name in zip(group.inputs, ins) if i.role.varies)
-    shape = repr(tuple(group.shape))
-    lines = [f"def fused_{k}(dtype, {', '.join(ins)}):", f"    n = {batch}.shape[0]"]
-    for o, out in zip(group.outputs, outs):
-        lines.append(f"    {out} = np.zeros((1, {group.size}), dtype)" if o.reduce
-                     else f"    {out} = np.empty((n, {group.size}), dtype)")
-    flat = [f"{name}.reshape({name}.shape[0], -1)" for name in ins]
-    lines.append(f"    loop_{k}(n, {', '.join(flat + outs)})")
-    shaped = [f"{out}.reshape({shape})" if o.reduce else f"{out}.reshape((n,) + {shape})"
-              for o, out in zip(group.outputs, outs)]
-    return lines + [f"    return {', '.join(shaped)}" + ("," if len(shaped) == 1 else "")]
+    def module(self, specs, dtype: str) -> str:
+        lines = ['"""Fused loops of a TenFlang plan (generated by tenflang.interp.numba_loops)."""',
+                 "import math", "", "import numba", "import numpy as np"]
+        for spec in specs:
+            lines += ["", ""] + self.kernel(spec, dtype)
+        return "\n".join(lines) + "\n"
 
 
-def module_source(groups) -> str:
-    lines = ['"""Fused loops of a TenFlang plan (generated by tenflang.interp.numba_loops)."""',
-             "import math", "", "import numba", "import numpy as np"]
-    for k, group in enumerate(groups, 1):
-        lines += ["", ""] + loop_source(k, group) + ["", ""] + wrapper_source(k, group)
-    return "\n".join(lines) + "\n"
+RENDERER = NumbaLoops()
+
+
+def module_source(specs, dtype: str = "float64") -> str:
+    """The module (one for every dtype: numba compiles per array type)."""
+    return RENDERER.module(specs, dtype)
 
 
 @functools.lru_cache(maxsize=64)
 def load(source: str) -> dict:
-    """The wrappers of a generated module, imported from the cache directory."""
+    """The loops of a generated module, imported from the cache directory."""
     digest = hashlib.sha256(source.encode()).hexdigest()[:20]
     folder = cache_dir("fused")
     namespace: dict = {}
@@ -127,7 +108,32 @@ def load(source: str) -> dict:
     return vars(module)
 
 
-def functions(groups) -> dict:
-    """fused_k -> its wrapper, for every group."""
-    namespace = load(module_source(groups))
-    return {f"fused_{k}": namespace[f"fused_{k}"] for k in range(1, len(groups) + 1)}
+class Compiled:
+    """The plan's loops as numba functions (compiled per dtype on first call)."""
+
+    def __init__(self, specs):
+        self.namespace = load(module_source(specs))
+
+    def function(self, spec: KernelSpec, dtype: str):
+        return self.namespace[spec.name]
+
+    @staticmethod
+    def arguments(arrays) -> list:
+        return [a.reshape(-1) for a in arrays]
+
+
+def missing() -> str | None:
+    """Why numba cannot be used here, or None when it can."""
+    try:
+        import numba  # noqa: F401  (the generated module imports it again, for free)
+    except ImportError as err:
+        return f"numba is not installed ({err}; pip install 'tenflang[numba]')"
+    return None
+
+
+def compiled(specs) -> Compiled:
+    """The loops of `specs`; native.Unavailable where numba cannot be imported."""
+    reason = missing()
+    if reason:
+        raise native.Unavailable(reason)
+    return Compiled(specs)

@@ -9,7 +9,10 @@ With `reduce="sum"` (or "mean") each result is instead summed (averaged)
 over the examples; for a result made by `outer` or `matmul` of two
 per-example values the reduction is done inside the product (one GEMM), so
 a dense layer's weight gradient never materialises a [B, out, in] array.
-The plan runs as generated Python (see `codegen`).  `mode` is training
+The plan runs as generated Python (see `codegen`).  With a reduction it
+writes its intermediates into buffers (interp/memory.py): `buffers`, a
+`Buffers` the caller keeps between runs (the training loop does), reuses
+them for every run of the same batch shape; without, each run makes its own.  `mode` is training
 (the default) or evaluation, as tenflang/modes.py describes: it matters only
 to `batch_mean` and `dropout_mask`.
 """
@@ -25,8 +28,11 @@ from ..shapes import fmt_shape
 from ..modes import MODE_KEY, TRAINING, Mode
 from ..opkinds import Reduction
 from .codegen import compiled
+from .memory import Buffers
 
-FUSE_FROM = 1000       # examples: below this a loop call's fixed cost (~10-30 µs) outweighs its gain
+# examples: below this numpy's vectorised calls beat loops computing an element at a
+# time (docs/guide.md, "Speed")
+FUSE_FROM = 1000
 
 
 def fuses(xp, batch: int) -> bool:
@@ -65,12 +71,16 @@ def prepare(plan, data: dict, xp, dtype, mode: Mode = TRAINING) -> tuple[dict, i
 
 
 def run_plan(plan, data: dict, xp=np, dtype="float64", reduce: str | None = None,
-             mode: Mode = TRAINING) -> dict:
+             mode: Mode = TRAINING, buffers: Buffers | None = None) -> dict:
     if xp is np:
         native.keep_freed_memory()
     env, batch = prepare(plan, data, xp, dtype, mode)
-    function, fused, forwards = compiled(plan, reduce, fuses(xp, batch))
-    values = function(env, xp, forwards, xp.dtype(dtype))
+    function, fused, forwards, layout = compiled(plan, reduce, fuses(xp, batch),
+                                                 pooled=reduce is not None)
+    if layout is None:
+        return collect(plan, function(env, xp, forwards, xp.dtype(dtype)), fused, batch, reduce, xp)
+    buf = (buffers or Buffers()).arrays(layout, batch, xp.dtype(dtype), xp)
+    values = function(env, xp, forwards, xp.dtype(dtype), buf)
     return collect(plan, values, fused, batch, reduce, xp)
 
 

@@ -3,20 +3,21 @@
     module_source(sweeps, "float64")   # readable C: one function per sweep
     functions(sweeps)                  # sweep_k -> its Python wrapper
 
-Conventions (those of interp/c_loops.py, whose chain lines these loops reuse):
+Conventions (those of interp/render.py and c_loops.py, whose loads, chain
+lines and stores these loops are):
 
 * Per sweep k, `sweep_k(start, stop, rows, w, x, inputs..., outputs..., g)`
   runs examples start..stop-1 in blocks of `rows` examples.  Per example i:
-  z = Σ_j x[i*D + j] w[j], the chain (the group's steps, in registers), then
-  the row's share r·x[i] added into the block's partial sum of g
-  (`g_part[block*D + j]`), the row still in the cache: X is read once.  The
+  z = Σ_j x[e*D + j] w[j], the chain (the group's steps, in registers), then
+  the row's share r·x[e] added into the block's partial sum of g
+  (`g_partial[block*D + j]`), the row still in the cache: X is read once.  The
   dot product keeps `LANES` partial sums (lane l takes the columns j ≡ l mod
   LANES but the tail's, which go to lane 0; then the lanes are added
   pairwise), so the compiler can use vector instructions without reordering
   IEEE arithmetic of its own accord.  (Rows in pairs, or a block's dot
   products before its chain, measured slower.)
-* The group's other outputs are written `out[i]`, or summed per block
-  (`part[block]`) when they are batch sums.
+* The group's other outputs are written `out[e]`, or summed per block
+  (`partial[block]`) when they are batch sums.
 * `rows` depends on the batch alone (`block_rows`): at least c_loops.BLOCK,
   and large enough that there are at most MAX_BLOCKS partial sums of g (their
   memory stays below a thousandth of X's).  The wrapper splits the blocks over
@@ -34,13 +35,15 @@ import numpy as np
 
 from .. import native
 from ..native import pool, threads
-from ..naming import Identifiers, c_identifier
-from .c_loops import BLOCK, INDEX, MIN_BLOCKS_PER_THREAD, step_line
+from ..naming import Generated, numbered
+from .c_loops import RENDERER
+from .loop_wrapper import MIN_BLOCKS_PER_THREAD
+from .render import BLOCK, KernelSpec, Value, group_spec, output_order
 from .scalar_c import CTYPES, preamble
 
 LANES = 8                  # partial sums of one dot product
 MAX_BLOCKS = 256           # partial sums of g per call, at most
-SWEEP_WORDS = ("i", "j", "D", "start", "stop", "rows", "block", "end", "row", "g")
+SWEEP_WORDS = ("D", "row", "g")     # the sweep's words, beside render.WORDS
 
 
 def dot_source(dtype: str) -> str:
@@ -62,36 +65,39 @@ def dot_source(dtype: str) -> str:
             "}\n")
 
 
+def sweep_spec(k: int, sweep) -> KernelSpec:
+    """The sweep's chain as render.py's spec: per-example scalars, z and r locals."""
+    outs = [Value(o.name, (), True) for o in sweep.outputs]
+    ins = tuple(Value(i.name, (), i.role.varies) for i in sweep.inputs)
+    return KernelSpec(numbered(Generated.SWEEP, k), (), ins,
+                      group_spec(sweep.group, "").lines,
+                      tuple(v for v, o in zip(outs, sweep.outputs) if not o.reduce),
+                      tuple(v for v, o in zip(outs, sweep.outputs) if o.reduce))
+
+
 def sweep_source(k: int, sweep, dtype: str) -> list[str]:
     """The C function of sweep k (see the module docstring)."""
-    t, names = CTYPES[dtype], Identifiers(c_identifier, SWEEP_WORDS)
-    w, x, g = names(sweep.weights, "_in"), names(sweep.matrix, "_in"), names(sweep.target, "_part")
-    ins = [f"const {t} *restrict {names(i.name, '_in')}" for i in sweep.inputs]
-    outs = [f"{t} *restrict {names(o.name, '_part' if o.reduce else '_out')}"
-            for o in sweep.outputs]
-    params = [f"const {t} *restrict {w}", f"const {t} *restrict {x}", *ins, *outs,
-              f"{t} *restrict {g}"]
+    t, names, spec = CTYPES[dtype], RENDERER.names(SWEEP_WORDS), sweep_spec(k, sweep)
+    w, x, g = names(sweep.weights, "_in"), names(sweep.matrix, "_in"), names(sweep.target, "_partial")
+    params = [f"const {t} *restrict {w}", f"const {t} *restrict {x}",
+              *RENDERER.parameters(spec, names, dtype), f"{t} *restrict {g}"]
     body = " " * 12
     lines = [f"/* {sweep.dense.target}, {', '.join(s.target for s in sweep.group.steps)}, "
              f"{sweep.target}: one pass over {sweep.matrix} */",
-             f"void sweep_{k}(long start, long stop, long rows, {', '.join(params)})", "{",
+             f"void {spec.name}(long start, long stop, long rows, {', '.join(params)})", "{",
              f"    const long D = {sweep.width};",
              "    for (long block = start / rows; block * rows < stop; block++) {",
              "        long end = block * rows + rows < stop ? block * rows + rows : stop;",
              f"        {t} *restrict g = {g} + block * D;",
-             "        for (long i = block * rows; i < end; i++) {",
-             f"{body}const {t} *restrict row = {x} + i * D;",
-             f"{body}{t} {names(sweep.dense.target)} = tf_dot_{t}(row, {w}, D);    "
-             f"/* {sweep.dense.target} = dot {' '.join(sweep.dense.operands)} */"]
-    lines += [f"{body}{t} {names(i.name)} = {names(i.name, '_in')}{INDEX[i.role]};"
-              for i in sweep.inputs]
-    lines += [body + step_line(step, names, dtype) for step in sweep.group.steps]
-    for o in sweep.outputs:
-        lines.append(f"{body}{names(o.name, '_part')}[block] += {names(o.name)};" if o.reduce
-                     else f"{body}{names(o.name, '_out')}[i] = {names(o.name)};")
+             "        for (long e = block * rows; e < end; e++) {",
+             f"{body}const {t} *restrict row = {x} + e * D;",
+             f"{body}const {t} {names(sweep.dense.target)} = tf_dot_{t}(row, {w}, D);    "
+             f"// {sweep.dense.target} = dot {' '.join(sweep.dense.operands)}"]
+    lines += RENDERER.body(spec, names, dtype, body)
+    lines += [body + line for line in RENDERER.partial_sums(spec, names)]
     lines.append(f"{body}for (long j = 0; j < D; j++) g[j] += {names(sweep.residual)} * row[j];"
-                 f"    /* {sweep.target} = {sweep.product.op.name} "
-                 f"{' '.join(sweep.product.operands)}, summed */")
+                 f"    // {sweep.target} = {sweep.product.op.name} "
+                 f"{' '.join(sweep.product.operands)}, summed")
     return lines + ["        }", "    }", "}"]
 
 
@@ -127,7 +133,7 @@ class Pass:
 
     def function(self, dtype: str):
         if dtype not in self.functions:
-            f = getattr(self.library(dtype), f"sweep_{self.k}")
+            f = getattr(self.library(dtype), numbered(Generated.SWEEP, self.k))
             f.argtypes = [ctypes.c_long] * 3 + [ctypes.c_void_p] * (
                 3 + len(self.sweep.inputs) + len(self.sweep.outputs))
             f.restype = None
@@ -141,17 +147,18 @@ class Pass:
         n = arrays[1].shape[0]
         rows = block_rows(n)
         blocks = math.ceil(n / rows)
-        outs = [np.zeros(blocks, dtype) if o.reduce else np.empty(n, dtype)
-                for o in self.sweep.outputs] + [np.zeros((blocks, self.sweep.width), dtype)]
-        pointers = [a.ctypes.data for a in arrays + outs]
+        kept = sum(not o.reduce for o in self.sweep.outputs)     # arrays, then sums (render.py)
+        outs = [np.empty(n, dtype) for _ in range(kept)] + [
+            np.zeros(blocks, dtype) for _ in range(len(self.sweep.outputs) - kept)]
+        g = np.zeros((blocks, self.sweep.width), dtype)
+        pointers = [a.ctypes.data for a in arrays + outs + [g]]
         work = spans(n, rows, threads())
         calls = [pool().submit(f, a, b, rows, *pointers) for a, b in work[1:]]
         f(*work[0], rows, *pointers)
         for call in calls:
             call.result()
-        kinds = [o.reduce for o in self.sweep.outputs] + [True]
-        return tuple(out.sum(axis=0).reshape(out.shape[1:]) if reduce else out
-                     for reduce, out in zip(kinds, outs))
+        outs = outs[:kept] + [out.sum(axis=0) for out in outs[kept:]]
+        return tuple(outs[k] for k in output_order(self.sweep)) + (g.sum(axis=0),)
 
 
 def functions(sweeps) -> dict:
@@ -164,4 +171,5 @@ def functions(sweeps) -> dict:
     def library(dtype: str):
         return native.library(module_source(sweeps, dtype))
     library("float64")
-    return {f"sweep_{k}": Pass(k, sweep, library) for k, sweep in enumerate(sweeps, 1)}
+    return {numbered(Generated.SWEEP, k): Pass(k, sweep, library)
+            for k, sweep in enumerate(sweeps, 1)}

@@ -35,6 +35,7 @@ from ..data.examples import Examples
 from ..interp import make_plan
 from ..interp.arguments import check_data
 from ..interp.engine import Engine
+from ..interp.memory import Buffers
 from ..interp.statistics import population
 from ..modes import Mode
 from ..opkinds import Reduction
@@ -115,6 +116,7 @@ class LocalGradients:
 
     def gradient(self, gcp, sig, data: dict, cfg) -> Callable:
         plan, engine, xp = gradient_plan(gcp, sig), self.engine, self.xp
+        buffers = Buffers()      # the step's intermediates: made once per batch shape
 
         def gradient(weights: dict, iteration: int, rows):
             batch = data if rows is None else {k: v[xp.asarray(rows)] for k, v in data.items()}
@@ -122,7 +124,7 @@ class LocalGradients:
             # indices stay where they are (on the device: no copy back per step)
             mode = Mode(seed=cfg.seed, iteration=iteration, rows=rows)
             values = engine.run(plan, {**batch, **weights}, dtype=cfg.dtype,
-                                reduce=Reduction.MEAN, mode=mode)
+                                reduce=Reduction.MEAN, mode=mode, buffers=buffers)
             # the loss stays on the device: the loop copies it back with the gradient norm
             return ({w: values[g] for w, g in sig.gradients.items()},
                     sum(values[name] for name in sig.losses))

@@ -43,6 +43,7 @@ from __future__ import annotations
 import math
 
 from ..errors import TenflangError
+from . import adam_c
 from .norms import squared_norm
 
 RMSPROP_ALPHA = 0.99     # torch.optim.RMSprop's smoothing constant
@@ -54,13 +55,21 @@ def decayed(w, g, config):
     return g + config.weight_decay * w if config.weight_decay else g
 
 
+def slot(slots: dict, name: str, w, xp):
+    """The weight's state `name`, zeros on the first step (made only then: a
+    step allocates nothing it does not keep)."""
+    if name not in slots:
+        slots[name] = xp.zeros_like(w)
+    return slots[name]
+
+
 def sgd(w, g, slots: dict, t: int, lr: float, config, xp) -> None:
     w -= lr * decayed(w, g, config)
 
 
 def momentum(w, g, slots: dict, t: int, lr: float, config, xp) -> None:
     g = decayed(w, g, config)
-    b = slots.setdefault("v", xp.zeros_like(w))
+    b = slot(slots, "v", w, xp)
     b *= config.momentum
     b += g
     w -= lr * (g + config.momentum * b if config.nesterov else b)
@@ -68,10 +77,12 @@ def momentum(w, g, slots: dict, t: int, lr: float, config, xp) -> None:
 
 def adam(w, g, slots: dict, t: int, lr: float, config, xp) -> None:
     beta1, beta2 = config.betas
+    m = slot(slots, "m", w, xp)
+    v = slot(slots, "v", w, xp)
+    if adam_c.update(w, g, m, v, t, lr, config):      # the same steps as one C loop
+        return
     if config.weight_decay:
         w *= 1 - lr * config.weight_decay
-    m = slots.setdefault("m", xp.zeros_like(w))
-    v = slots.setdefault("v", xp.zeros_like(w))
     m += (1 - beta1) * (g - m)          # torch's lerp
     v *= beta2
     v += (1 - beta2) * g * g
@@ -81,12 +92,12 @@ def adam(w, g, slots: dict, t: int, lr: float, config, xp) -> None:
 
 def rmsprop(w, g, slots: dict, t: int, lr: float, config, xp) -> None:
     g = decayed(w, g, config)
-    v = slots.setdefault("v", xp.zeros_like(w))
+    v = slot(slots, "v", w, xp)
     v *= RMSPROP_ALPHA
     v += (1 - RMSPROP_ALPHA) * g * g
     u = g / (xp.sqrt(v) + config.eps)
     if config.momentum:
-        b = slots.setdefault("b", xp.zeros_like(w))
+        b = slot(slots, "b", w, xp)
         b *= config.momentum
         b += u
         u = b
@@ -95,7 +106,7 @@ def rmsprop(w, g, slots: dict, t: int, lr: float, config, xp) -> None:
 
 def adagrad(w, g, slots: dict, t: int, lr: float, config, xp) -> None:
     g = decayed(w, g, config)
-    s = slots.setdefault("sum", xp.zeros_like(w))
+    s = slot(slots, "sum", w, xp)
     s += g * g
     w -= lr * g / (xp.sqrt(s) + config.eps)
 

@@ -1,0 +1,343 @@
+/* Convolution and pooling kernels of tenflang/interp/image_c.py, compiled once per dtype:
+   TYPE (float or double) is defined before this text. */
+#include <stdlib.h>
+#include <string.h>
+typedef TYPE T;
+/* The hot loops also in an AVX2 copy, chosen when the library loads on a CPU
+   that has it (the same arithmetic, wider registers; no FMA contraction). */
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(NO_CLONES)
+#define WIDE __attribute__((target_clones("avx2", "default")))
+#else
+#define WIDE
+#endif
+
+/* A short copy (a row of an image) inline: memcpy's call costs more than its few elements
+   (the library is built with -fno-tree-loop-distribute-patterns, which keeps this a loop) */
+static inline void copy(T *restrict to, const T *restrict from, long n)
+{
+    for (long i = 0; i < n; i++) to[i] = from[i];
+}
+
+/* The outputs ox in [*lo, *hi) whose tap j reads inside a row of W (ox*s - p + j in 0..W-1) */
+static void inside(long W, long j, long s, long p, long WO, long *lo, long *hi)
+{
+    long a = p - j, b = W - 1 + p - j;
+    *lo = a <= 0 ? 0 : (a + s - 1) / s;
+    *hi = b < 0 ? 0 : b / s + 1;
+    if (*lo > WO) *lo = WO;
+    if (*hi > WO) *hi = WO;
+    if (*hi < *lo) *hi = *lo;
+}
+
+/* cols[(c*kh + i)*kw + j][b*HO*WO + oy*WO + ox] = x[b][c][oy*s - p + i][ox*s - p + j] (0 outside) */
+WIDE void im2col(long b0, long b1, const T *restrict x, T *restrict cols, long B, long C, long H, long W,
+            long kh, long kw, long s, long p, long HO, long WO)
+{
+    const long N = B * HO * WO;
+    for (long b = b0; b < b1; b++)
+        for (long c = 0; c < C; c++) {
+            const T *img = x + (b * C + c) * H * W;
+            for (long i = 0; i < kh; i++)
+                for (long j = 0; j < kw; j++) {
+                    T *o = cols + ((c * kh + i) * kw + j) * N + b * HO * WO;
+                    long lo, hi;
+                    inside(W, j, s, p, WO, &lo, &hi);
+                    for (long oy = 0; oy < HO; oy++, o += WO) {
+                        long y = oy * s - p + i;
+                        if (y < 0 || y >= H) { memset(o, 0, WO * sizeof(T)); continue; }
+                        const T *row = img + y * W - p + j;
+                        for (long ox = 0; ox < lo; ox++) o[ox] = 0;
+                        if (s == 1) memcpy(o + lo, row + lo, (hi - lo) * sizeof(T));
+                        else for (long ox = lo; ox < hi; ox++) o[ox] = row[ox * s];
+                        for (long ox = hi; ox < WO; ox++) o[ox] = 0;
+                    }
+                }
+        }
+}
+
+/* The adjoint of im2col: x[b] = the sum of its windows' columns (x's examples b0..b1 zeroed first) */
+WIDE void col2im(long b0, long b1, const T *restrict cols, T *restrict x, long B, long C, long H, long W,
+            long kh, long kw, long s, long p, long HO, long WO)
+{
+    const long N = B * HO * WO;
+    for (long b = b0; b < b1; b++)
+        for (long c = 0; c < C; c++) {
+            T *img = x + (b * C + c) * H * W;
+            memset(img, 0, H * W * sizeof(T));
+            for (long i = 0; i < kh; i++)
+                for (long j = 0; j < kw; j++) {
+                    const T *o = cols + ((c * kh + i) * kw + j) * N + b * HO * WO;
+                    long lo, hi;
+                    inside(W, j, s, p, WO, &lo, &hi);
+                    for (long oy = 0; oy < HO; oy++, o += WO) {
+                        long y = oy * s - p + i;
+                        if (y < 0 || y >= H) continue;
+                        T *restrict row = img + y * W - p + j;
+                        if (s == 1) for (long ox = lo; ox < hi; ox++) row[ox] += o[ox];
+                        else for (long ox = lo; ox < hi; ox++) row[ox * s] += o[ox];
+                    }
+                }
+        }
+}
+
+/* Example b's images [C, H, W] copied into pad [C, HP, WP], zeros around (HP, WP: what the
+   windows reach) and in the `slack` elements after it */
+static void padded(const T *restrict img, T *restrict pad, long C, long H, long W, long p,
+                   long HP, long WP, long slack)
+{
+    memset(pad, 0, (C * HP * WP + slack) * sizeof(T));
+    for (long c = 0; c < C; c++)
+        for (long y = 0; y < H && y + p < HP; y++) {
+            long n = W + p <= WP ? W : WP - p;
+            if (n > 0) copy(pad + (c * HP + y + p) * WP + p, img + (c * H + y) * W, n);
+        }
+}
+
+#define SUMS 32      /* interleaved partial sums of a dot product (four AVX registers of
+                        floats); the positions of a plane are rounded up to a multiple */
+/* Direct convolution (for few input channels and taps: no columns).  With stride 1
+   the outputs of a plane are computed as rows of the padded width WP (the columns
+   past W' are computed and dropped), so that each tap is one long loop over the plane. */
+struct direct { long C, H, W, F, kh, kw, s, p, HO, WO, HP, WP, n, slack; };
+
+static struct direct shape(long C, long H, long W, long F, long kh, long kw, long s, long p,
+                           long HO, long WO)
+{
+    struct direct d = {C, H, W, F, kh, kw, s, p, HO, WO};
+    d.HP = (HO - 1) * s + kh;
+    d.WP = (WO - 1) * s + kw;
+    d.n = (HO * d.WP + SUMS - 1) / SUMS * SUMS;        /* positions computed per plane */
+    d.slack = d.n + 2 * d.WP + SUMS;                   /* read past the planes by the last taps */
+    return d;
+}
+
+/* acc[t] += w[j] * src[t + j] for the taps j of a kernel row, in order; four taps a pass
+   over acc (its loads and stores were the loop's cost) */
+static inline void taps_row(T *restrict acc, const T *restrict src, const T *restrict w,
+                            long kw, long n)
+{
+    long j = 0;
+    for (; j + 4 <= kw; j += 4) {
+        const T w0 = w[j], w1 = w[j + 1], w2 = w[j + 2], w3 = w[j + 3];
+        const T *restrict a = src + j;
+        for (long t = 0; t < n; t++)
+            acc[t] = acc[t] + w0 * a[t] + w1 * a[t + 1] + w2 * a[t + 2] + w3 * a[t + 3];
+    }
+    for (; j < kw; j++) {
+        const T wj = w[j];
+        const T *restrict a = src + j;
+        for (long t = 0; t < n; t++) acc[t] += wj * a[t];
+    }
+}
+
+/* out[b][f][oy][ox] = sum over (c, i, j) in order of K[f][c][i][j] * x[b][c][oy*s - p + i][ox*s - p + j],
+   examples b0..b1 */
+WIDE void conv_direct(long b0, long b1, const T *restrict x, const T *restrict K, T *restrict out,
+                      long C, long H, long W, long F, long kh, long kw, long s, long p, long HO, long WO)
+{
+    const struct direct d = shape(C, H, W, F, kh, kw, s, p, HO, WO);
+    const long plane = d.HP * d.WP;
+    T *pad = malloc((C * plane + d.slack + d.n) * sizeof(T));
+    if (!pad) abort();
+    T *restrict acc = pad + C * plane + d.slack;
+    for (long b = b0; b < b1; b++) {
+        padded(x + b * C * H * W, pad, C, H, W, p, d.HP, d.WP, d.slack);
+        for (long f = 0; f < F; f++) {
+            T *restrict o = out + (b * F + f) * HO * WO;
+            const T *restrict k = K + f * C * kh * kw;
+            if (s == 1) {
+                memset(acc, 0, d.n * sizeof(T));
+                for (long c = 0; c < C; c++)
+                    for (long i = 0; i < kh; i++)
+                        taps_row(acc, pad + c * plane + i * d.WP, k + (c * kh + i) * kw, kw, d.n);
+                for (long oy = 0; oy < HO; oy++) copy(o + oy * WO, acc + oy * d.WP, WO);
+                continue;
+            }
+            memset(o, 0, HO * WO * sizeof(T));
+            for (long c = 0; c < C; c++)
+                for (long i = 0; i < kh; i++)
+                    for (long j = 0; j < kw; j++) {
+                        const T w = k[(c * kh + i) * kw + j];
+                        for (long oy = 0; oy < HO; oy++) {
+                            const T *restrict row = pad + c * plane + (oy * s + i) * d.WP + j;
+                            T *restrict orow = o + oy * WO;
+                            for (long ox = 0; ox < WO; ox++) orow[ox] += w * row[ox * s];
+                        }
+                    }
+        }
+    }
+    free(pad);
+}
+
+#define DOT 16       /* partial sums of each of four dot products taken at once */
+
+/* The sum of lane[0..n), halves added: a tree (n a power of 2) */
+static inline T tree(T *restrict lane, long n)
+{
+    for (long w = n / 2; w > 0; w /= 2)
+        for (long l = 0; l < w; l++) lane[l] += lane[l + w];
+    return lane[0];
+}
+
+/* sum over t < m of a[t] * b[t], in SUMS interleaved partial sums (m a multiple of SUMS) */
+static inline T dot(const T *restrict a, const T *restrict b, long m)
+{
+    T lane[SUMS] = {0};
+    for (long t = 0; t < m; t += SUMS)
+        for (long l = 0; l < SUMS; l++) lane[l] += a[t + l] * b[t + l];
+    return tree(lane, SUMS);
+}
+
+/* out[j] = dot(g, src + j) for the taps j of a kernel row; four taps a pass over g */
+static inline void dots_row(T *restrict out, const T *restrict g, const T *restrict src,
+                            long kw, long m)
+{
+    long j = 0;
+    for (; j + 4 <= kw; j += 4) {
+        T l0[DOT] = {0}, l1[DOT] = {0}, l2[DOT] = {0}, l3[DOT] = {0};
+        const T *restrict a = src + j;
+        for (long t = 0; t < m; t += DOT)
+            for (long l = 0; l < DOT; l++) {
+                const T v = g[t + l];
+                l0[l] += v * a[t + l];
+                l1[l] += v * a[t + l + 1];
+                l2[l] += v * a[t + l + 2];
+                l3[l] += v * a[t + l + 3];
+            }
+        out[j] = tree(l0, DOT);
+        out[j + 1] = tree(l1, DOT);
+        out[j + 2] = tree(l2, DOT);
+        out[j + 3] = tree(l3, DOT);
+    }
+    for (; j < kw; j++) out[j] = dot(g, src + j, m);
+}
+
+/* The kernel gradient of each example b0..b1: part[b][f][c][i][j] = the sum over (oy, ox) of
+   g[b][f][oy][ox] * x[b][c][oy*s - p + i][ox*s - p + j], taken in interleaved partial
+   sums added pairwise at the end (the batch sum is the caller's, in one order whatever the
+   threads).  g is laid out as rows of the padded width WP, zeros past W'. */
+WIDE void conv_kernel_direct(long b0, long b1, const T *restrict x, const T *restrict g,
+                             T *restrict part, long C, long H, long W, long F, long kh, long kw,
+                             long s, long p, long HO, long WO)
+{
+    const struct direct d = shape(C, H, W, F, kh, kw, s, p, HO, WO);
+    const long plane = d.HP * d.WP, m = s == 1 ? d.n : (HO * WO + SUMS - 1) / SUMS * SUMS;
+    T *pad = malloc((C * plane + d.slack + 2 * m) * sizeof(T));
+    if (!pad) abort();
+    T *restrict gw = pad + C * plane + d.slack, *restrict win = gw + m;
+    memset(win, 0, m * sizeof(T));      /* past the H'*W' taps gathered: zeros */
+    for (long b = b0; b < b1; b++) {
+        padded(x + b * C * H * W, pad, C, H, W, p, d.HP, d.WP, d.slack);
+        for (long f = 0; f < F; f++) {
+            const T *restrict gq = g + (b * F + f) * HO * WO;
+            if (s == 1) {
+                memset(gw, 0, m * sizeof(T));
+                for (long oy = 0; oy < HO; oy++) memcpy(gw + oy * d.WP, gq + oy * WO, WO * sizeof(T));
+            } else {
+                memset(gw + HO * WO, 0, (m - HO * WO) * sizeof(T));
+                memcpy(gw, gq, HO * WO * sizeof(T));
+            }
+            for (long c = 0; c < C; c++)
+                for (long i = 0; i < kh; i++) {
+                    if (s == 1) {
+                        dots_row(part + (((b * F + f) * C + c) * kh + i) * kw, gw,
+                                 pad + c * plane + i * d.WP, kw, m);
+                        continue;
+                    }
+                    for (long j = 0; j < kw; j++) {
+                        const T *restrict src = pad + c * plane + i * d.WP + j;
+                        {                  /* the window's taps gathered into win, as g is laid out */
+                            for (long oy = 0; oy < HO; oy++)
+                                for (long ox = 0; ox < WO; ox++)
+                                    win[oy * WO + ox] = src[oy * s * d.WP + ox * s];
+                            src = win;
+                        }
+                        part[(((b * F + f) * C + c) * kh + i) * kw + j] = dot(gw, src, m);
+                    }
+                }
+        }
+    }
+    free(pad);
+}
+
+/* The flat index in its plane of window (oy, ox)'s first maximum (row-major) */
+static long first_max(const T *img, long W, long k, long s, long oy, long ox)
+{
+    long at = oy * s * W + ox * s;
+    T best = img[at];
+    for (long u = 0; u < k; u++)
+        for (long v = 0; v < k; v++) {
+            long here = (oy * s + u) * W + ox * s + v;
+            if (img[here] > best) { best = img[here]; at = here; }
+        }
+    return at;
+}
+
+/* Max-pooling of 2x2 windows at stride 2, the commonest, in a loop without branches
+   (the same comparisons in the same order as pool's general loop) */
+WIDE static void max2(const T *restrict x, T *restrict out, long W, long HO, long WO)
+{
+    for (long oy = 0; oy < HO; oy++) {
+        const T *restrict r0 = x + 2 * oy * W, *restrict r1 = r0 + W;
+        T *restrict o = out + oy * WO;
+        for (long ox = 0; ox < WO; ox++) {
+            T m = r0[2 * ox], b = r0[2 * ox + 1], c = r1[2 * ox], d = r1[2 * ox + 1];
+            m = b > m ? b : m;
+            m = c > m ? c : m;
+            o[ox] = d > m ? d : m;
+        }
+    }
+}
+
+/* Planes q0..q1 of [B*C, H, W]: MODE 0 max-pool, 1 average-pool into out [B*C, HO, WO] */
+void pool(long q0, long q1, long mode, const T *x, T *out, long H, long W, long k, long s,
+          long HO, long WO)
+{
+    const T scale = (T)1 / (T)(k * k);
+    for (long q = q0; q < q1; q++) {
+        const T *img = x + q * H * W;
+        T *o = out + q * HO * WO;
+        if (mode == 0 && k == 2 && s == 2) {
+            max2(img, o, W, HO, WO);
+            continue;
+        }
+        for (long oy = 0; oy < HO; oy++)
+            for (long ox = 0; ox < WO; ox++) {
+                const T *w = img + oy * s * W + ox * s;
+                T acc = w[0];
+                for (long u = 0; u < k; u++)
+                    for (long v = (u == 0); v < k; v++) {
+                        T a = w[u * W + v];
+                        if (mode == 0) acc = a > acc ? a : acc;
+                        else acc += a;
+                    }
+                o[oy * WO + ox] = mode == 0 ? acc : acc * scale;
+            }
+    }
+}
+
+/* MODE 0: img = maxpool2d_grad (g to each window's first maximum of x);
+   1: g = maxpool2d_gather (img read at those maxima); 2: img = avgpool2d_grad. */
+void pool_adjoint(long q0, long q1, long mode, const T *x, T *g, T *img, long H, long W,
+                  long k, long s, long HO, long WO)
+{
+    const T scale = (T)1 / (T)(k * k);
+    for (long q = q0; q < q1; q++) {
+        const T *xq = x + q * H * W;
+        T *iq = img + q * H * W, *gq = g + q * HO * WO;
+        if (mode != 1) memset(iq, 0, H * W * sizeof(T));
+        for (long oy = 0; oy < HO; oy++)
+            for (long ox = 0; ox < WO; ox++) {
+                if (mode == 2) {
+                    T share = gq[oy * WO + ox] * scale;
+                    for (long u = 0; u < k; u++)
+                        for (long v = 0; v < k; v++)
+                            iq[(oy * s + u) * W + ox * s + v] += share;
+                    continue;
+                }
+                long at = first_max(xq, W, k, s, oy, ox);
+                if (mode == 0) iq[at] += gq[oy * WO + ox];
+                else gq[oy * WO + ox] = iq[at];
+            }
+    }
+}
