@@ -34,12 +34,10 @@ import os
 import platform
 import shutil
 import signal
-import subprocess
 import sys
 import tempfile
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 
 from . import limits
 from .files import cache_dir
@@ -126,6 +124,7 @@ def compile_c(argv: list, work: str) -> tuple[int, str]:
     raised (after the signal's own handler ran: a training run's stop flag is
     set, a default handler raises or ends the process): no compiler outlives
     the run, and no signal waits for the compile."""
+    import subprocess           # here: a run that loads its libraries from the cache starts no process
     if _ABANDON.is_set():
         raise Abandoned("the run is stopping: no compile")
     try:
@@ -183,6 +182,7 @@ def signals_noted():
 def end_group(proc) -> None:
     """End the compiler's process group: SIGTERM (cc removes its temporary
     files), then SIGKILL for whatever is left a second later."""
+    import subprocess
     try:
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(1.0)
@@ -217,6 +217,7 @@ def threads() -> int:
 @functools.lru_cache(maxsize=None)
 def pool() -> ThreadPoolExecutor:
     """The threads that run compiled loops (ctypes releases the GIL during a call)."""
+    from concurrent.futures import ThreadPoolExecutor      # a one-thread run needs none
     return ThreadPoolExecutor(max_workers=threads(), thread_name_prefix="tenflang-loop")
 
 

@@ -157,6 +157,27 @@ def test_without_a_c_compiler_the_numpy_path_runs(monkeypatch):
         image_c.kernels.cache_clear()
 
 
+def test_a_compiler_refusing_the_flags_or_the_avx2_copies_builds_the_plain_kernels(monkeypatch):
+    """target_clones needs the loader's ifunc, and -O3's companion flag is gcc's:
+    where the compile fails with them, the kernels are built without both."""
+    built = []
+
+    def picky(source, extra=()):
+        if extra or "#define NO_CLONES" not in source:
+            raise native.Unavailable("unknown argument")
+        built.append(source)
+        return real(source)
+    real = native.library
+    monkeypatch.setattr(native, "library", picky)
+    image_c.kernels.cache_clear()
+    try:
+        for got, want in conv_ops(CONV_CASES[4], "float64") + conv_ops(CONV_CASES[1], "float64"):
+            close(got, want, "float64")
+    finally:
+        image_c.kernels.cache_clear()
+    assert len(built) == 1
+
+
 def test_results_do_not_depend_on_the_thread_count(monkeypatch):
     """Each thread writes its own examples (the kernel gradient's chunks summed in
     their order): 1 and 3 threads give the same bits, direct loops and GEMMs."""

@@ -154,3 +154,16 @@ def test_tfcompiler_stats_shows_the_training_step(run_cli, tmp_path):
     row = next(line for line in err.splitlines() if line.startswith("training step per example"))
     per_example, _ = training_step_bytes(sample_gcp("mlp_digits.tf"))
     assert row.split()[-1] == f"{per_example:,}"
+
+
+def test_plan_with_a_reduction_shows_the_buffers(run_cli):
+    program = str(SAMPLES[0].parent / "example_shape.tf")
+    code, out, err = run_cli(["tenflang", "plan", program, "--reduce", "mean"])
+    assert code == 0, err
+    assert out.startswith("def run(env, xp, F, dtype, buf):")
+    # z = mul x w, then (z released) diff = sub o y: one buffer for both
+    assert "z = xp.multiply(x, w, out=buf[0])" in out
+    assert "diff = xp.subtract(o, y, out=buf[0])" in out
+    code, out, err = run_cli(["tenflang", "plan", program])    # no reduction: no buffers
+    assert code == 0, err
+    assert out.startswith("def run(env, xp, F, dtype):") and "buf" not in out

@@ -2,7 +2,15 @@
 backpropagation (docs/guide.md, "Reading a GCP").  `compiler` drives the passes:
 `graph` (dataflow graph, topological order), `reverse` (the adjoint sweep),
 `rules` (derivative rules lowered to lines), `simplify` (-O1), `gcp` (assembly)."""
-from .compiler import compile_gradient
 from ..naming import adjoint  # the name of a gradient output (tenflang.naming)
+
+def __getattr__(name: str):
+    """`compile_gradient`, imported on first use: a run that only trains a GCP
+    needs `graph` alone, not the passes."""
+    if name == "compile_gradient":
+        from .compiler import compile_gradient
+        return compile_gradient
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = ["compile_gradient", "adjoint"]

@@ -31,6 +31,8 @@ from ..shapes import Shape
 from .graph import Graph, topological_order
 from .rules import lower
 
+LOSS = DeclKind.LOSS            # looked up once: an enum member's lookup is slow
+
 
 @dataclass
 class Sweep:
@@ -41,6 +43,7 @@ class Sweep:
     rules: dict[str, tuple[Rule | None, ...]]                  # see `edge_rules`
     partials: dict[tuple[str, int], str] = field(default_factory=dict)
     adjoints: dict[str, str] = field(default_factory=dict)   # node -> name of d/dnode
+    envs: dict[str, dict] = field(default_factory=dict)      # node -> `operand_env` of it
     blocks: list[tuple[Comment, list[Define]]] = field(default_factory=list)
 
 
@@ -59,7 +62,8 @@ def edge_rules(graph: Graph, shapes) -> dict[str, tuple[Rule | None, ...]]:
 
 def infer(lines: list[Define], shapes: dict) -> None:
     for line in lines:
-        shapes[line.name] = result_shape(line.op, operand_shapes(line.operands, shapes), line.attrs)
+        shapes[line.name] = result_shape(line.op, tuple([
+            () if isinstance(o, Num) else shapes[o.name] for o in line.operands]), line.attrs)
 
 
 # a program repeats a few (op, shapes, attributes) many times: their rules once each
@@ -92,7 +96,7 @@ def adjoint_lines(sweep: Sweep, node: str, keep_zero: bool) -> list[Define]:
     nodes, rules = sweep.nodes, sweep.rules
     uses = [(u, i) for u, i in sweep.graph.users[node]
             if u in nodes and carries(rules[u][i], keep_zero)]
-    seed = [Num(1.0)] if sweep.graph.kinds[node] == DeclKind.LOSS else []
+    seed = [Num(1.0)] if sweep.graph.kinds[node] == LOSS else []
     if len(uses) == 1 and not seed:          # the common case: one contribution is all
         return contribution(sweep, node, *uses[0], target)
     if not uses and not seed:
@@ -123,8 +127,7 @@ def zero(target: str, like: str, shapes) -> Define:
 
 
 def contribution(sweep: Sweep, node: str, user: str, position: int, target: str) -> list[Define]:
-    define = sweep.graph.defs[user]
-    env = operand_env(define)
+    env = dict(sweep.envs.get(user) or operand_env(sweep.graph.defs[user]))
     env["g"] = Var(sweep.adjoints[user])
     if (user, position) in sweep.partials:
         env["p"] = Var(sweep.partials[(user, position)])
@@ -147,9 +150,12 @@ def operand_env(define: Define) -> dict:
 
 
 def partial_lines(sweep: Sweep, node: str, keep_zero: bool) -> list[Define]:
+    """The local partials of `node`; its `operand_env` is kept for the
+    contributions to its operands, which come later in the sweep."""
     define = sweep.graph.defs.get(node)
     if define is None:
         return []
+    sweep.envs[node] = operand_env(define)
     lines: list[Define] = []
     for position, (operand, rule) in enumerate(zip(define.operands, sweep.rules[node])):
         if (isinstance(operand, Var) and operand.name in sweep.nodes
@@ -162,6 +168,6 @@ def partial(sweep: Sweep, define: Define, position: int, rule: str) -> list[Defi
     """The lines of d<node>/d<operand> for the operand at `position`."""
     name = sweep.namer.claim(partial_name(define.name, define.operands[position].name))
     sweep.partials[(define.name, position)] = name
-    lines = lower(rule, name, operand_env(define), sweep.namer)
+    lines = lower(rule, name, sweep.envs[define.name], sweep.namer)
     infer(lines, sweep.shapes)
     return lines

@@ -27,6 +27,7 @@ from ..lang.ast import Define, Num, Var
 from ..shapes import Shape
 
 COMMUTATIVE = {"add", "mul", "max", "min", "dot"}
+REWRITTEN = {"mul", "sub"}      # the ops `rewrite` may spell otherwise
 
 
 def simplify(forward, blocks, keep: set[str], shapes):
@@ -36,8 +37,12 @@ def simplify(forward, blocks, keep: set[str], shapes):
     subst: dict[str, Var | Num] = {}       # a vanished line's name -> what it stood for
     new_blocks = []
     for title, lines in blocks:
-        kept = (simplified(line, subst, table, keep, shapes) for line in lines)
-        new_blocks.append((title, [line for line in kept if line is not None]))
+        kept = []
+        for line in lines:
+            line = simplified(line, subst, table, keep, shapes)
+            if line is not None:
+                kept.append(line)
+        new_blocks.append((title, kept))
     return remove_dead(forward, new_blocks, keep)
 
 
@@ -49,7 +54,9 @@ def simplified(line: Define, subst: dict, table: dict, keep: set[str], shapes) -
     if value is None:
         found = table.setdefault(key(line.op, operands, line.attrs), line.name)
         if found == line.name:
-            op, operands = rewrite(line.op, operands)
+            op = line.op
+            if op in REWRITTEN:
+                op, operands = rewrite(op, operands)
             if op == line.op and operands is line.operands:
                 return line
             return Define(line.name, op, operands, attrs=line.attrs)

@@ -29,7 +29,6 @@ import click
 import numpy as np
 
 from ..lang.ast import DeclKind
-from ..backprop import compile_gradient
 from ..naming import adjoint
 from .. import native
 from ..files import write_file
@@ -173,6 +172,7 @@ def gradient_program(path: str):
     weights = [n for n, d in decls.items() if d.kind == DeclKind.WEIGHT]
     if any(decls.get(adjoint(w)) is not None for w in weights):
         return program, program
+    from ..backprop import compile_gradient     # here: training a GCP compiles nothing
     check(program, shape_program=True)          # tfcompiler's rules for its input
     say(f"{path} is a shape program: compiling it to its GCP first (as tfcompiler does)")
     return compile_gradient(program), program

@@ -23,7 +23,6 @@ Conventions:
 """
 from __future__ import annotations
 
-import json
 import re
 from typing import Iterator
 
@@ -272,6 +271,7 @@ def value_strings(a: np.ndarray, fmt: str) -> list[str]:
 def vector_lines(arrays: dict[str, np.ndarray | None], n: int, fmt: str) -> Iterator[str]:
     """The `n` lines of a data file in fmt 'txt' (vector notation) or 'json' (JSON
     Lines); arrays have a leading example axis, None is null."""
+    import json                 # JSON Lines only: a plain run does not pay for it
     keys = [json.dumps(k) if fmt == "json" else k for k in arrays]
     keys = [k.replace("{", "{{").replace("}", "}}") + ": {}" for k in keys]
     template = "{{" + ", ".join(keys) + "}}"

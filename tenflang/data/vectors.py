@@ -35,12 +35,10 @@ import numpy as np
 from ..errors import Location, TenflangError
 from ..files import write_file
 from ..shapes import fmt_missing, fmt_shape
-from .csvfiles import csv_lines, read_csv
 from .examples import NONFINITE, Examples, first_nonfinite
 from .notation import Source, parse_vector, skip, value_strings, vector_lines
 from .npzfiles import npz_bytes, npz_weights, read_npz
 from .reading import file_text
-from .textfiles import read_text
 
 
 def _ext(path: str) -> str:
@@ -59,9 +57,11 @@ def load_examples(path: str, *, allow_nan: bool = False, shapes: dict | None = N
     values are read as float64 (see the module docstring)."""
     if _ext(path) == ".npz":
         examples = read_npz(path, dtype, shapes)
-    elif _ext(path) == ".csv":
+    elif _ext(path) == ".csv":            # each reader is imported when its format is read
+        from .csvfiles import read_csv
         examples = read_csv(path)
     else:
+        from .textfiles import read_text
         examples = read_text(path, shapes)
     if not len(examples):
         raise TenflangError("no examples in file (it is empty or holds only comments or a header)",
@@ -151,6 +151,7 @@ def format_examples(arrays: dict[str, np.ndarray | None], fmt: str, *,
         raise TenflangError("format_examples needs `count` when every array is None (or "
                             "there are none)")
     if fmt == "csv":
+        from .csvfiles import csv_lines
         yield from csv_lines(arrays, n)
         return
     if fmt not in ("txt", "json"):

@@ -98,8 +98,8 @@ def kernels(dtype: str):
     try:
         lib = native.library(source(dtype), FLAGS)
     except native.Unavailable:
-        try:                  # a toolchain without target_clones (its ifunc): one copy
-            lib = native.library("#define NO_CLONES\n" + source(dtype), FLAGS)
+        try:                  # a toolchain without target_clones (its ifunc) or these flags
+            lib = native.library("#define NO_CLONES\n" + source(dtype))
         except native.Unavailable:
             return None
     for name, (longs, pointers, sizes) in SIGNATURES.items():

@@ -30,7 +30,9 @@ from ..opkinds import Reduction
 from .codegen import compiled
 from .memory import Buffers
 
-FUSE_FROM = 1000       # examples: below this a loop call's fixed cost (~10-30 µs) outweighs its gain
+# examples: below this numpy's vectorised calls beat loops computing an element at a
+# time (docs/guide.md, "Speed")
+FUSE_FROM = 1000
 
 
 def fuses(xp, batch: int) -> bool:

@@ -8,7 +8,6 @@ Nothing outside this package sees lark.
 from __future__ import annotations
 
 import codecs
-from pathlib import Path
 
 from ..errors import Location, TenflangError, source_line
 from .ast import Comment, Declare, Define, Macro, Num, Pos, Program, Var
@@ -30,7 +29,8 @@ def parse(text: str, filename: str = "<input>", shape_program: bool = False) -> 
 def read_source(path: str) -> str:
     """The text of a program file: UTF-8 (a leading byte-order mark is dropped)."""
     try:
-        data = Path(path).read_bytes()
+        with open(path, "rb") as f:
+            data = f.read()
     except OSError as err:
         reason = getattr(err, "strerror", None) or str(err)
         raise TenflangError(f"cannot read program: {reason}", Location(path)) from None

@@ -17,7 +17,6 @@ program three times).
 """
 from __future__ import annotations
 
-import difflib
 import functools
 import math
 import re
@@ -31,6 +30,7 @@ from . import printer
 from .diagnostics import error_at
 
 INTEGER = re.compile(r"[+-]?[0-9]+")
+KIND_SET = frozenset(KINDS)
 
 
 def split_attributes(program: Program) -> Program:
@@ -139,15 +139,15 @@ class Checker:
 
     def feed(self, statement) -> None:
         program, decls, shapes = self.program, self.decls, self.shapes
-        if isinstance(statement, Declare):
+        if isinstance(statement, Define):
+            check_define(program, statement, decls, self.defined)
+            shapes[statement.name] = infer(program, statement, decls, shapes)
+            self.defined.add(statement.name)
+        elif isinstance(statement, Declare):
             check_declare(program, statement, decls, self.shape_program)
             decls[statement.name] = statement
             if statement.kind in BOUND_KINDS:
                 shapes[statement.name] = tuple(statement.shape or ())
-        elif isinstance(statement, Define):
-            check_define(program, statement, decls, self.defined)
-            shapes[statement.name] = infer(program, statement, decls, shapes)
-            self.defined.add(statement.name)
 
     def operand_shape(self, define: Define, operand) -> Shape:
         """The shape of an operand of `define` (checked as `define`'s operands are)."""
@@ -158,13 +158,18 @@ class Checker:
 
     def finish(self) -> dict[str, Shape]:
         shapes = self.shapes
-        for name, decl in self.decls.items():
-            shapes.setdefault(name, tuple(decl.shape or ()))
+        if len(shapes) < len(self.decls):
+            for name, decl in self.decls.items():
+                shapes.setdefault(name, tuple(decl.shape or ()))
         check_losses(self.program, self.decls, shapes, self.defined, self.shape_program)
         return shapes
 
 
 def check_declare(program, declare: Declare, decls, shape_program: bool) -> None:
+    if declare.kind in KIND_SET and declare.name not in decls and not (
+            shape_program and ("." in declare.name or "/" in declare.name)) and (
+            declare.shape is None or size_ok(tuple(declare.shape))):
+        return                  # the common case, decided at once
     if declare.kind not in KINDS:
         raise error_at(program, declare.pos, f"unknown variable type '{declare.kind}'; "
                        f"expected one of {', '.join(KINDS)}", declare.origin)
@@ -183,6 +188,14 @@ def check_declare(program, declare: Declare, decls, shape_program: bool) -> None
         check_size(program, declare.name_pos, declare.name, declare.shape, declare.origin)
 
 
+@functools.lru_cache(maxsize=4096)
+def size_ok(shape: tuple) -> bool:
+    """A shape with no empty dimension, at most MAX_RANK axes and
+    MAX_TENSOR_ELEMENTS elements (a program repeats a few shapes many times)."""
+    return 0 not in shape and len(shape) <= limits.MAX_RANK and (
+        math.prod(shape) <= limits.MAX_TENSOR_ELEMENTS)
+
+
 def check_size(program, pos, name: str, shape, origin=()) -> None:
     """A shape of at most MAX_RANK axes and MAX_TENSOR_ELEMENTS elements, else a
     located error."""
@@ -197,6 +210,23 @@ def check_size(program, pos, name: str, shape, origin=()) -> None:
 
 
 def check_define(program, define: Define, decls, defined: set[str]) -> None:
+    declared, op = decls.get(define.name), ops.TABLE.get(define.op)
+    if (declared is None or declared.kind in BOUND_KINDS or define.name in defined
+            or op is None or len(define.operands) != op.arity):
+        refuse_define(program, define, decls, defined, op)
+    for operand in define.operands:
+        if isinstance(operand, Var):
+            if operand.name not in defined:      # else declared, defined before: fine
+                check_use(program, define, operand, decls, defined)
+        elif isinstance(operand, Dims):
+            raise error_at(program, operand.pos or define.op_pos, "a shape literal goes only "
+                           "where an op takes a shape attribute", define.origin)
+    if op.literals:
+        check_literals(program, define, op)
+
+
+def refuse_define(program, define: Define, decls, defined: set[str], op) -> None:
+    """The error of a definition whose target or op is wrong."""
     at = lambda pos, message: error_at(program, pos, message, define.origin)  # noqa: E731
     if define.name not in decls:
         later = any(isinstance(s, Declare) and s.name == define.name for s in program.statements)
@@ -208,21 +238,13 @@ def check_define(program, define: Define, decls, defined: set[str]) -> None:
                  "its value comes from the data")
     if define.name in defined:
         raise at(define.pos, f"'{define.name}' is already defined")
-    op = ops.lookup(define.op)
     if op is None:
+        import difflib              # an unknown op's message only
         close = difflib.get_close_matches(define.op, ops.TABLE, n=1)
         other = ops.other_name(define.op)
         hint = f"; {other}" if other else f"; did you mean '{close[0]}'?" if close else ""
         raise at(define.op_pos, f"unknown op '{define.op}'{hint}")
-    if len(define.operands) != op.arity:
-        raise at(define.op_pos, f"'{define.op}' takes {takes(op)}, got {len(define.operands)}")
-    for operand in define.operands:
-        if isinstance(operand, Dims):
-            raise at(operand.pos or define.op_pos, "a shape literal goes only where an op "
-                     "takes a shape attribute")
-        if isinstance(operand, Var):
-            check_use(program, define, operand, decls, defined)
-    check_literals(program, define, op)
+    raise at(define.op_pos, f"'{define.op}' takes {takes(op)}, got {len(define.operands)}")
 
 
 def check_literals(program, define: Define, op: Op) -> None:
@@ -263,17 +285,19 @@ def infer(program, define: Define, decls, shapes) -> Shape:
         shape = result_shape(define.op, operand_shapes, define.attrs)
     except ShapeMismatch as err:
         raise error_at(program, define.op_pos, str(err), define.origin) from None
-    check_size(program, define.pos, define.name, shape, define.origin)
+    if not size_ok(shape):
+        check_size(program, define.pos, define.name, shape, define.origin)
     declared = decls[define.name].shape
-    if declared is not None and tuple(declared) != tuple(shape):
+    if declared is not None and tuple(declared) != shape:
         raise error_at(program, define.pos, f"'{define.name}' is declared with shape "
                        f"{fmt_shape(declared)} but its definition gives "
                        f"{fmt_shape(shape)}", define.origin)
-    return tuple(shape)
+    return shape
 
 
 def check_losses(program, decls, shapes, defined, shape_program: bool) -> None:
-    losses = [d for d in decls.values() if d.kind == DeclKind.LOSS]
+    loss = DeclKind.LOSS
+    losses = [d for d in decls.values() if d.kind == loss]
     for loss in losses:
         if shapes[loss.name] != ():
             raise error_at(program, loss.name_pos, f"loss '{loss.name}' has shape "

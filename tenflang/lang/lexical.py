@@ -10,16 +10,28 @@ disagree with the parser.
 """
 from __future__ import annotations
 
+import functools
+import os
 import re
-from importlib import resources
-from pathlib import Path
+
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# the package data `tenflang.grammar` as installed, then a source checkout's grammar/
+GRAMMAR_FILES = (os.path.join(_PACKAGE, "grammar", "tenflang.lark"),
+                 os.path.join(os.path.dirname(_PACKAGE), "grammar", "tenflang.lark"))
 
 
+@functools.cache
 def grammar_text() -> str:
-    try:
-        return resources.files("tenflang.grammar").joinpath("tenflang.lark").read_text()
-    except (ModuleNotFoundError, FileNotFoundError):
-        return (Path(__file__).resolve().parents[2] / "grammar" / "tenflang.lark").read_text()
+    """The grammar's text, read by path (importlib.resources and pathlib cost
+    start-up), or through importlib.resources where the package is no folder."""
+    for path in GRAMMAR_FILES:
+        try:
+            with open(path, encoding="utf-8") as f:
+                return f.read()
+        except FileNotFoundError:
+            pass
+    from importlib import resources
+    return resources.files("tenflang.grammar").joinpath("tenflang.lark").read_text("utf-8")
 
 
 def terminal(name: str, grammar: str | None = None) -> str:

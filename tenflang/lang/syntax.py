@@ -22,7 +22,6 @@ import hashlib
 import io
 import os
 import pickle
-from pathlib import Path
 
 from ..errors import Location, RunFailure, TenflangError, source_line
 from ..files import cache_dir, write_file
@@ -39,10 +38,11 @@ DIGEST = hashlib.sha256().digest_size
 
 def tables_key() -> str:
     """The hash naming the tables' cache file (see the module docstring)."""
-    here = Path(__file__).resolve().parent
+    here = os.path.dirname(os.path.abspath(__file__))
     key = hashlib.sha256(grammar_text().encode())
     for module in ("fastparse.py", "larkpath.py"):
-        key.update((here / module).read_bytes())
+        with open(os.path.join(here, module), "rb") as f:
+            key.update(f.read())
     return key.hexdigest()[:24]
 
 
@@ -56,7 +56,8 @@ class PlainData(pickle.Unpickler):
 def read_tables(path: str) -> dict | None:
     """The tables in the cache file `path`; None if missing or damaged."""
     try:
-        return tables_from(Path(path).read_bytes())
+        with open(path, "rb") as f:
+            return tables_from(f.read())
     except OSError:
         return None
 

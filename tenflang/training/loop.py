@@ -183,10 +183,11 @@ def check_fields(cfg: TrainConfig) -> None:
 
 def initial_weights(sig: Signature, seed: int, given: dict | None = None) -> dict:
     """The starting weights: those `given`, the others drawn as if none were."""
-    rng = np.random.default_rng(seed)
+    rng = None                  # made at the first draw: importing numpy.random costs start-up
     weights = {}
     for name, shape in sig.weights.items():
         if len(shape) >= 2:
+            rng = rng or np.random.default_rng(seed)
             fan_out, fan_in = shape[0], math.prod(shape[1:])
             limit = math.sqrt(6.0 / (fan_in + fan_out))
             weights[name] = rng.uniform(-limit, limit, shape)

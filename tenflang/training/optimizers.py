@@ -43,6 +43,7 @@ from __future__ import annotations
 import math
 
 from ..errors import TenflangError
+from . import adam_c
 from .norms import squared_norm
 
 RMSPROP_ALPHA = 0.99     # torch.optim.RMSprop's smoothing constant
@@ -76,10 +77,12 @@ def momentum(w, g, slots: dict, t: int, lr: float, config, xp) -> None:
 
 def adam(w, g, slots: dict, t: int, lr: float, config, xp) -> None:
     beta1, beta2 = config.betas
-    if config.weight_decay:
-        w *= 1 - lr * config.weight_decay
     m = slot(slots, "m", w, xp)
     v = slot(slots, "v", w, xp)
+    if adam_c.update(w, g, m, v, t, lr, config):      # the same steps as one C loop
+        return
+    if config.weight_decay:
+        w *= 1 - lr * config.weight_decay
     m += (1 - beta1) * (g - m)          # torch's lerp
     v *= beta2
     v += (1 - beta2) * g * g
