@@ -2,6 +2,7 @@
 
     python bench/bench_startup.py                 # 15 interleaved rounds: bench/results_startup.md
     python bench/bench_startup.py --runs 31 --out /tmp/startup.md
+    git archive OLD | tar -x -C /tmp/old && python bench/bench_startup.py --baseline /tmp/old
 
 The target (issue 29): a whole `tfweightcalc` run on 1,000 examples takes at
 most 0.15 s.  The run is bench_process.py's "start-up" one: the seed scalar
@@ -13,6 +14,9 @@ Beside it, in the same interleaved rounds:
   `python -c "import numpy"` (the floor of any program that computes);
 * `tfcompiler` on samples/example_shape.tf and `tfevaluate` of the trained
   weights on the same 1,000 examples.
+
+With `--baseline DIR`, the three tools of that checkout run in the same
+rounds, with a cache directory of their own.
 
 Each command runs once uncounted (it fills the cache directory, a fresh one in
 a temporary directory, as a user's is after their first run, and writes the
@@ -48,21 +52,31 @@ TARGET_S = 0.15
 EXAMPLES = 1000
 
 
-def commands(work: Path) -> dict[str, list[str]]:
-    """Name -> argv of every timed command (the floors first)."""
+def tools(work: Path, root: Path, label: str = "") -> dict[str, tuple[list[str], dict]]:
+    """Name -> (argv, environment) of the three tools of the checkout `root`."""
     py, case = sys.executable, cases()[0]
-    shape, gcp = str(ROOT / "samples" / "example_shape.tf"), str(work / "shape.gcp.tf")
-    data, weights = str(work / "small.npz"), str(work / "w.txt")
+    shape, gcp = str(root / "samples" / "example_shape.tf"), str(work / f"shape{label}.gcp.tf")
+    data, weights = str(work / "small.npz"), str(work / f"w{label}.txt")
+    env = {"PYTHONPATH": str(root), "TENFLANG_CACHE_DIR": str(work / f"cache{label}")}
+    suffix = f" ({label})" if label else ""
     return {
-        "python -c pass": [py, "-c", "pass"],
-        "python -c 'import numpy'": [py, "-c", "import numpy"],
-        "tfcompiler": [py, str(ROOT / "bin" / "tfcompiler"), shape, "-o", gcp],
-        f"tfweightcalc, {EXAMPLES:,} examples, {case.iters} iterations":
-            [py, str(ROOT / "bin" / "tfweightcalc"), gcp, data, "-o", weights,
-             "--max-iters", str(case.iters), "--lr", str(case.lr), "--tol", "0", "--quiet"],
-        f"tfevaluate, {EXAMPLES:,} examples":
-            [py, str(ROOT / "bin" / "tfevaluate"), shape, data, weights, "-o", str(work / "out.txt")],
+        f"tfcompiler{suffix}": ([py, str(root / "bin" / "tfcompiler"), shape, "-o", gcp], env),
+        f"tfweightcalc, {EXAMPLES:,} examples, {case.iters} iterations{suffix}":
+            ([py, str(root / "bin" / "tfweightcalc"), gcp, data, "-o", weights,
+              "--max-iters", str(case.iters), "--lr", str(case.lr), "--tol", "0", "--quiet"], env),
+        f"tfevaluate, {EXAMPLES:,} examples{suffix}":
+            ([py, str(root / "bin" / "tfevaluate"), shape, data, weights,
+              "-o", str(work / f"out{label}.txt")], env),
     }
+
+
+def commands(work: Path, baseline: Path | None) -> dict[str, tuple[list[str], dict]]:
+    """Every timed command: the floors, this checkout's tools, the baseline's."""
+    py = sys.executable
+    out = {"python -c pass": ([py, "-c", "pass"], {}),
+           "python -c 'import numpy'": ([py, "-c", "import numpy"], {}),
+           **tools(work, ROOT)}
+    return out | (tools(work, baseline, "baseline") if baseline else {})
 
 
 def run(argv: list[str], env: dict) -> tuple[float, float]:
@@ -78,13 +92,14 @@ def run(argv: list[str], env: dict) -> tuple[float, float]:
     return wall, usage.ru_utime + usage.ru_stime
 
 
-def measure(cmds: dict[str, list[str]], env: dict, runs: int) -> dict[str, list]:
-    for argv in cmds.values():
-        run(argv, env)                       # uncounted: cache, bytecode, disk
+def measure(cmds: dict[str, tuple], env: dict, runs: int) -> dict[str, list]:
+    for argv, extra in cmds.values():
+        run(argv, env | extra)               # uncounted: cache, bytecode, disk
     out = {name: [] for name in cmds}
     for i in range(runs):
         for name in cmds if i % 2 == 0 else reversed(cmds):
-            out[name].append(run(cmds[name], env))
+            argv, extra = cmds[name]
+            out[name].append(run(argv, env | extra))
     return out
 
 
@@ -113,15 +128,18 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=15, help="interleaved rounds")
     parser.add_argument("--out", default=str(HERE / "results_startup.md"))
+    parser.add_argument("--baseline", type=Path, metavar="DIR",
+                        help="another checkout (e.g. `git archive` of an older commit) whose "
+                        "tools are timed in the same rounds")
     args = parser.parse_args(argv)
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
-        env.update(PYTHONPATH=str(ROOT), TENFLANG_CACHE_DIR=str(work / "cache"))
         case = dataclasses.replace(cases()[0], n=EXAMPLES)
         np.savez(work / "small.npz", **make_data(case))
         start_load = os.getloadavg()[0]
-        samples = measure(commands(work), env, args.runs)
+        samples = measure(commands(work, args.baseline and args.baseline.resolve()), env,
+                          args.runs)
     text = report(samples, argv, (start_load, os.getloadavg()[0]))
     Path(args.out).write_text(text)
     print(text)

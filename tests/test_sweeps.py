@@ -6,6 +6,8 @@ sample and randomly drawn chains, shapes and dtypes; sums that do not depend on
 the thread count; plans of other shapes untouched; no C compiler, no sweep."""
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 
@@ -16,7 +18,7 @@ from tenflang.interp import loop_wrapper, make_plan, run_plan, sweeps_c
 from tenflang.interp.render import BLOCK
 from tenflang.interp.codegen import compiled, generate
 from tenflang.interp.run import FUSE_FROM
-from tenflang.interp.sweeps import Sweep
+from tenflang.interp.sweeps import MAX_WIDTH, Sweep
 from tenflang.training.gradients import gradient_plan
 from tenflang.training.loop import signature
 
@@ -184,6 +186,11 @@ def test_a_reported_dense_result_or_residual_is_not_swept(extra):
     assert not sweeps_in(make_plan(gcp, set(plan.bound), results=plan.results + (extra,)))
 
 
+def test_rows_too_long_for_the_cache_are_not_swept():
+    assert sweeps_in(plan_of(LOGREG.format(d=MAX_WIDTH, first="w", second="x")))
+    assert not sweeps_in(plan_of(LOGREG.format(d=MAX_WIDTH + 1, first="w", second="x")))
+
+
 def test_a_dot_of_two_per_example_vectors_is_not_swept():
     source = LOGREG.format(d=5, first="x", second="x").replace("declare weight w [5]\n", "")
     assert not sweeps_in(plan_of(source))
@@ -247,3 +254,21 @@ def test_the_gpu_plan_has_no_sweep(run_cli, tmp_path):
                               "--device", "gpu"])
     assert code == 0, err
     assert "sweep" not in out and "F.fused_1(" in out and "tenflang_fused_1" in out
+
+
+@pytest.mark.skipif("avx2" not in (open("/proc/cpuinfo").read() if os.path.exists("/proc/cpuinfo")
+                                   else ""), reason="no AVX2 on this CPU")
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_the_avx2_variant_gives_the_plain_variants_bits(dtype):
+    plan = plan_of(LOGREG.format(d=37, first="w", second="x"))
+    [sweep] = sweeps_in(plan)
+    [call] = sweeps_c.functions([sweep]).values()
+    data = logreg_data(3 * BLOCK + 5, 37, 9)
+    args = [data[n] for n in (sweep.weights, sweep.matrix)] + [data[i.name] for i in sweep.inputs]
+    results = []
+    for variant in sweeps_c.VARIANTS:
+        one = sweeps_c.Pass(call.k, sweep, call.library, variant)
+        results.append(one(dtype, *args))
+    assert len(results[0]) == 3 and all(r.dtype == np.dtype(dtype) for r in results[0])
+    for a, b in zip(*results):
+        assert np.array_equal(a, b)

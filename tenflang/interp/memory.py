@@ -118,7 +118,7 @@ class Buffers:
         self.kept: OrderedDict = OrderedDict()
 
     def arrays(self, layout, batch: int, dtype, xp) -> list:
-        key = (tuple(layout), batch, str(dtype), getattr(xp, "__name__", ""))
+        key = (layout, batch, dtype, xp)         # layout: a tuple (codegen.compiled's)
         if key not in self.kept:
             self.kept[key] = allocate(layout, batch, dtype, xp)
             while len(self.kept) > KEPT:

@@ -18,8 +18,8 @@ the loop (interp/sweeps_c.py, C on the CPU).
 A `Sweep` is three consecutive items of `fusion.fuse`'s output:
 
 * `dense`: `z = dot w x` (either operand order), x a per-example vector of
-  the data ([B, d], one row per example), w a weight vector of the same
-  length ([d], one for all examples);
+  the data ([B, d], one row per example, d ≤ MAX_WIDTH), w a weight vector
+  of the same length ([d], one for all examples);
 * `group`: a `fusion.Group` of per-example scalars (shape ()) reading z, z
   used by nothing after it and not reported;
 * `product`: `g = mul r x` (either order) on the same x, summed over the
@@ -36,6 +36,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .fusion import Group, Role
+
+# a row of x and its partial sum of g stay in a core's cache between the dot
+# product and the axpy up to about this length; a longer row is read from
+# memory twice and the two BLAS products are faster (1.11x at 100,000, 0.92x
+# at 10,000: bench/results_sweep.md)
+MAX_WIDTH = 16_384
 
 
 @dataclass(frozen=True)
@@ -112,7 +118,8 @@ def dense_operands(plan, step, batched: set[str]) -> tuple[str, str] | None:
     a, b = step.operands
     weights, matrix = (a, b) if b in batched else (b, a)
     if matrix not in batched or weights in batched or len(plan.shapes[matrix]) != 1 \
-            or tuple(plan.shapes[weights]) != tuple(plan.shapes[matrix]):
+            or tuple(plan.shapes[weights]) != tuple(plan.shapes[matrix]) \
+            or plan.shapes[matrix][0] > MAX_WIDTH:
         return None
     return weights, matrix
 

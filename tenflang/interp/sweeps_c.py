@@ -16,6 +16,13 @@ lines and stores these loops are):
   pairwise), so the compiler can use vector instructions without reordering
   IEEE arithmetic of its own accord.  (Rows in pairs, or a block's dot
   products before its chain, measured slower.)
+* Each sweep is compiled twice from the same text: `sweep_k_plain` for any
+  CPU (the compile flags name no instruction set: SSE2 on x86-64) and, with
+  GCC or clang on x86-64, `sweep_k_avx2` (`target("avx2")`: 4 doubles a
+  vector instruction, no FMA, and contraction stays off: the same IEEE
+  operations in the same order, so the same bits).  `sweep_k` calls the one
+  the CPU runs.  The dot product and the axpy are about 60% of a logistic
+  regression's sweep; AVX2 took its step from 19.8 to 16.2 ms (200,000 x 100).
 * The group's other outputs are written `out[e]`, or summed per block
   (`partial[block]`) when they are batch sums.
 * `rows` depends on the batch alone (`block_rows`): at least c_loops.BLOCK,
@@ -44,18 +51,31 @@ from .scalar_c import CTYPES, preamble
 LANES = 8                  # partial sums of one dot product
 MAX_BLOCKS = 256           # partial sums of g per call, at most
 SWEEP_WORDS = ("D", "row", "g")     # the sweep's words, beside render.WORDS
+# each sweep is compiled twice, the one the CPU can run chosen at its call:
+# variant -> its functions' qualifier (TF_AVX2: see DISPATCH) and name suffix
+VARIANTS = {"plain": ("", "_plain"), "avx2": ("TF_AVX2 ", "_avx2")}
+DISPATCH = """\
+#if defined(__x86_64__) && defined(__GNUC__)
+#define TF_AVX2 __attribute__((target("avx2")))
+#define TF_HAS_AVX2() (__builtin_cpu_init(), __builtin_cpu_supports("avx2"))
+#else
+#define TF_AVX2
+#define TF_HAS_AVX2() 0
+#endif"""
 
 
-def dot_source(dtype: str) -> str:
-    """`tf_dot_<type>(a, b, n)`: Σ a_j b_j in LANES partial sums, added pairwise
-    (module docstring); scalars, not an array, so they stay in registers."""
+def dot_source(dtype: str, variant: str = "plain") -> str:
+    """`tf_dot_<type>[_avx2](a, b, n)`: Σ a_j b_j in LANES partial sums, added
+    pairwise (module docstring); scalars, not an array, so they stay in registers."""
+    qualifier, suffix = VARIANTS[variant]
     t, lanes = CTYPES[dtype], [f"a{l}" for l in range(LANES)]
     terms = " ".join(f"{a} += a[j + {l}] * b[j + {l}];" for l, a in enumerate(lanes))
     total = lanes
     while len(total) > 1:
         half = len(total) // 2
         total = [f"({x} + {y})" for x, y in zip(total[:half], total[half:])]
-    return (f"static inline {t} tf_dot_{t}(const {t} *restrict a, const {t} *restrict b, long n)\n"
+    return (f"{qualifier}static inline {t} tf_dot_{t}{suffix}(const {t} *restrict a, "
+            f"const {t} *restrict b, long n)\n"
             "{\n"
             f"    {t} {' = 0, '.join(lanes)} = 0;\n"
             "    long j = 0;\n"
@@ -76,16 +96,31 @@ def sweep_spec(k: int, sweep) -> KernelSpec:
 
 
 def sweep_source(k: int, sweep, dtype: str) -> list[str]:
-    """The C function of sweep k (see the module docstring)."""
+    """The C functions of sweep k (see the module docstring): a variant per
+    instruction set, and `sweep_k`, which calls the one the CPU has."""
     t, names, spec = CTYPES[dtype], RENDERER.names(SWEEP_WORDS), sweep_spec(k, sweep)
-    w, x, g = names(sweep.weights, "_in"), names(sweep.matrix, "_in"), names(sweep.target, "_partial")
-    params = [f"const {t} *restrict {w}", f"const {t} *restrict {x}",
-              *RENDERER.parameters(spec, names, dtype), f"{t} *restrict {g}"]
-    body = " " * 12
-    lines = [f"/* {sweep.dense.target}, {', '.join(s.target for s in sweep.group.steps)}, "
-             f"{sweep.target}: one pass over {sweep.matrix} */",
-             f"void {spec.name}(long start, long stop, long rows, {', '.join(params)})", "{",
-             f"    const long D = {sweep.width};",
+    arrays = names(sweep.weights, "_in"), names(sweep.matrix, "_in"), names(sweep.target, "_partial")
+    params = [f"const {t} *restrict {arrays[0]}", f"const {t} *restrict {arrays[1]}",
+              *RENDERER.parameters(spec, names, dtype), f"{t} *restrict {arrays[2]}"]
+    signature = f"(long start, long stop, long rows, {', '.join(params)})"
+    lines = body_lines(sweep, spec, names, dtype, arrays)
+    out = [f"/* {sweep.dense.target}, {', '.join(s.target for s in sweep.group.steps)}, "
+           f"{sweep.target}: one pass over {sweep.matrix} */"]
+    for qualifier, suffix in VARIANTS.values():
+        out += [f"{qualifier}void {spec.name}{suffix}{signature}", "{"]
+        out += [line.replace(f"tf_dot_{t}(", f"tf_dot_{t}{suffix}(") for line in lines]
+    args = ", ".join(["start", "stop", "rows"] + [p.split()[-1] for p in params])
+    return out + ["", f"void {spec.name}{signature}", "{",
+                  f"    if (TF_HAS_AVX2()) {spec.name}{VARIANTS['avx2'][1]}({args});",
+                  f"    else {spec.name}{VARIANTS['plain'][1]}({args});", "}"]
+
+
+def body_lines(sweep, spec, names, dtype: str, arrays: tuple) -> list[str]:
+    """A variant's body: blocks of rows, per row the dot product, the chain and
+    the axpy into the block's partial sum of g (`arrays`: w, x, g's names)."""
+    t, body = CTYPES[dtype], " " * 12
+    w, x, g = arrays
+    lines = [f"    const long D = {sweep.width};",
              "    for (long block = start / rows; block * rows < stop; block++) {",
              "        long end = block * rows + rows < stop ? block * rows + rows : stop;",
              f"        {t} *restrict g = {g} + block * D;",
@@ -98,13 +133,14 @@ def sweep_source(k: int, sweep, dtype: str) -> list[str]:
     lines.append(f"{body}for (long j = 0; j < D; j++) g[j] += {names(sweep.residual)} * row[j];"
                  f"    // {sweep.target} = {sweep.product.op.name} "
                  f"{' '.join(sweep.product.operands)}, summed")
-    return lines + ["        }", "    }", "}"]
+    return lines + ["        }", "    }", "}", ""]
 
 
 def module_source(sweeps, dtype: str = "float64") -> str:
     lines = [f"/* Sweeps of a TenFlang plan, {CTYPES[dtype]} "
              "(generated by tenflang.interp.sweeps_c). */", "#include <math.h>", "",
-             preamble(dtype, "c").rstrip("\n"), "", dot_source(dtype).rstrip("\n")]
+             preamble(dtype, "c").rstrip("\n"), "", DISPATCH]
+    lines += [""] + [dot_source(dtype, variant).rstrip("\n") for variant in VARIANTS]
     for k, sweep in enumerate(sweeps, 1):
         lines += [""] + sweep_source(k, sweep, dtype)
     return "\n".join(lines) + "\n"
@@ -127,13 +163,14 @@ class Pass:
     """The Python wrapper `sweep_k(dtype, w, x, *inputs)` of one sweep: its
     outputs in `Sweep.outputs` order, then g (arrays [B], sums [], g [d])."""
 
-    def __init__(self, k: int, sweep, library):
+    def __init__(self, k: int, sweep, library, variant: str = ""):
         self.k, self.sweep, self.library = k, sweep, library
+        self.suffix = VARIANTS[variant][1] if variant else ""     # "": the CPU's own
         self.functions: dict = {}          # dtype name -> the C function
 
     def function(self, dtype: str):
         if dtype not in self.functions:
-            f = getattr(self.library(dtype), numbered(Generated.SWEEP, self.k))
+            f = getattr(self.library(dtype), numbered(Generated.SWEEP, self.k) + self.suffix)
             f.argtypes = [ctypes.c_long] * 3 + [ctypes.c_void_p] * (
                 3 + len(self.sweep.inputs) + len(self.sweep.outputs))
             f.restype = None

@@ -17,7 +17,6 @@ program three times).
 """
 from __future__ import annotations
 
-import difflib
 import functools
 import math
 import re
@@ -293,6 +292,7 @@ def refuse_define(program, define: Define, decls, defined: set[str], op) -> None
     if define.name in defined:
         raise at(define.pos, f"'{define.name}' is already defined")
     if op is None:
+        import difflib              # an unknown op's message only
         close = difflib.get_close_matches(define.op, ops.TABLE, n=1)
         other = ops.other_name(define.op)
         hint = f"; {other}" if other else f"; did you mean '{close[0]}'?" if close else ""
