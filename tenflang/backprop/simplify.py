@@ -154,11 +154,9 @@ def rewrite(op: str, operands) -> tuple[str, tuple]:
 
 def remove_dead(forward, blocks, keep: set[str]):
     live = set(keep)
-    lines = list(forward) + [d for _, ls in blocks for d in ls]
-    for line in reversed(lines):
-        if line.name in live:
-            for operand in line.operands:
-                if isinstance(operand, Var):
-                    live.add(operand.name)
+    for lines in [forward, *(ls for _, ls in blocks)][::-1]:
+        for line in reversed(lines):
+            if line.name in live:
+                live.update([o.name for o in line.operands if isinstance(o, Var)])
     return ([d for d in forward if d.name in live],
             [(title, [d for d in ls if d.name in live]) for title, ls in blocks])

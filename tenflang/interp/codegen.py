@@ -116,17 +116,12 @@ class Source:
 
     def __init__(self, plan, slots: Slots | None = None):
         self.ids = Identifiers(python_identifier, PARAMETERS)
+        # var(name): a value's Python name (unique, fixed on first use); share(name,
+        # operand): `name` lives in `operand`'s buffer, under its Python name
+        self.var, self.share = self.ids, self.ids.share
         self.lines = [f"def run({', '.join(PARAMETERS if slots is not None else PARAMETERS[:-1])}):"]
         self.plan, self.slots = plan, slots
         self.batched = batched_names(plan)
-
-    def var(self, name: str) -> str:
-        """The Python name of TenFlang value `name` (unique, fixed on first use)."""
-        return self.ids(name)
-
-    def share(self, name: str, operand: str) -> str:
-        """`name` lives in `operand`'s buffer, under its Python name."""
-        return self.ids.share(name, operand)
 
     def renamed(self, names) -> bool:
         return any(self.var(n) != n for n in names if isinstance(n, str))

@@ -35,8 +35,11 @@ the kernels).  `CStyle` is C and CUDA C's common part: C types, `restrict`
 pointers, the preamble of helpers and literals by dialect (interp/scalar_c.py).
 
 On the CPU a sum is taken per block of `BLOCK` examples into `partial[block,
-j]` and the wrapper (interp/loops.py) adds the blocks in order, so a sum does
-not depend on the thread count or on which CPU renderer ran it.
+j]` and the wrapper (interp/loop_wrapper.py) adds the blocks in order, so a
+sum does not depend on the thread count, and the C and numba loops add the
+same terms in the same order.  Native code written by hand (the image ops'
+kernels, interp/image_c.py) can take the same conventions from `CStyle`: the
+preamble (`tf_min`/`tf_max`), `restrict` parameters, literals and names.
 """
 from __future__ import annotations
 

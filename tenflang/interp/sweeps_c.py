@@ -96,14 +96,30 @@ def sweep_spec(k: int, sweep) -> KernelSpec:
 
 
 def sweep_source(k: int, sweep, dtype: str) -> list[str]:
-    """The C function of sweep k (see the module docstring): a variant per
-    instruction set, and the function that calls the one the CPU has."""
+    """The C functions of sweep k (see the module docstring): a variant per
+    instruction set, and `sweep_k`, which calls the one the CPU has."""
     t, names, spec = CTYPES[dtype], RENDERER.names(SWEEP_WORDS), sweep_spec(k, sweep)
-    w, x, g = names(sweep.weights, "_in"), names(sweep.matrix, "_in"), names(sweep.target, "_partial")
-    params = [f"const {t} *restrict {w}", f"const {t} *restrict {x}",
-              *RENDERER.parameters(spec, names, dtype), f"{t} *restrict {g}"]
-    body = " " * 12
+    arrays = names(sweep.weights, "_in"), names(sweep.matrix, "_in"), names(sweep.target, "_partial")
+    params = [f"const {t} *restrict {arrays[0]}", f"const {t} *restrict {arrays[1]}",
+              *RENDERER.parameters(spec, names, dtype), f"{t} *restrict {arrays[2]}"]
     signature = f"(long start, long stop, long rows, {', '.join(params)})"
+    lines = body_lines(sweep, spec, names, dtype, arrays)
+    out = [f"/* {sweep.dense.target}, {', '.join(s.target for s in sweep.group.steps)}, "
+           f"{sweep.target}: one pass over {sweep.matrix} */"]
+    for qualifier, suffix in VARIANTS.values():
+        out += [f"{qualifier}void {spec.name}{suffix}{signature}", "{"]
+        out += [line.replace(f"tf_dot_{t}(", f"tf_dot_{t}{suffix}(") for line in lines]
+    args = ", ".join(["start", "stop", "rows"] + [p.split()[-1] for p in params])
+    return out + ["", f"void {spec.name}{signature}", "{",
+                  f"    if (TF_HAS_AVX2()) {spec.name}{VARIANTS['avx2'][1]}({args});",
+                  f"    else {spec.name}{VARIANTS['plain'][1]}({args});", "}"]
+
+
+def body_lines(sweep, spec, names, dtype: str, arrays: tuple) -> list[str]:
+    """A variant's body: blocks of rows, per row the dot product, the chain and
+    the axpy into the block's partial sum of g (`arrays`: w, x, g's names)."""
+    t, body = CTYPES[dtype], " " * 12
+    w, x, g = arrays
     lines = [f"    const long D = {sweep.width};",
              "    for (long block = start / rows; block * rows < stop; block++) {",
              "        long end = block * rows + rows < stop ? block * rows + rows : stop;",
@@ -117,16 +133,7 @@ def sweep_source(k: int, sweep, dtype: str) -> list[str]:
     lines.append(f"{body}for (long j = 0; j < D; j++) g[j] += {names(sweep.residual)} * row[j];"
                  f"    // {sweep.target} = {sweep.product.op.name} "
                  f"{' '.join(sweep.product.operands)}, summed")
-    lines += ["        }", "    }", "}", ""]
-    out = [f"/* {sweep.dense.target}, {', '.join(s.target for s in sweep.group.steps)}, "
-           f"{sweep.target}: one pass over {sweep.matrix} */"]
-    for qualifier, suffix in VARIANTS.values():
-        out += [f"{qualifier}void {spec.name}{suffix}{signature}", "{"]
-        out += [line.replace(f"tf_dot_{t}(", f"tf_dot_{t}{suffix}(") for line in lines]
-    args = ", ".join(["start", "stop", "rows"] + [p.split()[-1] for p in params])
-    return out + ["", f"void {spec.name}{signature}", "{",
-                  f"    if (TF_HAS_AVX2()) {spec.name}{VARIANTS['avx2'][1]}({args});",
-                  f"    else {spec.name}{VARIANTS['plain'][1]}({args});", "}"]
+    return lines + ["        }", "    }", "}", ""]
 
 
 def module_source(sweeps, dtype: str = "float64") -> str:

@@ -121,9 +121,62 @@ def check(program: Program, shape_program: bool = False) -> dict[str, Shape]:
 
 def check_once(program: Program, shape_program: bool) -> dict[str, Shape]:
     checker = Checker(program, shape_program)
+    ready: set[str] = set()         # the names an operand may read: defined or bound
     for statement in program.statements:
-        checker.feed(statement)
+        if not (passes_define(checker, statement, ready) if isinstance(statement, Define)
+                else passes_declare(checker, statement, ready)):
+            checker.feed(statement)         # the whole check: the located error, if any
+            if isinstance(statement, Define) or (isinstance(statement, Declare)
+                                                 and statement.kind in BOUND_KINDS):
+                ready.add(statement.name)
     return checker.finish()
+
+
+def passes_declare(checker: Checker, declare, ready: set[str]) -> bool:
+    """Record `declare` if it is plainly valid (the common case, decided at
+    once); False leaves it to `Checker.feed`."""
+    if not isinstance(declare, Declare):
+        return False
+    name, shape = declare.name, declare.shape
+    if (declare.kind not in KIND_SET or name in checker.decls
+            or (checker.shape_program and ("." in name or "/" in name))
+            or not (shape is None or size_ok(tuple(shape)))):
+        return False
+    checker.decls[name] = declare
+    if declare.kind in BOUND_KINDS:
+        checker.shapes[name] = tuple(shape or ())
+        ready.add(name)
+    return True
+
+
+def passes_define(checker: Checker, define: Define, ready: set[str]) -> bool:
+    """Record `define` if it is plainly valid: its target declared and not yet
+    defined, its op known with no literal operands, every operand a number or
+    a ready name, its shape inferred and as declared.  False leaves it to
+    `Checker.feed`."""
+    declared, op = checker.decls.get(define.name), ops.TABLE.get(define.op)
+    if (declared is None or declared.kind in BOUND_KINDS or define.name in ready or op is None
+            or len(define.operands) != op.arity or op.literals):
+        return False
+    shapes = checker.shapes
+    operand_shapes = []
+    for operand in define.operands:
+        if isinstance(operand, Var) and operand.name in ready:
+            operand_shapes.append(shapes[operand.name])
+        elif isinstance(operand, Num):
+            operand_shapes.append(())
+        else:
+            return False
+    try:
+        shape = result_shape(define.op, tuple(operand_shapes), define.attrs)
+    except ShapeMismatch:
+        return False
+    if not size_ok(shape) or (declared.shape is not None and tuple(declared.shape) != shape):
+        return False
+    shapes[define.name] = shape
+    checker.defined.add(define.name)
+    ready.add(define.name)
+    return True
 
 
 class Checker:
@@ -166,10 +219,6 @@ class Checker:
 
 
 def check_declare(program, declare: Declare, decls, shape_program: bool) -> None:
-    if declare.kind in KIND_SET and declare.name not in decls and not (
-            shape_program and ("." in declare.name or "/" in declare.name)) and (
-            declare.shape is None or size_ok(tuple(declare.shape))):
-        return                  # the common case, decided at once
     if declare.kind not in KINDS:
         raise error_at(program, declare.pos, f"unknown variable type '{declare.kind}'; "
                        f"expected one of {', '.join(KINDS)}", declare.origin)
@@ -188,12 +237,16 @@ def check_declare(program, declare: Declare, decls, shape_program: bool) -> None
         check_size(program, declare.name_pos, declare.name, declare.shape, declare.origin)
 
 
-@functools.lru_cache(maxsize=4096)
 def size_ok(shape: tuple) -> bool:
     """A shape with no empty dimension, at most MAX_RANK axes and
-    MAX_TENSOR_ELEMENTS elements (a program repeats a few shapes many times)."""
-    return 0 not in shape and len(shape) <= limits.MAX_RANK and (
-        math.prod(shape) <= limits.MAX_TENSOR_ELEMENTS)
+    MAX_TENSOR_ELEMENTS elements."""
+    return within(shape, limits.MAX_RANK, limits.MAX_TENSOR_ELEMENTS)
+
+
+# a program repeats a few shapes many times; the limits are in the key (tests change them)
+@functools.lru_cache(maxsize=4096)
+def within(shape: tuple, rank: int, elements: int) -> bool:
+    return 0 not in shape and len(shape) <= rank and math.prod(shape) <= elements
 
 
 def check_size(program, pos, name: str, shape, origin=()) -> None:
