@@ -97,7 +97,8 @@ class Slots:
     def elements(self) -> tuple[int, int]:
         """The run's arrays at their peak, in elements (per example, fixed): every
         slot, and the most the steps' own arrays hold at once, their
-        temporaries included (the data given to the run is not counted)."""
+        temporaries included as `make` was told (not counted: the data given
+        to the run, and a convolution's columns, docs/guide.md "Speed")."""
         total = (0, 0)
         for key in self.layout:
             total = added(total, key, 1)
