@@ -62,13 +62,14 @@ class Slots:
         self.hold(name, k)
         return k
 
-    def make(self, name: str, shape, varies: bool, scratch: int = 0) -> None:
+    def make(self, name: str, shape, varies: bool, scratch: tuple[int, int] = (0, 0)) -> None:
         """`name` is an array its step makes (not a slot): counted while it lives,
-        with `scratch` more of its size while the step runs (an op's temporaries)."""
+        with `scratch` elements (per example, fixed) more while the step runs
+        (the op's temporaries)."""
         array = ("made", len(self.made))
         self.made[array] = (tuple(shape), bool(varies))
-        self.peak = tuple(map(max, self.peak, added(self.live, self.made[array], 1 + scratch)))
         self.live = added(self.live, self.made[array], 1)
+        self.peak = tuple(map(max, self.peak, (self.live[0] + scratch[0], self.live[1] + scratch[1])))
         self.hold(name, array)
 
     def hold(self, name: str, array) -> None:
@@ -98,7 +99,7 @@ class Slots:
         """The run's arrays at their peak, in elements (per example, fixed): every
         slot, and the most the steps' own arrays hold at once, their
         temporaries included as `make` was told (not counted: the data given
-        to the run, and a convolution's columns, docs/guide.md "Speed")."""
+        to the run)."""
         total = (0, 0)
         for key in self.layout:
             total = added(total, key, 1)
