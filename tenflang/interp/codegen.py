@@ -36,10 +36,10 @@ from .. import convolution, embedding, native, ops
 from ..modes import MODE_KEY
 from ..lang.printer import attribute, number
 from ..naming import Generated, Identifiers, numbered, python_identifier
-from ..shapes import size
 from .fusion import Group, fuse
 from .image_c import FORWARDS as NATIVE_IMAGE_OPS
 from .loop_wrapper import functions as loop_functions
+from . import memory
 from .memory import Slots
 from .sweeps import Sweep, with_sweeps
 from . import sweeps_c
@@ -106,9 +106,6 @@ def reduction_code(step, shapes) -> str | None:
 
 
 PARAMETERS = ("env", "xp", "F", "dtype", "buf")
-# temporaries the size of its result an op's forward holds at once, at most
-# (softmax, log_softmax, the derivatives of tanh and the logistic: two)
-SCRATCH = 2
 
 
 class Source:
@@ -263,9 +260,8 @@ def with_columns(src: Source, step, lines: tuple, kept: dict) -> tuple:
     cols = src.var(kept[step.target])
     if src.slots is not None:        # the columns live from the forward to the kernel gradient
         if step.op.name == "conv2d":
-            image, kernel = (src.plan.shapes[o] for o in step.operands[:2])
-            out = src.plan.shapes[step.target]
-            src.slots.make(kept[step.target], (size(kernel[1:]) * size(out) // kernel[0],), True)
+            columns = memory.workspace(step, src.plan.shapes, True, False)[0]
+            src.slots.make(kept[step.target], (columns,), True)
         else:
             src.slots.release([kept[step.target]])
     if step.op.name == "conv2d":
@@ -319,7 +315,7 @@ def step_lines(src: Source, step, fused: dict, owned: set[str], batched: set[str
         attrs = ", ".join(map(repr, written(step.attrs)))
         # a sum inside a product: BLAS makes the result alone, a convolution its columns
         made(src, step.target, False,
-             workspace(src, step) if step.op.name == "conv2d_kernel_grad" else (0, 0))
+             scratch(src, step) if step.op.name == "conv2d_kernel_grad" else (0, 0))
         return (f"{src.var(step.target)} = {fused[step.target].format(**names, attrs=attrs)}",
                 line)
     inplace = inplace_operand(step, owned, batched, src.plan.shapes)
@@ -334,7 +330,7 @@ def step_lines(src: Source, step, fused: dict, owned: set[str], batched: set[str
         return code, line
     code = f"{src.var(step.target)} = {step_code(src, step, None)}"
     if not step.op.view:
-        made(src, step.target, step.target in batched, workspace(src, step))
+        made(src, step.target, step.target in batched, scratch(src, step))
     return code, line if renamed else ""
 
 
@@ -344,21 +340,11 @@ def made(src: Source, target: str, varies: bool, scratch=(0, 0)) -> None:
         src.slots.make(target, src.plan.shapes[target], varies, scratch)
 
 
-def workspace(src: Source, step) -> tuple[int, int]:
-    """Elements (per example, fixed) an op's function holds besides its result:
-    a convolution its columns (unless kept from the forward: `with_columns`),
-    another op up to SCRATCH temporaries of its result's size, a ufunc none."""
-    shapes, name = src.plan.shapes, step.op.name
-    if name in ("conv2d", "conv2d_image_grad", "conv2d_kernel_grad"):
-        if step.target in src.kept_columns:
-            return (0, 0)
-        kernel = shapes[step.operands[1 if name != "conv2d_kernel_grad" else 2]]
-        out = shapes[step.target if name == "conv2d" else step.operands[0]]
-        return (size(kernel[1:]) * size(out) // kernel[0], 0)
-    if step.op.ufunc:
-        return (0, 0)
-    n = SCRATCH * size(shapes[step.target])
-    return (n, 0) if step.target in src.batched else (0, n)
+def scratch(src: Source, step) -> tuple[int, int]:
+    """What `step`'s op holds besides its result (memory.workspace; no columns
+    where they are kept from the forward)."""
+    return memory.workspace(step, src.plan.shapes, step.target in src.batched,
+                            step.target in src.kept_columns)
 
 
 @functools.lru_cache(maxsize=256)

@@ -39,6 +39,10 @@ from collections import OrderedDict
 from ..shapes import size
 
 KEPT = 4          # batch shapes whose buffers a Buffers keeps
+# temporaries the size of its result an op's function holds at once, at most
+# (softmax, log_softmax, the derivatives of tanh and the logistic: two)
+SCRATCH = 2
+CONVOLUTIONS = ("conv2d", "conv2d_image_grad", "conv2d_kernel_grad")
 
 
 class Slots:
@@ -104,6 +108,24 @@ class Slots:
         for key in self.layout:
             total = added(total, key, 1)
         return total[0] + self.peak[0], total[1] + self.peak[1]
+
+
+def workspace(step, shapes, varies: bool, kept: bool = False) -> tuple[int, int]:
+    """Elements (per example, fixed) a step's op holds besides its result: a
+    convolution its columns, C·kh·kw per output pixel (none when `kept` from
+    the forward), another op up to SCRATCH temporaries of its result's size
+    (`varies`: per example), a ufunc none."""
+    name = step.op.name
+    if name in CONVOLUTIONS:
+        if kept:
+            return (0, 0)
+        kernel = shapes[step.operands[2 if name == "conv2d_kernel_grad" else 1]]
+        out = shapes[step.target if name == "conv2d" else step.operands[0]]
+        return (size(kernel[1:]) * size(out) // kernel[0], 0)
+    if step.op.ufunc:
+        return (0, 0)
+    n = SCRATCH * size(shapes[step.target])
+    return (n, 0) if varies else (0, n)
 
 
 def added(count: tuple[int, int], key: tuple, sign: int) -> tuple[int, int]:
