@@ -8,7 +8,8 @@
   no result shares memory with a buffer.
 * The steady state: a run with kept buffers allocates less, by the buffers.
 * `tfcompiler --stats` reports a training step's memory: the measured peak
-  (tracemalloc, which numpy reports its arrays to) is within a quarter of it.
+  (tracemalloc, which numpy reports its arrays to) is within a quarter of it,
+  on dense, convolutional and recurrent samples.
 """
 from __future__ import annotations
 
@@ -49,7 +50,7 @@ def test_a_slot_is_reused_only_when_every_value_in_it_is_released():
 
 def test_the_peak_counts_the_steps_arrays_and_their_temporaries():
     slots = Slots()
-    slots.make("s", (10,), True, scratch=2)           # 10 + 2·10 while made
+    slots.make("s", (10,), True, scratch=(20, 0))     # 10 + 20 while made
     slots.make("t", (), True)
     slots.release(["s"])
     slots.take("u", (5,), True)
@@ -134,10 +135,11 @@ def test_kept_buffers_are_not_allocated_again(name, monkeypatch):
     assert steady <= fresh - 0.9 * buffers.nbytes()
 
 
-@pytest.mark.parametrize("name", ["mlp_digits.tf", "softmax_digits.tf", "example_shape.tf"])
+@pytest.mark.parametrize("name", ["mlp_digits.tf", "softmax_digits.tf", "example_shape.tf",
+                                  "lenet_digits.tf", "vgg_digits.tf", "lstm_digits.tf"])
 def test_stats_report_the_memory_a_training_step_uses(name, monkeypatch):
     monkeypatch.setenv("TENFLANG_FUSE", "0")
-    batch = 500
+    batch = 256
     plan, data = problem(name, batch)
     per_example, fixed = training_step_bytes(sample_gcp(name))
     assert per_example == memory_plan(plan).elements()[0] * 8

@@ -39,6 +39,7 @@ from ..naming import Generated, Identifiers, numbered, python_identifier
 from .fusion import Group, fuse
 from .image_c import FORWARDS as NATIVE_IMAGE_OPS
 from .loop_wrapper import functions as loop_functions
+from . import memory
 from .memory import Slots
 from .sweeps import Sweep, with_sweeps
 from . import sweeps_c
@@ -105,9 +106,6 @@ def reduction_code(step, shapes) -> str | None:
 
 
 PARAMETERS = ("env", "xp", "F", "dtype", "buf")
-# temporaries the size of its result an op's forward holds at once, at most
-# (softmax, log_softmax, the derivatives of tanh and the logistic: two)
-SCRATCH = 2
 
 
 class Source:
@@ -122,6 +120,7 @@ class Source:
         self.lines = [f"def run({', '.join(PARAMETERS if slots is not None else PARAMETERS[:-1])}):"]
         self.plan, self.slots = plan, slots
         self.batched = batched_names(plan)
+        self.kept_columns: dict = {}      # see shared_columns
 
     def renamed(self, names) -> bool:
         return any(self.var(n) != n for n in names if isinstance(n, str))
@@ -207,7 +206,7 @@ def build(plan, reduce: str | None, fused: bool = False, sweeps: bool = False,
         items = with_sweeps(plan, items, blas, batched) if sweeps else items
     groups = [g for g in items if isinstance(g, Group)]
     passes = [s for s in items if isinstance(s, Sweep)]
-    kept_columns = shared_columns(plan, blas)
+    kept_columns = src.kept_columns = shared_columns(plan, blas)
     reduced, owned = set(blas), set()
     for item in items:
         if isinstance(item, (Group, Sweep)):
@@ -259,6 +258,12 @@ def with_columns(src: Source, step, lines: tuple, kept: dict) -> tuple:
         return lines
     code, comment = lines
     cols = src.var(kept[step.target])
+    if src.slots is not None:        # the columns live from the forward to the kernel gradient
+        if step.op.name == "conv2d":
+            columns = memory.workspace(step, src.plan.shapes, True, False)[0]
+            src.slots.make(kept[step.target], (columns,), True)
+        else:
+            src.slots.release([kept[step.target]])
     if step.op.name == "conv2d":
         head, call = code.split(" = F.conv2d(xp, ", 1)
         return (f"{cols} = F.conv2d_columns(xp, {call}; "
@@ -308,7 +313,9 @@ def step_lines(src: Source, step, fused: dict, owned: set[str], batched: set[str
     if step.target in fused:
         names = dict(zip("abc", (src.var(o) for o in step.operands)))
         attrs = ", ".join(map(repr, written(step.attrs)))
-        made(src, step.target, False)
+        # a sum inside a product: BLAS makes the result alone, a convolution its columns
+        made(src, step.target, False,
+             scratch(src, step) if step.op.name == "conv2d_kernel_grad" else (0, 0))
         return (f"{src.var(step.target)} = {fused[step.target].format(**names, attrs=attrs)}",
                 line)
     inplace = inplace_operand(step, owned, batched, src.plan.shapes)
@@ -323,14 +330,21 @@ def step_lines(src: Source, step, fused: dict, owned: set[str], batched: set[str
         return code, line
     code = f"{src.var(step.target)} = {step_code(src, step, None)}"
     if not step.op.view:
-        made(src, step.target, step.target in batched, 0 if step.op.ufunc else SCRATCH)
+        made(src, step.target, step.target in batched, scratch(src, step))
     return code, line if renamed else ""
 
 
-def made(src: Source, target: str, varies: bool, scratch: int = 0) -> None:
+def made(src: Source, target: str, varies: bool, scratch=(0, 0)) -> None:
     """Counts an array the step makes itself (not written into a slot)."""
     if src.slots is not None and target not in src.slots.array_of:
         src.slots.make(target, src.plan.shapes[target], varies, scratch)
+
+
+def scratch(src: Source, step) -> tuple[int, int]:
+    """What `step`'s op holds besides its result (memory.workspace; no columns
+    where they are kept from the forward)."""
+    return memory.workspace(step, src.plan.shapes, step.target in src.batched,
+                            step.target in src.kept_columns)
 
 
 @functools.lru_cache(maxsize=256)

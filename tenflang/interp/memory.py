@@ -39,6 +39,10 @@ from collections import OrderedDict
 from ..shapes import size
 
 KEPT = 4          # batch shapes whose buffers a Buffers keeps
+# temporaries the size of its result an op's function holds at once, at most
+# (softmax, log_softmax, the derivatives of tanh and the logistic: two)
+SCRATCH = 2
+CONVOLUTIONS = ("conv2d", "conv2d_image_grad", "conv2d_kernel_grad")
 
 
 class Slots:
@@ -62,13 +66,14 @@ class Slots:
         self.hold(name, k)
         return k
 
-    def make(self, name: str, shape, varies: bool, scratch: int = 0) -> None:
+    def make(self, name: str, shape, varies: bool, scratch: tuple[int, int] = (0, 0)) -> None:
         """`name` is an array its step makes (not a slot): counted while it lives,
-        with `scratch` more of its size while the step runs (an op's temporaries)."""
+        with `scratch` elements (per example, fixed) more while the step runs
+        (the op's temporaries)."""
         array = ("made", len(self.made))
         self.made[array] = (tuple(shape), bool(varies))
-        self.peak = tuple(map(max, self.peak, added(self.live, self.made[array], 1 + scratch)))
         self.live = added(self.live, self.made[array], 1)
+        self.peak = tuple(map(max, self.peak, (self.live[0] + scratch[0], self.live[1] + scratch[1])))
         self.hold(name, array)
 
     def hold(self, name: str, array) -> None:
@@ -97,11 +102,30 @@ class Slots:
     def elements(self) -> tuple[int, int]:
         """The run's arrays at their peak, in elements (per example, fixed): every
         slot, and the most the steps' own arrays hold at once, their
-        temporaries included (the data given to the run is not counted)."""
+        temporaries included as `make` was told (not counted: the data given
+        to the run)."""
         total = (0, 0)
         for key in self.layout:
             total = added(total, key, 1)
         return total[0] + self.peak[0], total[1] + self.peak[1]
+
+
+def workspace(step, shapes, varies: bool, kept: bool = False) -> tuple[int, int]:
+    """Elements (per example, fixed) a step's op holds besides its result: a
+    convolution its columns, C·kh·kw per output pixel (none when `kept` from
+    the forward), another op up to SCRATCH temporaries of its result's size
+    (`varies`: per example), a ufunc none."""
+    name = step.op.name
+    if name in CONVOLUTIONS:
+        if kept:
+            return (0, 0)
+        kernel = shapes[step.operands[2 if name == "conv2d_kernel_grad" else 1]]
+        out = shapes[step.target if name == "conv2d" else step.operands[0]]
+        return (size(kernel[1:]) * size(out) // kernel[0], 0)
+    if step.op.ufunc:
+        return (0, 0)
+    n = SCRATCH * size(shapes[step.target])
+    return (n, 0) if varies else (0, n)
 
 
 def added(count: tuple[int, int], key: tuple, sign: int) -> tuple[int, int]:
