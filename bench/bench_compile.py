@@ -33,7 +33,8 @@ Conventions
   macros, checks); compile is `compile_gradient(program, level)` (with its
   check of the GCP).
 * The table is printed and written to `--out` (default
-  bench/results_compile.md) as Markdown, with the command and the load average.
+  bench/results_compile.md) as Markdown, with the command and the load average;
+  the file's own sections (`## ...`, notes written by hand) are kept below it.
 """
 from __future__ import annotations
 
@@ -309,7 +310,14 @@ def main(argv=None) -> None:
     text = (f"# Compile benchmark\n\n`{command.strip()}`; "
             f"{environment()}. Median of {args.runs} runs (one where a run takes more "
             f"than {args.slow:g} s).\n\n{result}\n")
-    Path(args.out).write_text(text)
+    Path(args.out).write_text(text + notes_of(Path(args.out)))
+
+
+def notes_of(path: Path) -> str:
+    """The sections (`## ...`) of an earlier results file, kept below the new table."""
+    old = path.read_text() if path.exists() else ""
+    start = old.find("\n## ")
+    return "" if start < 0 else old[start:]
 
 
 if __name__ == "__main__":
