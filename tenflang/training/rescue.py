@@ -19,7 +19,6 @@ import time
 from ..data import vectors
 from ..errors import TenflangError
 from ..files import write_file
-from .checkpoints import save_checkpoint
 from .state import Interrupted, State
 
 
@@ -46,6 +45,7 @@ def keep_weights(state: State, out: str | None, checkpoint: str | None, cfg,
         except TenflangError as err:
             failed.append(err.render())
     if checkpoint:
+        from .checkpoints import save_checkpoint    # here: a run without one does not load it
         attempt(checkpoint, lambda: save_checkpoint(checkpoint, state, cfg))
     attempt(out or "standard output", lambda: vectors.save_weights(out, weights, statistics)
             if out else write_file(None, vectors.format_weights(weights, statistics)))
