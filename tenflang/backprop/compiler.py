@@ -23,7 +23,7 @@ from .gcp import assemble
 from .graph import build_graph, reachable
 from ..naming import adjoint
 from .reverse import carries, edge_rules, infer, reverse_sweep, zero
-from .simplify import simplify
+from .simplify import remove_dead
 
 
 def compile_gradient(program: Program, level: int = 1, verify: bool = True) -> Program:
@@ -42,18 +42,21 @@ def sweep_and_assemble(program: Program, level: int) -> Program:
     losses = [n for n, k in graph.kinds.items() if k == "loss" and n in graph.defs]
     rules = edge_rules(graph, shapes)
     nodes = set(graph.index) if level == 0 else relevant_nodes(graph, rules, weights, losses)
-    sweep = reverse_sweep(graph, shapes, nodes, keep_zero=level == 0, rules=rules)
+    sweep = reverse_sweep(graph, shapes, nodes, keep_zero=level == 0, rules=rules,
+                          simplify=level >= 1)
     all_weights = [d.name for d in program.declarations().values() if d.kind == DeclKind.WEIGHT]
     missing = [zero(sweep.adjoints.setdefault(w, sweep.namer.claim(adjoint(w))), w, sweep.shapes)
                for w in all_weights if w not in nodes]
     infer(missing, sweep.shapes)
-    blocks = sweep.blocks + ([(Comment("weights no loss depends on: gradient zero"), missing)]
-                             if missing else [])
     outputs = {sweep.adjoints[w] for w in all_weights}
     forward = program.definitions()
+    if sweep.simplifier is not None:
+        sweep.simplifier.keep.update(outputs)
+        missing = sweep.simplifier.block(missing)
+    blocks = sweep.blocks + ([(Comment("weights no loss depends on: gradient zero"), missing)]
+                             if missing else [])
     if level >= 1:
-        keep = set(outputs) | set(losses)
-        forward, blocks = simplify(forward, blocks, keep, sweep.shapes)
+        forward, blocks = remove_dead(forward, blocks, outputs | set(losses))
     return assemble(program, sweep.shapes, forward, blocks, outputs)
 
 

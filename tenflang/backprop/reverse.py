@@ -11,6 +11,11 @@ weights and losses); a node with no contribution has adjoint zero.  The
 result is a list of blocks, one per node, each a comment naming the forward
 line and the block's definitions, plus the shapes of all new names.
 
+At -O1 (`simplify=True`) the sweep simplifies as it goes: each finished block
+goes through a `simplify.Simplifier`, and a local partial that is a bare
+symbol or number (`1` for `add`, `b` for `mul a b`) is never written: its name
+just stands for the value, as the simplifier would have made it.
+
 The derivative rules of every definition are looked up once (`edge_rules`,
 per operand position) and shared by the pruning in `compiler.relevant_nodes`
 and the sweep: a large program asks for them about seven times per line.
@@ -29,9 +34,11 @@ from ..lang.printer import right_side
 from ..opkinds import Rule, RuleKind
 from ..shapes import Shape
 from .graph import Graph, topological_order
-from .rules import lower
+from .rules import leaf_value, lower
+from .simplify import Simplifier
 
 LOSS = DeclKind.LOSS            # looked up once: an enum member's lookup is slow
+WEIGHT = DeclKind.WEIGHT
 
 
 @dataclass
@@ -45,6 +52,7 @@ class Sweep:
     adjoints: dict[str, str] = field(default_factory=dict)   # node -> name of d/dnode
     envs: dict[str, dict] = field(default_factory=dict)      # node -> `operand_env` of it
     blocks: list[tuple[Comment, list[Define]]] = field(default_factory=list)
+    simplifier: Simplifier | None = None                      # -O1: see the module docstring
 
 
 def operand_shapes(operands, shapes) -> tuple[Shape, ...]:
@@ -78,13 +86,19 @@ def carries(rule: Rule | None, keep_zero: bool) -> bool:
 
 
 def reverse_sweep(graph: Graph, shapes: dict, nodes: set[str], keep_zero: bool = True,
-                  rules: dict | None = None) -> Sweep:
-    """The sweep over `nodes`; `rules` is `edge_rules(graph, shapes)` if the caller has it."""
+                  rules: dict | None = None, simplify: bool = False) -> Sweep:
+    """The sweep over `nodes`; `rules` is `edge_rules(graph, shapes)` if the caller has it;
+    `simplify`: the -O1 clean-up as it goes (module docstring)."""
     rules = edge_rules(graph, shapes) if rules is None else rules
     sweep = Sweep(graph, dict(shapes), nodes, Namer(set(shapes)), rules)
+    if simplify:
+        losses = {n for n, kind in graph.kinds.items() if kind == LOSS}
+        sweep.simplifier = Simplifier.after(graph.defs.values(), losses, sweep.shapes)
     for node in topological_order(graph, nodes):
         lines = adjoint_lines(sweep, node, keep_zero)
         lines += partial_lines(sweep, node, keep_zero)
+        if sweep.simplifier is not None:
+            lines = sweep.simplifier.block(lines)
         define = graph.defs.get(node)
         title = f"{node} = {right_side(define)}" if define else f"{graph.kinds[node]} {node}"
         sweep.blocks.append((Comment(title), lines))
@@ -92,7 +106,7 @@ def reverse_sweep(graph: Graph, shapes: dict, nodes: set[str], keep_zero: bool =
 
 
 def adjoint_lines(sweep: Sweep, node: str, keep_zero: bool) -> list[Define]:
-    target = sweep.adjoints[node] = sweep.namer.claim(adjoint(node))
+    target = claim_adjoint(sweep, node)
     nodes, rules = sweep.nodes, sweep.rules
     uses = [(u, i) for u, i in sweep.graph.users[node]
             if u in nodes and carries(rules[u][i], keep_zero)]
@@ -118,6 +132,14 @@ def adjoint_lines(sweep: Sweep, node: str, keep_zero: bool) -> list[Define]:
         total = Var(name)
     infer(sums, sweep.shapes)
     return lines + sums
+
+
+def claim_adjoint(sweep: Sweep, node: str) -> str:
+    """The name of d/dnode; a weight's is an output, which the simplifier keeps."""
+    target = sweep.adjoints[node] = sweep.namer.claim(adjoint(node))
+    if sweep.simplifier is not None and sweep.graph.kinds[node] == WEIGHT:
+        sweep.simplifier.keep.add(target)
+    return target
 
 
 def zero(target: str, like: str, shapes) -> Define:
@@ -168,6 +190,12 @@ def partial(sweep: Sweep, define: Define, position: int, rule: str) -> list[Defi
     """The lines of d<node>/d<operand> for the operand at `position`."""
     name = sweep.namer.claim(partial_name(define.name, define.operands[position].name))
     sweep.partials[(define.name, position)] = name
-    lines = lower(rule, name, sweep.envs[define.name], sweep.namer)
+    env = sweep.envs[define.name]
+    leaf = None if sweep.simplifier is None else leaf_value(rule, env)
+    if leaf is not None:        # `lower` would write `copy leaf`: the simplifier may drop it
+        sweep.shapes[name] = operand_shapes((leaf,), sweep.shapes)[0]
+        if sweep.simplifier.vanish(name, leaf):
+            return []
+    lines = lower(rule, name, env, sweep.namer)
     infer(lines, sweep.shapes)
     return lines

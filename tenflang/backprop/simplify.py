@@ -14,11 +14,17 @@ either stays or is replaced by a value:
 
 Names in `keep` (the weight gradients and the losses) are always defined.
 Forward lines are kept as the user wrote them; only their dead ones go.
+
+The pass goes as the reverse sweep does: the sweep hands each finished block
+to a `Simplifier` (`Simplifier.block`), and a local partial that is a plain
+copy (`1` for `add`) is never written: `Simplifier.vanish` records what its
+name stands for, as the copy line would have.  `remove_dead` runs at the end.
 """
 from __future__ import annotations
 
 import functools
 import math
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -30,20 +36,39 @@ COMMUTATIVE = {"add", "mul", "max", "min", "dot"}
 REWRITTEN = {"mul", "sub"}      # the ops `rewrite` may spell otherwise
 
 
-def simplify(forward, blocks, keep: set[str], shapes):
-    table: dict = {}       # what a line computes (`key`) -> the first name computing it
-    for line in forward:
-        table.setdefault(key(line.op, line.operands, line.attrs), line.name)
-    subst: dict[str, Var | Num] = {}       # a vanished line's name -> what it stood for
-    new_blocks = []
-    for title, lines in blocks:
+@dataclass
+class Simplifier:
+    """The pass's state: `table` maps what a line computes (`key`) to the first
+    name computing it; `subst` maps a vanished line's name to what it stood for."""
+    keep: set[str]
+    shapes: dict[str, Shape]
+    table: dict = field(default_factory=dict)
+    subst: dict[str, Var | Num] = field(default_factory=dict)
+
+    @classmethod
+    def after(cls, forward, keep: set[str], shapes) -> "Simplifier":
+        """A simplifier for the backward lines that follow `forward`."""
+        table: dict = {}
+        for line in forward:
+            table.setdefault(key(line.op, line.operands, line.attrs), line.name)
+        return cls(keep, shapes, table)
+
+    def block(self, lines: list[Define]) -> list[Define]:
+        """The lines that stay, in order (see `simplified`)."""
         kept = []
         for line in lines:
-            line = simplified(line, subst, table, keep, shapes)
+            line = simplified(line, self.subst, self.table, self.keep, self.shapes)
             if line is not None:
                 kept.append(line)
-        new_blocks.append((title, kept))
-    return remove_dead(forward, new_blocks, keep)
+        return kept
+
+    def vanish(self, name: str, value: Var | Num) -> bool:
+        """`define name = copy value` without writing it: True where it vanishes
+        (`subst` records it), False where the line must stay (`name` in `keep`)."""
+        if name in self.keep:
+            return False
+        self.subst[name] = substituted((value,), self.subst)[0]
+        return True
 
 
 def simplified(line: Define, subst: dict, table: dict, keep: set[str], shapes) -> Define | None:
