@@ -26,9 +26,9 @@ from ..gcpause import paused_gc
 
 # OpenBLAS's worker threads, started as numpy loads it, spin for 2^28 cycles (~0.1 s)
 # before they sleep: a short run paid that in CPU, and in wall time where another
-# process wanted the core.  2^22 cycles (~2 ms) still keep them awake between the
+# process wanted the core.  2^24 cycles (~7 ms) still keep them awake between the
 # products of a training step.  Read when numpy is first imported; a user's value wins.
-os.environ.setdefault("OPENBLAS_THREAD_TIMEOUT", "22")
+os.environ.setdefault("OPENBLAS_THREAD_TIMEOUT", "24")
 atexit.register(gc.freeze)      # see the module docstring
 
 # subcommand -> (module, click command); the three tf* names are the same objects
