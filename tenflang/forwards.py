@@ -203,6 +203,13 @@ def sum_like(xp, a, b):
     return a.sum(axis=axes).reshape(a.shape[:1] + b.shape[1:]) if axes else a
 
 
+def sum_like_sum(xp, a, b):
+    """`sum_like` summed over the examples too (b's per-example shape, no example
+    axis): the example axis first (whole planes added, which numpy vectorises;
+    a bias gradient's sum over the other axes first took 5x longer)."""
+    return sum_like(xp, a.sum(axis=0, keepdims=True), b)[0]
+
+
 def broadcast_like(xp, a, b, axis=None):
     """a broadcast to b's shape; with `axis`, a unit axis is first put back
     at that axis of b (undoing a reduction along it)."""

@@ -42,7 +42,7 @@ import time
 from . import limits
 from .files import cache_dir
 
-FLAGS = ("-O2", "-shared", "-fPIC", "-fno-math-errno", "-ffp-contract=off", "-std=c99")
+FLAGS = ("-O2", "-shared", "-fPIC", "-fno-math-errno", "-fno-trapping-math", "-ffp-contract=off", "-std=c99")
 
 
 class Unavailable(RuntimeError):

@@ -814,18 +814,22 @@ def test_float32_runs_in_float32_and_is_close_to_float64(path):
 @pytest.mark.parametrize("line", ["define g = mul s v", "define g = mul v s", "define g = mul s s",
                                   "define g = outer s2 v", "define g = matmul M N",
                                   "define g = matmul A B", "define g = matmul A N",
-                                  "define g = matmul M (reshape N [3, 4])"])
+                                  "define g = matmul M (reshape N [3, 4])",
+                                  "define g = sum_like M c", "define g = sum_like A c"])
 def test_batch_sums_pushed_into_products_equal_plain_sums(line):
     """reduce="sum" of a product of two per-example values is done inside one
-    BLAS call; it must equal summing the per-example products."""
+    BLAS call (a bias gradient's `sum_like`: the batch summed first); it must
+    equal summing the per-example results."""
     source = ("declare input s\ndeclare input s2 [2]\ndeclare input v [3]\n"
               "declare input M [2, 3]\ndeclare input N [3, 4]\ndeclare input A [5, 2, 3]\n"
-              "declare input B [5, 3, 4]\ndeclare output g\n" + line + "\n")
+              "declare input B [5, 3, 4]\ndeclare weight c [2, 1]\ndeclare output g\n"
+              + line + "\n")
     program = tenflang.parse(source)
     rng = np.random.default_rng(5)
     data = {"s": rng.normal(size=6), "s2": rng.normal(size=(6, 2)), "v": rng.normal(size=(6, 3)),
             "M": rng.normal(size=(6, 2, 3)), "N": rng.normal(size=(6, 3, 4)),
-            "A": rng.normal(size=(6, 5, 2, 3)), "B": rng.normal(size=(6, 5, 3, 4))}
+            "A": rng.normal(size=(6, 5, 2, 3)), "B": rng.normal(size=(6, 5, 3, 4)),
+            "c": rng.normal(size=(2, 1))}
     plan = make_plan(program, set(data), ["g"])
     per_example = run_plan(plan, data)["g"]
     summed = run_plan(plan, data, reduce="sum")["g"]

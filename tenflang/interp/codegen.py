@@ -32,7 +32,7 @@ from __future__ import annotations
 import functools
 from types import SimpleNamespace
 
-from .. import convolution, embedding, native, ops
+from .. import convolution, embedding, forwards, native, ops
 from ..modes import MODE_KEY
 from ..lang.printer import attribute, number
 from ..naming import Generated, Identifiers, numbered, python_identifier
@@ -51,10 +51,13 @@ REDUCIBLE = {"outer": "xp.matmul({a}.T, {b})",
              "matmul": "xp.tensordot({a}, {b}, axes=((0, 2), (0, 1)))",
              "conv2d_kernel_grad": "F.conv2d_kernel_grad_sum(xp, {a}, {b}, {c}, {attrs})",
              # an embedding's gradient: the batch's rows added into one table
-             "take_grad": "F.take_grad_sum(xp, {a}, {b}, {c})"}
+             "take_grad": "F.take_grad_sum(xp, {a}, {b}, {c})",
+             # a bias's gradient: the batch's planes added, then summed down to the bias
+             "sum_like": "F.sum_like_sum(xp, {a}, {b})"}
 FORWARDS = SimpleNamespace(**{name: op.forward for name, op in ops.TABLE.items()},
                            conv2d_kernel_grad_sum=convolution.conv2d_kernel_grad_sum,
-                           take_grad_sum=embedding.take_grad_sum)
+                           take_grad_sum=embedding.take_grad_sum,
+                           sum_like_sum=forwards.sum_like_sum)
 vars(FORWARDS).update(NATIVE_IMAGE_OPS)     # C and BLAS on the CPU, else these same forwards
 
 

@@ -29,10 +29,88 @@ static void inside(long W, long j, long s, long p, long WO, long *lo, long *hi)
     if (*hi < *lo) *hi = *lo;
 }
 
+#define NARROW 16   /* output rows narrower than this: im2col and col2im by the plane (below) */
+
+/* Narrow outputs (small images): per tap, a copy or sum of the whole plane through one table of
+   offsets, off[oy*WO + ox] = oy*s*WP + ox*s into a plane of width WP (the image itself, or a
+   copy with its zero padding), instead of a copy per output row of a few elements. */
+static void offsets(long *off, long WP, long s, long HO, long WO)
+{
+    for (long oy = 0; oy < HO; oy++)
+        for (long ox = 0; ox < WO; ox++) off[oy * WO + ox] = oy * s * WP + ox * s;
+}
+
+/* Plane img [H, W] into pad [HP, WP] at (p, p), zeros around (what the windows reach) */
+static void pad_plane(const T *restrict img, T *restrict pad, long H, long W, long p, long HP, long WP)
+{
+    memset(pad, 0, HP * WP * sizeof(T));
+    for (long y = 0; y < H && y + p < HP; y++) {
+        long n = W + p <= WP ? W : WP - p;
+        for (long x = 0; x < n; x++) pad[(y + p) * WP + p + x] = img[y * W + x];
+    }
+}
+
+WIDE static void im2col_narrow(long b0, long b1, const T *restrict x, T *restrict cols, long B,
+                               long C, long H, long W, long kh, long kw, long s, long p, long HO,
+                               long WO)
+{
+    const long N = B * HO * WO, M = HO * WO, HP = (HO - 1) * s + kh, WP = p ? (WO - 1) * s + kw : W;
+    long *off = malloc(M * sizeof(long));
+    T *pad = malloc(HP * WP * sizeof(T));
+    if (!off || !pad) abort();
+    offsets(off, WP, s, HO, WO);
+    for (long b = b0; b < b1; b++)
+        for (long c = 0; c < C; c++) {
+            const T *src = x + (b * C + c) * H * W;
+            if (p) {
+                pad_plane(src, pad, H, W, p, HP, WP);
+                src = pad;
+            }
+            for (long i = 0; i < kh; i++)
+                for (long j = 0; j < kw; j++) {
+                    T *restrict o = cols + ((c * kh + i) * kw + j) * N + b * M;
+                    const T *restrict at = src + i * WP + j;
+                    for (long t = 0; t < M; t++) o[t] = at[off[t]];
+                }
+        }
+    free(pad);
+    free(off);
+}
+
+WIDE static void col2im_narrow(long b0, long b1, const T *restrict cols, T *restrict x, long B,
+                               long C, long H, long W, long kh, long kw, long s, long p, long HO,
+                               long WO)
+{
+    const long N = B * HO * WO, M = HO * WO, HP = (HO - 1) * s + kh, WP = (WO - 1) * s + kw;
+    const long HA = HP > H + p ? HP : H + p, WA = WP > W + p ? WP : W + p;   /* the plane, padded */
+    long *off = malloc(M * sizeof(long));
+    T *pad = malloc(HA * WA * sizeof(T));
+    if (!off || !pad) abort();
+    offsets(off, WA, s, HO, WO);
+    for (long b = b0; b < b1; b++)
+        for (long c = 0; c < C; c++) {
+            memset(pad, 0, HA * WA * sizeof(T));
+            for (long i = 0; i < kh; i++)
+                for (long j = 0; j < kw; j++) {
+                    const T *restrict o = cols + ((c * kh + i) * kw + j) * N + b * M;
+                    T *restrict at = pad + i * WA + j;
+                    for (long t = 0; t < M; t++) at[off[t]] += o[t];
+                }
+            T *img = x + (b * C + c) * H * W;
+            for (long y = 0; y < H; y++) copy(img + y * W, pad + (y + p) * WA + p, W);
+        }
+    free(pad);
+    free(off);
+}
+
 /* cols[(c*kh + i)*kw + j][b*HO*WO + oy*WO + ox] = x[b][c][oy*s - p + i][ox*s - p + j] (0 outside) */
 WIDE void im2col(long b0, long b1, const T *restrict x, T *restrict cols, long B, long C, long H, long W,
             long kh, long kw, long s, long p, long HO, long WO)
 {
+    if (WO < NARROW) {
+        im2col_narrow(b0, b1, x, cols, B, C, H, W, kh, kw, s, p, HO, WO);
+        return;
+    }
     const long N = B * HO * WO;
     for (long b = b0; b < b1; b++)
         for (long c = 0; c < C; c++) {
@@ -59,6 +137,10 @@ WIDE void im2col(long b0, long b1, const T *restrict x, T *restrict cols, long B
 WIDE void col2im(long b0, long b1, const T *restrict cols, T *restrict x, long B, long C, long H, long W,
             long kh, long kw, long s, long p, long HO, long WO)
 {
+    if (WO < NARROW) {
+        col2im_narrow(b0, b1, cols, x, B, C, H, W, kh, kw, s, p, HO, WO);
+        return;
+    }
     const long N = B * HO * WO;
     for (long b = b0; b < b1; b++)
         for (long c = 0; c < C; c++) {
@@ -294,6 +376,11 @@ void pool(long q0, long q1, long mode, const T *x, T *out, long H, long W, long 
           long HO, long WO)
 {
     const T scale = (T)1 / (T)(k * k);
+    if (mode == 0 && k == 2 && s == 2 && H == 2 * HO && W == 2 * WO) {
+        /* the planes are one after another: one plane of (q1 - q0)*HO rows of windows */
+        max2(x + q0 * H * W, out + q0 * HO * WO, W, (q1 - q0) * HO, WO);
+        return;
+    }
     for (long q = q0; q < q1; q++) {
         const T *img = x + q * H * W;
         T *o = out + q * HO * WO;
@@ -348,6 +435,11 @@ void pool_adjoint(long q0, long q1, long mode, const T *x, T *g, T *img, long H,
                   long k, long s, long HO, long WO)
 {
     const T scale = (T)1 / (T)(k * k);
+    if (mode == 0 && k == 2 && s == 2 && H == 2 * HO && W == 2 * WO) {     /* as in pool */
+        max2_grad(x + q0 * H * W, g + q0 * HO * WO, img + q0 * H * W, 2 * (q1 - q0) * HO, W,
+                  (q1 - q0) * HO, WO);
+        return;
+    }
     for (long q = q0; q < q1; q++) {
         const T *xq = x + q * H * W;
         T *iq = img + q * H * W, *gq = g + q * HO * WO;
