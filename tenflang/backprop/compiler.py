@@ -22,7 +22,7 @@ from ..lang.checks import check
 from .gcp import assemble
 from .graph import build_graph, reachable
 from ..naming import adjoint
-from .reverse import carries, edge_rules, infer, reverse_sweep, zero
+from .reverse import edge_rules, infer, reverse_sweep, zero
 from .simplify import remove_dead
 
 
@@ -40,7 +40,7 @@ def sweep_and_assemble(program: Program, level: int) -> Program:
     graph = build_graph(program)
     weights = [n for n, k in graph.kinds.items() if k == "weight"]
     losses = [n for n, k in graph.kinds.items() if k == "loss" and n in graph.defs]
-    rules = edge_rules(graph, shapes)
+    rules = edge_rules(graph, shapes, keep_zero=level == 0)
     nodes = set(graph.index) if level == 0 else relevant_nodes(graph, rules, weights, losses)
     sweep = reverse_sweep(graph, shapes, nodes, keep_zero=level == 0, rules=rules,
                           simplify=level >= 1)
@@ -62,15 +62,15 @@ def sweep_and_assemble(program: Program, level: int) -> Program:
 
 def relevant_nodes(graph, rules, weights, losses) -> set[str]:
     """Nodes on a path from a weight to a loss along edges that carry a derivative
-    (`rules`: `reverse.edge_rules`)."""
+    (`rules`: `reverse.edge_rules` of -O1, None where an edge carries none)."""
     def operands(node):
         define = graph.defs.get(node)
         return [] if define is None else [
             o.name for o, rule in zip(define.operands, rules[node])
-            if isinstance(o, Var) and carries(rule, False)]
+            if isinstance(o, Var) and rule is not None]
 
     def users(node):
-        return [u for u, i in graph.users[node] if carries(rules[u][i], False)]
+        return [u for u, i in graph.users[node] if rules[u][i] is not None]
     return reachable(losses, operands) & reachable(weights, users)
 
 
