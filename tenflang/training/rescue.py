@@ -13,7 +13,6 @@ output, if `-o` had kept it free.  The caller says where they are.
 from __future__ import annotations
 
 import os
-import tempfile
 import time
 
 from ..data import vectors
@@ -61,6 +60,7 @@ def keep_weights(state: State, out: str | None, checkpoint: str | None, cfg,
 def rescue_file(weights: dict) -> str | None:
     """Write the weights to a new file in the working or temporary directory;
     its path, or None when no directory takes it."""
+    import tempfile             # a failed output only
     name = time.strftime("tfweightcalc-rescue-%Y%m%d-%H%M%S") + f"-{os.getpid()}.txt"
     for folder in (os.getcwd(), tempfile.gettempdir()):
         path = os.path.join(folder, name)
