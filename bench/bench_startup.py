@@ -27,7 +27,8 @@ the process and all its threads, from os.wait4).  The tools run from this
 checkout (`python bin/tfweightcalc`, PYTHONPATH set to it), with the
 environment's thread settings, PYTHONDONTWRITEBYTECODE removed (an installed
 package has its bytecode compiled).  The load average is written with the
-figures: on a shared machine, read CPU times first.
+figures: on a shared machine, read CPU times first.  A new run keeps the
+results file's own sections (`## ...`, notes written by hand) below its tables.
 """
 from __future__ import annotations
 
@@ -123,6 +124,13 @@ def report(samples: dict[str, list], argv: list[str], loads: tuple) -> str:
     return "\n".join(lines) + "\n"
 
 
+def notes_of(path: Path) -> str:
+    """The sections (`## ...`) of an earlier results file, kept below the new tables."""
+    old = path.read_text() if path.exists() else ""
+    start = old.find("\n## ")
+    return "" if start < 0 else old[start:]
+
+
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -141,7 +149,7 @@ def main(argv=None) -> int:
         samples = measure(commands(work, args.baseline and args.baseline.resolve()), env,
                           args.runs)
     text = report(samples, argv, (start_load, os.getloadavg()[0]))
-    Path(args.out).write_text(text)
+    Path(args.out).write_text(text + notes_of(Path(args.out)))
     print(text)
     return 0
 

@@ -168,15 +168,16 @@ def conv2d_kernel_grad_sum(xp, g, x, K, stride: int = 1, pad: int = 0):
                (g, x.sum(axis=0, keepdims=True))
     kh, kw = K.shape[-2:]
     b, f, ho, wo = g.shape
+    column = K.shape[-3] * kh * kw       # a column's length, C·kh·kw (also for an empty batch)
     if ho * wo == 1:                     # one window (a dense layer): the image is the column
-        cols = im2col(xp, x, kh, kw, stride, pad).reshape(b, -1).T
+        cols = im2col(xp, x, kh, kw, stride, pad).reshape(b, column).T
         rows = g.reshape(b, f).T
     else:
         view = windows(xp, padded(xp, x, pad), kh, kw, stride)
         cols = xp.ascontiguousarray(view.transpose(1, 2, 3, 0, 4, 5))     # [C, kh, kw, B, H', W']
         rows = xp.ascontiguousarray(g.transpose(1, 0, 2, 3)).reshape(f, -1)
     # columns first: OpenBLAS runs [C·kh·kw, N]·[N, F] faster than [F, N]·[N, C·kh·kw]
-    grad = xp.matmul(cols.reshape(-1, rows.shape[1]), rows.T).T
+    grad = xp.matmul(cols.reshape(column, -1), rows.T).T
     return grad.reshape(K.shape[1:])
 
 

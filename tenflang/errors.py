@@ -22,8 +22,8 @@ message.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
+from .records import frozen
 from . import limits
 
 _CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
@@ -56,7 +56,7 @@ def window(line: str, column: int) -> tuple[str, int]:
     return head + line[start:start + width] + tail, column - start + len(head)
 
 
-@dataclass(frozen=True)
+@frozen
 class Location:
     file: str | None = None
     line: int | None = None

@@ -37,7 +37,6 @@ import os
 import re
 import stat
 import sys
-import tempfile
 import time
 
 from . import limits
@@ -108,6 +107,18 @@ def write_fd(path: str, fd: int, raw: bytes) -> None:
         raise failure(path, err) from None
 
 
+def new_file(folder: str, prefix: str) -> tuple[int, str]:
+    """(descriptor, path) of a file made in `folder` under a name no file had
+    (`prefix`, random letters, `.tmp`), readable by its owner only: as
+    `tempfile.mkstemp` makes one, without importing tempfile (start-up)."""
+    while True:
+        path = os.path.join(folder, f"{prefix}{os.urandom(6).hex()}.tmp")
+        try:
+            return os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600), path
+        except FileExistsError:
+            continue
+
+
 def replace_atomically(path: str, target: str, raw: bytes, mode: int | None) -> None:
     """Write a temporary file next to `target`, then rename it over `target`."""
     if mode is None:
@@ -116,8 +127,8 @@ def replace_atomically(path: str, target: str, raw: bytes, mode: int | None) -> 
         mode = 0o666 & ~umask
     tmp = None
     try:
-        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(target), suffix=".tmp",
-                                   prefix=f".{os.path.basename(target)}.{os.getpid()}.")
+        fd, tmp = new_file(os.path.dirname(target),
+                           f".{os.path.basename(target)}.{os.getpid()}.")
         with os.fdopen(fd, "wb") as f:
             f.write(raw)
             f.flush()
@@ -282,7 +293,7 @@ def check_writable(option: str, path: str) -> None:
         raise TenflangError(f"{option}: the directory {os.path.dirname(path) or '.'} does not "
                             "exist", Location(path))
     try:
-        fd, probe = tempfile.mkstemp(dir=folder, prefix=".tenflang-probe.", suffix=".tmp")
+        fd, probe = new_file(folder, ".tenflang-probe.")
         os.close(fd)
         os.unlink(probe)
     except OSError as err:

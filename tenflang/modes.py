@@ -21,16 +21,18 @@ finaliser, twice, over xp's uint64 arithmetic (numpy and cupy alike).
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import numpy as np
+
+from .records import frozen
 
 MODE_KEY = "#mode"       # where a run's mode sits among its values (never a TenFlang name)
 BITS = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
 
 
-@dataclass(frozen=True)
+@frozen
 class Mode:
     training: bool = True
     seed: int = 0

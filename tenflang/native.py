@@ -35,7 +35,6 @@ import platform
 import shutil
 import signal
 import sys
-import tempfile
 import threading
 import time
 
@@ -83,6 +82,7 @@ def library(source: str, extra: tuple = ()) -> ctypes.CDLL:
     digest = hashlib.sha256("\0".join(key).encode()).hexdigest()[:24]
     folder = cache_dir("native")
     if folder is None:           # a loaded library stays mapped after its file is gone
+        import tempfile          # here and in `build`: a run whose library is cached needs none
         with tempfile.TemporaryDirectory(prefix="tenflang-native-") as folder:
             path = os.path.join(folder, f"lib_{digest}.so")
             build(cc, source, path, flags)
@@ -106,6 +106,7 @@ def load(path: str) -> ctypes.CDLL:
 
 def build(cc: str, source: str, path: str, flags: tuple = FLAGS) -> None:
     """Compile `source` into the library `path` (atomically, see the docstring)."""
+    import tempfile
     folder = os.path.dirname(path)
     with tempfile.TemporaryDirectory(dir=folder) as work:
         c_file, so_file = os.path.join(work, "source.c"), os.path.join(work, "lib.so")

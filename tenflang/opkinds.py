@@ -56,10 +56,11 @@ Conventions
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from enum import StrEnum
 from typing import Callable
 
+from .records import frozen
 from .shapes import Shape, size
 
 # --- derivative rule kinds ---------------------------------------------------
@@ -78,7 +79,7 @@ class Reduction(StrEnum):
     MEAN = "mean"
 
 
-@dataclass(frozen=True)
+@frozen
 class Rule:
     kind: RuleKind
     partial: str | None       # the local partial dv/dm (None: linear)
@@ -138,7 +139,7 @@ def linear_passing(attrs: tuple[Attr, ...], *combines: str, rest=()):
 
 # --- attributes --------------------------------------------------------------
 
-@dataclass(frozen=True)
+@frozen
 class Attr:
     """A static attribute: its name, default (None: absent) and check.
     `check(value)` returns what is wrong (`"must be ≥ 1"`) or None; `shape`
@@ -175,7 +176,7 @@ def permutation(value) -> str | None:
 
 # --- an op ---------------------------------------------------------------------
 
-@dataclass(frozen=True)
+@frozen
 class Op:
     name: str
     arity: int

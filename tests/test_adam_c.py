@@ -43,7 +43,8 @@ def test_the_c_update_equals_numpy_bit_for_bit(dtype, weight_decay, monkeypatch)
         np.testing.assert_array_equal(a, b)
 
 
-def test_it_applies_only_to_contiguous_numpy_arrays_of_one_dtype():
+def test_it_applies_only_to_contiguous_numpy_arrays_of_one_dtype(monkeypatch):
+    monkeypatch.setenv("TENFLANG_FUSE", "1")         # whatever the caller's environment says
     cfg = config(0.0)
     w, m, v = np.ones((4, 3)), np.zeros((4, 3)), np.zeros((4, 3))
     assert adam_c.update(w, np.ones((4, 3)), m, v, 1, 0.1, cfg)

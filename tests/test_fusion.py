@@ -324,7 +324,7 @@ def test_second_run_loads_the_c_library_from_the_disk_cache(tmp_path):
 
 def test_second_run_loads_numba_machine_code_from_the_disk_cache(tmp_path):
     pytest.importorskip("numba")          # an optional extra
-    env = {"TENFLANG_CACHE_DIR": str(tmp_path), "CC": "no-such-compiler"}
+    env = {"TENFLANG_CACHE_DIR": str(tmp_path), "CC": "no-such-compiler", "TENFLANG_FUSE": "1"}
     first, second = probe(NUMBA_CACHE, env), probe(NUMBA_CACHE, env)
     assert first == ["0", "1"]                   # compiled, then written
     assert second == ["1", "0"]                  # loaded, not compiled

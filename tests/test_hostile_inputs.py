@@ -352,7 +352,8 @@ def test_ctrl_c_and_sigterm_during_the_c_compile_answer_within_a_second(work, si
     (work / "c.tf").write_text(tenflang.print_program(gcp))
     rng = np.random.default_rng(0)
     np.savez(work / "d.npz", x=rng.random(2000), y=rng.random(2000))   # fused: ≥ 1000 examples
-    env = {**cli_env(), "CC": str(stuck_compiler(work)), "TENFLANG_CACHE_DIR": str(work / "cache")}
+    env = {**cli_env(), "CC": str(stuck_compiler(work)), "TENFLANG_CACHE_DIR": str(work / "cache"),
+           "TENFLANG_FUSE": "1"}
     proc = subprocess.Popen(command_line(["tfweightcalc", "c.tf", "d.npz", "--max-iters", "3"]),
                             cwd=work, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)

@@ -19,6 +19,15 @@ if native.unavailable_reason():
     pytest.skip(native.unavailable_reason(), allow_module_level=True)
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(autouse=True)
+def native_kernels_on(monkeypatch):
+    """These tests are of the native kernels: a TENFLANG_NATIVE=0 or TENFLANG_FUSE=0
+    in the caller's environment (a run of the suite on the numpy path) must not
+    switch them off; the tests of that switch set it themselves."""
+    monkeypatch.delenv("TENFLANG_NATIVE", raising=False)
+    monkeypatch.delenv("TENFLANG_FUSE", raising=False)
 TOLERANCE = {"float64": 1e-12, "float32": 2e-5}
 # (batch, channels, height, width, filters, kh, kw, stride, pad)
 CONV_CASES = [(3, 1, 8, 8, 4, 3, 3, 1, 0), (2, 3, 8, 8, 16, 3, 3, 1, 1), (2, 2, 9, 7, 3, 3, 2, 2, 1),
@@ -92,6 +101,17 @@ def test_an_empty_batch_gives_empty_images_and_a_zero_kernel_gradient(case):
     assert out.shape[:2] == (0, f)
     assert image_c.conv2d_image_grad(np, out, K, x, stride, pad).shape == x.shape
     np.testing.assert_array_equal(image_c.conv2d_kernel_grad_sum(np, out, x, K, stride, pad),
+                                  np.zeros(K.shape[1:]))
+
+
+@pytest.mark.parametrize("case", [CONV_CASES[1], CONV_CASES[5]], ids=["windows", "one window"])
+def test_the_numpy_path_takes_an_empty_batch_too(case):
+    _, c, h, w, f, kh, kw, stride, pad = case
+    x, K = np.ones((0, c, h, w)), np.ones((1, f, c, kh, kw))
+    out = cv.conv2d(np, x, K, stride, pad)
+    assert out.shape[:2] == (0, f)
+    assert cv.conv2d_image_grad(np, out, K, x, stride, pad).shape == x.shape
+    np.testing.assert_array_equal(cv.conv2d_kernel_grad_sum(np, out, x, K, stride, pad),
                                   np.zeros(K.shape[1:]))
 
 

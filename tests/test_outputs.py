@@ -268,8 +268,8 @@ def test_an_output_that_is_a_directory_fails_before_training(work):
 # ----------------------------------------------------------------------------- weights kept
 
 def test_a_checkpoint_that_fails_mid_run_stops_and_keeps_the_weights(work, monkeypatch):
-    from tenflang.cli import train_command
-    real = train_command.save_checkpoint
+    from tenflang.training import checkpoints
+    real = checkpoints.save_checkpoint
     calls = []
 
     def flaky(path, state, *rest):
@@ -277,7 +277,7 @@ def test_a_checkpoint_that_fails_mid_run_stops_and_keeps_the_weights(work, monke
         if len(calls) > 1:
             raise RunFailure("cannot write file: No space left on device")
         real(path, state, *rest)
-    monkeypatch.setattr(train_command, "save_checkpoint", flaky)
+    monkeypatch.setattr(checkpoints, "save_checkpoint", flaky)
     code, _, err = cli(["train", "g.tf", "d.txt", "-o", "w-out.txt", "--checkpoint", "c.npz",
                         "--checkpoint-every", "5", "--max-iters", "50", "--tol", "0"], work)
     assert code == 1

@@ -1,9 +1,11 @@
 """Start-up: what a short run imports, and the parser's tables cached on disk.
 
 A plain run of each tool imports neither the optional packages (numba, Dask,
-matplotlib, TensorBoard, ONNX) nor lark: the fast lane reads the grammar's
+matplotlib, TensorBoard, ONNX) nor lark, nor what only an option needs (json
+for checkpoints, the TensorBoard hook): the fast lane reads the grammar's
 tables from the cache directory; once the cache is filled, no C compiler
-runs (not even `subprocess` is imported).  The cache file is checked: a missing,
+runs (not even `subprocess` is imported).  The commands set OpenBLAS's spin
+before numpy loads it (tenflang/cli/__init__.py).  The cache file is checked: a missing,
 damaged or foreign one is ignored and written again, never an error
 (tenflang/lang/syntax.py)."""
 from __future__ import annotations
@@ -20,7 +22,9 @@ from support.paths import SAMPLES_DIR
 from tenflang.lang import larkpath, parse_source, syntax
 
 HEAVY = ("lark", "numba", "dask", "distributed", "scipy", "matplotlib", "tqdm", "pygments",
-         "tensorboardX", "onnx", "onnxruntime", "torch", "jax", "sklearn")
+         "tensorboardX", "onnx", "onnxruntime", "torch", "jax", "sklearn", "json")
+# what only an option needs (--checkpoint, --logdir): a plain run does not load it
+OPTIONAL = ("tenflang.training.checkpoints", "tenflang.training.tensorboard_log")
 
 # runs a command's script, then writes the names of the modules it imported
 IMPORTED = ("import atexit, runpy, sys; out = sys.argv.pop(1); "
@@ -33,7 +37,8 @@ def imported_by(args, out, env) -> set[str]:
     done = subprocess.run([sys.executable, "-c", IMPORTED, str(out), script, *rest],
                           capture_output=True, text=True, env=env, timeout=120)
     assert done.returncode == 0, done.stderr
-    return {name.split(".")[0] for name in out.read_text().split()}
+    names = set(out.read_text().split())
+    return names | {name.split(".")[0] for name in names}
 
 
 def test_a_plain_run_imports_no_optional_package_and_not_lark(tmp_path):
@@ -47,7 +52,7 @@ def test_a_plain_run_imports_no_optional_package_and_not_lark(tmp_path):
     first = [imported_by(args, tmp_path / "first", env) for args in runs]
     assert "lark" in first[0]           # the cache was empty: lark built the tables
     for args in runs:                   # the cache filled: nothing to build, no compiler to run
-        heavy = imported_by(args, tmp_path / "modules", env) & {*HEAVY, "subprocess"}
+        heavy = imported_by(args, tmp_path / "modules", env) & {*HEAVY, *OPTIONAL, "subprocess"}
         assert not heavy, f"{args[0]} imported {sorted(heavy)}"
 
 
@@ -136,3 +141,14 @@ def test_a_cache_that_cannot_be_written_costs_only_time(tmp_path, monkeypatch):
         parses_like_lark()
     finally:
         syntax.fast_parser.cache_clear()
+
+
+def test_the_commands_shorten_openblas_spin_unless_the_user_set_it():
+    code = ("import os, sys, tenflang.cli; "
+            "print(os.environ['OPENBLAS_THREAD_TIMEOUT'], 'numpy' in sys.modules)")
+    for given, expected in ((None, "24"), ("28", "28")):
+        env = {k: v for k, v in cli_env().items() if k != "OPENBLAS_THREAD_TIMEOUT"}
+        env |= {"OPENBLAS_THREAD_TIMEOUT": given} if given else {}
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                              env=env, timeout=60)
+        assert done.stdout.split() == [expected, "False"], done.stderr  # set before numpy loads

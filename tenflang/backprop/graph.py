@@ -10,12 +10,12 @@ never matters.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 
+from ..records import frozen
 from ..lang.ast import BOUND_KINDS, DeclKind, Define, Program, Var
 
 
-@dataclass(frozen=True)
+@frozen
 class Graph:
     kinds: dict[str, str]                       # declared type of every node
     defs: dict[str, Define]                     # definition of every defined node

@@ -59,13 +59,14 @@ def operand_shapes(operands, shapes) -> tuple[Shape, ...]:
     return tuple([() if isinstance(o, Num) else shapes[o.name] for o in operands])
 
 
-def grad_rules(define: Define, shapes) -> tuple[Rule | None, ...]:
-    return rules_for(define.op, operand_shapes(define.operands, shapes), define.attrs)
+def grad_rules(define: Define, shapes, keep_zero: bool) -> tuple[Rule | None, ...]:
+    return rules_for(define.op, operand_shapes(define.operands, shapes), define.attrs, keep_zero)
 
 
-def edge_rules(graph: Graph, shapes) -> dict[str, tuple[Rule | None, ...]]:
-    """Defined node -> its op's derivative rule for each operand position."""
-    return {name: grad_rules(define, shapes) for name, define in graph.defs.items()}
+def edge_rules(graph: Graph, shapes, keep_zero: bool) -> dict[str, tuple[Rule | None, ...]]:
+    """Defined node -> its op's derivative rule for each operand position, None
+    where the edge gives no derivative worth writing (`carries`)."""
+    return {name: grad_rules(define, shapes, keep_zero) for name, define in graph.defs.items()}
 
 
 def infer(lines: list[Define], shapes: dict) -> None:
@@ -76,8 +77,9 @@ def infer(lines: list[Define], shapes: dict) -> None:
 
 # a program repeats a few (op, shapes, attributes) many times: their rules once each
 @functools.lru_cache(maxsize=4096)
-def rules_for(op: str, shapes: tuple, attrs: tuple) -> tuple[Rule | None, ...]:
-    return ops.TABLE[op].rules(shapes, attrs)
+def rules_for(op: str, shapes: tuple, attrs: tuple, keep_zero: bool) -> tuple[Rule | None, ...]:
+    return tuple([rule if carries(rule, keep_zero) else None
+                  for rule in ops.TABLE[op].rules(shapes, attrs)])
 
 
 def carries(rule: Rule | None, keep_zero: bool) -> bool:
@@ -87,16 +89,17 @@ def carries(rule: Rule | None, keep_zero: bool) -> bool:
 
 def reverse_sweep(graph: Graph, shapes: dict, nodes: set[str], keep_zero: bool = True,
                   rules: dict | None = None, simplify: bool = False) -> Sweep:
-    """The sweep over `nodes`; `rules` is `edge_rules(graph, shapes)` if the caller has it;
+    """The sweep over `nodes`; `rules` is `edge_rules(graph, shapes, keep_zero)` if the
+    caller has it;
     `simplify`: the -O1 clean-up as it goes (module docstring)."""
-    rules = edge_rules(graph, shapes) if rules is None else rules
+    rules = edge_rules(graph, shapes, keep_zero) if rules is None else rules
     sweep = Sweep(graph, dict(shapes), nodes, Namer(set(shapes)), rules)
     if simplify:
         losses = {n for n, kind in graph.kinds.items() if kind == LOSS}
         sweep.simplifier = Simplifier.after(graph.defs.values(), losses, sweep.shapes)
     for node in topological_order(graph, nodes):
-        lines = adjoint_lines(sweep, node, keep_zero)
-        lines += partial_lines(sweep, node, keep_zero)
+        lines = adjoint_lines(sweep, node)
+        lines += partial_lines(sweep, node)
         if sweep.simplifier is not None:
             lines = sweep.simplifier.block(lines)
         define = graph.defs.get(node)
@@ -105,11 +108,11 @@ def reverse_sweep(graph: Graph, shapes: dict, nodes: set[str], keep_zero: bool =
     return sweep
 
 
-def adjoint_lines(sweep: Sweep, node: str, keep_zero: bool) -> list[Define]:
+def adjoint_lines(sweep: Sweep, node: str) -> list[Define]:
     target = claim_adjoint(sweep, node)
     nodes, rules = sweep.nodes, sweep.rules
     uses = [(u, i) for u, i in sweep.graph.users[node]
-            if u in nodes and carries(rules[u][i], keep_zero)]
+            if u in nodes and rules[u][i] is not None]
     seed = [Num(1.0)] if sweep.graph.kinds[node] == LOSS else []
     if len(uses) == 1 and not seed:          # the common case: one contribution is all
         return contribution(sweep, node, *uses[0], target)
@@ -171,7 +174,7 @@ def operand_env(define: Define) -> dict:
     return env
 
 
-def partial_lines(sweep: Sweep, node: str, keep_zero: bool) -> list[Define]:
+def partial_lines(sweep: Sweep, node: str) -> list[Define]:
     """The local partials of `node`; its `operand_env` is kept for the
     contributions to its operands, which come later in the sweep."""
     define = sweep.graph.defs.get(node)
@@ -181,7 +184,7 @@ def partial_lines(sweep: Sweep, node: str, keep_zero: bool) -> list[Define]:
     lines: list[Define] = []
     for position, (operand, rule) in enumerate(zip(define.operands, sweep.rules[node])):
         if (isinstance(operand, Var) and operand.name in sweep.nodes
-                and carries(rule, keep_zero) and rule.partial is not None):
+                and rule is not None and rule.partial is not None):
             lines += partial(sweep, define, position, rule.partial)
     return lines
 

@@ -3,8 +3,17 @@ names) and the `tenflang` group gathering them with `check`, `shard` and friends
 Each command is a thin wrapper over the Python API, in its own module, imported
 only when that command runs (start-up pays for what a run uses).  Ctrl-C or
 SIGTERM while those modules load ends the process at once, exit 1, with one
-line "interrupted" (`quiet_interrupts`): there is nothing to clean up yet."""
+line "interrupted" (`quiet_interrupts`): there is nothing to clean up yet.
+
+Start-up (bench/results_startup.md): the collector is off while a command's
+modules load (they make only long-lived objects: collecting is wasted work);
+at exit it is frozen, so the interpreter's last collection does not walk every
+object of the process only to free them (`gc.freeze`; the handlers registered
+later, which run first, still see a whole interpreter); numpy's OpenBLAS gets a
+short spin (`OPENBLAS_THREAD_TIMEOUT`, below)."""
+import atexit
 import contextlib
+import gc
 import importlib
 import os
 import signal
@@ -12,6 +21,15 @@ import sys
 import threading
 
 import click
+
+from ..gcpause import paused_gc
+
+# OpenBLAS's worker threads, started as numpy loads it, spin for 2^28 cycles (~0.1 s)
+# before they sleep: a short run paid that in CPU, and in wall time where another
+# process wanted the core.  2^24 cycles (~7 ms) still keep them awake between the
+# products of a training step.  Read when numpy is first imported; a user's value wins.
+os.environ.setdefault("OPENBLAS_THREAD_TIMEOUT", "24")
+atexit.register(gc.freeze)      # see the module docstring
 
 # subcommand -> (module, click command); the three tf* names are the same objects
 COMMANDS = {
@@ -29,7 +47,7 @@ _TOOLS = {"tfcompiler": "compile", "tfweightcalc": "train", "tfevaluate": "evalu
 
 def _command(name: str) -> click.Command:
     module, attr = COMMANDS[name]
-    with quiet_interrupts():
+    with quiet_interrupts(), paused_gc():
         return getattr(importlib.import_module(f".{module}", __name__), attr)
 
 

@@ -34,7 +34,6 @@ from .. import native
 from ..files import write_file
 from ..lang.checks import check
 from ..data import vectors
-from ..training.checkpoints import load_checkpoint, save_checkpoint
 from ..errors import Location, RunFailure, TenflangError
 from ..interp.engine import choose_engine
 from ..lang import parse_file
@@ -43,8 +42,6 @@ from ..training.hooks import Callbacks, Checkpoints, Hooks, combine
 from ..training.loop import Diverged, Interrupted, State, TrainConfig, signature, train
 from ..training.optimizers import OPTIMIZERS, SCHEDULES
 from ..training.rescue import CheckpointFailed, keep_weights
-from ..training import tensorboard_log
-from ..training.tensorboard_log import TensorBoard
 from ..training.watch import EpochLines, Figures, final_loss, validation_metrics
 from .train_options import steering_options
 from .common import FiniteFloat, check_outputs, device_option, dtype_option, reports_errors, say
@@ -120,7 +117,8 @@ def tfweightcalc(gcp_file, data_file, out, lr, optimizer, weight_decay, lr_sched
     if plot:
         require_matplotlib()
     if logdir:
-        tensorboard_log.require()
+        from ..training import tensorboard_log     # here, as checkpoints: a plain run
+        tensorboard_log.require()                  # does not load them (start-up)
     cfg = TrainConfig(lr=lr, optimizer=optimizer, batch_size=batch_size, max_iters=max_iters,
                       tol=tol, seed=seed, val_fraction=val_fraction, dtype=dtype,
                       weight_decay=weight_decay, lr_schedule=lr_schedule, patience=patience,
@@ -188,7 +186,10 @@ def watchers(cfg, program, data, engine, quiet: bool, logdir):
         return None, None
     metrics = engine and validation_metrics(program, data.arrays, cfg, engine)
     figures = Figures(cfg, metrics or None)
-    board = TensorBoard(logdir, cfg, figures=figures) if logdir else None
+    board = None
+    if logdir:
+        from ..training.tensorboard_log import TensorBoard
+        board = TensorBoard(logdir, cfg, figures=figures)
     return combine(figures, EpochLines(figures=figures) if lines else None, board), board
 
 
@@ -233,6 +234,8 @@ def finish(result, out, checkpoint, cfg, plot) -> None:
 def checkpoint_saver(path: str, cfg):
     """`save(state)` for the loop: a checkpoint that cannot be written stops the
     run (Interrupted, so the weights are kept elsewhere, see `keep`)."""
+    from ..training.checkpoints import save_checkpoint     # --checkpoint only (start-up)
+
     def save(state: State) -> None:
         try:
             save_checkpoint(path, state, cfg)
@@ -289,6 +292,7 @@ class StopFlag:
 
 
 def resume_from(path: str, sig, cfg, anyway: bool) -> State | None:
+    from ..training.checkpoints import load_checkpoint
     state = load_checkpoint(path, sig.weights, cfg, anyway)
     if state is None:
         return None

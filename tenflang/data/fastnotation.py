@@ -31,11 +31,11 @@ from __future__ import annotations
 
 import ctypes
 import functools
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from ..records import frozen
 from .. import native
 from .notation import Source, is_blank, parse_vector
 
@@ -75,7 +75,7 @@ def first_content_line(data: bytes) -> tuple[str, int] | None:
     return None
 
 
-@dataclass(frozen=True)
+@frozen
 class FastRead:
     """What the fast reader made of a file: when every line follows the first,
     `arrays` (name -> array with a leading example axis) and `lines` (1-based

@@ -271,8 +271,10 @@ def value_strings(a: np.ndarray, fmt: str) -> list[str]:
 def vector_lines(arrays: dict[str, np.ndarray | None], n: int, fmt: str) -> Iterator[str]:
     """The `n` lines of a data file in fmt 'txt' (vector notation) or 'json' (JSON
     Lines); arrays have a leading example axis, None is null."""
-    import json                 # JSON Lines only: a plain run does not pay for it
-    keys = [json.dumps(k) if fmt == "json" else k for k in arrays]
+    keys = list(arrays)
+    if fmt == "json":
+        import json             # JSON Lines only: a plain run does not pay for it
+        keys = [json.dumps(k) for k in keys]
     keys = [k.replace("{", "{{").replace("}", "}}") + ": {}" for k in keys]
     template = "{{" + ", ".join(keys) + "}}"
     if not arrays:

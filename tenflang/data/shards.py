@@ -34,6 +34,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..records import frozen
 from .. import limits
 from ..errors import Location, TenflangError
 from ..files import write_file
@@ -48,7 +49,7 @@ DEFAULT_CHUNK_ROWS = 100_000
 
 # ----------------------------------------------------------------------------- the data
 
-@dataclass(frozen=True)
+@frozen
 class Piece:
     """What one file gives a chunk: a whole shard (start is None) or rows
     [start, stop) of a data file.  `rows`: the example count expected."""

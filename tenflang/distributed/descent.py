@@ -34,10 +34,10 @@ import functools
 import hashlib
 import time
 import uuid
-from dataclasses import dataclass
 
 import numpy as np
 
+from ..records import frozen
 from ..errors import RunFailure
 from ..lang.ast import Program
 from ..lang.printer import print_program
@@ -136,7 +136,7 @@ def cluster_errors() -> tuple:
             asyncio.CancelledError, concurrent.futures.CancelledError)
 
 
-@dataclass(frozen=True)
+@frozen
 class Part:
     """The training rows of one chunk on the cluster: the future of its
     arrays, and its sample (None: every row each step; see

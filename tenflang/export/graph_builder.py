@@ -19,12 +19,12 @@ Conventions (docs/guide.md, 5.9 "tenflang export"):
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
+from ..records import frozen
 
-@dataclass(frozen=True)
+
+@frozen
 class Value:
     name: str
     shape: tuple[int, ...]     # per example

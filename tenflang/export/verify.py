@@ -12,17 +12,17 @@ what a verification accepts per dtype.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 import numpy as np
 
+from ..records import frozen
 from ..interp import evaluate
 from .forward import require
 
 TOLERANCE = {"float64": 1e-9, "float32": 1e-4}
 
 
-@dataclass(frozen=True)
+@frozen
 class Agreement:
     name: str
     relative: float     # max |onnx - tenflang| / max |tenflang|

@@ -11,16 +11,16 @@ this layer: imported only when a GPU run asks for it).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 import numpy as np
 
+from ..records import frozen
 from ..modes import TRAINING, Mode
 from .device import array_module
 from .run import run_plan
 
 
-@dataclass(frozen=True)
+@frozen
 class Engine:
     xp: object = np          # numpy or cupy: where the run's arrays live
 

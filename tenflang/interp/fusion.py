@@ -42,10 +42,10 @@ batch sums) are not grouped.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
 import math
 
+from ..records import frozen
 from .. import limits
 from ..opkinds import Reduction
 
@@ -68,19 +68,19 @@ class Role(StrEnum):
 ROLES = tuple(Role)
 
 
-@dataclass(frozen=True)
+@frozen
 class Input:
     name: str                  # the TenFlang value read
     role: Role
 
 
-@dataclass(frozen=True)
+@frozen
 class Output:
     name: str                  # the TenFlang value written
     reduce: Reduction | None   # None: the [B, *shape] array; SUM: summed over the examples
 
 
-@dataclass(frozen=True)
+@frozen
 class Group:
     steps: tuple               # the plan's Steps, in order
     shape: tuple[int, ...]     # per-example shape of every step's result

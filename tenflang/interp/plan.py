@@ -18,8 +18,8 @@ tenflang/modes.py) is bound like a weight and its line is not run.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 
+from ..records import frozen
 from .. import ops
 from ..lang.ast import BOUND_KINDS, DeclKind, Program, Var
 from ..lang.checks import check
@@ -28,7 +28,7 @@ from ..opkinds import Op
 BATCHED_KINDS = frozenset({DeclKind.INPUT, DeclKind.EXP_OUTPUT})
 
 
-@dataclass(frozen=True)
+@frozen
 class Step:
     target: str
     op: Op
@@ -37,7 +37,7 @@ class Step:
     attrs: tuple = ()         # the op's attributes, defaults filled in
 
 
-@dataclass(frozen=True, eq=False)     # compared by identity: generated code is cached per plan
+@frozen(eq=False)     # compared by identity: generated code is cached per plan
 class Plan:
     bound: tuple[str, ...]        # data names read from the inputs, in declaration order
     batched: frozenset[str]       # those with a leading example axis in the data

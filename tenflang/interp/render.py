@@ -44,8 +44,8 @@ preamble (`tf_min`/`tf_max`), `restrict` parameters, literals and names.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
+from ..records import frozen
 from ..lang.printer import number
 from ..naming import Generated, Identifiers, c_identifier, numbered
 from ..shapes import Shape
@@ -56,7 +56,7 @@ BLOCK = 1024               # examples per partial sum on the CPU
 WORDS = ("i", "e", "j", "n", "r", "batch", "rows", "start", "stop", "block", "end")
 
 
-@dataclass(frozen=True)
+@frozen
 class Value:
     """A value a kernel reads or writes: the program's name and where it lives."""
     name: str
@@ -64,7 +64,7 @@ class Value:
     batched: bool             # has an example axis of size B (else of size 1)
 
 
-@dataclass(frozen=True)
+@frozen
 class Line:
     """One elementwise step: `target = form`, `a`/`b`/`c` being `operands`."""
     target: str
@@ -73,7 +73,7 @@ class Line:
     text: str = ""            # the TenFlang line it comes from (a comment)
 
 
-@dataclass(frozen=True)
+@frozen
 class KernelSpec:
     name: str                         # the kernel's (function's) name
     shape: Shape                      # the per-example shape G it runs over

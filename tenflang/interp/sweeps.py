@@ -33,8 +33,8 @@ them.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 
+from ..records import frozen
 from .fusion import Group, Role
 
 # a row of x and its partial sum of g stay in a core's cache between the dot
@@ -44,7 +44,7 @@ from .fusion import Group, Role
 MAX_WIDTH = 16_384
 
 
-@dataclass(frozen=True)
+@frozen
 class Sweep:
     dense: object              # the plan's Step z = dot w x
     group: Group               # the chain over z, per-example scalars

@@ -1,4 +1,4 @@
-"""The TenFlang syntax tree: frozen dataclasses, and nothing of lark.
+"""The TenFlang syntax tree: frozen dataclasses (`node`), and nothing of lark.
 
 Positions (1-based line and column) are carried for error messages but are
 left out of equality, so a program printed and parsed again compares equal to
@@ -8,25 +8,10 @@ site is a `Pos`, or a `Step` for a step of a `fold`/`scan` (lang/loops.py).
 """
 from __future__ import annotations
 
-from dataclasses import MISSING, dataclass, field, fields
+from dataclasses import field
 from enum import StrEnum
 
-
-def node(cls):
-    """`@dataclass(frozen=True)` with a quicker `__init__`: it writes the new
-    instance's `__dict__` directly, where the frozen dataclass's calls
-    `object.__setattr__` once per field (a large program makes millions of
-    nodes: a `Define` is built 2.5x faster).  Equality, hashing, `replace`
-    and the refusal to change a field afterwards are the dataclass's own."""
-    cls = dataclass(frozen=True)(cls)
-    defaults = {f"default_{f.name}": f.default for f in fields(cls) if f.default is not MISSING}
-    params = ", ".join(f.name if f"default_{f.name}" not in defaults else
-                       f"{f.name}=default_{f.name}" for f in fields(cls))
-    body = "".join(f"    d['{f.name}'] = {f.name}\n" for f in fields(cls))
-    exec(f"def __init__(self, {params}):\n    d = self.__dict__\n{body}", defaults)
-    defaults["__init__"].__qualname__ = f"{cls.__qualname__}.__init__"
-    cls.__init__ = defaults["__init__"]
-    return cls
+from ..records import frozen as node    # a frozen dataclass built quickly (tenflang/records.py)
 
 
 class DeclKind(StrEnum):

@@ -23,7 +23,6 @@ steps' names are claimed from the same `Namer`, so they never collide
 """
 from __future__ import annotations
 
-import difflib
 from .. import limits
 from ..shapes import fmt_shape
 from .ast import DeclKind, Declare, Define, Dims, Expr, Macro, Num, Step, Var
@@ -108,6 +107,7 @@ def loop_parts(program, define: Define, macros: dict[str, Macro]):
 def unknown_macro(loop: str, named, macros) -> str:
     if not isinstance(named, Var):
         return f"'{loop}' needs the name of a macro first, then the initial state and the sequence"
+    import difflib              # a misspelt macro's message only
     close = difflib.get_close_matches(named.name, macros, n=1)
     hint = f"; did you mean '{close[0]}'?" if close else ""
     return f"'{named.name}' is not a macro defined before this line; '{loop}' calls a macro{hint}"

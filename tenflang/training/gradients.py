@@ -42,7 +42,7 @@ from ..opkinds import Reduction
 from .sampling import batch_indices, split
 
 
-@dataclass
+@dataclass(eq=False)        # holds functions: compared by identity
 class Descent:
     """What an opened gradient source gives the loop (see the module docstring)."""
     gradient: Callable

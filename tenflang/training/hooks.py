@@ -29,14 +29,14 @@ the host state every `every` iterations and when early stopping ends a run.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Callable
 
+from ..records import frozen
 from ..errors import TenflangError
 from .state import State, crossed, host_state
 
 
-@dataclass(frozen=True)
+@frozen(eq=False)           # holds arrays: compared by identity
 class StepInfo:
     iteration: int            # steps taken so far, this pass's included (1 after the first)
     loss: float               # the pass's (last) training loss, mean over its batch
@@ -51,7 +51,7 @@ class StepInfo:
     #                                 (None for a round of local steps on the cluster)
 
 
-@dataclass(frozen=True)
+@frozen
 class EpochInfo:
     epoch: int                # epochs completed (1 after the first)
     iteration: int

@@ -49,6 +49,7 @@ from typing import Callable
 
 import numpy as np
 
+from ..records import frozen
 from ..backprop.graph import unused_weights
 from ..errors import Location, RunFailure, TenflangError
 from ..interp.arguments import check_weights
@@ -67,7 +68,7 @@ from .optimizers import step
 from .state import (Diverged, Interrupted, State, StepFailed, TrainResult, crossed, host_arrays,
                     host_state)
 
-@dataclass(frozen=True)
+@frozen
 class Signature:
     weights: dict          # weight name -> shape, declaration order
     gradients: dict        # weight name -> the GCP output holding its gradient
@@ -196,7 +197,7 @@ def initial_weights(sig: Signature, seed: int, given: dict | None = None) -> dic
     return weights | {n: v for n, v in (given or {}).items() if n in weights}
 
 
-@dataclass(frozen=True)
+@frozen(eq=False)           # holds arrays: compared by identity
 class Pass:
     """What one pass of the loop did: one step, or a round of local steps."""
     losses: list

@@ -13,13 +13,11 @@ output, if `-o` had kept it free.  The caller says where they are.
 from __future__ import annotations
 
 import os
-import tempfile
 import time
 
 from ..data import vectors
 from ..errors import TenflangError
 from ..files import write_file
-from .checkpoints import save_checkpoint
 from .state import Interrupted, State
 
 
@@ -46,6 +44,7 @@ def keep_weights(state: State, out: str | None, checkpoint: str | None, cfg,
         except TenflangError as err:
             failed.append(err.render())
     if checkpoint:
+        from .checkpoints import save_checkpoint    # here: a run without one does not load it
         attempt(checkpoint, lambda: save_checkpoint(checkpoint, state, cfg))
     attempt(out or "standard output", lambda: vectors.save_weights(out, weights, statistics)
             if out else write_file(None, vectors.format_weights(weights, statistics)))
@@ -61,6 +60,7 @@ def keep_weights(state: State, out: str | None, checkpoint: str | None, cfg,
 def rescue_file(weights: dict) -> str | None:
     """Write the weights to a new file in the working or temporary directory;
     its path, or None when no directory takes it."""
+    import tempfile             # a failed output only
     name = time.strftime("tfweightcalc-rescue-%Y%m%d-%H%M%S") + f"-{os.getpid()}.txt"
     for folder in (os.getcwd(), tempfile.gettempdir()):
         path = os.path.join(folder, name)

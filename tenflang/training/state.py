@@ -17,7 +17,7 @@ from ..errors import RunFailure
 from ..interp.device import to_host
 
 
-@dataclass
+@dataclass(eq=False)        # holds arrays: compared by identity
 class State:
     """Everything a checkpoint holds: enough to continue the same run."""
     weights: dict
@@ -39,7 +39,7 @@ class State:
                    default=None)
 
 
-@dataclass
+@dataclass(eq=False)        # holds arrays: compared by identity
 class TrainResult:
     weights: dict
     iterations: int

@@ -28,11 +28,12 @@ from __future__ import annotations
 import math
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Callable
 
 import numpy as np
 
+from ..records import frozen
 from ..interp import make_plan
 from ..naming import adjoint
 from ..interp.engine import Engine
@@ -43,7 +44,7 @@ from .sampling import split
 EVERY = 1.0     # seconds between two epoch lines at least
 
 
-@dataclass(frozen=True)
+@frozen
 class Epoch:
     epoch: int
     epochs: int            # in the whole run: ⌈max_iters / epoch_iterations⌉

@@ -1,0 +1,85 @@
+"""`records.frozen` behaves as `dataclass(frozen=True)`: the same repr,
+equality, hashing, defaults, `replace`, pickling and refusals, each checked
+against a frozen dataclass of the same fields (tenflang/records.py)."""
+from __future__ import annotations
+
+import copy
+import dataclasses
+import pickle
+
+import pytest
+
+from tenflang.records import frozen
+
+
+def pair():
+    """The same class made both ways (a default made by a factory)."""
+    def body():
+        return {"__annotations__": {"name": "str", "shape": "tuple", "tags": "frozenset",
+                                    "note": "str"},
+                "shape": (), "tags": dataclasses.field(default_factory=frozenset),
+                "note": dataclasses.field(default="", compare=False, repr=False)}
+    return (frozen(type("Rec", (), body())),
+            dataclasses.dataclass(frozen=True)(type("Rec", (), body())))
+
+
+def test_a_record_is_built_compared_and_shown_as_a_frozen_dataclass():
+    Rec, Ref = pair()
+    for args, kwargs in [(("x",), {}), (("x", (2, 3)), {"note": "a"}),
+                         ((), {"name": "y", "tags": frozenset({1})})]:
+        a, b = Rec(*args, **kwargs), Ref(*args, **kwargs)
+        assert repr(a) == repr(b)
+        assert dataclasses.astuple(a) == dataclasses.astuple(b)
+        assert (a == Rec(*args, **kwargs)) and hash(a) == hash(b)
+    assert Rec("x", note="a") == Rec("x", note="b")          # compare=False is left out
+    assert Rec("x").tags == frozenset()                      # the factory called
+    assert Rec("x") != Ref("x")                               # another class: never equal
+
+    @frozen
+    class Bag:
+        items: list = dataclasses.field(default_factory=list)
+    assert Bag().items == [] and Bag().items is not Bag().items   # one new list each
+
+
+def test_a_record_refuses_changes_as_a_frozen_dataclass_does():
+    Rec, Ref = pair()
+    for obj in (Rec("x"), Ref("x")):
+        with pytest.raises(dataclasses.FrozenInstanceError, match="cannot assign to field 'name'"):
+            obj.name = "y"
+        with pytest.raises(dataclasses.FrozenInstanceError, match="cannot delete field 'name'"):
+            del obj.name
+    with pytest.raises(TypeError):
+        Rec()                                                 # `name` has no default
+
+
+def test_replace_copy_and_pickle_keep_a_record():
+    Rec, _ = pair()
+    globals()["Rec"] = Rec                                    # pickle finds classes by name
+    Rec.__qualname__ = "Rec"
+    a = Rec("x", (1,), frozenset({2}), note="n")
+    b = dataclasses.replace(a, name="y")
+    assert (b.name, b.shape, b.tags, b.note) == ("y", (1,), {2}, "n")
+    for again in (pickle.loads(pickle.dumps(a)), copy.deepcopy(a), copy.copy(a)):
+        assert again == a and again.note == "n"
+
+
+def test_identity_records_and_what_a_record_cannot_be():
+    @frozen(eq=False)
+    class Plan:
+        steps: tuple
+
+    one = Plan((1,))
+    assert one == one and one != Plan((1,)) and hash(one) == object.__hash__(one)
+
+    with pytest.raises(TypeError, match="__post_init__"):
+        @frozen
+        class Checked:
+            x: int
+
+            def __post_init__(self):
+                pass
+    with pytest.raises(TypeError, match="every field of a record is an argument"):
+        @frozen
+        class Derived:
+            x: int
+            y: int = dataclasses.field(init=False, default=0)
