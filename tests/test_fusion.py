@@ -23,7 +23,7 @@ from tenflang.interp import make_plan, run_plan
 from tenflang import native
 from tenflang.interp import c_loops, loop_wrapper
 from tenflang.interp.render import BLOCK, group_specs
-from tenflang.interp.codegen import batched_names, compiled, fused_reductions, generate
+from tenflang.interp.codegen import batched_names, build, compiled, fused_reductions, generate
 from tenflang.interp.fusion import Group, Input, Output, fuse
 from tenflang.interp.run import FUSE_FROM
 from tenflang.training.gradients import gradient_plan
@@ -345,3 +345,56 @@ def test_a_c_compiler_that_fails_falls_back_to_numba(tmp_path):
     out = probe(PROBE + "print(type(fused_1.loops).__module__)",
                 {"TENFLANG_CACHE_DIR": str(tmp_path), "CC": "false"})
     assert out == ["tenflang.interp.numba_loops"]
+
+
+SMALL_BATCH_CHAINS = """declare input z [16, 16]
+declare input d [16, 16]
+declare input u [4]
+declare intvar s [16, 16]
+declare output a [16, 16]
+declare intvar e [16, 16]
+declare output t [16, 16]
+declare intvar m [4]
+declare output n [4]
+define s = step z
+define a = mul d s
+define e = tanh z
+define t = mul d e
+define m = neg u
+define n = mul m u
+"""
+
+
+def test_a_small_batch_fuses_only_wide_chains_without_math_functions(monkeypatch):
+    """Below FUSE_FROM examples a loop beats numpy only on arithmetic and selects
+    over enough elements per example (interp/fusion.py): the relu-gradient-like
+    chain is fused, the one calling tanh and the narrow one run as numpy calls,
+    and the results are the step-by-step ones."""
+    if native.unavailable_reason():
+        pytest.skip(native.unavailable_reason())
+    plan = make_plan(tenflang.parse(SMALL_BATCH_CHAINS), {"z", "d", "u"})
+    source = build(plan, None, True, small=True)[0]
+    assert "a, = F.fused_1(dtype, z, d)" in source and "fused_2" not in source
+    assert "xp.tanh(z)" in source and "xp.negative(u)" in source
+    assert "xp.tanh" not in build(plan, None, True)[0]       # a large batch: every chain
+    compiled.cache_clear()
+    try:
+        rng = np.random.default_rng(4)
+        data = {"z": rng.normal(size=(7, 16, 16)), "d": rng.normal(size=(7, 16, 16)),
+                "u": rng.normal(size=(7, 4))}
+        fused, plain = both(plan, data, monkeypatch)
+    finally:
+        compiled.cache_clear()
+    assert_close(fused, plain)
+
+
+def test_a_small_batch_without_a_c_compiler_runs_unfused(monkeypatch):
+    """numba's import and compiles would cost a small batch more than its loops save."""
+    monkeypatch.setattr(c_loops, "compiled", no_compiler)
+    plan = make_plan(tenflang.parse(SMALL_BATCH_CHAINS), {"z", "d", "u"})
+    compiled.cache_clear()
+    try:
+        forwards = compiled(plan, None, True, small=True)[2]
+    finally:
+        compiled.cache_clear()
+    assert not [name for name in vars(forwards) if name.startswith("fused_")]

@@ -17,7 +17,7 @@ large program's compile time.  The test suite compiles with the check.
 from __future__ import annotations
 
 from ..gcpause import paused_gc
-from ..lang.ast import Comment, DeclKind, Program, Var
+from ..lang.ast import Comment, Program, Var
 from ..lang.checks import check
 from .gcp import assemble
 from .graph import build_graph, reachable
@@ -38,17 +38,16 @@ def compile_gradient(program: Program, level: int = 1, verify: bool = True) -> P
 def sweep_and_assemble(program: Program, level: int) -> Program:
     shapes = check(program)
     graph = build_graph(program)
-    weights = [n for n, k in graph.kinds.items() if k == "weight"]
+    weights = [n for n, k in graph.kinds.items() if k == "weight"]     # every declared one
     losses = [n for n, k in graph.kinds.items() if k == "loss" and n in graph.defs]
     rules = edge_rules(graph, shapes, keep_zero=level == 0)
     nodes = set(graph.index) if level == 0 else relevant_nodes(graph, rules, weights, losses)
     sweep = reverse_sweep(graph, shapes, nodes, keep_zero=level == 0, rules=rules,
                           simplify=level >= 1)
-    all_weights = [d.name for d in program.declarations().values() if d.kind == DeclKind.WEIGHT]
     missing = [zero(sweep.adjoints.setdefault(w, sweep.namer.claim(adjoint(w))), w, sweep.shapes)
-               for w in all_weights if w not in nodes]
+               for w in weights if w not in nodes]
     infer(missing, sweep.shapes)
-    outputs = {sweep.adjoints[w] for w in all_weights}
+    outputs = {sweep.adjoints[w] for w in weights}
     forward = program.definitions()
     if sweep.simplifier is not None:
         sweep.simplifier.keep.update(outputs)

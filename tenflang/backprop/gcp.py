@@ -13,6 +13,8 @@ from ..lang.ast import Comment, DeclKind, Declare, Define, Program
 
 RETYPE = {"input": "input", "exp_output": "input", "weight": "weight",
           "intvar": "intvar", "output": "intvar", "loss": "loss"}
+# declared in the GCP whether or not a kept line defines them
+ALWAYS_DECLARED = frozenset({DeclKind.INPUT, DeclKind.EXP_OUTPUT, DeclKind.WEIGHT, DeclKind.LOSS})
 
 
 def declaration(kind: str, name: str, shape) -> Declare:
@@ -21,15 +23,15 @@ def declaration(kind: str, name: str, shape) -> Declare:
 
 def assemble(program: Program, shapes: dict, forward: list[Define],
              blocks: list[tuple[Comment, list[Define]]], outputs: set[str]) -> Program:
-    """The GCP as a syntax tree; `forward` and `blocks` hold only what is kept."""
-    defined = {d.name for d in forward} | {d.name for _, lines in blocks for d in lines}
+    """The GCP as a syntax tree; `forward` and `blocks` hold only what is kept.
+    The sweep's names are fresh (never the program's), so each backward line
+    adds its own declaration."""
+    defined = {d.name for d in forward}
     header = [declaration(RETYPE[d.kind], d.name, shapes[d.name])
               for d in program.declarations().values()
-              if d.kind in (DeclKind.INPUT, DeclKind.EXP_OUTPUT, DeclKind.WEIGHT, DeclKind.LOSS)
-              or d.name in defined]
-    known = {d.name for d in header}
+              if d.kind in ALWAYS_DECLARED or d.name in defined]
     header += [declaration("output" if d.name in outputs else "intvar", d.name, shapes[d.name])
-               for _, lines in blocks for d in lines if d.name not in known]
+               for _, lines in blocks for d in lines]
     body: list = [Comment("forward: the shape program"), *forward,
                   Comment("backward: adjoints d/dv and local partials dv/dm")]
     for title, lines in blocks:

@@ -193,7 +193,7 @@ def generate(plan, reduce: str | None, fused: bool = False, sweeps: bool = False
 
 
 def build(plan, reduce: str | None, fused: bool = False, sweeps: bool = False,
-          pooled: bool = False):
+          pooled: bool = False, small: bool = False):
     """`generate`'s three and the memory plan's `Slots` (None unless `pooled`,
     which needs a batch reduction: interp/memory.py)."""
     src = Source(plan, Slots() if pooled and reduce else None)
@@ -203,7 +203,7 @@ def build(plan, reduce: str | None, fused: bool = False, sweeps: bool = False,
     blas = fused_reductions(plan, batched) if reduce else {}
     items = plan.steps
     if fused:      # a batch sum of per-example scalars is better done in the loop
-        items = fuse(plan, reduce, batched, {t for t in blas if plan.shapes[t] != ()})
+        items = fuse(plan, reduce, batched, {t for t in blas if plan.shapes[t] != ()}, small)
         grouped = {s.target for g in items if isinstance(g, Group) for s in g.steps}
         blas = {t: code for t, code in blas.items() if t not in grouped}
         items = with_sweeps(plan, items, blas, batched) if sweeps else items
@@ -352,30 +352,35 @@ def scratch(src: Source, step) -> tuple[int, int]:
 
 @functools.lru_cache(maxsize=256)
 def compiled(plan, reduce: str | None, fused: bool = False, sweeps: bool = True,
-             pooled: bool = False):
+             pooled: bool = False, small: bool = False):
     """(the generated function, the names of results it reduces over the batch,
     the namespace it takes as `F`: the ops' forwards and any fused loops, the
-    memory plan's slot layout: `Slots.layout`, None without one)."""
-    source, reduced, groups, slots = build(plan, reduce, fused, sweeps, pooled)
+    memory plan's slot layout: `Slots.layout`, None without one); `small`: for a
+    small batch (interp/fusion.py: some groups, no sweeps, C loops or none)."""
+    source, reduced, groups, slots = build(plan, reduce, fused, sweeps and not small, pooled,
+                                           small)
     namespace: dict = {}
     exec(compile(source, f"<tenflang plan {id(plan):x}>", "exec"), namespace)
     forwards = FORWARDS
     if groups:
         try:
-            forwards = SimpleNamespace(**vars(FORWARDS), **fused_functions(groups))
+            forwards = SimpleNamespace(**vars(FORWARDS), **fused_functions(groups, not small))
         except native.Abandoned:        # interrupted or too slow: the plan without loops
             return compiled(plan, reduce, False, pooled=pooled)
         except native.Unavailable:
             # no C compiler: sweeps are C only, so without them; without numba too, unfused
-            return compiled(plan, reduce, fused=sweeps, sweeps=False, pooled=pooled)
+            # (a small batch: unfused, numba's import would cost more than its loops save)
+            return compiled(plan, reduce, fused=sweeps and not small, sweeps=False,
+                            pooled=pooled)
     return namespace["run"], reduced, forwards, None if slots is None else tuple(slots.layout)
 
 
-def fused_functions(kernels) -> dict:
-    """fused_k -> a fused loop (interp/loop_wrapper.py: C, else numba), sweep_k
-    -> a C sweep (interp/sweeps_c.py); native.Unavailable when they cannot be
-    had (sweeps first: without C the plan is made again without them)."""
+def fused_functions(kernels, numba: bool = True) -> dict:
+    """fused_k -> a fused loop (interp/loop_wrapper.py: C, else numba where
+    `numba`), sweep_k -> a C sweep (interp/sweeps_c.py); native.Unavailable
+    when they cannot be had (sweeps first: without C the plan is made again
+    without them)."""
     groups = [g for g in kernels if isinstance(g, Group)]
     passes = [s for s in kernels if isinstance(s, Sweep)]
     return {**(sweeps_c.functions(passes) if passes else {}),
-            **(loop_functions(groups) if groups else {})}
+            **(loop_functions(groups, numba) if groups else {})}

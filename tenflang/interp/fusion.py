@@ -31,7 +31,11 @@ reduction, a reported result that nothing else reads ends in the loop
 (`reduce="sum"`: summed over the examples into shape `shape`, no [B, ...]
 array; the caller divides by B for a mean).  Values used only inside the group
 are never stored.  Runs of one step without a reduction are left alone (a
-numpy ufunc is as fast).  A run longer than `limits.MAX_FUSED_STEPS` is cut
+numpy ufunc is as fast).  For a small batch (`small`) only what a loop does
+faster than numpy is fused: groups of `SMALL_BATCH_SIZE` elements per example
+or more whose forms call no math function (numpy's are vectorised; a C loop's
+arithmetic and selects are too, its `math.` calls are not): a relu's or
+pooling's gradient, the bias and residual arithmetic of a wide layer.  A run longer than `limits.MAX_FUSED_STEPS` is cut
 into groups of at most that many steps: a compiler's time grows faster than
 the length of one function, and a 10 000-step loop took it minutes.  Products already reduced inside BLAS (`codegen`'s
 batch sums) are not grouped.
@@ -44,6 +48,8 @@ import math
 from ..records import frozen
 from .. import limits
 from ..opkinds import Reduction
+
+SMALL_BATCH_SIZE = 256      # elements per example a group needs to be fused in a small batch
 
 
 class Role(StrEnum):
@@ -91,16 +97,19 @@ class Group:
         return self.steps[-1].target
 
 
-def fuse(plan, reduce: str | None, batched: set[str], blas_reduced=frozenset()) -> tuple:
+def fuse(plan, reduce: str | None, batched: set[str], blas_reduced=frozenset(),
+         small: bool = False) -> tuple:
     """The plan's steps in order, each maximal fusable run (see the module
     docstring) replaced by its `Group`.  `batched`: the values that vary per
-    example; `blas_reduced`: results summed inside a product, left alone."""
+    example; `blas_reduced`: results summed inside a product, left alone;
+    `small`: for a small batch (module docstring)."""
     last_read = {o: i for i, s in enumerate(plan.steps) for o in s.operands if isinstance(o, str)}
-    context = (plan, reduce, batched, last_read)
+    context = (plan, reduce, batched, last_read, small)
     items, run = [], []
     for i, step in enumerate(plan.steps):
         fits = (step.op.scalar is not None and step.target in batched
-                and step.target not in blas_reduced and readable(step, plan.shapes, batched))
+                and step.target not in blas_reduced and readable(step, plan.shapes, batched)
+                and not (small and "math." in step.op.scalar))
         if run and not (fits and plan.shapes[step.target] == plan.shapes[run[0][1].target]
                         and len(run) < limits.MAX_FUSED_STEPS):
             items += close(run, *context)
@@ -127,12 +136,14 @@ def role(shape, group_shape, varies: bool) -> Role | None:
     return None
 
 
-def close(run: list, plan, reduce, batched, last_read) -> list:
+def close(run: list, plan, reduce, batched, last_read, small: bool) -> list:
     """The run [(index, step)] as a Group, or its steps when fusing gains nothing."""
     if not run:
         return []
     end, steps = run[-1][0], [step for _, step in run]
     shape = tuple(plan.shapes[steps[0].target])
+    if small and math.prod(shape) < SMALL_BATCH_SIZE:
+        return steps
     defined = {s.target for s in steps}
     inputs = {o: Input(o, role(plan.shapes[o], shape, o in batched))
               for s in steps for o in s.operands if isinstance(o, str) and o not in defined}

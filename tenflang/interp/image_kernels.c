@@ -77,30 +77,48 @@ WIDE static void im2col_narrow(long b0, long b1, const T *restrict x, T *restric
     free(off);
 }
 
+/* tab[r*H*W + y*W + x] = the window t = oy*WO + ox whose tap r = i*kw + j reads pixel (y, x)
+   of the image, or M = HO*WO where none does */
+static void taps_table(int *tab, long H, long W, long kh, long kw, long s, long p, long HO, long WO)
+{
+    for (long r = 0; r < kh * kw; r++)
+        for (long y = 0; y < H; y++)
+            for (long x = 0; x < W; x++) {
+                long oy = y + p - r / kw, ox = x + p - r % kw, t = HO * WO;
+                if (oy >= 0 && ox >= 0 && oy % s == 0 && ox % s == 0 && oy / s < HO && ox / s < WO)
+                    t = oy / s * WO + ox / s;
+                tab[(r * H + y) * W + x] = (int)t;
+            }
+}
+
+/* col2im of narrow outputs (no more pixels than windows): a plane's columns staged one tap after another, each followed by a
+   zero (window M), and each pixel gathering its taps' values through `taps_table` (in tap order:
+   the sums col2im takes, in its order) */
 WIDE static void col2im_narrow(long b0, long b1, const T *restrict cols, T *restrict x, long B,
                                long C, long H, long W, long kh, long kw, long s, long p, long HO,
                                long WO)
 {
-    const long N = B * HO * WO, M = HO * WO, HP = (HO - 1) * s + kh, WP = (WO - 1) * s + kw;
-    const long HA = HP > H + p ? HP : H + p, WA = WP > W + p ? WP : W + p;   /* the plane, padded */
-    long *off = malloc(M * sizeof(long));
-    T *pad = malloc(HA * WA * sizeof(T));
-    if (!off || !pad) abort();
-    offsets(off, WA, s, HO, WO);
+    const long N = B * HO * WO, M = HO * WO, R = kh * kw, HW = H * W;
+    int *tab = malloc(R * HW * sizeof(int));
+    T *stage = malloc(R * (M + 1) * sizeof(T));
+    if (!tab || !stage) abort();
+    taps_table(tab, H, W, kh, kw, s, p, HO, WO);
     for (long b = b0; b < b1; b++)
         for (long c = 0; c < C; c++) {
-            memset(pad, 0, HA * WA * sizeof(T));
-            for (long i = 0; i < kh; i++)
-                for (long j = 0; j < kw; j++) {
-                    const T *restrict o = cols + ((c * kh + i) * kw + j) * N + b * M;
-                    T *restrict at = pad + i * WA + j;
-                    for (long t = 0; t < M; t++) at[off[t]] += o[t];
-                }
-            T *img = x + (b * C + c) * H * W;
-            for (long y = 0; y < H; y++) copy(img + y * W, pad + (y + p) * WA + p, W);
+            for (long r = 0; r < R; r++) {
+                copy(stage + r * (M + 1), cols + (c * R + r) * N + b * M, M);
+                stage[r * (M + 1) + M] = 0;
+            }
+            T *restrict img = x + (b * C + c) * HW;
+            for (long q = 0; q < HW; q++) img[q] = 0;
+            for (long r = 0; r < R; r++) {
+                const T *restrict from = stage + r * (M + 1);
+                const int *restrict at = tab + r * HW;
+                for (long q = 0; q < HW; q++) img[q] += from[at[q]];
+            }
         }
-    free(pad);
-    free(off);
+    free(stage);
+    free(tab);
 }
 
 /* cols[(c*kh + i)*kw + j][b*HO*WO + oy*WO + ox] = x[b][c][oy*s - p + i][ox*s - p + j] (0 outside) */
@@ -137,7 +155,7 @@ WIDE void im2col(long b0, long b1, const T *restrict x, T *restrict cols, long B
 WIDE void col2im(long b0, long b1, const T *restrict cols, T *restrict x, long B, long C, long H, long W,
             long kh, long kw, long s, long p, long HO, long WO)
 {
-    if (WO < NARROW) {
+    if (WO < NARROW && H * W <= HO * WO) {     /* (else gathering costs more than adding) */
         col2im_narrow(b0, b1, cols, x, B, C, H, W, kh, kw, s, p, HO, WO);
         return;
     }

@@ -81,13 +81,16 @@ class Loop:
         return tuple(results[k] for k in self.order)
 
 
-def functions(groups) -> dict:
-    """fused_k -> its wrapper, for every group."""
+def functions(groups, numba: bool = True) -> dict:
+    """fused_k -> its wrapper, for every group (C loops, else numba's unless
+    not `numba`: native.Unavailable)."""
     groups = tuple(groups)
     specs = group_specs(groups)
     try:
         loops = c_loops.compiled(specs)
     except native.Unavailable:
+        if not numba:
+            raise
         loops = numba_loops.compiled(specs)
     return {numbered(Generated.FUSED, k): Loop(g, s, loops)
             for k, (g, s) in enumerate(zip(groups, specs), 1)}

@@ -30,15 +30,15 @@ from ..opkinds import Reduction
 from .codegen import compiled
 from .memory import Buffers
 
-# examples: below this numpy's vectorised calls beat loops computing an element at a
-# time (docs/guide.md, "Speed")
+# examples: below this numpy's vectorised calls beat most loops (math functions
+# element by element), and only some groups are fused (docs/guide.md, "Speed")
 FUSE_FROM = 1000
 
 
-def fuses(xp, batch: int) -> bool:
-    """Whether a run uses fused loops (interp/fusion.py): on the CPU, for large
-    batches, unless TENFLANG_FUSE=0."""
-    return xp is np and batch >= FUSE_FROM and os.environ.get("TENFLANG_FUSE", "1") != "0"
+def fuses(xp) -> bool:
+    """Whether a run uses fused loops (interp/fusion.py): on the CPU, unless
+    TENFLANG_FUSE=0; below `FUSE_FROM` examples only some (`fusion.fuse`'s `small`)."""
+    return xp is np and os.environ.get("TENFLANG_FUSE", "1") != "0"
 
 
 def prepare(plan, data: dict, xp, dtype, mode: Mode = TRAINING) -> tuple[dict, int]:
@@ -75,8 +75,9 @@ def run_plan(plan, data: dict, xp=np, dtype="float64", reduce: str | None = None
     if xp is np:
         native.keep_freed_memory()
     env, batch = prepare(plan, data, xp, dtype, mode)
-    function, fused, forwards, layout = compiled(plan, reduce, fuses(xp, batch),
-                                                 pooled=reduce is not None)
+    fusing = fuses(xp)
+    function, fused, forwards, layout = compiled(plan, reduce, fusing, pooled=reduce is not None,
+                                                 small=fusing and batch < FUSE_FROM)
     if layout is None:
         return collect(plan, function(env, xp, forwards, xp.dtype(dtype)), fused, batch, reduce, xp)
     buf = (buffers or Buffers()).arrays(layout, batch, xp.dtype(dtype), xp)
