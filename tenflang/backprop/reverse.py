@@ -153,9 +153,9 @@ def zero(target: str, like: str, shapes) -> Define:
 
 def contribution(sweep: Sweep, node: str, user: str, position: int, target: str) -> list[Define]:
     env = dict(sweep.envs.get(user) or operand_env(sweep.graph.defs[user]))
-    env["g"] = Var(sweep.adjoints[user])
+    env["g"] = stands_for(sweep, sweep.adjoints[user])
     if (user, position) in sweep.partials:
-        env["p"] = Var(sweep.partials[(user, position)])
+        env["p"] = stands_for(sweep, sweep.partials[(user, position)])
     lines = lower(sweep.rules[user][position].combine, target, env, sweep.namer)
     shapes = sweep.shapes
     infer(lines, shapes)
@@ -166,6 +166,15 @@ def contribution(sweep: Sweep, node: str, user: str, position: int, target: str)
                  Define(target, "sum_like", (Var(wide), Var(node)))]
         infer(lines[-1:], shapes)
     return lines
+
+
+def stands_for(sweep: Sweep, name: str) -> Var | Num:
+    """The operand that reads `name`: at -O1 what the simplifier replaced it by,
+    if its line vanished (the lines written then need no substitution)."""
+    simplifier = sweep.simplifier
+    if simplifier is not None and name in simplifier.subst:
+        return simplifier.subst[name]
+    return Var(name)
 
 
 def operand_env(define: Define) -> dict:
