@@ -26,22 +26,23 @@ import re
 from .records import frozen
 from . import limits
 
-_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+# patterns compiled on first use (re's cache): a run that reports nothing pays nothing
+_CONTROL = r"[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]"
 # a quoted token: no blanks inside (prose between two quoted words has some)
-_LONG_QUOTE = re.compile(r"'([^'\s]{%d,})'" % (limits.MAX_QUOTED_CHARS + 1))
+_LONG_QUOTE = r"'([^'\s]{%d,})'" % (limits.MAX_QUOTED_CHARS + 1)
 
 
 def printable(text: str) -> str:
     """`text` safe for a terminal: control and bidirectional-override characters
     written as escapes (`\x1b`, `\u202e`); tabs kept."""
-    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+    return re.sub(_CONTROL, lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
 def shorten(message: str) -> str:
     """`message` with each quoted token longer than MAX_QUOTED_CHARS cut."""
     keep = limits.MAX_QUOTED_CHARS
-    return _LONG_QUOTE.sub(lambda m: f"'{m.group(1)[:keep]}...' ({len(m.group(1))} characters)",
-                           message)
+    return re.sub(_LONG_QUOTE, lambda m: f"'{m.group(1)[:keep]}...' ({len(m.group(1))} characters)",
+                  message)
 
 
 def window(line: str, column: int) -> tuple[str, int]:

@@ -4,10 +4,11 @@ generated methods and built faster.
 A frozen dataclass compiles six methods from source text when its class is
 made (`__init__`, `__repr__`, `__eq__`, `__hash__`, `__setattr__`,
 `__delattr__`): about 1 ms per class, and a command's start-up makes dozens
-(bench/results_startup.md).  Here the dataclass makes only `__repr__`,
-`__eq__` and `__hash__` (the same as a frozen one's); refusing to assign or
-delete a field is two functions shared by every record (they raise the
-dataclass's FrozenInstanceError, with its message); and `__init__` writes the
+(bench/results_startup.md).  Here the dataclass makes only `__eq__` and
+`__hash__` (the same as a frozen one's); `__repr__` and refusing to assign or
+delete a field are functions shared by every record (the same text as the
+dataclass's, and its FrozenInstanceError with its message: a record cannot
+contain itself, so the repr needs no guard against cycles); `__init__` writes the
 new instance's `__dict__` directly, where the frozen dataclass's calls
 `object.__setattr__` once per field (a large program makes millions of
 syntax-tree nodes: a `Define` is built 2.5x faster).  Defaults and
@@ -36,9 +37,12 @@ def frozen(cls=None, /, *, eq: bool = True):
         return lambda c: frozen(c, eq=eq)
     if hasattr(cls, "__post_init__"):
         raise TypeError(f"{cls.__name__}: a record has no __post_init__")
-    cls = dataclass(init=False, eq=eq, unsafe_hash=eq)(cls)
+    own_repr = "__repr__" in cls.__dict__
+    cls = dataclass(init=False, repr=False, eq=eq, unsafe_hash=eq)(cls)
     cls.__init__ = quick_init(cls)
     cls.__setattr__, cls.__delattr__ = refuse_assignment, refuse_deletion
+    if not own_repr:
+        cls.__repr__ = record_repr
     return cls
 
 
@@ -63,6 +67,11 @@ def quick_init(cls):
          names)
     names["__init__"].__qualname__ = f"{cls.__qualname__}.__init__"
     return names["__init__"]
+
+
+def record_repr(self) -> str:
+    shown = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in fields(self) if f.repr)
+    return f"{type(self).__qualname__}({shown})"
 
 
 def refuse_assignment(self, name, value):

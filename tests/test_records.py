@@ -63,6 +63,16 @@ def test_replace_copy_and_pickle_keep_a_record():
         assert again == a and again.note == "n"
 
 
+def test_a_record_keeps_its_own_repr():
+    @frozen
+    class Point:
+        x: int
+
+        def __repr__(self):
+            return f"<{self.x}>"
+    assert repr(Point(3)) == "<3>"
+
+
 def test_identity_records_and_what_a_record_cannot_be():
     @frozen(eq=False)
     class Plan:

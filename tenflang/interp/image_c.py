@@ -20,7 +20,9 @@ functions stay the reference and the fallback):
   for the process the first time (`blas_on_one_thread`), since its own
   threads spin between calls and two thread pools on the same cores slowed a
   step more than they sped it up.  Where OpenBLAS is not found, the chunks
-  run on the calling thread.
+  run on the calling thread, as do columns that fit in one chunk (a small
+  batch's: handing half of them to a thread cost the digits LeNet's step a
+  quarter more wall time than it saved).
 * A convolution with few taps per output (C·kh·kw ≤ `DIRECT_TAPS`: LeNet-5's
   first layer, one channel) on images of `DIRECT_PLANE` pixels or more runs
   as direct loops instead (`conv_direct`, `conv_kernel_direct`): its GEMM
@@ -71,7 +73,8 @@ from .c_loops import OBJECT_HEAD
 
 SOURCE = (Path(__file__).parent / "image_kernels.c").read_text()   # TYPE defined first
 TYPES = {"d": "double", "f": "float"}      # by numpy dtype char: float64, float32
-MIN_WORK = 1 << 15          # elements a thread should touch at least: below, one thread
+MIN_WORK = 1 << 17          # elements a thread should touch at least: below, one thread
+                            # (handing work to a thread and back costs tens of µs)
 FLAGS = ("-O3", "-fno-tree-loop-distribute-patterns")  # vectorised row loops, no memcpy calls
 DIRECT_TAPS = 32            # C·kh·kw up to which a convolution runs as direct loops,
 DIRECT_PLANE = 256          # on images of at least this many pixels
@@ -155,7 +158,9 @@ class Columns:
         c, h, w, _, kh, kw, _, _, ho, wo = self.dims
         b = len(x)
         count = -(-b * c * kh * kw * ho * wo * x.itemsize // CHUNK_BYTES)
-        count = min(b, count + count % 2)       # even: two threads get equal shares
+        # even, so that two threads get equal shares; but columns that fit in one chunk
+        # stay one: a small batch's halves cost less than handing one to a thread
+        count = min(b, count + count % 2 if count > 1 else 1)
         self.spans = [(b * i // count, b * (i + 1) // count) for i in range(count)]
         self.chunks: dict = {}
 
