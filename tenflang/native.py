@@ -41,7 +41,8 @@ import time
 from . import limits
 from .files import cache_dir
 
-FLAGS = ("-O2", "-shared", "-fPIC", "-fno-math-errno", "-fno-trapping-math", "-ffp-contract=off", "-std=c99")
+FLAGS = ("-O2", "-shared", "-fPIC", "-fno-math-errno", "-fno-trapping-math", "-ffp-contract=off",
+         "-std=c99")
 
 
 class Unavailable(RuntimeError):

@@ -71,8 +71,7 @@ def edge_rules(graph: Graph, shapes, keep_zero: bool) -> dict[str, tuple[Rule | 
 
 def infer(lines: list[Define], shapes: dict) -> None:
     for line in lines:
-        shapes[line.name] = result_shape(line.op, tuple([
-            () if isinstance(o, Num) else shapes[o.name] for o in line.operands]), line.attrs)
+        shapes[line.name] = result_shape(line.op, operand_shapes(line.operands, shapes), line.attrs)
 
 
 # a program repeats a few (op, shapes, attributes) many times: their rules once each
@@ -90,8 +89,7 @@ def carries(rule: Rule | None, keep_zero: bool) -> bool:
 def reverse_sweep(graph: Graph, shapes: dict, nodes: set[str], keep_zero: bool = True,
                   rules: dict | None = None, simplify: bool = False) -> Sweep:
     """The sweep over `nodes`; `rules` is `edge_rules(graph, shapes, keep_zero)` if the
-    caller has it;
-    `simplify`: the -O1 clean-up as it goes (module docstring)."""
+    caller has it; `simplify`: the -O1 clean-up as it goes (module docstring)."""
     rules = edge_rules(graph, shapes, keep_zero) if rules is None else rules
     sweep = Sweep(graph, dict(shapes), nodes, Namer(set(shapes)), rules)
     if simplify:

@@ -35,9 +35,10 @@ numpy ufunc is as fast).  For a small batch (`small`) only what a loop does
 faster than numpy is fused: groups of `SMALL_BATCH_SIZE` elements per example
 or more whose forms call no math function (numpy's are vectorised; a C loop's
 arithmetic and selects are too, its `math.` calls are not): a relu's or
-pooling's gradient, the bias and residual arithmetic of a wide layer.  A run longer than `limits.MAX_FUSED_STEPS` is cut
-into groups of at most that many steps: a compiler's time grows faster than
-the length of one function, and a 10 000-step loop took it minutes.  Products already reduced inside BLAS (`codegen`'s
+pooling's gradient, the bias and residual arithmetic of a wide layer.  A run
+longer than `limits.MAX_FUSED_STEPS` is cut into groups of at most that many
+steps: a compiler's time grows faster than the length of one function, and a
+10 000-step loop took it minutes.  Products already reduced inside BLAS (`codegen`'s
 batch sums) are not grouped.
 """
 from __future__ import annotations
