@@ -47,7 +47,7 @@ from tenflang.backprop import compile_gradient  # noqa: E402
 from tenflang.lang.checks import check  # noqa: E402
 from tenflang.interp import run_plan  # noqa: E402
 from tenflang.training.gradients import gradient_plan  # noqa: E402
-from tenflang.training.loop import signature  # noqa: E402
+from tenflang.training.signature import signature  # noqa: E402
 
 LR = 0.01
 # name: (image [C, H, W], batch, conv layers (F, k, pad), dense widths)

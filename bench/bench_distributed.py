@@ -62,7 +62,8 @@ from tenflang.distributed import cluster as dist  # noqa: E402
 from tenflang.backprop import compile_gradient  # noqa: E402
 from tenflang.data import shards  # noqa: E402
 from tenflang.training.hooks import Hooks  # noqa: E402
-from tenflang.training.loop import TrainConfig, train  # noqa: E402
+from tenflang.training.config import TrainConfig  # noqa: E402
+from tenflang.training.loop import train  # noqa: E402
 
 
 def gcp_of(text: str):

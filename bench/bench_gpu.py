@@ -32,7 +32,9 @@ from tenflang.interp.engine import Engine              # noqa: E402
 from tenflang.interp import make_plan                 # noqa: E402
 from tenflang.interp.device import cupy_or_reason, to_host  # noqa: E402
 from tenflang.training.gradients import LocalGradients  # noqa: E402
-from tenflang.training.loop import TrainConfig, initial_weights, signature, train  # noqa: E402
+from tenflang.training.config import TrainConfig  # noqa: E402
+from tenflang.training.loop import train  # noqa: E402
+from tenflang.training.signature import initial_weights, signature  # noqa: E402
 
 MLP = """
 declare input x [784]

@@ -34,7 +34,8 @@ from tenflang.data import shards, vectors
 from tenflang.distributed import cluster as dist
 from tenflang.training.gradients import LocalGradients
 from tenflang.training.hooks import Callbacks, Checkpoints, combine
-from tenflang.training.loop import Interrupted, TrainConfig, train
+from tenflang.training.config import TrainConfig
+from tenflang.training.loop import Interrupted, train
 from tenflang.training.sampling import global_batch
 
 SAMPLES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "samples")

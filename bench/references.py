@@ -87,7 +87,8 @@ def compile_case(case: Case):
 
 
 def setup_tenflang(case: Case, data: dict, init: dict, dtype: str):
-    from tenflang.training.loop import TrainConfig, train
+    from tenflang.training.config import TrainConfig
+    from tenflang.training.loop import train
     gcp = compile_case(case)
 
     def run(steps=None):

@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import tenflang  # noqa: E402
-from tenflang.training.loop import initial_weights, signature  # noqa: E402
+from tenflang.training.signature import initial_weights, signature  # noqa: E402
 from tenflang.training.sampling import batch_indices  # noqa: E402
 
 # sample -> (adam's lr, batch size, iterations): the recipes of tests/test_samples.py

@@ -26,7 +26,7 @@ _EXPORTS = {
     "save_weights": ("data.vectors", "save_weights"),
     "load_vectors": ("data.vectors", "load_examples"),   # a data file -> vectors.Examples
     "save_vectors": ("data.vectors", "save_examples"),   # name -> array -> a data file
-    "TrainConfig": ("training.loop", "TrainConfig"), "train": ("training.loop", "train"),
+    "TrainConfig": ("training.config", "TrainConfig"), "train": ("training.loop", "train"),
     "Estimator": ("estimator", "Estimator"), "Classifier": ("estimator", "Classifier"),
     "TrainingWarning": ("estimator", "TrainingWarning"),
     "TensorBoard": ("training.tensorboard_log", "TensorBoard"),
@@ -67,7 +67,7 @@ def _kinds(edge) -> dict:
         "save_weights": {"path": edge.path, "weights": weights,
                          "statistics": edge.optional(weights)},
         "train": {"gcp": program, "examples": edge.unless(lambda v: hasattr(v, "chunks"), data),
-                  "config": edge.instance(_class("training.loop", "TrainConfig"),
+                  "config": edge.instance(_class("training.config", "TrainConfig"),
                                                           "a TrainConfig"),
                   "init": edge.optional(weights)},
     }

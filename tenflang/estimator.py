@@ -29,7 +29,8 @@ from .interp import evaluate
 from .lang import parse_file
 from .lang.ast import DeclKind, Program
 from .lang.checks import check
-from .training.loop import TrainConfig, train
+from .training.config import TrainConfig
+from .training.loop import train
 
 
 class TrainingWarning(UserWarning):

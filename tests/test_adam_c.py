@@ -9,7 +9,7 @@ import pytest
 
 from tenflang import native
 from tenflang.training import adam_c, optimizers
-from tenflang.training.loop import TrainConfig
+from tenflang.training.config import TrainConfig
 
 pytestmark = pytest.mark.skipif(native.unavailable_reason() is not None,
                                 reason="no C compiler here")

@@ -17,7 +17,8 @@ import pytest
 import tenflang
 from tenflang.interp.engine import Engine
 from tenflang.training.gradients import LocalGradients
-from tenflang.training.loop import TrainConfig, train
+from tenflang.training.config import TrainConfig
+from tenflang.training.loop import train
 
 from support.paths import SAMPLES_DIR
 from support.counting_xp import CountingXP

@@ -30,7 +30,9 @@ from tenflang.errors import TenflangError  # noqa: E402
 from tenflang.data.shards import MANIFEST, manifest  # noqa: E402
 from tenflang.training.gradients import LocalGradients  # noqa: E402
 from tenflang.training.hooks import Callbacks, Checkpoints, combine  # noqa: E402
-from tenflang.training.loop import Diverged, Interrupted, TrainConfig, signature, train  # noqa: E402
+from tenflang.training.config import TrainConfig  # noqa: E402
+from tenflang.training.loop import Diverged, Interrupted, train  # noqa: E402
+from tenflang.training.signature import signature  # noqa: E402
 from tenflang.training.sampling import (chunk_batch, chunk_split, global_batch, shares,  # noqa: E402
                                         validation_shares)
 

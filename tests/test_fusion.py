@@ -27,7 +27,7 @@ from tenflang.interp.codegen import batched_names, build, compiled, fused_reduct
 from tenflang.interp.fusion import Group, Input, Output, fuse
 from tenflang.interp.run import FUSE_FROM
 from tenflang.training.gradients import gradient_plan
-from tenflang.training.loop import signature
+from tenflang.training.signature import signature
 
 from support.paths import SAMPLES_DIR
 from support.programs import sample_gcp

@@ -24,7 +24,8 @@ from tenflang.data import vectors
 from tenflang.data.shards import describe, load_piece
 from tenflang.errors import TenflangError
 from tenflang.training.checkpoints import load_checkpoint, save_checkpoint
-from tenflang.training.loop import State, TrainConfig
+from tenflang.training.config import TrainConfig
+from tenflang.training.loop import State
 
 # TENFLANG_FUZZ_EXAMPLES=1500 for a longer hunt (about 3 minutes on 2 cores)
 FUZZ = settings(max_examples=int(os.environ.get("TENFLANG_FUZZ_EXAMPLES", "120")), deadline=None, database=None,

@@ -22,7 +22,8 @@ from tenflang.interp.engine import Engine
 from tenflang.interp import make_plan, run_plan
 from tenflang.interp.device import cupy_or_reason, to_host
 from tenflang.training.gradients import LocalGradients
-from tenflang.training.loop import TrainConfig, train
+from tenflang.training.config import TrainConfig
+from tenflang.training.loop import train
 
 import test_gradients
 from support.counting_xp import CountingXP

@@ -303,7 +303,7 @@ def test_a_long_chain_is_cut_into_loops_of_bounded_size():
     from tenflang.interp.codegen import batched_names
     from tenflang.interp.fusion import Group, fuse
     from tenflang.training.gradients import gradient_plan
-    from tenflang.training.loop import signature
+    from tenflang.training.signature import signature
     gcp = tenflang.compile_gradient(tenflang.parse(chain_program(1000)))
     plan = gradient_plan(gcp, signature(gcp))
     groups = [g for g in fuse(plan, "mean", batched_names(plan)) if isinstance(g, Group)]

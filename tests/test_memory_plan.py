@@ -26,7 +26,7 @@ from tenflang.interp.memory import Buffers, Slots
 from tenflang.interp.run import collect, prepare
 from tenflang.modes import Mode
 from tenflang.training.gradients import gradient_plan
-from tenflang.training.loop import initial_weights, signature
+from tenflang.training.signature import initial_weights, signature
 
 from support.paths import SAMPLES
 from support.programs import sample_gcp

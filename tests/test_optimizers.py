@@ -13,7 +13,8 @@ import pytest
 
 import tenflang
 from tenflang.errors import TenflangError
-from tenflang.training.loop import State, TrainConfig, train
+from tenflang.training.config import TrainConfig
+from tenflang.training.loop import State, train
 from tenflang.training.optimizers import step
 
 from support.commands import run_cli, run_cli_batch

@@ -20,7 +20,7 @@ from tenflang.interp.codegen import compiled, generate
 from tenflang.interp.run import FUSE_FROM
 from tenflang.interp.sweeps import MAX_WIDTH, Sweep
 from tenflang.training.gradients import gradient_plan
-from tenflang.training.loop import signature
+from tenflang.training.signature import signature
 
 from support.paths import SAMPLES, SAMPLES_DIR
 

@@ -10,7 +10,9 @@ import numpy as np
 import pytest
 
 import tenflang
-from tenflang.training.loop import TrainConfig, initial_weights, signature, train
+from tenflang.training.config import TrainConfig
+from tenflang.training.loop import train
+from tenflang.training.signature import initial_weights, signature
 from tenflang.training.sampling import batch_indices
 from tenflang.data.vectors import load_weights
 

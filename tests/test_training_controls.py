@@ -14,7 +14,9 @@ import pytest
 import tenflang
 from tenflang.cli import tfweightcalc
 from tenflang.errors import TenflangError
-from tenflang.training.loop import State, TrainConfig, initial_weights, signature, train
+from tenflang.training.config import TrainConfig
+from tenflang.training.loop import State, train
+from tenflang.training.signature import initial_weights, signature
 from tenflang.training.sampling import split
 from tenflang.training.optimizers import OPTIMIZERS, SCHEDULES, step
 from tenflang.data.vectors import load_weights

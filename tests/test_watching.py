@@ -51,7 +51,8 @@ import numpy as np
 import pytest
 
 from tenflang.training.hooks import combine
-from tenflang.training.loop import TrainConfig, train
+from tenflang.training.config import TrainConfig
+from tenflang.training.loop import train
 from tenflang.training.watch import EpochLines, Figures, final_loss, validation_metrics
 
 LINE = re.compile(r"epoch (\d+)/(\d+) - iteration (\d+)/(\d+) - loss: (\S+)"

@@ -65,7 +65,7 @@ def training_step_bytes(gcp) -> tuple[int, int]:
     run holds at its peak: its memory plan (interp/memory.py)."""
     from ..interp.codegen import memory_plan
     from ..training.gradients import gradient_plan
-    from ..training.loop import signature
+    from ..training.signature import signature
     from ..analysis.stats import BYTES_PER_ELEMENT
     per_example, fixed = memory_plan(gradient_plan(gcp, signature(gcp))).elements()
     return per_example * BYTES_PER_ELEMENT, fixed * BYTES_PER_ELEMENT

@@ -39,7 +39,9 @@ from ..interp.engine import choose_engine
 from ..lang import parse_file
 from ..training.gradients import LocalGradients
 from ..training.hooks import Callbacks, Checkpoints, Hooks, combine
-from ..training.loop import Diverged, Interrupted, State, TrainConfig, signature, train
+from ..training.config import TrainConfig
+from ..training.loop import Diverged, Interrupted, State, train
+from ..training.signature import signature
 from ..training.optimizers import OPTIMIZERS, SCHEDULES
 from ..training.rescue import CheckpointFailed, keep_weights
 from ..training.watch import EpochLines, Figures, final_loss, validation_metrics

@@ -43,7 +43,7 @@ from ..lang.ast import Program
 from ..lang.printer import print_program
 from ..data.shards import Dataset, forget_file, load_chunk
 from ..training.gradients import Descent, epoch_iterations
-from ..training.loop import TrainConfig
+from ..training.config import TrainConfig
 from ..training.state import Interrupted, State, host_state
 from ..training.norms import gradient_norm
 from ..training.sampling import shares, validation_shares

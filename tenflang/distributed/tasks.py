@@ -36,7 +36,7 @@ from ..interp.statistics import level_sums, levels
 from ..opkinds import Reduction
 from ..modes import Mode
 from ..training.gradients import gradient_plan, to_device
-from ..training.loop import signature
+from ..training.signature import signature
 from ..training.state import State
 from ..training.optimizers import step
 from ..training.sampling import chunk_batch, chunk_split

@@ -14,12 +14,12 @@ computes each step's gradient; what the code around a run wants to know
 (progress, checkpoints, validation, logging) and whether to stop come
 through one hooks object (tenflang.training.hooks).
 
-The weights, their shapes, their gradients (the GCP's `d/dw` outputs) and the
-losses are read from the GCP (`signature`, computed once per program).  Each
-iteration runs the GCP once, batched, on one batch (the whole data set unless
-`batch_size` is set) and takes the mean gradient over its examples — the
-original design's `avg_gradient`, with no loop over examples — then takes
-one optimizer step.  Training stops when the L2 norm of the gradient over
+What training reads from the GCP, and the starting weights, are in
+`signature`; the settings (`TrainConfig`) in `config`.  Each iteration runs
+the GCP once, batched, on one batch (the whole data set unless `batch_size`
+is set) and takes the mean gradient over its examples — the original
+design's `avg_gradient`, with no loop over examples — then takes one
+optimizer step.  Training stops when the L2 norm of the gradient over
 all weights falls below `tol`, after `max_iters` iterations, on divergence
 (a non-finite loss or gradient: `Diverged`, the last finite weights kept),
 when `hooks.should_stop()` turns true (`Interrupted`), or — with `patience`
@@ -32,169 +32,32 @@ state, result and errors in `state`.
 Determinism: initial weights come from `seed`; mini-batch order in epoch e is
 the permutation drawn from `(seed, e)`, so a run resumed from a checkpoint
 takes the very same steps as one that was never interrupted.
-
-Initialisation (documented in docs/guide.md §7): a matrix weight [out, in] is
-drawn from Glorot's uniform U(-a, a), a = sqrt(6 / (in + out)), which breaks
-the symmetry between hidden units; scalars and vectors start at zero.  `init`
-may give any subset of the weights; the others start as they would without it.
 """
 from __future__ import annotations
 
-import functools
 import math
-import numbers
 import time
-from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy as np
 
 from ..records import frozen
 from ..backprop.graph import unused_weights
-from ..errors import Location, RunFailure, TenflangError
+from ..errors import RunFailure, TenflangError
 from ..interp.arguments import check_weights
 from ..interp.device import to_host
 from ..interp.statistics import statistic_lines
-from ..lang.ast import DeclKind, Define, Program
-from ..lang.checks import check, class_indices
-from ..lang.diagnostics import error_at
-from ..naming import adjoint
+from ..lang.ast import Program
+from .config import TrainConfig
 from .gradients import Descent, LocalGradients, to_device
 from .health import untrusted
 from .hooks import EpochInfo, Hooks, StepInfo
 from .norms import loss_and_norm, weights_finite
 from . import optimizers
 from .optimizers import step
+from .signature import Signature, initial_weights, signature
 from .state import (Diverged, Interrupted, State, StepFailed, TrainResult, crossed, host_arrays,
                     host_state)
-
-@frozen
-class Signature:
-    weights: dict          # weight name -> shape, declaration order
-    gradients: dict        # weight name -> the GCP output holding its gradient
-    inputs: dict           # data name -> per-example shape
-    losses: tuple
-    classes: dict = field(default_factory=dict)   # class-index data name -> n (one_hot)
-
-
-@functools.lru_cache(maxsize=8)
-def signature(gcp: Program) -> Signature:
-    """What training reads from the GCP (made once per program: the command
-    line reads the data by it before training starts)."""
-    shapes = check(gcp)
-    decls = gcp.declarations()
-    where = Location(gcp.filename)
-    weights = {n: shapes[n] for n, d in decls.items() if d.kind == DeclKind.WEIGHT}
-    if not weights:
-        raise TenflangError("the GCP declares no weights: there is nothing to learn", where)
-    outputs = {n for n, d in decls.items() if d.kind == DeclKind.OUTPUT}
-    missing = [w for w in weights if adjoint(w) not in outputs]
-    if missing:
-        raise TenflangError(f"the GCP has no gradient output '{adjoint(missing[0])}' for weight "
-                            f"'{missing[0]}'; is it a GCP made by tfcompiler?", where)
-    check_gradients(gcp, weights, shapes)
-    losses = tuple(n for n, d in decls.items() if d.kind == DeclKind.LOSS)
-    if not losses:
-        raise TenflangError("the GCP declares no loss; tfweightcalc reports the loss it "
-                            "minimises", where)
-    inputs = {n: shapes[n] for n, d in decls.items()
-              if d.kind in (DeclKind.INPUT, DeclKind.EXP_OUTPUT)}
-    return Signature(weights, {w: adjoint(w) for w in weights}, inputs, losses,
-                     class_indices(gcp))
-
-
-def check_gradients(gcp: Program, weights: dict, shapes: dict) -> None:
-    """Every gradient output `d/dw` is defined and has its weight's shape (a
-    hand-written GCP may get either wrong)."""
-    defined = {s.name: s for s in gcp.statements if isinstance(s, Define)}
-    decls = gcp.declarations()
-    for w, shape in weights.items():
-        grad = adjoint(w)
-        if grad not in defined:
-            raise error_at(gcp, decls[grad].name_pos, f"the gradient output '{grad}' is "
-                           "declared but never defined")
-        if tuple(shapes[grad]) != tuple(shape):
-            raise error_at(gcp, defined[grad].pos, f"the gradient '{grad}' has shape "
-                           f"{list(shapes[grad])}, but weight '{w}' has shape {list(shape)}")
-
-
-@dataclass
-class TrainConfig:
-    """The settings of a run (docs/api.md lists them with their tfweightcalc
-    options); checked when made."""
-    lr: float = 0.1
-    optimizer: str = "sgd"
-    batch_size: int | None = None
-    max_iters: int = 1000
-    tol: float = 1e-6
-    seed: int = 0
-    momentum: float | None = None    # None: torch.optim's default (optimizers.DEFAULTS)
-    betas: tuple | None = None
-    eps: float | None = None
-    val_fraction: float = 0.0
-    dtype: str = "float64"
-    weight_decay: float = 0.0
-    lr_schedule: str = "constant"
-    patience: int | None = None
-    nesterov: bool = False
-    clip_norm: float | None = None
-    lr_step: int | None = None
-    lr_gamma: float | None = None
-    warmup: int | None = None
-    freeze: tuple = ()
-
-    def __post_init__(self):
-        check_fields(self)
-        optimizers.check(self)
-        optimizers.fill(self)
-        if self.patience is not None:
-            if isinstance(self.patience, bool) or not isinstance(self.patience, int) \
-                    or self.patience < 1:
-                raise TenflangError(f"patience (--patience) must be a whole number of "
-                                    f"evaluations, 1 or more, not {self.patience!r}")
-            if not self.val_fraction:
-                raise TenflangError("patience (--patience) needs a validation split to watch: "
-                                    "set val_fraction (--val-fraction), e.g. 0.2")
-
-
-def check_fields(cfg: TrainConfig) -> None:
-    """The types and ranges of the plain settings (each message names its option)."""
-    def number(name, low, high=math.inf, low_open=False, whole=False, optional=False):
-        value = getattr(cfg, name)
-        if value is None and optional:
-            return
-        kind = numbers.Integral if whole else numbers.Real
-        ok = (not isinstance(value, bool) and isinstance(value, kind) and math.isfinite(value)
-              and (value > low if low_open else value >= low) and value < high)
-        if not ok:
-            span = f"above {low}" if low_open else f"{low} or more"
-            span += f" and below {high}" if high != math.inf else ""
-            raise optimizers.bad(name, f"must be {span}{', a whole number' if whole else ''}, "
-                                 f"not {value!r:.60}")
-    number("lr", 0, low_open=True)
-    number("batch_size", 1, whole=True, optional=True)
-    number("max_iters", 0, whole=True)
-    number("tol", 0)
-    number("seed", 0, whole=True)
-    number("val_fraction", 0, 1)
-    number("weight_decay", 0)
-    if cfg.dtype not in ("float64", "float32"):
-        raise optimizers.bad("dtype", f"must be 'float64' or 'float32', not {cfg.dtype!r:.60}")
-
-
-def initial_weights(sig: Signature, seed: int, given: dict | None = None) -> dict:
-    """The starting weights: those `given`, the others drawn as if none were."""
-    rng = None                  # made at the first draw: importing numpy.random costs start-up
-    weights = {}
-    for name, shape in sig.weights.items():
-        if len(shape) >= 2:
-            rng = rng or np.random.default_rng(seed)
-            fan_out, fan_in = shape[0], math.prod(shape[1:])
-            limit = math.sqrt(6.0 / (fan_in + fan_out))
-            weights[name] = rng.uniform(-limit, limit, shape)
-        else:
-            weights[name] = np.zeros(shape)
-    return weights | {n: v for n, v in (given or {}).items() if n in weights}
 
 
 @frozen(eq=False)           # holds arrays: compared by identity

@@ -1,0 +1,84 @@
+"""The settings of a run: `TrainConfig`, checked when it is made.
+
+    config = TrainConfig(lr=0.5, max_iters=2000)
+    config = TrainConfig(optimizer="adam", batch_size=32, val_fraction=0.2, patience=5)
+
+Every field has its tfweightcalc option (docs/api.md lists them); a bad
+value raises `TenflangError` with one message naming that option.  The
+plain fields' types and ranges are checked here (`check_fields`); how the
+optimizer's and the schedule's settings combine, and their defaults, are
+the optimizers' (tenflang.training.optimizers, `check` and `fill`).
+"""
+from __future__ import annotations
+
+import math
+import numbers
+from dataclasses import dataclass
+
+from ..errors import TenflangError
+from . import optimizers
+
+
+@dataclass
+class TrainConfig:
+    """The settings of a run (docs/api.md lists them with their tfweightcalc
+    options); checked when made."""
+    lr: float = 0.1
+    optimizer: str = "sgd"
+    batch_size: int | None = None
+    max_iters: int = 1000
+    tol: float = 1e-6
+    seed: int = 0
+    momentum: float | None = None    # None: torch.optim's default (optimizers.DEFAULTS)
+    betas: tuple | None = None
+    eps: float | None = None
+    val_fraction: float = 0.0
+    dtype: str = "float64"
+    weight_decay: float = 0.0
+    lr_schedule: str = "constant"
+    patience: int | None = None
+    nesterov: bool = False
+    clip_norm: float | None = None
+    lr_step: int | None = None
+    lr_gamma: float | None = None
+    warmup: int | None = None
+    freeze: tuple = ()
+
+    def __post_init__(self):
+        check_fields(self)
+        optimizers.check(self)
+        optimizers.fill(self)
+        if self.patience is not None:
+            if isinstance(self.patience, bool) or not isinstance(self.patience, int) \
+                    or self.patience < 1:
+                raise TenflangError(f"patience (--patience) must be a whole number of "
+                                    f"evaluations, 1 or more, not {self.patience!r}")
+            if not self.val_fraction:
+                raise TenflangError("patience (--patience) needs a validation split to watch: "
+                                    "set val_fraction (--val-fraction), e.g. 0.2")
+
+
+def check_fields(cfg: TrainConfig) -> None:
+    """The types and ranges of the plain settings (each message names its option)."""
+    def number(name, low, high=math.inf, low_open=False, whole=False, optional=False):
+        value = getattr(cfg, name)
+        if value is None and optional:
+            return
+        kind = numbers.Integral if whole else numbers.Real
+        ok = (not isinstance(value, bool) and isinstance(value, kind) and math.isfinite(value)
+              and (value > low if low_open else value >= low) and value < high)
+        if not ok:
+            span = f"above {low}" if low_open else f"{low} or more"
+            span += f" and below {high}" if high != math.inf else ""
+            raise optimizers.bad(name, f"must be {span}{', a whole number' if whole else ''}, "
+                                 f"not {value!r:.60}")
+    number("lr", 0, low_open=True)
+    number("batch_size", 1, whole=True, optional=True)
+    number("max_iters", 0, whole=True)
+    number("tol", 0)
+    number("seed", 0, whole=True)
+    number("val_fraction", 0, 1)
+    number("weight_decay", 0)
+    if cfg.dtype not in ("float64", "float32"):
+        raise optimizers.bad("dtype", f"must be 'float64' or 'float32', not {cfg.dtype!r:.60}")
+

@@ -1,0 +1,95 @@
+"""What training reads from a GCP, and the weights a run starts from.
+
+    sig = signature(gcp)            # weights, gradients, inputs, losses, classes
+    weights = initial_weights(sig, seed, given=None)
+
+The weights, their shapes, their gradients (the GCP's `d/dw` outputs) and the
+losses are read from the GCP (`signature`, computed once per program); a GCP
+that lacks any of them, or whose gradient has another shape than its weight,
+is refused with one message.
+
+Initialisation (documented in docs/guide.md §7): a matrix weight [out, in] is
+drawn from Glorot's uniform U(-a, a), a = sqrt(6 / (in + out)), which breaks
+the symmetry between hidden units; scalars and vectors start at zero.  `init`
+may give any subset of the weights; the others start as they would without it.
+"""
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import field
+
+import numpy as np
+
+from ..records import frozen
+from ..errors import Location, TenflangError
+from ..lang.ast import DeclKind, Define, Program
+from ..lang.checks import check, class_indices
+from ..lang.diagnostics import error_at
+from ..naming import adjoint
+
+
+@frozen
+class Signature:
+    weights: dict          # weight name -> shape, declaration order
+    gradients: dict        # weight name -> the GCP output holding its gradient
+    inputs: dict           # data name -> per-example shape
+    losses: tuple
+    classes: dict = field(default_factory=dict)   # class-index data name -> n (one_hot)
+
+
+@functools.lru_cache(maxsize=8)
+def signature(gcp: Program) -> Signature:
+    """What training reads from the GCP (made once per program: the command
+    line reads the data by it before training starts)."""
+    shapes = check(gcp)
+    decls = gcp.declarations()
+    where = Location(gcp.filename)
+    weights = {n: shapes[n] for n, d in decls.items() if d.kind == DeclKind.WEIGHT}
+    if not weights:
+        raise TenflangError("the GCP declares no weights: there is nothing to learn", where)
+    outputs = {n for n, d in decls.items() if d.kind == DeclKind.OUTPUT}
+    missing = [w for w in weights if adjoint(w) not in outputs]
+    if missing:
+        raise TenflangError(f"the GCP has no gradient output '{adjoint(missing[0])}' for weight "
+                            f"'{missing[0]}'; is it a GCP made by tfcompiler?", where)
+    check_gradients(gcp, weights, shapes)
+    losses = tuple(n for n, d in decls.items() if d.kind == DeclKind.LOSS)
+    if not losses:
+        raise TenflangError("the GCP declares no loss; tfweightcalc reports the loss it "
+                            "minimises", where)
+    inputs = {n: shapes[n] for n, d in decls.items()
+              if d.kind in (DeclKind.INPUT, DeclKind.EXP_OUTPUT)}
+    return Signature(weights, {w: adjoint(w) for w in weights}, inputs, losses,
+                     class_indices(gcp))
+
+
+def check_gradients(gcp: Program, weights: dict, shapes: dict) -> None:
+    """Every gradient output `d/dw` is defined and has its weight's shape (a
+    hand-written GCP may get either wrong)."""
+    defined = {s.name: s for s in gcp.statements if isinstance(s, Define)}
+    decls = gcp.declarations()
+    for w, shape in weights.items():
+        grad = adjoint(w)
+        if grad not in defined:
+            raise error_at(gcp, decls[grad].name_pos, f"the gradient output '{grad}' is "
+                           "declared but never defined")
+        if tuple(shapes[grad]) != tuple(shape):
+            raise error_at(gcp, defined[grad].pos, f"the gradient '{grad}' has shape "
+                           f"{list(shapes[grad])}, but weight '{w}' has shape {list(shape)}")
+
+
+
+def initial_weights(sig: Signature, seed: int, given: dict | None = None) -> dict:
+    """The starting weights: those `given`, the others drawn as if none were."""
+    rng = None                  # made at the first draw: importing numpy.random costs start-up
+    weights = {}
+    for name, shape in sig.weights.items():
+        if len(shape) >= 2:
+            rng = rng or np.random.default_rng(seed)
+            fan_out, fan_in = shape[0], math.prod(shape[1:])
+            limit = math.sqrt(6.0 / (fan_in + fan_out))
+            weights[name] = rng.uniform(-limit, limit, shape)
+        else:
+            weights[name] = np.zeros(shape)
+    return weights | {n: v for n, v in (given or {}).items() if n in weights}
