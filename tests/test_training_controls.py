@@ -433,7 +433,7 @@ def test_progress_bar_shows_the_validation_loss(files):
 def test_plot_draws_training_smoothed_and_validation_curves(tmp_path, monkeypatch):
     pytest.importorskip("matplotlib")
     import matplotlib.pyplot as plt
-    from tenflang.cli.train_command import plot_loss, trailing_mean
+    from tenflang.cli.train_report import plot_loss, trailing_mean
     assert trailing_mean([1.0, 3.0, 5.0, 7.0], 2) == [1.0, 2.0, 4.0, 6.0]
     result = train(sample_gcp("linear_regression.tf"), linear_data(n=40),
                    TrainConfig(lr=0.05, batch_size=10, max_iters=30, tol=0, val_fraction=0.25,

@@ -1,0 +1,118 @@
+"""What `tfweightcalc` shows of a run: the progress bar, the summary line
+and the `--plot` loss curve.
+
+The progress bar (tqdm, on stderr) is shown only when stderr is a terminal
+and `--quiet` is not given: iteration, loss, the last validation loss and
+the gradient norm.  The summary line on stderr says why the run stopped
+and what its loss is (`watch.final_loss`).  `--plot PNG` draws the training
+loss per iteration, smoothed over an epoch, and the validation loss; it
+needs matplotlib, checked before training starts (`require_matplotlib`).
+"""
+from __future__ import annotations
+
+import io
+import sys
+
+import numpy as np
+
+from ..errors import TenflangError
+from ..files import write_file
+from ..training.hooks import Hooks
+from ..training.watch import final_loss
+
+
+class ProgressBar(Hooks):
+    """tqdm on stderr, opened when training starts: iteration, loss, the last
+    validation loss and the gradient norm."""
+
+    def __init__(self, total: int):
+        self.total, self.bar, self.val = total, None, ""
+
+    def on_start(self, state):
+        from tqdm import tqdm
+        self.bar = tqdm(total=self.total, initial=state.iteration, file=sys.stderr, unit="it",
+                        dynamic_ncols=True)
+
+    def on_validation(self, state, iteration, loss):
+        self.val = f"  val {loss:.4g}"
+
+    def on_step(self, state, step):
+        self.bar.n = step.iteration
+        self.bar.set_postfix_str(f"loss {step.loss:.4g}{self.val}  |grad| {step.grad_norm:.3g}",
+                                 refresh=False)
+        self.bar.update(0)
+
+    def close(self):
+        if self.bar:
+            self.bar.close()
+
+
+def close(bar) -> None:
+    if bar:
+        bar.close()
+
+
+def summary(result, cfg) -> str:
+    """The run in one line: its loss says what it is (`watch.final_loss`)."""
+    why = {"converged": f"converged: gradient norm below --tol {cfg.tol:g}",
+           "max-iters": "reached --max-iters",
+           "early-stopped": f"stopped early: no better validation loss in --patience "
+                            f"{cfg.patience} evaluations"}[result.reason]
+    val = ""
+    if result.best_iteration is not None:
+        val = (f", validation loss {result.val_loss:.6g} (the best, at iteration "
+               f"{result.best_iteration}: those weights are written)")
+    elif result.val_loss is not None:
+        val = f", validation loss {result.val_loss:.6g}"
+    loss, what = final_loss(result.history, result.epoch_iterations)
+    parameters = sum(int(np.size(w)) for w in result.weights.values())
+    return (f"{result.iterations} iterations, loss {loss:.6g} ({what}){val}, gradient norm "
+            f"{result.grad_norm:.3g}, {why}, {parameters:,} parameter{'s' * (parameters != 1)}, "
+            f"{result.seconds:.2f} s")
+
+
+def plot_loss(path: str, result) -> None:
+    """The training loss per iteration (faint), smoothed over an epoch, and the
+    validation loss after each epoch."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    history, epoch = result.history, result.epoch_iterations
+    fig, ax = plt.subplots(figsize=(6, 4))
+    steps = range(1, len(history) + 1)
+    if epoch > 1:
+        ax.plot(steps, history, color="C0", alpha=0.25, linewidth=0.8, label="training (per batch)")
+        ax.plot(steps, trailing_mean(history, epoch), color="C0",
+                label=f"training (mean over {epoch} iterations: an epoch)")
+    else:
+        ax.plot(steps, history, color="C0", label="training")
+    if result.val_history:
+        at, values = zip(*result.val_history)
+        ax.plot(at, values, color="C1", marker="." if len(at) < 50 else None, label="validation")
+    if result.best_iteration is not None:
+        ax.axvline(result.best_iteration, color="C1", linestyle=":", linewidth=1)
+    ax.set_xlabel("iteration")
+    ax.set_ylabel("loss")
+    ax.legend()
+    if min(history + [v for _, v in result.val_history], default=1) > 0:
+        ax.set_yscale("log")
+    fig.tight_layout()
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png")
+    write_file(path, buffer.getvalue())
+
+
+def trailing_mean(values: list, window: int) -> list:
+    """Each value averaged with the ones before it, `window` in all (fewer at the start)."""
+    sums = [0.0]
+    for v in values:
+        sums.append(sums[-1] + v)
+    return [(sums[i] - sums[max(0, i - window)]) / min(i, window) for i in range(1, len(sums))]
+
+
+def require_matplotlib() -> None:
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise TenflangError("--plot needs matplotlib, which is not installed; "
+                            "pip install 'tenflang[plot]'") from None
