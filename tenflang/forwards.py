@@ -269,13 +269,15 @@ def permute(xp, a, axes):
 
 
 def one_hot(xp, y, n):
-    """Rows of the n×n identity picked by the class indices y (per example)."""
-    bad = (y != xp.floor(y)) | (y < 0) | (y >= n)
-    if bool(bad.any()):
-        k = int(xp.argmax(bad))
+    """Rows of the n×n identity picked by the class indices y (per example); a
+    row with no 1 is a y outside 0..n-1 or not whole (or NaN)."""
+    hot = y[:, None] == xp.arange(n, dtype=y.dtype)
+    found = hot.any(axis=-1)
+    if not bool(found.all()):
+        k = int(xp.argmin(found))
         raise TenflangError(f"one_hot: class index {float(y[k])!r} in example {k} (0-based) is "
                             f"outside 0..{n - 1}")
-    return (y[:, None] == xp.arange(n, dtype=y.dtype)).astype(y.dtype)
+    return hot.astype(y.dtype)
 
 
 def argmax(xp, a):

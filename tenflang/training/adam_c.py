@@ -90,15 +90,19 @@ def scalars(t: int, lr: float, config) -> tuple:
             lr / (1 - beta1 ** t))
 
 
+def like(a, w) -> bool:
+    """`a` is a C-contiguous numpy array of w's shape and dtype (tested one by one,
+    not in a generator: the checks were half of a small weight's update)."""
+    return (type(a) is np.ndarray and a.dtype == w.dtype and a.shape == w.shape
+            and a.flags.c_contiguous)
+
+
 def update(w, g, m, v, t: int, lr: float, config) -> bool:
     """Adam's step on `w` (and its state m, v) in place, in C; False (nothing
     done) where the C loop does not apply (module docstring)."""
     dtype = DTYPES.get(getattr(w, "dtype", None))
-    if dtype is None or not all(type(a) is np.ndarray and a.dtype == w.dtype
-                                and a.shape == w.shape for a in (w, g, m, v)):
-        return False
-    if not all(a.flags.c_contiguous for a in (w, g, m, v)) or \
-            os.environ.get("TENFLANG_FUSE") == "0":
+    if (dtype is None or not (like(w, w) and like(g, w) and like(m, w) and like(v, w))
+            or os.environ.get("TENFLANG_FUSE") == "0"):
         return False
     f = kernel(dtype)
     if f is None:
