@@ -22,7 +22,7 @@ import math
 import re
 from dataclasses import replace
 
-from .. import limits, ops
+from .. import limits, ops, other_names
 from ..opkinds import Attr, Op
 from ..shapes import Shape, ShapeMismatch, fmt_shape
 from .ast import BOUND_KINDS, KINDS, DeclKind, Declare, Define, Dims, Num, Program, Var
@@ -294,7 +294,7 @@ def refuse_define(program, define: Define, decls, defined: set[str], op) -> None
     if op is None:
         import difflib              # an unknown op's message only
         close = difflib.get_close_matches(define.op, ops.TABLE, n=1)
-        other = ops.other_name(define.op)
+        other = other_names.other_name(define.op)
         hint = f"; {other}" if other else f"; did you mean '{close[0]}'?" if close else ""
         raise at(define.op_pos, f"unknown op '{define.op}'{hint}")
     raise at(define.op_pos, f"'{define.op}' takes {takes(op)}, got {len(define.operands)}")
