@@ -123,9 +123,12 @@ FIND = ("from pygments.lexers import get_lexer_by_name, get_lexer_for_filename; 
         "type(get_lexer_for_filename('shape.tf', code)).__name__)")
 
 
-def installed_entry_point() -> bool:
-    from importlib.metadata import entry_points
-    return any(ep.name == "tenflang" for ep in entry_points(group="pygments.lexers"))
+def installed_entry_point(cwd) -> bool:
+    """Asked in a process started in `cwd`, not here: a `tenflang.egg-info` left in
+    the checkout by a build shows an entry point to this process only."""
+    ask = ("import sys; from importlib.metadata import entry_points; sys.exit(not any("
+           "ep.name == 'tenflang' for ep in entry_points(group='pygments.lexers')))")
+    return subprocess.run([sys.executable, "-c", ask], cwd=cwd, timeout=120).returncode == 0
 
 
 def test_pygments_finds_the_lexer_once_installed(tmp_path):
@@ -134,7 +137,7 @@ def test_pygments_finds_the_lexer_once_installed(tmp_path):
     into a temporary directory first (no dependencies, no network)."""
     sample = str(ROOT / "samples" / "mlp_digits.tf")
     env = dict(os.environ)
-    if not installed_entry_point():
+    if not installed_entry_point(tmp_path):
         if shutil.which("pip") is None and importlib.util.find_spec("pip") is None \
                 or importlib.util.find_spec("setuptools") is None:
             pytest.skip("neither an installed TenFlang nor pip and setuptools to install one")
