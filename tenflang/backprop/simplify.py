@@ -26,8 +26,6 @@ import functools
 import math
 from dataclasses import dataclass, field
 
-import numpy as np
-
 from .. import ops
 from ..lang.ast import Define, Num, Var
 from ..shapes import Shape
@@ -160,6 +158,7 @@ def same_shape(operand, shapes, shape):
 
 
 def fold(op: str, operands):
+    import numpy as np        # only where constants fold: tfcompiler starts without numpy
     with np.errstate(all="ignore"):
         args = [np.array([o.value]) for o in operands]
         value = float(ops.TABLE[op].forward(np, *args).reshape(-1)[0])

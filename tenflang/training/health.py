@@ -16,11 +16,11 @@ Three symptoms are checked after a run (docs/guide.md §8 explains them):
 
 And one cause is known before a run: a weight no loss is computed from
 (`backprop.graph.unused_weights`) never moves; it gets that diagnosis, not
-the one of a weight that stayed 0.
+the one of a weight that stayed 0.  (`tfcompiler` says it too, through
+`not_used`: numpy is imported by the checks that need it, so that tfcompiler
+starts without it.)
 """
 from __future__ import annotations
-
-import numpy as np
 
 WINDOW = 25      # epochs compared with the epochs before them
 SWING = 0.1      # (max − min) / mean of the smoothed loss that counts as oscillating
@@ -32,6 +32,7 @@ def untrusted(state, first_iteration: int, zero_at_start: set, epoch_iterations:
     """The warnings for a run that ended in `state`, having started at
     `first_iteration` with the weights `zero_at_start` all zero; `unused` are
     the weights no loss is computed from."""
+    import numpy as np
     found = [oscillation(state.history, epoch_iterations, lr)]
     found = found if found[0] else [risen(state.history, epoch_iterations, lr)]
     found += [not_used(name) for name in unused]
@@ -42,8 +43,9 @@ def untrusted(state, first_iteration: int, zero_at_start: set, epoch_iterations:
     return [w for w in found if w]
 
 
-def epoch_means(history: list, epoch_iterations: int) -> np.ndarray:
-    """The training loss averaged over each complete epoch."""
+def epoch_means(history: list, epoch_iterations: int):
+    """The training loss averaged over each complete epoch (a numpy array)."""
+    import numpy as np
     whole = len(history) // epoch_iterations * epoch_iterations
     return np.asarray(history[:whole], dtype=np.float64).reshape(-1, epoch_iterations).mean(axis=1)
 
