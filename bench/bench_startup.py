@@ -12,7 +12,9 @@ Beside it, in the same interleaved rounds:
 
 * `python -c pass` (the floor: the interpreter's own start) and
   `python -c "import numpy"` (the floor of any program that computes);
-* `tfcompiler` on samples/example_shape.tf and `tfevaluate` of the trained
+* `tfcompiler` on samples/example_shape.tf (whose -O1 clean-up folds
+  constants, which imports numpy) and on samples/mlp_digits.tf (which folds
+  none: tfcompiler then runs without numpy), and `tfevaluate` of the trained
   weights on the same 1,000 examples.
 
 With `--baseline DIR`, the three tools of that checkout run in the same
@@ -62,6 +64,9 @@ def tools(work: Path, root: Path, label: str = "") -> dict[str, tuple[list[str],
     suffix = f" ({label})" if label else ""
     return {
         f"tfcompiler{suffix}": ([py, str(root / "bin" / "tfcompiler"), shape, "-o", gcp], env),
+        f"tfcompiler mlp_digits.tf{suffix}":
+            ([py, str(root / "bin" / "tfcompiler"), str(root / "samples" / "mlp_digits.tf"),
+              "-o", str(work / f"mlp{label}.gcp.tf")], env),
         f"tfweightcalc, {EXAMPLES:,} examples, {case.iters} iterations{suffix}":
             ([py, str(root / "bin" / "tfweightcalc"), gcp, data, "-o", weights,
               "--max-iters", str(case.iters), "--lr", str(case.lr), "--tol", "0", "--quiet"], env),
