@@ -46,7 +46,10 @@ functions stay the reference and the fallback):
   a strictly greater value replaces it) in the same loop that scatters or
   gathers through it: the op table's `maxpool2d_grad` takes the image, not an
   argmax, and finding the maximum of a window costs what reading a stored
-  index would.
+  index would.  For 2×2 windows every select is a max or a bit mask, no
+  branch: on rows too short for a vector loop (planes under 8×8) gcc's own
+  code branched per comparison, and real activations mispredicted it
+  (`max2_grad_narrow`).
 * The C loops run over examples (or planes) split across `native.threads()`
   threads of `native.pool()` when the batch is large enough to pay for them;
   each thread writes its own examples only and sums across examples are taken
