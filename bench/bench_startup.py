@@ -49,6 +49,7 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
+from bench_process import as_installed  # noqa: E402
 from workloads import cases, make_data  # noqa: E402
 
 TARGET_S = 0.15
@@ -145,7 +146,7 @@ def main(argv=None) -> int:
                         help="another checkout (e.g. `git archive` of an older commit) whose "
                         "tools are timed in the same rounds")
     args = parser.parse_args(argv)
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env = as_installed(os.environ)
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         case = dataclasses.replace(cases()[0], n=EXAMPLES)
