@@ -504,14 +504,13 @@ void pool_adjoint(long q0, long q1, long mode, const T *x, T *g, T *img, long H,
                   long k, long s, long HO, long WO)
 {
     const T scale = (T)1 / (T)(k * k);
-    if (mode == 0 && k == 2 && s == 2 && H == 2 * HO && W == 2 * WO && WO < 4) {
-        max2_grad_narrow(x + q0 * H * W, g + q0 * HO * WO, img + q0 * H * W, (q1 - q0) * HO, W,
-                         WO);
-        return;
-    }
     if (mode == 0 && k == 2 && s == 2 && H == 2 * HO && W == 2 * WO) {     /* as in pool */
-        max2_grad(x + q0 * H * W, g + q0 * HO * WO, img + q0 * H * W, 2 * (q1 - q0) * HO, W,
-                  (q1 - q0) * HO, WO);
+        if (WO < 4)
+            max2_grad_narrow(x + q0 * H * W, g + q0 * HO * WO, img + q0 * H * W, (q1 - q0) * HO,
+                             W, WO);
+        else
+            max2_grad(x + q0 * H * W, g + q0 * HO * WO, img + q0 * H * W, 2 * (q1 - q0) * HO, W,
+                      (q1 - q0) * HO, WO);
         return;
     }
     for (long q = q0; q < q1; q++) {
