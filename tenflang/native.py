@@ -23,6 +23,19 @@ Conventions:
   callers fall back to code that needs no compiler (numpy or numba).  The
   reason is kept (`unavailable_reason`) so `tenflang plan --fused` and the
   tests can say why.
+* A numpy array's data reaches a compiled function through numpy's public
+  array struct: its data pointer (`PyArrayObject_fields.data`) is the field
+  right after the object header, `OBJECT_HEAD` bytes into the object.  Either
+  the array object itself is passed (ctypes `py_object`, no conversion) and C
+  reads the pointer with `TF_DATA` (`DATA_POINTER`: the fused loops, Adam's
+  update), or Python reads it (`address(a)`, 0.4 µs) and passes the address
+  (`c_void_p`).  numpy's own `a.ctypes.data` costs ~3 µs an array, more than
+  a small kernel.  The read is checked once per process against
+  `a.ctypes.data` (`struct_read`; CPython only, where an object's id is its
+  address and `py_object` passes that address); where it does not hold,
+  `address` returns `a.ctypes.data` and callers of `TF_DATA` pass addresses
+  instead.  Either way the array must outlive the call: an address taken from
+  a temporary made for the call is freed memory once the temporary goes.
 """
 from __future__ import annotations
 
@@ -43,6 +56,11 @@ from .files import cache_dir
 
 FLAGS = ("-O2", "-shared", "-fPIC", "-fno-math-errno", "-fno-trapping-math", "-ffp-contract=off",
          "-std=c99")
+
+
+OBJECT_HEAD = object.__basicsize__     # bytes before an object's first field: numpy's data pointer
+# C that reads a numpy array's data pointer from the array passed as a py_object
+DATA_POINTER = f"#define TF_DATA(a) (*(char *const *)((const char *)(a) + {OBJECT_HEAD}))"
 
 
 class Unavailable(RuntimeError):
@@ -204,6 +222,25 @@ def unavailable_reason() -> str | None:
     except Unavailable as e:
         return str(e)
     return None
+
+
+@functools.lru_cache(maxsize=1)
+def struct_read() -> bool:
+    """Whether an array's data pointer can be read at `OBJECT_HEAD` bytes into
+    the object (module docstring), checked on an array that is a view."""
+    if sys.implementation.name != "cpython":      # an id is not an address there
+        return False
+    import numpy as np          # here: the compiler's processes import no numpy
+    probe = np.zeros(4)[1:]
+    return ctypes.c_void_p.from_address(id(probe) + OBJECT_HEAD).value == probe.ctypes.data
+
+
+def address(a) -> int:
+    """The address of numpy array `a`'s data (module docstring): `a` must outlive
+    the call that uses it, never a temporary made for that call."""
+    if struct_read():
+        return ctypes.c_void_p.from_address(id(a) + OBJECT_HEAD).value
+    return a.ctypes.data
 
 
 def threads() -> int:

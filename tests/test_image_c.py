@@ -144,6 +144,16 @@ def test_pooling_and_adjoints_equal_the_numpy_path(case, dtype, ties):
             np.testing.assert_array_equal(got, want)
 
 
+def test_addresses_asked_of_numpy_give_the_same_bits(monkeypatch):
+    """Where the array struct is not read (native.struct_read), the kernels get
+    numpy's `a.ctypes.data`: the same arrays, the same results."""
+    case = CONV_CASES[1]
+    read = [got for got, _ in conv_ops(case, "float64")]
+    monkeypatch.setattr(native, "struct_read", lambda: False)
+    asked = [got for got, _ in conv_ops(case, "float64")]
+    assert all(np.array_equal(a, b) for a, b in zip(read, asked))
+
+
 def test_the_numpy_path_is_taken_when_asked_or_when_it_must(monkeypatch):
     """TENFLANG_NATIVE=0, a per-example kernel, a shared image of the kernel
     gradient or another dtype go to convolution.py."""

@@ -1,12 +1,14 @@
 """Generated C compiled and loaded (tenflang/native.py): a library is built once
 per source and machine and found in the cache after; every way it cannot be had
 (no compiler, a compile error) is `native.Unavailable` with the reason, which
-callers turn into the numba fallback; a damaged cache file is built again."""
+callers turn into the numba fallback; a damaged cache file is built again; an
+array's data pointer read from its struct (from Python and from C) is numpy's."""
 import ctypes
 import os
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from tenflang import native
@@ -92,3 +94,27 @@ def test_without_a_writable_cache_the_library_is_built_and_nothing_is_left(monke
     finally:
         native.library.cache_clear()
     assert not list((tmp_path / "tmp").iterdir())
+
+
+@pytest.mark.parametrize("make", [lambda: np.arange(7.0), lambda: np.zeros((4, 5), np.float32)[1:, 2:],
+                                  lambda: np.arange(12.0).reshape(3, 4).T, lambda: np.empty(0)],
+                         ids=["array", "view", "transposed", "empty"])
+def test_an_arrays_address_is_numpys_read_from_the_struct_or_asked(monkeypatch, make):
+    """`address` reads the data pointer from the array struct where the check
+    holds (CPython) and asks numpy where it does not: the same address both ways."""
+    a = make()
+    assert native.struct_read() == (sys.implementation.name == "cpython")
+    assert native.address(a) == a.ctypes.data
+    monkeypatch.setattr(native, "struct_read", lambda: False)
+    assert native.address(a) == a.ctypes.data
+
+
+def test_c_reads_the_data_pointer_of_an_array_passed_as_itself():
+    """`DATA_POINTER`'s TF_DATA, on a py_object argument, is numpy's data pointer."""
+    if not native.struct_read():
+        pytest.skip("the array struct is not read on this Python")
+    f = native.library(native.DATA_POINTER + "\nconst void *data_of(const void *a)"
+                       " { return TF_DATA(a); }\n").data_of
+    f.argtypes, f.restype = [ctypes.py_object], ctypes.c_void_p
+    a = np.arange(10.0)[3:]
+    assert f(a) == a.ctypes.data

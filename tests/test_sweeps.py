@@ -99,6 +99,17 @@ def test_logistic_regression_swept_equals_the_plain_plan(monkeypatch, order):
     np.testing.assert_allclose(swept["xent"], (np.logaddexp(0, z) - y * z).mean(), rtol=1e-13)
 
 
+def test_addresses_asked_of_numpy_give_the_same_bits(monkeypatch):
+    """Where the array struct is not read (native.struct_read), the sweep gets
+    numpy's `a.ctypes.data`: the same arrays, the same results."""
+    plan = plan_of(LOGREG.format(d=20, first="w", second="x"))
+    data = logreg_data(FUSE_FROM + 3, 20)
+    read = run_plan(plan, data, reduce="mean")
+    monkeypatch.setattr(native, "struct_read", lambda: False)
+    asked = run_plan(plan, data, reduce="mean")
+    assert all(np.array_equal(read[k], asked[k]) for k in read)
+
+
 def test_the_linear_regression_sample_is_swept_and_equal(monkeypatch):
     plan = plan_of((SAMPLES_DIR / "linear_regression.tf").read_text())
     assert len(sweeps_in(plan)) == 1 and len(sweeps_in(plan, "sum")) == 1

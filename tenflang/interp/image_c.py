@@ -55,6 +55,8 @@ functions stay the reference and the fallback):
   each thread writes its own examples only and sums across examples are taken
   in a fixed order, so results do not depend on the thread count.  Sums are taken in the numpy path's order where it has one
   (pooling), else in BLAS's: results equal convolution.py's to round-off.
+* Arrays reach the kernels as addresses (`native.address`, whose rule is
+  native.py's: each array is held in a variable until its kernel returns).
 * A call falls back to convolution.py when it cannot take this path: an array
   module other than numpy, a dtype other than float32/float64, operands whose
   example axes differ (a shared image, a per-example kernel), padded pooling,
@@ -72,7 +74,7 @@ from pathlib import Path
 import numpy as np
 
 from .. import convolution, native
-from .c_loops import OBJECT_HEAD
+from ..native import address
 
 SOURCE = (Path(__file__).parent / "image_kernels.c").read_text()   # TYPE defined first
 TYPES = {"d": "double", "f": "float"}      # by numpy dtype char: float64, float32
@@ -114,23 +116,6 @@ def kernels(dtype: str):
         f.argtypes = [ctypes.c_long] * longs + [ctypes.c_void_p] * pointers + [ctypes.c_long] * sizes
         f.restype = None
     return lib
-
-
-@functools.lru_cache(maxsize=1)
-def struct_read() -> bool:
-    """Whether an array's data pointer can be read from numpy's array struct
-    (interp/c_loops.py's `TF_DATA`, here from Python)."""
-    probe = np.zeros(4)[1:]
-    return ctypes.c_void_p.from_address(id(probe) + OBJECT_HEAD).value == probe.ctypes.data
-
-
-def address(a) -> int:
-    """The address of `a`'s data: read from the array struct (0.4 µs) where it can
-    be; `a.ctypes.data` costs 3 µs, a tenth of a small kernel.  `a` must outlive
-    the call that uses the address (never a temporary made for it)."""
-    if struct_read():
-        return ctypes.c_void_p.from_address(id(a) + OBJECT_HEAD).value
-    return a.ctypes.data
 
 
 def enabled(xp, *arrays) -> bool:

@@ -31,6 +31,8 @@ lines and stores these loops are):
   `threads()` threads and adds the partial sums up in block order, so results
   do not depend on the thread count, and equal the unfused plan's (BLAS's
   X·w and Xᵀr) to round-off.
+* The arrays reach `sweep_k` as addresses (`native.address`, whose rule is
+  native.py's: the wrapper holds every array until the last thread returns).
 """
 from __future__ import annotations
 
@@ -41,7 +43,7 @@ import math
 import numpy as np
 
 from .. import native
-from ..native import pool, threads
+from ..native import address, pool, threads
 from ..naming import Generated, numbered
 from .c_loops import RENDERER
 from .loop_wrapper import MIN_BLOCKS_PER_THREAD
@@ -188,7 +190,7 @@ class Pass:
         outs = [np.empty(n, dtype) for _ in range(kept)] + [
             np.zeros(blocks, dtype) for _ in range(len(self.sweep.outputs) - kept)]
         g = np.zeros((blocks, self.sweep.width), dtype)
-        pointers = [a.ctypes.data for a in arrays + outs + [g]]
+        pointers = [address(a) for a in arrays + outs + [g]]
         work = spans(n, rows, threads())
         calls = [pool().submit(f, a, b, rows, *pointers) for a, b in work[1:]]
         f(*work[0], rows, *pointers)
