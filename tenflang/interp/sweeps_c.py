@@ -169,6 +169,11 @@ class Pass:
         self.k, self.sweep, self.library = k, sweep, library
         self.suffix = VARIANTS[variant][1] if variant else ""     # "": the CPU's own
         self.functions: dict = {}          # dtype name -> the C function
+        # Sweep's properties are computed at each use (a few µs apiece): taken once
+        outputs = sweep.outputs
+        self.kept = sum(not o.reduce for o in outputs)     # arrays, then sums (render.py)
+        self.sums = len(outputs) - self.kept
+        self.order = output_order(sweep)
 
     def function(self, dtype: str):
         if dtype not in self.functions:
@@ -186,9 +191,9 @@ class Pass:
         n = arrays[1].shape[0]
         rows = block_rows(n)
         blocks = math.ceil(n / rows)
-        kept = sum(not o.reduce for o in self.sweep.outputs)     # arrays, then sums (render.py)
+        kept = self.kept
         outs = [np.empty(n, dtype) for _ in range(kept)] + [
-            np.zeros(blocks, dtype) for _ in range(len(self.sweep.outputs) - kept)]
+            np.zeros(blocks, dtype) for _ in range(self.sums)]
         g = np.zeros((blocks, self.sweep.width), dtype)
         pointers = [address(a) for a in arrays + outs + [g]]
         work = spans(n, rows, threads())
@@ -197,7 +202,7 @@ class Pass:
         for call in calls:
             call.result()
         outs = outs[:kept] + [out.sum(axis=0) for out in outs[kept:]]
-        return tuple(outs[k] for k in output_order(self.sweep)) + (g.sum(axis=0),)
+        return tuple(outs[k] for k in self.order) + (g.sum(axis=0),)
 
 
 def functions(sweeps) -> dict:
