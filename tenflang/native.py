@@ -1,6 +1,7 @@
 """Generated C compiled by the system's C compiler and loaded with ctypes.
 
     lib = library(source)          # a ctypes.CDLL; raises Unavailable when it cannot be had
+    lib.f(address(a))              # numpy array a's data, for a c_void_p argument
 
 Conventions:
 
@@ -34,8 +35,10 @@ Conventions:
   `a.ctypes.data` (`struct_read`; CPython only, where an object's id is its
   address and `py_object` passes that address); where it does not hold,
   `address` returns `a.ctypes.data` and callers of `TF_DATA` pass addresses
-  instead.  Either way the array must outlive the call: an address taken from
-  a temporary made for the call is freed memory once the temporary goes.
+  instead.  An address is good while its array lives: the array must outlive
+  the call (held in a variable, never a temporary made for the call, whose
+  memory is freed as soon as the address is taken); a `py_object` argument
+  keeps its array alive through the call by itself.
 """
 from __future__ import annotations
 
@@ -230,7 +233,7 @@ def struct_read() -> bool:
     the object (module docstring), checked on an array that is a view."""
     if sys.implementation.name != "cpython":      # an id is not an address there
         return False
-    import numpy as np          # here: the compiler's processes import no numpy
+    import numpy as np          # here: importing this module imports no numpy
     probe = np.zeros(4)[1:]
     return ctypes.c_void_p.from_address(id(probe) + OBJECT_HEAD).value == probe.ctypes.data
 

@@ -143,7 +143,7 @@ def c_kernel(lib):
         arrays = (buf, tokens, name_bytes, name_ends, sizes, values, numbers)
         assert all(a.flags.c_contiguous for a in arrays) and numbers.dtype == np.int64
         offsets = np.empty(len(sizes), dtype=np.int64)
-        return f(buf.ctypes.data, len(buf), tokens.ctypes.data, len(tokens),
-                 name_bytes.ctypes.data, name_ends.ctypes.data, sizes.ctypes.data, len(sizes),
-                 values.ctypes.data, numbers.ctypes.data, capacity, offsets.ctypes.data)
+        at = native.address         # every array is held here until f returns
+        return f(at(buf), len(buf), at(tokens), len(tokens), at(name_bytes), at(name_ends),
+                 at(sizes), len(sizes), at(values), at(numbers), capacity, at(offsets))
     return read_lines
