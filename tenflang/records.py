@@ -8,10 +8,19 @@ made (`__init__`, `__repr__`, `__eq__`, `__hash__`, `__setattr__`,
 `__hash__` (the same as a frozen one's); `__repr__` and refusing to assign or
 delete a field are functions shared by every record (the same text as the
 dataclass's, and its FrozenInstanceError with its message: a record cannot
-contain itself, so the repr needs no guard against cycles); `__init__` writes the
-new instance's `__dict__` directly, where the frozen dataclass's calls
-`object.__setattr__` once per field (a large program makes millions of
-syntax-tree nodes: a `Define` is built 2.5x faster).  Defaults and
+contain itself, so the repr needs no guard against cycles); `__init__` writes
+each field with its slot's own setter (see below), where the frozen
+dataclass's calls `object.__setattr__`, which looks the name up each time (a
+large program makes millions of syntax-tree nodes: a `Define` is built 2.5x
+faster).
+
+A record keeps its fields in slots (`__slots__`), not in an instance dict:
+half the memory, and a field is read in one step where a dict needs two or
+three.  The compiler's passes walk hundreds of thousands of syntax-tree nodes
+spread over the heap, so most of a field read is a cache miss; with slots a
+100 000-line program compiles about a sixth faster (bench/results_compile.md).
+`slots=False` keeps the dict, for a record that holds a cache beside its
+fields (`Program`: its check's result).  Defaults and
 `default_factory` are the dataclass's; `replace`, `fields`, `asdict` and
 pickling work as on a frozen dataclass.  Not supported (a TypeError says so):
 `__post_init__`, `field(init=False)`, and subclassing a record as a dataclass.
@@ -31,23 +40,28 @@ class Factory:
 FACTORY = Factory()
 
 
-def frozen(cls=None, /, *, eq: bool = True):
-    """`@frozen` or `@frozen(eq=False)` (compared and hashed by identity)."""
+def frozen(cls=None, /, *, eq: bool = True, slots: bool = True):
+    """`@frozen` or `@frozen(eq=False)` (compared and hashed by identity);
+    `slots=False` keeps an instance `__dict__` (for a cache held beside the fields)."""
     if cls is None:
-        return lambda c: frozen(c, eq=eq)
+        return lambda c: frozen(c, eq=eq, slots=slots)
     if hasattr(cls, "__post_init__"):
         raise TypeError(f"{cls.__name__}: a record has no __post_init__")
     own_repr = "__repr__" in cls.__dict__
-    cls = dataclass(init=False, repr=False, eq=eq, unsafe_hash=eq)(cls)
-    cls.__init__ = quick_init(cls)
+    cls = dataclass(init=False, repr=False, eq=eq, unsafe_hash=eq, slots=slots)(cls)
+    cls.__init__ = quick_init(cls, slots)
     cls.__setattr__, cls.__delattr__ = refuse_assignment, refuse_deletion
+    if slots:
+        cls.__getstate__, cls.__setstate__ = slot_values, restore_slots
     if not own_repr:
         cls.__repr__ = record_repr
     return cls
 
 
-def quick_init(cls):
-    """The `__init__` of a record: each field written into the instance's dict."""
+def quick_init(cls, slots: bool):
+    """The `__init__` of a record: each field written into its slot (by the
+    slot's own setter: `object.__setattr__` would look the name up each time)
+    or into the instance's dict."""
     names, params, body = {"__FACTORY": FACTORY}, [], []
     for f in fields(cls):
         if not f.init:
@@ -62,9 +76,13 @@ def quick_init(cls):
             value = f"__factory_{f.name}() if {f.name} is __FACTORY else {f.name}"
         else:
             params.append(f.name)
-        body.append(f"    __d['{f.name}'] = {value}\n")
-    exec(f"def __init__(__s, {', '.join(params)}):\n    __d = __s.__dict__\n{''.join(body)}",
-         names)
+        if slots:
+            names[f"__set_{f.name}"] = cls.__dict__[f.name].__set__
+            body.append(f"    __set_{f.name}(__s, {value})\n")
+        else:
+            body.append(f"    __d['{f.name}'] = {value}\n")
+    start = "" if slots else "    __d = __s.__dict__\n"
+    exec(f"def __init__(__s, {', '.join(params)}):\n{start}{''.join(body)}", names)
     names["__init__"].__qualname__ = f"{cls.__qualname__}.__init__"
     return names["__init__"]
 
@@ -72,6 +90,16 @@ def quick_init(cls):
 def record_repr(self) -> str:
     shown = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in fields(self) if f.repr)
     return f"{type(self).__qualname__}({shown})"
+
+
+def slot_values(self) -> tuple:
+    """What pickling and copying keep of a record with slots."""
+    return tuple(getattr(self, f.name) for f in fields(self))
+
+
+def restore_slots(self, state: tuple) -> None:
+    for f, value in zip(fields(self), state):
+        object.__setattr__(self, f.name, value)
 
 
 def refuse_assignment(self, name, value):

@@ -17,10 +17,10 @@ large program's compile time.  The test suite compiles with the check.
 from __future__ import annotations
 
 from ..gcpause import paused_gc
-from ..lang.ast import Comment, Program, Var
+from ..lang.ast import Comment, Program
 from ..lang.checks import check
 from .gcp import assemble
-from .graph import build_graph, reachable
+from .graph import build_graph, computed_from, computed_with
 from ..naming import adjoint
 from .reverse import edge_rules, infer, reverse_sweep, zero
 from .simplify import remove_dead
@@ -62,15 +62,8 @@ def sweep_and_assemble(program: Program, level: int) -> Program:
 def relevant_nodes(graph, rules, weights, losses) -> set[str]:
     """Nodes on a path from a weight to a loss along edges that carry a derivative
     (`rules`: `reverse.edge_rules` of -O1, None where an edge carries none)."""
-    def operands(node):
-        define = graph.defs.get(node)
-        return [] if define is None else [
-            o.name for o, rule in zip(define.operands, rules[node])
-            if isinstance(o, Var) and rule is not None]
-
-    def users(node):
-        return [u for u, i in graph.users[node] if rules[u][i] is not None]
-    return reachable(losses, operands) & reachable(weights, users)
+    lines, edges = list(graph.defs.values()), lambda line: rules[line.name]
+    return computed_from(lines, losses, edges) & computed_with(lines, weights, edges)
 
 
 __all__ = ["compile_gradient"]

@@ -47,22 +47,40 @@ def topological_order(graph: Graph, nodes=None) -> list[str]:
                   reverse=True)
 
 
-def reachable(start, step) -> set[str]:
-    """Every node reachable from `start` by `step(node) -> neighbours`."""
-    seen, stack = set(start), list(start)
-    while stack:
-        for nxt in step(stack.pop()):
-            if nxt not in seen:
-                seen.add(nxt)
-                stack.append(nxt)
-    return seen
+def computed_from(lines, names, edges=None) -> set[str]:
+    """`names` and every name the definitions `lines` compute them from,
+    directly or not.  `lines` are in program order, where every operand is
+    defined before the line that reads it (a checked program), so one pass
+    from the last line up finds them all.  `edges(line)`, if given: for each
+    operand, None where the path is not followed (see `compiler.relevant_nodes`)."""
+    live = set(names)
+    add = live.add
+    for line in reversed(lines):
+        if line.name in live:
+            follow = edges(line) if edges is not None else None
+            for i, o in enumerate(line.operands):
+                if type(o) is Var and (follow is None or follow[i] is not None):
+                    add(o.name)
+    return live
+
+
+def computed_with(lines, names, edges) -> set[str]:
+    """`names` and every name the definitions `lines` (in program order)
+    compute from one of them, directly or not, along edges `edges(line)`
+    does not give as None: `computed_from` the other way."""
+    reached = set(names)
+    for line in lines:
+        follow = edges(line)
+        for i, o in enumerate(line.operands):
+            if type(o) is Var and follow[i] is not None and o.name in reached:
+                reached.add(line.name)
+                break
+    return reached
 
 
 def ancestors(program: Program, names) -> set[str]:
     """`names` and every variable they are computed from, directly or not."""
-    defs = {d.name: d for d in program.definitions()}
-    return reachable(names, lambda n: [o.name for o in defs[n].operands if isinstance(o, Var)]
-                     if n in defs else [])
+    return computed_from(program.definitions(), names)
 
 
 def unused_weights(program: Program) -> list[str]:

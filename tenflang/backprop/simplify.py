@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from .. import ops
 from ..lang.ast import Define, Num, Var
 from ..shapes import Shape
+from .graph import computed_from
 
 COMMUTATIVE = {"add", "mul", "max", "min", "dot"}
 REWRITTEN = {"mul", "sub"}      # the ops `rewrite` may spell otherwise
@@ -177,10 +178,7 @@ def rewrite(op: str, operands) -> tuple[str, tuple]:
 
 
 def remove_dead(forward, blocks, keep: set[str]):
-    live = set(keep)
-    for lines in [forward, *(ls for _, ls in blocks)][::-1]:
-        for line in reversed(lines):
-            if line.name in live:
-                live.update([o.name for o in line.operands if isinstance(o, Var)])
+    """The lines that `keep` is computed from, in their blocks."""
+    live = computed_from([*forward, *(line for _, lines in blocks for line in lines)], keep)
     return ([d for d in forward if d.name in live],
             [(title, [d for d in ls if d.name in live]) for title, ls in blocks])

@@ -124,7 +124,7 @@ class Comment:
 Statement = Declare | Define | Macro | Comment
 
 
-@node
+@node(slots=False)       # check() keeps its result beside the fields
 class Program:
     statements: tuple[Statement, ...]
     filename: str = field(default="<input>", compare=False)
