@@ -230,3 +230,24 @@ def test_compile_100k_line_chain_without_recursion_error():
     lines.append(f"define l = sum v{n-1}")
     gcp = compile_gradient(tenflang.parse("\n".join(lines), shape_program=True), 1)
     assert "d/dw" in gcp.declarations()
+
+
+def test_constants_folded_by_python_arithmetic_have_numpy_s_bits():
+    """The -O1 clean-up folds add, sub, mul, div and neg with Python's floats
+    (no numpy): each gives the bits of the op's numpy forward, or no fold where
+    numpy's value is not finite (backprop/simplify.py)."""
+    from tenflang.backprop.simplify import ARITHMETIC, fold
+    from tenflang.lang.ast import Num
+    rng = np.random.default_rng(7)
+    values = [0.0, -0.0, 1.0, -1.0, 2.0, 0.1, 1e308, -1e308, 5e-324, 3.0, 7.0,
+              *rng.standard_normal(20), *rng.standard_normal(20) * 1e200]
+    pairs = [(a, b) for a in values for b in values]
+    for op in ARITHMETIC:
+        for args in (pairs if ops.TABLE[op].arity == 2 else [(v,) for v in values]):
+            with np.errstate(all="ignore"):
+                want = ops.TABLE[op].forward(np, *[np.array([v]) for v in args])[0]
+            got = fold(op, [Num(float(v)) for v in args])
+            if not np.isfinite(want):
+                assert got is None, (op, args)
+            else:
+                assert np.float64(got.value).tobytes() == np.float64(want).tobytes(), (op, args)

@@ -154,10 +154,12 @@ def test_the_commands_shorten_openblas_spin_unless_the_user_set_it():
         assert done.stdout.split() == [expected, "False"], done.stderr  # set before numpy loads
 
 
-@pytest.mark.parametrize("sample", ["mlp_digits.tf", "lenet_digits.tf", "rnn_digits.tf"])
+@pytest.mark.parametrize("sample", ["mlp_digits.tf", "lenet_digits.tf", "rnn_digits.tf",
+                                    "example_shape.tf"])
 def test_tfcompiler_runs_without_numpy(tmp_path, sample):
-    """Compiling runs no op: numpy (0.1 s of a start-up) is not imported, unless
-    the -O1 clean-up folds constants (backprop/simplify.py)."""
+    """Compiling runs no op: numpy (0.1 s of a start-up) is not imported, also
+    where the -O1 clean-up folds constants by arithmetic (example_shape.tf's
+    `pow diff 2` gives `sub 2 1`; backprop/simplify.py)."""
     env = {**cli_env(), "TENFLANG_CACHE_DIR": str(tmp_path / "cache")}
     args = ["tfcompiler", SAMPLES_DIR / sample, "-o", tmp_path / "g.tf"]
     imported_by(args, tmp_path / "first", env)          # fills the parser's cache

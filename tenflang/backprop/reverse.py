@@ -14,12 +14,7 @@ line and the block's definitions, plus the shapes of all new names.
 At -O1 (`simplify=True`) the sweep simplifies as it goes: each finished block
 goes through a `simplify.Simplifier`, and a local partial that is a bare
 symbol or number (`1` for `add`, `b` for `mul a b`) is never written: its name
-just stands for the value, as the simplifier would have made it; likewise a
-contribution `mul g p` where g or p stands for 1 (a sixth of all contributions
-in a long chain of `add`s): no line is built only to vanish.  Besides, the
-simplifier would fold a loss's `mul 1 1` (its seed times a partial of 1) with
-numpy's arithmetic (`simplify.fold`): taken here, most programs compile
-without importing numpy at all (tests/test_startup.py).
+just stands for the value, as the simplifier would have made it.
 
 The derivative rules of every definition are looked up once (`edge_rules`,
 per operand position) and shared by the pruning in `compiler.relevant_nodes`
@@ -39,8 +34,8 @@ from ..lang.printer import right_side
 from ..opkinds import Rule, RuleKind
 from ..shapes import Shape
 from .graph import Graph, topological_order
-from .rules import leaf_value, lower, unit_product
-from .simplify import Simplifier, shape_of
+from .rules import leaf_value, lower
+from .simplify import Simplifier
 
 LOSS = DeclKind.LOSS            # looked up once: an enum member's lookup is slow
 WEIGHT = DeclKind.WEIGHT
@@ -163,15 +158,8 @@ def contribution(sweep: Sweep, node: str, user: str, position: int, target: str)
     env["g"] = stands_for(sweep, sweep.adjoints[user])
     if (user, position) in sweep.partials:
         env["p"] = stands_for(sweep, sweep.partials[(user, position)])
-    combine, shapes = sweep.rules[user][position].combine, sweep.shapes
-    if sweep.simplifier is not None:
-        factor = unit_product(combine, env)
-        if factor is not None and shape_of(factor, shapes) == shapes[node]:
-            shapes[target] = shapes[node]       # `mul g 1`: the line would vanish into g
-            if sweep.simplifier.vanish(target, factor):
-                return []
-            return [Define(target, "copy", (factor,))]
-    lines = lower(combine, target, env, sweep.namer)
+    lines = lower(sweep.rules[user][position].combine, target, env, sweep.namer)
+    shapes = sweep.shapes
     infer(lines, shapes)
     if shapes[target] != shapes[node]:       # broadcasting widened it: sum it back
         wide = sweep.namer(target)

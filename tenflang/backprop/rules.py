@@ -82,19 +82,6 @@ def leaf_value(rule: str, env: dict) -> Var | Num | None:
     return None if isinstance(tree, tuple) else value(tree, env, None, None, None)
 
 
-def unit_product(rule: str, env: dict) -> Var | Num | None:
-    """For a rule `mul s t` whose symbols `env` binds one to the number 1: what
-    the other is bound to (the product itself, up to broadcasting); else None."""
-    tree = compiled(rule)
-    if not isinstance(tree, tuple) or tree[0] != "mul" or tree[2]:
-        return None
-    a, b = (env.get(o) if isinstance(o, str) else o for o in tree[1])
-    for x, y in ((a, b), (b, a)):
-        if isinstance(y, Num) and y.value == 1.0 and x is not None:
-            return x
-    return None
-
-
 def line(name: str | None, tree: tuple, env, fresh, target, lines) -> Define:
     """The line computing `tree`, its operands' lines appended to `lines` first;
     `name` None: a temporary, named once its operands are (innermost first)."""

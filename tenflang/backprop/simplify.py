@@ -4,7 +4,7 @@ Each backward line, after its operands are replaced by what they stand for,
 either stays or is replaced by a value:
 
 * constants fold (`sub 2 1` → 1) when every operand is a number and the
-  result is finite;
+  result is finite (`fold`: numpy's arithmetic, Python's where it is the same);
 * identities vanish: `mul x 1`, `add x 0`, `sub x 0`, `div x 1`, `pow x 1`,
   `copy x`, `sum_like`/`broadcast_like` to x's own shape — only where the
   result has x's shape, so broadcasting is never lost; `mul x 0` of a scalar
@@ -33,6 +33,10 @@ from .graph import computed_from
 
 COMMUTATIVE = {"add", "mul", "max", "min", "dot"}
 REWRITTEN = {"mul", "sub"}      # the ops `rewrite` may spell otherwise
+# ops whose per-element form is one IEEE operation on floats: Python folds them
+# to numpy's bits (tests/test_compiler.py), and a program folding only these
+# (`sub 2 1` in the partial of `pow a 2`) compiles without importing numpy
+ARITHMETIC = frozenset({"add", "sub", "mul", "div", "neg"})
 
 
 @dataclass
@@ -159,11 +163,24 @@ def same_shape(operand, shapes, shape):
 
 
 def fold(op: str, operands):
-    import numpy as np        # only where constants fold: tfcompiler starts without numpy
-    with np.errstate(all="ignore"):
-        args = [np.array([o.value]) for o in operands]
-        value = float(ops.TABLE[op].forward(np, *args).reshape(-1)[0])
+    """The line's value as a number, where it is finite; else None."""
+    values = [o.value for o in operands]
+    if op in ARITHMETIC:
+        try:
+            value = eval(scalar_form(op), {}, dict(zip("abc", values)))
+        except ZeroDivisionError:         # numpy's inf or nan: not folded either
+            return None
+    else:
+        import numpy as np        # only here: tfcompiler starts without numpy
+        with np.errstate(all="ignore"):
+            value = float(ops.TABLE[op].forward(np, *[np.array([v]) for v in values]).reshape(-1)[0])
     return Num(value) if math.isfinite(value) else None
+
+
+@functools.cache
+def scalar_form(op: str):
+    """The op's per-element form (`opkinds.Op.scalar`), compiled."""
+    return compile(ops.TABLE[op].scalar, f"<{op}>", "eval")
 
 
 def rewrite(op: str, operands) -> tuple[str, tuple]:
