@@ -105,9 +105,14 @@ def substituted(operands: tuple, subst: dict) -> tuple:
 
 
 def key(op: str, operands, attrs=()) -> tuple:
-    """What a line computes: equal keys, equal values (defaults filled in)."""
-    parts = tuple([("v", o.name) if isinstance(o, Var) else ("n", o.value) for o in operands])
-    return (op, tuple(sorted(parts)) if op in COMMUTATIVE else parts, full_attrs(op, attrs))
+    """What a line computes: equal keys, equal values (defaults filled in).  A
+    name is a str and a number a float, so neither is ever taken for the other."""
+    parts = tuple([o.name if type(o) is Var else o.value for o in operands])
+    if op in COMMUTATIVE:       # binary: in one order, names after numbers
+        a, b = parts
+        if (type(a) is str, a) > (type(b) is str, b):
+            parts = (b, a)
+    return (op, parts, full_attrs(op, attrs))
 
 
 @functools.lru_cache(maxsize=4096)
