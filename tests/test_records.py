@@ -93,3 +93,38 @@ def test_identity_records_and_what_a_record_cannot_be():
         class Derived:
             x: int
             y: int = dataclasses.field(init=False, default=0)
+
+
+def test_a_record_keeps_its_fields_in_slots_and_may_subclass_another():
+    @frozen
+    class Base:
+        x: int
+
+    @frozen
+    class Child(Base):
+        y: int = 3
+
+    globals().update(Base=Base, Child=Child)              # pickle finds classes by name
+    Base.__qualname__, Child.__qualname__ = "Base", "Child"
+    one = Child(1)
+    assert (one.x, one.y) == (1, 3) and not hasattr(one, "__dict__")
+    assert one == Child(1) and one != Child(1, 4) and hash(one) == hash(Child(1))
+    for again in (pickle.loads(pickle.dumps(one)), copy.deepcopy(one), copy.copy(one)):
+        assert again == one
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        one.x = 2
+
+
+def test_a_record_without_slots_keeps_a_cache_beside_its_fields():
+    """`Program` (slots=False) holds its check's result in its dict: copies keep
+    it, `replace` (a new program) does not (tenflang/lang/checks.py)."""
+    from tenflang.lang import parse_source
+    from tenflang.lang.checks import check
+
+    program = parse_source("declare input x\ndeclare weight w\ndeclare loss l\n"
+                           "define l = mul x w\n", "p.tf")
+    shapes = check(program)
+    assert "_checked" in vars(program)
+    for again in (pickle.loads(pickle.dumps(program)), copy.deepcopy(program)):
+        assert again == program and check(again) == shapes and "_checked" in vars(again)
+    assert "_checked" not in vars(dataclasses.replace(program, filename="q.tf"))

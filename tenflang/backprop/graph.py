@@ -79,7 +79,8 @@ def computed_with(lines, names, edges) -> set[str]:
 
 
 def ancestors(program: Program, names) -> set[str]:
-    """`names` and every variable they are computed from, directly or not."""
+    """`names` and every variable they are computed from, directly or not, in a
+    checked program (`computed_from`)."""
     return computed_from(program.definitions(), names)
 
 

@@ -41,9 +41,10 @@ def operand(o: Var | Num | Dims | Expr) -> str:
 
 def right_side(s: Define) -> str:
     """What follows `=`: `op operands... attributes...` (`a` alone for a copy)."""
-    words = [*map(operand, s.operands), *map(attribute, s.attrs)] if s.attrs else [
-        *map(operand, s.operands)]
-    return " ".join(words) if s.op == "copy" else s.op + " " + " ".join(words)
+    words = list(map(operand, s.operands))
+    if s.attrs:
+        words += map(attribute, s.attrs)
+    return " ".join(words if s.op == "copy" else [s.op, *words])
 
 
 def statement(s, indent: str = "") -> str:
