@@ -117,6 +117,53 @@ def test_the_direct_loops_are_taken_for_few_taps_on_large_images():
     assert isinstance(image_c.conv2d_columns(np, x[:, :, :8, :8], K[..., :3, :3]), image_c.Columns)
 
 
+def numpy_columns(x, kh, kw, pad):
+    """im2col of stride 1 written here: row (c, i, j), column (b, oy, ox)."""
+    b, c, h, w = x.shape
+    padded = np.pad(x, ((0, 0), (0, 0), (pad, pad), (pad, pad)))
+    ho, wo = h + 2 * pad - kh + 1, w + 2 * pad - kw + 1
+    taps = [padded[:, :, i:i + ho, j:j + wo] for i in range(kh) for j in range(kw)]
+    return np.stack(taps, axis=2).transpose(1, 2, 0, 3, 4).reshape(c * kh * kw, b * ho * wo)
+
+
+def numpy_image_of_columns(cols, shape, kh, kw, pad):
+    """The adjoint: each pixel the sum of its windows' values, taken in tap order from +0."""
+    b, c, h, w = shape
+    ho, wo = h + 2 * pad - kh + 1, w + 2 * pad - kw + 1
+    taps = cols.reshape(c, kh, kw, b, ho, wo)
+    padded = np.zeros((b, c, h + 2 * pad, w + 2 * pad), cols.dtype)
+    for i in range(kh):
+        for j in range(kw):
+            padded[:, :, i:i + ho, j:j + wo] += taps[:, i, j].transpose(1, 0, 2, 3)
+    return padded[:, :, pad:pad + h, pad:pad + w]
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("width", range(1, 17))
+def test_columns_of_small_planes_equal_numpy_bit_for_bit(width, dtype):
+    """Stride 1 on planes narrower than image_kernels.c's NARROW has a copy of the loops
+    per output width (1..15; col2im's where W = W'); 16 takes the row by row loops.
+    im2col is a copy and col2im adds in tap order, so both equal the numpy above exactly."""
+    r = np.random.default_rng(width)
+    lib = image_c.kernels(np.dtype(dtype).char)
+    for kh, kw, pad in [(3, 3, 1), (5, 5, 2), (3, 1, 0), (1, 2, 0), (3, 2, 2), (2, 3, 0)]:
+        h, w = width + kh - 1 - 2 * pad, width + kw - 1 - 2 * pad
+        if h < 1 or w < 1:
+            continue
+        x = r.normal(size=(3, 2, h, w)).astype(dtype)
+        x[0, 0, 0, 0] = -0.0
+        want = numpy_columns(x, kh, kw, pad)
+        cols = np.full(want.shape, np.nan, dtype)
+        sizes = (3, 2, h, w, kh, kw, 1, pad, width, width)     # ..., stride, pad, H', W'
+        lib.im2col(0, 3, native.address(x), native.address(cols), *sizes)
+        assert cols.tobytes() == want.tobytes()
+        g = r.normal(size=want.shape).astype(dtype)
+        g[0, 0] = -0.0
+        image = np.full(x.shape, np.nan, dtype)
+        lib.col2im(0, 3, native.address(g), native.address(image), *sizes)
+        assert image.tobytes() == numpy_image_of_columns(g, x.shape, kh, kw, pad).tobytes()
+
+
 def pool_ops(case, dtype, ties):
     b, c, h, w, k, stride = case
     r = np.random.default_rng(1)
