@@ -5,6 +5,8 @@
   test corpus).
 * `work`: a fresh directory holding the sample program `s.tf`, its GCP `g.tf`,
   its training data `d.txt`, new inputs `in.txt` and weights `w.txt`.
+* `loop_threads`: `loop_threads("3")` runs the rest of the test's compiled loops
+  on 3 threads.
 """
 from __future__ import annotations
 
@@ -49,3 +51,21 @@ def work(tmp_path):
     (tmp_path / "in.txt").write_text((SAMPLES_DIR / "example_inputs.txt").read_text())
     (tmp_path / "w.txt").write_text("{w: 0.5}\n")
     return tmp_path
+
+
+@pytest.fixture
+def loop_threads(monkeypatch):
+    """`loop_threads("3")`: TENFLANG_NUM_THREADS=3 from now on in this test.  A process
+    reads the count once (`tenflang.native.threads`) and sizes its loop pool by it, so
+    both are forgotten at each change and when the test ends."""
+    from tenflang import native
+
+    def forget():
+        native.threads.cache_clear()
+        native.pool.cache_clear()
+
+    def use(count: str) -> None:
+        monkeypatch.setenv("TENFLANG_NUM_THREADS", count)
+        forget()
+    yield use
+    forget()

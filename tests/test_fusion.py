@@ -215,15 +215,14 @@ def test_loops_given_the_arrays_equal_loops_given_pointers(monkeypatch):
 
 
 @pytest.mark.parametrize("threads", ["1", "2", "3"])
-def test_c_loop_sums_do_not_depend_on_the_thread_count(monkeypatch, threads):
+def test_c_loop_sums_do_not_depend_on_the_thread_count(loop_threads, threads):
     plan = original_example_gradient_plan()
     rng = np.random.default_rng(5)
     n = 40 * BLOCK + 3 * loop_wrapper.MIN_BLOCKS_PER_THREAD * BLOCK + 11
     data = {"x": rng.standard_normal(n) * 3, "y": rng.random(n).round(), "w": np.float64(0.7)}
-    monkeypatch.setenv("TENFLANG_NUM_THREADS", "1")
+    loop_threads("1")
     one = run_plan(plan, data, reduce="sum")
-    monkeypatch.setenv("TENFLANG_NUM_THREADS", threads)
-    loop_wrapper.pool.cache_clear()
+    loop_threads(threads)
     assert len(loop_wrapper.spans(n, loop_wrapper.threads())) == int(threads)
     many = run_plan(plan, data, reduce="sum")
     assert all(np.array_equal(one[k], many[k]) for k in one)
@@ -247,9 +246,8 @@ def test_plan_fused_shows_the_call_and_the_c_loop(run_cli):
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork here")
-def test_a_forked_child_runs_c_loops_on_threads_of_its_own(monkeypatch):
-    monkeypatch.setenv("TENFLANG_NUM_THREADS", "2")
-    loop_wrapper.pool.cache_clear()
+def test_a_forked_child_runs_c_loops_on_threads_of_its_own(loop_threads):
+    loop_threads("2")
     plan = original_example_gradient_plan()
     n = 4 * loop_wrapper.MIN_BLOCKS_PER_THREAD * BLOCK
     data = {"x": np.linspace(-3, 3, n), "y": np.ones(n), "w": np.float64(0.7)}

@@ -251,18 +251,16 @@ def test_a_compiler_refusing_the_flags_or_the_avx2_copies_builds_the_plain_kerne
     assert len(built) == 1
 
 
-def test_results_do_not_depend_on_the_thread_count(monkeypatch):
+def test_results_do_not_depend_on_the_thread_count(monkeypatch, loop_threads):
     """Each thread writes its own examples (the kernel gradient's chunks summed in
     their order): 1 and 3 threads give the same bits, direct loops and GEMMs."""
     monkeypatch.setattr(image_c, "MIN_WORK", 1)
     monkeypatch.setattr(image_c, "CHUNK_BYTES", 1)
     results = []
     for threads in ("1", "3"):
-        monkeypatch.setenv("TENFLANG_NUM_THREADS", threads)
-        native.pool.cache_clear()
+        loop_threads(threads)
         results.append(conv_ops(CONV_CASES[4], "float64") + conv_ops((5,) + CONV_CASES[1][1:], "float32")
                        + pool_ops(POOL_CASES[2], "float64", True))
-    native.pool.cache_clear()
     for (one, _), (three, _) in zip(*results):
         np.testing.assert_array_equal(one, three)
 

@@ -158,14 +158,13 @@ def test_random_chains_swept_equal_the_plain_plan(monkeypatch, seed, dtype):
 
 
 @pytest.mark.parametrize("threads", ["2", "3"])
-def test_sweep_sums_do_not_depend_on_the_thread_count(monkeypatch, threads):
+def test_sweep_sums_do_not_depend_on_the_thread_count(loop_threads, threads):
     plan = plan_of(LOGREG.format(d=9, first="w", second="x"))
     n = 4 * loop_wrapper.MIN_BLOCKS_PER_THREAD * BLOCK + 7
     data = logreg_data(n, 9, 4)
-    monkeypatch.setenv("TENFLANG_NUM_THREADS", "1")
+    loop_threads("1")
     one = run_plan(plan, data, reduce="mean")
-    monkeypatch.setenv("TENFLANG_NUM_THREADS", threads)
-    native.pool.cache_clear()
+    loop_threads(threads)
     rows = sweeps_c.block_rows(n)
     assert len(sweeps_c.spans(n, rows, native.threads())) == int(threads)
     many = run_plan(plan, data, reduce="mean")
