@@ -14,7 +14,9 @@ functions stay the reference and the fallback):
   followed by `col2im`, a C loop summing each window's columns back onto its
   image.  A chunk's columns are about `CHUNK_BYTES`, so the GEMM and the C
   loop after it find them in the cache (col2im over the whole batch's columns
-  cost more than its GEMM).
+  cost more than its GEMM).  Outputs narrower than 16 columns (small planes)
+  are copied and summed a plane at a time; with stride 1 those loops are made
+  once per output width, so that each row is a few vector moves.
 * The chunks run in the loop threads (`native.threads()` of `native.pool()`),
   each chunk a single-threaded GEMM: numpy's OpenBLAS is set to one thread
   for the process the first time (`blas_on_one_thread`), since its own
