@@ -57,12 +57,15 @@ static void pad_plane(const T *restrict img, T *restrict pad, long H, long W, lo
     }
 }
 
-/* im2col_narrow with stride 1, W' a constant: each tap's rows copied out of the padded plane */
-INLINE void im2col_unit(long b0, long b1, const T *restrict x, T *restrict cols, long B, long C,
-                        long H, long W, long kh, long kw, long p, long HO, const long WO,
-                        T *restrict pad)
+/* The columns of planes b0..b1 (WO < NARROW): each plane padded (p > 0), each tap's window
+   rows copied out of it, by rows with stride 1 (called with s = 1 and WO constants: one copy
+   of the loops per width), else gathered through `off` */
+INLINE void im2col_planes(long b0, long b1, const T *restrict x, T *restrict cols, long B,
+                          long C, long H, long W, long kh, long kw, const long s, long p,
+                          long HO, const long WO, long HP, long WP, const long *restrict off,
+                          T *restrict pad)
 {
-    const long N = B * HO * WO, M = HO * WO, HP = HO - 1 + kh, WP = WO - 1 + kw;
+    const long N = B * HO * WO, M = HO * WO;
     for (long b = b0; b < b1; b++)
         for (long c = 0; c < C; c++) {
             const T *src = x + (b * C + c) * H * W;
@@ -74,7 +77,10 @@ INLINE void im2col_unit(long b0, long b1, const T *restrict x, T *restrict cols,
                 for (long j = 0; j < kw; j++) {
                     T *restrict o = cols + ((c * kh + i) * kw + j) * N + b * M;
                     const T *restrict at = src + i * WP + j;
-                    for (long y = 0; y < HO; y++) memcpy(o + y * WO, at + y * WP, WO * sizeof(T));
+                    if (s == 1)
+                        for (long y = 0; y < HO; y++) memcpy(o + y * WO, at + y * WP, WO * sizeof(T));
+                    else
+                        for (long t = 0; t < M; t++) o[t] = at[off[t]];
                 }
         }
 }
@@ -83,37 +89,24 @@ WIDE static void im2col_narrow(long b0, long b1, const T *restrict x, T *restric
                                long C, long H, long W, long kh, long kw, long s, long p, long HO,
                                long WO)
 {
-    const long N = B * HO * WO, M = HO * WO, HP = (HO - 1) * s + kh, WP = p ? (WO - 1) * s + kw : W;
+    const long HP = (HO - 1) * s + kh, WP = p ? (WO - 1) * s + kw : W;
     T *pad = malloc(HP * WP * sizeof(T));
     if (!pad) abort();
     if (s == 1) {
         switch (WO) {
-#define UNIT(n) case n: im2col_unit(b0, b1, x, cols, B, C, H, W, kh, kw, p, HO, n, pad); break;
+#define UNIT(n) case n: im2col_planes(b0, b1, x, cols, B, C, H, W, kh, kw, 1, p, HO, n, HP, WP, \
+                                      NULL, pad); break;
         NARROW_WIDTHS(UNIT)
 #undef UNIT
         }
-        free(pad);
-        return;
+    } else {
+        long *off = malloc(HO * WO * sizeof(long));
+        if (!off) abort();
+        offsets(off, WP, s, HO, WO);
+        im2col_planes(b0, b1, x, cols, B, C, H, W, kh, kw, s, p, HO, WO, HP, WP, off, pad);
+        free(off);
     }
-    long *off = malloc(M * sizeof(long));
-    if (!off) abort();
-    offsets(off, WP, s, HO, WO);
-    for (long b = b0; b < b1; b++)
-        for (long c = 0; c < C; c++) {
-            const T *src = x + (b * C + c) * H * W;
-            if (p) {
-                pad_plane(src, pad, H, W, p, HP, WP);
-                src = pad;
-            }
-            for (long i = 0; i < kh; i++)
-                for (long j = 0; j < kw; j++) {
-                    T *restrict o = cols + ((c * kh + i) * kw + j) * N + b * M;
-                    const T *restrict at = src + i * WP + j;
-                    for (long t = 0; t < M; t++) o[t] = at[off[t]];
-                }
-        }
     free(pad);
-    free(off);
 }
 
 /* col2im of narrow outputs with stride 1, W = W' a constant: each tap's plane staged inside a
