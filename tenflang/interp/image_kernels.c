@@ -37,6 +37,8 @@ static void inside(long W, long j, long s, long p, long WO, long *lo, long *hi)
 #define NARROW_WIDTHS(X) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) \
     X(14) X(15)
 #define INLINE static inline __attribute__((always_inline))
+#define STAGE_MAX (1 << 15)   /* elements col2im_unit may stage: its border grows with the kernel
+                                 (a 101x101 kernel padded 50 would stage 470M); past it, col2im_narrow */
 
 /* Narrow outputs (small images): per tap, a copy or sum of the whole plane through one table of
    offsets, off[oy*WO + ox] = oy*s*WP + ox*s into a plane of width WP (the image itself, or a
@@ -219,8 +221,9 @@ WIDE void im2col(long b0, long b1, const T *restrict x, T *restrict cols, long B
 WIDE void col2im(long b0, long b1, const T *restrict cols, T *restrict x, long B, long C, long H, long W,
             long kh, long kw, long s, long p, long HO, long WO)
 {
-    if (WO < NARROW && s == 1 && W == WO) {
-        T *stage = malloc(kh * kw * (HO + 2 * kh - 2) * (WO + 2 * kw - 2) * sizeof(T));
+    const long staged = kh * kw * (HO + 2 * kh - 2) * (WO + 2 * kw - 2);
+    if (WO < NARROW && s == 1 && W == WO && staged <= STAGE_MAX) {
+        T *stage = malloc(staged * sizeof(T));
         if (!stage) abort();
         switch (WO) {
 #define UNIT(n) case n: col2im_unit(b0, b1, cols, x, B, C, H, n, kh, kw, p, HO, n, stage); break;
