@@ -40,9 +40,10 @@ static void inside(long W, long j, long s, long p, long WO, long *lo, long *hi)
 #define STAGE_MAX (1 << 15)   /* elements col2im_unit may stage: its border grows with the kernel
                                  (a 101x101 kernel padded 50 would stage 470M); past it, col2im_narrow */
 
-/* Narrow outputs (small images): per tap, a copy or sum of the whole plane through one table of
-   offsets, off[oy*WO + ox] = oy*s*WP + ox*s into a plane of width WP (the image itself, or a
-   copy with its zero padding), instead of a copy per output row of a few elements. */
+/* Narrow outputs (small images) with a stride > 1: per tap, a copy of the whole plane through
+   one table of offsets, off[oy*WO + ox] = oy*s*WP + ox*s into a plane of width WP (the image
+   itself, or a copy with its zero padding), instead of a copy per output row of a few elements
+   (stride 1 copies whole rows: im2col_planes). */
 static void offsets(long *off, long WP, long s, long HO, long WO)
 {
     for (long oy = 0; oy < HO; oy++)
