@@ -113,6 +113,11 @@ def kernels(dtype: str):
             lib = native.library("#define NO_CLONES\n" + source(dtype))
         except native.Unavailable:
             return None
+    return declared(lib)
+
+
+def declared(lib):
+    """`lib` with its kernels' argument types set (`SIGNATURES`)."""
     for name, (longs, pointers, sizes) in SIGNATURES.items():
         f = getattr(lib, name)
         f.argtypes = [ctypes.c_long] * longs + [ctypes.c_void_p] * pointers + [ctypes.c_long] * sizes
