@@ -259,6 +259,21 @@ def threads() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
+@functools.lru_cache(maxsize=1)
+def fused_loops_on() -> bool:
+    """Whether fused loops (interp/fusion.py) and Adam's C loop may run: unless
+    $TENFLANG_FUSE is 0.  Read once, as `threads` is: a step read it three times
+    (1-3 µs each)."""
+    return os.environ.get("TENFLANG_FUSE", "1") != "0"
+
+
+@functools.lru_cache(maxsize=1)
+def image_kernels_on() -> bool:
+    """Whether the C convolution and pooling kernels (interp/image_c.py) may run:
+    unless $TENFLANG_NATIVE is 0.  Read once, as `fused_loops_on` is."""
+    return os.environ.get("TENFLANG_NATIVE", "1") != "0"
+
+
 @functools.lru_cache(maxsize=None)
 def pool() -> ThreadPoolExecutor:
     """The threads that run compiled loops (ctypes releases the GIL during a call)."""

@@ -21,9 +21,9 @@ def config(weight_decay: float) -> TrainConfig:
     return cfg
 
 
-def steps(dtype: str, weight_decay: float, fused: bool, monkeypatch) -> tuple:
+def steps(dtype: str, weight_decay: float, fused: bool, env_switch) -> tuple:
     """Weight, m and v after five Adam steps on fixed gradients."""
-    monkeypatch.setenv("TENFLANG_FUSE", "1" if fused else "0")
+    env_switch("TENFLANG_FUSE", "1" if fused else "0")
     rng = np.random.default_rng(4)
     w = rng.standard_normal((7, 5)).astype(dtype)
     slots: dict = {}
@@ -35,16 +35,16 @@ def steps(dtype: str, weight_decay: float, fused: bool, monkeypatch) -> tuple:
 
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
 @pytest.mark.parametrize("weight_decay", [0.0, 0.05])
-def test_the_c_update_equals_numpy_bit_for_bit(dtype, weight_decay, monkeypatch):
-    fused = steps(dtype, weight_decay, True, monkeypatch)
-    plain = steps(dtype, weight_decay, False, monkeypatch)
+def test_the_c_update_equals_numpy_bit_for_bit(dtype, weight_decay, env_switch):
+    fused = steps(dtype, weight_decay, True, env_switch)
+    plain = steps(dtype, weight_decay, False, env_switch)
     for a, b in zip(fused, plain):
         assert a.dtype == np.dtype(dtype)
         np.testing.assert_array_equal(a, b)
 
 
-def test_it_applies_only_to_contiguous_numpy_arrays_of_one_dtype(monkeypatch):
-    monkeypatch.setenv("TENFLANG_FUSE", "1")         # whatever the caller's environment says
+def test_it_applies_only_to_contiguous_numpy_arrays_of_one_dtype(env_switch):
+    env_switch("TENFLANG_FUSE", "1")         # whatever the caller's environment says
     cfg = config(0.0)
     w, m, v = np.ones((4, 3)), np.zeros((4, 3)), np.zeros((4, 3))
     assert adam_c.update(w, np.ones((4, 3)), m, v, 1, 0.1, cfg)

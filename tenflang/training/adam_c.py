@@ -27,7 +27,6 @@ from __future__ import annotations
 import ctypes
 import functools
 import math
-import os
 
 import numpy as np
 
@@ -102,7 +101,7 @@ def update(w, g, m, v, t: int, lr: float, config) -> bool:
     done) where the C loop does not apply (module docstring)."""
     dtype = DTYPES.get(getattr(w, "dtype", None))
     if (dtype is None or not (like(w, w) and like(g, w) and like(m, w) and like(v, w))
-            or os.environ.get("TENFLANG_FUSE") == "0"):
+            or not native.fused_loops_on()):
         return False
     f = kernel(dtype)
     if f is None:
