@@ -39,6 +39,10 @@ Conventions:
   the call (held in a variable, never a temporary made for the call, whose
   memory is freed as soon as the address is taken); a `py_object` argument
   keeps its array alive through the call by itself.
+* A tuple of arrays reaches C the same way (Adam's update of every weight):
+  passed as a `py_object`, its items read at `TUPLE_HEAD` bytes into the
+  tuple (`TF_ITEMS`, `TUPLE_ITEMS`: CPython's tuple struct, whose items follow
+  its `tuple.__basicsize__` bytes), checked once per process (`tuple_read`).
 """
 from __future__ import annotations
 
@@ -64,6 +68,18 @@ FLAGS = ("-O2", "-shared", "-fPIC", "-fno-math-errno", "-fno-trapping-math", "-f
 OBJECT_HEAD = object.__basicsize__     # bytes before an object's first field: numpy's data pointer
 # C that reads a numpy array's data pointer from the array passed as a py_object
 DATA_POINTER = f"#define TF_DATA(a) (*(char *const *)((const char *)(a) + {OBJECT_HEAD}))"
+# C that gives a function marked WIDE an AVX2 copy too, picked when the library loads
+# on a CPU that has it (the same arithmetic, wider registers; FLAGS forbid FMA
+# contraction); compiled with NO_CLONES defined, one plain copy (a toolchain
+# without target_clones)
+WIDE = """#if defined(__GNUC__) && defined(__x86_64__) && !defined(NO_CLONES)
+#define WIDE __attribute__((target_clones("avx2", "default")))
+#else
+#define WIDE
+#endif"""
+TUPLE_HEAD = tuple.__basicsize__      # bytes before a tuple's first item
+# C that reads the items of a tuple passed as a py_object
+TUPLE_ITEMS = f"#define TF_ITEMS(t) ((void *const *)((const char *)(t) + {TUPLE_HEAD}))"
 
 
 class Unavailable(RuntimeError):
@@ -238,6 +254,19 @@ def struct_read() -> bool:
     return ctypes.c_void_p.from_address(id(probe) + OBJECT_HEAD).value == probe.ctypes.data
 
 
+@functools.lru_cache(maxsize=1)
+def tuple_read() -> bool:
+    """Whether a tuple's items can be read at `TUPLE_HEAD` bytes into the object
+    (module docstring), checked on a tuple made at run time."""
+    if sys.implementation.name != "cpython":      # an id is not an address there
+        return False
+    first, second = object(), object()
+    probe = tuple([first, second])
+    read = ctypes.c_void_p.from_address(id(probe) + TUPLE_HEAD + ctypes.sizeof(ctypes.c_void_p))
+    return (ctypes.c_void_p.from_address(id(probe) + TUPLE_HEAD).value == id(first)
+            and read.value == id(second))
+
+
 def address(a) -> int:
     """The address of numpy array `a`'s data (module docstring): `a` must outlive
     the call that uses it, never a temporary made for that call."""
@@ -257,6 +286,21 @@ def threads() -> int:
         if value.strip().isdigit() and int(value) > 0:
             return int(value)
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+@functools.lru_cache(maxsize=1)
+def fused_loops_on() -> bool:
+    """Whether fused loops (interp/fusion.py) and Adam's C loop may run: unless
+    $TENFLANG_FUSE is 0.  Read once, as `threads` is: a step read it three times
+    (1-3 µs each)."""
+    return os.environ.get("TENFLANG_FUSE", "1") != "0"
+
+
+@functools.lru_cache(maxsize=1)
+def image_kernels_on() -> bool:
+    """Whether the C convolution and pooling kernels (interp/image_c.py) may run:
+    unless $TENFLANG_NATIVE is 0.  Read once, as `fused_loops_on` is."""
+    return os.environ.get("TENFLANG_NATIVE", "1") != "0"
 
 
 @functools.lru_cache(maxsize=None)

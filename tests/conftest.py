@@ -7,6 +7,8 @@
   its training data `d.txt`, new inputs `in.txt` and weights `w.txt`.
 * `loop_threads`: `loop_threads("3")` runs the rest of the test's compiled loops
   on 3 threads.
+* `env_switch`: `env_switch("TENFLANG_FUSE", "0")` turns fused loops off for the
+  rest of the test (None unsets the variable).
 """
 from __future__ import annotations
 
@@ -66,6 +68,29 @@ def loop_threads(monkeypatch):
 
     def use(count: str) -> None:
         monkeypatch.setenv("TENFLANG_NUM_THREADS", count)
+        forget()
+    yield use
+    forget()
+
+
+@pytest.fixture
+def env_switch(monkeypatch):
+    """`env_switch("TENFLANG_FUSE", "0")`: the variable set (None: unset) from now on
+    in this test.  A process reads TENFLANG_FUSE and TENFLANG_NATIVE once
+    (`tenflang.native.fused_loops_on`, `image_kernels_on`), so their answers are
+    forgotten at each change and when the test ends (before monkeypatch restores
+    the environment: the next read sees the caller's)."""
+    from tenflang import native
+
+    def forget():
+        native.fused_loops_on.cache_clear()
+        native.image_kernels_on.cache_clear()
+
+    def use(name: str, value: str | None) -> None:
+        if value is None:
+            monkeypatch.delenv(name, raising=False)
+        else:
+            monkeypatch.setenv(name, value)
         forget()
     yield use
     forget()

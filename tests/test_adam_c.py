@@ -1,7 +1,8 @@
-"""Adam's update as one C loop (training/adam_c.py) against optimizers.adam's
-numpy form: the same weights and state bit for bit, in float64 and float32,
-with and without weight decay, over several steps; and the numpy form where
-the loop does not apply."""
+"""Adam's update of every weight in one C call (training/adam_c.py) against
+optimizers.adam's numpy form: the same weights and state bit for bit, in
+float64 and float32, with and without weight decay, over several steps of
+optimizers.step on weights of several shapes (one frozen); and the numpy form
+where the call does not apply to every weight, with nothing done by C."""
 from __future__ import annotations
 
 import numpy as np
@@ -10,47 +11,106 @@ import pytest
 from tenflang import native
 from tenflang.training import adam_c, optimizers
 from tenflang.training.config import TrainConfig
+from tenflang.training.state import State
 
 pytestmark = pytest.mark.skipif(native.unavailable_reason() is not None,
                                 reason="no C compiler here")
 
+SHAPES = {"W1": (7, 5), "b1": (7,), "W2": (3, 7), "s": (), "frozen": (2, 2)}
+
 
 def config(weight_decay: float) -> TrainConfig:
-    cfg = TrainConfig(optimizer="adam", lr=0.01, weight_decay=weight_decay)
+    cfg = TrainConfig(optimizer="adam", lr=0.01, weight_decay=weight_decay, freeze=("frozen",))
     optimizers.fill(cfg)
     return cfg
 
 
-def steps(dtype: str, weight_decay: float, fused: bool, monkeypatch) -> tuple:
-    """Weight, m and v after five Adam steps on fixed gradients."""
-    monkeypatch.setenv("TENFLANG_FUSE", "1" if fused else "0")
+def numpy_form_refused(*args):
+    raise AssertionError("the numpy form ran where the C update applies")
+
+
+def initial(dtype: str, rng) -> dict:
+    return {k: np.asarray(rng.standard_normal(s), dtype) for k, s in SHAPES.items()}
+
+
+def steps(dtype: str, weight_decay: float, fused: bool, env_switch, monkeypatch) -> State:
+    """The state after five Adam steps on fixed gradients."""
+    env_switch("TENFLANG_FUSE", "1" if fused else "0")
+    monkeypatch.setitem(optimizers.OPTIMIZERS, "adam",
+                        numpy_form_refused if fused else optimizers.adam)
     rng = np.random.default_rng(4)
-    w = rng.standard_normal((7, 5)).astype(dtype)
-    slots: dict = {}
-    for t in range(1, 6):
-        g = (rng.standard_normal((7, 5)) * 10.0 ** rng.integers(-8, 3, (7, 5))).astype(dtype)
-        optimizers.adam(w, g, slots, t, 0.01, config(weight_decay), np)
-    return w, slots["m"], slots["v"]
+    state = State(initial(dtype, rng))
+    for _ in range(5):
+        grads = {k: np.asarray(rng.standard_normal(s) * 10.0 ** rng.integers(-8, 3, s), dtype)
+                 for k, s in SHAPES.items()}
+        optimizers.step(state, grads, config(weight_decay), np)
+        state.iteration += 1
+    return state
 
 
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
 @pytest.mark.parametrize("weight_decay", [0.0, 0.05])
-def test_the_c_update_equals_numpy_bit_for_bit(dtype, weight_decay, monkeypatch):
-    fused = steps(dtype, weight_decay, True, monkeypatch)
-    plain = steps(dtype, weight_decay, False, monkeypatch)
-    for a, b in zip(fused, plain):
-        assert a.dtype == np.dtype(dtype)
-        np.testing.assert_array_equal(a, b)
+def test_the_c_update_equals_numpy_bit_for_bit(dtype, weight_decay, env_switch, monkeypatch):
+    assert_same_steps(dtype, weight_decay, env_switch, monkeypatch)
 
 
-def test_it_applies_only_to_contiguous_numpy_arrays_of_one_dtype(monkeypatch):
-    monkeypatch.setenv("TENFLANG_FUSE", "1")         # whatever the caller's environment says
+def test_a_toolchain_without_target_clones_gets_the_plain_loop(env_switch, monkeypatch):
+    real = native.library
+
+    def picky(source, extra=()):
+        if "#define NO_CLONES" not in source:
+            raise native.Unavailable("target_clones: not on this toolchain (a test's stand-in)")
+        return real(source, extra)
+    monkeypatch.setattr(native, "library", picky)
+    adam_c.kernel.cache_clear()
+    try:
+        assert adam_c.kernel("float32") is not None
+        assert_same_steps("float32", 0.05, env_switch, monkeypatch)
+    finally:
+        adam_c.kernel.cache_clear()
+
+
+def assert_same_steps(dtype: str, weight_decay: float, env_switch, monkeypatch) -> None:
+    fused = steps(dtype, weight_decay, True, env_switch, monkeypatch)
+    plain = steps(dtype, weight_decay, False, env_switch, monkeypatch)
+    assert set(fused.slots) == set(plain.slots) == {
+        f"{kind}:{name}" for kind in "mv" for name in SHAPES if name != "frozen"}
+    for name in SHAPES:
+        assert fused.weights[name].dtype == np.dtype(dtype)
+        np.testing.assert_array_equal(fused.weights[name], plain.weights[name])
+    for key, value in plain.slots.items():
+        np.testing.assert_array_equal(fused.slots[key], value)
+    start = initial(dtype, np.random.default_rng(4))
+    np.testing.assert_array_equal(fused.weights["frozen"], start["frozen"])
+    assert all((fused.weights[k] != start[k]).all() for k in SHAPES if k != "frozen")
+
+
+def weight(shape=(4, 3), dtype="float64", g=None) -> tuple:
+    """(w, g, m, v) of one weight: ones, a gradient of ones, zero state."""
+    return (np.ones(shape, dtype), np.ones(shape, dtype) if g is None else g,
+            np.zeros(shape, dtype), np.zeros(shape, dtype))
+
+
+def test_it_applies_only_to_contiguous_numpy_arrays_of_one_dtype(env_switch):
+    env_switch("TENFLANG_FUSE", "1")         # whatever the caller's environment says
     cfg = config(0.0)
-    w, m, v = np.ones((4, 3)), np.zeros((4, 3)), np.zeros((4, 3))
-    assert adam_c.update(w, np.ones((4, 3)), m, v, 1, 0.1, cfg)
-    assert not (w == 1.0).any()                       # the step was taken
-    before = w.copy()
-    assert not adam_c.update(w, np.ones((3, 4)).T, m, v, 2, 0.1, cfg)     # not contiguous
-    assert not adam_c.update(w, np.ones((4, 3), np.float32), m, v, 2, 0.1, cfg)
-    assert not adam_c.update(w, np.ones(12), m, v, 2, 0.1, cfg)           # another shape
-    np.testing.assert_array_equal(w, before)          # nothing done
+    first, second = weight(), weight((5,))
+    assert adam_c.update([first, second], 1, 0.1, cfg)
+    assert not (first[0] == 1.0).any() and not (second[0] == 1.0).any()    # both took the step
+    for bad in (weight(g=np.ones((3, 4)).T),                    # not contiguous
+                weight(g=np.ones((4, 3), np.float32)),          # another dtype
+                weight(g=np.ones(12)),                           # another shape
+                weight(dtype="float32"),                         # a weight of another dtype
+                weight(dtype="int64")):
+        fine = weight()
+        assert not adam_c.update([fine, bad], 2, 0.1, cfg)
+        assert (fine[0] == 1.0).all() and (bad[0] == 1.0).all()     # nothing done
+    assert not adam_c.update([], 1, 0.1, cfg)
+    env_switch("TENFLANG_FUSE", "0")
+    fine = weight()
+    assert not adam_c.update([fine], 1, 0.1, cfg) and (fine[0] == 1.0).all()
+
+
+def test_cpythons_tuple_items_are_read_where_native_reads_them():
+    import sys
+    assert native.tuple_read() == (sys.implementation.name == "cpython")

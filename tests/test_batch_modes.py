@@ -180,7 +180,7 @@ def test_batch_mean_is_the_mean_over_the_batch():
     np.testing.assert_allclose(run(source, {"x": x})["m"], np.broadcast_to(x.mean(0), (5, 3)))
 
 
-def test_fused_loops_do_not_cross_a_batch_mean(monkeypatch):
+def test_fused_loops_do_not_cross_a_batch_mean(env_switch):
     """At 1 000 examples and more, elementwise chains run as fused loops: a
     chain around `batch_mean` gives what the plain run gives."""
     data, weights = bn_data(n=1200, seed=5)
@@ -188,7 +188,7 @@ def test_fused_loops_do_not_cross_a_batch_mean(monkeypatch):
     names = [adjoint(w) for w in weights]
     plan = make_plan(gcp, set(data) | set(weights), names + ["l"])
     fused = run_plan(plan, {**data, **weights}, reduce="mean")
-    monkeypatch.setenv("TENFLANG_FUSE", "0")
+    env_switch("TENFLANG_FUSE", "0")
     plain = run_plan(plan, {**data, **weights}, reduce="mean")
     for name in names + ["l"]:
         np.testing.assert_allclose(fused[name], plain[name], rtol=1e-10, atol=1e-12)

@@ -78,13 +78,13 @@ def special_data(batch: int) -> dict:
             "k": np.float64(2.5)}
 
 
-def both(plan, data, monkeypatch, reduce=None):
+def both(plan, data, env_switch, reduce=None):
     """(fused results, step-by-step results)."""
     with np.errstate(all="ignore"):
         fused = run_plan(plan, data, reduce=reduce)
-        monkeypatch.setenv("TENFLANG_FUSE", "0")
+        env_switch("TENFLANG_FUSE", "0")
         plain = run_plan(plan, data, reduce=reduce)
-        monkeypatch.delenv("TENFLANG_FUSE")
+        env_switch("TENFLANG_FUSE", None)
     return fused, plain
 
 
@@ -99,14 +99,14 @@ def assert_close(fused: dict, plain: dict, rtol=1e-13):
         np.testing.assert_allclose(a[finite], b[finite], rtol=rtol, atol=1e-300, err_msg=name)
 
 
-def test_every_elementwise_op_fused_equals_numpy_on_special_values(monkeypatch, engine):
+def test_every_elementwise_op_fused_equals_numpy_on_special_values(env_switch, engine):
     program = tenflang.parse(every_op_program())
     data = special_data(FUSE_FROM)
     plan = make_plan(program, set(data))
     groups = generate(plan, None, True)[2]
     assert len(groups) >= 1 and {s.op.name for g in groups for s in g.steps} >= {
         op.name for op in ELEMENTWISE if op.name != "copy"}
-    assert_close(*both(plan, data, monkeypatch))
+    assert_close(*both(plan, data, env_switch))
 
 
 def original_example_gradient_plan():
@@ -142,29 +142,29 @@ def test_groups_leave_products_summed_in_blas_and_single_ufuncs_alone():
 
 
 @pytest.mark.parametrize("reduce", ["mean", "sum"])
-def test_fused_gradient_equals_numpy_with_batch_sums(monkeypatch, reduce, engine):
+def test_fused_gradient_equals_numpy_with_batch_sums(env_switch, reduce, engine):
     plan = original_example_gradient_plan()
     rng = np.random.default_rng(0)
     n = 3 * FUSE_FROM + 17                     # several blocks of partial sums, one short
     data = {"x": rng.standard_normal(n) * 30, "y": rng.random(n).round(), "w": np.float64(0.7)}
-    fused, plain = both(plan, data, monkeypatch, reduce)
+    fused, plain = both(plan, data, env_switch, reduce)
     assert_close(fused, plain, rtol=1e-12)
 
 
-def test_fused_training_takes_the_same_steps(monkeypatch, engine):
+def test_fused_training_takes_the_same_steps(env_switch, engine):
     gcp = sample_gcp("example_shape.tf")
     rng = np.random.default_rng(1)
     x = rng.standard_normal(FUSE_FROM * 2)
     data = {"x": x, "y": (x > 0.2).astype(float)}
     cfg = tenflang.TrainConfig(lr=1.0, max_iters=30, tol=0)
     fused = tenflang.train(gcp, data, cfg)
-    monkeypatch.setenv("TENFLANG_FUSE", "0")
+    env_switch("TENFLANG_FUSE", "0")
     plain = tenflang.train(gcp, data, cfg)
     np.testing.assert_allclose(fused.weights["w"], plain.weights["w"], rtol=1e-12)
     np.testing.assert_allclose(fused.history, plain.history, rtol=1e-12)
 
 
-def test_values_named_like_c_words_and_functions_are_renamed(monkeypatch, engine):
+def test_values_named_like_c_words_and_functions_are_renamed(env_switch, engine):
     names = ["exp", "int", "double", "log", "S", "i", "j", "block", "fmin", "expf"]
     lines = ["declare input x", "declare output r"] + [f"declare intvar {n}" for n in names]
     previous = "x"
@@ -176,17 +176,17 @@ def test_values_named_like_c_words_and_functions_are_renamed(monkeypatch, engine
     data = {"x": np.linspace(-1, 1, FUSE_FROM + 3)}
     if engine == "c":
         c_loops.compiled(group_specs(generate(plan, None, True)[2]))      # compiles, else Unavailable
-    assert_close(*both(plan, data, monkeypatch))
+    assert_close(*both(plan, data, env_switch))
 
 
-def test_float32_loops_equal_the_float32_plan(monkeypatch, engine):
+def test_float32_loops_equal_the_float32_plan(env_switch, engine):
     plan = original_example_gradient_plan()
     rng = np.random.default_rng(2)
     n = 2 * FUSE_FROM + 5
     data = {"x": rng.standard_normal(n) * 3, "y": rng.random(n).round(), "w": np.float64(0.7)}
     with np.errstate(all="ignore"):
         fused = run_plan(plan, data, dtype="float32", reduce="sum")
-        monkeypatch.setenv("TENFLANG_FUSE", "0")
+        env_switch("TENFLANG_FUSE", "0")
         plain = run_plan(plan, data, dtype="float32", reduce="sum")
     for name in plain:
         assert np.asarray(fused[name]).dtype == np.float32, name
@@ -385,7 +385,7 @@ define s = mul r v
 
 @pytest.mark.parametrize("reduce", [None, "sum"])
 def test_inputs_broadcast_along_some_axes_are_fused_and_read_at_their_coordinates(
-        monkeypatch, engine, reduce):
+        env_switch, engine, reduce):
     """A convolution's bias [C, 1, 1], a per-example [1, 4, 1], weights [5] and
     [4, 1] against [3, 4, 5]: one group reads them all (interp/fusion.py), the
     loop splits j into `jo` over [3, 4] and `ji` over [5] (interp/render.py),
@@ -400,13 +400,13 @@ def test_inputs_broadcast_along_some_axes_are_fused_and_read_at_their_coordinate
             "c": rng.standard_normal((3, 1, 1)), "w": rng.standard_normal(5),
             "v": rng.standard_normal((4, 1))}
     data["x"][0, 0, 0, :2] = [-0.0, math.nan]
-    fused, plain = both(plan, data, monkeypatch, reduce)
+    fused, plain = both(plan, data, env_switch, reduce)
     if reduce is None:                         # elementwise: the same operations, the same bits
         assert all(np.array_equal(fused[k], plain[k], equal_nan=True) for k in plain)
     assert_close(fused, plain)
 
 
-def test_a_small_batch_fuses_only_wide_chains_without_math_functions(monkeypatch):
+def test_a_small_batch_fuses_only_wide_chains_without_math_functions(env_switch):
     """Below FUSE_FROM examples a loop beats numpy only on arithmetic and selects
     over enough elements per example (interp/fusion.py): the relu-gradient-like
     chain is fused, the one calling tanh and the narrow one run as numpy calls,
@@ -423,7 +423,7 @@ def test_a_small_batch_fuses_only_wide_chains_without_math_functions(monkeypatch
         rng = np.random.default_rng(4)
         data = {"z": rng.normal(size=(7, 16, 16)), "d": rng.normal(size=(7, 16, 16)),
                 "u": rng.normal(size=(7, 4))}
-        fused, plain = both(plan, data, monkeypatch)
+        fused, plain = both(plan, data, env_switch)
     finally:
         compiled.cache_clear()
     assert_close(fused, plain)

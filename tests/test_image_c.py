@@ -22,12 +22,12 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(autouse=True)
-def native_kernels_on(monkeypatch):
+def native_kernels_on(env_switch):
     """These tests are of the native kernels: a TENFLANG_NATIVE=0 or TENFLANG_FUSE=0
     in the caller's environment (a run of the suite on the numpy path) must not
     switch them off; the tests of that switch set it themselves."""
-    monkeypatch.delenv("TENFLANG_NATIVE", raising=False)
-    monkeypatch.delenv("TENFLANG_FUSE", raising=False)
+    env_switch("TENFLANG_NATIVE", None)
+    env_switch("TENFLANG_FUSE", None)
 TOLERANCE = {"float64": 1e-12, "float32": 2e-5}
 # (batch, channels, height, width, filters, kh, kw, stride, pad)
 CONV_CASES = [(3, 1, 8, 8, 4, 3, 3, 1, 0), (2, 3, 8, 8, 16, 3, 3, 1, 1), (2, 2, 9, 7, 3, 3, 2, 2, 1),
@@ -203,7 +203,7 @@ def test_addresses_asked_of_numpy_give_the_same_bits(monkeypatch):
     assert all(np.array_equal(a, b) for a, b in zip(read, asked))
 
 
-def test_the_numpy_path_is_taken_when_asked_or_when_it_must(monkeypatch):
+def test_the_numpy_path_is_taken_when_asked_or_when_it_must(monkeypatch, env_switch):
     """TENFLANG_NATIVE=0, a per-example kernel, a shared image of the kernel
     gradient or another dtype go to convolution.py."""
     calls = []
@@ -212,9 +212,9 @@ def test_the_numpy_path_is_taken_when_asked_or_when_it_must(monkeypatch):
     assert isinstance(image_c.conv2d(np, x, K), np.ndarray)
     assert image_c.conv2d(np, x, np.ones((2, 2, 1, 3, 3))) == "numpy"
     assert image_c.conv2d(np, x.astype(np.int64), K.astype(np.int64)) == "numpy"
-    monkeypatch.setenv("TENFLANG_NATIVE", "0")
+    env_switch("TENFLANG_NATIVE", "0")
     assert image_c.conv2d(np, x, K) == "numpy" and len(calls) == 3
-    monkeypatch.delenv("TENFLANG_NATIVE")
+    env_switch("TENFLANG_NATIVE", None)
     g = np.ones((2, 2, 2, 2))
     close(image_c.conv2d_kernel_grad_sum(np, g, x[:1], K),
           cv.conv2d_kernel_grad_sum(np, g, x[:1], K), "float64")
@@ -291,7 +291,7 @@ CONV_SAMPLES = sorted(p.stem for p in (ROOT / "samples").glob("*.tf") if "conv2d
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
 @pytest.mark.parametrize("sample", CONV_SAMPLES)
 def test_a_training_step_of_every_convolutional_sample_equals_the_numpy_path(
-        monkeypatch, sample, dtype):
+        env_switch, sample, dtype):
     """The whole mean gradient of a batch of the sample, native against numpy."""
     import tenflang
     from tenflang.backprop import compile_gradient
@@ -308,7 +308,7 @@ def test_a_training_step_of_every_convolutional_sample_equals_the_numpy_path(
             (r.random((32,) + shapes[n]) if decls[n].kind == "input" else
              r.normal(size=shapes[n]) * 0.3) for n in bound}
     native_run = run_plan(plan, data, dtype=dtype, reduce="mean")
-    monkeypatch.setenv("TENFLANG_NATIVE", "0")
+    env_switch("TENFLANG_NATIVE", "0")
     numpy_run = run_plan(plan, data, dtype=dtype, reduce="mean")
     for name, want in numpy_run.items():
         close(native_run[name], want, dtype)

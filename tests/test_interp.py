@@ -697,8 +697,8 @@ def max_live_from_plan(plan) -> int:
     return peak
 
 
-def test_plan_releases_values_of_a_long_chain(monkeypatch):
-    monkeypatch.setenv("TENFLANG_FUSE", "0")        # the step-by-step code (fused: one loop)
+def test_plan_releases_values_of_a_long_chain(env_switch):
+    env_switch("TENFLANG_FUSE", "0")        # the step-by-step code (fused: one loop)
     program = tenflang.parse(chain_program(1000), "chain.tf")
     plan = make_plan(program, {"x", "w"})
     assert len(plan.steps) == 1001

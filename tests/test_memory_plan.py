@@ -124,8 +124,8 @@ def peak_of(call) -> int:
 
 
 @pytest.mark.parametrize("name", ["mlp_digits.tf", "softmax_digits.tf", "example_shape.tf"])
-def test_kept_buffers_are_not_allocated_again(name, monkeypatch):
-    monkeypatch.setenv("TENFLANG_FUSE", "0")
+def test_kept_buffers_are_not_allocated_again(name, env_switch):
+    env_switch("TENFLANG_FUSE", "0")
     plan, data = problem(name, 500)
     buffers = Buffers()
     run_plan(plan, data, reduce="mean", buffers=buffers)
@@ -137,11 +137,11 @@ def test_kept_buffers_are_not_allocated_again(name, monkeypatch):
 
 @pytest.mark.parametrize("name", ["mlp_digits.tf", "softmax_digits.tf", "example_shape.tf",
                                   "lenet_digits.tf", "vgg_digits.tf", "lstm_digits.tf"])
-def test_stats_report_the_memory_a_training_step_uses(name, monkeypatch):
-    monkeypatch.setenv("TENFLANG_FUSE", "0")
+def test_stats_report_the_memory_a_training_step_uses(name, env_switch):
+    env_switch("TENFLANG_FUSE", "0")
     # the report models the native image kernels; the numpy path's convolutions
     # (TENFLANG_NATIVE=0) hold less (vgg_digits: half the report)
-    monkeypatch.delenv("TENFLANG_NATIVE", raising=False)
+    env_switch("TENFLANG_NATIVE", None)
     batch = 256
     plan, data = problem(name, batch)
     per_example, fixed = training_step_bytes(sample_gcp(name))

@@ -118,3 +118,16 @@ def test_c_reads_the_data_pointer_of_an_array_passed_as_itself():
     f.argtypes, f.restype = [ctypes.py_object], ctypes.c_void_p
     a = np.arange(10.0)[3:]
     assert f(a) == a.ctypes.data
+
+
+def test_the_switches_are_read_once_per_process(monkeypatch, env_switch):
+    """TENFLANG_FUSE and TENFLANG_NATIVE are read at the first step, as the thread
+    count is (docs/guide.md): a change after that is not seen by this process."""
+    env_switch("TENFLANG_FUSE", "0")
+    env_switch("TENFLANG_NATIVE", None)
+    assert not native.fused_loops_on() and native.image_kernels_on()
+    monkeypatch.setenv("TENFLANG_FUSE", "1")
+    monkeypatch.setenv("TENFLANG_NATIVE", "0")
+    assert not native.fused_loops_on() and native.image_kernels_on()
+    env_switch("TENFLANG_FUSE", "1")           # the fixture forgets both answers
+    assert native.fused_loops_on() and not native.image_kernels_on()

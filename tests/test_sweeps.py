@@ -48,12 +48,12 @@ def sweeps_in(plan, reduce="mean") -> list:
     return [k for k in generate(plan, reduce, True, True)[2] if isinstance(k, Sweep)]
 
 
-def swept_and_plain(plan, data: dict, monkeypatch, reduce="mean", dtype="float64"):
+def swept_and_plain(plan, data: dict, env_switch, reduce="mean", dtype="float64"):
     """(results with sweeps, results of the step-by-step plan: numpy and BLAS)."""
     swept = run_plan(plan, data, reduce=reduce, dtype=dtype)
-    monkeypatch.setenv("TENFLANG_FUSE", "0")
+    env_switch("TENFLANG_FUSE", "0")
     plain = run_plan(plan, data, reduce=reduce, dtype=dtype)
-    monkeypatch.delenv("TENFLANG_FUSE")
+    env_switch("TENFLANG_FUSE", None)
     return swept, plain
 
 
@@ -84,11 +84,11 @@ def test_the_logistic_regression_step_is_one_sweep_over_x():
 
 
 @pytest.mark.parametrize("order", [("w", "x"), ("x", "w")])
-def test_logistic_regression_swept_equals_the_plain_plan(monkeypatch, order):
+def test_logistic_regression_swept_equals_the_plain_plan(env_switch, order):
     plan = plan_of(LOGREG.format(d=100, first=order[0], second=order[1]))
     assert sweeps_in(plan)
     data = logreg_data(3 * BLOCK + 17, 100)
-    swept, plain = swept_and_plain(plan, data, monkeypatch)
+    swept, plain = swept_and_plain(plan, data, env_switch)
     assert_close(swept, plain, 1e-13)
     # and both are the gradient numpy computes by hand
     x, y, w, b = data["x"], data["y"], data["w"], data["b"]
@@ -110,14 +110,14 @@ def test_addresses_asked_of_numpy_give_the_same_bits(monkeypatch):
     assert all(np.array_equal(read[k], asked[k]) for k in read)
 
 
-def test_the_linear_regression_sample_is_swept_and_equal(monkeypatch):
+def test_the_linear_regression_sample_is_swept_and_equal(env_switch):
     plan = plan_of((SAMPLES_DIR / "linear_regression.tf").read_text())
     assert len(sweeps_in(plan)) == 1 and len(sweeps_in(plan, "sum")) == 1
     rng = np.random.default_rng(1)
     n = 2 * FUSE_FROM + 5
     data = {"x": rng.standard_normal((n, 3)), "y": rng.standard_normal(n),
             "w": rng.standard_normal(3), "b": np.float64(-0.4)}
-    assert_close(*swept_and_plain(plan, data, monkeypatch, reduce="sum"), 1e-13)
+    assert_close(*swept_and_plain(plan, data, env_switch, reduce="sum"), 1e-13)
 
 
 # A chain drawn at random: unary ops on the dense result, the label and the bias
@@ -145,7 +145,7 @@ def random_program(rng, d: int) -> str:
 
 @pytest.mark.parametrize("seed", range(6))
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
-def test_random_chains_swept_equal_the_plain_plan(monkeypatch, seed, dtype):
+def test_random_chains_swept_equal_the_plain_plan(env_switch, seed, dtype):
     rng = np.random.default_rng(seed)
     d = int(rng.choice([1, 7, 8, 13, 64]))
     n = int(rng.choice([FUSE_FROM, 2 * BLOCK + 3, 5 * BLOCK]))
@@ -153,7 +153,7 @@ def test_random_chains_swept_equal_the_plain_plan(monkeypatch, seed, dtype):
     assert len(sweeps_in(plan)) == 1, random_program(np.random.default_rng(seed), d)
     data = logreg_data(n, d, seed)
     data["y"] = rng.standard_normal(n)
-    swept, plain = swept_and_plain(plan, data, monkeypatch, dtype=dtype)
+    swept, plain = swept_and_plain(plan, data, env_switch, dtype=dtype)
     assert_close(swept, plain, 1e-12 if dtype == "float64" else 3e-5)
 
 
@@ -206,7 +206,7 @@ def test_a_dot_of_two_per_example_vectors_is_not_swept():
     assert not sweeps_in(plan_of(source))
 
 
-def test_without_a_c_compiler_the_plan_runs_unswept(monkeypatch):
+def test_without_a_c_compiler_the_plan_runs_unswept(monkeypatch, env_switch):
     pytest.importorskip("numba")          # the groups' loops without C
     def no_compiler(source):
         raise native.Unavailable("no C compiler (a test's stand-in)")
@@ -217,7 +217,7 @@ def test_without_a_c_compiler_the_plan_runs_unswept(monkeypatch):
         function, _, forwards, _ = compiled(plan, "mean", True)
         assert not hasattr(forwards, "sweep_1") and hasattr(forwards, "fused_1")   # numba
         data = logreg_data(FUSE_FROM, 6)
-        assert_close(*swept_and_plain(plan, data, monkeypatch), 1e-13)
+        assert_close(*swept_and_plain(plan, data, env_switch), 1e-13)
     finally:
         compiled.cache_clear()
 

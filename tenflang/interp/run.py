@@ -18,8 +18,6 @@ to `batch_mean` and `dropout_mask`.
 """
 from __future__ import annotations
 
-import os
-
 import numpy as np
 
 from .. import native
@@ -37,8 +35,9 @@ FUSE_FROM = 1000
 
 def fuses(xp) -> bool:
     """Whether a run uses fused loops (interp/fusion.py): on the CPU, unless
-    TENFLANG_FUSE=0; below `FUSE_FROM` examples only some (`fusion.fuse`'s `small`)."""
-    return xp is np and os.environ.get("TENFLANG_FUSE", "1") != "0"
+    TENFLANG_FUSE=0 (`native.fused_loops_on`); below `FUSE_FROM` examples only some
+    (`fusion.fuse`'s `small`)."""
+    return xp is np and native.fused_loops_on()
 
 
 def prepare(plan, data: dict, xp, dtype, mode: Mode = TRAINING) -> tuple[dict, int]:

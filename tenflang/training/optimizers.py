@@ -40,6 +40,7 @@ the unset ones torch.optim's defaults for the chosen optimizer.
 """
 from __future__ import annotations
 
+import functools
 import math
 
 from ..errors import TenflangError
@@ -76,11 +77,10 @@ def momentum(w, g, slots: dict, t: int, lr: float, config, xp) -> None:
 
 
 def adam(w, g, slots: dict, t: int, lr: float, config, xp) -> None:
+    """The numpy form; `step` first tries every weight's in one C call (adam_c)."""
     beta1, beta2 = config.betas
     m = slot(slots, "m", w, xp)
     v = slot(slots, "v", w, xp)
-    if adam_c.update(w, g, m, v, t, lr, config):      # the same steps as one C loop
-        return
     if config.weight_decay:
         w *= 1 - lr * config.weight_decay
     m += (1 - beta1) * (g - m)          # torch's lerp
@@ -170,20 +170,39 @@ def trainable(grads: dict, config) -> dict:
 def step(state, grads: dict, config, xp) -> None:
     """One optimizer step of `config.optimizer`, in place on `state.weights`
     and `state.slots` (slot keys `<slot>:<weight>`, e.g. `m:W1`)."""
-    update = OPTIMIZERS[config.optimizer]
     lr = learning_rate(config, state.iteration)
     grads = trainable(grads, config)
     if config.clip_norm is not None:
         grads = clipped(grads, config.clip_norm, xp)
-    by_weight: dict = {name: {} for name in state.weights}
-    for key, value in state.slots.items():
-        slot, name = key.split(":", 1)
-        by_weight.setdefault(name, {})[slot] = value
+    if config.optimizer == "adam" and adam_step(state, grads, lr, config, xp):
+        return
+    update = OPTIMIZERS[config.optimizer]
     for name, w in state.weights.items():
         if name in grads:
-            slots = by_weight[name]
+            keys = slot_keys(config.optimizer, name)
+            slots = {kind: state.slots[key] for kind, key in keys if key in state.slots}
             update(w, grads[name], slots, state.iteration + 1, lr, config, xp)
-            state.slots.update({f"{k}:{name}": v for k, v in slots.items()})
+            state.slots.update({key: slots[kind] for kind, key in keys if kind in slots})
+
+
+def adam_step(state, grads: dict, lr: float, config, xp) -> bool:
+    """Adam's step on every weight as one C call (adam_c); False, and no weight
+    changed, where that does not apply."""
+    weights = []
+    for name, w in state.weights.items():
+        if name in grads:
+            (_, m), (_, v) = slot_keys("adam", name)
+            weights.append((w, grads[name], slot(state.slots, m, w, xp),
+                            slot(state.slots, v, w, xp)))
+    return adam_c.update(weights, state.iteration + 1, lr, config)
+
+
+@functools.lru_cache(maxsize=None)
+def slot_keys(optimizer: str, weight: str) -> tuple:
+    """(slot, its key in `State.slots`) for each slot the optimizer keeps for
+    `weight`: keys `<slot>:<weight>`, as checkpoints store them (made once, not
+    at every step)."""
+    return tuple((kind, f"{kind}:{weight}") for kind in SLOTS[optimizer])
 
 
 # ---------------------------------------------------------------- checking settings
