@@ -365,6 +365,47 @@ define n = mul m u
 """
 
 
+BROADCASTS = """declare input x [3, 4, 5]
+declare input u [1, 4, 1]
+declare weight c [3, 1, 1]
+declare weight w [5]
+declare weight v [4, 1]
+declare output r [3, 4, 5]
+declare output s [3, 4, 5]
+declare intvar a [3, 4, 5]
+declare intvar b [3, 4, 5]
+declare intvar d [3, 4, 5]
+define a = add x c
+define b = mul a u
+define d = sub b w
+define r = relu d
+define s = mul r v
+"""
+
+
+@pytest.mark.parametrize("reduce", [None, "sum"])
+def test_inputs_broadcast_along_some_axes_are_fused_and_read_at_their_coordinates(
+        env_switch, engine, reduce):
+    """A convolution's bias [C, 1, 1], a per-example [1, 4, 1], weights [5] and
+    [4, 1] against [3, 4, 5]: one group reads them all (interp/fusion.py), the
+    loop splits j into `jo` over [3, 4] and `ji` over [5] (interp/render.py),
+    and every result, sums included, is numpy's broadcasting to the bit."""
+    plan = make_plan(tenflang.parse(BROADCASTS), {"x", "u", "c", "w", "v"})
+    groups = generate(plan, reduce, True)[2]
+    assert len(groups) == 1 and [i.shape for i in groups[0].inputs] == [
+        (3, 4, 5), (3, 1, 1), (1, 4, 1), (5,), (4, 1)]
+    rng = np.random.default_rng(5)
+    n = 2 * BLOCK + 9                          # blocks of partial sums, one short
+    data = {"x": rng.standard_normal((n, 3, 4, 5)), "u": rng.standard_normal((n, 1, 4, 1)),
+            "c": rng.standard_normal((3, 1, 1)), "w": rng.standard_normal(5),
+            "v": rng.standard_normal((4, 1))}
+    data["x"][0, 0, 0, :2] = [-0.0, math.nan]
+    fused, plain = both(plan, data, env_switch, reduce)
+    if reduce is None:                         # elementwise: the same operations, the same bits
+        assert all(np.array_equal(fused[k], plain[k], equal_nan=True) for k in plain)
+    assert_close(fused, plain)
+
+
 def test_a_small_batch_fuses_only_wide_chains_without_math_functions(env_switch):
     """Below FUSE_FROM examples a loop beats numpy only on arithmetic and selects
     over enough elements per example (interp/fusion.py): the relu-gradient-like

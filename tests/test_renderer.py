@@ -18,7 +18,7 @@ from tenflang import native
 from tenflang.gpu.kernels import RENDERER as CUDA
 from tenflang.interp import c_loops, make_plan, numba_loops, run_plan
 from tenflang.interp.codegen import compiled
-from tenflang.interp.render import BLOCK, KernelSpec, Line, Value
+from tenflang.interp.render import BLOCK, KernelSpec, Line, Value, split_axes
 from tenflang.interp.run import FUSE_FROM
 
 from support.paths import SAMPLES_DIR
@@ -42,6 +42,58 @@ def test_every_renderer_reads_each_role_at_the_same_offset(target):
         assert f"{name} = {name}_in[{index}]" in text, (target, name)
     assert f"{'t' if target == 'numba' else 'v_t'}_out[e * 5 + j] = " in text
     assert "t = mul r 0.5" in text                     # each step keeps its TenFlang line
+
+
+# a convolution's bias and relu over [C, H, W] = [16, 8, 8]
+BIAS = KernelSpec(
+    "loop_1", (16, 8, 8), (Value("p", (16, 8, 8), True), Value("c", (16, 1, 1), False)),
+    (Line("q", "a + b", ("p", "c")), Line("r", "0.0 if a < 0.0 else a", ("q",))),
+    (Value("q", (16, 8, 8), True), Value("r", (16, 8, 8), True)))
+
+
+@pytest.mark.parametrize("group, shapes, split", [
+    ((16, 8, 8), [(16, 8, 8), ()], 0), ((16, 8, 8), [(16, 8, 8), (16, 1, 1)], 1),
+    ((16, 8, 8), [(16, 8, 8), (8,)], 2), ((16, 8, 8), [(16, 8, 8), (16, 8, 1)], 2),
+    ((16, 8, 8), [(1, 8, 8)], 1), ((16, 8, 8), [(16, 1, 8), (8,)], 2),
+    ((16, 8, 1), [(16, 1, 1), (1, 8, 1)], 1)])
+def test_a_cpu_loop_splits_after_the_axes_an_input_is_broadcast_along(group, shapes, split):
+    """The outer loop runs over the fewest leading axes after which every input
+    is whole or of size 1 (a flat loop where that is none)."""
+    spec = KernelSpec("loop_1", group, tuple(Value(f"x{k}", s, True) for k, s in
+                                              enumerate(shapes)), (), ())
+    assert split_axes(spec) == split
+
+
+@pytest.mark.parametrize("target", ["c", "numba"])
+def test_a_bias_is_read_once_per_inner_loop_on_the_cpu(target):
+    """`c_in[jo]`, the same for the inner loop over a plane, which the C compiler
+    vectorises; `c_in[j / 64]` it did not (interp/render.py)."""
+    text = "\n".join(RENDERERS[target].kernel(BIAS, "float32"))
+    c, p = ("c", "p") if target == "numba" else ("v_c", "v_p")
+    assert f"{c} = {c}_in[jo]" in text and f"{p} = {p}_in[e * 1024 + j]" in text
+    assert "jo * 64 + ji" in text
+    cuda = "\n".join(CUDA.kernel(BIAS, "float32"))           # one thread per element
+    assert "v_c = v_c_in[(j / 64)]" in cuda and "jo" not in cuda
+
+
+def test_a_split_c_loop_vectorises_and_equals_numpy(tmp_path):
+    if native.unavailable_reason():
+        pytest.skip(native.unavailable_reason())
+    source = c_loops.module_source([BIAS], "float32")
+    log = subprocess.run([native.compiler(), *native.FLAGS, "-fopt-info-vec-optimized", "-c",
+                          "-x", "c", "-", "-o", str(tmp_path / "bias.o")], input=source,
+                         capture_output=True, text=True)
+    if log.returncode and "-fopt-info" in log.stderr:
+        pytest.skip("the C compiler is not GCC: it has no -fopt-info")
+    assert log.returncode == 0, log.stderr
+    inner = next(k for k, line in enumerate(source.splitlines(), 1) if "for (long ji" in line)
+    assert f":{inner}:" in log.stderr and "vectorized" in log.stderr     # the plane's loop
+    p = np.random.default_rng(6).standard_normal((3, 16, 8, 8)).astype(np.float32)
+    c = np.random.default_rng(7).standard_normal((1, 16, 1, 1)).astype(np.float32)
+    q, r = np.empty_like(p), np.empty_like(p)
+    loops = c_loops.compiled([BIAS])
+    loops.function(BIAS, "float32")(0, 3, *loops.arguments([p, c, q, r]))
+    assert np.array_equal(q, p + c) and np.array_equal(r, np.maximum(p + c, 0))
 
 
 def test_a_value_named_like_an_array_or_an_index_gets_its_own_identifier():

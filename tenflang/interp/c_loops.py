@@ -27,24 +27,22 @@ import ctypes
 import functools
 
 from .. import native
-from .render import BLOCK, CStyle, KernelSpec, size
+from .render import BLOCK, CStyle, KernelSpec
 from .scalar_c import CTYPES
 
 class CLoops(CStyle):
     """C99 for the CPU: a loop over blocks of examples, then over the elements."""
 
     def kernel(self, spec: KernelSpec, dtype: str) -> list[str]:
-        ids, n, b = self.names(), size(spec.shape), BLOCK
+        ids, b = self.names(), BLOCK
         params = ", ".join(["long start", "long stop"] + self.parameters(spec, ids, dtype))
         lines = [f"{self.comment} {', '.join(line.target for line in spec.lines)}",
                  f"void {spec.name}({params})", "{",
                  f"    for (long block = start / {b}; block * {b} < stop; block++) {{",
                  f"        const long end = block * {b} + {b} < stop ? block * {b} + {b} : stop;",
-                 f"        for (long e = block * {b}; e < end; e++) {{",
-                 f"            for (long j = 0; j < {n}; j++) {{"]
-        lines += self.body(spec, ids, dtype, " " * 16)
-        lines += [" " * 16 + line for line in self.partial_sums(spec, ids)]
-        return lines + ["            }", "        }", "    }", "}"]
+                 f"        for (long e = block * {b}; e < end; e++) {{"]
+        lines += self.element_loops(spec, ids, dtype, 3)
+        return lines + ["        }", "    }", "}"]
 
     def module(self, specs, dtype: str) -> str:
         lines = [f"/* Fused loops of a TenFlang plan, {CTYPES[dtype]} "

@@ -25,6 +25,10 @@ A `Group` is a run of consecutive plan steps that
 
   (arrays as the interpreter holds them: a leading example axis, of size 1
   for values that do not vary per example; `shape` flattened row-major).
+  A full or shared input may also have a shape that broadcasts to `shape`
+  (`Input.shape`; a convolution's bias [C, 1, 1] added to its [C, H, W]
+  output): element j then reads x at j's coordinates, numpy's broadcasting
+  (interp/render.py's offsets).
 
 Its `Output`s are the values used after the group or reported; with a batch
 reduction, a reported result that nothing else reads ends in the loop
@@ -35,7 +39,7 @@ numpy ufunc is as fast).  For a small batch (`small`) only what a loop does
 faster than numpy is fused: groups of `SMALL_BATCH_SIZE` elements per example
 or more whose forms call no math function (numpy's are vectorised; a C loop's
 arithmetic and selects are too, its `math.` calls are not): a relu's or
-pooling's gradient, the bias and residual arithmetic of a wide layer.  A run
+pooling's gradient, the bias, relu and residual arithmetic of a wide layer.  A run
 longer than `limits.MAX_FUSED_STEPS` is cut into groups of at most that many
 steps: a compiler's time grows faster than the length of one function, and a
 10 000-step loop took it minutes.  Products already reduced inside BLAS (`codegen`'s
@@ -73,6 +77,7 @@ ROLES = tuple(Role)
 class Input:
     name: str                  # the TenFlang value read
     role: Role
+    shape: tuple = ()          # its per-example shape: () or one broadcasting to the group's
 
 
 @frozen
@@ -132,9 +137,15 @@ def role(shape, group_shape, varies: bool) -> Role | None:
     """How a value of per-example `shape` is read in a group of `group_shape`."""
     if tuple(shape) == ():
         return Role.EXAMPLE if varies else Role.CONSTANT
-    if tuple(shape) == tuple(group_shape):
+    if broadcasts(tuple(shape), tuple(group_shape)):
         return Role.FULL if varies else Role.SHARED
     return None
+
+
+def broadcasts(shape: tuple, group_shape: tuple) -> bool:
+    """numpy broadcasts `shape` to `group_shape` without widening it."""
+    return len(shape) <= len(group_shape) and all(
+        d in (1, g) for d, g in zip(reversed(shape), reversed(group_shape)))
 
 
 def close(run: list, plan, reduce, batched, last_read, small: bool) -> list:
@@ -146,7 +157,7 @@ def close(run: list, plan, reduce, batched, last_read, small: bool) -> list:
     if small and math.prod(shape) < SMALL_BATCH_SIZE:
         return steps
     defined = {s.target for s in steps}
-    inputs = {o: Input(o, role(plan.shapes[o], shape, o in batched))
+    inputs = {o: Input(o, role(plan.shapes[o], shape, o in batched), tuple(plan.shapes[o]))
               for s in steps for o in s.operands if isinstance(o, str) and o not in defined}
     outputs = []
     for t in dict.fromkeys(s.target for s in steps):

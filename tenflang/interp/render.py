@@ -19,6 +19,13 @@ its C-style base):
   of shape G, `0` for a scalar weight, and numpy's broadcasting with constant
   strides in between.  An output smaller than G is written by the one element
   whose coordinates along its broadcast axes are 0 (`write_guard`).
+* A CPU loop over j runs as two nested loops, `jo` over G's first `split`
+  axes and `ji` over the rest (j = jo · m + ji, m the rest's size), when some
+  input is broadcast along G's leading axes only (a convolution's bias
+  [C, 1, 1] against [C, H, W]): its offset is then `jo`, the same for a whole
+  inner loop, which the C compiler vectorises; `(j / 64)` it does not
+  (measured: 79 against 16 µs for a bias and relu over 64 × 16 × 8 × 8
+  floats).  `split_axes` chooses it; without such an input the loop is flat.
 
 Written once, for every target (`Renderer.body`): one load per input, one
 line per step commented with its TenFlang line, one store per output.  Names
@@ -49,11 +56,10 @@ from ..records import frozen
 from ..lang.printer import number
 from ..naming import Generated, Identifiers, c_identifier, numbered
 from ..shapes import Shape
-from .fusion import Role
 from .scalar_c import CTYPES, Untranslatable, literal, preamble, to_c
 
 BLOCK = 1024               # examples per partial sum on the CPU
-WORDS = ("i", "e", "j", "n", "r", "batch", "rows", "start", "stop", "block", "end")
+WORDS = ("i", "e", "j", "jo", "ji", "n", "r", "batch", "rows", "start", "stop", "block", "end")
 
 
 @frozen
@@ -100,8 +106,7 @@ def group_spec(group, name: str, forms: dict | None = None) -> KernelSpec:
     shape = tuple(group.shape)
 
     def read(i):
-        full = i.role in (Role.FULL, Role.SHARED)
-        return Value(i.name, shape if full else (), i.role.varies)
+        return Value(i.name, i.shape, i.role.varies)
     lines = tuple(Line(s.target, form_of(s.op, forms), tuple(s.operands), tenflang_line(s))
                   for s in group.steps)
     return KernelSpec(name, shape, tuple(read(i) for i in group.inputs), lines,
@@ -134,6 +139,18 @@ def strides(shape: Shape) -> list[int]:
     return [size(shape[k + 1:]) for k in range(len(shape))]
 
 
+def split_axes(spec: KernelSpec) -> int:
+    """How many of G's leading axes a CPU loop's outer loop `jo` runs over (0:
+    one flat loop over j): the fewest after which every input is either whole
+    or of size 1 along the remaining axes (module docstring)."""
+    group = tuple(spec.shape)
+    for k in range(len(group)):
+        tails = [aligned(v.shape, len(group))[k:] for v in spec.inputs]
+        if all(t == group[k:] or size(t) == 1 for t in tails):
+            return k
+    return 0
+
+
 class Renderer:
     """A target's way of writing a `KernelSpec` (see the module docstring)."""
     spell = staticmethod(c_identifier)
@@ -161,13 +178,17 @@ class Renderer:
     def kernel(self, spec: KernelSpec, dtype: str) -> list[str]:
         raise NotImplementedError
 
-    def coordinate(self, k: int, group: Shape) -> str:
-        """Element j's coordinate along axis k of the group's shape."""
-        stride = strides(group)[k]
-        c = "j" if stride == 1 else f"(j {self.idiv} {stride})"
-        return c if k == 0 else f"({c} % {group[k]})"
+    def coordinate(self, k: int, group: Shape, split: int = 0) -> str:
+        """Element j's coordinate along axis k of the group's shape (with
+        `split` outer axes: from `jo` or `ji`, the module docstring)."""
+        index, first, axes = "j", 0, tuple(group)
+        if split:
+            index, first, axes = ("jo", 0, axes[:split]) if k < split else ("ji", split, axes)
+        stride = size(axes[k + 1:])
+        c = index if stride == 1 else f"({index} {self.idiv} {stride})"
+        return c if k == first else f"({c} % {group[k]})"
 
-    def offset(self, value: Value, group: Shape) -> str:
+    def offset(self, value: Value, group: Shape, split: int = 0) -> str:
         """Where element (e, j) reads or writes `value` (broadcasting)."""
         shape = aligned(value.shape, len(group))
         if size(group) == 1:
@@ -175,27 +196,30 @@ class Renderer:
         elif shape == tuple(group):
             inner = "j"
         else:
-            inner = " + ".join(f"{self.coordinate(k, group)} * {stride}" if stride != 1
-                               else self.coordinate(k, group)
+            inner = " + ".join(f"{self.coordinate(k, group, split)} * {stride}" if stride != 1
+                               else self.coordinate(k, group, split)
                                for k, stride in enumerate(strides(shape)) if shape[k] != 1) or "0"
         if not value.batched:
             return inner
         outer = "e" if size(shape) == 1 else f"e * {size(shape)}"
         return outer if inner == "0" else f"{outer} + {inner}"
 
-    def write_guard(self, value: Value, group: Shape, batched: bool) -> str | None:
+    def write_guard(self, value: Value, group: Shape, batched: bool, split: int = 0
+                    ) -> str | None:
         """The condition under which one element alone writes a smaller output."""
         shape = aligned(value.shape, len(group))
-        terms = [f"{self.coordinate(k, group)} == 0" for k in range(len(group))
+        terms = [f"{self.coordinate(k, group, split)} == 0" for k in range(len(group))
                  if shape[k] == 1 and group[k] != 1]
         if batched and not value.batched:
             terms.insert(0, "e == 0")
         return self.conjunction.join(terms) or None
 
-    def body(self, spec: KernelSpec, ids: Identifiers, dtype: str, indent: str) -> list[str]:
-        """Loads, one line per step, stores (element (e, j) in scope)."""
+    def body(self, spec: KernelSpec, ids: Identifiers, dtype: str, indent: str,
+             split: int = 0) -> list[str]:
+        """Loads, one line per step, stores (element (e, j) in scope; with
+        `split` outer axes, `jo` and `ji` too)."""
         out = [self.declare(dtype, ids(v.name),
-                            f"{ids(v.name, '_in')}[{self.offset(v, spec.shape)}]")
+                            f"{ids(v.name, '_in')}[{self.offset(v, spec.shape, split)}]")
                for v in spec.inputs]
         for line in spec.lines:
             code = self.declare(dtype, ids(line.target), self.expression(line, ids, dtype))
@@ -203,10 +227,39 @@ class Renderer:
         batched = any(v.batched for v in spec.inputs)
         for v in spec.outputs:
             store = self.statement(
-                f"{ids(v.name, '_out')}[{self.offset(v, spec.shape)}] = {ids(v.name)}")
-            guard = self.write_guard(v, spec.shape, batched)
+                f"{ids(v.name, '_out')}[{self.offset(v, spec.shape, split)}] = {ids(v.name)}")
+            guard = self.write_guard(v, spec.shape, batched, split)
             out.append(self.guarded(guard, store) if guard else store)
         return [indent + line for line in out]
+
+    def loop(self, index: str, count: int) -> str:
+        """The first line of a loop of `index` over 0..count-1."""
+        raise NotImplementedError
+
+    end_loop: str | None = None      # the line that closes a loop, if the syntax has one
+
+    def element_loops(self, spec: KernelSpec, ids: Identifiers, dtype: str, depth: int
+                      ) -> list[str]:
+        """On the CPU: the loop over the elements j of G around the body and the
+        partial sums, at `depth` indents (flat, or `jo` and `ji`: the module
+        docstring)."""
+        split, n = split_axes(spec), size(spec.shape)
+        inner = size(spec.shape[split:]) if split else n
+        loops = [("jo", n // inner), ("ji", inner)] if split else [("j", n)]
+        lines = ["    " * (depth + k) + self.loop(index, count)
+                 for k, (index, count) in enumerate(loops)]
+        pad = "    " * (depth + len(loops))
+        if split:
+            lines.append(pad + self.index_line("j", f"jo * {inner} + ji"))
+        lines += self.body(spec, ids, dtype, pad, split)
+        lines += [pad + line for line in self.partial_sums(spec, ids)]
+        if self.end_loop:
+            lines += ["    " * (depth + k) + self.end_loop for k in reversed(range(len(loops)))]
+        return lines
+
+    def index_line(self, name: str, code: str) -> str:
+        """An index computed from others, `name = code`."""
+        raise NotImplementedError
 
     def partial_sums(self, spec: KernelSpec, ids: Identifiers) -> list[str]:
         """On the CPU: each reduced value added to its block's partial sum."""
@@ -228,8 +281,16 @@ class CStyle(Renderer):
     restrict = "restrict"
     index = "long"               # the type of e, j and the sizes
 
+    end_loop = "}"
+
     def declare(self, dtype: str, name: str, code: str) -> str:
         return f"const {CTYPES[dtype]} {name} = {code};"
+
+    def loop(self, index: str, count: int) -> str:
+        return f"for ({self.index} {index} = 0; {index} < {count}; {index}++) {{"
+
+    def index_line(self, name: str, code: str) -> str:
+        return f"const {self.index} {name} = {code};"
 
     def statement(self, code: str) -> str:
         return code + ";"
