@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import ctypes
 import functools
+import itertools
 import math
 
 import numpy as np
@@ -132,6 +133,5 @@ def update(weights: list, t: int, lr: float, config) -> bool:
     if f is None:
         return False
     sizes = np.array([arrays[0].size for arrays in weights], np.int64)
-    f(len(weights), tuple(a for arrays in weights for a in arrays), sizes,
-      *scalars(t, lr, config))
+    f(len(weights), tuple(itertools.chain.from_iterable(weights)), sizes, *scalars(t, lr, config))
     return True

@@ -32,7 +32,7 @@ def weights_finite(weights: dict, xp) -> bool:
 def squared_norm(grads: dict, xp):
     """Σ g² over every gradient, where the gradients are (one dot product each,
     no temporaries)."""
-    return sum(xp.vdot(g, g) for g in grads.values())
+    return sum([xp.vdot(g, g) for g in grads.values()])
 
 
 def gradient_norm(grads: dict, xp) -> float:
