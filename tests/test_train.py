@@ -283,3 +283,37 @@ def test_cli_progress_bar_on_a_terminal(linear_gcp):
         assert code == 0
     assert "loss" in outputs[False] and "|grad|" in outputs[False] and "40/40" in outputs[False]
     assert "|grad|" not in outputs[True] and "40 iterations" in outputs[True]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_weights_finite_sees_every_nan_and_inf_on_the_host_and_the_device(dtype):
+    """A sum of squares that overflows is looked at element by element (the
+    weights are finite); one NaN or inf anywhere is found, host or device."""
+    from support.counting_xp import CountingXP
+    from tenflang.training.norms import weights_finite
+    big = np.finfo(dtype).max / 2
+    device = CountingXP()
+    cases = [({"a": np.full((3, 4), big, dtype), "b": np.asarray(-big, dtype)}, True)]
+    for bad in (np.nan, np.inf, -np.inf):
+        weights = {"a": np.ones((3, 4), dtype), "b": np.zeros(5, dtype)}
+        weights["b"][3] = bad
+        cases.append((weights, False))
+    for weights, finite in cases:
+        with np.errstate(all="raise"):          # and nothing warns
+            assert weights_finite(weights, np) is finite
+        assert weights_finite({k: device.asarray(w) for k, w in weights.items()}, device) is finite
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_the_loss_and_norm_on_the_host_are_the_devices_floats(dtype):
+    from support.counting_xp import CountingXP
+    from tenflang.training.norms import loss_and_norm
+    rng = np.random.default_rng(2)
+    grads = {k: rng.standard_normal(s).astype(dtype) for k, s in (("W", (9, 7)), ("b", (9,)))}
+    loss = np.asarray(rng.random() * 3, dtype)
+    device = CountingXP()
+    on_device = loss_and_norm(device.asarray(loss), {k: device.asarray(g) for k, g in grads.items()},
+                              device)
+    assert loss_and_norm(loss, grads, np) == on_device
+    assert on_device[0] == float(loss) and on_device[1] == pytest.approx(
+        np.sqrt(sum((g.astype(float) ** 2).sum() for g in grads.values())), rel=1e-6)
