@@ -9,6 +9,7 @@ import tenflang
 from tenflang import ops
 from tenflang.backprop import compile_gradient
 from tenflang.lang import Declare
+from tenflang.lang.ast import Var
 from tenflang.shapes import ShapeMismatch, broadcast, fmt_shape
 
 from support import programs
@@ -251,3 +252,55 @@ def test_constants_folded_by_python_arithmetic_have_numpy_s_bits():
                 assert got is None, (op, args)
             else:
                 assert np.float64(got.value).tobytes() == np.float64(want).tobytes(), (op, args)
+
+
+def test_identities_and_rewrites_keep_numpy_s_bits_signed_zeros_included():
+    """`add x 0` → x, `sub 0 x` → `neg x` and the other identities of the -O1
+    clean-up give, for every x, the bits the line itself would (x = -0.0:
+    -0.0 + 0.0 is +0.0, so `add x 0` stays and `add x -0.0` goes).  The one
+    exception is by design: `mul x 0` of a scalar is 0, a symbolic zero, even
+    where x is infinite or NaN (backprop/simplify.py)."""
+    from tenflang.backprop.simplify import reduce, rewrite
+    from tenflang.lang.ast import Num, Var
+    xs = [0.0, -0.0, 1.0, -2.5, 1e308, 5e-324, np.inf, -np.inf, np.nan]
+    shapes = {"x": (), "r": ()}
+    simplified = 0
+    for op in ("add", "sub", "mul", "div", "pow"):
+        for literal in (0.0, -0.0, 1.0, -1.0):
+            for operands in ((Var("x"), Num(literal)), (Num(literal), Var("x"))):
+                got = reduce(op, operands, shapes, "r")
+                spelled, args = rewrite(op, operands)
+                if got is None and spelled == op or (op == "mul" and literal == 0.0):
+                    continue
+                simplified += 1
+                for x in xs:
+                    value = lambda o: x if isinstance(o, Var) else o.value  # noqa: E731
+                    with np.errstate(all="ignore"):
+                        want = ops.TABLE[op].forward(np, *[np.array([value(o)]) for o in operands])[0]
+                        have = (value(got) if got is not None else
+                                ops.TABLE[spelled].forward(np, *[np.array([value(o)]) for o in args])[0])
+                    assert np.float64(have).tobytes() == np.float64(want).tobytes() or (
+                        np.isnan(have) and np.isnan(want)), (op, operands, x)
+    assert simplified >= 8          # add, sub, mul, div and pow each simplify somewhere
+
+
+def test_lines_merge_only_where_they_give_the_same_bits():
+    """Common subexpressions (backprop/simplify.py): `mul a b` and `mul b a` are
+    one value, `max a b` and `max b a` are not (numpy's maximum returns its
+    second operand on a tie: max(0, -0) is -0, max(-0, 0) is 0), nor are
+    `mul a 0` and `mul a -0.0`."""
+    from tenflang.backprop.simplify import Simplifier
+    from tenflang.lang import Define
+    source = ["declare input a", "declare input b"] + [
+        f"declare intvar {n}\ndefine {n} = {line}" for n, line in [
+            ("p", "mul a b"), ("q", "mul b a"), ("r", "max a b"), ("s", "max b a"),
+            ("t", "min a b"), ("u", "min b a"), ("v", "add a 2"), ("w", "add a -0.5"),
+            ("x", "mul a 2"), ("y", "mul a 0"), ("z", "mul a -0.0")]]
+    lines = [s for s in tenflang.parse("\n".join(source) + "\n").statements
+             if isinstance(s, Define)]
+    simplifier = Simplifier(set(), {n: (2,) for n in "abpqrstuvwxyz"})
+    kept = [line.name for line in simplifier.block(lines)]
+    assert kept == ["p", "r", "s", "t", "u", "v", "w", "x", "y", "z"]
+    assert simplifier.subst == {"q": Var("p")}
+    for a, b in [(0.0, -0.0), (-0.0, 0.0)]:         # why max and min stay two lines
+        assert np.signbit(np.maximum(a, b)) != np.signbit(np.maximum(b, a))

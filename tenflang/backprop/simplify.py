@@ -5,10 +5,12 @@ either stays or is replaced by a value:
 
 * constants fold (`sub 2 1` → 1) when every operand is a number and the
   result is finite (`fold`: numpy's arithmetic, Python's where it is the same);
-* identities vanish: `mul x 1`, `add x 0`, `sub x 0`, `div x 1`, `pow x 1`,
+* identities vanish: `mul x 1`, `add x -0.0`, `sub x 0`, `div x 1`, `pow x 1`,
   `copy x`, `sum_like`/`broadcast_like` to x's own shape — only where the
   result has x's shape, so broadcasting is never lost; `mul x 0` of a scalar
-  is 0 and `mul x -1` becomes `neg x`;
+  is 0 (a symbolic zero, even for an infinite x) and `mul x -1` becomes
+  `neg x`, `sub -0.0 x` too.  Each gives the line's own bits: `add x 0` stays
+  because -0.0 + 0.0 is +0.0, `sub 0 x` because 0 - 0 is +0.0, not `neg 0`;
 * common subexpressions merge: a line computing what an earlier line (forward
   lines included) computes becomes that line's name.
 
@@ -31,7 +33,9 @@ from ..lang.ast import Define, Num, Var
 from ..shapes import Shape
 from .graph import computed_from
 
-COMMUTATIVE = {"add", "mul", "max", "min", "dot"}
+# exactly commutative in IEEE arithmetic; not max and min: numpy's `maximum`
+# returns its second operand on a tie, so max(0, -0) is -0 and max(-0, 0) is 0
+COMMUTATIVE = {"add", "mul", "dot"}
 REWRITTEN = {"mul", "sub"}      # the ops `rewrite` may spell otherwise
 # ops whose per-element form is one IEEE operation on floats: Python folds them
 # to numpy's bits (tests/test_compiler.py), and a program folding only these
@@ -106,11 +110,12 @@ def substituted(operands: tuple, subst: dict) -> tuple:
 
 def key(op: str, operands, attrs=()) -> tuple:
     """What a line computes: equal keys, equal values (defaults filled in).  A
-    name is a str and a number a float, so neither is ever taken for the other."""
-    parts = tuple([o.name if type(o) is Var else o.value for o in operands])
+    name is a str and a number its float's hex (so 0 and -0.0 differ), so
+    neither is ever taken for the other."""
+    parts = tuple([o.name if type(o) is Var else (float(o.value).hex(),) for o in operands])
     if op in COMMUTATIVE:       # binary: in one order, names after numbers
         a, b = parts
-        if (type(a) is str, a) > (type(b) is str, b):
+        if (type(a) is str, a) > (type(b) is str, b):       # tuples before names
             parts = (b, a)
     return (op, parts, full_attrs(op, attrs))
 
@@ -126,6 +131,11 @@ def shape_of(operand, shapes) -> Shape:
 
 def is_num(operand, value: float) -> bool:
     return isinstance(operand, Num) and operand.value == value
+
+
+def is_exactly(operand, value: float) -> bool:
+    """`operand` is the number `value`, the sign of a zero included."""
+    return is_num(operand, value) and math.copysign(1.0, operand.value) == math.copysign(1.0, value)
 
 
 def reduce(op: str, operands, shapes, name: str):
@@ -145,8 +155,8 @@ def reduce(op: str, operands, shapes, name: str):
 
 
 def identity(op: str, a, b, shapes, result_shape):
-    """`mul x 1`, `add x 0`, `sub x 0`, `div x 1`, `pow x 1` → x (where x has the
-    result's shape); `mul x 0` → 0 for a scalar result."""
+    """`mul x 1`, `add x -0.0`, `sub x 0`, `div x 1`, `pow x 1` → x (where x has
+    the result's shape); `mul x 0` → 0 for a scalar result."""
     if op == "mul":
         for x, y in ((a, b), (b, a)):
             if is_num(y, 1.0):
@@ -155,9 +165,9 @@ def identity(op: str, a, b, shapes, result_shape):
                 return Num(0.0)
     if op == "add":
         for x, y in ((a, b), (b, a)):
-            if is_num(y, 0.0):
+            if is_exactly(y, -0.0):
                 return same_shape(x, shapes, result_shape)
-    if op in ("sub", "div", "pow") and is_num(b, 0.0 if op == "sub" else 1.0):
+    if op in ("sub", "div", "pow") and is_exactly(b, 0.0 if op == "sub" else 1.0):
         return same_shape(a, shapes, result_shape)
     return None
 
@@ -194,7 +204,7 @@ def rewrite(op: str, operands) -> tuple[str, tuple]:
         for x, y in (operands, operands[::-1]):
             if is_num(y, -1.0):
                 return "neg", (x,)
-    if op == "sub" and is_num(operands[0], 0.0):
+    if op == "sub" and is_exactly(operands[0], -0.0):
         return "neg", (operands[1],)
     return op, operands
 
