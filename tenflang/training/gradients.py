@@ -119,7 +119,9 @@ class LocalGradients:
         buffers = Buffers()      # the step's intermediates: made once per batch shape
 
         def gradient(weights: dict, iteration: int, rows):
-            batch = data if rows is None else {k: v[xp.asarray(rows)] for k, v in data.items()}
+            # take: the rows fancy indexing gathers, in a third of its time on a small batch
+            batch = data if rows is None else {k: v.take(xp.asarray(rows), axis=0)
+                                               for k, v in data.items()}
             # dropout keyed by each example's index among the training examples; the
             # indices stay where they are (on the device: no copy back per step)
             mode = Mode(seed=cfg.seed, iteration=iteration, rows=rows)
