@@ -105,6 +105,11 @@ def test_it_applies_only_to_contiguous_numpy_arrays_of_one_dtype(env_switch):
         fine = weight()
         assert not adam_c.update([fine, bad], 2, 0.1, cfg)
         assert (fine[0] == 1.0).all() and (bad[0] == 1.0).all()     # nothing done
+    read_only = weight()
+    read_only[0].flags.writeable = False
+    assert not adam_c.update([read_only], 1, 0.1, cfg)
+    with pytest.raises(ValueError, match="read-only"):        # as numpy refuses it
+        optimizers.adam(*read_only[:2], {"m": read_only[2], "v": read_only[3]}, 1, 0.1, cfg, np)
     assert not adam_c.update([], 1, 0.1, cfg)
     env_switch("TENFLANG_FUSE", "0")
     fine = weight()

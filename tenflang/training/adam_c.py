@@ -24,8 +24,8 @@ Conventions:
   process: where it does not hold, numpy updates).  The tuple keeps its
   arrays alive through the call.
 * Used only where it applies to every weight of the step: numpy arrays, each
-  weight's four C-contiguous with its shape, all of one dtype, float64 or
-  float32, a working C compiler, and fused loops not turned off
+  weight's four C-contiguous with its shape (and its w, m, v writeable: C
+  would write where numpy refuses to), all of one dtype, float64 or float32, a working C compiler, and fused loops not turned off
   (TENFLANG_FUSE=0, `native.fused_loops_on`); otherwise `update` does nothing
   and returns False, and the caller runs the numpy form.
 """
@@ -110,14 +110,16 @@ def scalars(t: int, lr: float, config) -> tuple:
 
 def fits(arrays, dtype) -> bool:
     """Whether the weight's (w, g, m, v) are C-contiguous numpy arrays of w's shape
-    and of `dtype` (one chained test each, no loop: the checks cost more than a
-    small weight's update)."""
+    and of `dtype`, w, m and v writeable (chained tests, no loop: the checks
+    cost more than a small weight's update)."""
     w, g, m, v = arrays
-    return (type(w) is type(g) is type(m) is type(v) is np.ndarray
+    if not (type(w) is type(g) is type(m) is type(v) is np.ndarray
             and w.dtype == g.dtype == m.dtype == v.dtype == dtype
-            and w.shape == g.shape == m.shape == v.shape
-            and w.flags.c_contiguous and g.flags.c_contiguous and m.flags.c_contiguous
-            and v.flags.c_contiguous)
+            and w.shape == g.shape == m.shape == v.shape and g.flags.c_contiguous):
+        return False
+    wf, mf, vf = w.flags, m.flags, v.flags
+    return (wf.c_contiguous and wf.writeable and mf.c_contiguous and mf.writeable
+            and vf.c_contiguous and vf.writeable)
 
 
 def update(weights: list, t: int, lr: float, config) -> bool:
