@@ -267,6 +267,37 @@ def test_results_do_not_depend_on_the_thread_count(monkeypatch, loop_threads):
         np.testing.assert_array_equal(one, three)
 
 
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("case", [CONV_CASES[1], CONV_CASES[3], (64, 16, 4, 4, 32, 3, 3, 1, 1)])
+def test_both_gradients_in_one_call_are_each_alone_and_side_by_side(loop_threads, case, dtype):
+    """`conv2d_grads_of_columns`: the image gradient and the kernel gradient's batch
+    sum, the same bits as the two calls one after the other; with two loop
+    threads the kernel's runs on a pool thread (where each is one chunk), with
+    one on the caller's."""
+    import threading
+    b, c, h, w, f, kh, kw, stride, pad = case
+    r = np.random.default_rng(1)
+    x, K = r.normal(size=(b, c, h, w)).astype(dtype), r.normal(size=(1, f, c, kh, kw)).astype(dtype)
+    cols = image_c.conv2d_columns(np, x, K, stride, pad)
+    g = r.normal(size=image_c.conv2d_of_columns(np, cols, x, K, stride, pad).shape).astype(dtype)
+    alone = (image_c.conv2d_image_grad(np, g, K, x, stride, pad),
+             image_c.conv2d_kernel_grad_sum_of_columns(np, g, cols, x, K, stride, pad))
+    kernel_grad, where = image_c.conv2d_kernel_grad_sum_of_columns, []
+    for threads in ("1", "2"):
+        loop_threads(threads)
+
+        def watched(*args, **kwargs):
+            where.append(threading.current_thread() is threading.main_thread())
+            return kernel_grad(*args, **kwargs)
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(image_c, "conv2d_kernel_grad_sum_of_columns", watched)
+            both = image_c.conv2d_grads_of_columns(np, g, cols, x, K, stride, pad)
+        assert all(np.array_equal(a, o) for a, o in zip(both, alone)), threads
+    assert where == [True, False]                   # one thread: the caller's; two: a pool's
+    close(alone[0], cv.conv2d_image_grad(np, g, K, x, stride, pad), dtype)
+    close(alone[1], cv.conv2d_kernel_grad_sum(np, g, x, K, stride, pad), dtype)
+
+
 def test_numpys_blas_is_put_on_one_thread_for_the_loop_threads():
     """With several loop threads the chunks' GEMMs run in them, OpenBLAS on one
     thread (found in the numpy wheel's libraries, as CI installs it)."""
@@ -364,15 +395,21 @@ def test_plan_fused_shows_the_image_kernels(run_cli):
 
 def test_training_makes_the_columns_once_and_releases_them(run_cli, tmp_path):
     """The plan tfweightcalc runs keeps each convolution's columns for its kernel
-    gradient and deletes them right after; the plan without a batch sum does not."""
+    gradient and deletes them right after; the plan without a batch sum does not.
+    The second convolution's kernel gradient is made with its image gradient, in
+    one call, at the image gradient's step."""
     gcp = tmp_path / "gcp.tf"
     assert run_cli(["tfcompiler", ROOT / "samples" / "lenet_digits.tf", "-o", gcp])[0] == 0
     code, out, err = run_cli(["tenflang", "plan", "--reduce", "mean", gcp])
     assert code == 0, err
     lines = out.splitlines()
     made = [n for n, line in enumerate(lines) if "= F.conv2d_columns(" in line]
-    used = [n for n, line in enumerate(lines) if "F.conv2d_kernel_grad_sum_of_columns(" in line]
+    used = [n for n, line in enumerate(lines) if "F.conv2d_kernel_grad_sum_of_columns(" in line
+            or "F.conv2d_grads_of_columns(" in line]
     assert len(made) == len(used) == 2 and max(made) < min(used)
     assert all("; del a1" in lines[n] for n in used)
+    both = next(lines[n] for n in used if "F.conv2d_grads_of_columns(" in lines[n])
+    assert both.split(" = ")[0].strip() == "d_da1, d_dK2"
+    assert not any("= F.conv2d_image_grad(" in line for line in lines)
     code, out, err = run_cli(["tenflang", "plan", gcp])
     assert code == 0 and "columns" not in out, err

@@ -210,6 +210,7 @@ def build(plan, reduce: str | None, fused: bool = False, sweeps: bool = False,
     groups = [g for g in items if isinstance(g, Group)]
     passes = [s for s in items if isinstance(s, Sweep)]
     kept_columns = src.kept_columns = shared_columns(plan, blas)
+    pairs = paired_gradients(plan, kept_columns)
     reduced, owned = set(blas), set()
     for item in items:
         if isinstance(item, (Group, Sweep)):
@@ -219,7 +220,12 @@ def build(plan, reduce: str | None, fused: bool = False, sweeps: bool = False,
             owned.update(o.name for o in item.outputs)
             release, kept = item.release, ()
         else:
-            src.emit(*with_columns(src, item, step_lines(src, item, blas, owned, batched), kept_columns))
+            lines = with_columns(src, item, step_lines(src, item, blas, owned, batched), kept_columns)
+            if item.target in pairs:            # made with its pair, at the pair's step
+                lines = pairs[item.target] and both_gradients(
+                    src, item, lines, pairs[item.target], blas, owned, batched, kept_columns)
+            if lines:
+                src.emit(*lines)
             # a view keeps its operands' memory alive: never overwrite what it reads
             if item.op.view:
                 owned.difference_update(o for o in item.operands if isinstance(o, str))
@@ -277,6 +283,37 @@ def with_columns(src: Source, step, lines: tuple, kept: dict) -> tuple:
     return f"{head}_of_columns(xp, {g}, {cols}, {rest}; del {cols}", comment
 
 
+def paired_gradients(plan, kept: dict) -> dict:
+    """A convolution's image and kernel gradients of the same adjoint, image and
+    kernel, the kernel's made with the forward's columns (`kept`), are one call
+    (interp/image_c.py: `conv2d_grads_of_columns`) at the first of the two
+    steps: its target -> the other step, the other's target -> None."""
+    images, out = {}, {}
+    for step in plan.steps:
+        if step.op.name == "conv2d_image_grad":
+            g, K, x = step.operands
+            images[(g, x, K, step.attrs)] = step
+    for step in plan.steps:
+        if step.op.name == "conv2d_kernel_grad" and step.target in kept:
+            image = images.pop((*step.operands, step.attrs), None)
+            if image is not None:
+                first, second = sorted((image, step), key=plan.steps.index)
+                out[first.target], out[second.target] = second, None
+    return out
+
+
+def both_gradients(src: Source, step, lines: tuple, other, blas: dict, owned: set,
+                   batched: set, kept: dict) -> tuple:
+    """The one call of a pair of `paired_gradients`, at `step` (the first)."""
+    other_code = with_columns(src, other, step_lines(src, other, blas, owned, batched), kept)[0]
+    (image, image_code), (kernel, kernel_code) = sorted(
+        [(step, lines[0]), (other, other_code)], key=lambda s: s[0].op.name != "conv2d_image_grad")
+    head = image_code.split(" = F.conv2d_image_grad(xp, ", 1)[0]
+    call = kernel_code.replace(" = F.conv2d_kernel_grad_sum_of_columns(xp, ",
+                               " = F.conv2d_grads_of_columns(xp, ", 1)
+    return f"{head}, {call}", f"{tenflang_line(image)}; {tenflang_line(kernel)}"
+
+
 def group_lines(src: Source, group: Group, k: int):
     """The call of fused loop k, commented with the values it computes."""
     outs = ", ".join(src.var(o.name) for o in group.outputs) + ("," if len(group.outputs) == 1 else "")
@@ -310,9 +347,7 @@ def sweep_lines(src: Source, sweep: Sweep, k: int):
 def step_lines(src: Source, step, fused: dict, owned: set[str], batched: set[str]):
     """(the code of one step, its comment: the TenFlang line where the code does
     not already say it)."""
-    line = f"{step.target} = {step.op.name} " + " ".join(
-        [o if isinstance(o, str) else number(o) for o in step.operands]
-        + [attribute(a) for a in written(step.attrs)])
+    line = tenflang_line(step)
     if step.target in fused:
         names = dict(zip("abc", (src.var(o) for o in step.operands)))
         attrs = ", ".join(map(repr, written(step.attrs)))
@@ -335,6 +370,13 @@ def step_lines(src: Source, step, fused: dict, owned: set[str], batched: set[str
     if not step.op.view:
         made(src, step.target, step.target in batched, scratch(src, step))
     return code, line if renamed else ""
+
+
+def tenflang_line(step) -> str:
+    """The step as its TenFlang line (a comment of the generated code)."""
+    return f"{step.target} = {step.op.name} " + " ".join(
+        [o if isinstance(o, str) else number(o) for o in step.operands]
+        + [attribute(a) for a in written(step.attrs)])
 
 
 def made(src: Source, target: str, varies: bool, scratch=(0, 0)) -> None:

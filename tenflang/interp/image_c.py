@@ -43,6 +43,12 @@ functions stay the reference and the fallback):
   `conv2d_kernel_grad_sum_of_columns`, the columns released after their last
   use) instead of making them twice (`Columns`, filled chunk by chunk by the
   forward; for a direct convolution, the image: `Direct`).
+* A convolution's two gradients (image and kernel, the kernel's summed over
+  the batch with the forward's columns) are one call where the plan has both
+  (`conv2d_grads_of_columns`, interp/codegen.py): with two loop threads and
+  each gradient one chunk (a small batch), the kernel's GEMM runs on a pool
+  thread beside the image's GEMM and col2im.  Each is computed as alone, so
+  the results are the same bits.
 * Pooling and its adjoints are direct C loops over the planes `[B·C, H, W]`.
   The adjoints of max-pooling find each window's first maximum (row-major,
   a strictly greater value replaces it) in the same loop that scatters or
@@ -329,6 +335,28 @@ def conv2d_kernel_grad_sum_of_columns(xp, g, cols, x, K, stride: int = 1, pad: i
     return total.reshape(K.shape[1:])
 
 
+def conv2d_grads_of_columns(xp, g, cols, x, K, stride: int = 1, pad: int = 0):
+    """(`conv2d_image_grad`, `conv2d_kernel_grad_sum_of_columns`) of one
+    convolution, the kernel's on a loop thread while this one makes the
+    image's, where each would run on one thread alone (module docstring)."""
+    kernel = functools.partial(conv2d_kernel_grad_sum_of_columns, xp, g, cols, x, K, stride, pad)
+    if not side_by_side(xp, g, cols, x, K, stride, pad):
+        return conv2d_image_grad(xp, g, K, x, stride, pad), kernel()
+    later = native.pool().submit(kernel)
+    return conv2d_image_grad(xp, g, K, x, stride, pad), later.result()
+
+
+def side_by_side(xp, g, cols, x, K, stride: int, pad: int) -> bool:
+    """Whether the two gradients of `conv2d_grads_of_columns` run at once: two
+    loop threads, BLAS on one, both on the native path in one chunk (a chunk
+    split over the threads keeps them busy already; and a chunked gradient
+    would hand chunks to the pool from a pool thread)."""
+    return (native.threads() > 1 and isinstance(cols, Columns) and len(cols.spans) == 1
+            and K.shape[0] == 1 and g.shape[0] == x.shape[0] and enabled(xp, g, K, x)
+            and len(Columns(x, K, stride, pad, keep=False).spans) == 1
+            and blas_on_one_thread())
+
+
 def pooled(mode: int, x, k: int, stride: int):
     b, c, h, w = x.shape
     ho, wo = convolution.out_size(h, k, stride), convolution.out_size(w, k, stride)
@@ -388,4 +416,4 @@ def avgpool2d_grad(xp, g, x, k: int, stride: int | None = None, pad: int = 0):
 FORWARDS = {f.__name__: f for f in (conv2d, conv2d_image_grad, conv2d_kernel_grad_sum,
                                     maxpool2d, avgpool2d, maxpool2d_grad, maxpool2d_gather,
                                     avgpool2d_grad, conv2d_columns, conv2d_of_columns,
-                                    conv2d_kernel_grad_sum_of_columns)}
+                                    conv2d_kernel_grad_sum_of_columns, conv2d_grads_of_columns)}
