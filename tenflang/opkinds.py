@@ -207,6 +207,14 @@ class Op:
         given = iter(self.grads(*shapes, *self.full(attrs)))
         return tuple(None if i in self.shape_only else next(given) for i in range(self.arity))
 
+    @property
+    def calls_math(self) -> bool:
+        """Its per-element form calls a `math.` function (`scalar`: the only
+        functions it may call besides abs, min and max).  A C loop computes
+        those one element at a time where numpy's are vectorised
+        (interp/fusion.py's rule for small batches)."""
+        return self.scalar is not None and "math." in self.scalar
+
     def cost(self, operand_shapes, result: Shape, attrs=()) -> int:
         """Floating point operations per example (multiply-adds count 2)."""
         if self.flops is not None:

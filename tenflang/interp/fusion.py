@@ -115,7 +115,7 @@ def fuse(plan, reduce: str | None, batched: set[str], blas_reduced=frozenset(),
     for i, step in enumerate(plan.steps):
         fits = (step.op.scalar is not None and step.target in batched
                 and step.target not in blas_reduced and readable(step, plan.shapes, batched)
-                and not (small and "math." in step.op.scalar))
+                and not (small and step.op.calls_math))
         if run and not (fits and plan.shapes[step.target] == plan.shapes[run[0][1].target]
                         and len(run) < limits.MAX_FUSED_STEPS):
             items += close(run, *context)
