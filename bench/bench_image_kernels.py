@@ -35,9 +35,11 @@ CASES = [(64, 16, 4, 3, 1), (64, 1, 8, 3, 1), (64, 6, 12, 5, 2), (64, 16, 4, 3, 
 
 
 def build(root: Path):
-    """The float32 kernels of the checkout at `root`."""
+    """The float32 kernels of the checkout at `root` (WIDE defined before them as
+    image_c does; a checkout that defines it itself redefines it identically)."""
     source = (root / "tenflang" / "interp" / "image_kernels.c").read_text()
-    return image_c.declared(native.library("#define TYPE float\n" + source, image_c.FLAGS))
+    return image_c.declared(native.library(f"#define TYPE float\n{native.WIDE}\n" + source,
+                                           image_c.FLAGS))
 
 
 def run(libs: dict, case: tuple, number: int, repeats: int) -> dict:

@@ -135,6 +135,16 @@ def library(source: str, extra: tuple = ()) -> ctypes.CDLL:
     return load(path)
 
 
+def library_any_width(source: str, extra: tuple = ()):
+    """`library(source, extra)` for a source whose functions are marked `WIDE`;
+    where that is refused (a toolchain without target_clones' ifunc, or one
+    refusing `extra`), the plain copies alone, without `extra`."""
+    try:
+        return library(source, extra)
+    except Unavailable:
+        return library("#define NO_CLONES\n" + source)
+
+
 def load(path: str) -> ctypes.CDLL:
     try:
         return ctypes.CDLL(path)

@@ -100,7 +100,7 @@ MAX, GATHER, AVG = 0, 1, 2  # pool_adjoint's modes (pool: MAX and 1 for the aver
 
 def source(dtype: str = "float64") -> str:
     """The C source of the kernels in `dtype` (as `tenflang plan --fused` shows it)."""
-    return f"#define TYPE {TYPES[np.dtype(dtype).char]}\n" + SOURCE
+    return f"#define TYPE {TYPES[np.dtype(dtype).char]}\n{native.WIDE}\n" + SOURCE
 
 
 def used_by(plan) -> list[str]:
@@ -113,13 +113,9 @@ def used_by(plan) -> list[str]:
 def kernels(dtype: str):
     """The compiled library for a dtype char ('d', 'f'), None without a C compiler."""
     try:
-        lib = native.library(source(dtype), FLAGS)
+        return declared(native.library_any_width(source(dtype), FLAGS))
     except native.Unavailable:
-        try:                  # a toolchain without target_clones (its ifunc) or these flags
-            lib = native.library("#define NO_CLONES\n" + source(dtype))
-        except native.Unavailable:
-            return None
-    return declared(lib)
+        return None
 
 
 def declared(lib):

@@ -1,15 +1,10 @@
 /* Convolution and pooling kernels of tenflang/interp/image_c.py, compiled once per dtype:
-   TYPE (float or double) is defined before this text. */
+   TYPE (float or double) and WIDE (tenflang/native.py's: the hot loops also in an
+   AVX2 copy, chosen when the library loads on a CPU that has it) are defined before
+   this text. */
 #include <stdlib.h>
 #include <string.h>
 typedef TYPE T;
-/* The hot loops also in an AVX2 copy, chosen when the library loads on a CPU
-   that has it (the same arithmetic, wider registers; no FMA contraction). */
-#if defined(__GNUC__) && defined(__x86_64__) && !defined(NO_CLONES)
-#define WIDE __attribute__((target_clones("avx2", "default")))
-#else
-#define WIDE
-#endif
 
 /* A short copy (a row of an image) inline: memcpy's call costs more than its few elements
    (the library is built with -fno-tree-loop-distribute-patterns, which keeps this a loop) */

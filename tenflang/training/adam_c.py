@@ -25,8 +25,9 @@ Conventions:
   arrays alive through the call.
 * Used only where it applies to every weight of the step: numpy arrays, each
   weight's four C-contiguous with its shape (and its w, m, v writeable: C
-  would write where numpy refuses to), all of one dtype, float64 or float32, a working C compiler, and fused loops not turned off
-  (TENFLANG_FUSE=0, `native.fused_loops_on`); otherwise `update` does nothing
+  would write where numpy refuses to), all of one dtype, float64 or float32,
+  a working C compiler, and fused loops not turned off (TENFLANG_FUSE=0,
+  `native.fused_loops_on`); otherwise `update` does nothing
   and returns False, and the caller runs the numpy form.
 """
 from __future__ import annotations
@@ -88,10 +89,7 @@ def kernel(dtype: str):
     if not (native.struct_read() and native.tuple_read()):
         return None
     try:
-        try:
-            library = native.library(source(dtype))
-        except native.Unavailable:       # a toolchain without target_clones (its ifunc)
-            library = native.library("#define NO_CLONES\n" + source(dtype))
+        library = native.library_any_width(source(dtype))
     except (native.Unavailable, native.Abandoned):
         return None
     f = library.adam
