@@ -209,8 +209,8 @@ def build(plan, reduce: str | None, fused: bool = False, sweeps: bool = False,
         items = with_sweeps(plan, items, blas, batched) if sweeps else items
     groups = [g for g in items if isinstance(g, Group)]
     passes = [s for s in items if isinstance(s, Sweep)]
-    kept_columns = src.kept_columns = shared_columns(plan, blas)
-    pairs = paired_gradients(plan, kept_columns)
+    src.kept_columns = shared_columns(plan, blas)
+    pairs = paired_gradients(plan, src.kept_columns)
     reduced, owned = set(blas), set()
     for item in items:
         if isinstance(item, (Group, Sweep)):
@@ -220,12 +220,8 @@ def build(plan, reduce: str | None, fused: bool = False, sweeps: bool = False,
             owned.update(o.name for o in item.outputs)
             release, kept = item.release, ()
         else:
-            lines = with_columns(src, item, step_lines(src, item, blas, owned, batched), kept_columns)
-            if item.target in pairs:            # made with its pair, at the pair's step
-                lines = pairs[item.target] and both_gradients(
-                    src, item, lines, pairs[item.target], blas, owned, batched, kept_columns)
-            if lines:
-                src.emit(*lines)
+            if pairs.get(item.target, item) is not None:   # None: made at its pair's step
+                src.emit(*step_or_pair(src, item, pairs.get(item.target), blas, owned, batched))
             # a view keeps its operands' memory alive: never overwrite what it reads
             if item.op.view:
                 owned.difference_update(o for o in item.operands if isinstance(o, str))
@@ -302,9 +298,13 @@ def paired_gradients(plan, kept: dict) -> dict:
     return out
 
 
-def both_gradients(src: Source, step, lines: tuple, other, blas: dict, owned: set,
-                   batched: set, kept: dict) -> tuple:
-    """The one call of a pair of `paired_gradients`, at `step` (the first)."""
+def step_or_pair(src: Source, step, other, blas: dict, owned: set, batched: set) -> tuple:
+    """A step's (code, comment); with `other`, its pair of `paired_gradients`
+    (`step` the first of the two), the one call making both."""
+    kept = src.kept_columns
+    lines = with_columns(src, step, step_lines(src, step, blas, owned, batched), kept)
+    if other is None:
+        return lines
     other_code = with_columns(src, other, step_lines(src, other, blas, owned, batched), kept)[0]
     (image, image_code), (kernel, kernel_code) = sorted(
         [(step, lines[0]), (other, other_code)], key=lambda s: s[0].op.name != "conv2d_image_grad")
