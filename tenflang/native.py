@@ -285,6 +285,10 @@ def address(a) -> int:
     return a.ctypes.data
 
 
+MIN_WORK = 1 << 17          # elements a loop thread should touch at least: below, one thread
+                            # (handing work to a thread and back costs tens of µs)
+
+
 @functools.lru_cache(maxsize=1)
 def threads() -> int:
     """Threads a compiled loop may use: $TENFLANG_NUM_THREADS, else $OMP_NUM_THREADS,

@@ -228,6 +228,53 @@ def test_c_loop_sums_do_not_depend_on_the_thread_count(loop_threads, threads):
     assert all(np.array_equal(one[k], many[k]) for k in one)
 
 
+BIAS_RELU = """declare input x [6, 28, 28]
+declare weight c [6, 1, 1]
+declare output r [6, 28, 28]
+declare intvar a [6, 28, 28]
+define a = add x c
+define r = relu a
+"""
+
+
+def test_a_loop_without_sums_is_split_by_the_elements_it_writes():
+    """Sums split at blocks of examples; a loop without them anywhere, each thread
+    writing `native.MIN_WORK` elements at least."""
+    assert loop_wrapper.spans(256, 2, 6 * 28 * 28, sums=False) == [(0, 128), (128, 256)]
+    assert loop_wrapper.spans(100, 3, 6 * 28 * 28, sums=False) == [(0, 33), (33, 66), (66, 100)]
+    assert loop_wrapper.spans(64, 2, 16 * 8 * 8, sums=False) == [(0, 64)]  # 64 k elements
+    assert loop_wrapper.spans(3, 8, native.MIN_WORK, sums=False) == [(0, 1), (1, 2), (2, 3)]
+    assert loop_wrapper.spans(256, 2, 6 * 28 * 28) == [(0, 256)]           # one block of sums
+
+
+def test_a_loop_called_for_some_examples_writes_those_only(engine):
+    """A span that does not start at a block (a loop without sums split over threads)
+    computes its own examples and no others."""
+    plan = make_plan(tenflang.parse(BIAS_RELU), {"x", "c"})
+    groups = generate(plan, None, True)[2]
+    loop = loop_wrapper.functions(groups)["fused_1"]
+    rng = np.random.default_rng(6)
+    x, c = rng.standard_normal((100, 6, 28, 28)), rng.standard_normal((6, 1, 1))
+    assert [o.name for o in groups[0].outputs] == ["r"]
+    r = np.full_like(x, np.nan)
+    loop.function("float64")(33, 66, *loop.loops.arguments([x, c, r]))
+    assert np.isnan(r[:33]).all() and np.isnan(r[66:]).all()
+    assert np.array_equal(r[33:66], np.maximum(x[33:66] + c, 0))
+
+
+@pytest.mark.parametrize("threads", ["2", "3"])
+def test_a_loop_without_sums_gives_the_same_bits_on_any_threads(loop_threads, engine, threads):
+    plan = make_plan(tenflang.parse(BIAS_RELU), {"x", "c"})
+    rng = np.random.default_rng(7)
+    data = {"x": rng.standard_normal((100, 6, 28, 28)), "c": rng.standard_normal((6, 1, 1))}
+    loop_threads("1")
+    one = run_plan(plan, data)["r"]
+    loop_threads(threads)
+    assert len(loop_wrapper.spans(100, native.threads(), 6 * 28 * 28, sums=False)) == int(threads)
+    many = run_plan(plan, data)["r"]
+    assert np.array_equal(one, many) and np.array_equal(one, np.maximum(data["x"] + data["c"], 0))
+
+
 @pytest.mark.skipif(native.unavailable_reason() is not None, reason="no C compiler here")
 def test_plan_fused_shows_the_call_and_the_c_loop(run_cli):
     code, out, err = run_cli(["tenflang", "plan", SAMPLES_DIR / "example_shape.tf", "--reduce",

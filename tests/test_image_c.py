@@ -256,7 +256,7 @@ def test_a_compiler_refusing_the_flags_or_the_avx2_copies_builds_the_plain_kerne
 def test_results_do_not_depend_on_the_thread_count(monkeypatch, loop_threads):
     """Each thread writes its own examples (the kernel gradient's chunks summed in
     their order): 1 and 3 threads give the same bits, direct loops and GEMMs."""
-    monkeypatch.setattr(image_c, "MIN_WORK", 1)
+    monkeypatch.setattr(native, "MIN_WORK", 1)
     monkeypatch.setattr(image_c, "CHUNK_BYTES", 1)
     results = []
     for threads in ("1", "3"):

@@ -7,8 +7,9 @@ C-style renderer of interp/render.py for the system's C compiler.
 Conventions (the rest is render.py's contract):
 
 * Per spec, `void loop_k(long start, long stop, arrays...)` computes examples
-  start..stop-1 (start a multiple of `BLOCK`), each block of `BLOCK` examples
-  summing its `reduced` values into `v_x_partial[block * n + j]`.
+  start..stop-1, each block of `BLOCK` examples summing its `reduced` values
+  into `v_x_partial[block * n + j]` (a loop with sums is called with start a
+  multiple of `BLOCK`; one without, anywhere: interp/loop_wrapper.py).
 * Per spec, `loop_k_arrays(start, stop, arrays...)` calls `loop_k` with the
   numpy arrays themselves (ctypes `py_object`, the cheapest way in): the
   generated C reads each data pointer with `native.DATA_POINTER`'s `TF_DATA`
@@ -40,7 +41,7 @@ class CLoops(CStyle):
                  f"void {spec.name}({params})", "{",
                  f"    for (long block = start / {b}; block * {b} < stop; block++) {{",
                  f"        const long end = block * {b} + {b} < stop ? block * {b} + {b} : stop;",
-                 f"        for (long e = block * {b}; e < end; e++) {{"]
+                 f"        for (long e = block * {b} < start ? start : block * {b}; e < end; e++) {{"]
         lines += self.element_loops(spec, ids, dtype, 3)
         return lines + ["        }", "    }", "}"]
 

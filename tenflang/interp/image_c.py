@@ -86,8 +86,6 @@ from ..native import address
 
 SOURCE = (Path(__file__).parent / "image_kernels.c").read_text()   # TYPE defined first
 TYPES = {"d": "double", "f": "float"}      # by numpy dtype char: float64, float32
-MIN_WORK = 1 << 17          # elements a thread should touch at least: below, one thread
-                            # (handing work to a thread and back costs tens of µs)
 FLAGS = ("-O3", "-fno-tree-loop-distribute-patterns")  # vectorised row loops, no memcpy calls
 DIRECT_TAPS = 32            # C·kh·kw up to which a convolution runs as direct loops,
 DIRECT_PLANE = 256          # on images of at least this many pixels
@@ -136,7 +134,7 @@ def enabled(xp, *arrays) -> bool:
 
 def split(f, n: int, work: int, *args) -> None:
     """f(start, stop, *args) over 0..n-1, cut into one range per thread."""
-    count = max(1, min(native.threads(), n, work // MIN_WORK))
+    count = max(1, min(native.threads(), n, work // native.MIN_WORK))
     cuts = [n * t // count for t in range(count + 1)]
     calls = [native.pool().submit(f, a, b, *args) for a, b in zip(cuts[1:-1], cuts[2:])]
     f(cuts[0], cuts[1], *args)

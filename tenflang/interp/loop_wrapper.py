@@ -10,9 +10,12 @@ Conventions:
   [*shape] (over the examples; the caller divides by B for a mean).  It
   writes the arrays into `out`'s where given (None for a sum or an array to
   make: the memory plan's buffers, interp/memory.py), else allocates them,
-  and one partial sum per block of `render.BLOCK` examples; it splits
-  the examples at block boundaries over `threads()` threads and adds the
-  partials up in block order, so a sum is the same for any number of threads.
+  and one partial sum per block of `render.BLOCK` examples.  A loop with sums
+  splits the examples at block boundaries over `threads()` threads and adds
+  the partials up in block order, so a sum is the same for any number of
+  threads; a loop without sums splits them anywhere, by the elements each
+  thread writes (`native.MIN_WORK` at least): a convolutional layer's bias and
+  relu over 256 examples of [6, 28, 28] is one block but 1.2 M elements.
   ctypes and numba's `nogil` release the GIL during each call, so the threads
   run at once.
 * The C loops where a C compiler works (no import cost once cached), else
@@ -35,8 +38,12 @@ MIN_BLOCKS_PER_THREAD = 16  # below this a thread costs more than it saves
 SMALL = BLOCK * (2 * MIN_BLOCKS_PER_THREAD - 1)   # up to this many examples: one call, no threads
 
 
-def spans(n: int, count: int) -> list[tuple[int, int]]:
-    """[start, stop) ranges covering 0..n-1, cut at block boundaries."""
+def spans(n: int, count: int, size: int = 1, sums: bool = True) -> list[tuple[int, int]]:
+    """[start, stop) ranges of at most `count` threads covering 0..n-1 examples of
+    `size` elements: cut at block boundaries for a loop with sums, else anywhere."""
+    if not sums:
+        count = max(1, min(count, n, n * size // native.MIN_WORK))
+        return [(n * t // count, n * (t + 1) // count) for t in range(count)]
     blocks = math.ceil(n / BLOCK)
     count = max(1, min(count, blocks // MIN_BLOCKS_PER_THREAD))
     cuts = [BLOCK * (blocks * t // count) for t in range(count)] + [n]
@@ -68,10 +75,10 @@ class Loop:
                 for k in self.written]
         partials = [np.zeros((-(-n // BLOCK), self.size), dtype) for _ in spec.reduced]
         args = self.loops.arguments(arrays + outs + partials)
-        if n <= SMALL:
+        if n <= SMALL and spec.reduced:
             f(0, n, *args)
         else:
-            work = spans(n, threads())
+            work = spans(n, threads(), self.size, bool(spec.reduced))
             calls = [pool().submit(f, a, b, *args) for a, b in work[1:]]
             f(*work[0], *args)
             for call in calls:

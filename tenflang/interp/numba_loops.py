@@ -73,7 +73,7 @@ class NumbaLoops(Renderer):
                  f"def {spec.name}(start, stop, {', '.join(self.arrays(spec, ids))}):",
                  f"    for block in range(start // {b}, (stop + {b - 1}) // {b}):",
                  f"        end = min(block * {b} + {b}, stop)",
-                 f"        for e in range(block * {b}, end):"]
+                 f"        for e in range(max(start, block * {b}), end):"]
         return lines + self.element_loops(spec, ids, dtype, 3)
 
     def module(self, specs, dtype: str) -> str:
