@@ -73,6 +73,13 @@ def broadcast(op: str, *shapes: Shape) -> Shape:
     return tuple(result)
 
 
+def broadcasts_to(shape: Shape, target: Shape) -> bool:
+    """Whether numpy broadcasts `shape` to `target` without widening it: `broadcast`
+    answering instead of raising, for callers that choose rather than check."""
+    return len(shape) <= len(target) and all(
+        d in (1, t) for d, t in zip(reversed(shape), reversed(target)))
+
+
 def same(a: Shape) -> Shape:
     return a
 

@@ -10,7 +10,7 @@ from tenflang import ops
 from tenflang.backprop import compile_gradient
 from tenflang.lang import Declare
 from tenflang.lang.ast import Var
-from tenflang.shapes import ShapeMismatch, broadcast, fmt_shape
+from tenflang.shapes import ShapeMismatch, broadcast, broadcasts_to, fmt_shape
 
 from support import programs
 from support.gradcheck import check_gradients, gcp_gradients
@@ -304,3 +304,16 @@ def test_lines_merge_only_where_they_give_the_same_bits():
     assert simplifier.subst == {"q": Var("p")}
     for a, b in [(0.0, -0.0), (-0.0, 0.0)]:         # why max and min stay two lines
         assert np.signbit(np.maximum(a, b)) != np.signbit(np.maximum(b, a))
+
+
+def test_broadcasts_to_answers_what_numpy_does():
+    """`broadcasts_to(a, t)`: numpy broadcasts a to t without widening it, on every
+    pair of shapes of up to three axes of sizes 1, 2 and 3."""
+    import itertools
+    dims = [s for n in range(4) for s in itertools.product((1, 2, 3), repeat=n)]
+    for a, t in itertools.product(dims, dims):
+        try:
+            expected = np.broadcast_shapes(a, t) == t
+        except ValueError:
+            expected = False
+        assert broadcasts_to(a, t) == expected, (a, t)

@@ -51,6 +51,7 @@ from enum import StrEnum
 import math
 
 from ..records import frozen
+from ..shapes import broadcasts_to
 from .. import limits
 from ..opkinds import Reduction
 
@@ -137,15 +138,9 @@ def role(shape, group_shape, varies: bool) -> Role | None:
     """How a value of per-example `shape` is read in a group of `group_shape`."""
     if tuple(shape) == ():
         return Role.EXAMPLE if varies else Role.CONSTANT
-    if broadcasts(tuple(shape), tuple(group_shape)):
+    if broadcasts_to(tuple(shape), tuple(group_shape)):
         return Role.FULL if varies else Role.SHARED
     return None
-
-
-def broadcasts(shape: tuple, group_shape: tuple) -> bool:
-    """numpy broadcasts `shape` to `group_shape` without widening it."""
-    return len(shape) <= len(group_shape) and all(
-        d in (1, g) for d, g in zip(reversed(shape), reversed(group_shape)))
 
 
 def close(run: list, plan, reduce, batched, last_read, small: bool) -> list:
