@@ -111,19 +111,20 @@ def compiler() -> str:
 
 
 @functools.lru_cache(maxsize=128)
-def library(source: str, extra: tuple = ()) -> ctypes.CDLL:
+def library(source: str, extra: tuple = (), libs: tuple = ()) -> ctypes.CDLL:
     """`source` compiled into a shared library (cached on disk) and loaded;
-    `extra`: flags after `FLAGS` (image_c's -O3, for its vectorised loops)."""
+    `extra`: flags after `FLAGS` (image_c's -O3, for its vectorised loops);
+    `libs`: linker arguments after the source (c_loops' vector math)."""
     cc = compiler()
     flags = FLAGS + tuple(extra)
-    key = (source, cc, platform.machine(), sys.platform) + flags
+    key = (source, cc, platform.machine(), sys.platform) + flags + tuple(libs)
     digest = hashlib.sha256("\0".join(key).encode()).hexdigest()[:24]
     folder = cache_dir("native")
     if folder is None:           # a loaded library stays mapped after its file is gone
         import tempfile          # here and in `build`: a run whose library is cached needs none
         with tempfile.TemporaryDirectory(prefix="tenflang-native-") as folder:
             path = os.path.join(folder, f"lib_{digest}.so")
-            build(cc, source, path, flags)
+            build(cc, source, path, flags, libs)
             return load(path)
     path = os.path.join(folder, f"lib_{digest}.so")
     if os.path.exists(path):
@@ -131,7 +132,7 @@ def library(source: str, extra: tuple = ()) -> ctypes.CDLL:
             return load(path)
         except Unavailable:      # a damaged file: built again
             pass
-    build(cc, source, path, flags)
+    build(cc, source, path, flags, libs)
     return load(path)
 
 
@@ -152,7 +153,7 @@ def load(path: str) -> ctypes.CDLL:
         raise Unavailable(f"cannot load the compiled library {path}: {e}") from None
 
 
-def build(cc: str, source: str, path: str, flags: tuple = FLAGS) -> None:
+def build(cc: str, source: str, path: str, flags: tuple = FLAGS, libs: tuple = ()) -> None:
     """Compile `source` into the library `path` (atomically, see the docstring)."""
     import tempfile
     folder = os.path.dirname(path)
@@ -160,7 +161,7 @@ def build(cc: str, source: str, path: str, flags: tuple = FLAGS) -> None:
         c_file, so_file = os.path.join(work, "source.c"), os.path.join(work, "lib.so")
         with open(c_file, "w", encoding="utf-8") as f:
             f.write(source)
-        code, errors = compile_c([cc, *flags, "-o", so_file, c_file, "-lm"], work)
+        code, errors = compile_c([cc, *flags, "-o", so_file, c_file, *libs, "-lm"], work)
         if code:
             raise Unavailable(f"the C compiler failed: {errors.strip()[:2000]}")
         os.replace(so_file, path)

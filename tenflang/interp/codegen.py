@@ -193,9 +193,10 @@ def generate(plan, reduce: str | None, fused: bool = False, sweeps: bool = False
 
 
 def build(plan, reduce: str | None, fused: bool = False, sweeps: bool = False,
-          pooled: bool = False, small: bool = False):
+          pooled: bool = False, small: bool = False, vector_math: bool = False):
     """`generate`'s three and the memory plan's `Slots` (None unless `pooled`,
-    which needs a batch reduction: interp/memory.py)."""
+    which needs a batch reduction: interp/memory.py); `small` and `vector_math`:
+    fusion.fuse's."""
     src = Source(plan, Slots() if pooled and reduce else None)
     for name in plan.bound:
         src.emit(f"{src.var(name)} = env[{name!r}]")
@@ -203,7 +204,8 @@ def build(plan, reduce: str | None, fused: bool = False, sweeps: bool = False,
     blas = fused_reductions(plan, batched) if reduce else {}
     items = plan.steps
     if fused:      # a batch sum of per-example scalars is better done in the loop
-        items = fuse(plan, reduce, batched, {t for t in blas if plan.shapes[t] != ()}, small)
+        items = fuse(plan, reduce, batched, {t for t in blas if plan.shapes[t] != ()}, small,
+                     vector_math)
         grouped = {s.target for g in items if isinstance(g, Group) for s in g.steps}
         blas = {t: code for t, code in blas.items() if t not in grouped}
         items = with_sweeps(plan, items, blas, batched) if sweeps else items
@@ -394,13 +396,14 @@ def scratch(src: Source, step) -> tuple[int, int]:
 
 @functools.lru_cache(maxsize=256)
 def compiled(plan, reduce: str | None, fused: bool = False, sweeps: bool = True,
-             pooled: bool = False, small: bool = False):
+             pooled: bool = False, small: bool = False, vector_math: bool = False):
     """(the generated function, the names of results it reduces over the batch,
     the namespace it takes as `F`: the ops' forwards and any fused loops, the
     memory plan's slot layout: `Slots.layout`, None without one); `small`: for a
-    small batch (interp/fusion.py: some groups, no sweeps, C loops or none)."""
+    small batch (interp/fusion.py: some groups, no sweeps, C loops or none);
+    `vector_math`: the C loops call math functions in vectors (c_loops.py)."""
     source, reduced, groups, slots = build(plan, reduce, fused, sweeps and not small, pooled,
-                                           small)
+                                           small, vector_math)
     namespace: dict = {}
     exec(compile(source, f"<tenflang plan {id(plan):x}>", "exec"), namespace)
     forwards = FORWARDS

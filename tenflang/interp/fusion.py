@@ -39,7 +39,13 @@ numpy ufunc is as fast).  For a small batch (`small`) only what a loop does
 faster than numpy is fused: groups of `SMALL_BATCH_SIZE` elements per example
 or more whose forms call no math function (numpy's are vectorised; a C loop's
 arithmetic and selects are too, its `math.` calls are not): a relu's or
-pooling's gradient, the bias, relu and residual arithmetic of a wide layer.  A run
+pooling's gradient, the bias, relu and residual arithmetic of a wide layer.
+Where the C loops call math functions in vectors (`vector_math`:
+interp/c_loops.py; the interpreter asks for it in float64 only, numpy's float32
+functions being vectorised already), groups calling them are fused too, from
+`SMALL_BATCH_MATH_SIZE` elements per example: a tanh layer's forward and
+gradient (numpy's float64 tanh is scalar: 55 µs for 32 × 128 elements, the
+vector form's loop about 20).  A run
 longer than `limits.MAX_FUSED_STEPS` is cut into groups of at most that many
 steps: a compiler's time grows faster than the length of one function, and a
 10 000-step loop took it minutes.  Products already reduced inside BLAS (`codegen`'s
@@ -56,6 +62,7 @@ from .. import limits
 from ..opkinds import Reduction
 
 SMALL_BATCH_SIZE = 256      # elements per example a group needs to be fused in a small batch
+SMALL_BATCH_MATH_SIZE = 64  # the same for a group calling math functions in vectors
 
 
 class Role(StrEnum):
@@ -105,18 +112,19 @@ class Group:
 
 
 def fuse(plan, reduce: str | None, batched: set[str], blas_reduced=frozenset(),
-         small: bool = False) -> tuple:
+         small: bool = False, vector_math: bool = False) -> tuple:
     """The plan's steps in order, each maximal fusable run (see the module
     docstring) replaced by its `Group`.  `batched`: the values that vary per
     example; `blas_reduced`: results summed inside a product, left alone;
-    `small`: for a small batch (module docstring)."""
+    `small`: for a small batch, `vector_math`: whose loops call math functions
+    in vectors (module docstring)."""
     last_read = {o: i for i, s in enumerate(plan.steps) for o in s.operands if isinstance(o, str)}
-    context = (plan, reduce, batched, last_read, small)
+    context = (plan, reduce, batched, last_read, small, vector_math)
     items, run = [], []
     for i, step in enumerate(plan.steps):
         fits = (step.op.scalar is not None and step.target in batched
                 and step.target not in blas_reduced and readable(step, plan.shapes, batched)
-                and not (small and step.op.calls_math))
+                and not (small and step.op.calls_math and not vector_math))
         if run and not (fits and plan.shapes[step.target] == plan.shapes[run[0][1].target]
                         and len(run) < limits.MAX_FUSED_STEPS):
             items += close(run, *context)
@@ -126,6 +134,13 @@ def fuse(plan, reduce: str | None, batched: set[str], blas_reduced=frozenset(),
         else:
             items.append(step)
     return tuple(items + close(run, *context))
+
+
+def smallest(steps, vector_math: bool) -> int:
+    """Elements per example a group of `steps` needs to be fused in a small batch."""
+    if vector_math and any(s.op.calls_math for s in steps):
+        return SMALL_BATCH_MATH_SIZE
+    return SMALL_BATCH_SIZE
 
 
 def readable(step, shapes, batched) -> bool:
@@ -143,13 +158,13 @@ def role(shape, group_shape, varies: bool) -> Role | None:
     return None
 
 
-def close(run: list, plan, reduce, batched, last_read, small: bool) -> list:
+def close(run: list, plan, reduce, batched, last_read, small: bool, vector_math: bool) -> list:
     """The run [(index, step)] as a Group, or its steps when fusing gains nothing."""
     if not run:
         return []
     end, steps = run[-1][0], [step for _, step in run]
     shape = tuple(plan.shapes[steps[0].target])
-    if small and math.prod(shape) < SMALL_BATCH_SIZE:
+    if small and math.prod(shape) < smallest(steps, vector_math):
         return steps
     defined = {s.target for s in steps}
     inputs = {o: Input(o, role(plan.shapes[o], shape, o in batched), tuple(plan.shapes[o]))

@@ -13,9 +13,13 @@ Conventions:
   and one partial sum per block of `render.BLOCK` examples.  A loop with sums
   splits the examples at block boundaries over `threads()` threads and adds
   the partials up in block order, so a sum is the same for any number of
-  threads; a loop without sums splits them anywhere, by the elements each
-  thread writes (`native.MIN_WORK` at least): a convolutional layer's bias and
-  relu over 256 examples of [6, 28, 28] is one block but 1.2 M elements.
+  threads; a loop without sums splits them by the elements each thread writes
+  (`native.MIN_WORK` at least: a convolutional layer's bias and relu over 256
+  examples of [6, 28, 28] is one block but 1.2 M elements), at multiples of
+  `GRAIN` examples.  A loop over per-example scalars is vectorised over the
+  examples, and one that calls vector math (c_loops.py) computes the examples
+  of a vector and those of the loop's scalar tail with different code: a cut at
+  a multiple of every vector width leaves each example where it was.
   ctypes and numba's `nogil` release the GIL during each call, so the threads
   run at once.
 * The C loops where a C compiler works (no import cost once cached), else
@@ -36,14 +40,17 @@ from .render import BLOCK, group_specs, output_order
 
 MIN_BLOCKS_PER_THREAD = 16  # below this a thread costs more than it saves
 SMALL = BLOCK * (2 * MIN_BLOCKS_PER_THREAD - 1)   # up to this many examples: one call, no threads
+GRAIN = 64                  # examples: a loop without sums is cut at multiples of this (docstring)
 
 
 def spans(n: int, count: int, size: int = 1, sums: bool = True) -> list[tuple[int, int]]:
     """[start, stop) ranges of at most `count` threads covering 0..n-1 examples of
     `size` elements: cut at block boundaries for a loop with sums, else anywhere."""
     if not sums:
-        count = max(1, min(count, n, n * size // native.MIN_WORK))
-        return [(n * t // count, n * (t + 1) // count) for t in range(count)]
+        grains = -(-n // GRAIN)
+        count = max(1, min(count, grains, n * size // native.MIN_WORK))
+        cuts = [GRAIN * (grains * t // count) for t in range(count)] + [n]
+        return list(zip(cuts, cuts[1:]))
     blocks = math.ceil(n / BLOCK)
     count = max(1, min(count, blocks // MIN_BLOCKS_PER_THREAD))
     cuts = [BLOCK * (blocks * t // count) for t in range(count)] + [n]
@@ -75,8 +82,8 @@ class Loop:
                 for k in self.written]
         partials = [np.zeros((-(-n // BLOCK), self.size), dtype) for _ in spec.reduced]
         args = self.loops.arguments(arrays + outs + partials)
-        if n <= SMALL and spec.reduced:
-            f(0, n, *args)
+        if n <= SMALL if spec.reduced else n * self.size < 2 * native.MIN_WORK:
+            f(0, n, *args)                          # one thread: `spans` would say so
         else:
             work = spans(n, threads(), self.size, bool(spec.reduced))
             calls = [pool().submit(f, a, b, *args) for a, b in work[1:]]

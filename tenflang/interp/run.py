@@ -25,6 +25,7 @@ from ..errors import TenflangError
 from ..shapes import fmt_shape
 from ..modes import MODE_KEY, TRAINING, Mode
 from ..opkinds import Reduction
+from . import c_loops
 from .codegen import compiled
 from .memory import Buffers
 
@@ -75,8 +76,11 @@ def run_plan(plan, data: dict, xp=np, dtype="float64", reduce: str | None = None
         native.keep_freed_memory()
     env, batch = prepare(plan, data, xp, dtype, mode)
     fusing = fuses(xp)
+    small = fusing and batch < FUSE_FROM
+    # numpy's float32 math functions are vectorised already, its float64 ones are not
+    vector_math = small and np.dtype(dtype) == np.float64 and c_loops.vector_math()
     function, fused, forwards, layout = compiled(plan, reduce, fusing, pooled=reduce is not None,
-                                                 small=fusing and batch < FUSE_FROM)
+                                                 small=small, vector_math=vector_math)
     if layout is None:
         return collect(plan, function(env, xp, forwards, xp.dtype(dtype)), fused, batch, reduce, xp)
     buf = (buffers or Buffers()).arrays(layout, batch, xp.dtype(dtype), xp)

@@ -40,6 +40,10 @@ FUNCTIONS = {
     "trunc": "trunc", "hypot": "hypot", "isnan": "isnan", "isinf": "isinf",
     "isfinite": "isfinite", "fmin": "fmin", "fmax": "fmax",
 }
+# those with vector forms in glibc's libmvec (2.35 on): `vector_declarations`
+VECTOR = ("exp", "expm1", "log", "log1p", "log2", "log10", "tanh", "sinh", "cosh", "sin", "cos",
+          "tan", "atan", "asin", "acos", "erf", "erfc", "pow", "atan2", "hypot")
+TWO_ARGUMENTS = {"pow", "atan2", "hypot"}
 # functions whose C name keeps no "f" suffix in float (they are overloaded predicates)
 PREDICATES = {"isnan", "isinf", "isfinite"}
 BUILTINS = {"abs": "fabs", "min": "tf_min", "max": "tf_max"}
@@ -197,3 +201,19 @@ def preamble(dtype: str, dialect: str = "cuda") -> str:
             f"{{ return (x != x || y != y) ? x + y : {fmin}(x, y); }}\n"
             f"{q} {t} tf_max({t} x, {t} y) "
             f"{{ return (x != x || y != y) ? x + y : {fmax}(x, y); }}\n#endif\n")
+
+
+def calls_vector_math(form: str) -> bool:
+    """Whether a scalar form calls one of the `VECTOR` functions."""
+    return any(f"math.{name}(" in form for name in VECTOR)
+
+
+def vector_declarations(ctype: str) -> str:
+    """The `VECTOR` functions declared with OpenMP's `declare simd` (compiled with
+    -fopenmp-simd, a vectorised loop calls their vector forms: c_loops.py)."""
+    lines = []
+    for name in VECTOR:
+        params = ", ".join([ctype] * (2 if name in TWO_ARGUMENTS else 1))
+        lines += ["#pragma omp declare simd notinbranch",
+                  f"{ctype} {function(name, ctype)}({params});"]
+    return "\n".join(lines)
