@@ -269,13 +269,17 @@ def test_results_do_not_depend_on_the_thread_count(monkeypatch, loop_threads):
 
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
 @pytest.mark.parametrize("case", [CONV_CASES[1], CONV_CASES[3], (64, 16, 4, 4, 32, 3, 3, 1, 1)])
-def test_both_gradients_in_one_call_are_each_alone_and_side_by_side(loop_threads, case, dtype):
+@pytest.mark.parametrize("least", [0, None])
+def test_both_gradients_in_one_call_are_each_alone_and_side_by_side(loop_threads, monkeypatch,
+                                                                    case, dtype, least):
     """`conv2d_grads_of_columns`: the image gradient and the kernel gradient's batch
     sum, the same bits as the two calls one after the other; with two loop
-    threads the kernel's runs on a pool thread (where each is one chunk), with
-    one on the caller's."""
+    threads the kernel's runs on a pool thread (where each is one chunk of
+    `SIDE_BY_SIDE_BYTES` or more: here all, or none), with one on the caller's."""
     import threading
     b, c, h, w, f, kh, kw, stride, pad = case
+    if least is not None:
+        monkeypatch.setattr(image_c, "SIDE_BY_SIDE_BYTES", least)
     r = np.random.default_rng(1)
     x, K = r.normal(size=(b, c, h, w)).astype(dtype), r.normal(size=(1, f, c, kh, kw)).astype(dtype)
     cols = image_c.conv2d_columns(np, x, K, stride, pad)
@@ -293,7 +297,8 @@ def test_both_gradients_in_one_call_are_each_alone_and_side_by_side(loop_threads
             patch.setattr(image_c, "conv2d_kernel_grad_sum_of_columns", watched)
             both = image_c.conv2d_grads_of_columns(np, g, cols, x, K, stride, pad)
         assert all(np.array_equal(a, o) for a, o in zip(both, alone)), threads
-    assert where == [True, False]                   # one thread: the caller's; two: a pool's
+    # one thread: the caller's; two: a pool's, for columns of SIDE_BY_SIDE_BYTES or more
+    assert where == [True, least is None and cols.nbytes() < image_c.SIDE_BY_SIDE_BYTES]
     close(alone[0], cv.conv2d_image_grad(np, g, K, x, stride, pad), dtype)
     close(alone[1], cv.conv2d_kernel_grad_sum(np, g, x, K, stride, pad), dtype)
 

@@ -46,9 +46,13 @@ functions stay the reference and the fallback):
 * A convolution's two gradients (image and kernel, the kernel's summed over
   the batch with the forward's columns) are one call where the plan has both
   (`conv2d_grads_of_columns`, interp/codegen.py): with two loop threads and
-  each gradient one chunk (a small batch), the kernel's GEMM runs on a pool
-  thread beside the image's GEMM and col2im.  Each is computed as alone, so
-  the results are the same bits.
+  each gradient one chunk (a small batch) of `SIDE_BY_SIDE_BYTES` or more, the
+  kernel's GEMM runs on a pool thread beside the image's GEMM and col2im.
+  Each is computed as alone, so the results are the same bits.  Below that
+  size handing the GEMM to a thread and waking it cost more than it saved
+  (the digits LeNet's second layer, whole processes at default threads: with
+  0.6 MB of float32 columns a step took 1.41 ms side by side and 1.32 one
+  after the other; with its 1.2 MB of float64 columns, 2.15 and 2.46).
 * Pooling and its adjoints are direct C loops over the planes `[B·C, H, W]`.
   The adjoints of max-pooling find each window's first maximum (row-major,
   a strictly greater value replaces it) in the same loop that scatters or
@@ -90,6 +94,7 @@ FLAGS = ("-O3", "-fno-tree-loop-distribute-patterns")  # vectorised row loops, n
 DIRECT_TAPS = 32            # C·kh·kw up to which a convolution runs as direct loops,
 DIRECT_PLANE = 256          # on images of at least this many pixels
 CHUNK_BYTES = 1 << 21       # the columns of a chunk of examples: about what a core's cache holds
+SIDE_BY_SIDE_BYTES = 1 << 20  # columns from which two gradients run at once (module docstring)
 SIGNATURES = {"im2col": (2, 2, 10), "col2im": (2, 2, 10),    # (range and mode, arrays, sizes)
               "conv_direct": (2, 3, 10), "conv_kernel_direct": (2, 3, 10),
               "pool": (3, 2, 6), "pool_adjoint": (3, 3, 6)}
@@ -158,6 +163,11 @@ class Columns:
         count = min(b, count + count % 2 if count > 1 else 1)
         self.spans = [(b * i // count, b * (i + 1) // count) for i in range(count)]
         self.chunks: dict = {}
+
+    def nbytes(self) -> int:
+        """The bytes of every chunk's columns."""
+        c, _, _, _, kh, kw, _, _, ho, wo = self.dims
+        return len(self.x) * c * kh * kw * ho * wo * self.x.itemsize
 
     def chunk(self, i: int):
         """The columns of chunk i (made now unless kept)."""
@@ -346,7 +356,7 @@ def side_by_side(xp, g, cols, x, K, stride: int, pad: int) -> bool:
     split over the threads keeps them busy already; and a chunked gradient
     would hand chunks to the pool from a pool thread)."""
     return (native.threads() > 1 and isinstance(cols, Columns) and len(cols.spans) == 1
-            and K.shape[0] == 1 and g.shape[0] == x.shape[0] and enabled(xp, g, K, x)
+            and cols.nbytes() >= SIDE_BY_SIDE_BYTES and K.shape[0] == 1 and g.shape[0] == x.shape[0] and enabled(xp, g, K, x)
             and len(Columns(x, K, stride, pad, keep=False).spans) == 1
             and blas_on_one_thread())
 
