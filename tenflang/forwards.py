@@ -274,10 +274,13 @@ def one_hot(xp, y, n):
     hot = y[:, None] == xp.arange(n, dtype=y.dtype)
     found = hot.any(axis=-1)
     if not bool(found.all()):
-        k = int(xp.argmin(found))
-        raise TenflangError(f"one_hot: class index {float(y[k])!r} in example {k} (0-based) is "
-                            f"outside 0..{n - 1}")
+        raise TenflangError(outside_classes(y, n, int(xp.argmin(found))))
     return hot.astype(y.dtype)
+
+
+def outside_classes(y, n: int, k: int) -> str:
+    """one_hot's message for the class index of example k."""
+    return f"one_hot: class index {float(y[k])!r} in example {k} (0-based) is outside 0..{n - 1}"
 
 
 def argmax(xp, a):

@@ -312,9 +312,10 @@ def fused_loops_on() -> bool:
 
 
 @functools.lru_cache(maxsize=1)
-def image_kernels_on() -> bool:
-    """Whether the C convolution and pooling kernels (interp/image_c.py) may run:
-    unless $TENFLANG_NATIVE is 0.  Read once, as `fused_loops_on` is."""
+def native_kernels_on() -> bool:
+    """Whether the C convolution, pooling and row kernels (interp/image_c.py,
+    interp/rows_c.py) may run: unless $TENFLANG_NATIVE is 0.  Read once, as
+    `fused_loops_on` is."""
     return os.environ.get("TENFLANG_NATIVE", "1") != "0"
 
 

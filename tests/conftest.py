@@ -77,14 +77,14 @@ def loop_threads(monkeypatch):
 def env_switch(monkeypatch):
     """`env_switch("TENFLANG_FUSE", "0")`: the variable set (None: unset) from now on
     in this test.  A process reads TENFLANG_FUSE and TENFLANG_NATIVE once
-    (`tenflang.native.fused_loops_on`, `image_kernels_on`), so their answers are
+    (`tenflang.native.fused_loops_on`, `native_kernels_on`), so their answers are
     forgotten at each change and when the test ends (before monkeypatch restores
     the environment: the next read sees the caller's)."""
     from tenflang import native
 
     def forget():
         native.fused_loops_on.cache_clear()
-        native.image_kernels_on.cache_clear()
+        native.native_kernels_on.cache_clear()
 
     def use(name: str, value: str | None) -> None:
         if value is None:

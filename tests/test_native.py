@@ -125,9 +125,9 @@ def test_the_switches_are_read_once_per_process(monkeypatch, env_switch):
     count is (docs/guide.md): a change after that is not seen by this process."""
     env_switch("TENFLANG_FUSE", "0")
     env_switch("TENFLANG_NATIVE", None)
-    assert not native.fused_loops_on() and native.image_kernels_on()
+    assert not native.fused_loops_on() and native.native_kernels_on()
     monkeypatch.setenv("TENFLANG_FUSE", "1")
     monkeypatch.setenv("TENFLANG_NATIVE", "0")
-    assert not native.fused_loops_on() and native.image_kernels_on()
+    assert not native.fused_loops_on() and native.native_kernels_on()
     env_switch("TENFLANG_FUSE", "1")           # the fixture forgets both answers
-    assert native.fused_loops_on() and not native.image_kernels_on()
+    assert native.fused_loops_on() and not native.native_kernels_on()

@@ -38,6 +38,7 @@ from ..lang.printer import attribute, number
 from ..naming import Generated, Identifiers, numbered, python_identifier
 from .fusion import Group, fuse
 from .image_c import FORWARDS as NATIVE_IMAGE_OPS
+from .rows_c import FORWARDS as NATIVE_ROW_OPS
 from .loop_wrapper import functions as loop_functions
 from . import memory
 from .memory import Slots
@@ -59,6 +60,7 @@ FORWARDS = SimpleNamespace(**{name: op.forward for name, op in ops.TABLE.items()
                            take_grad_sum=embedding.take_grad_sum,
                            sum_like_sum=forwards.sum_like_sum)
 vars(FORWARDS).update(NATIVE_IMAGE_OPS)     # C and BLAS on the CPU, else these same forwards
+vars(FORWARDS).update(NATIVE_ROW_OPS)       # C on the CPU, else these same forwards
 
 
 def written(attrs: tuple) -> tuple:

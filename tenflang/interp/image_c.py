@@ -73,7 +73,7 @@ functions stay the reference and the fallback):
   module other than numpy, a dtype other than float32/float64, operands whose
   example axes differ (a shared image, a per-example kernel), padded pooling,
   no C compiler (`native.Unavailable`, remembered), or TENFLANG_NATIVE=0 (the
-  numpy path, for comparison and tests; read once, `native.image_kernels_on`).
+  numpy path, for comparison and tests; read once, `native.native_kernels_on`).
 """
 from __future__ import annotations
 
@@ -132,7 +132,7 @@ def declared(lib):
 
 def enabled(xp, *arrays) -> bool:
     """Whether a call can take the native path (see the module docstring)."""
-    return (xp is np and native.image_kernels_on()
+    return (xp is np and native.native_kernels_on()
             and all(a.dtype.char in TYPES and a.dtype == arrays[0].dtype for a in arrays)
             and kernels(arrays[0].dtype.char) is not None)
 
