@@ -117,7 +117,7 @@ def library(source: str, extra: tuple = (), libs: tuple = ()) -> ctypes.CDLL:
     `libs`: linker arguments after the source (c_loops' vector math)."""
     cc = compiler()
     flags = FLAGS + tuple(extra)
-    key = (source, cc, platform.machine(), sys.platform) + flags + tuple(libs)
+    key = (source, cc, platform.machine(), sys.platform) + flags + ("--libs",) + tuple(libs)
     digest = hashlib.sha256("\0".join(key).encode()).hexdigest()[:24]
     folder = cache_dir("native")
     if folder is None:           # a loaded library stays mapped after its file is gone

@@ -238,15 +238,21 @@ define r = relu a
 
 
 def test_a_loop_without_sums_is_split_by_the_elements_it_writes():
-    """Sums split at blocks of examples; a loop without them at multiples of
-    `GRAIN` examples, each thread writing `native.MIN_WORK` elements at least."""
-    assert loop_wrapper.GRAIN == 64
-    assert loop_wrapper.spans(256, 2, 6 * 28 * 28, sums=False) == [(0, 128), (128, 256)]
-    assert loop_wrapper.spans(300, 3, 6 * 28 * 28, sums=False) == [(0, 64), (64, 192), (192, 300)]
-    assert loop_wrapper.spans(100, 3, 6 * 28 * 28, sums=False) == [(0, 64), (64, 100)]
-    assert loop_wrapper.spans(64, 2, 16 * 8 * 8, sums=False) == [(0, 64)]  # 64 k elements
-    assert loop_wrapper.spans(3, 8, native.MIN_WORK, sums=False) == [(0, 3)]
-    assert loop_wrapper.spans(256, 2, 6 * 28 * 28) == [(0, 256)]           # one block of sums
+    """Sums split at blocks of examples; a loop without them anywhere, or at
+    multiples of `GRAIN` examples where each has fewer than `GRAIN` elements;
+    each thread writing `native.MIN_WORK` elements at least."""
+    spans, grain, least = loop_wrapper.spans, loop_wrapper.GRAIN, native.MIN_WORK
+    assert grain == 64
+    assert spans(256, 2, 6 * 28 * 28, sums=False) == [(0, 128), (128, 256)]
+    assert spans(100, 3, 6 * 28 * 28, sums=False) == [(0, 33), (33, 66), (66, 100)]
+    assert spans(64, 2, 16 * 8 * 8, sums=False) == [(0, 64)]      # 64 k elements: one thread
+    assert spans(3, 8, least, sums=False) == [(0, 1), (1, 2), (2, 3)]
+    assert spans(least, 2, 1, sums=False) == [(0, least)]          # scalars: MIN_WORK each
+    assert spans(3 * least + 37, 3, 1, sums=False) == [
+        (0, 64 * (6145 // 3)), (64 * (6145 // 3), 64 * (2 * 6145 // 3)),
+        (64 * (2 * 6145 // 3), 3 * least + 37)]                    # 6145 grains of 64
+    assert spans(3 * least + 37, 3, grain - 1, sums=False)[1][0] % grain == 0
+    assert spans(256, 2, 6 * 28 * 28) == [(0, 256)]                 # one block of sums
 
 
 def test_a_loop_called_for_some_examples_writes_those_only(engine):

@@ -75,10 +75,32 @@ def test_one_hot_equals_numpys_and_refuses_the_same_labels(dtype):
     assert np.array_equal(rows_c.one_hot(np, np.array([-0.0], dtype), 2), [[1, 0]])
 
 
+def test_float32_rows_of_many_classes_are_summed_in_double():
+    """numpy's pairwise float32 sum over 50,000 classes errs by ~5 ε; an in-order
+    float sum erred by 57: the kernels sum in double."""
+    a = np.random.default_rng(5).normal(size=(2, 50_000)).astype(np.float32)
+    exact = forwards.softmax(np, a.astype(np.float64))
+    got = rows_c.softmax(np, a)
+    assert np.abs(got - exact).max() <= 8 * np.finfo(np.float32).eps * np.abs(exact).max()
+    exact = forwards.log_softmax(np, a.astype(np.float64))
+    got = rows_c.log_softmax(np, a)
+    assert np.abs(got - exact).max() <= 8 * np.finfo(np.float32).eps * np.abs(exact).max()
+
+
+def test_one_hot_compares_class_indices_exactly():
+    """2^24 is a float32 class index of 2^24 + 1 classes (n would round to 2^24)."""
+    y = np.array([2.0 ** 24], np.float32)
+    assert rows_c.one_hot(np, y, 2 ** 24 + 1)[0, -1] == 1
+
+
 def test_other_arrays_take_the_numpy_path(env_switch):
     a = np.arange(12.0).reshape(3, 4)
     assert rows_c.library_for(np, a.astype(np.int64)) is None
     assert rows_c.library_for(np, np.empty((0, 4))) is None
+    swapped = a.astype(">f8")                      # the kernels read native byte order only
+    assert rows_c.library_for(np, swapped) is None
+    np.testing.assert_array_equal(rows_c.softmax(np, swapped), forwards.softmax(np, a))
+    assert np.array_equal(rows_c.one_hot(np, np.array([1.0, 2.0], ">f4"), 3), np.eye(3)[1:])
     assert rows_c.library_for(np, a) is not None
     env_switch("TENFLANG_NATIVE", "0")
     assert rows_c.library_for(np, a) is None

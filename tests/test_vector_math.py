@@ -127,16 +127,27 @@ def test_results_do_not_depend_on_where_the_arrays_lie(fresh):
         results.append(run_plan(plan, {"x": shifted, "c": c}))
     for other in results[1:]:
         assert all(np.array_equal(results[0][k], other[k]) for k in other)
+    loop = loop_wrapper.functions(generate(plan, None, True)[2])["fused_1"]
+    written = []
+    for offset in range(4):                        # the loop itself, its outputs shifted too
+        room = np.empty((1 + len(loop.written)) * (x.size + 4))
+        views = [room[i * (x.size + 4) + offset:][:x.size].reshape(x.shape)
+                 for i in range(1 + len(loop.written))]
+        views[0][...] = x
+        loop.function("float64")(0, len(x), *loop.loops.arguments([views[0], c] + views[1:]))
+        written.append([v.copy() for v in views[1:]])
+    assert all(np.array_equal(a, b) for other in written[1:] for a, b in zip(written[0], other))
 
 
 @pytest.mark.parametrize("count", [2, 3, 4])
-def test_results_do_not_depend_on_the_thread_count(count):
+def test_results_do_not_depend_on_the_thread_count(monkeypatch, count):
     """Per-example scalars: the loop is vectorised over the examples, and a call's
     last few examples are computed by the scalar functions (other bits).  The
     threads' spans are cut at multiples of `GRAIN` examples, so every example is
     computed as by one call over the whole batch (a cut anywhere else changes
     some; tried: 50 of the first 199 cuts do)."""
     needs_vector_math()
+    monkeypatch.setattr(native, "MIN_WORK", 1)         # a thread for a few examples
     plan = make_plan(tenflang.parse(SCALARS.replace("logistic z", "tanh z")), {"x", "w"})
     loop = loop_wrapper.functions(generate(plan, None, True)[2])["fused_1"]
     f = loop.function("float64")
@@ -144,7 +155,7 @@ def test_results_do_not_depend_on_the_thread_count(count):
     for n in (4097, 4133, 5000, 9999):
         x, w, one, many = rng.normal(size=n) * 3, np.ones(1), np.empty(n), np.empty(n)
         f(0, n, *loop.loops.arguments([x, w, one]))
-        work = loop_wrapper.spans(n, count, native.MIN_WORK, sums=False)
+        work = loop_wrapper.spans(n, count, 1, sums=False)
         assert len(work) == count
         for a, b in work:
             f(a, b, *loop.loops.arguments([x, w, many]))

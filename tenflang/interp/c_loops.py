@@ -9,7 +9,8 @@ Conventions (the rest is render.py's contract):
 * Per spec, `void loop_k(long start, long stop, arrays...)` computes examples
   start..stop-1, each block of `BLOCK` examples summing its `reduced` values
   into `v_x_partial[block * n + j]` (a loop with sums is called with start a
-  multiple of `BLOCK`; one without, anywhere: interp/loop_wrapper.py).
+  multiple of `BLOCK`; one without, at any start: interp/loop_wrapper.py
+  says where it cuts).
 * Per spec, `loop_k_arrays(start, stop, arrays...)` calls `loop_k` with the
   numpy arrays themselves (ctypes `py_object`, the cheapest way in): the
   generated C reads each data pointer with `native.DATA_POINTER`'s `TF_DATA`

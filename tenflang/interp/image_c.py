@@ -133,7 +133,8 @@ def declared(lib):
 def enabled(xp, *arrays) -> bool:
     """Whether a call can take the native path (see the module docstring)."""
     return (xp is np and native.native_kernels_on()
-            and all(a.dtype.char in TYPES and a.dtype == arrays[0].dtype for a in arrays)
+            and all(a.dtype.char in TYPES and a.dtype.isnative and a.dtype == arrays[0].dtype
+                    for a in arrays)
             and kernels(arrays[0].dtype.char) is not None)
 
 

@@ -15,11 +15,14 @@ Conventions:
   the partials up in block order, so a sum is the same for any number of
   threads; a loop without sums splits them by the elements each thread writes
   (`native.MIN_WORK` at least: a convolutional layer's bias and relu over 256
-  examples of [6, 28, 28] is one block but 1.2 M elements), at multiples of
-  `GRAIN` examples.  A loop over per-example scalars is vectorised over the
-  examples, and one that calls vector math (c_loops.py) computes the examples
-  of a vector and those of the loop's scalar tail with different code: a cut at
-  a multiple of every vector width leaves each example where it was.
+  examples of [6, 28, 28] is one block but 1.2 M elements).  A loop over
+  per-example scalars (or a few elements, an inner loop the compiler unrolls)
+  is vectorised over the examples, and one that calls vector math
+  (c_loops.py) computes the examples of a vector and those of the loop's
+  scalar tail with different code: such a loop is cut at multiples of
+  `GRAIN` examples, a multiple of every vector width, which leaves each
+  example where it was.  A loop over more elements per example is
+  vectorised within each example, and cut anywhere.
   ctypes and numba's `nogil` release the GIL during each call, so the threads
   run at once.
 * The C loops where a C compiler works (no import cost once cached), else
@@ -45,11 +48,14 @@ GRAIN = 64                  # examples: a loop without sums is cut at multiples 
 
 def spans(n: int, count: int, size: int = 1, sums: bool = True) -> list[tuple[int, int]]:
     """[start, stop) ranges of at most `count` threads covering 0..n-1 examples of
-    `size` elements: cut at block boundaries for a loop with sums, else anywhere."""
+    `size` elements: cut at block boundaries for a loop with sums, else at
+    multiples of `GRAIN` examples where fewer than `GRAIN` elements each (a loop
+    the compiler may vectorise over the examples), anywhere where more."""
     if not sums:
-        grains = -(-n // GRAIN)
+        grain = GRAIN if size < GRAIN else 1
+        grains = -(-n // grain)
         count = max(1, min(count, grains, n * size // native.MIN_WORK))
-        cuts = [GRAIN * (grains * t // count) for t in range(count)] + [n]
+        cuts = [grain * (grains * t // count) for t in range(count)] + [n]
         return list(zip(cuts, cuts[1:]))
     blocks = math.ceil(n / BLOCK)
     count = max(1, min(count, blocks // MIN_BLOCKS_PER_THREAD))

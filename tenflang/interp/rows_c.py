@@ -12,8 +12,9 @@ Conventions (forwards.py's functions stay the reference and the fallback):
 * The formulas are forwards.py's: softmax is e^(a − max) / Σ e^(a − max);
   log_softmax is (a − m) − log Σ e^(a − m), m the row's maximum where finite,
   else 0; a NaN in a row makes its maximum NaN, as numpy's does.  A row's sum
-  is taken in order where numpy's is pairwise: results equal forwards.py's to
-  round-off.
+  is taken in order in double (numpy's is pairwise, in the row's type: in
+  float32 an in-order float sum over 50,000 classes erred by 57 ε, numpy's
+  by 5) and its log in double: results equal forwards.py's to round-off.
 * one_hot checks each class index as forwards.one_hot does (a whole number in
   0..n−1) and reports the first that is not, with the same message.
 * Rows run on the calling thread (the ops are a few µs at the batch sizes
@@ -51,12 +52,13 @@ void softmax_rows(long rows, long n, const TYPE *a, TYPE *out)
 {
     for (long r = 0; r < rows; r++) {
         const TYPE *x = a + r * n;
-        TYPE *y = out + r * n, top = row_max(x, n), sum = 0;
+        TYPE *y = out + r * n, top = row_max(x, n);
+        double sum = 0;
         for (long j = 0; j < n; j++) {
             y[j] = EXP(x[j] - top);
             sum += y[j];
         }
-        for (long j = 0; j < n; j++) y[j] /= sum;
+        for (long j = 0; j < n; j++) y[j] = (TYPE)(y[j] / sum);
     }
 }
 
@@ -64,13 +66,14 @@ void log_softmax_rows(long rows, long n, const TYPE *a, TYPE *out)
 {
     for (long r = 0; r < rows; r++) {
         const TYPE *x = a + r * n;
-        TYPE *y = out + r * n, top = row_max(x, n), sum = 0;
+        TYPE *y = out + r * n, top = row_max(x, n);
+        double sum = 0;
         if (top - top != 0) top = 0;             /* not finite (inf - inf and NaN are NaN) */
         for (long j = 0; j < n; j++) {
             y[j] = x[j] - top;
             sum += EXP(y[j]);
         }
-        const TYPE total = LOG(sum);
+        const TYPE total = (TYPE)log(sum);
         for (long j = 0; j < n; j++) y[j] -= total;
     }
 }
@@ -79,7 +82,7 @@ long one_hot_rows(long rows, long n, const TYPE *labels, TYPE *out)
 {   /* the first example whose label is not a whole number in 0..n-1, else -1 */
     for (long r = 0; r < rows; r++) {
         const TYPE y = labels[r];
-        if (!(y >= 0 && y < n) || (TYPE)(long)y != y) return r;
+        if (!(y >= 0 && (double)y < (double)n) || (TYPE)(long)y != y) return r;
         for (long j = 0; j < n; j++) out[r * n + j] = 0;
         out[r * n + (long)y] = 1;
     }
@@ -91,8 +94,7 @@ long one_hot_rows(long rows, long n, const TYPE *labels, TYPE *out)
 def source(dtype: str) -> str:
     """The C of the kernels for a dtype name ('float64', 'float32')."""
     t = CTYPES[dtype]
-    return (f"#include <math.h>\n#define TYPE {t}\n#define EXP {function('exp', t)}\n"
-            f"#define LOG {function('log', t)}\n" + SOURCE)
+    return f"#include <math.h>\n#define TYPE {t}\n#define EXP {function('exp', t)}\n" + SOURCE
 
 
 @functools.lru_cache(maxsize=None)
@@ -111,7 +113,8 @@ def kernels(dtype: str):
 
 def library_for(xp, a):
     """The kernels for `a`, or None where a call takes forwards.py's path."""
-    if xp is not np or a.dtype.name not in CTYPES or not a.size or not native.native_kernels_on():
+    if (xp is not np or not a.dtype.isnative or a.dtype.name not in CTYPES or not a.size
+            or not native.native_kernels_on()):
         return None
     return kernels(a.dtype.name)
 
