@@ -48,7 +48,7 @@ from ..naming import Generated, numbered
 from .c_loops import RENDERER
 from .loop_wrapper import MIN_BLOCKS_PER_THREAD
 from .render import BLOCK, KernelSpec, Value, group_spec, output_order
-from .scalar_c import CTYPES, preamble
+from .scalar_c import CTYPES, DTYPES, preamble
 
 LANES = 8                  # partial sums of one dot product
 MAX_BLOCKS = 256           # partial sums of g per call, at most
@@ -186,7 +186,7 @@ class Pass:
 
     def __call__(self, dtype, *inputs):
         dtype = np.dtype(dtype)
-        f = self.function(dtype.name)
+        f = self.function(DTYPES[dtype])
         arrays = [np.ascontiguousarray(a, dtype=dtype) for a in inputs]
         n = arrays[1].shape[0]
         rows = block_rows(n)

@@ -40,10 +40,9 @@ import math
 import numpy as np
 
 from .. import native
-from ..interp.scalar_c import CTYPES
+from ..interp.scalar_c import CTYPES, DTYPES
 
 SCALARS = ("decay", "c1", "beta2", "c2", "root", "eps", "step")   # see `scalars`
-DTYPES = {np.dtype(name): name for name in CTYPES}      # numpy dtype -> its name (a fast lookup)
 ARRAYS = 4              # w, g, m, v: the arrays of one weight in the tuple
 
 
