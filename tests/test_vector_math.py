@@ -77,6 +77,16 @@ def test_the_loops_call_the_vector_forms(dtype, symbol):
                for isa in "bcde" for n in (2, 4, 8, 16))
 
 
+def test_a_module_declares_the_functions_its_loops_call():
+    needs_vector_math()
+    plan = make_plan(tenflang.parse(MATH), {"x", "c"})
+    specs = group_specs(generate(plan, None, True)[2])
+    assert c_loops.called(specs) == ("exp", "tanh")
+    source = c_loops.module_source(specs, "float32")
+    assert "float tanhf(float);" in source and "float expf(float);" in source
+    assert "sinf" not in source and source.count("declare simd") == 2
+
+
 def test_loops_without_math_are_compiled_as_before():
     """Only a module calling a libmvec function is compiled with vector math."""
     plan = make_plan(tenflang.parse(MATH.replace("tanh a", "neg a").replace("exp a", "abs a")),

@@ -207,16 +207,18 @@ def preamble(dtype: str, dialect: str = "cuda") -> str:
             f"{{ return (x != x || y != y) ? x + y : {fmax}(x, y); }}\n#endif\n")
 
 
-def calls_vector_math(form: str) -> bool:
-    """Whether a scalar form calls one of the `VECTOR` functions."""
-    return any(f"math.{name}(" in form for name in VECTOR)
+def vector_calls(forms) -> tuple:
+    """The `VECTOR` functions the scalar forms call, in `VECTOR`'s order."""
+    text = "\n".join(forms)
+    return tuple(name for name in VECTOR if f"math.{name}(" in text)
 
 
-def vector_declarations(ctype: str) -> str:
-    """The `VECTOR` functions declared with OpenMP's `declare simd` (compiled with
-    -fopenmp-simd, a vectorised loop calls their vector forms: c_loops.py)."""
+def vector_declarations(ctype: str, names=VECTOR) -> str:
+    """The functions `names` (of `VECTOR`) declared with OpenMP's `declare simd`
+    (compiled with -fopenmp-simd, a vectorised loop calls their vector forms:
+    c_loops.py)."""
     lines = []
-    for name in VECTOR:
+    for name in names:
         params = ", ".join([ctype] * (2 if name in TWO_ARGUMENTS else 1))
         lines += ["#pragma omp declare simd notinbranch",
                   f"{ctype} {function(name, ctype)}({params});"]
