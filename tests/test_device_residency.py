@@ -69,8 +69,12 @@ def test_the_counting_module_catches_an_implicit_copy():
     assert float(xp.sum(device)) == 3.0 and (xp.h2d, xp.d2h) == (1, 1)
 
 
-def test_results_on_the_counting_module_equal_numpy():
+def test_results_on_the_counting_module_equal_numpy(env_switch):
+    """The same numpy calls on both: the plain run without the CPU's C loops and
+    kernels (which another array module never takes; they equal numpy to round-off)."""
     _, counted, examples, gcp, cfg = counted_run("mlp_digits.tf", 5, batch_size=32)
+    env_switch("TENFLANG_FUSE", "0")
+    env_switch("TENFLANG_NATIVE", "0")
     plain = train(gcp, examples, cfg)
     for name, w in plain.weights.items():
         np.testing.assert_array_equal(counted.weights[name], w)

@@ -37,12 +37,14 @@ from __future__ import annotations
 from collections import OrderedDict
 
 from ..shapes import size
+from .rows_c import FORWARDS as ROW_OPS
 
 KEPT = 4          # batch shapes whose buffers a Buffers keeps
 # temporaries the size of its result an op's function holds at once, at most
 # (softmax, log_softmax, the derivatives of tanh and the logistic: two)
 SCRATCH = 2
 CONVOLUTIONS = ("conv2d", "conv2d_image_grad", "conv2d_kernel_grad")
+ROW_KERNELS = frozenset(ROW_OPS)        # softmax, log_softmax, one_hot
 
 
 class Slots:
@@ -114,7 +116,8 @@ def workspace(step, shapes, varies: bool, kept: bool = False) -> tuple[int, int]
     """Elements (per example, fixed) a step's op holds besides its result: a
     convolution its columns, C·kh·kw per output pixel (none when `kept` from
     the forward), another op up to SCRATCH temporaries of its result's size
-    (`varies`: per example), a ufunc none."""
+    (`varies`: per example), a ufunc none, nor an op of the row kernels
+    (interp/rows_c.py: one C call writing its result)."""
     name = step.op.name
     if name in CONVOLUTIONS:
         if kept:
@@ -122,7 +125,7 @@ def workspace(step, shapes, varies: bool, kept: bool = False) -> tuple[int, int]
         kernel = shapes[step.operands[2 if name == "conv2d_kernel_grad" else 1]]
         out = shapes[step.target if name == "conv2d" else step.operands[0]]
         return (size(kernel[1:]) * size(out) // kernel[0], 0)
-    if step.op.ufunc:
+    if step.op.ufunc or name in ROW_KERNELS:
         return (0, 0)
     n = SCRATCH * size(shapes[step.target])
     return (n, 0) if varies else (0, n)
