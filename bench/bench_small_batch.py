@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""A small batch's training step with the CPU's C paths switched on one by one.
+
+    OMP_NUM_THREADS=1 python bench/bench_small_batch.py            # prints the table
+    python bench/bench_small_batch.py --rounds 9 --dtypes float64
+
+The step is the MLP 64-128-10 (tanh hidden layer, softmax cross-entropy on
+10 classes, as bench_convnets.py's "mlp") on 32 digits from scikit-learn, the
+mean gradient of one `run_plan` as tfweightcalc computes it, timed in a fresh
+process per configuration (the switches are read once per process):
+
+* numpy: every step a numpy call (TENFLANG_FUSE=0, TENFLANG_NATIVE=0);
+* + row kernels: softmax, log_softmax and one_hot one C call each
+  (interp/rows_c.py; TENFLANG_FUSE=0);
+* + fused loops: the small-batch rule without vector math (c_loops.vector_math
+  made to answer False in that process): chains calling tanh or exp stay numpy's;
+* + vector math: everything, as a run gets it (interp/c_loops.py): the tanh
+  layer and its gradient fused, calling libmvec's vector forms in float64.
+
+Per configuration: the median over interleaved rounds (the order reversed every
+other round) of each process's best of 5 × 300 steps, in µs.  Each process first
+checks its gradients against the numpy configuration's to 1e-12 (float64) or
+1e-5 (float32), relative.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CONFIGS = {                     # name -> (environment, vector math allowed)
+    "numpy": ({"TENFLANG_FUSE": "0", "TENFLANG_NATIVE": "0"}, False),
+    "+ row kernels": ({"TENFLANG_FUSE": "0", "TENFLANG_NATIVE": "1"}, False),
+    "+ fused loops": ({"TENFLANG_FUSE": "1", "TENFLANG_NATIVE": "1"}, False),
+    "+ vector math": ({"TENFLANG_FUSE": "1", "TENFLANG_NATIVE": "1"}, True),
+}
+PROGRAM = """declare input x [64]
+declare exp_output label
+declare weight W1 [128, 64]
+declare weight b1 [128]
+declare weight W2 [10, 128]
+declare weight b2 [10]
+declare intvar h
+declare intvar a
+declare intvar t
+declare intvar s
+declare output scores [10]
+declare intvar logp
+declare intvar hot
+declare intvar fit
+declare loss xent
+define h = matmul W1 x
+define a = add h b1
+define t = tanh a
+define s = matmul W2 t
+define scores = add s b2
+define logp = log_softmax scores
+define hot = one_hot label 10
+define fit = dot logp hot
+define xent = neg fit
+"""
+
+
+def child(dtype: str, vector: bool) -> dict:
+    """In the configuration's process: the step's gradients and its time."""
+    sys.path.insert(0, str(ROOT))
+    import numpy as np
+    from sklearn.datasets import load_digits
+    import tenflang
+    from tenflang import native
+    from tenflang.interp import c_loops, run_plan
+    from tenflang.training.gradients import gradient_plan
+    from tenflang.training.signature import signature
+    if not vector:
+        c_loops.vector_math = lambda: False
+    native.keep_freed_memory()
+    gcp = tenflang.compile_gradient(tenflang.parse(PROGRAM))
+    plan = gradient_plan(gcp, signature(gcp))
+    digits = load_digits()
+    rng = np.random.default_rng(0)
+    data = {"x": (digits.data[:32] / 16).astype(dtype), "label": digits.target[:32].astype(dtype),
+            "W1": rng.normal(0, 0.1, (128, 64)).astype(dtype), "b1": np.zeros(128, dtype),
+            "W2": rng.normal(0, 0.1, (10, 128)).astype(dtype), "b2": np.zeros(10, dtype)}
+    step = lambda: run_plan(plan, data, dtype=dtype, reduce="mean")    # noqa: E731
+    grads = {k: v.tolist() for k, v in step().items()}
+    best = []
+    for _ in range(5):
+        start = time.perf_counter()
+        for _ in range(300):
+            step()
+        best.append((time.perf_counter() - start) / 300 * 1e6)
+    return {"us": min(best), "grads": grads}
+
+
+def run(name: str, dtype: str) -> dict:
+    env, vector = CONFIGS[name]
+    out = subprocess.run([sys.executable, __file__, "--child", dtype, str(int(vector))],
+                         env={k: v for k, v in os.environ.items()
+                              if k != "PYTHONDONTWRITEBYTECODE"} | env,
+                         capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)
+
+
+def close(a: dict, b: dict, dtype: str) -> bool:
+    import numpy as np
+    tol = 1e-12 if dtype == "float64" else 1e-5
+    return all(np.allclose(a[k], b[k], rtol=tol, atol=tol * np.abs(b[k]).max()) for k in b)
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--rounds", type=int, default=5)
+    p.add_argument("--dtypes", nargs="+", default=["float64", "float32"])
+    p.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
+    args = p.parse_args(argv)
+    if args.child:
+        print(json.dumps(child(args.child[0], args.child[1] == "1")))
+        return 0
+    print(f"| dtype | {' | '.join(CONFIGS)} |\n|---|{'---:|' * len(CONFIGS)}")
+    for dtype in args.dtypes:
+        times = {name: [] for name in CONFIGS}
+        reference = None
+        for i in range(args.rounds):
+            for name in CONFIGS if i % 2 == 0 else reversed(CONFIGS):
+                got = run(name, dtype)
+                reference = reference or (got if name == "numpy" else None)
+                if reference and not close(got["grads"], reference["grads"], dtype):
+                    raise SystemExit(f"{name} ({dtype}): gradients differ from numpy's")
+                times[name].append(got["us"])
+        cells = [f"{statistics.median(times[name]):.0f} µs" for name in CONFIGS]
+        print(f"| {dtype} | {' | '.join(cells)} |", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
