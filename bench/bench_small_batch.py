@@ -4,10 +4,11 @@
     OMP_NUM_THREADS=1 python bench/bench_small_batch.py            # prints the table
     python bench/bench_small_batch.py --rounds 9 --dtypes float64
 
-The step is the MLP 64-128-10 (tanh hidden layer, softmax cross-entropy on
-10 classes, as bench_convnets.py's "mlp") on 32 digits from scikit-learn, the
-mean gradient of one `run_plan` as tfweightcalc computes it, timed in a fresh
-process per configuration (the switches are read once per process):
+The step is bench_convnets.py's "mlp" (its program, data and initial
+weights: 64-128-10, a tanh hidden layer, softmax cross-entropy) on its first
+batch of 32 digits, the mean gradient of one `run_plan` as tfweightcalc
+computes it, timed in a fresh process per configuration (the switches are
+read once per process):
 
 * numpy: every step a numpy call (TENFLANG_FUSE=0, TENFLANG_NATIVE=0);
 * + row kernels: softmax, log_softmax and one_hot one C call each
@@ -40,38 +41,12 @@ CONFIGS = {                     # name -> (environment, vector math allowed)
     "+ fused loops": ({"TENFLANG_FUSE": "1", "TENFLANG_NATIVE": "1"}, False),
     "+ vector math": ({"TENFLANG_FUSE": "1", "TENFLANG_NATIVE": "1"}, True),
 }
-PROGRAM = """declare input x [64]
-declare exp_output label
-declare weight W1 [128, 64]
-declare weight b1 [128]
-declare weight W2 [10, 128]
-declare weight b2 [10]
-declare intvar h
-declare intvar a
-declare intvar t
-declare intvar s
-declare output scores [10]
-declare intvar logp
-declare intvar hot
-declare intvar fit
-declare loss xent
-define h = matmul W1 x
-define a = add h b1
-define t = tanh a
-define s = matmul W2 t
-define scores = add s b2
-define logp = log_softmax scores
-define hot = one_hot label 10
-define fit = dot logp hot
-define xent = neg fit
-"""
 
 
 def child(dtype: str, vector: bool) -> dict:
     """In the configuration's process: the step's gradients and its time."""
-    sys.path.insert(0, str(ROOT))
-    import numpy as np
-    from sklearn.datasets import load_digits
+    sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
+    from bench_convnets import CASES, initial_weights, make_data, program
     import tenflang
     from tenflang import native
     from tenflang.interp import c_loops, run_plan
@@ -80,13 +55,11 @@ def child(dtype: str, vector: bool) -> dict:
     if not vector:
         c_loops.vector_math = lambda: False
     native.keep_freed_memory()
-    gcp = tenflang.compile_gradient(tenflang.parse(PROGRAM))
+    spec = CASES["mlp"]
+    gcp = tenflang.compile_gradient(tenflang.parse(program(spec)))
     plan = gradient_plan(gcp, signature(gcp))
-    digits = load_digits()
-    rng = np.random.default_rng(0)
-    data = {"x": (digits.data[:32] / 16).astype(dtype), "label": digits.target[:32].astype(dtype),
-            "W1": rng.normal(0, 0.1, (128, 64)).astype(dtype), "b1": np.zeros(128, dtype),
-            "W2": rng.normal(0, 0.1, (10, 128)).astype(dtype), "b2": np.zeros(10, dtype)}
+    data = {k: v[:spec.batch].astype(dtype) for k, v in make_data(spec).items()}
+    data |= {k: v.astype(dtype) for k, v in initial_weights(spec).items()}
     step = lambda: run_plan(plan, data, dtype=dtype, reduce="mean")    # noqa: E731
     grads = {k: v.tolist() for k, v in step().items()}
     best = []
