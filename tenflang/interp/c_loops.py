@@ -122,6 +122,15 @@ def vector_math() -> bool:
     return True
 
 
+def library_with_vector_math(vector_source: str | None, plain_source: str):
+    """`vector_source` compiled with vector math (`VECTOR_FLAGS`, `VECTOR_LIBS`),
+    where given and it builds; else `plain_source`, compiled as any library."""
+    if vector_source is not None:
+        with contextlib.suppress(native.Unavailable):
+            return native.library(vector_source, VECTOR_FLAGS, VECTOR_LIBS)
+    return native.library(plain_source)
+
+
 class Compiled:
     """The plan's loops in one library per dtype (built on first use)."""
 
@@ -132,11 +141,8 @@ class Compiled:
         self.direct = native.struct_read()      # loop_k_arrays works here
 
     def build(self, dtype: str):
-        if vectorised(self.specs):
-            with contextlib.suppress(native.Unavailable):     # else the plain loops below
-                return native.library(RENDERER.module(self.specs, dtype, True), VECTOR_FLAGS,
-                                      VECTOR_LIBS)
-        return native.library(RENDERER.module(self.specs, dtype))
+        vector = RENDERER.module(self.specs, dtype, True) if vectorised(self.specs) else None
+        return library_with_vector_math(vector, RENDERER.module(self.specs, dtype))
 
     def function(self, spec: KernelSpec, dtype: str):
         f = getattr(self.library(dtype), spec.name + ("_arrays" if self.direct else ""))

@@ -357,7 +357,8 @@ def side_by_side(xp, g, cols, x, K, stride: int, pad: int) -> bool:
     split over the threads keeps them busy already; and a chunked gradient
     would hand chunks to the pool from a pool thread)."""
     return (native.threads() > 1 and isinstance(cols, Columns) and len(cols.spans) == 1
-            and cols.nbytes() >= SIDE_BY_SIDE_BYTES and K.shape[0] == 1 and g.shape[0] == x.shape[0] and enabled(xp, g, K, x)
+            and cols.nbytes() >= SIDE_BY_SIDE_BYTES
+            and K.shape[0] == 1 and g.shape[0] == x.shape[0] and enabled(xp, g, K, x)
             and len(Columns(x, K, stride, pad, keep=False).spans) == 1
             and blas_on_one_thread())
 

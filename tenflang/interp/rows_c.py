@@ -30,7 +30,6 @@ Conventions (forwards.py's functions stay the reference and the fallback):
 """
 from __future__ import annotations
 
-import contextlib
 import ctypes
 import functools
 
@@ -110,8 +109,9 @@ def source(dtype: str, vector: bool = False) -> str:
 @functools.lru_cache(maxsize=None)
 def kernels(dtype: str):
     """The compiled library for a dtype name, None without a C compiler."""
+    vector = source(dtype, True) if c_loops.vector_math() else None
     try:
-        lib = built(dtype)
+        lib = c_loops.library_with_vector_math(vector, source(dtype))
     except native.Unavailable:
         return None
     for name in ("softmax_rows", "log_softmax_rows", "one_hot_rows"):
@@ -119,14 +119,6 @@ def kernels(dtype: str):
         f.argtypes = [ctypes.c_long, ctypes.c_long, ctypes.c_void_p, ctypes.c_void_p]
         f.restype = ctypes.c_long if name == "one_hot_rows" else None
     return lib
-
-
-def built(dtype: str):
-    """The library, with vector math where c_loops finds it, else plain."""
-    if c_loops.vector_math():
-        with contextlib.suppress(native.Unavailable):
-            return native.library(source(dtype, True), c_loops.VECTOR_FLAGS, c_loops.VECTOR_LIBS)
-    return native.library(source(dtype))
 
 
 def library_for(xp, a):
