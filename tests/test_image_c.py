@@ -94,6 +94,27 @@ def test_direct_convolution_equals_the_numpy_path(monkeypatch, case, dtype):
           cv.conv2d_kernel_grad_sum(np, g, x, K, stride, pad), dtype)
 
 
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_columns_past_the_kept_size_are_made_again_for_the_kernel_gradient(monkeypatch, dtype):
+    """A forward keeps its columns for the kernel gradient up to KEEP_BYTES; past
+    it the forward keeps none and the kernel gradient makes them again, chunk by
+    chunk, with the same result as from kept columns."""
+    r = np.random.default_rng(3)
+    x, K = r.normal(size=(6, 3, 9, 9)).astype(dtype), r.normal(size=(1, 4, 3, 3, 3)).astype(dtype)
+    g = r.normal(size=(6, 4, 9, 9)).astype(dtype)
+    monkeypatch.setattr(image_c, "CHUNK_BYTES", 1)           # a chunk per example
+    results = {}
+    for name, least in (("kept", 1 << 30), ("made again", 1)):
+        monkeypatch.setattr(image_c, "KEEP_BYTES", least)
+        cols = image_c.conv2d_columns(np, x, K, 1, 1)
+        out = image_c.conv2d_of_columns(np, cols, x, K, 1, 1)
+        assert len(cols.chunks) == (6 if name == "kept" else 0)
+        results[name] = image_c.conv2d_kernel_grad_sum_of_columns(np, g, cols, x, K, 1, 1)
+        close(out, cv.conv2d(np, x, K, 1, 1), dtype)
+        close(results[name], cv.conv2d_kernel_grad_sum(np, g, x, K, 1, 1), dtype)
+    assert np.array_equal(results["kept"], results["made again"])
+
+
 @pytest.mark.parametrize("kernels, case", [(image_c, CONV_CASES[1]), (image_c, CONV_CASES[4]),
                                           (cv, CONV_CASES[1]), (cv, CONV_CASES[5])],
                          ids=["columns", "direct", "numpy path", "numpy path, one window"])
