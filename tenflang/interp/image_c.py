@@ -28,9 +28,13 @@ functions stay the reference and the fallback):
 * A convolution with few taps per output (C·kh·kw ≤ `DIRECT_TAPS`: LeNet-5's
   first layer, one channel) on images of `DIRECT_PLANE` pixels or more runs
   as direct loops instead (`conv_direct`, `conv_kernel_direct`): its GEMM
-  would be bound by the memory of columns 25× the image.  With stride 1 each
-  tap is one loop over the whole zero-padded plane, the outputs in rows of the
-  padded width (the extra columns computed and dropped).  The kernel gradient
+  would be bound by the memory of columns 25× the image.  With stride 1 the
+  outputs are computed in rows of the padded width (the extra columns
+  computed and dropped), so that each tap reads the zero-padded plane as one
+  long row: the forward takes blocks of 16 floats (8 doubles) of positions
+  for four filters at once, their sums in registers, each tap's input loaded
+  once for the four (LeNet-5's first layer, float32, one thread: 3.0–3.6 ms →
+  1.9–2.4 ms; the same sums in the same order: the same bits).  The kernel gradient
   of each example is summed in fixed interleaved partial sums, the batch sum
   in numpy afterwards.
 * The kernels (image_kernels.c) are compiled with -O3 (the row loops

@@ -285,22 +285,44 @@ static struct direct shape(long C, long H, long W, long F, long kh, long kw, lon
     return d;
 }
 
-/* acc[t] += w[j] * src[t + j] for the taps j of a kernel row, in order; four taps a pass
-   over acc (its loads and stores were the loop's cost) */
-static inline void taps_row(T *restrict acc, const T *restrict src, const T *restrict w,
-                            long kw, long n)
+/* Vectors of GCC's vector extension, 32 bytes (an AVX register; two SSE ones in the copy
+   without AVX), loaded from any address */
+typedef T vec __attribute__((vector_size(32)));
+typedef T vec_any __attribute__((vector_size(32), aligned(sizeof(T))));
+#define LANES (32 / (long)sizeof(T))
+#define BLOCK (2 * LANES)               /* positions computed at once */
+#define FILTERS 4                       /* filters computed at once for a block of positions */
+#define FILTER_COUNTS(X) X(1) X(2) X(3) X(4)
+
+/* stage[q*n + t0 + l] = the sum over the taps (c, i, j), in order, of k[q][c][i][j] *
+   pad[c][i*WP + j + t0 + l], l < BLOCK, for nf filters (a constant at each call: the sums
+   stay in registers, and each input vector loaded serves all the filters) */
+INLINE void filters_block(T *restrict stage, const T *restrict pad, const T *restrict k,
+                          const long nf, long C, long kh, long kw, long plane, long WP,
+                          long t0, long n)
 {
-    long j = 0;
-    for (; j + 4 <= kw; j += 4) {
-        const T w0 = w[j], w1 = w[j + 1], w2 = w[j + 2], w3 = w[j + 3];
-        const T *restrict a = src + j;
-        for (long t = 0; t < n; t++)
-            acc[t] = acc[t] + w0 * a[t] + w1 * a[t + 1] + w2 * a[t + 2] + w3 * a[t + 3];
-    }
-    for (; j < kw; j++) {
-        const T wj = w[j];
-        const T *restrict a = src + j;
-        for (long t = 0; t < n; t++) acc[t] += wj * a[t];
+    vec acc[FILTERS][2];
+#pragma GCC unroll 4
+    for (long q = 0; q < nf; q++) acc[q][0] = acc[q][1] = (vec){0};
+    const long taps = C * kh * kw;
+    for (long c = 0; c < C; c++)
+        for (long i = 0; i < kh; i++) {
+            const T *restrict row = pad + c * plane + i * WP + t0;
+            const T *restrict w = k + (c * kh + i) * kw;
+            for (long j = 0; j < kw; j++) {
+                const vec a0 = *(const vec_any *)(row + j), a1 = *(const vec_any *)(row + j + LANES);
+#pragma GCC unroll 4
+                for (long q = 0; q < nf; q++) {
+                    const T wq = w[q * taps + j];
+                    acc[q][0] = acc[q][0] + wq * a0;
+                    acc[q][1] = acc[q][1] + wq * a1;
+                }
+            }
+        }
+#pragma GCC unroll 4
+    for (long q = 0; q < nf; q++) {
+        *(vec_any *)(stage + q * n + t0) = acc[q][0];
+        *(vec_any *)(stage + q * n + t0 + LANES) = acc[q][1];
     }
 }
 
@@ -310,23 +332,31 @@ WIDE void conv_direct(long b0, long b1, const T *restrict x, const T *restrict K
                       long C, long H, long W, long F, long kh, long kw, long s, long p, long HO, long WO)
 {
     const struct direct d = shape(C, H, W, F, kh, kw, s, p, HO, WO);
-    const long plane = d.HP * d.WP;
-    T *pad = malloc((C * plane + d.slack + d.n) * sizeof(T));
+    const long plane = d.HP * d.WP, taps = C * kh * kw;
+    T *pad = malloc((C * plane + d.slack + FILTERS * d.n) * sizeof(T));
     if (!pad) abort();
-    T *restrict acc = pad + C * plane + d.slack;
+    T *restrict stage = pad + C * plane + d.slack;
     for (long b = b0; b < b1; b++) {
         padded(x + b * C * H * W, pad, C, H, W, p, d.HP, d.WP, d.slack);
+        if (s == 1) {
+            for (long f = 0; f < F; f += FILTERS) {
+                const long nf = F - f < FILTERS ? F - f : FILTERS;
+                for (long t0 = 0; t0 < d.n; t0 += BLOCK)
+                    switch (nf) {
+#define UNIT(m) case m: filters_block(stage, pad, K + f * taps, m, C, kh, kw, plane, d.WP, t0, \
+                                      d.n); break;
+                        FILTER_COUNTS(UNIT)
+#undef UNIT
+                    }
+                for (long q = 0; q < nf; q++)
+                    for (long oy = 0; oy < HO; oy++)
+                        copy(out + ((b * F + f + q) * HO + oy) * WO, stage + q * d.n + oy * d.WP, WO);
+            }
+            continue;
+        }
         for (long f = 0; f < F; f++) {
             T *restrict o = out + (b * F + f) * HO * WO;
-            const T *restrict k = K + f * C * kh * kw;
-            if (s == 1) {
-                memset(acc, 0, d.n * sizeof(T));
-                for (long c = 0; c < C; c++)
-                    for (long i = 0; i < kh; i++)
-                        taps_row(acc, pad + c * plane + i * d.WP, k + (c * kh + i) * kw, kw, d.n);
-                for (long oy = 0; oy < HO; oy++) copy(o + oy * WO, acc + oy * d.WP, WO);
-                continue;
-            }
+            const T *restrict k = K + f * taps;
             memset(o, 0, HO * WO * sizeof(T));
             for (long c = 0; c < C; c++)
                 for (long i = 0; i < kh; i++)
