@@ -115,6 +115,28 @@ def test_columns_past_the_kept_size_are_made_again_for_the_kernel_gradient(monke
     assert np.array_equal(results["kept"], results["made again"])
 
 
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("case", [c for c in CONV_CASES if c[7] == 1])
+def test_the_direct_forward_sums_the_taps_in_order(monkeypatch, case, dtype):
+    """Stride 1: each output is 0 + w·x over the taps (c, i, j) in order, every
+    product and sum rounded to the dtype (no fused multiply-add): the same bits
+    as numpy adding the taps' shifted planes one after another."""
+    monkeypatch.setattr(image_c, "DIRECT_TAPS", 1 << 20)
+    monkeypatch.setattr(image_c, "DIRECT_PLANE", 1)
+    b, c, h, w, f, kh, kw, _, pad = case
+    r = np.random.default_rng(4)
+    x, K = r.normal(size=(b, c, h, w)).astype(dtype), r.normal(size=(1, f, c, kh, kw)).astype(dtype)
+    padded = np.pad(x, ((0, 0), (0, 0), (pad, pad), (pad, pad)))
+    ho, wo = h + 2 * pad - kh + 1, w + 2 * pad - kw + 1
+    want = np.zeros((b, f, ho, wo), dtype)
+    for ci in range(c):
+        for i in range(kh):
+            for j in range(kw):
+                want = want + K[0, :, ci, i, j][None, :, None, None] * \
+                    padded[:, ci, None, i:i + ho, j:j + wo]
+    assert np.array_equal(image_c.conv2d(np, x, K, 1, pad), want)
+
+
 @pytest.mark.parametrize("kernels, case", [(image_c, CONV_CASES[1]), (image_c, CONV_CASES[4]),
                                           (cv, CONV_CASES[1]), (cv, CONV_CASES[5])],
                          ids=["columns", "direct", "numpy path", "numpy path, one window"])
@@ -345,11 +367,15 @@ def test_numpys_blas_is_put_on_one_thread_for_the_loop_threads():
 CONV_SAMPLES = sorted(p.stem for p in (ROOT / "samples").glob("*.tf") if "conv2d" in p.read_text())
 
 
+@pytest.mark.parametrize("columns", ["kept", "made again"])
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
 @pytest.mark.parametrize("sample", CONV_SAMPLES)
 def test_a_training_step_of_every_convolutional_sample_equals_the_numpy_path(
-        env_switch, sample, dtype):
-    """The whole mean gradient of a batch of the sample, native against numpy."""
+        env_switch, monkeypatch, sample, dtype, columns):
+    """The whole mean gradient of a batch of the sample, native against numpy,
+    with the forward's columns kept for the kernel gradients or made again."""
+    if columns == "made again":
+        monkeypatch.setattr(image_c, "KEEP_BYTES", 0)
     import tenflang
     from tenflang.backprop import compile_gradient
     from tenflang.interp import make_plan, run_plan
@@ -419,9 +445,10 @@ def test_plan_fused_shows_the_image_kernels(run_cli):
     assert code == 0 and "im2col" not in out, err
 
 
-def test_training_makes_the_columns_once_and_releases_them(run_cli, tmp_path):
-    """The plan tfweightcalc runs keeps each convolution's columns for its kernel
-    gradient and deletes them right after; the plan without a batch sum does not.
+def test_training_shares_the_columns_and_releases_them(run_cli, tmp_path):
+    """The plan tfweightcalc runs hands each convolution's columns from its forward
+    to its kernel gradient and deletes them right after; the plan without a batch
+    sum has none.
     The second convolution's kernel gradient is made with its image gradient, in
     one call, at the image gradient's step."""
     gcp = tmp_path / "gcp.tf"

@@ -247,7 +247,8 @@ def memory_plan(plan, reduce: str = "mean", fused: bool = False) -> Slots:
 
 def shared_columns(plan, blas: dict) -> dict[str, str]:
     """A convolution whose kernel gradient is summed inside its GEMM (`blas`)
-    makes its image's columns once for both (interp/image_c.py): forward and
+    shares its image's columns between both (interp/image_c.py: made once, or
+    made again by the kernel gradient past `KEEP_BYTES`): forward and
     kernel-gradient targets -> the name of the columns they share."""
     forwards, out = {}, {}
     for step in plan.steps:

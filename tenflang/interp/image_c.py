@@ -275,7 +275,7 @@ def conv_kernel_direct(g, x, K, stride: int, pad: int):
 
 
 def conv2d(xp, x, K, stride: int = 1, pad: int = 0):
-    cols = conv2d_columns(xp, x, K, stride, pad)
+    cols = conv2d_columns(xp, x, K, stride, pad, keep=False)
     if cols is None:
         return convolution.conv2d(xp, x, K, stride, pad)
     return conv2d_of_columns(xp, cols, x, K, stride, pad)
@@ -308,13 +308,14 @@ def conv2d_kernel_grad_sum(xp, g, x, K, stride: int = 1, pad: int = 0):
     return conv2d_kernel_grad_sum_of_columns(xp, g, windows, x, K, stride, pad)
 
 
-def conv2d_columns(xp, x, K, stride: int = 1, pad: int = 0):
-    """The windows of x, made once for `conv2d_of_columns` and kept by the plan
-    for `conv2d_kernel_grad_sum_of_columns`; None off the native path."""
+def conv2d_columns(xp, x, K, stride: int = 1, pad: int = 0, keep: bool = True):
+    """The windows of x for `conv2d_of_columns`, held by the plan for
+    `conv2d_kernel_grad_sum_of_columns` (the columns themselves kept up to
+    `KEEP_BYTES`, and with `keep`); None off the native path."""
     if K.shape[0] != 1 or not enabled(xp, x, K):
         return None
     x = np.ascontiguousarray(x)
-    return Direct(x) if direct(x, K) else Columns(x, K, stride, pad)
+    return Direct(x) if direct(x, K) else Columns(x, K, stride, pad, keep)
 
 
 def conv2d_of_columns(xp, cols, x, K, stride: int = 1, pad: int = 0):

@@ -271,7 +271,8 @@ static void padded(const T *restrict img, T *restrict pad, long C, long H, long 
                         floats); the positions of a plane are rounded up to a multiple */
 /* Direct convolution (for few input channels and taps: no columns).  With stride 1
    the outputs of a plane are computed as rows of the padded width WP (the columns
-   past W' are computed and dropped), so that each tap is one long loop over the plane. */
+   past W' are computed and dropped), so that each tap reads the plane as one long row:
+   blocks of positions in the forward (filters_block), dot products in the kernel gradient. */
 struct direct { long C, H, W, F, kh, kw, s, p, HO, WO, HP, WP, n, slack; };
 
 static struct direct shape(long C, long H, long W, long F, long kh, long kw, long s, long p,

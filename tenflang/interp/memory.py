@@ -25,7 +25,8 @@ Conventions:
   pooling, ...), BLAS products and the batch sums inside them, views, and the
   plan's results where they are summed inside a product or loop.
 * A convolution holds its columns while it runs, counted whole though a
-  large batch's are made a chunk at a time (interp/image_c.py).  Columns the
+  large batch's are made a chunk at a time and a direct one makes none
+  (interp/image_c.py).  Columns the
   forward keeps for the kernel gradient (up to `image_c.KEEP_BYTES`, 4 MiB)
   are not counted between the two: a larger batch's are made again, so its
   step holds them only while each convolution runs.
