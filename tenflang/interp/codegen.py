@@ -268,6 +268,12 @@ def with_columns(src: Source, step, lines: tuple, kept: dict) -> tuple:
         return lines
     code, comment = lines
     cols = src.var(kept[step.target])
+    if src.slots is not None:        # the columns live from the forward to the kernel gradient
+        if step.op.name == "conv2d":
+            columns = memory.workspace(step, src.plan.shapes, True, False)[0]
+            src.slots.make(kept[step.target], (columns,), True)
+        else:
+            src.slots.release([kept[step.target]])
     if step.op.name == "conv2d":
         head, call = code.split(" = F.conv2d(xp, ", 1)
         return (f"{cols} = F.conv2d_columns(xp, {call}; "
@@ -385,8 +391,10 @@ def made(src: Source, target: str, varies: bool, scratch=(0, 0)) -> None:
 
 
 def scratch(src: Source, step) -> tuple[int, int]:
-    """What `step`'s op holds besides its result (memory.workspace)."""
-    return memory.workspace(step, src.plan.shapes, step.target in src.batched)
+    """What `step`'s op holds besides its result (memory.workspace; no columns
+    where they are kept from the forward)."""
+    return memory.workspace(step, src.plan.shapes, step.target in src.batched,
+                            step.target in src.kept_columns)
 
 
 @functools.lru_cache(maxsize=256)

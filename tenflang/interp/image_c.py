@@ -46,12 +46,16 @@ functions stay the reference and the fallback):
   `conv2d_columns`, then `conv2d_of_columns` and
   `conv2d_kernel_grad_sum_of_columns`, the columns released after their last
   use; for a direct convolution, the image: `Direct`).  Columns of up to
-  `KEEP_BYTES` in all are kept from the forward (`Columns`, filled chunk by
-  chunk); larger ones are made again, a chunk at a time, by the kernel
-  gradient: each chunk made while the cache holds it costs less than reading
-  back kept columns from memory (LeNet-5's second layer, float32, batch 256:
-  15 MB of columns; the step took 10 % less on one thread, 7 % less on two),
-  and the step holds one chunk per thread instead of all of them.
+  `KEEP_BYTES` (12 MiB) in all are kept from the forward (`Columns`, filled
+  chunk by chunk); larger ones are made again, a chunk at a time, by the
+  kernel gradient: each chunk made while the cache holds it costs less than
+  reading back kept columns from memory (LeNet-5's second layer, float32,
+  batch 256: 15 MB of columns; the step took 10 % less on one thread, 7 %
+  less on two), and the step holds one chunk per thread instead of all of
+  them.  The limit: 3.8 MB of columns kept ran faster on two threads, 7.7 MB
+  made again ran faster; kept columns are what `tfcompiler --stats` counts
+  (interp/memory.py), so the limit sits above the columns of the samples'
+  small networks at batch 256 (9.4 MB at most, vgg_digits in float64).
 * A convolution's two gradients (image and kernel, the kernel's summed over
   the batch with the forward's columns) are one call where the plan has both
   (`conv2d_grads_of_columns`, interp/codegen.py): with two loop threads and
@@ -103,7 +107,7 @@ FLAGS = ("-O3", "-fno-tree-loop-distribute-patterns")  # vectorised row loops, n
 DIRECT_TAPS = 32            # C·kh·kw up to which a convolution runs as direct loops,
 DIRECT_PLANE = 256          # on images of at least this many pixels
 CHUNK_BYTES = 1 << 21       # the columns of a chunk of examples: about what a core's cache holds
-KEEP_BYTES = 1 << 22        # columns kept from the forward for the kernel gradient up to this size
+KEEP_BYTES = 12 << 20       # columns kept from the forward for the kernel gradient up to this size
 SIDE_BY_SIDE_BYTES = 1 << 20  # columns from which two gradients run at once (module docstring)
 SIGNATURES = {"im2col": (2, 2, 10), "col2im": (2, 2, 10),    # (range and mode, arrays, sizes)
               "conv_direct": (2, 3, 10), "conv_kernel_direct": (2, 3, 10),

@@ -24,12 +24,12 @@ Conventions:
   own array at every run: the ops' own forwards (softmax, convolution,
   pooling, ...), BLAS products and the batch sums inside them, views, and the
   plan's results where they are summed inside a product or loop.
-* A convolution holds its columns while it runs, counted whole though a
-  large batch's are made a chunk at a time and a direct one makes none
-  (interp/image_c.py).  Columns the
-  forward keeps for the kernel gradient (up to `image_c.KEEP_BYTES`, 4 MiB)
-  are not counted between the two: a larger batch's are made again, so its
-  step holds them only while each convolution runs.
+* A convolution's columns that its kernel gradient reads too are counted
+  from the forward to the kernel gradient: what a run holds while it keeps
+  them, up to `image_c.KEEP_BYTES` (12 MiB).  Past that size the run makes
+  them again in the kernel gradient, a chunk per loop thread at a time, and
+  holds less than this plan counts (LeNet-5, float32, batch 256: 15 MB of
+  columns, made again).
 * A run's results pass through `run.collect`, which sums them over the batch
   into new arrays, so the plan uses slots only with a batch reduction (what
   training runs): a caller never holds a buffer the next run overwrites.
@@ -118,14 +118,16 @@ class Slots:
         return total[0] + self.peak[0], total[1] + self.peak[1]
 
 
-def workspace(step, shapes, varies: bool) -> tuple[int, int]:
+def workspace(step, shapes, varies: bool, kept: bool = False) -> tuple[int, int]:
     """Elements (per example, fixed) a step's op holds besides its result: a
-    convolution its columns, C·kh·kw per output pixel (module docstring),
-    another op up to SCRATCH temporaries of its result's size (`varies`: per
-    example), a ufunc none, nor an op of the row kernels (interp/rows_c.py:
-    one C call writing its result)."""
+    convolution its columns, C·kh·kw per output pixel (none when `kept` from
+    the forward), another op up to SCRATCH temporaries of its result's size
+    (`varies`: per example), a ufunc none, nor an op of the row kernels
+    (interp/rows_c.py: one C call writing its result)."""
     name = step.op.name
     if name in CONVOLUTIONS:
+        if kept:
+            return (0, 0)
         kernel = shapes[step.operands[2 if name == "conv2d_kernel_grad" else 1]]
         out = shapes[step.target if name == "conv2d" else step.operands[0]]
         return (size(kernel[1:]) * size(out) // kernel[0], 0)
