@@ -171,9 +171,8 @@ class Columns:
     def __init__(self, x, K, stride: int, pad: int, keep: bool = True):
         self.x, self.dims = x, sizes(x, K, stride, pad)
         self.keep = keep and self.nbytes() <= KEEP_BYTES
-        c, h, w, _, kh, kw, _, _, ho, wo = self.dims
         b = len(x)
-        count = -(-b * c * kh * kw * ho * wo * x.itemsize // CHUNK_BYTES)
+        count = -(-self.nbytes() // CHUNK_BYTES)
         # even, so that two threads get equal shares; but columns that fit in one chunk
         # stay one: a small batch's halves cost less than handing one to a thread
         count = min(b, count + count % 2 if count > 1 else 1)
