@@ -313,14 +313,17 @@ def test_results_do_not_depend_on_the_thread_count(monkeypatch, loop_threads):
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
 @pytest.mark.parametrize("case", [CONV_CASES[1], CONV_CASES[3], (64, 16, 4, 4, 32, 3, 3, 1, 1)])
 @pytest.mark.parametrize("least", [0, None])
+@pytest.mark.parametrize("blas_one", [True, False])
 def test_both_gradients_in_one_call_are_each_alone_and_side_by_side(loop_threads, monkeypatch,
-                                                                    case, dtype, least):
+                                                                    case, dtype, least, blas_one):
     """`conv2d_grads_of_columns`: the image gradient and the kernel gradient's batch
     sum, the same bits as the two calls one after the other; with two loop
-    threads the kernel's runs on a pool thread (where each is one chunk of
-    `SIDE_BY_SIDE_BYTES` or more: here all, or none), with one on the caller's."""
+    threads and BLAS put on one thread the kernel's runs on a pool thread (where
+    each is one chunk of `SIDE_BY_SIDE_BYTES` or more: here all, or none), else
+    on the caller's (BLAS threads each GEMM itself)."""
     import threading
     b, c, h, w, f, kh, kw, stride, pad = case
+    monkeypatch.setattr(image_c, "blas_is_on_one_thread", lambda: blas_one)
     if least is not None:
         monkeypatch.setattr(image_c, "SIDE_BY_SIDE_BYTES", least)
     r = np.random.default_rng(1)
@@ -341,9 +344,29 @@ def test_both_gradients_in_one_call_are_each_alone_and_side_by_side(loop_threads
             both = image_c.conv2d_grads_of_columns(np, g, cols, x, K, stride, pad)
         assert all(np.array_equal(a, o) for a, o in zip(both, alone)), threads
     # one thread: the caller's; two: a pool's, for columns of SIDE_BY_SIDE_BYTES or more
-    assert where == [True, least is None and cols.nbytes() < image_c.SIDE_BY_SIDE_BYTES]
+    large = least is not None or cols.nbytes() >= image_c.SIDE_BY_SIDE_BYTES
+    assert where == [True, not (blas_one and large)]
     close(alone[0], cv.conv2d_image_grad(np, g, K, x, stride, pad), dtype)
     close(alone[1], cv.conv2d_kernel_grad_sum(np, g, x, K, stride, pad), dtype)
+
+
+@pytest.mark.parametrize("chunk_bytes", [1, None])
+def test_blas_is_put_on_one_thread_only_when_chunks_are_split(loop_threads, monkeypatch,
+                                                              chunk_bytes):
+    """Columns in one chunk (a small batch's) leave numpy's BLAS on its threads,
+    which then share each GEMM; chunks split over the loop threads ask for it on one."""
+    asked = []
+    monkeypatch.setattr(image_c, "blas_on_one_thread", lambda: asked.append(1) or True)
+    if chunk_bytes is not None:
+        monkeypatch.setattr(image_c, "CHUNK_BYTES", chunk_bytes)
+    loop_threads("2")
+    b, c, h, w, f, kh, kw, stride, pad = (64, 16, 4, 4, 32, 3, 3, 1, 1)
+    r = np.random.default_rng(2)
+    x, K = r.normal(size=(b, c, h, w)), r.normal(size=(1, f, c, kh, kw))
+    cols = image_c.conv2d_columns(np, x, K, stride, pad)
+    out = image_c.conv2d_of_columns(np, cols, x, K, stride, pad)
+    close(out, cv.conv2d(np, x, K, stride, pad), "float64")
+    assert (len(cols.spans) > 1, bool(asked)) == (chunk_bytes is not None,) * 2
 
 
 def test_numpys_blas_is_put_on_one_thread_for_the_loop_threads():

@@ -19,12 +19,16 @@ functions stay the reference and the fallback):
   once per output width, so that each row is a few vector moves.
 * The chunks run in the loop threads (`native.threads()` of `native.pool()`),
   each chunk a single-threaded GEMM: numpy's OpenBLAS is set to one thread
-  for the process the first time (`blas_on_one_thread`), since its own
-  threads spin between calls and two thread pools on the same cores slowed a
-  step more than they sped it up.  Where OpenBLAS is not found, the chunks
-  run on the calling thread, as do columns that fit in one chunk (a small
-  batch's: handing half of them to a thread cost the digits LeNet's step a
-  quarter more wall time than it saved).
+  for the process the first time chunks are split over the threads
+  (`blas_on_one_thread`), since its own threads spin between calls and two
+  thread pools on the same cores slowed a step more than they sped it up.
+  Where OpenBLAS is not found, the chunks run on the calling thread, as do
+  columns that fit in one chunk (a small batch's: handing half of them to a
+  thread cost the digits LeNet's step a quarter more wall time than it
+  saved).  Those leave BLAS on its own threads, which share each GEMM and
+  wake faster than the loop pool (the digits LeNet at batch 64, whole
+  processes at default threads: float64 1.77 → 1.63 ms a step, float32
+  1.27 → 1.16 ms, against BLAS on one thread).
 * A convolution with few taps per output (C·kh·kw ≤ `DIRECT_TAPS`: LeNet-5's
   first layer, one channel) on images of `DIRECT_PLANE` pixels or more runs
   as direct loops instead (`conv_direct`, `conv_kernel_direct`): its GEMM
@@ -58,9 +62,10 @@ functions stay the reference and the fallback):
   small networks at batch 256 (9.4 MB at most, vgg_digits in float64).
 * A convolution's two gradients (image and kernel, the kernel's summed over
   the batch with the forward's columns) are one call where the plan has both
-  (`conv2d_grads_of_columns`, interp/codegen.py): with two loop threads and
-  each gradient one chunk (a small batch) of `SIDE_BY_SIDE_BYTES` or more, the
-  kernel's GEMM runs on a pool thread beside the image's GEMM and col2im.
+  (`conv2d_grads_of_columns`, interp/codegen.py): with two loop threads, BLAS
+  already on one (an earlier layer's chunks were split) and each gradient one
+  chunk (a small batch) of `SIDE_BY_SIDE_BYTES` or more, the kernel's GEMM
+  runs on a pool thread beside the image's GEMM and col2im.
   Each is computed as alone, so the results are the same bits.  Below that
   size handing the GEMM to a thread and waking it cost more than it saved
   (the digits LeNet's second layer, whole processes at default threads: with
@@ -200,7 +205,7 @@ class Columns:
 def over_chunks(task, count: int) -> list:
     """[task(i) for i in range(count)], the chunks split over the loop threads."""
     threads = max(1, min(native.threads(), count))
-    if native.threads() > 1 and not blas_on_one_thread():
+    if threads > 1 and not blas_on_one_thread():
         threads = 1
     cuts = [count * t // threads for t in range(threads + 1)]
 
@@ -231,6 +236,11 @@ def blas_on_one_thread() -> bool:
                 getattr(lib, symbol)(1)
                 return True
     return False
+
+
+def blas_is_on_one_thread() -> bool:
+    """Whether `blas_on_one_thread` has been asked for (and succeeded), without asking."""
+    return blas_on_one_thread.cache_info().currsize == 1 and blas_on_one_thread()
 
 
 def by_channel(g):
@@ -368,14 +378,15 @@ def conv2d_grads_of_columns(xp, g, cols, x, K, stride: int = 1, pad: int = 0):
 
 def side_by_side(xp, g, cols, x, K, stride: int, pad: int) -> bool:
     """Whether the two gradients of `conv2d_grads_of_columns` run at once: two
-    loop threads, BLAS on one, both on the native path in one chunk (a chunk
-    split over the threads keeps them busy already; and a chunked gradient
-    would hand chunks to the pool from a pool thread)."""
+    loop threads, BLAS on one already (else its threads share each GEMM), both
+    on the native path in one chunk (a chunk split over the threads keeps them
+    busy already; and a chunked gradient would hand chunks to the pool from a
+    pool thread)."""
     return (native.threads() > 1 and isinstance(cols, Columns) and len(cols.spans) == 1
             and cols.nbytes() >= SIDE_BY_SIDE_BYTES
             and K.shape[0] == 1 and g.shape[0] == x.shape[0] and enabled(xp, g, K, x)
             and len(Columns(x, K, stride, pad, keep=False).spans) == 1
-            and blas_on_one_thread())
+            and blas_is_on_one_thread())
 
 
 def pooled(mode: int, x, k: int, stride: int):
