@@ -33,6 +33,7 @@ TOLERANCE = {"float64": 1e-12, "float32": 2e-5}
 CONV_CASES = [(3, 1, 8, 8, 4, 3, 3, 1, 0), (2, 3, 8, 8, 16, 3, 3, 1, 1), (2, 2, 9, 7, 3, 3, 2, 2, 1),
               (2, 2, 7, 8, 3, 4, 3, 3, 2), (5, 1, 28, 28, 6, 5, 5, 1, 2), (2, 3, 5, 5, 2, 5, 5, 1, 0),
               (3, 4, 3, 3, 5, 5, 5, 1, 1), (2, 2, 10, 10, 3, 2, 2, 2, 0), (1, 3, 6, 6, 2, 1, 1, 1, 0),
+              (2, 2, 6, 6, 4, 1, 1, 1, 0),      # the direct kernel gradient: 3 + 1 filters, 1 tap
               # output rows of image_kernels.c's NARROW or more: columns copied row by row
               (2, 4, 18, 17, 3, 3, 3, 1, 1), (2, 4, 35, 33, 2, 3, 3, 2, 0),
               # no more pixels than windows: col2im gathering, with a stride, a kernel past the image

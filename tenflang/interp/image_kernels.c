@@ -272,7 +272,8 @@ static void padded(const T *restrict img, T *restrict pad, long C, long H, long 
 /* Direct convolution (for few input channels and taps: no columns).  With stride 1
    the outputs of a plane are computed as rows of the padded width WP (the columns
    past W' are computed and dropped), so that each tap reads the plane as one long row:
-   blocks of positions in the forward (filters_block), dot products in the kernel gradient. */
+   blocks of positions in the forward (filters_block), blocks of filters by taps in the kernel
+   gradient (taps_block). */
 struct direct { long C, H, W, F, kh, kw, s, p, HO, WO, HP, WP, n, slack; };
 
 static struct direct shape(long C, long H, long W, long F, long kh, long kw, long s, long p,
@@ -374,8 +375,6 @@ WIDE void conv_direct(long b0, long b1, const T *restrict x, const T *restrict K
     free(pad);
 }
 
-#define DOT 16       /* partial sums of each of four dot products taken at once */
-
 /* The sum of lane[0..n), halves added: a tree (n a power of 2) */
 static inline T tree(T *restrict lane, long n)
 {
@@ -393,73 +392,104 @@ static inline T dot(const T *restrict a, const T *restrict b, long m)
     return tree(lane, SUMS);
 }
 
-/* out[j] = dot(g, src + j) for the taps j of a kernel row; four taps a pass over g */
-static inline void dots_row(T *restrict out, const T *restrict g, const T *restrict src,
-                            long kw, long m)
+#define KFILTERS 3          /* filters of the kernel gradient taken at once, */
+#define KTAPS 3             /* by taps of a kernel row: 9 sums, 3 + 1 vectors loaded */
+#define KERNEL_COUNTS(X) X(1, 1) X(1, 2) X(1, 3) X(2, 1) X(2, 2) X(2, 3) X(3, 1) X(3, 2) X(3, 3)
+
+/* out[q*stride + j] = the sum over t < m of g[q*m + t] * src[t + j], for nf filters q and
+   nt taps j (constants at each call: the sums stay in registers, each vector of src loaded
+   serves every filter and each of g every tap), in LANES interleaved partial sums added
+   pairwise at the end */
+INLINE void taps_block(T *restrict out, long stride, const T *restrict g, const T *restrict src,
+                       const long nf, const long nt, long m)
 {
-    long j = 0;
-    for (; j + 4 <= kw; j += 4) {
-        T l0[DOT] = {0}, l1[DOT] = {0}, l2[DOT] = {0}, l3[DOT] = {0};
-        const T *restrict a = src + j;
-        for (long t = 0; t < m; t += DOT)
-            for (long l = 0; l < DOT; l++) {
-                const T v = g[t + l];
-                l0[l] += v * a[t + l];
-                l1[l] += v * a[t + l + 1];
-                l2[l] += v * a[t + l + 2];
-                l3[l] += v * a[t + l + 3];
-            }
-        out[j] = tree(l0, DOT);
-        out[j + 1] = tree(l1, DOT);
-        out[j + 2] = tree(l2, DOT);
-        out[j + 3] = tree(l3, DOT);
+    vec acc[KFILTERS][KTAPS];
+#pragma GCC unroll 3
+    for (long q = 0; q < nf; q++)
+#pragma GCC unroll 3
+        for (long j = 0; j < nt; j++) acc[q][j] = (vec){0};
+    for (long t = 0; t < m; t += LANES) {
+        vec gq[KFILTERS];
+#pragma GCC unroll 3
+        for (long q = 0; q < nf; q++) gq[q] = *(const vec_any *)(g + q * m + t);
+#pragma GCC unroll 3
+        for (long j = 0; j < nt; j++) {
+            const vec a = *(const vec_any *)(src + t + j);
+#pragma GCC unroll 3
+            for (long q = 0; q < nf; q++) acc[q][j] = acc[q][j] + gq[q] * a;
+        }
     }
-    for (; j < kw; j++) out[j] = dot(g, src + j, m);
+#pragma GCC unroll 3
+    for (long q = 0; q < nf; q++)
+#pragma GCC unroll 3
+        for (long j = 0; j < nt; j++) {
+            T lane[LANES];
+            memcpy(lane, &acc[q][j], sizeof lane);
+            out[q * stride + j] = tree(lane, LANES);
+        }
+}
+
+/* The kernel gradient of example b's filters f..f+nf, stride 1: g staged as rows of the
+   padded width WP (zeros past W' and past H' rows), one plane of m per filter in gw, then
+   taps_block over every kernel row of every channel */
+INLINE void kernel_rows(T *restrict part, const T *restrict g, const T *restrict pad,
+                        T *restrict gw, struct direct d, long b, long f, long nf, long m)
+{
+    const long plane = d.HP * d.WP, taps = d.C * d.kh * d.kw;
+    memset(gw, 0, nf * m * sizeof(T));
+    for (long q = 0; q < nf; q++)
+        for (long oy = 0; oy < d.HO; oy++)
+            memcpy(gw + q * m + oy * d.WP, g + ((b * d.F + f + q) * d.HO + oy) * d.WO,
+                   d.WO * sizeof(T));
+    for (long c = 0; c < d.C; c++)
+        for (long i = 0; i < d.kh; i++) {
+            const T *restrict src = pad + c * plane + i * d.WP;
+            T *restrict o = part + ((b * d.F + f) * d.C + c) * d.kh * d.kw + i * d.kw;
+            for (long j = 0; j < d.kw; j += KTAPS) {
+                const long nt = d.kw - j < KTAPS ? d.kw - j : KTAPS;
+                switch (nf * 4 + nt) {
+#define UNIT(a, z) case a * 4 + z: taps_block(o + j, taps, gw, src + j, a, z, m); break;
+                    KERNEL_COUNTS(UNIT)
+#undef UNIT
+                }
+            }
+        }
 }
 
 /* The kernel gradient of each example b0..b1: part[b][f][c][i][j] = the sum over (oy, ox) of
    g[b][f][oy][ox] * x[b][c][oy*s - p + i][ox*s - p + j], taken in interleaved partial
    sums added pairwise at the end (the batch sum is the caller's, in one order whatever the
-   threads).  g is laid out as rows of the padded width WP, zeros past W'. */
+   threads).  With stride 1, `kernel_rows` (g laid out as rows of the padded width WP); else
+   each window's taps gathered, a dot product per tap. */
 WIDE void conv_kernel_direct(long b0, long b1, const T *restrict x, const T *restrict g,
                              T *restrict part, long C, long H, long W, long F, long kh, long kw,
                              long s, long p, long HO, long WO)
 {
     const struct direct d = shape(C, H, W, F, kh, kw, s, p, HO, WO);
     const long plane = d.HP * d.WP, m = s == 1 ? d.n : (HO * WO + SUMS - 1) / SUMS * SUMS;
-    T *pad = malloc((C * plane + d.slack + 2 * m) * sizeof(T));
+    T *pad = malloc((C * plane + d.slack + (KFILTERS + 1) * m) * sizeof(T));
     if (!pad) abort();
-    T *restrict gw = pad + C * plane + d.slack, *restrict win = gw + m;
+    T *restrict gw = pad + C * plane + d.slack, *restrict win = gw + KFILTERS * m;
     memset(win, 0, m * sizeof(T));      /* past the H'*W' taps gathered: zeros */
     for (long b = b0; b < b1; b++) {
         padded(x + b * C * H * W, pad, C, H, W, p, d.HP, d.WP, d.slack);
+        if (s == 1) {
+            for (long f = 0; f < F; f += KFILTERS)
+                kernel_rows(part, g, pad, gw, d, b, f, F - f < KFILTERS ? F - f : KFILTERS, m);
+            continue;
+        }
         for (long f = 0; f < F; f++) {
-            const T *restrict gq = g + (b * F + f) * HO * WO;
-            if (s == 1) {
-                memset(gw, 0, m * sizeof(T));
-                for (long oy = 0; oy < HO; oy++) memcpy(gw + oy * d.WP, gq + oy * WO, WO * sizeof(T));
-            } else {
-                memset(gw + HO * WO, 0, (m - HO * WO) * sizeof(T));
-                memcpy(gw, gq, HO * WO * sizeof(T));
-            }
+            memset(gw + HO * WO, 0, (m - HO * WO) * sizeof(T));
+            memcpy(gw, g + (b * F + f) * HO * WO, HO * WO * sizeof(T));
             for (long c = 0; c < C; c++)
-                for (long i = 0; i < kh; i++) {
-                    if (s == 1) {
-                        dots_row(part + (((b * F + f) * C + c) * kh + i) * kw, gw,
-                                 pad + c * plane + i * d.WP, kw, m);
-                        continue;
-                    }
+                for (long i = 0; i < kh; i++)
                     for (long j = 0; j < kw; j++) {
                         const T *restrict src = pad + c * plane + i * d.WP + j;
-                        {                  /* the window's taps gathered into win, as g is laid out */
-                            for (long oy = 0; oy < HO; oy++)
-                                for (long ox = 0; ox < WO; ox++)
-                                    win[oy * WO + ox] = src[oy * s * d.WP + ox * s];
-                            src = win;
-                        }
-                        part[(((b * F + f) * C + c) * kh + i) * kw + j] = dot(gw, src, m);
+                        for (long oy = 0; oy < HO; oy++)     /* the window's taps, as g is laid out */
+                            for (long ox = 0; ox < WO; ox++)
+                                win[oy * WO + ox] = src[oy * s * d.WP + ox * s];
+                        part[(((b * F + f) * C + c) * kh + i) * kw + j] = dot(gw, win, m);
                     }
-                }
         }
     }
     free(pad);
