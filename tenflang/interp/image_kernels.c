@@ -393,7 +393,7 @@ static inline T dot(const T *restrict a, const T *restrict b, long m)
 }
 
 #define KFILTERS 3          /* filters of the kernel gradient taken at once, */
-#define KTAPS 3             /* by taps of a kernel row: 9 sums, 3 + 1 vectors loaded */
+#define KTAPS 3             /* by taps of a kernel row: 9 sums, 3 + 1 vectors in registers */
 #define KERNEL_COUNTS(X) X(1, 1) X(1, 2) X(1, 3) X(2, 1) X(2, 2) X(2, 3) X(3, 1) X(3, 2) X(3, 3)
 
 /* out[q*stride + j] = the sum over t < m of g[q*m + t] * src[t + j], for nf filters q and
