@@ -5,6 +5,8 @@ PyTorch CPU eager and a JAX `jit`-compiled step.
     python bench/bench_convnets.py                    # writes bench/results_convnets.md
     python bench/bench_convnets.py --only lenet5 --runs 5 --threads 1
     python bench/bench_convnets.py --quick            # few steps, one run: a smoke run
+    git archive OLD | tar -x -C /tmp/old && python bench/bench_convnets.py --baseline /tmp/old \
+        --impls tenflang --only lenet5 --dtypes float32 --runs 7 --out /tmp/ab.md
 
 What a user times: `tfweightcalc GCP DATA.npz --init INIT.npz --optimizer adam
 --batch-size B --max-iters N` against convnet_reference.py doing the same
@@ -31,7 +33,10 @@ are optional: a missing one is left out with a note.
 Targets (the convolution work's): every case ≤ 0.7× PyTorch eager and ≤ 0.8×
 JAX jit per step; LeNet-5's peak memory ≤ PyTorch's.  Beside them, tenflang
 with TENFLANG_NATIVE=0 ("numpy path": convolution and pooling by numpy, as
-before the native kernels), to show their gain in the same run.
+before the native kernels), to show their gain in the same run.  With
+`--baseline DIR`, `tfweightcalc` of another checkout runs in the same rounds
+(on the GCP this checkout compiled), and a second table gives tenflang against
+it: a change's before and after, as the user meets them.
 """
 from __future__ import annotations
 
@@ -54,8 +59,10 @@ sys.path.insert(0, str(ROOT))
 
 LR = 0.001
 TARGET_TORCH, TARGET_JAX = 0.7, 0.8
-# tenflang-numpy: tfweightcalc with TENFLANG_NATIVE=0, the image ops on the numpy path
+# tenflang-numpy: tfweightcalc with TENFLANG_NATIVE=0, the image ops on the numpy path;
+# tenflang-baseline: tfweightcalc of the checkout given by --baseline, in the same rounds
 IMPLEMENTATIONS = ("tenflang", "tenflang-numpy", "torch", "jax")
+BASELINE = "tenflang-baseline"
 
 
 @dataclass
@@ -155,15 +162,20 @@ def prepare(workdir: Path, case: str) -> None:
     (workdir / f"{case}.gcp.tf").write_text(gcp)
 
 
-def commands(workdir: Path, case: str, dtype: str, steps: int, impls) -> dict:
+def commands(workdir: Path, case: str, dtype: str, steps: int, impls,
+             baseline: Path | None = None) -> dict:
     spec, w = CASES[case], str(workdir)
     data, init = f"{w}/{case}-data.npz", f"{w}/{case}-init.npz"
     out = {}
     for impl in impls:
         result = f"{w}/{case}-{dtype}-{impl}-{steps}.npz"
         if impl.startswith("tenflang"):
-            numpy_path = ["env", "TENFLANG_NATIVE=0"] if impl == "tenflang-numpy" else []
-            out[impl] = numpy_path + [sys.executable, str(ROOT / "bin" / "tfweightcalc"), f"{w}/{case}.gcp.tf",
+            root, prefix = ROOT, []
+            if impl == "tenflang-numpy":
+                prefix = ["env", "TENFLANG_NATIVE=0"]
+            elif impl == BASELINE:
+                root, prefix = baseline, ["env", f"PYTHONPATH={baseline}"]
+            out[impl] = prefix + [sys.executable, str(root / "bin" / "tfweightcalc"), f"{w}/{case}.gcp.tf",
                          data, "--init", init, "--optimizer", "adam", "--lr", str(LR),
                          "--batch-size", str(spec.batch), "--max-iters", str(steps),
                          "--tol", "0", "--dtype", dtype, "--quiet", "-o", result]
@@ -198,11 +210,11 @@ def interleaved(cmds: dict, env: dict, runs: int, warm_up: bool) -> dict:
 
 
 def measure(workdir: Path, case: str, dtype: str, threads: str, runs: int, impls,
-            warm_up: bool = True) -> dict:
+            warm_up: bool = True, baseline: Path | None = None) -> dict:
     short, long = CASES[case].steps
     env = environment(threads)
-    a = interleaved(commands(workdir, case, dtype, short, impls), env, runs, warm_up)
-    b = interleaved(commands(workdir, case, dtype, long, impls), env, runs, False)
+    a = interleaved(commands(workdir, case, dtype, short, impls, baseline), env, runs, warm_up)
+    b = interleaved(commands(workdir, case, dtype, long, impls, baseline), env, runs, False)
     rows = {}
     for impl in impls:
         wall = [statistics.median(s[0] for s in r[impl]) for r in (a, b)]
@@ -264,10 +276,29 @@ def table(results: dict) -> list[str]:
     return lines
 
 
+def baseline_table(results: dict, baseline: Path) -> list[str]:
+    """tenflang against the --baseline checkout, row by row (same rounds)."""
+    lines = [f"Against the baseline ({baseline}), in the same rounds:", "",
+             "| net | dtype | threads | tenflang ms | baseline ms | ÷ baseline "
+             "| CPU ms: tenflang / baseline | peak MB: tenflang / baseline |",
+             "|---|---|---|---|---|---|---|---|"]
+    for (case, dtype, threads), (rows, _) in results.items():
+        if BASELINE not in rows or "tenflang" not in rows:
+            continue
+        new, old = rows["tenflang"], rows[BASELINE]
+        lines.append(f"| {CASES[case].title} | {dtype} | {threads} | {new['step_ms']:.2f} "
+                     f"| {old['step_ms']:.2f} | {ratio(rows, 'tenflang', BASELINE):.2f} "
+                     f"| {new['cpu_ms']:.2f} / {old['cpu_ms']:.2f} "
+                     f"| {new['peak_mb']:.0f} / {old['peak_mb']:.0f} |")
+    return lines
+
+
 def main(argv=None) -> int:
     args = parse_args(argv)
     impls = [i for i in args.impls if available(i)]
     missing = [i for i in args.impls if i not in impls]
+    if args.baseline:
+        impls.insert(1, BASELINE)
     if args.quick:
         for spec in CASES.values():
             spec.steps = (2, max(6, spec.steps[1] // 10))
@@ -282,12 +313,14 @@ def main(argv=None) -> int:
                     load = os.getloadavg()[0]
                     ran = [i for i in impls if CASES[case].convs or i != "tenflang-numpy"]
                     results[(case, dtype, threads)] = (
-                        measure(workdir, case, dtype, threads, args.runs, ran, args.warm_up), load)
+                        measure(workdir, case, dtype, threads, args.runs, ran, args.warm_up,
+                                args.baseline), load)
                     print("\n".join(table({(case, dtype, threads): results[(case, dtype, threads)]})[2:]),
                           flush=True)
                     if args.out:         # after every row: a long run stopped early keeps its rows
-                        Path(args.out).write_text(report(results, missing, argv_of(argv), started))
-    text = report(results, missing, argv_of(argv), started)
+                        Path(args.out).write_text(report(results, missing, argv_of(argv), started,
+                                                         args.baseline))
+    text = report(results, missing, argv_of(argv), started, args.baseline)
     print(text)
     if args.out:
         Path(args.out).write_text(text)
@@ -298,7 +331,7 @@ def argv_of(argv) -> list[str]:
     return sys.argv[1:] if argv is None else argv
 
 
-def report(results, missing, argv, started) -> str:
+def report(results, missing, argv, started, baseline: Path | None = None) -> str:
     lines = [f"# Training networks: tenflang vs PyTorch eager and JAX jit (whole processes)", "",
              f"`python bench/bench_convnets.py {' '.join(argv)}` — {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime(started))}, "
              f"{os.cpu_count()} cores shared with other work (load: the 1-minute load average "
@@ -307,7 +340,8 @@ def report(results, missing, argv, started) -> str:
              f"Adam steps, medians of interleaved runs.", ""]
     if missing:
         lines += [f"Not installed, left out: {', '.join(missing)}.", ""]
-    return "\n".join(lines + table(results)) + "\n"
+    more = ["", *baseline_table(results, baseline)] if baseline else []
+    return "\n".join(lines + table(results) + more) + "\n"
 
 
 def parse_args(argv):
@@ -321,8 +355,15 @@ def parse_args(argv):
                    help="Count every run (the C loops and the page cache are warm already).")
     p.add_argument("--impls", nargs="+", default=list(IMPLEMENTATIONS), choices=IMPLEMENTATIONS)
     p.add_argument("--quick", action="store_true")
+    p.add_argument("--baseline", type=Path, metavar="DIR",
+                   help="Also time tfweightcalc of this checkout (e.g. `git archive OLD | tar -x "
+                        "-C DIR`) in the same rounds, and add a table against it.")
     p.add_argument("--out", default=str(HERE / "results_convnets.md"))
     args = p.parse_args(argv)
+    if args.baseline:
+        args.baseline = args.baseline.resolve()
+        if not (args.baseline / "bin" / "tfweightcalc").is_file():
+            p.error(f"--baseline: {args.baseline} has no bin/tfweightcalc")
     if args.quick:
         args.runs = 1
     return args
