@@ -447,8 +447,8 @@ INLINE void kernel_rows(T *restrict part, const T *restrict g, const T *restrict
             T *restrict o = part + ((b * d.F + f) * d.C + c) * d.kh * d.kw + i * d.kw;
             for (long j = 0; j < d.kw; j += KTAPS) {
                 const long nt = d.kw - j < KTAPS ? d.kw - j : KTAPS;
-                switch (nf * 4 + nt) {
-#define UNIT(a, z) case a * 4 + z: taps_block(o + j, taps, gw, src + j, a, z, m); break;
+                switch (nf * (KTAPS + 1) + nt) {     /* one case per (nf, nt) */
+#define UNIT(a, z) case a * (KTAPS + 1) + z: taps_block(o + j, taps, gw, src + j, a, z, m); break;
                     KERNEL_COUNTS(UNIT)
 #undef UNIT
                 }
