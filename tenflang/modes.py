@@ -24,10 +24,10 @@ sooner without numpy.
 """
 from __future__ import annotations
 
-import hashlib
 import math
 from dataclasses import replace
 
+from .digests import blake2b
 from .records import frozen
 
 MODE_KEY = "#mode"       # where a run's mode sits among its values (never a TenFlang name)
@@ -73,7 +73,7 @@ def mix_int(z: int) -> int:
 def stream_key(seed: int, name: str, iteration: int) -> int:
     """The 64-bit key of one op's draws in one iteration (the name's hash is
     stable across processes, unlike Python's `hash`)."""
-    named = int.from_bytes(hashlib.blake2b(name.encode(), digest_size=8).digest(), "little")
+    named = int.from_bytes(blake2b(name.encode(), digest_size=8).digest(), "little")
     return mix_int(mix_int(mix_int(seed) ^ named) + iteration * GOLDEN)
 
 

@@ -41,9 +41,11 @@ from __future__ import annotations
 import builtins
 import keyword
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from enum import StrEnum
 from typing import Callable
+
+from .records import mutable
 
 # ----------------------------------------------------------------------------- program names
 
@@ -63,7 +65,7 @@ def local(target: str, k) -> str:
     return f"{target}.{k}"
 
 
-@dataclass
+@mutable
 class Namer:
     """Fresh names `<base>.1`, `<base>.2`, ... never reusing a name; the
     macro and nested-expression lowering and the GCP assembly share one."""

@@ -49,7 +49,6 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import functools
-import hashlib
 import os
 import platform
 import shutil
@@ -59,6 +58,7 @@ import threading
 import time
 
 from . import limits
+from .digests import blake2b
 from .files import cache_dir
 
 FLAGS = ("-O2", "-shared", "-fPIC", "-fno-math-errno", "-fno-trapping-math", "-ffp-contract=off",
@@ -118,7 +118,7 @@ def library(source: str, extra: tuple = (), libs: tuple = ()) -> ctypes.CDLL:
     cc = compiler()
     flags = FLAGS + tuple(extra)
     key = (source, cc, platform.machine(), sys.platform) + flags + ("--libs",) + tuple(libs)
-    digest = hashlib.sha256("\0".join(key).encode()).hexdigest()[:24]
+    digest = blake2b("\0".join(key).encode(), digest_size=12).hexdigest()
     folder = cache_dir("native")
     if folder is None:           # a loaded library stays mapped after its file is gone
         import tempfile          # here and in `build`: a run whose library is cached needs none

@@ -1,10 +1,10 @@
-"""Frozen records: `@frozen` is `@dataclass(frozen=True)`, made with fewer
-generated methods and built faster.
+"""Records: `@frozen` is `@dataclass(frozen=True)`, `@mutable` a plain
+`@dataclass`, each made with fewer generated methods and built faster.
 
-A frozen dataclass compiles six methods from source text when its class is
-made (`__init__`, `__repr__`, `__eq__`, `__hash__`, `__setattr__`,
-`__delattr__`): about 1 ms per class, and a command's start-up makes dozens
-(bench/results_startup.md).  Here the dataclass makes none: `__eq__`,
+A dataclass compiles its methods from source text when its class is made
+(`__init__`, `__repr__`, `__eq__`; a frozen one `__hash__`, `__setattr__`,
+`__delattr__` too): about 1 ms per class, and a command's start-up makes
+dozens (bench/results_startup.md).  Here the dataclass makes none: `__eq__`,
 `__hash__` (the same as a frozen one's: the tuple of the compared fields,
 taken by an `attrgetter`), `__repr__` and refusing to assign or delete a field
 are functions shared by every record (the same text as the dataclass's, and
@@ -16,7 +16,7 @@ dataclass's calls `object.__setattr__`, which looks the name up each time (a
 large program makes millions of syntax-tree nodes: a `Define` is built 1.8x
 faster).
 
-A record keeps its fields in slots (`__slots__`), not in an instance dict:
+A frozen record keeps its fields in slots (`__slots__`), not in an instance dict:
 half the memory, and a field is read in one step where a dict needs two or
 three.  The compiler's passes walk hundreds of thousands of syntax-tree nodes
 spread over the heap, so most of a field read is a cache miss; with slots a
@@ -26,8 +26,15 @@ every later read is cheaper.  `slots=False` keeps the dict, for a record that
 holds a cache beside its fields (`Program`: its check's result).  Defaults and
 `default_factory` are the dataclass's; `replace`, `fields`, `asdict` and
 pickling work as on a frozen dataclass, and a record may subclass another.
-Not supported (a TypeError says so): `__post_init__`, `field(init=False)`, and
-subclassing a record as a dataclass; nor weak references to a record with slots.
+Not supported (a TypeError says so): `__post_init__` on a frozen record,
+`field(init=False)`, and subclassing a record as a dataclass; nor weak
+references to a record with slots.
+
+A mutable record (`@mutable`: a run's settings and state) keeps its fields in
+its instance dict, may be assigned to, and calls its `__post_init__`, if it
+has one, at the end of `__init__`, as a dataclass does.  With `eq` it is
+compared by its fields and, as a dataclass that is not frozen, unhashable;
+with `eq=False`, by identity.
 """
 from __future__ import annotations
 
@@ -51,17 +58,31 @@ def frozen(cls=None, /, *, eq: bool = True, slots: bool = True):
     if cls is None:
         return lambda c: frozen(c, eq=eq, slots=slots)
     if hasattr(cls, "__post_init__"):
-        raise TypeError(f"{cls.__name__}: a record has no __post_init__")
+        raise TypeError(f"{cls.__name__}: a frozen record has no __post_init__")
+    cls = record(cls, eq, slots, {"__hash__": record_hash} if eq else {})
+    cls.__setattr__, cls.__delattr__ = refuse_assignment, refuse_deletion
+    return cls
+
+
+def mutable(cls=None, /, *, eq: bool = True):
+    """`@mutable` or `@mutable(eq=False)` (compared and hashed by identity):
+    fields in the instance dict, assignable (module docstring)."""
+    if cls is None:
+        return lambda c: mutable(c, eq=eq)
+    return record(cls, eq, False, {"__hash__": None} if eq else {})
+
+
+def record(cls, eq: bool, slots: bool, hashing: dict):
+    """`cls` made a dataclass without generated methods, given the shared ones
+    (`hashing`: its `__hash__`, where eq decides one)."""
     own = set(cls.__dict__)         # methods the class writes itself are kept, as a dataclass keeps them
     if not cls.__doc__:         # else the dataclass writes one from inspect.signature (0.3 ms)
         cls.__doc__ = f"The record {cls.__name__}."
     cls = dataclass(init=False, repr=False, eq=False, slots=slots)(cls)
     cls.__init__ = quick_init(cls, slots)
-    cls.__setattr__, cls.__delattr__ = refuse_assignment, refuse_deletion
     if eq:
         cls._record_key = staticmethod(key_of(cls))
-    shared = {"__repr__": record_repr} | (
-        {"__eq__": record_eq, "__hash__": record_hash} if eq else {}) | (
+    shared = {"__repr__": record_repr} | ({"__eq__": record_eq} | hashing if eq else {}) | (
         {"__getstate__": slot_values, "__setstate__": restore_slots} if slots else {})
     for name, method in shared.items():
         if name not in own:
@@ -115,6 +136,8 @@ def quick_init(cls, slots: bool):
         else:
             body.append(f"    __d['{f.name}'] = {value}\n")
     start = "" if slots else "    __d = __s.__dict__\n"
+    if hasattr(cls, "__post_init__"):       # a mutable record's (frozen refuses one)
+        body.append("    __s.__post_init__()\n")
     exec(f"def __init__(__s, {', '.join(params)}):\n{start}{''.join(body)}", names)
     names["__init__"].__qualname__ = f"{cls.__qualname__}.__init__"
     return names["__init__"]

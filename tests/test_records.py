@@ -1,6 +1,7 @@
-"""`records.frozen` behaves as `dataclass(frozen=True)`: the same repr,
-equality, hashing, defaults, `replace`, pickling and refusals, each checked
-against a frozen dataclass of the same fields (tenflang/records.py)."""
+"""`records.frozen` behaves as `dataclass(frozen=True)` and `records.mutable` as
+a plain `dataclass`: the same repr, equality, hashing, defaults, `replace`,
+pickling and refusals, each checked against a dataclass of the same fields
+(tenflang/records.py)."""
 from __future__ import annotations
 
 import copy
@@ -9,7 +10,7 @@ import pickle
 
 import pytest
 
-from tenflang.records import frozen
+from tenflang.records import frozen, mutable
 
 
 def pair():
@@ -128,3 +129,37 @@ def test_a_record_without_slots_keeps_a_cache_beside_its_fields():
     for again in (pickle.loads(pickle.dumps(program)), copy.deepcopy(program)):
         assert again == program and check(again) == shapes and "_checked" in vars(again)
     assert "_checked" not in vars(dataclasses.replace(program, filename="q.tf"))
+
+
+def test_a_mutable_record_is_built_compared_changed_and_shown_as_a_dataclass():
+    """Made with `mutable`: assignable, unhashable with eq, its __post_init__
+    run at the end of __init__ (and again by `replace`), as a plain dataclass."""
+    def body():
+        def __post_init__(self):
+            self.calls = getattr(self, "calls", 0) + 1
+            if self.n < 0:
+                raise ValueError("n must be 0 or more")
+        return {"__annotations__": {"n": "int", "items": "list"}, "__post_init__": __post_init__,
+                "items": dataclasses.field(default_factory=list)}
+    Rec, Ref = mutable(type("Rec", (), body())), dataclasses.dataclass(type("Rec", (), body()))
+    for cls in (Rec, Ref):
+        one = cls(2)
+        assert (one.n, one.items, one.calls) == (2, [], 1) and one.items is not cls(2).items
+        assert one == cls(2) and one != cls(3) and one.__hash__ is None
+        one.n = 5
+        assert one.n == 5 and dataclasses.replace(one, n=1).calls == 1
+        with pytest.raises(ValueError, match="0 or more"):
+            cls(-1)
+    assert repr(Rec(2, [1])) == repr(Ref(2, [1])) and Rec(2) != Ref(2)
+
+    @mutable(eq=False)
+    class State:
+        weights: dict
+
+    globals()["State"] = State                            # pickle finds classes by name
+    State.__qualname__ = "State"
+    state = State({"w": 1})
+    assert state == state and state != State({"w": 1}) and hash(state) == object.__hash__(state)
+    state.weights = {"w": 2}
+    for again in (pickle.loads(pickle.dumps(state)), copy.deepcopy(state)):
+        assert again.weights == {"w": 2}

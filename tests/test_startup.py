@@ -2,7 +2,8 @@
 
 A plain run of each tool imports neither the optional packages (numba, Dask,
 matplotlib, TensorBoard, ONNX) nor lark, nor what only an option needs (json
-for checkpoints, the TensorBoard hook): the fast lane reads the grammar's
+for checkpoints, the TensorBoard hook), nor hashlib (its import sets up OpenSSL:
+tenflang/digests.py): the fast lane reads the grammar's
 tables from the cache directory; once the cache is filled, no C compiler
 runs (not even `subprocess` is imported).  The commands set OpenBLAS's spin
 before numpy loads it (tenflang/cli/__init__.py).  The cache file is checked: a missing,
@@ -25,6 +26,7 @@ HEAVY = ("lark", "numba", "dask", "distributed", "scipy", "matplotlib", "tqdm", 
          "tensorboardX", "onnx", "onnxruntime", "torch", "jax", "sklearn", "json")
 # what only an option needs (--checkpoint, --logdir): a plain run does not load it
 OPTIONAL = ("tenflang.training.checkpoints", "tenflang.training.tensorboard_log")
+SLOW = ("hashlib",)     # OpenSSL's digests set up on import: ~3 ms (tenflang/digests.py)
 
 # runs a command's script, then writes the names of the modules it imported
 IMPORTED = ("import atexit, runpy, sys; out = sys.argv.pop(1); "
@@ -52,7 +54,8 @@ def test_a_plain_run_imports_no_optional_package_and_not_lark(tmp_path):
     first = [imported_by(args, tmp_path / "first", env) for args in runs]
     assert "lark" in first[0]           # the cache was empty: lark built the tables
     for args in runs:                   # the cache filled: nothing to build, no compiler to run
-        heavy = imported_by(args, tmp_path / "modules", env) & {*HEAVY, *OPTIONAL, "subprocess"}
+        imported = imported_by(args, tmp_path / "modules", env)
+        heavy = imported & {*HEAVY, *OPTIONAL, *SLOW, "subprocess"}
         assert not heavy, f"{args[0]} imported {sorted(heavy)}"
 
 
@@ -102,8 +105,8 @@ def damaged(good: bytes) -> dict[str, bytes]:
     digest = len(good) - len(good[syntax.DIGEST:])
 
     def signed(payload: bytes) -> bytes:
-        import hashlib
-        return hashlib.sha256(payload).digest() + payload
+        from tenflang.digests import blake2b
+        return blake2b(payload).digest() + payload
     flipped = bytearray(good)
     flipped[-20] ^= 0x40
     return {"empty": b"", "text": b"not a cache file\n", "truncated": good[: len(good) // 2],

@@ -24,8 +24,9 @@ from __future__ import annotations
 
 import functools
 
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 
+from ..records import mutable
 from .. import ops
 from ..lang.ast import Comment, DeclKind, Define, Num, Var
 from ..lang.checks import result_shape
@@ -41,7 +42,7 @@ LOSS = DeclKind.LOSS            # looked up once: an enum member's lookup is slo
 WEIGHT = DeclKind.WEIGHT
 
 
-@dataclass
+@mutable
 class Sweep:
     graph: Graph
     shapes: dict[str, Shape]

@@ -26,8 +26,9 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass, field
+from dataclasses import field
 
+from ..records import mutable
 from .. import ops
 from ..lang.ast import Define, Num, Var
 from ..shapes import Shape
@@ -43,7 +44,7 @@ REWRITTEN = {"mul", "sub"}      # the ops `rewrite` may spell otherwise
 ARITHMETIC = frozenset({"add", "sub", "mul", "div", "neg"})
 
 
-@dataclass
+@mutable
 class Simplifier:
     """The pass's state: `table` maps what a line computes (`key`) to the first
     name computing it; `subst` maps a vanished line's name to what it stood for."""

@@ -18,10 +18,10 @@ Conventions:
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 import numpy as np
 
+from ..records import mutable
 from ..errors import Location, TenflangError
 from ..shapes import fmt_shape
 from .reading import line_of
@@ -29,7 +29,7 @@ from .reading import line_of
 NONFINITE = "NaN and infinity are rejected unless --allow-nan is given"
 
 
-@dataclass
+@mutable
 class Examples:
     """The examples of a data file: name -> float array with a leading example
     axis (None: unbound in every example)."""

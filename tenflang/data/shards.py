@@ -30,11 +30,10 @@ from __future__ import annotations
 import json
 import math
 import os
-from dataclasses import dataclass
 
 import numpy as np
 
-from ..records import frozen
+from ..records import frozen, mutable
 from .. import limits
 from ..errors import Location, TenflangError
 from ..files import write_file
@@ -59,7 +58,7 @@ class Piece:
     rows: int | None = None
 
 
-@dataclass
+@mutable
 class Dataset:
     """DATA as chunks (each a tuple of consecutive `Piece`s), with the
     per-example shape of every variable it binds."""

@@ -16,7 +16,7 @@ Conventions:
 * A chunk's *sample* is None (every row, every step) or ``(rows, share,
   seed, chunk)``: step t takes `chunk_batch(rows, share, seed, chunk, t)`
   (tenflang.training.sampling).
-* The GCP travels as text with its sha256; each worker process plans it once
+* The GCP travels as text with its digest (tenflang/digests.py); each worker process plans it once
   (`plan_for`).
 * Dropout (docs/design.md §2.3.2) is keyed by the run's seed, the iteration and
   each example's key: its chunk's index times 2**32 plus its row among the
@@ -46,7 +46,7 @@ _PROGRAM = {}     # the GCP last parsed: its digest and program
 
 
 def program_for(digest: str, text: str):
-    """The GCP `text` whose sha256 is `digest`, parsed once per worker process."""
+    """The GCP `text` whose digest is `digest`, parsed once per worker process."""
     if _PROGRAM.get("digest") != digest:
         from ..lang import parse
         _PROGRAM.update(digest=digest, program=parse(text, "<gcp>"))
@@ -54,7 +54,7 @@ def program_for(digest: str, text: str):
 
 
 def plan_for(digest: str, text: str):
-    """(plan, signature) of the GCP `text` whose sha256 is `digest`, made once
+    """(plan, signature) of the GCP `text` whose digest is `digest`, made once
     per worker process and kept for the GCP last asked for."""
     if digest not in _PLANS:
         gcp = program_for(digest, text)

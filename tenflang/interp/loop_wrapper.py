@@ -38,7 +38,7 @@ import numpy as np
 from .. import native
 from ..native import pool, threads
 from ..naming import Generated, numbered
-from . import c_loops, numba_loops
+from . import c_loops
 from .render import BLOCK, group_specs, output_order
 
 MIN_BLOCKS_PER_THREAD = 16  # below this a thread costs more than it saves
@@ -111,6 +111,7 @@ def functions(groups, numba: bool = True) -> dict:
     except native.Unavailable:
         if not numba:
             raise
+        from . import numba_loops       # here: only a machine without a C compiler needs it
         loops = numba_loops.compiled(specs)
     return {numbered(Generated.FUSED, k): Loop(g, s, loops)
             for k, (g, s) in enumerate(zip(groups, specs), 1)}

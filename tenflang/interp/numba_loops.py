@@ -27,12 +27,12 @@ from __future__ import annotations
 
 import ast
 import functools
-import hashlib
 import importlib.util
 import os
 import sys
 
 from .. import native
+from ..digests import blake2b
 from ..files import cache_dir, write_file
 from ..naming import Identifiers, python_identifier
 from .render import BLOCK, WORDS, KernelSpec, Line, Renderer
@@ -95,7 +95,7 @@ def module_source(specs, dtype: str = "float64") -> str:
 @functools.lru_cache(maxsize=64)
 def load(source: str) -> dict:
     """The loops of a generated module, imported from the cache directory."""
-    digest = hashlib.sha256(source.encode()).hexdigest()[:20]
+    digest = blake2b(source.encode(), digest_size=10).hexdigest()
     folder = cache_dir("fused")
     namespace: dict = {}
     if folder is None:                     # no cache: compile in memory every run

@@ -30,8 +30,9 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 
+from ..records import mutable
 from ..errors import Location, RunFailure, TenflangError
 from .lexical import NAME, NUMBER
 from .syntax import parse_source
@@ -48,7 +49,7 @@ TOKEN = re.compile(rf"""
 INDENT = "  "
 
 
-@dataclass
+@mutable
 class Line:
     kind: str                      # blank, comment, declare, define, macro, end
     tokens: list[str] = field(default_factory=list)    # code tokens, no spaces

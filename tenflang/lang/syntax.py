@@ -18,11 +18,11 @@ error, and a cache directory that cannot be written only costs time.
 from __future__ import annotations
 
 import functools
-import hashlib
 import io
 import os
 import pickle
 
+from ..digests import blake2b
 from ..errors import Location, RunFailure, TenflangError, source_line
 from ..files import cache_dir, write_file
 from ..gcpause import paused_gc
@@ -33,13 +33,13 @@ from .lexical import grammar_text
 from .treebuild import AstBuilder, BadToken
 
 __all__ = ["parse_source", "paused_gc", "fast_parser", "parser", "BadToken"]
-DIGEST = hashlib.sha256().digest_size
+DIGEST = blake2b().digest_size
 
 
 def tables_key() -> str:
     """The hash naming the tables' cache file (see the module docstring)."""
     here = os.path.dirname(os.path.abspath(__file__))
-    key = hashlib.sha256(grammar_text().encode())
+    key = blake2b(grammar_text().encode())
     for module in ("fastparse.py", "larkpath.py"):
         with open(os.path.join(here, module), "rb") as f:
             key.update(f.read())
@@ -64,7 +64,7 @@ def read_tables(path: str) -> dict | None:
 
 def tables_from(data: bytes) -> dict | None:
     """The tables of a cache file's bytes; None unless they are intact."""
-    if hashlib.sha256(data[DIGEST:]).digest() != data[:DIGEST]:
+    if blake2b(data[DIGEST:]).digest() != data[:DIGEST]:
         return None
     try:
         tables = PlainData(io.BytesIO(data[DIGEST:])).load()
@@ -76,7 +76,7 @@ def tables_from(data: bytes) -> dict | None:
 def write_tables(path: str, tables: dict) -> None:
     payload = pickle.dumps(tables, protocol=pickle.HIGHEST_PROTOCOL)
     try:
-        write_file(path, hashlib.sha256(payload).digest() + payload)
+        write_file(path, blake2b(payload).digest() + payload)
     except (RunFailure, OSError):
         pass                        # an unwritable cache only costs time
 

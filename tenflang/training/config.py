@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import math
 import numbers
-from dataclasses import dataclass
 
+from ..records import mutable
 from ..errors import TenflangError
 from . import optimizers
 
 
-@dataclass
+@mutable
 class TrainConfig:
     """The settings of a run (docs/api.md lists them with their tfweightcalc
     options); checked when made."""

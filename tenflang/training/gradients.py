@@ -26,11 +26,11 @@ messages (and class indices for `one_hot`), anything else as
 from __future__ import annotations
 
 import contextlib
-from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
 
+from ..records import mutable
 from ..data.examples import Examples
 from ..interp import make_plan
 from ..interp.arguments import check_data
@@ -42,7 +42,7 @@ from ..opkinds import Reduction
 from .sampling import batch_indices, split
 
 
-@dataclass(eq=False)        # holds functions: compared by identity
+@mutable(eq=False)        # holds functions: compared by identity
 class Descent:
     """What an opened gradient source gives the loop (see the module docstring)."""
     gradient: Callable

@@ -9,15 +9,16 @@ host memory (numpy) that hooks, checkpoints and results receive.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import field
 
 import numpy as np
 
+from ..records import mutable
 from ..errors import RunFailure
 from ..interp.device import to_host
 
 
-@dataclass(eq=False)        # holds arrays: compared by identity
+@mutable(eq=False)        # holds arrays: compared by identity
 class State:
     """Everything a checkpoint holds: enough to continue the same run."""
     weights: dict
@@ -39,7 +40,7 @@ class State:
                    default=None)
 
 
-@dataclass(eq=False)        # holds arrays: compared by identity
+@mutable(eq=False)        # holds arrays: compared by identity
 class TrainResult:
     weights: dict
     iterations: int
