@@ -79,6 +79,8 @@ def read_members(path: str, what: str, dtype, members: dict | None = None) -> di
             arrays = {v: _npz_member(f, z, m, np.dtype(dtype)) for v, m in members.items()}
     except OSError as e:
         raise unreadable(path, what, e) from None
+    except MemoryError:         # a good file too large for this machine: not a bad file
+        raise
     except Exception as e:      # numpy/zipfile raise many kinds for a corrupt file
         raise TenflangError(f"not a valid .npz file: {e}", Location(file=path)) from None
     return {name: a.astype(dtype, copy=False) for name, a in arrays.items()}
@@ -121,6 +123,8 @@ def member_headers(path: str, what: str = "data") -> dict[str, tuple]:
                 headers[info.filename[:-4]] = (tuple(shape), dtype, info)
     except OSError as err:
         raise unreadable(path, what, err) from None
+    except MemoryError:            # a good file too large for this machine: not a bad file
+        raise
     except Exception as err:       # zipfile and numpy raise many kinds for a bad file
         raise TenflangError(f"not a valid .npz file: {err}", Location(path)) from None
     return headers

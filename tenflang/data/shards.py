@@ -186,6 +186,8 @@ def read_manifest(path: str) -> dict:
     except OSError as err:
         raise TenflangError(f"cannot read the shard manifest: {err.strerror or err}",
                             Location(path)) from None
+    except MemoryError:
+        raise
     except Exception as err:
         raise TenflangError(f"not a tenflang shard manifest ({type(err).__name__}: {err})",
                             Location(path)) from None

@@ -95,6 +95,8 @@ def load_checkpoint(path: str, weight_shapes: dict, cfg, anyway: bool = False) -
         if not all(isinstance(a, np.ndarray) for a in arrays.values()):
             raise ValueError("a member of the archive is not a numpy array")
         meta = json.loads(str(arrays.pop("meta")))
+    except MemoryError:         # a good checkpoint too large for this machine
+        raise
     except Exception as err:
         raise TenflangError(f"not a tfweightcalc checkpoint ({type(err).__name__}: {err})",
                             Location(path)) from None
