@@ -10,8 +10,11 @@ workload (samples/example_shape.tf compiled, o = logistic(w x), full batch) on
 1,000 examples from an .npz file, 50 iterations, weights written to a file.
 Beside it, in the same interleaved rounds:
 
-* `python -c pass` (the floor: the interpreter's own start) and
-  `python -c "import numpy"` (the floor of any program that computes);
+* `python -c pass` (the floor: the interpreter's own start),
+  `python -c "import numpy"` (the floor of any program that computes) and
+  `python -c "import tenflang.cli, numpy"` (the floor of `tfweightcalc`:
+  click, which the command line is built on (docs/design.md §4), and numpy
+  started with the commands' OpenBLAS settings, tenflang/cli/__init__.py);
 * `tfcompiler` on samples/example_shape.tf (whose -O1 clean-up folds a
   constant, `sub 2 1`, by Python arithmetic) and on samples/mlp_digits.tf
   (which folds none): neither imports numpy; and `tfevaluate` of the trained
@@ -54,6 +57,8 @@ from workloads import cases, make_data  # noqa: E402
 
 TARGET_S = 0.15
 EXAMPLES = 1000
+# what every command loads before its own modules: click, OpenBLAS's spin set, numpy
+FLOOR = "python -c 'import tenflang.cli, numpy'"
 
 
 def tools(work: Path, root: Path, label: str = "") -> dict[str, tuple[list[str], dict]]:
@@ -82,6 +87,7 @@ def commands(work: Path, baseline: Path | None) -> dict[str, tuple[list[str], di
     py = sys.executable
     out = {"python -c pass": ([py, "-c", "pass"], {}),
            "python -c 'import numpy'": ([py, "-c", "import numpy"], {}),
+           FLOOR: ([py, "-c", "import tenflang.cli, numpy"], {"PYTHONPATH": str(ROOT)}),
            **tools(work, ROOT)}
     return out | (tools(work, baseline, "baseline") if baseline else {})
 
