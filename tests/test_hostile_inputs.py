@@ -494,6 +494,22 @@ def test_a_nan_from_the_data_is_not_blamed_on_the_learning_rate(run_cli_batch, w
     assert code == 1 and "try a smaller --lr (it was 1e+06)" in err
 
 
+def test_running_out_of_memory_while_a_command_loads_is_one_line(monkeypatch, capfd):
+    """A MemoryError while a command's modules load (the address space a
+    little smaller than the sharding test's) ended in a traceback."""
+    from types import SimpleNamespace
+    from tenflang import cli
+
+    def no_memory(name, package=None):
+        raise MemoryError
+    monkeypatch.setattr(cli, "importlib", SimpleNamespace(import_module=no_memory))
+    with pytest.raises(SystemExit) as stop:
+        cli._command("shard")
+    assert stop.value.code == 1
+    assert capfd.readouterr().err == "error: out of memory: the data or the program's " \
+        "tensors are larger than this machine's memory (try --batch-size, or smaller shapes)\n"
+
+
 @pytest.mark.parametrize("where", ["data", "checkpoint"])
 def test_a_good_file_too_large_for_memory_is_out_of_memory_not_a_bad_file(work, monkeypatch,
                                                                            where):

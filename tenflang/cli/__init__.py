@@ -3,7 +3,8 @@ names) and the `tenflang` group gathering them with `check`, `shard` and friends
 Each command is a thin wrapper over the Python API, in its own module, imported
 only when that command runs (start-up pays for what a run uses).  Ctrl-C or
 SIGTERM while those modules load ends the process at once, exit 1, with one
-line "interrupted" (`quiet_interrupts`): there is nothing to clean up yet.
+line "interrupted" (`quiet_interrupts`): there is nothing to clean up yet;
+so does running out of memory, with the line every command prints for it.
 
 Start-up (bench/results_startup.md): the collector is off while a command's
 modules load (they make only long-lived objects: collecting is wasted work);
@@ -45,10 +46,19 @@ COMMANDS = {
 _TOOLS = {"tfcompiler": "compile", "tfweightcalc": "train", "tfevaluate": "evaluate"}
 
 
+# the one line a command prints when memory runs out (also while its modules load)
+OUT_OF_MEMORY = ("error: out of memory: the data or the program's tensors are larger than "
+                 "this machine's memory (try --batch-size, or smaller shapes)")
+
+
 def _command(name: str) -> click.Command:
     module, attr = COMMANDS[name]
     with quiet_interrupts(), paused_gc():
-        return getattr(importlib.import_module(f".{module}", __name__), attr)
+        try:
+            return getattr(importlib.import_module(f".{module}", __name__), attr)
+        except MemoryError:         # too little left to load the command: no traceback
+            os.write(2, OUT_OF_MEMORY.encode() + b"\n")
+            sys.exit(1)
 
 
 def _quit(signum, frame):

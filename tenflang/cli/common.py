@@ -18,6 +18,7 @@ import threading
 
 import click
 
+from . import OUT_OF_MEMORY
 from ..errors import TenflangError, printable
 from ..files import check_outputs, write_file  # noqa: F401 (check_outputs: for the commands)
 
@@ -73,8 +74,7 @@ def chain(err: BaseException):
 
 
 def out_of_memory():
-    click.echo("error: out of memory: the data or the program's tensors are larger "
-               "than this machine's memory (try --batch-size, or smaller shapes)", err=True)
+    click.echo(OUT_OF_MEMORY, err=True)
     sys.exit(1)
 
 
