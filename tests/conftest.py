@@ -94,3 +94,13 @@ def env_switch(monkeypatch):
         forget()
     yield use
     forget()
+
+
+@pytest.fixture
+def native_on(env_switch):
+    """For the tests of the native kernels (`pytestmark = pytest.mark.usefixtures(
+    "native_on")`): a TENFLANG_NATIVE=0 or TENFLANG_FUSE=0 in the caller's
+    environment (a run of the suite on the numpy path) must not switch them
+    off; the tests of that switch set it themselves."""
+    env_switch("TENFLANG_NATIVE", None)
+    env_switch("TENFLANG_FUSE", None)

@@ -19,15 +19,8 @@ if native.unavailable_reason():
     pytest.skip(native.unavailable_reason(), allow_module_level=True)
 
 ROOT = Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.usefixtures("native_on")     # tests of the native kernels
 
-
-@pytest.fixture(autouse=True)
-def native_kernels_on(env_switch):
-    """These tests are of the native kernels: a TENFLANG_NATIVE=0 or TENFLANG_FUSE=0
-    in the caller's environment (a run of the suite on the numpy path) must not
-    switch them off; the tests of that switch set it themselves."""
-    env_switch("TENFLANG_NATIVE", None)
-    env_switch("TENFLANG_FUSE", None)
 TOLERANCE = {"float64": 1e-12, "float32": 2e-5}
 # (batch, channels, height, width, filters, kh, kw, stride, pad)
 CONV_CASES = [(3, 1, 8, 8, 4, 3, 3, 1, 0), (2, 3, 8, 8, 16, 3, 3, 1, 1), (2, 2, 9, 7, 3, 3, 2, 2, 1),

@@ -13,6 +13,9 @@ from tenflang.errors import TenflangError
 from tenflang.interp import codegen, rows_c, run_plan
 
 
+pytestmark = pytest.mark.usefixtures("native_on")     # tests of the native kernels
+
+
 @pytest.fixture(autouse=True)
 def compiler():
     if native.unavailable_reason():
