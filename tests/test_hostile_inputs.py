@@ -6,6 +6,7 @@ a memory bomb, the peak memory of the process that ran it (`measured`)."""
 from __future__ import annotations
 
 import hashlib
+import io
 import signal
 import json
 import os
@@ -539,3 +540,34 @@ def test_a_good_file_too_large_for_memory_is_out_of_memory_not_a_bad_file(work, 
     assert result.exit_code == 1, result.output
     assert "error: out of memory" in result.output and "not a" not in result.output
     assert {f.name: f.read_bytes() for f in work.iterdir() if f.is_file()} == kept
+
+
+def lying_npz(path, names=("x", "y")) -> None:
+    """An .npz whose stored members' headers claim 10^12 rows of 8 bytes and hold 8."""
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_STORED) as archive:
+        for name in names:
+            member = io.BytesIO()
+            np.lib.format.write_array_header_1_0(
+                member, {"descr": "<f8", "fortran_order": False, "shape": (10**12,)})
+            archive.writestr(f"{name}.npy", member.getvalue() + bytes(8))
+
+
+@pytest.mark.parametrize("where", ["data", "checkpoint"])
+def test_a_header_claiming_more_than_its_member_holds_is_a_bad_file(work, monkeypatch, where):
+    """numpy allocates what an .npy header claims before it reads: a 300-byte file
+    claiming 8 TB runs out of memory, and that is the file's fault (exit 2, the
+    file named), not the machine's."""
+    from click.testing import CliRunner
+    from tenflang import cli
+
+    monkeypatch.chdir(work)
+    lying_npz(work / "lie.npz", ("x", "y") if where == "data" else ("w:w", "meta"))
+    args = ["train", "g.tf", "d.txt", "--max-iters", "2", "-o", "w-out.txt"]
+    args = [*args, "--checkpoint", "lie.npz"] if where == "checkpoint" else \
+        ["train", "g.tf", "lie.npz", "--max-iters", "2", "-o", "w-out.txt"]
+    result = CliRunner().invoke(cli.main, args)
+    assert result.exit_code == 2, result.output
+    expected = "not a valid .npz file" if where == "data" else "not a tfweightcalc checkpoint"
+    assert f"{expected}" in result.output and "claims 8000000000000 bytes but holds" \
+        in result.output and "out of memory" not in result.output
+    assert not (work / "w-out.txt").exists()

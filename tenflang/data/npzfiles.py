@@ -79,8 +79,11 @@ def read_members(path: str, what: str, dtype, members: dict | None = None) -> di
             arrays = {v: _npz_member(f, z, m, np.dtype(dtype)) for v, m in members.items()}
     except OSError as e:
         raise unreadable(path, what, e) from None
-    except MemoryError:         # a good file too large for this machine: not a bad file
-        raise
+    except MemoryError:         # out of memory, unless a header claimed more than it holds
+        problem = overclaimed(path)
+        if problem is None:
+            raise
+        raise TenflangError(f"not a valid .npz file: {problem}", Location(file=path)) from None
     except Exception as e:      # numpy/zipfile raise many kinds for a corrupt file
         raise TenflangError(f"not a valid .npz file: {e}", Location(file=path)) from None
     return {name: a.astype(dtype, copy=False) for name, a in arrays.items()}
@@ -128,6 +131,22 @@ def member_headers(path: str, what: str = "data") -> dict[str, tuple]:
     except Exception as err:       # zipfile and numpy raise many kinds for a bad file
         raise TenflangError(f"not a valid .npz file: {err}", Location(path)) from None
     return headers
+
+
+def overclaimed(path: str) -> str | None:
+    """After numpy ran out of memory reading the archive `path`: what is wrong
+    with a member whose header claims more bytes than the member holds (numpy
+    allocates what a header claims before it reads), or None: the arrays are
+    as large as they say, and memory ran out."""
+    try:
+        headers = member_headers(path)
+    except TenflangError as err:
+        return err.message
+    for name, (shape, dtype, info) in headers.items():
+        claimed = math.prod(shape) * dtype.itemsize
+        if claimed > info.file_size:
+            return f"array '{name}' claims {claimed} bytes but holds {info.file_size}"
+    return None
 
 
 def check_members(path: str, headers: dict, what: str, shapes: dict | None) -> None:

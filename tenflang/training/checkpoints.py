@@ -25,6 +25,7 @@ import numpy as np
 from .. import limits
 from ..files import write_file
 from ..data import vectors
+from ..data.npzfiles import overclaimed
 from ..errors import Location, TenflangError
 from .state import State
 
@@ -95,8 +96,11 @@ def load_checkpoint(path: str, weight_shapes: dict, cfg, anyway: bool = False) -
         if not all(isinstance(a, np.ndarray) for a in arrays.values()):
             raise ValueError("a member of the archive is not a numpy array")
         meta = json.loads(str(arrays.pop("meta")))
-    except MemoryError:         # a good checkpoint too large for this machine
-        raise
+    except MemoryError:         # out of memory, unless a header claimed more than it holds
+        problem = overclaimed(path)
+        if problem is None:
+            raise
+        raise TenflangError(f"not a tfweightcalc checkpoint ({problem})", Location(path)) from None
     except Exception as err:
         raise TenflangError(f"not a tfweightcalc checkpoint ({type(err).__name__}: {err})",
                             Location(path)) from None
