@@ -32,7 +32,8 @@ references to a record with slots.
 
 A mutable record (`@mutable`: a run's settings and state) keeps its fields in
 its instance dict, may be assigned to, and calls its `__post_init__`, if it
-has one, at the end of `__init__`, as a dataclass does.  With `eq` it is
+has one, at the end of `__init__`, as a dataclass does; as it may come to
+hold itself, its repr guards against the cycle as the dataclass's does.  With `eq` it is
 compared by its fields and, as a dataclass that is not frozen, unhashable;
 with `eq=False`, by identity.
 """
@@ -40,6 +41,7 @@ from __future__ import annotations
 
 from dataclasses import MISSING, FrozenInstanceError, dataclass, fields
 from operator import attrgetter
+from reprlib import recursive_repr
 
 
 class Factory:
@@ -69,7 +71,10 @@ def mutable(cls=None, /, *, eq: bool = True):
     fields in the instance dict, assignable (module docstring)."""
     if cls is None:
         return lambda c: mutable(c, eq=eq)
-    return record(cls, eq, False, {"__hash__": None} if eq else {})
+    cls = record(cls, eq, False, {"__hash__": None} if eq else {})
+    if cls.__repr__ is record_repr:     # one holding itself shows "...", as a dataclass's does
+        cls.__repr__ = recursive_repr()(record_repr)
+    return cls
 
 
 def record(cls, eq: bool, slots: bool, hashing: dict):
@@ -139,8 +144,11 @@ def quick_init(cls, slots: bool):
     if hasattr(cls, "__post_init__"):       # a mutable record's (frozen refuses one)
         body.append("    __s.__post_init__()\n")
     exec(f"def __init__(__s, {', '.join(params)}):\n{start}{''.join(body)}", names)
-    names["__init__"].__qualname__ = f"{cls.__qualname__}.__init__"
-    return names["__init__"]
+    init = names["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    # inspect.signature and help() show the fields' types, as a dataclass's __init__ does
+    init.__annotations__ = {f.name: f.type for f in fields(cls)} | {"return": None}
+    return init
 
 
 def record_repr(self) -> str:

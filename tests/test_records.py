@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import inspect
 import pickle
 
 import pytest
@@ -151,6 +152,11 @@ def test_a_mutable_record_is_built_compared_changed_and_shown_as_a_dataclass():
         with pytest.raises(ValueError, match="0 or more"):
             cls(-1)
     assert repr(Rec(2, [1])) == repr(Ref(2, [1])) and Rec(2) != Ref(2)
+    assert str(inspect.signature(Rec)) == str(inspect.signature(Ref))    # help() shows the same
+    rec, ref = Rec(1), Ref(1)
+    rec.items.append(rec)
+    ref.items.append(ref)
+    assert repr(rec) == repr(ref) == "Rec(n=1, items=[...])"        # a record holding itself
 
     @mutable(eq=False)
     class State:

@@ -10,7 +10,7 @@ whose syntax errors become `TenflangError`s that say what was expected.
 The tables' cache file is `parser-<key>.pickle` in `files.cache_dir()`: the
 key is a hash of the grammar's text and of the modules that write and read
 the tables, so another grammar or another layout is another file.  A file is
-a SHA-256 digest of its payload, then the payload (a pickle of plain data,
+a BLAKE2b digest of its payload (tenflang/digests.py), then the payload (a pickle of plain data,
 read by an unpickler that refuses every class): a file that is missing,
 truncated, corrupt or of another key is ignored and written again, never an
 error, and a cache directory that cannot be written only costs time.
