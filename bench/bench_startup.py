@@ -102,29 +102,33 @@ def commands(work: Path, baseline: Path | None) -> dict[str, tuple[list[str], di
     return out | (tools(work, baseline, "baseline") if baseline else {})
 
 
-def run(argv: list[str], env: dict) -> tuple[float, float, float | None]:
+def run(argv: list[str], env: dict, cwd: Path) -> tuple[float, float, float | None]:
     """(wall seconds, CPU seconds, the seconds it printed or None) of one
-    process; raises when it fails."""
-    start = time.perf_counter()
-    child = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    out, err = child.stdout.read(), child.stderr.read()     # a few lines each
-    _, status, usage = os.wait4(child.pid, 0)
-    wall = time.perf_counter() - start
+    process, run in `cwd` (not a checkout: `python -c` puts its directory ahead
+    of PYTHONPATH); raises when it fails."""
+    with tempfile.TemporaryFile() as out:
+        start = time.perf_counter()
+        child = subprocess.Popen(argv, env=env, cwd=cwd, stdout=out, stderr=subprocess.PIPE)
+        err = child.stderr.read()
+        _, status, usage = os.wait4(child.pid, 0)
+        wall = time.perf_counter() - start
+        out.seek(0)
+        printed = out.read().strip()
     child.returncode = os.waitstatus_to_exitcode(status)
     if child.returncode:
         raise RuntimeError(f"{' '.join(argv)} failed ({child.returncode}):\n{err.decode()[-2000:]}")
-    printed = float(out) if argv[1:2] == ["-c"] and out.strip() else None
-    return wall, usage.ru_utime + usage.ru_stime, printed
+    seconds = float(printed) if argv[1:2] == ["-c"] and printed else None
+    return wall, usage.ru_utime + usage.ru_stime, seconds
 
 
-def measure(cmds: dict[str, tuple], env: dict, runs: int) -> dict[str, list]:
+def measure(cmds: dict[str, tuple], env: dict, runs: int, cwd: Path) -> dict[str, list]:
     for argv, extra in cmds.values():
-        run(argv, env | extra)               # uncounted: cache, bytecode, disk
+        run(argv, env | extra, cwd)          # uncounted: cache, bytecode, disk
     out = {name: [] for name in cmds}
     for i in range(runs):
         for name in cmds if i % 2 == 0 else reversed(cmds):
             argv, extra = cmds[name]
-            out[name].append(run(argv, env | extra))
+            out[name].append(run(argv, env | extra, cwd))
     return out
 
 
@@ -174,7 +178,7 @@ def main(argv=None) -> int:
         np.savez(work / "small.npz", **make_data(case))
         start_load = os.getloadavg()[0]
         samples = measure(commands(work, args.baseline and args.baseline.resolve()), env,
-                          args.runs)
+                          args.runs, work)
     text = report(samples, argv, (start_load, os.getloadavg()[0]))
     Path(args.out).write_text(text + notes_of(Path(args.out)))
     print(text)
