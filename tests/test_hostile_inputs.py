@@ -562,12 +562,14 @@ def test_a_header_claiming_more_than_its_member_holds_is_a_bad_file(work, monkey
 
     monkeypatch.chdir(work)
     lying_npz(work / "lie.npz", ("x", "y") if where == "data" else ("w:w", "meta"))
-    args = ["train", "g.tf", "d.txt", "--max-iters", "2", "-o", "w-out.txt"]
-    args = [*args, "--checkpoint", "lie.npz"] if where == "checkpoint" else \
-        ["train", "g.tf", "lie.npz", "--max-iters", "2", "-o", "w-out.txt"]
-    result = CliRunner().invoke(cli.main, args)
+    lie = (work / "lie.npz").read_bytes()
+    data, more = ("lie.npz", []) if where == "data" else ("d.txt", ["--checkpoint", "lie.npz"])
+    result = CliRunner().invoke(cli.main, ["train", "g.tf", data, *more, "--max-iters", "2",
+                                           "-o", "w-out.txt"])
     assert result.exit_code == 2, result.output
     expected = "not a valid .npz file" if where == "data" else "not a tfweightcalc checkpoint"
-    assert f"{expected}" in result.output and "claims 8000000000000 bytes but holds" \
-        in result.output and "out of memory" not in result.output
+    assert f"lie.npz: error: {expected}" in result.output
+    assert "claims 8000000000000 bytes but holds" in result.output
+    assert "out of memory" not in result.output
+    assert (work / "lie.npz").read_bytes() == lie
     assert not (work / "w-out.txt").exists()

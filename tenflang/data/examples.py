@@ -18,7 +18,6 @@ Conventions:
 """
 from __future__ import annotations
 
-
 import numpy as np
 
 from ..records import mutable
