@@ -34,7 +34,14 @@ def take_grad_shape(g: Shape, i: Shape, W: Shape) -> Shape:
 
 
 def indices(xp, i, n: int, op: str):
-    """`i` as integer indices, each checked to lie in 0..n-1."""
+    """`i` as integer indices, each checked to lie in 0..n-1.  Indices come in
+    the run's float dtype, which holds whole numbers exactly only up to
+    2^(mantissa bits + 1): a larger table could have a row no index can name."""
+    exact = 2 ** (xp.finfo(i.dtype).nmant + 1)
+    if n > exact:
+        raise TenflangError(f"{op}: a table of {n:,} rows needs more than {i.dtype}, which holds "
+                            f"whole numbers exactly only up to {exact:,} (an index above it "
+                            "would name a neighbouring row); run in float64")
     bad = (i != xp.floor(i)) | (i < 0) | (i >= n)
     if bool(bad.any()):
         flat = bad.reshape(len(bad), -1)

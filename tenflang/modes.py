@@ -28,6 +28,7 @@ import math
 from dataclasses import replace
 
 from .digests import blake2b
+from .errors import TenflangError
 from .records import frozen
 
 MODE_KEY = "#mode"       # where a run's mode sits among its values (never a TenFlang name)
@@ -90,6 +91,10 @@ def dropout_mask(xp, a, p, mode: Mode, name: str):
     """The op's forward: `a` gives the per-example shape, `p` the drop probability
     (an array holding the literal), `mode` the run's mode, `name` its target."""
     p = float(p.reshape(-1)[0])
+    if p >= 1.0:        # a literal below 1 that the run's dtype rounds to 1 (float32)
+        raise TenflangError(f"dropout_mask: the drop probability is 1 in {a.dtype}, which "
+                            "would drop every entry; write a p that stays below 1 in this "
+                            "dtype, or run in float64")
     shape, batch = a.shape[1:], len(mode.rows)
     if not mode.training:
         return xp.ones((batch,) + shape, dtype=a.dtype)

@@ -453,3 +453,100 @@ def test_a_resumed_run_takes_the_same_steps_with_dropout_and_batch_statistics(ru
                                         "--checkpoint", checkpoint)
     assert code == 0 and "iteration 5" in err, err
     assert resumed == straight and "# batch statistics" in straight
+
+
+# ------------------------------------------------------------------ validation and kept weights
+
+def test_validation_is_taken_in_evaluation_mode():
+    """The validation loss and metrics are tfevaluate's for the same weights and
+    examples (Keras' and PyTorch's `eval()`): dropout off, the batch statistics
+    at their population values over the training examples, not the
+    validation split's own means."""
+    from tenflang.training.sampling import split
+    from tenflang.training.watch import validation_metrics
+    data, weights = bn_data(n=40, seed=7)
+    program = parse(BN_NET, True)
+    cfg = tenflang.TrainConfig(lr=0.01, max_iters=3, tol=0, val_fraction=0.25, seed=5)
+    result = tenflang.train(compile_gradient(program), data, cfg, init=weights)
+    train_rows, val_rows = split(40, 0.25, 5)
+    pick = lambda rows: {k: v[rows] for k, v in data.items()}     # noqa: E731
+    stats = population(program, pick(train_rows), result.weights)
+    for name, value in stats.items():
+        np.testing.assert_allclose(result.statistics[name], value, rtol=1e-12)
+    expected = evaluate(program, pick(val_rows), {**result.weights, **stats})
+    assert result.val_loss == pytest.approx(float(expected["l"].mean()), rel=1e-12)
+    metrics = validation_metrics(program, data, cfg)(result.weights, stats)
+    assert metrics["o"] == pytest.approx(float(expected["o"].mean()), rel=1e-12)
+
+
+@pytest.mark.parametrize("stop", ["interrupted", "diverged"])
+def test_a_failed_run_keeps_the_statistics_of_the_weights_it_keeps(stop):
+    """Ctrl-C, or divergence: the weights kept can be evaluated (they used to
+    come without their population values, and tfevaluate refused them)."""
+    from tenflang.training.hooks import Callbacks
+    from tenflang.training.loop import Diverged, Interrupted
+    data, weights = bn_data(n=40, seed=9)
+    program = parse(BN_NET, True)
+    if stop == "interrupted":
+        cfg, hooks, error = (tenflang.TrainConfig(lr=0.01, max_iters=50, tol=0),
+                             Callbacks(should_stop=lambda: True), Interrupted)
+    else:
+        cfg, hooks, error = tenflang.TrainConfig(lr=1e300, max_iters=50, tol=0), None, Diverged
+    with pytest.raises(error) as failure:
+        tenflang.train(compile_gradient(program), data, cfg, hooks=hooks, init=weights)
+    kept = failure.value.state
+    assert kept.iteration == 1 or stop == "diverged"
+    with np.errstate(all="ignore"):         # the last good weights of a divergence are huge
+        stats = population(program, data, kept.weights)
+    assert list(kept.statistics) == ["h.c.1", "h.s.2"]
+    for name, value in stats.items():
+        np.testing.assert_allclose(kept.statistics[name], value, rtol=1e-12)
+
+
+def test_kept_weights_are_written_with_their_statistics(tmp_path, monkeypatch):
+    """-o, and the rescue file when -o cannot be written, hold the statistics."""
+    from tenflang.training import rescue
+    from tenflang.training.state import State
+    _, weights, stats = write_bn(tmp_path)
+    state = State(weights, statistics=stats)
+    kept, failed = rescue.keep_weights(state, str(tmp_path / "out.txt"), None,
+                                       tenflang.TrainConfig())
+    assert kept == [str(tmp_path / "out.txt")] and not failed
+    monkeypatch.chdir(tmp_path)
+    kept, failed = rescue.keep_weights(state, "/dev/full", None, tenflang.TrainConfig())
+    assert len(failed) == 1 and kept[0].startswith(str(tmp_path / "tfweightcalc-rescue-"))
+    for path in (tmp_path / "out.txt", kept[0]):
+        back = tenflang.load_weights(str(path))
+        assert list(back) == list(weights) + list(stats)
+        np.testing.assert_array_equal(back["h.s.2"], stats["h.s.2"])
+
+
+def test_init_and_tfevaluate_take_what_tfweightcalc_writes(run_cli, tmp_path):
+    """A weights file with its statistics, or a checkpoint, starts another run
+    (--init; the statistics are left to the new run) and is evaluated (the
+    checkpoint's statistics are read with its weights)."""
+    (code, _, err), data = train_cli(run_cli, tmp_path, "--max-iters", "4", "-o",
+                                     tmp_path / "w.txt", "--checkpoint", tmp_path / "ck.npz")
+    assert code == 0, err
+    for init in ("w.txt", "ck.npz"):
+        (code, _, err), _ = train_cli(run_cli, tmp_path, "--max-iters", "2", "--init",
+                                      tmp_path / init, "-o", tmp_path / "again.txt")
+        assert code == 0 and "unexpected" not in err, err
+    outputs = []
+    for weights in ("w.txt", "ck.npz"):
+        code, out, err = run_cli(["tfevaluate", tmp_path / "bn.tf", tmp_path / "d.txt",
+                                  tmp_path / weights])
+        assert code == 0, err
+        outputs.append(out)
+    assert outputs[0] == outputs[1]
+
+
+def test_a_drop_probability_float32_rounds_to_1_is_a_clear_error(run_cli, tmp_path):
+    (tmp_path / "d.tf").write_text(DROPOUT_LINE.format(p="0.99999999999"))
+    tenflang.save_examples(str(tmp_path / "d.txt"), {"x": np.ones((2, 3))})
+    code, out, err = run_cli(["tfweightcalc", tmp_path / "d.tf", tmp_path / "d.txt",
+                              "--dtype", "float32", "--max-iters", "2", "-o", tmp_path / "w.txt"])
+    assert code == 2 and out == "", err
+    assert ("error: dropout_mask: the drop probability is 1 in float32, which would drop every "
+            "entry") in err and "Traceback" not in err
+    assert not (tmp_path / "w.txt").exists()

@@ -27,6 +27,8 @@ from tenflang.distributed import cluster as dist  # noqa: E402
 from tenflang.data import vectors  # noqa: E402
 from tenflang.backprop import compile_gradient  # noqa: E402
 from tenflang.errors import TenflangError  # noqa: E402
+from tenflang.interp import evaluate  # noqa: E402
+from tenflang.interp.statistics import population  # noqa: E402
 from tenflang.data.shards import MANIFEST, manifest  # noqa: E402
 from tenflang.training.gradients import LocalGradients  # noqa: E402
 from tenflang.training.hooks import Callbacks, Checkpoints, combine  # noqa: E402
@@ -600,3 +602,60 @@ def test_dropout_and_batch_statistics_on_a_cluster(client, tmp_path):
     assert list(stats) == ["c.1", "z.2"]
     np.testing.assert_allclose(stats["c.1"], h.mean(axis=0), rtol=1e-12)
     np.testing.assert_allclose(stats["z.2"], h.var(axis=0), rtol=1e-10)
+
+
+def test_validation_on_a_cluster_is_taken_in_evaluation_mode(client, tmp_path):
+    """The held-out loss is tfevaluate's for the same weights and rows: dropout
+    off, the batch statistics at their population values over the training
+    rows (not the held-out rows' own means)."""
+    rng = np.random.default_rng(8)
+    arrays = {"x": rng.normal(size=(60, 3)), "t": rng.normal(size=60)}
+    path = tmp_path / "d.npz"
+    vectors.save_examples(str(path), arrays)
+    program = tenflang.parse(BN_DROPOUT, "bn.tf", shape_program=True)
+    data = dist.describe(str(path), chunk_size=20)
+    got = on_cluster(client, compile_gradient(program), data,
+                     TrainConfig(lr=0.05, max_iters=4, tol=0, val_fraction=0.25, seed=3))
+    train_rows, val_rows = [], []
+    for c, (n, held) in enumerate(zip(data.chunk_rows(), validation_shares(data.chunk_rows(),
+                                                                           0.25))):
+        kept, out = chunk_split(n, held, 3, c)
+        train_rows.append(20 * c + kept)
+        val_rows.append(20 * c + out)
+    train_rows, val_rows = np.concatenate(train_rows), np.concatenate(val_rows)
+    pick = lambda rows: {k: v[rows] for k, v in arrays.items()}      # noqa: E731
+    stats = population(program, pick(train_rows), got.weights)
+    for name, value in stats.items():
+        np.testing.assert_allclose(got.statistics[name], value, rtol=1e-10)
+    want = evaluate(program, pick(val_rows), {**got.weights, **stats})["l"]
+    assert got.val_loss == pytest.approx(float(np.mean(want)), rel=1e-10)
+
+
+DROPOUT_NET = """declare input x [3]
+declare exp_output t
+declare weight W [4, 3]
+declare weight v [4]
+declare intvar h [4]
+declare loss l
+define h = tanh (matmul W x)
+define l = pow (sub (dot v (mul h (dropout_mask h 0.4))) t) 2
+"""
+
+
+@pytest.mark.parametrize("batch_size", [None, 12])
+def test_dropout_masks_do_not_depend_on_the_chunking(client, tmp_path, batch_size):
+    """Keyed by each example's index in the data set (docs/design.md §2.3.2):
+    with any --chunk-size the steps are those of the run on one machine with
+    the same batches (the masks were keyed by the chunk's number and the row
+    in it, and changed with the chunking)."""
+    rng = np.random.default_rng(12)
+    arrays = {"x": rng.normal(size=(36, 3)), "t": rng.normal(size=36)}
+    path = tmp_path / "d.npz"
+    vectors.save_examples(str(path), arrays)
+    gcp = compile_gradient(tenflang.parse(DROPOUT_NET, "d.tf", shape_program=True))
+    cfg = TrainConfig(lr=0.05, max_iters=5, tol=0, seed=4, batch_size=batch_size)
+    for chunk in (5, 12, 36):
+        data = dist.describe(str(path), chunk_size=chunk)
+        batches = batch_size and functools.partial(global_batch, data.chunk_rows(), batch_size, 4)
+        alone = train(gcp, arrays, cfg, LocalGradients(batches=batches or None))
+        assert_same(on_cluster(client, gcp, data, cfg).weights, alone.weights)

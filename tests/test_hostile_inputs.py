@@ -249,7 +249,7 @@ def test_stale_temporary_files_of_a_killed_writer_are_removed(work):
 def test_weights_go_to_stdout_when_neither_o_nor_a_rescue_file_can_be_written(
         monkeypatch, capfd):
     from tenflang.training import rescue
-    monkeypatch.setattr(rescue, "rescue_file", lambda weights: None)    # a full disk
+    monkeypatch.setattr(rescue, "rescue_file", lambda weights, statistics=None: None)    # a full disk
     state = rescue.State({"w": np.array(0.25)})
     kept, failed = rescue.keep_weights(state, "/dev/full", None, tenflang.TrainConfig())
     assert kept == ["standard output"] and "No space left on device" in failed[0]

@@ -131,14 +131,63 @@ def test_a_table_must_have_rows():
                        "define v = take W i\n", "t.tf")
 
 
+TABLE_7 = "{W: [[1, 2], [3, 4], [5, 6], [7, 8], [9, 10], [11, 12], [13, 14]]}\n"
+
+
 @pytest.mark.parametrize("value,shown", [(7, "7.0"), (-1, "-1.0"), (1.5, "1.5")])
-def test_an_index_out_of_range_names_the_example(value, shown, run_cli, tmp_path):
+def test_an_index_out_of_range_in_the_data_is_found_before_the_run(value, shown, run_cli,
+                                                                   tmp_path):
+    """Indices read from the data are checked with the file, as one_hot's class
+    indices are: its line and column, the bad entry itself."""
     (tmp_path / "p.tf").write_text("declare input i [2]\ndeclare weight W [7, 2]\n"
                                    "declare output v\ndefine v = take W i\n")
     (tmp_path / "in.txt").write_text(f"{{i: [0, 1]}}\n{{i: [3, {value}]}}\n")
-    (tmp_path / "w.txt").write_text("{W: [[1, 2], [3, 4], [5, 6], [7, 8], [9, 10], [11, 12], "
-                                    "[13, 14]]}\n")
+    (tmp_path / "w.txt").write_text(TABLE_7)
     code, out, err = run_cli(["tfevaluate", "p.tf", "in.txt", "w.txt"], cwd=tmp_path)
     assert code == 2, err
-    assert f"take: index {shown} in example 2 is outside 0..6 (the rows of the table)" in err
+    assert (f"in.txt:2:2: error: variable 'i' is {shown}: a row index for take must be an "
+            "integer in 0..6") in err
     assert "Traceback" not in err
+
+
+def test_a_bad_index_in_the_last_batch_stops_training_before_the_first_step(run_cli, tmp_path):
+    """With mini-batches the bad example used to be met mid-run: named by its
+    place in its batch, after the steps before it, exit 1.  Now the data check
+    finds it first: its line, exit 2, no weights file written."""
+    (tmp_path / "p.tf").write_text("declare input i [2]\ndeclare exp_output y\n"
+                                   "declare weight W [7, 2]\ndeclare loss l\n"
+                                   "define l = pow (sub (sum (take W i)) y) 2\n")
+    lines = ["{i: [0, 1], y: 1}"] * 40 + ["{i: [0, 9], y: 1}"]
+    (tmp_path / "d.txt").write_text("\n".join(lines) + "\n")
+    code, out, err = run_cli(["tfweightcalc", "p.tf", "d.txt", "--batch-size", "1",
+                              "--max-iters", "100", "-o", "w.txt"], cwd=tmp_path)
+    assert code == 2, err
+    assert "d.txt:41:2: error: variable 'i' is 9.0: a row index for take must be an " \
+           "integer in 0..6" in err
+    assert not (tmp_path / "w.txt").exists()
+
+
+def test_a_computed_index_out_of_range_names_the_example(run_cli, tmp_path):
+    """An index the program computes is checked where it is taken."""
+    (tmp_path / "p.tf").write_text("declare input i [2]\ndeclare weight W [7, 2]\n"
+                                   "declare intvar j [2]\ndeclare output v\n"
+                                   "define j = add i 1\ndefine v = take W j\n")
+    (tmp_path / "in.txt").write_text("{i: [0, 1]}\n{i: [3, 6]}\n")
+    (tmp_path / "w.txt").write_text(TABLE_7)
+    code, out, err = run_cli(["tfevaluate", "p.tf", "in.txt", "w.txt"], cwd=tmp_path)
+    assert code == 2, err
+    assert "take: index 7.0 in example 2 is outside 0..6 (the rows of the table)" in err
+    assert "Traceback" not in err
+
+
+def test_a_table_float32_cannot_index_is_refused(tmp_path):
+    """float32 holds whole numbers exactly up to 2^24 only: a bigger table
+    could have rows no index names, so the run says so (float64 runs)."""
+    from tenflang import embedding
+    rows = 2 ** 24 + 2               # a table of zeros that takes no memory
+    i = np.array([[2.0 ** 24 + 1]])
+    table = np.broadcast_to(np.float64(0), (1, rows))
+    assert embedding.take(np, table, i)[0, 0] == 0.0
+    with pytest.raises(TenflangError, match=r"take: a table of 16,777,218 rows needs more "
+                       r"than float32, which holds whole numbers exactly only up to 16,777,216"):
+        embedding.take(np, np.broadcast_to(np.float32(0), (1, rows)), i.astype(np.float32))

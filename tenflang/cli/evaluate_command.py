@@ -23,7 +23,7 @@ from ..interp import evaluate
 from ..interp.statistics import split_statistics
 from ..modes import EVALUATION, Mode
 from ..lang import parse_file
-from ..lang.checks import check, class_indices
+from ..lang.checks import check, data_indices
 from ..errors import TenflangError
 from ..shapes import fmt_shape
 from .common import (check_outputs, device_option, dtype_option, reports_errors, say,
@@ -67,7 +67,7 @@ def tfevaluate(program_file, inputs_file, weights_file, fmt, out, summary, devic
     examples = vectors.load_examples(inputs_file, allow_nan=allow_nan, shapes=shapes)
     examples.validate(shapes, required={d.name for d in decls if d.kind == DeclKind.INPUT},
                       optional={d.name for d in decls if d.kind == DeclKind.EXP_OUTPUT})
-    examples.check_classes(class_indices(program))
+    examples.check_indices(data_indices(program))
     with np.errstate(all="ignore"):    # NaN/inf results are reported once, below
         values = evaluate(program, examples.arrays, weights | statistics, xp=xp, dtype=dtype,
                           mode=Mode(seed=seed) if training else EVALUATION)

@@ -33,6 +33,7 @@ from ..lang.checks import check
 from ..data import vectors
 from ..errors import Location, RunFailure, TenflangError
 from ..interp.engine import choose_engine
+from ..interp.statistics import split_statistics
 from ..lang import parse_file
 from ..training.gradients import LocalGradients
 from ..training.hooks import Callbacks, Checkpoints, combine
@@ -129,7 +130,7 @@ def tfweightcalc(gcp_file, data_file, out, lr, optimizer, weight_decay, lr_sched
         data = cluster_data(data_file, sig, scheduler, chunk_size, allow_nan)
     else:
         data = local_data(data_file, sig, chunk_size, sync_every, allow_nan, dtype)
-    init = load_init(init_file, sig) if init_file else None
+    init = load_init(init_file, gcp, sig) if init_file else None
     resume = resume_from(checkpoint, sig, cfg, resume_anyway) if checkpoint else None
     stop = StopFlag()
     bar = None if quiet or not sys.stderr.isatty() else ProgressBar(max_iters)
@@ -245,10 +246,11 @@ def checkpoint_saver(path: str, cfg):
     return save
 
 
-def load_init(path: str, sig) -> dict:
+def load_init(path: str, gcp, sig) -> dict:
     """The weights of --init: any subset of the GCP's (a message names which
-    when it is not all of them)."""
-    weights = vectors.load_weights(path)
+    when it is not all of them).  The batch statistics a weights file holds
+    after its weights are left out: training computes its own."""
+    weights, _ = split_statistics(gcp, vectors.load_weights(path))
     vectors.validate_weights(path, weights, sig.weights, subset=True)
     rest = [n for n in sig.weights if n not in weights]
     if rest:

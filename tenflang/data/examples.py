@@ -83,23 +83,23 @@ class Examples:
                 raise TenflangError(f"variable '{name}' has shape {fmt_shape(a.shape[1:])}, "
                                     f"expected {fmt_shape(shapes[name])}", self.locate(None, name))
 
-    def check_classes(self, classes: dict[str, int]) -> None:
-        """Every value of each variable in `classes` (name -> n) an integer in
-        0..n-1, as `one_hot` reads it; else TenflangError naming file, line (or
-        example) and variable."""
-        for name, n in classes.items():
+    def check_indices(self, indices: dict[str, tuple[int, str]]) -> None:
+        """Every value of each variable in `indices` (name -> (n, what reads
+        it): `lang.checks.data_indices`) an integer in 0..n-1; else
+        TenflangError naming file, line (or example) and variable."""
+        for name, (n, reader) in indices.items():
             a = self.arrays.get(name)
             if a is None:
                 continue
             flat = a.reshape(len(a), -1)
-            bad = ((flat != np.floor(flat)) | (flat < 0) | (flat >= n)).any(axis=1)
+            bad = (flat != np.floor(flat)) | (flat < 0) | (flat >= n)
             if bad.any():
-                k = int(np.argmax(bad))
-                value = float(flat[k][0]) if flat.shape[1] else None
+                k = int(np.argmax(bad.any(axis=1)))
+                value = float(flat[k][np.argmax(bad[k])])
                 # a CSV row: its line, without the cell's column (as this message always was)
                 where = self.locate(k, None if self.header_line else name)
-                raise TenflangError(f"variable '{name}' is {value!r}{self._in_example(k)}: a class "
-                                    f"index for one_hot must be an integer in 0..{n - 1}", where)
+                raise TenflangError(f"variable '{name}' is {value!r}{self._in_example(k)}: "
+                                    f"{reader} must be an integer in 0..{n - 1}", where)
 
     def check_finite(self) -> None:
         """No NaN or infinity in any array; else TenflangError at the earliest."""

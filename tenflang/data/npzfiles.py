@@ -58,12 +58,14 @@ def npz_arrays(path: str, what: str, dtype=np.float64,
 
 def npz_weights(path: str) -> dict[str, np.ndarray]:
     """The weights of a weights .npz file, or of a tfweightcalc checkpoint: its
-    `w:<name>` arrays, the weights of the iteration it was written at (the
-    format is training/checkpoints.py's; a checkpoint also holds `meta`)."""
+    `w:<name>` arrays, the weights of the iteration it was written at, and its
+    `t:<name>` arrays, their batch statistics, as a weights file holds them
+    after the weights (the format is training/checkpoints.py's; a checkpoint
+    also holds `meta`)."""
     headers = member_headers(path, "weights")
     members = {n: n for n in headers}
     if "meta" in headers and any(n.startswith("w:") for n in headers):
-        members = {n[2:]: n for n in headers if n.startswith("w:")}
+        members = {n[2:]: n for n in headers if n.startswith(("w:", "t:"))}
     check_members(path, {v: headers[m] for v, m in members.items()}, "weights", None)
     return read_members(path, "weights", np.float64, members)
 

@@ -31,6 +31,7 @@ import asyncio
 import concurrent.futures
 import contextlib
 import functools
+import itertools
 import time
 import uuid
 
@@ -48,7 +49,8 @@ from ..training.state import Interrupted, State, host_state
 from ..training.norms import gradient_norm
 from ..training.sampling import shares, validation_shares
 from ..interp.statistics import levels, population_by
-from .tasks import add_sums, chunk_sums, local_steps, part_of, round_value, statistic_sums
+from .tasks import (add_sums, chunk_sums, local_steps, part_of, round_value, statistic_sums,
+                    validation_sums)
 
 FAN_IN = 8                       # partial sums added per add_sums task
 RETRIES = 3                      # times a round is retried after a cluster failure
@@ -143,7 +145,8 @@ class Part:
     tenflang.distributed.tasks)."""
     future: object
     sample: tuple | None
-    index: int = 0          # the chunk's: dropout's keys (tenflang.distributed.tasks)
+    first: int = 0          # its first row's index among all training rows: dropout's keys
+                            # (tenflang.distributed.tasks)
 
 
 def training_parts(client, futures: list, data: Dataset, cfg: TrainConfig) -> tuple:
@@ -158,10 +161,12 @@ def training_parts(client, futures: list, data: Dataset, cfg: TrainConfig) -> tu
     val = [client.submit(part_of, f, h, cfg.seed, c, True, pure=False)
            for c, (f, h) in enumerate(zip(futures, held)) if h]
     rows = [r - h for r, h in zip(rows, held)]
+    firsts = itertools.accumulate(rows, initial=0)
     batch = cfg.batch_size if cfg.batch_size and cfg.batch_size < sum(rows) else None
     take = shares(rows, batch) if batch else rows
-    return ([Part(f, (r, t, cfg.seed, c) if batch else None, c)
-             for c, (f, r, t) in enumerate(zip(train, rows, take)) if t], val, sum(rows))
+    return ([Part(f, (r, t, cfg.seed, c) if batch else None, first)
+             for c, (f, r, t, first) in enumerate(zip(train, rows, take, firsts)) if t],
+            val, sum(rows))
 
 
 def retrying(client, once, waiting):
@@ -204,7 +209,7 @@ def dask_gradient(client, gcp: Program, parts: list, cfg: TrainConfig, waiting):
         round_ = client.submit(round_value, (*code, on_host(weights, cfg.dtype), cfg.dtype,
                                           iteration), pure=False)
         return tree_sum(client, [client.submit(chunk_sums, p.future, round_, p.sample,
-                                               (cfg.seed, p.index), pure=False)
+                                               (cfg.seed, p.first), pure=False)
                                  for p in parts], waiting)
 
     def gradient(weights: dict, iteration: int, rows=None):
@@ -226,7 +231,7 @@ def dask_rounds(client, gcp: Program, parts: list, cfg: TrainConfig, every: int,
                                           on_host(state.slots, cfg.dtype), cfg, state.iteration),
                                pure=False)
         return tree_sum(client, [client.submit(local_steps, p.future, round_, p.sample, count,
-                                               p.index, pure=False) for p in parts], waiting)
+                                               p.first, pure=False) for p in parts], waiting)
 
     def local_round(state: State):
         count = min(every, cfg.max_iters - state.iteration)
@@ -258,11 +263,13 @@ def cluster_population(client, gcp: Program, parts: list, cfg: TrainConfig, wait
     return population
 
 
-def validation_loss(client, gcp: Program, val: list, weights: dict, cfg: TrainConfig,
-                    waiting) -> float:
-    """Mean over the held-out rows of the sum of the losses."""
-    round_ = (*gcp_text(gcp), on_host(weights, cfg.dtype), cfg.dtype, 0)
-    total = retrying(client, lambda: tree_sum(client, [client.submit(chunk_sums, f, round_,
+def validation_loss(client, gcp: Program, val: list, weights: dict, statistics: dict,
+                    cfg: TrainConfig, waiting) -> float:
+    """Mean over the held-out rows of the sum of the losses, in evaluation mode
+    with the population values `statistics` (training/gradients.py)."""
+    round_ = (*gcp_text(gcp), on_host(weights, cfg.dtype), on_host(statistics, cfg.dtype),
+              cfg.dtype)
+    total = retrying(client, lambda: tree_sum(client, [client.submit(validation_sums, f, round_,
                                                                      pure=False) for f in val],
                                               waiting), waiting)
     return total["loss"] / total["rows"]

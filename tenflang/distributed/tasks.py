@@ -19,12 +19,17 @@ Conventions:
 * The GCP travels as text with its digest (tenflang/digests.py); each worker process plans it once
   (`plan_for`).
 * Dropout (docs/design.md §2.3.2) is keyed by the run's seed, the iteration and
-  each example's key: its chunk's index times 2**32 plus its row among the
-  chunk's training rows (`example_keys`), so the masks do not depend on which
-  worker holds a chunk, nor on how many workers there are.  `batch_mean` is
+  each example's index among the training rows of all the chunks, in chunk
+  order (`example_keys`: the chunk's first training row's index plus the row
+  within it), so the masks do not depend on which worker holds a chunk, on
+  how many workers there are, nor on how the data is cut into chunks; without
+  a validation split that is the example's index in the data set, as in a
+  run on one machine.  `batch_mean` is
   the mean over the examples a task runs: each chunk's share of the batch
   (PyTorch's DistributedDataParallel without SyncBatchNorm); `statistic_sums`
   sums a level of the exact population statistics after training.
+  `validation_sums` takes the held-out losses in evaluation mode, with those
+  population values (training/gradients.py).
 """
 from __future__ import annotations
 
@@ -34,7 +39,8 @@ from ..interp.device import to_host
 from ..interp.engine import Engine
 from ..interp.statistics import level_sums, levels
 from ..opkinds import Reduction
-from ..modes import Mode
+from ..interp.plan import make_plan
+from ..modes import EVALUATION, Mode
 from ..training.gradients import gradient_plan, to_device
 from ..training.signature import signature
 from ..training.state import State
@@ -88,14 +94,16 @@ def batch_of(chunk: dict, sample, iteration: int) -> tuple[dict, object]:
     return {name: array[xp.asarray(rows)] for name, array in chunk.items()}, rows
 
 
-def example_keys(index: int, rows, count: int) -> np.ndarray:
-    """The dropout keys of a chunk's examples (module docstring)."""
+def example_keys(first: int, rows, count: int) -> np.ndarray:
+    """The dropout keys of a chunk's examples (module docstring): `first`, the
+    index of its first training row; `rows`, the rows of the batch (None: all
+    `count` of them)."""
     rows = np.arange(count) if rows is None else np.asarray(to_host(rows))
-    return (index << 32) + rows
+    return first + rows
 
 
-def mode_of(seed: int, iteration: int, index: int, rows, count: int) -> Mode:
-    return Mode(seed=seed, iteration=iteration, rows=example_keys(index, rows, count))
+def mode_of(seed: int, iteration: int, first: int, rows, count: int) -> Mode:
+    return Mode(seed=seed, iteration=iteration, rows=example_keys(first, rows, count))
 
 
 def part_of(chunk: dict, held_out: int, seed: int, index: int, validation: bool) -> dict:
@@ -115,7 +123,8 @@ def round_value(value):
 def chunk_sums(chunk: dict, round_: tuple, sample=None, key: tuple = (0, 0)) -> dict:
     """Sums over the chunk's batch for the iteration of `round_` (digest,
     text, weights, dtype, iteration) of each weight's gradient and of the loss;
-    `key`: (the run's seed, the chunk's index), what dropout is keyed by."""
+    `key`: (the run's seed, the chunk's first training row's index), what
+    dropout is keyed by."""
     digest, text, weights, dtype, iteration = round_
     plan, sig = plan_for(digest, text)
     batch, rows = batch_of(chunk, sample, iteration)
@@ -128,7 +137,7 @@ def chunk_sums(chunk: dict, round_: tuple, sample=None, key: tuple = (0, 0)) -> 
                       for w, g in sig.gradients.items()}}
 
 
-def local_steps(chunk: dict, round_: tuple, sample, count: int, index: int = 0) -> dict:
+def local_steps(chunk: dict, round_: tuple, sample, count: int, first: int = 0) -> dict:
     """`count` optimizer steps on the chunk alone from the state of `round_`
     (digest, text, weights, slots, TrainConfig, iteration), its batch of each
     iteration drawn by `sample`; see the module docstring for what returns."""
@@ -144,7 +153,7 @@ def local_steps(chunk: dict, round_: tuple, sample, count: int, index: int = 0) 
             rows = rows_of(batch)
             values = Engine(xp).run(plan, {**batch, **state.weights}, dtype=cfg.dtype,
                                     reduce=Reduction.MEAN, mode=mode_of(cfg.seed, state.iteration,
-                                                                index, picked, rows))
+                                                                first, picked, rows))
             grads = {w: values[g] for w, g in sig.gradients.items()}
             losses.append(sum(float(values[name]) for name in sig.losses))
             step(state, grads, cfg, xp)
@@ -155,6 +164,20 @@ def local_steps(chunk: dict, round_: tuple, sample, count: int, index: int = 0) 
     return {"rows": rows, "loss": np.asarray(losses) * rows,
             "grads": {k: np.asarray(to_host(v), dtype=np.float64) * rows
                       for k, v in scaled.items()}}
+
+
+def validation_sums(chunk: dict, round_: tuple) -> dict:
+    """The sum of the losses over the chunk's held-out examples, in evaluation
+    mode, from `round_` (digest, text, weights, the population values of the
+    batch statistics, dtype); in `add_sums`' form."""
+    digest, text, weights, statistics, dtype = round_
+    program = program_for(digest, text)
+    sig = signature(program)
+    plan = make_plan(program, set(sig.inputs) | set(weights) | set(statistics), list(sig.losses))
+    values = Engine(module_of(chunk)).run(plan, {**chunk, **weights, **statistics}, dtype=dtype,
+                                          reduce=Reduction.SUM, mode=EVALUATION)
+    return {"rows": rows_of(chunk), "loss": sum(float(values[name]) for name in sig.losses),
+            "grads": {}}
 
 
 def statistic_sums(chunk: dict, round_: tuple, level: int) -> dict:

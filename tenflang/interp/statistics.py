@@ -39,11 +39,16 @@ def statistic_lines(program: Program) -> list[Define]:
             if ops.TABLE[d.op].cross_example and "/" not in d.name]
 
 
+def statistic_names(program: Program) -> set[str]:
+    """The names of the program's statistics: what an evaluation binds."""
+    return {d.name for d in statistic_lines(program)}
+
+
 def levels(program: Program) -> list[list[Define]]:
     """The statistics grouped by level (module docstring), lowest first."""
     depth: dict[str, int] = {}
     grouped: list[list[Define]] = []
-    statistics = {d.name for d in statistic_lines(program)}
+    statistics = statistic_names(program)
     for define in program.definitions():
         below = max((depth.get(o.name, 0) for o in define.operands if isinstance(o, Var)),
                     default=0)
@@ -96,7 +101,7 @@ def level_sums(program: Program, level: list[Define], data: dict, weights: dict,
 
 def split_statistics(program: Program, values: dict) -> tuple[dict, dict]:
     """(the weights, the statistics) of a weights file's `values`."""
-    names = {d.name for d in statistic_lines(program)}
+    names = statistic_names(program)
     return ({k: v for k, v in values.items() if k not in names},
             {k: v for k, v in values.items() if k in names})
 

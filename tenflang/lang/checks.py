@@ -364,14 +364,25 @@ def check_losses(program, decls, shapes, defined, shape_program: bool) -> None:
                        "tfcompiler needs at least one 'declare loss' to differentiate")
 
 
-def class_indices(program: Program) -> dict[str, int]:
-    """Data variables read as class indices: name -> n, for each `one_hot y n`
-    of a declared input or exp_output y (the data files are checked against it
-    before a run, so a bad label is reported with its file and line)."""
+# what reads a data variable as indices, as the data check's message says it
+INDEX_READERS = {"one_hot": "a class index for one_hot", "take": "a row index for take"}
+
+
+def data_indices(program: Program) -> dict[str, tuple[int, str]]:
+    """Data variables read as indices: name -> (n, what reads them), for each
+    `one_hot y n` and each `take W i` (W a table of n rows) of a declared input
+    or exp_output y or i.  The data files are checked against it before a run,
+    so a bad index is reported with its file and line, not mid-run."""
     decls = program.declarations()
-    out: dict[str, int] = {}
+    out: dict[str, tuple[int, str]] = {}
     for define in program.definitions():
-        y = define.operands[0] if define.op == "one_hot" else None
-        if isinstance(y, Var) and y.name in decls and decls[y.name].kind in BOUND_KINDS:
-            out[y.name] = min(out.get(y.name, define.attrs[0]), define.attrs[0])
+        if define.op == "one_hot":
+            index, n = define.operands[0], define.attrs[0]
+        elif define.op == "take" and isinstance(define.operands[0], Var):
+            index, n = define.operands[1], check(program)[define.operands[0].name][0]
+        else:
+            continue
+        if isinstance(index, Var) and index.name in decls and decls[index.name].kind in BOUND_KINDS:
+            if index.name not in out or n < out[index.name][0]:
+                out[index.name] = (n, INDEX_READERS[define.op])
     return out

@@ -11,7 +11,9 @@ hooks, state) as descent:`, and gives the loop a `Descent`:
 * `gradient(weights, iteration, rows) -> (mean gradient by weight, mean
   loss)` over that batch — a source that changes what a step computes per
   example (dropout keyed by each example's index) has both in hand;
-* `validate(weights) -> mean loss` over the validation split (None without);
+* `validate(weights, statistics) -> mean loss` over the validation split (None
+  without), in evaluation mode with `statistics`, the population values of
+  the batch statistics at `weights` (`State.current_statistics`);
 * `population(weights)`: the population values of the GCP's batch statistics
   over the training examples (docs/design.md §2.3.2; interp/statistics.py);
 * `epoch_iterations`, and `xp`, the array module the weights live on;
@@ -20,7 +22,7 @@ hooks, state) as descent:`, and gives the loop a `Descent`:
 
 The local source checks the data here, once, where training reads it: an
 `Examples` read from a file against the GCP with its file's lines in the
-messages (and class indices for `one_hot`), anything else as
+messages (and the indices `one_hot` and `take` read), anything else as
 `tenflang.interp.arguments.check_data` checks what a Python caller passes.
 """
 from __future__ import annotations
@@ -36,8 +38,8 @@ from ..interp import make_plan
 from ..interp.arguments import check_data
 from ..interp.engine import Engine
 from ..interp.memory import Buffers
-from ..interp.statistics import population
-from ..modes import Mode
+from ..interp.statistics import population, statistic_names
+from ..modes import EVALUATION, Mode
 from ..opkinds import Reduction
 from .sampling import batch_indices, split
 
@@ -72,7 +74,7 @@ def checked_examples(data, sig) -> dict:
     """The arrays of `data`, checked against the GCP's data variables once."""
     if isinstance(data, Examples):
         data.validate(sig.inputs, required=set(sig.inputs))
-        data.check_classes(sig.classes)
+        data.check_indices(sig.indices)
         return data.arrays
     return check_data(dict(getattr(data, "arrays", data)), sig.inputs, sig.inputs)
 
@@ -133,13 +135,15 @@ class LocalGradients:
         return gradient
 
     def validation(self, gcp, sig, examples: dict, rows, cfg) -> Callable:
-        """`validate(weights) -> mean loss` over the validation `rows`."""
-        plan = make_plan(gcp, set(sig.inputs) | set(sig.weights), list(sig.losses))
+        """`validate(weights, statistics) -> mean loss` over the validation `rows`
+        (module docstring)."""
+        plan = make_plan(gcp, set(sig.inputs) | set(sig.weights) | statistic_names(gcp),
+                         list(sig.losses))
         data = to_device({k: np.asarray(v)[rows] for k, v in examples.items()}, self.xp,
                          cfg.dtype)
 
-        def validate(weights: dict) -> float:
-            values = self.engine.run(plan, {**data, **weights}, dtype=cfg.dtype,
-                                     reduce=Reduction.MEAN)
+        def validate(weights: dict, statistics: dict) -> float:
+            values = self.engine.run(plan, {**data, **weights, **statistics}, dtype=cfg.dtype,
+                                     reduce=Reduction.MEAN, mode=EVALUATION)
             return sum(float(v) for v in values.values())
         return validate

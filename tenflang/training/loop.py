@@ -25,7 +25,13 @@ all weights falls below `tol`, after `max_iters` iterations, on divergence
 when `hooks.should_stop()` turns true (`Interrupted`), or — with `patience`
 — when the validation loss, evaluated after every epoch, has not improved
 for `patience` evaluations (the best weights are returned, as Keras'
-EarlyStopping with restore_best_weights).  The optimizers and schedules are
+EarlyStopping with restore_best_weights).  Validation runs in evaluation
+mode, as tfevaluate does (Keras and PyTorch's `eval()` alike): dropout off,
+the batch statistics at their population values for the current weights
+(one pass over the training data per epoch, shared with the validation
+metrics and a checkpoint of the same iteration: `remembered`).  A run that
+stops on a failure keeps its last good weights with their population values,
+where these can be computed (`with_kept_statistics`).  The optimizers and schedules are
 in `optimizers`; the warnings about untrustworthy runs in `health`; the
 state, result and errors in `state`.
 
@@ -199,7 +205,7 @@ def evaluate_validation(state: State, validate: Callable, cfg: TrainConfig,
     """Record the validation loss of the current weights; with patience, keep
     the best weights.  Returns the loss and whether `patience` evaluations
     brought no improvement (Keras' EarlyStopping: `min_delta` 0, mode "min")."""
-    val = validate(state.weights)
+    val = validate(state.weights, state.current_statistics())
     best = state.best_evaluation()
     state.val_history.append((state.iteration, val))
     hooks.on_validation(state, state.iteration, val)
@@ -248,16 +254,49 @@ def train(gcp: Program, examples, config: TrainConfig, gradients=None, hooks: Ho
     start = Start(state, started, source.xp, gcp)
     with source.open(gcp, sig, examples, config, hooks, state) as descent:
         if descent.population and statistic_lines(gcp):
-            state.population = descent.population
+            state.population = remembered(descent.population, state)
         hooks.on_start(state)
         with np.errstate(all="ignore"):     # a non-finite loss is reported as divergence
-            ending = descend(state, descent, config, hooks)
+            try:
+                ending = descend(state, descent, config, hooks)
+            except (Diverged, Interrupted) as failure:
+                with_kept_statistics(failure.state, state.population)
+                raise
         result = result_of(state, start, config, ending, descent.validate,
                            descent.epoch_iterations)
         if state.population:
             with_statistics(result, state.population)
     hooks.on_end(result)
     return result
+
+
+def remembered(population: Callable, state: State) -> Callable:
+    """`population(weights)`, computed once for the weights of an iteration: the
+    validation loss, its metrics and a checkpoint at the end of an epoch share
+    one pass.  A step changes the weights in place, but only after
+    `state.iteration` moved on; other weights (the last good ones, a host
+    copy) are other objects."""
+    last: list = [None, None, None]         # iteration, weights, their values
+
+    def at(weights: dict) -> dict:
+        if last[0] != state.iteration or last[1] is not weights:
+            last[:] = state.iteration, weights, population(weights)
+        return last[2]
+    return at
+
+
+def with_kept_statistics(kept: State, population: Callable | None) -> None:
+    """The population values at the weights a failed run keeps (`kept`, in host
+    memory), so that they can be evaluated (the ones `kept` holds may be a
+    resumed checkpoint's, at other weights).  Where that pass fails too (out of
+    memory, the cluster gone), the weights are kept without them: tfevaluate
+    then says they are missing."""
+    if population is None:
+        return
+    try:
+        kept.statistics = host_arrays(population(kept.weights))
+    except Exception:       # noqa: BLE001 - nothing may stop the weights being kept
+        kept.statistics = {}
 
 
 def with_statistics(result: TrainResult, population: Callable) -> None:
@@ -291,7 +330,8 @@ def result_of(state: State, start: Start, cfg: TrainConfig, ending: tuple, valid
         (best_iteration, val_loss), weights = state.best_evaluation(), final.best
     elif validate:
         last = state.val_history[-1] if state.val_history else None
-        val_loss = last[1] if last and last[0] == state.iteration else validate(state.weights)
+        val_loss = (last[1] if last and last[0] == state.iteration
+                    else validate(state.weights, state.current_statistics()))
     # a weight --freeze keeps is meant to stay where it started, 0 included
     warnings = untrusted(final, start.iteration, start.zero - set(cfg.freeze), epoch, cfg.lr,
                          start.unused)

@@ -30,11 +30,12 @@ def keep_weights(state: State, out: str | None, checkpoint: str | None, cfg,
                  ) -> tuple[list[str], list[str]]:
     """Write `state` to the checkpoint and `weights` (default: the state's; the
     best ones of an early-stopped run) to `out` (None: standard output), each
-    independently (the population values of the batch `statistics` after the
-    weights); a rescue file if the weights output failed, standard output
-    if that failed too.  Returns
+    independently, with the population values of their batch `statistics`
+    after them (default: the state's); a rescue file if the weights output
+    failed, standard output if that failed too.  Returns
     (where the weights are, the failures' messages)."""
-    weights = state.weights if weights is None else weights
+    if weights is None:
+        weights, statistics = state.weights, state.statistics
     kept, failed = [], []
 
     def attempt(label: str, write) -> None:
@@ -49,23 +50,24 @@ def keep_weights(state: State, out: str | None, checkpoint: str | None, cfg,
     attempt(out or "standard output", lambda: vectors.save_weights(out, weights, statistics)
             if out else write_file(None, vectors.format_weights(weights, statistics)))
     if (out or "standard output") not in kept:
-        rescue = rescue_file(weights)
+        rescue = rescue_file(weights, statistics)
         if rescue:
             kept.append(rescue)
         elif out:
-            attempt("standard output", lambda: write_file(None, vectors.format_weights(weights)))
+            attempt("standard output", lambda: write_file(None, vectors.format_weights(
+                weights, statistics)))
     return kept, failed
 
 
-def rescue_file(weights: dict) -> str | None:
-    """Write the weights to a new file in the working or temporary directory;
-    its path, or None when no directory takes it."""
+def rescue_file(weights: dict, statistics: dict | None = None) -> str | None:
+    """Write the weights (and their `statistics`) to a new file in the working
+    or temporary directory; its path, or None when no directory takes it."""
     import tempfile             # a failed output only
     name = time.strftime("tfweightcalc-rescue-%Y%m%d-%H%M%S") + f"-{os.getpid()}.txt"
     for folder in (os.getcwd(), tempfile.gettempdir()):
         path = os.path.join(folder, name)
         try:
-            vectors.save_weights(path, weights)
+            vectors.save_weights(path, weights, statistics)
             return path
         except TenflangError:
             continue

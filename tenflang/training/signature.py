@@ -24,7 +24,7 @@ import numpy as np
 from ..records import frozen
 from ..errors import Location, TenflangError
 from ..lang.ast import DeclKind, Define, Program
-from ..lang.checks import check, class_indices
+from ..lang.checks import check, data_indices
 from ..lang.diagnostics import error_at
 from ..naming import adjoint
 
@@ -35,7 +35,7 @@ class Signature:
     gradients: dict        # weight name -> the GCP output holding its gradient
     inputs: dict           # data name -> per-example shape
     losses: tuple
-    classes: dict = field(default_factory=dict)   # class-index data name -> n (one_hot)
+    indices: dict = field(default_factory=dict)   # index data name -> (n, reader): data_indices
 
 
 @functools.lru_cache(maxsize=8)
@@ -61,7 +61,7 @@ def signature(gcp: Program) -> Signature:
     inputs = {n: shapes[n] for n, d in decls.items()
               if d.kind in (DeclKind.INPUT, DeclKind.EXP_OUTPUT)}
     return Signature(weights, {w: adjoint(w) for w in weights}, inputs, losses,
-                     class_indices(gcp))
+                     data_indices(gcp))
 
 
 def check_gradients(gcp: Program, weights: dict, shapes: dict) -> None:

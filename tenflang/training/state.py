@@ -33,6 +33,12 @@ class State:
     # `population(weights) -> statistics` of the run (set by `train`; None: none to compute)
     population: object = field(default=None, repr=False, compare=False)
 
+    def current_statistics(self) -> dict:
+        """The population values of the batch statistics at the current weights
+        (none for a program without them), as evaluation binds them: what
+        the validation loss and metrics are taken with."""
+        return {} if self.population is None else self.population(self.weights)
+
     def best_evaluation(self) -> tuple[int, float] | None:
         """(iteration, validation loss) of the first lowest validation loss; a
         NaN or infinite one is never the best."""

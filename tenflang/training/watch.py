@@ -35,6 +35,8 @@ import numpy as np
 
 from ..records import frozen
 from ..interp import make_plan
+from ..interp.statistics import statistic_names
+from ..modes import EVALUATION
 from ..naming import adjoint
 from ..interp.engine import Engine
 from .gradients import to_device
@@ -59,7 +61,7 @@ class Epoch:
 
 class Figures(Hooks):
     """Gathers the figures of each epoch (see the module docstring);
-    `metrics(weights) -> {name: mean}` gives the validation metrics."""
+    `metrics(weights, statistics) -> {name: mean}` gives the validation metrics."""
 
     def __init__(self, config, metrics: Callable | None = None, clock=time.perf_counter):
         self.config, self.metrics, self.clock = config, metrics, clock
@@ -80,8 +82,8 @@ class Figures(Hooks):
     def make(self, state, info) -> Epoch:
         per_epoch = info.epoch_iterations
         losses = state.history[-per_epoch:]
-        metrics = self.metrics(state.weights) if self.metrics and info.val_loss is not None \
-            else {}
+        metrics = (self.metrics(state.weights, state.current_statistics())
+                   if self.metrics and info.val_loss is not None else {})
         return Epoch(info.epoch, math.ceil(self.config.max_iters / per_epoch), info.iteration,
                      self.config.max_iters, float(np.mean(losses)),
                      self.last_step.grad_norm if self.last_step else math.nan, info.val_loss,
@@ -127,10 +129,12 @@ class EpochLines(Hooks):
 
 
 def validation_metrics(program, examples: dict, config, engine: Engine | None = None):
-    """`metrics(weights) -> {output: mean over the validation examples}` for
-    every scalar output of `program` (a shape program, or a GCP: its
-    gradient outputs left out), or None without a validation split or
-    without such outputs."""
+    """`metrics(weights, statistics) -> {output: mean over the validation
+    examples}` for every scalar output of `program` (a shape program, or a
+    GCP: its gradient outputs left out), or None without a validation split
+    or without such outputs.  As the validation loss, they are taken in
+    evaluation mode, `statistics` the population values of the batch
+    statistics at `weights` (training/gradients.py)."""
     decls = program.declarations()
     gradients = {adjoint(n) for n, d in decls.items() if d.kind == "weight"}
     names = [n for n, d in decls.items() if d.kind == "output" and not d.shape
@@ -141,13 +145,14 @@ def validation_metrics(program, examples: dict, config, engine: Engine | None = 
         return None
     engine = engine or Engine()
     bound = {n for n, d in decls.items() if d.kind in ("input", "exp_output", "weight")}
-    plan = make_plan(program, bound, names)
+    plan = make_plan(program, bound | statistic_names(program), names)
     data = to_device({k: np.asarray(v)[rows] for k, v in examples.items() if k in bound},
                      engine.xp, config.dtype)
 
-    def metrics(weights: dict) -> dict:
-        values = engine.run(plan, {**data, **{k: w for k, w in weights.items() if k in bound}},
-                            dtype=config.dtype, reduce="mean")
+    def metrics(weights: dict, statistics: dict) -> dict:
+        values = engine.run(plan, {**data, **{k: w for k, w in weights.items() if k in bound},
+                                   **statistics},
+                            dtype=config.dtype, reduce="mean", mode=EVALUATION)
         return {name: float(values[name]) for name in names}
     metrics.names = names
     return metrics
