@@ -550,3 +550,12 @@ def test_a_drop_probability_float32_rounds_to_1_is_a_clear_error(run_cli, tmp_pa
     assert ("error: dropout_mask: the drop probability is 1 in float32, which would drop every "
             "entry") in err and "Traceback" not in err
     assert not (tmp_path / "w.txt").exists()
+
+
+def test_tfevaluate_refuses_a_seed_without_training(run_cli, tmp_path):
+    """--seed only seeds the dropout of --training; alone it would do nothing."""
+    write_bn(tmp_path)
+    code, out, err = run_cli(["tfevaluate", tmp_path / "bn.tf", tmp_path / "d.txt",
+                              tmp_path / "ws.txt", "--seed", "3"])
+    assert code == 2 and out == "", err
+    assert "error: --seed needs --training" in err and "Traceback" not in err

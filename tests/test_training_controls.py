@@ -293,6 +293,21 @@ def test_a_zero_weight_that_can_never_learn_is_named():
     assert started.warnings == []
 
 
+def test_a_run_that_stops_at_once_on_zero_weights_says_why():
+    """With no bias to move first, every gradient is 0 at the start: the run
+    "converges" after no step, and names the weights that cannot learn."""
+    no_bias = ZERO_HIDDEN.replace("define o = add t c", "define o = add t 0").replace(
+        "declare weight c\n", "")
+    assert no_bias != ZERO_HIDDEN
+    x = np.random.default_rng(1).normal(size=(30, 3))
+    result = train(gcp(no_bias), {"x": x, "y": x @ [1.0, 2.0, 3.0]},
+                   TrainConfig(lr=0.1, max_iters=20))
+    assert result.iterations == 0 and result.reason == "converged"
+    assert [w.split("'")[1] for w in result.warnings] == ["k", "v"]
+    assert "is 0 and the gradient was 0 from the start, so the run stopped at once" \
+        in result.warnings[0] and "--init" in result.warnings[0]
+
+
 def test_healthy_runs_have_no_warnings():
     result = train(sample_gcp("linear_regression.tf"), linear_data(),
                    TrainConfig(lr=0.05, batch_size=8, max_iters=2000, tol=0))

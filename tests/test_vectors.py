@@ -292,6 +292,10 @@ def test_not_a_number(tmp_path):
     assert rendered.startswith(f"{path}:2:5:") and rendered.endswith("\n    {x: abc}\n        ^")
     check(error_of(load_examples, write(tmp_path, "e.txt", "{x: [1, 2x]}\n")),
           "not a number: '2x'", str(tmp_path / "e.txt"), 1)
+    # the first bad item of a list, also where it opens the list (the caret was at the second)
+    first = error_of(load_examples, write(tmp_path, "f.txt", "{x: [f(1), f(2), 3]}\n")).render()
+    assert first.startswith(f"{tmp_path / 'f.txt'}:1:6: error: value of 'x' is not a number: "
+                            "'f(1)'"), first
 
 
 def test_ragged_list(tmp_path):

@@ -47,12 +47,15 @@ from .common import (check_outputs, device_option, dtype_option, reports_errors,
 @click.option("--allow-nan", is_flag=True, help="Accept NaN/inf in the inputs.")
 @click.option("--training", is_flag=True, help="Evaluate as in training: dropout drawn, batch "
               "statistics from the examples of INPUTS (not the population values in WEIGHTS).")
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
-              help="With --training: the seed dropout is drawn from.")
+@click.option("--seed", type=click.IntRange(min=0), help="With --training: the seed dropout "
+              "is drawn from (default 0).")
 @reports_errors
 def tfevaluate(program_file, inputs_file, weights_file, fmt, out, summary, device, dtype,
                allow_nan, training, seed):
     """Run PROGRAM on each example of INPUTS with the learned WEIGHTS."""
+    if seed is not None and not training:
+        raise TenflangError("--seed needs --training (it seeds the dropout drawn in training "
+                            "mode; evaluation draws none)")
     check_outputs({"-o": out}, {"PROGRAM": program_file, "INPUTS": inputs_file,
                                 "WEIGHTS": weights_file})
     fmt = output_format(out, fmt)
@@ -70,7 +73,7 @@ def tfevaluate(program_file, inputs_file, weights_file, fmt, out, summary, devic
     examples.check_indices(data_indices(program))
     with np.errstate(all="ignore"):    # NaN/inf results are reported once, below
         values = evaluate(program, examples.arrays, weights | statistics, xp=xp, dtype=dtype,
-                          mode=Mode(seed=seed) if training else EVALUATION)
+                          mode=Mode(seed=seed or 0) if training else EVALUATION)
     host = {n: None if v is None else to_host(v) for n, v in values.items()}
     for name, value in host.items():
         if value is not None and not np.isfinite(value).all():

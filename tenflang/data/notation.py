@@ -42,7 +42,7 @@ _FLOATISH = r"[0-9eE.+\-infatyINFATY\s,]*"            # characters float() may s
 FLOATISH_RE = re.compile(_FLOATISH)
 _FLAT_RE = re.compile(r"\[(" + _FLOATISH + r")\]")       # a list of numbers only
 _LEAF_RE = re.compile(r"\[([^\[\]{}:#]*)\]")                 # a list without sublists
-_BAD_ITEM_RE = re.compile(r"(?<![^\s,])(?!(?:" + NUM + r")(?![^\s,]))[^\s,]+")  # not a number
+_BAD_ITEM_RE = re.compile(r"(?<![^\s,[])(?!(?:" + NUM + r")(?![^\s,]))[^\s,]+")  # not a number
 _BLANK_NEXT_RE = re.compile(r"\n(?=[^\S\n]*(?:#|\n|$))")    # a newline before a blank line
 # JSON has no NaN or Infinity: NaN is null, ±inf a number every IEEE parser reads as ±inf
 _JSON_SPECIAL = {"nan": "null", "inf": "1e999", "-inf": "-1e999"}

@@ -12,7 +12,9 @@ Three symptoms are checked after a run (docs/guide.md §8 explains them):
 * a weight that was all zero when the run started is still all zero: its
   gradient was zero at every step, as for a weight that starts at 0 and
   multiplies only weights that also start at 0 (hidden units written with
-  scalar or vector weights: by symmetry none of them gets a gradient).
+  scalar or vector weights: by symmetry none of them gets a gradient).  A run
+  whose gradient is 0 from the start stops at once (`--tol`), and says so for
+  each such weight too.
 
 And one cause is known before a run: a weight no loss is computed from
 (`backprop.graph.unused_weights`) never moves; it gets that diagnosis, not
@@ -28,17 +30,18 @@ RISE = 0.1       # how far above the first epoch's loss the last one ends to cou
 
 
 def untrusted(state, first_iteration: int, zero_at_start: set, epoch_iterations: int,
-              lr: float, unused: tuple = ()) -> list[str]:
+              lr: float, unused: tuple = (), converged: bool = False) -> list[str]:
     """The warnings for a run that ended in `state`, having started at
     `first_iteration` with the weights `zero_at_start` all zero; `unused` are
-    the weights no loss is computed from."""
+    the weights no loss is computed from; `converged`: it stopped on `--tol`."""
     import numpy as np
     found = [oscillation(state.history, epoch_iterations, lr)]
     found = found if found[0] else [risen(state.history, epoch_iterations, lr)]
     found += [not_used(name) for name in unused]
     zero_at_start = set(zero_at_start) - set(unused)
-    if state.iteration > first_iteration:
-        found += [frozen(name, state.iteration - first_iteration)
+    steps = state.iteration - first_iteration
+    if steps or converged:
+        found += [frozen(name, steps) if steps else stopped_at_zero(name)
                   for name in state.weights if name in zero_at_start and not np.any(state.weights[name])]
     return [w for w in found if w]
 
@@ -81,6 +84,13 @@ def frozen(name: str, steps: int) -> str:
     return (f"weight '{name}' is still 0 after {steps} iterations: its gradient was 0 at every "
             f"step.  A weight that starts at 0 and multiplies only weights that also start at 0 "
             f"never learns; start it from small random values with --init (docs/guide.md §7)")
+
+
+def stopped_at_zero(name: str) -> str:
+    return (f"weight '{name}' is 0 and the gradient was 0 from the start, so the run stopped at "
+            f"once (gradient norm below --tol).  A weight that starts at 0 and multiplies only "
+            f"weights that also start at 0 never learns; start it from small random values "
+            f"with --init (docs/guide.md §7)")
 
 
 def not_used(name: str) -> str:

@@ -334,7 +334,7 @@ def result_of(state: State, start: Start, cfg: TrainConfig, ending: tuple, valid
                     else validate(state.weights, state.current_statistics()))
     # a weight --freeze keeps is meant to stay where it started, 0 included
     warnings = untrusted(final, start.iteration, start.zero - set(cfg.freeze), epoch, cfg.lr,
-                         start.unused)
+                         start.unused, converged=ending[2] == "converged")
     warnings += nonfinite_validation(final.val_history)
     return TrainResult(weights, state.iteration, *ending, time.perf_counter() - start.clock,
                        final.history, val_loss, final, final.val_history, best_iteration, epoch,
