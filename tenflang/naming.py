@@ -65,6 +65,13 @@ def local(target: str, k) -> str:
     return f"{target}.{k}"
 
 
+def is_numbered(name: str) -> bool:
+    """Whether `name` is a numbered local (`z.1`: a nested expression's node):
+    a user's name segment never starts with a digit, so a message shows the
+    expression, never this name."""
+    return name.rpartition(".")[2][:1].isdigit()
+
+
 @mutable
 class Namer:
     """Fresh names `<base>.1`, `<base>.2`, ... never reusing a name; the

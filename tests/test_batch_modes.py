@@ -242,7 +242,7 @@ define l = sum (mul h (dropout_mask h {p}))
     ("1.5", "'dropout_mask' operand 'p' must be at least 0 and less than 1, got 1.5"),
     ("-0.1", "'dropout_mask' operand 'p' must be at least 0 and less than 1, got -0.1"),
     ("q", "'dropout_mask' operand 'p' must be a number literal, not the name 'q'"),
-    ("(mul q 0.5)", "'dropout_mask' operand 'p' must be a number literal, not the name 'l.1'"),
+    ("(mul q 0.5)", "'dropout_mask' operand 'p' must be a number literal, not an expression"),
 ])
 def test_dropout_probability_errors(run_cli, tmp_path, p, message):
     path = tmp_path / "drop.tf"

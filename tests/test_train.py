@@ -190,7 +190,8 @@ def test_cli_corrupt_checkpoint(linear_gcp, tmp_path):
     checkpoint = tmp_path / "ck.npz"
     checkpoint.write_bytes(b"not a zip file")
     code, _, err = cli(linear_gcp, SAMPLES_DIR / "linear_train.txt", "--checkpoint", checkpoint)
-    assert code == 2 and "not a tfweightcalc checkpoint" in err
+    assert code == 2 and "not a tfweightcalc checkpoint (not an .npz archive)" in err
+    assert "pickled" not in err and checkpoint.read_bytes() == b"not a zip file"
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])

@@ -308,6 +308,23 @@ def test_a_run_that_stops_at_once_on_zero_weights_says_why():
         in result.warnings[0] and "--init" in result.warnings[0]
 
 
+@pytest.mark.parametrize("optimizer", ["adagrad", "rmsprop", "adam"])
+def test_a_zero_eps_that_divides_0_by_0_is_named_as_the_cause(optimizer):
+    """k and v start at 0 with gradient 0: with --eps 0 their first step is 0/0.
+    A smaller --lr (the advice for a step too long) would not help."""
+    from tenflang.training.loop import Diverged
+    x = np.random.default_rng(2).normal(size=(10, 3))
+    data = {"x": x, "y": x @ [1.0, 2.0, 3.0]}
+    with pytest.raises(Diverged, match=r"a weight became infinite or NaN; with --eps 0, a "
+                       r"weight whose gradient stays 0 divides 0 by 0: give --eps a value "
+                       r"above 0"):
+        train(gcp(ZERO_HIDDEN), data, TrainConfig(lr=0.1, optimizer=optimizer, eps=0.0,
+                                                  max_iters=5, tol=0))
+    done = train(gcp(ZERO_HIDDEN), data, TrainConfig(lr=0.1, optimizer=optimizer, max_iters=5,
+                                                     tol=0))
+    assert done.iterations == 5
+
+
 def test_healthy_runs_have_no_warnings():
     result = train(sample_gcp("linear_regression.tf"), linear_data(),
                    TrainConfig(lr=0.05, batch_size=8, max_iters=2000, tol=0))

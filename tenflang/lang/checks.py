@@ -23,6 +23,7 @@ import re
 from dataclasses import replace
 
 from .. import limits, ops, other_names
+from ..naming import is_numbered
 from ..opkinds import Attr, Op
 from ..shapes import Shape, ShapeMismatch, fmt_shape
 from .ast import BOUND_KINDS, KINDS, DeclKind, Declare, Define, Dims, Num, Program, Var
@@ -305,8 +306,10 @@ def check_literals(program, define: Define, op: Op) -> None:
     for attr, operand in zip(op.literals, define.operands[op.arity - len(op.literals):]):
         what = f"'{op.name}' operand '{attr.name}'"
         if not isinstance(operand, Num):
+            given = ("an expression" if is_numbered(operand.name)
+                     else f"the name '{operand.name}'")
             raise error_at(program, operand.pos or define.op_pos, f"{what} must be a number "
-                           f"literal, not the name '{operand.name}'", define.origin)
+                           f"literal, not {given}", define.origin)
         problem = attr.check(operand.value)
         if problem:
             raise error_at(program, operand.pos or define.op_pos,

@@ -19,6 +19,7 @@ import io
 import json
 import math
 import os
+import zipfile
 
 import numpy as np
 
@@ -102,8 +103,10 @@ def load_checkpoint(path: str, weight_shapes: dict, cfg, anyway: bool = False) -
             raise
         raise TenflangError(f"not a tfweightcalc checkpoint ({problem})", Location(path)) from None
     except Exception as err:
-        raise TenflangError(f"not a tfweightcalc checkpoint ({type(err).__name__}: {err})",
-                            Location(path)) from None
+        # numpy takes any file that is not an archive for pickled data, and says so
+        why = "not an .npz archive" if not zipfile.is_zipfile(path) else \
+            f"{type(err).__name__}: {err}"
+        raise TenflangError(f"not a tfweightcalc checkpoint ({why})", Location(path)) from None
     iteration = check_meta(path, meta, cfg.optimizer)
     changed = differences(meta["settings"], cfg)
     if changed and not anyway:

@@ -169,8 +169,10 @@ def guarded(take_pass, state: State, descent: Descent, cfg: TrainConfig, first: 
 def weights_diverged(state: State, cfg: TrainConfig) -> Diverged:
     """Divergence found in the weights a step made (`state` still holds the
     last good ones)."""
+    advice = (f"with --eps 0, a weight whose gradient stays 0 divides 0 by 0: give --eps a "
+              f"value above 0" if cfg.eps == 0 else f"try a smaller --lr (it was {cfg.lr:g})")
     return Diverged(f"training diverged at iteration {state.iteration + 1}: a weight became "
-                    f"infinite or NaN; try a smaller --lr (it was {cfg.lr:g})", host_state(state))
+                    f"infinite or NaN; {advice}", host_state(state))
 
 
 def check_finite(losses: list, norm: float, state: State, cfg: TrainConfig) -> None:
