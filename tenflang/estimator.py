@@ -6,9 +6,11 @@
 It sits above `training` (it compiles, trains and evaluates) and below the
 CLI.  Conventions, as scikit-learn's: the constructor only stores its
 arguments (`get_params`/`set_params` see them, so `sklearn.base.clone`,
-grid search and cross-validation work); what `fit` learns ends in `_`
-(`gcp_`, `weights_`, `result_`); `score` is greater-is-better (the negated
-mean loss).  Data: `X` is the array of the program's only `input`, or a
+grid search and cross-validation work; its keyword arguments are
+`TrainConfig`'s fields); what `fit` learns ends in `_` (`shape_`, the program
+as it read it; `gcp_`, `weights_`, `result_`); `score` is greater-is-better
+(the negated mean loss).  `fit` checks its arrays as `tenflang.train` checks
+them (tenflang/edge.py).  Data: `X` is the array of the program's only `input`, or a
 dictionary name -> array when it has several; `y` likewise for its
 `exp_output`s.  `predict` returns the program's `output` (`output=` names
 one when there are several), with the example axis.  The warnings of a run
@@ -22,6 +24,7 @@ import warnings
 
 import numpy as np
 
+from . import edge
 from .backprop import compile_gradient
 from .backprop.graph import ancestors
 from .errors import TenflangError
@@ -40,15 +43,22 @@ class TrainingWarning(UserWarning):
 class Estimator:
     """Fit a shape program's weights on arrays; predict and score with them."""
 
+    # every TrainConfig field, with its default (tests/test_api.py holds the two equal)
     def __init__(self, program, *, output: str | None = None, lr: float = 0.1,
                  optimizer: str = "sgd", batch_size: int | None = None, max_iters: int = 1000,
-                 tol: float = 1e-6, seed: int = 0, weight_decay: float = 0.0,
+                 tol: float = 1e-6, seed: int = 0, momentum: float | None = None,
+                 betas: tuple | None = None, eps: float | None = None,
+                 val_fraction: float = 0.0, dtype: str = "float64", weight_decay: float = 0.0,
                  lr_schedule: str = "constant", patience: int | None = None,
-                 val_fraction: float = 0.0, dtype: str = "float64"):
+                 nesterov: bool = False, clip_norm: float | None = None,
+                 lr_step: int | None = None, lr_gamma: float | None = None,
+                 warmup: int | None = None, freeze: tuple = ()):
         self.program, self.output, self.lr, self.optimizer = program, output, lr, optimizer
         self.batch_size, self.max_iters, self.tol, self.seed = batch_size, max_iters, tol, seed
-        self.weight_decay, self.lr_schedule, self.patience = weight_decay, lr_schedule, patience
-        self.val_fraction, self.dtype = val_fraction, dtype
+        self.momentum, self.betas, self.eps, self.val_fraction = momentum, betas, eps, val_fraction
+        self.dtype, self.weight_decay, self.lr_schedule = dtype, weight_decay, lr_schedule
+        self.patience, self.nesterov, self.clip_norm = patience, nesterov, clip_norm
+        self.lr_step, self.lr_gamma, self.warmup, self.freeze = lr_step, lr_gamma, warmup, freeze
 
     # ------------------------------------------------------------ scikit-learn's protocol
     @classmethod
@@ -82,13 +92,15 @@ class Estimator:
     # ------------------------------------------------------------ fit, predict, score
     def fit(self, X, y=None, init: dict | None = None) -> "Estimator":
         """Learn the weights from examples `X` (inputs) and `y` (expected outputs)."""
-        shape = self._shape()
+        shape = self._shape(fitted=False)
         if self.output is not None:
             self._output(shape)         # a bad output is refused before any training
         config = TrainConfig(**{k: v for k, v in self.get_params().items()
                                 if k not in ("program", "output")})
-        self.gcp_ = compile_gradient(shape)
-        self.result_ = train(self.gcp_, self._data(shape, X, y), config, init=init)
+        data = edge.arrays("data", nulls=True)("fit(): X, y", self._data(shape, X, y))
+        init = edge.optional(edge.arrays("weight", nulls=False))("fit(): init", init)
+        self.shape_, self.gcp_ = shape, compile_gradient(shape)
+        self.result_ = train(self.gcp_, data, config, init=init)
         self.weights_ = self.result_.weights
         for message in self.result_.warnings:
             warnings.warn(message, TrainingWarning, stacklevel=2)
@@ -116,7 +128,11 @@ class Estimator:
                 for n, v in values.items() if not shapes[n]}
 
     # ------------------------------------------------------------ helpers
-    def _shape(self) -> Program:
+    def _shape(self, fitted: bool = True) -> Program:
+        """The shape program: once fitted, the one `fit` read (a file changed or
+        gone since does not change the model)."""
+        if fitted and hasattr(self, "shape_"):
+            return self.shape_
         if isinstance(self.program, Program):
             return self.program
         return parse_file(str(self.program), shape_program=True)
@@ -186,6 +202,13 @@ def named(X) -> bool:
     return isinstance(X, dict) and not hasattr(X, "toarray")
 
 
+def checked_arrays(X: dict) -> dict:
+    """Each array of a dictionary `X` as scikit-learn checks an array (NaN,
+    infinity, text: its own ValueError), any number of axes."""
+    from sklearn.utils import check_array
+    return {name: check_array(a, ensure_2d=False, allow_nd=True) for name, a in X.items()}
+
+
 def labels_read(shape: Program, name: str) -> list[str]:
     """The exp_outputs that variable `name` depends on (an output such as
     `equal (argmax scores) label` needs the label, so only evaluation on labelled
@@ -218,7 +241,7 @@ class Classifier(Estimator):
         shape = self._shape()
         label, output = self._label(shape), self._output(shape)
         if named(X):
-            y = np.asarray(y).reshape(-1)
+            X, y = checked_arrays(X), np.asarray(y).reshape(-1)
         else:
             X, y = validate_data(self, X, y, allow_nd=True)
         check_classification_targets(y)
@@ -234,10 +257,14 @@ class Classifier(Estimator):
         from sklearn.utils.validation import check_is_fitted, validate_data
         check_is_fitted(self)
         shape = self._shape()
-        if not named(X):
+        if named(X):
+            X = checked_arrays(X)
+        else:
             X = self._inputs(shape, validate_data(self, X, reset=False, allow_nd=True))
         values = np.asarray(super().predict(X), dtype=float)
         op = {d.name: d.op for d in shape.definitions()}.get(self._output(shape))
+        if len(self.classes_) == 1:         # fitted on one label: it is certain
+            return np.ones((len(values), 1))
         if values.ndim == 1:
             p = values if op == "logistic" else np.exp(-np.logaddexp(0.0, -values))
             return np.stack([1 - p, p], axis=1)[:, :len(self.classes_)]

@@ -193,6 +193,78 @@ def test_estimator_errors():
         model.fit(np.zeros((2, 4)), np.zeros(2))
 
 
+def test_estimator_takes_every_train_config_setting():
+    """The keyword arguments are TrainConfig's fields, with its defaults (docs/api.md):
+    the step schedule needs lr_step, so it could not be fitted before."""
+    import dataclasses
+    params = inspect.signature(tenflang.Estimator.__init__).parameters
+    settings = {p.name: p.default for p in params.values() if p.name not in ("self", "program",
+                                                                               "output")}
+    assert settings == {f.name: f.default if f.default is not dataclasses.MISSING
+                        else f.default_factory() for f in dataclasses.fields(tenflang.TrainConfig)}
+    d = data(40)
+    model = tenflang.Estimator(LINEAR, lr=0.1, max_iters=30, tol=0, lr_schedule="step",
+                               lr_step=10, lr_gamma=0.5, optimizer="momentum", momentum=0.5,
+                               freeze=("b",)).fit(d["x"], d["y"])
+    assert model.weights_["b"] == 0.0 and model.result_.iterations == 30
+    same = tenflang.train(tenflang.compile_gradient(model.shape_), d, tenflang.TrainConfig(
+        lr=0.1, max_iters=30, tol=0, lr_schedule="step", lr_step=10, lr_gamma=0.5,
+        optimizer="momentum", momentum=0.5, freeze=("b",)))
+    np.testing.assert_array_equal(model.weights_["w"], same.weights["w"])
+
+
+def test_estimator_fit_checks_its_arrays_as_train_does():
+    x = np.zeros((4, 3))
+    with raises("fit(): data 'x' holds complex numbers"):
+        tenflang.Estimator(LINEAR).fit(x + 1j, np.zeros(4))
+    with raises("fit(): data 'y' is not an array of numbers"):
+        tenflang.Estimator(LINEAR).fit(x, np.array(["a", "b", "c", "d"], dtype=object))
+    with raises("fit(): weight 'w' holds complex numbers"):
+        tenflang.Estimator(LINEAR).fit(x, np.zeros(4), init={"w": np.ones(3) * 1j})
+    with raises("data 'x' is inf in example 2 (0-based); NaN and infinity are rejected"):
+        tenflang.Estimator(LINEAR).fit(np.where(np.arange(12).reshape(4, 3) == 7, np.inf, 0),
+                                       np.zeros(4))
+
+
+def test_a_fitted_estimator_keeps_the_program_it_read(tmp_path, monkeypatch):
+    """A model is what fit learned: editing or removing the file after fit
+    changes nothing, and the model pickles without it."""
+    import pickle
+    path = tmp_path / "model.tf"
+    path.write_text(open(LINEAR).read())
+    d = data(20)
+    model = tenflang.Estimator(str(path), max_iters=200).fit(d["x"], d["y"])
+    before = model.predict(d["x"][:3])
+    path.write_text(open(LINEAR).read().replace("define o = add", "define o = sub"))
+    np.testing.assert_array_equal(model.predict(d["x"][:3]), before)
+    copy = pickle.dumps(model)
+    path.unlink()
+    np.testing.assert_array_equal(pickle.loads(copy).predict(d["x"][:3]), before)
+
+
+def test_train_refuses_data_tfweightcalc_refuses(gcp):
+    """No examples, NaN or infinity (tfweightcalc's --allow-nan: an Examples read
+    with allow_nan=True), and a name the GCP does not declare."""
+    cfg = tenflang.TrainConfig(max_iters=2)
+    with raises("no examples: the data holds 0 examples"):
+        tenflang.train(gcp, {"x": np.zeros((0, 3)), "y": np.zeros(0)}, cfg)
+    bad = data()
+    bad["y"][4] = np.nan
+    with raises("data 'y' is nan in example 4 (0-based)"):
+        tenflang.train(gcp, bad, cfg)
+    with raises("unexpected data 'z': the program's data variables are 'x', 'y'"):
+        tenflang.train(gcp, {**data(), "z": np.zeros(6)}, cfg)
+
+
+def test_names_a_program_does_not_have_are_refused(shape):
+    """A misspelt result or optional exp_output would have come back as NULL."""
+    weights = {"w": np.ones(3), "b": np.zeros(())}
+    with raises("results: 'oo' is not a variable of the program"):
+        tenflang.evaluate(shape, data(), weights, results=["oo"])
+    with raises("unexpected data 'yy': the program's data variables are 'x', 'y'"):
+        tenflang.evaluate(shape, {"x": data()["x"], "yy": data()["y"]}, weights)
+
+
 def test_estimator_issues_training_warnings():
     program = tenflang.parse(programs.STUCK_PRODUCT, shape_program=True)
     with pytest.warns(tenflang.TrainingWarning) as caught:

@@ -158,6 +158,25 @@ def test_binary_scalar_score():
     assert list(model.classes_) == [-1, 1] and model.score(X, y) > 0.9
 
 
+def test_one_label_is_certain_and_dict_inputs_are_checked_as_arrays_are():
+    """Fitted on one label, every row of predict_proba is [1] (the scalar score's
+    complement was given as that class's probability); NaN in a dictionary's
+    array is scikit-learn's ValueError, as in an array X (it trained, then
+    diverged)."""
+    program = tenflang.parse(BINARY, shape_program=True)
+    X = np.random.default_rng(3).normal(size=(20, 3))
+    model = tenflang.Classifier(program, output="s", max_iters=20).fit(X, ["yes"] * 20)
+    np.testing.assert_array_equal(model.predict_proba(X[:4]), np.ones((4, 1)))
+    assert list(model.predict(X[:4])) == ["yes"] * 4
+    bad = X.copy()
+    bad[3, 1] = np.nan
+    for inputs in (bad, {"x": bad}):
+        with pytest.raises(ValueError, match="contains NaN"):
+            tenflang.Classifier(program, output="s", max_iters=20).fit(inputs, [0, 1] * 10)
+    with pytest.raises(ValueError, match="contains NaN"):
+        model.predict_proba({"x": bad})
+
+
 def test_refusals_come_before_training():
     """A bad output, a label-dependent output, one-hot labels or more classes
     than scores are refused by fit before it trains (max_iters=10**9 would

@@ -32,7 +32,13 @@ def array_shape(shape) -> str:
 def check_data(arrays: dict, shapes: dict, required, optional=()) -> dict:
     """`arrays` with every `required` name bound (an `optional` one may be
     absent or None), each an array of examples of its declared shape, all
-    with the same number of examples."""
+    with the same number of examples, and no other name (a misspelt optional
+    one would read as NULL)."""
+    known = [*required, *optional]
+    extra = next((name for name in arrays if name not in known), None)
+    if extra is not None:
+        raise TenflangError(f"unexpected data '{extra}': the program's data variables are "
+                            f"{', '.join(map(repr, known)) or 'none'}")
     out, first = dict(arrays), None
     for name in [*required, *optional]:
         if out.get(name) is None:

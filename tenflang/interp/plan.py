@@ -20,6 +20,7 @@ from __future__ import annotations
 
 
 from ..records import frozen
+from ..errors import TenflangError
 from .. import ops
 from ..lang.ast import BOUND_KINDS, DeclKind, Program, Var
 from ..lang.checks import check
@@ -63,6 +64,9 @@ def make_plan(program: Program, available, results=None, shapes=None) -> Plan:
     bound = tuple(n for n, d in decls.items()
                   if (d.kind in BOUND_KINDS or n in given) and n in available)
     results = tuple(default_results(program) if results is None else results)
+    unknown = next((r for r in results if r not in decls and r not in shapes), None)
+    if unknown is not None:     # a misspelt name would come back as NULL
+        raise TenflangError(f"results: '{unknown}' is not a variable of the program")
     has_value = set(bound)
     steps = []
     for define in program.definitions():

@@ -33,7 +33,8 @@ from typing import Callable
 import numpy as np
 
 from ..records import mutable
-from ..data.examples import Examples
+from ..data.examples import Examples, first_nonfinite
+from ..errors import TenflangError
 from ..interp import make_plan
 from ..interp.arguments import check_data
 from ..interp.engine import Engine
@@ -76,7 +77,17 @@ def checked_examples(data, sig) -> dict:
         data.validate(sig.inputs, required=set(sig.inputs))
         data.check_indices(sig.indices)
         return data.arrays
-    return check_data(dict(getattr(data, "arrays", data)), sig.inputs, sig.inputs)
+    arrays = check_data(dict(getattr(data, "arrays", data)), sig.inputs, sig.inputs)
+    if arrays and not len(next(iter(arrays.values()))):
+        raise TenflangError("no examples: the data holds 0 examples (training needs one or more)")
+    bad = first_nonfinite(arrays)
+    if bad:
+        k, name, value = bad
+        raise TenflangError(f"data '{name}' is {value!r} in example {k} (0-based); NaN and "
+                            "infinity are rejected, as tfweightcalc rejects them without "
+                            "--allow-nan (to train on them, pass load_examples(path, "
+                            "allow_nan=True))")
+    return arrays
 
 
 def epoch_iterations(n_train: int, batch_size: int | None) -> int:
