@@ -1,6 +1,8 @@
 """`tenflang plan`: the generated Python a program runs as."""
 from __future__ import annotations
 
+import pytest
+
 from support.paths import ROOT
 from support.programs import ORIGINAL_EXAMPLE_FILE as ORIGINAL
 
@@ -19,6 +21,15 @@ def test_plan_without_an_exp_output_drops_the_loss(run_cli):
     code, out, _ = run_cli(["tenflang", "plan", ORIGINAL, "--without", "y"])
     assert code == 0
     assert "lambda" not in out and "o = F.logistic(xp, z)" in out
+
+
+@pytest.mark.parametrize("name", ["yy", "w"])
+def test_plan_without_a_name_that_is_not_a_data_variable_is_an_error(run_cli, name):
+    """A typo (or a weight) used to print the whole plan, exit 0."""
+    code, out, err = run_cli(["tenflang", "plan", ORIGINAL, "--without", name])
+    assert code == 2 and out == "", err
+    assert (f"error: --without {name}: not a data variable (input or exp_output) of the "
+            "program; its data variables: x, y") in err
 
 
 def test_plan_of_a_gcp_with_reduce_sums_inside_products(run_cli, tmp_path):

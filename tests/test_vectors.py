@@ -183,6 +183,17 @@ def test_csv_header_columns_in_any_order_and_comments(tmp_path):
     assert ex.lines == [4]
 
 
+@pytest.mark.parametrize("end", ["\r", "\r\n", "\n"])
+def test_csv_lines_end_in_any_of_the_three_ways(tmp_path, end):
+    """A lone CR ends a line too (old Mac files), as Python's universal newlines
+    and pandas read it; it was 'malformed CSV: new-line character seen in
+    unquoted field'."""
+    ex = load_examples(write(tmp_path, "d.csv", end.join(["x,y", "1,2", "# c", "3,4", ""])))
+    assert ex.arrays["x"].tolist() == [1.0, 3.0] and ex.lines == [2, 4]
+    bad = write(tmp_path, "e.csv", end.join(["x,y", "1,2", "3,z", ""]))
+    check(error_of(load_examples, bad), "CSV cell of column 'y' is not a number: 'z'", bad, 3)
+
+
 def test_validate_accepts_optional_and_null_optional(tmp_path):
     ex = load_examples(write(tmp_path, "d.txt", "{x: [1, 2], y: null}\n"))
     ex.validate({"x": (2,), "y": ()}, required={"x"}, optional={"y"})

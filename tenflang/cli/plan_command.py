@@ -23,7 +23,8 @@ from ..interp.codegen import generate
 from ..interp.fusion import Group
 from ..interp.sweeps import Sweep
 from ..lang import parse_file
-from ..lang.ast import BOUND_KINDS
+from ..lang.ast import BOUND_KINDS, DeclKind
+from ..errors import TenflangError
 from .common import check_outputs, dtype_option, reports_errors, write_output
 
 
@@ -47,7 +48,13 @@ def plan_command(program_file, reduce, without, fused, device, dtype, out):
     """Print the generated Python that runs PROGRAM."""
     check_outputs({"-o": out}, {"PROGRAM": program_file})
     program = parse_file(program_file)
-    data = {d.name for d in program.declarations().values() if d.kind in BOUND_KINDS}
+    decls = program.declarations().values()
+    data = {d.name for d in decls if d.kind in BOUND_KINDS}
+    examples = [d.name for d in decls if d.kind in (DeclKind.INPUT, DeclKind.EXP_OUTPUT)]
+    stray = next((name for name in without if name not in examples), None)
+    if stray is not None:
+        raise TenflangError(f"--without {stray}: not a data variable (input or exp_output) of "
+                            f"the program; its data variables: {', '.join(examples) or 'none'}")
     plan = make_plan(program, data - set(without))
     native_c = device == "cpu" and native.unavailable_reason() is None
     # with a reduction the CPU runs it with its memory plan (interp/memory.py)

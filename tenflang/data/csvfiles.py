@@ -138,6 +138,8 @@ def _csv_column(examples: CsvExamples, j: int, col: list[str], title: str):
 def read_csv(path: str) -> CsvExamples:
     """The examples of a CSV data file (none without data rows)."""
     text = file_text(path, "data")
+    if "\r" in text:       # every line end as Python's universal newlines and pandas read it
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
     raw = text.split("\n")
     numbers = content_lines(text, raw)
     try:
