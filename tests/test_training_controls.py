@@ -218,6 +218,35 @@ def test_cli_patience_writes_the_best_weights_and_says_so(tmp_path):
     np.testing.assert_array_equal(written["w"], best.weights["w"])
 
 
+def test_a_run_resumed_where_patience_stopped_it_stops_there():
+    """The checkpoint of an early-stopped run has used up its patience: resumed,
+    it stops at once with the same figures (it took one more step, an epoch
+    with mini-batches, at every resume)."""
+    gcp, data = sample_gcp("linear_regression.tf"), early_data()
+    for batch_size in (None, 4):
+        cfg = TrainConfig(**{**EARLY, "batch_size": batch_size})
+        straight = train(gcp, data, cfg)
+        assert straight.reason == "early-stopped" and straight.iterations < cfg.max_iters
+        again = train(gcp, data, cfg, resume=straight.state)
+        assert (again.iterations, again.reason, again.history, again.val_history) == \
+            (straight.iterations, "early-stopped", straight.history, straight.val_history)
+        np.testing.assert_array_equal(again.weights["w"], straight.weights["w"])
+
+
+def test_a_converged_run_resumed_reports_the_same_and_keeps_its_history():
+    """The check that finds the gradient below --tol takes no step: its loss
+    is no iteration's, so the history holds one loss per iteration and a
+    re-run changes nothing (it grew by one loss, and moved the summary's
+    epoch mean, at every re-run)."""
+    gcp, data = sample_gcp("linear_regression.tf"), linear_data(n=24)
+    cfg = TrainConfig(lr=0.05, batch_size=5, tol=0.5, max_iters=500)
+    first = train(gcp, data, cfg)
+    assert first.reason == "converged" and len(first.history) == first.iterations
+    again = train(gcp, data, cfg, resume=first.state)
+    assert (again.iterations, again.reason, again.history) == \
+        (first.iterations, "converged", first.history)
+
+
 def test_cli_patience_without_val_fraction_is_a_usage_error(files):
     code, out, err = cli(files, "--patience", "3")
     assert code == 2 and out == "" and "--patience" in err and "--val-fraction" in err

@@ -162,9 +162,11 @@ def test_the_final_line_says_what_its_loss_is_and_a_resume_reports_the_same(tmp_
     result = train(sample_gcp("linear_regression.tf"), tenflang.load_examples(str(LINEAR_DATA)),
                    TrainConfig(lr=0.01, batch_size=16, tol=0, max_iters=300))
     epoch = result.epoch_iterations
-    assert (f"300 iterations, loss {np.mean(result.history[-epoch:]):.6g} (the mean over the "
-            f"last epoch, {epoch} iterations), gradient norm {result.grad_norm:.3g}, reached "
-            "--max-iters, 4 parameters") == summary_of(straight[2])
+    whole = 300 // epoch * epoch
+    last = "last epoch" if whole == 300 else "last whole epoch"
+    assert (f"300 iterations, loss {np.mean(result.history[whole - epoch:whole]):.6g} (the "
+            f"mean over the {last}, {epoch} iterations), gradient norm "
+            f"{result.grad_norm:.3g}, reached --max-iters, 4 parameters") == summary_of(straight[2])
 
 
 def test_a_full_batch_resume_with_nothing_to_do_reports_the_checkpoints_loss(tmp_path):
@@ -180,7 +182,11 @@ def test_a_full_batch_resume_with_nothing_to_do_reports_the_checkpoints_loss(tmp
 
 def test_final_loss_names_what_it_is():
     assert final_loss([3.0, 2.0, 1.0], 1) == (1.0, "the training set's, at the last iteration")
-    assert final_loss([9.0, 3.0, 2.0, 1.0], 3) == (2.0, "the mean over the last epoch, "
+    assert final_loss([9.0, 3.0, 2.0, 6.0, 1.0, 2.0], 3) == (3.0, "the mean over the last "
+                                                                  "epoch, 3 iterations")
+    # a run that ends within an epoch reports the last whole one (the window that
+    # mixed the two was no epoch: not the figure of the last epoch line)
+    assert final_loss([9.0, 3.0, 3.0, 1.0], 3) == (5.0, "the mean over the last whole epoch, "
                                                         "3 iterations")
     assert final_loss([3.0, 1.0], 3) == (2.0, "the mean over the run, 2 iterations")
 

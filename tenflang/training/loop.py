@@ -117,15 +117,17 @@ def descend(state: State, descent: Descent, cfg: TrainConfig, hooks: Hooks):
         rows = descent.rows(state.iteration)
         grads, loss = descent.gradient(state.weights, state.iteration, rows)
         return (*loss_and_norm(loss, optimizers.trainable(grads, cfg), descent.xp), "max-iters")
+    if descent.validate is not None and patience_spent(state, cfg):   # resumed where it stopped
+        return state.history[-1], state.grad_norm, "early-stopped"
     loss, norm, first = math.nan, math.nan, state.iteration
     while state.iteration < cfg.max_iters:
         before = state.iteration
         done = guarded(one_round if descent.local_round else one_step, state, descent, cfg, first)
         loss, norm = done.losses[-1], done.norm
-        state.history.extend(done.losses)
         state.grad_norm = norm
-        if done.converged:
+        if done.converged:      # no step taken: the history holds one loss per step
             return loss, norm, "converged"
+        state.history.extend(done.losses)
         state.iteration += len(done.losses)
         epoch_ended = crossed(before, state.iteration, descent.epoch_iterations)
         val, stop = None, False
@@ -216,11 +218,16 @@ def evaluate_validation(state: State, validate: Callable, cfg: TrainConfig,
     if math.isfinite(val) and (best is None or val < best[1]):
         state.best = {k: v.copy() for k, v in state.weights.items()}
         return val, False
+    return val, patience_spent(state, cfg)
+
+
+def patience_spent(state: State, cfg: TrainConfig) -> bool:
+    """Whether the last `patience` evaluations brought no improvement on the
+    best one (none yet with a finite loss: nothing to improve on)."""
     best = state.best_evaluation()
-    if best is None:                # no finite validation loss yet: nothing to improve on
-        return val, False
-    since = sum(1 for it, _ in state.val_history if it > best[0])
-    return val, since >= cfg.patience
+    if not cfg.patience or best is None:
+        return False
+    return sum(1 for it, _ in state.val_history if it > best[0]) >= cfg.patience
 
 
 def start_state(sig: Signature, cfg: TrainConfig, xp, init=None, resume=None) -> State:

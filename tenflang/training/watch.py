@@ -160,12 +160,17 @@ def validation_metrics(program, examples: dict, config, engine: Engine | None = 
 
 def final_loss(history: list, epoch_iterations: int) -> tuple[float, str]:
     """(the loss a summary reports, what it is): the mean training loss over
-    the last epoch, which for full-batch training is the last iteration's
-    loss on the whole training set."""
+    the last whole epoch (the last epoch line's and TensorBoard's figure; a run
+    that ends within an epoch does not mix two), which for full-batch training
+    is the last iteration's loss on the whole training set; the mean over the
+    run when it is shorter than an epoch."""
     if not history:
         return math.nan, "no iteration"
     if epoch_iterations == 1:
         return float(history[-1]), "the training set's, at the last iteration"
-    last = history[-epoch_iterations:]
-    what = "the last epoch" if len(last) == epoch_iterations else "the run"
+    whole = len(history) // epoch_iterations * epoch_iterations
+    if not whole:
+        return float(np.mean(history)), f"the mean over the run, {len(history)} iterations"
+    last = history[whole - epoch_iterations:whole]
+    what = "the last epoch" if whole == len(history) else "the last whole epoch"
     return float(np.mean(last)), f"the mean over {what}, {len(last)} iterations"
