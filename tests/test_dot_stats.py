@@ -297,3 +297,17 @@ def test_cli_dot_gcp_writes_gcp_graph(tmp_path):
     assert result.returncode == 0
     nodes, _ = assert_well_formed(out.read_text())
     assert {"d/dw", "dz/dw", "d/dlambda"} <= set(nodes)
+
+
+@pytest.mark.parametrize("options,message", [
+    (["--dot-gcp"], "error: --dot-gcp needs --dot FILE (it picks the graph --dot draws)"),
+    (["--check", "--dot", "{tmp}/g.dot"], "error: --check only validates the program: it writes "
+                                          "no GCP, graph or report; leave out --dot, or --check"),
+    (["--check", "--stats", "-o", "{tmp}/g.tf"], "leave out -o, --stats, or --check"),
+])
+def test_cli_options_that_would_do_nothing_are_usage_errors(tmp_path, options, message):
+    """They were silently ignored (exit 0, no file written)."""
+    result = tfcompiler(ORIGINAL_PATH, *[o.format(tmp=tmp_path) for o in options])
+    assert result.returncode == 2 and result.stdout == "", result.stderr
+    assert message in result.stderr and "Traceback" not in result.stderr
+    assert not list(tmp_path.iterdir())

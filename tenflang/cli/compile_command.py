@@ -6,7 +6,7 @@ import click
 from ..lang.ast import DeclKind
 from ..backprop import compile_gradient
 from ..backprop.graph import unused_weights
-from ..errors import lead, safe
+from ..errors import TenflangError, lead, safe
 from ..gcpause import paused_gc
 from ..lang import parse_file, print_program
 from ..lang.diagnostics import location
@@ -28,9 +28,24 @@ from .common import check_outputs, reports_errors, say, write_output
 @reports_errors
 def tfcompiler(shape, out, level, dot_file, dot_gcp, stats, check_only):
     """Compile the shape program SHAPE into its Gradient Computing Program."""
+    unused = usage_problem(out, dot_file, dot_gcp, stats, check_only)
+    if unused:
+        raise TenflangError(unused)
     check_outputs({"-o": out, "--dot": dot_file}, {"SHAPE": shape})
     with paused_gc():         # back on once the syntax trees are freed (see gcpause)
         compile_file(shape, out, level, dot_file, dot_gcp, stats, check_only)
+
+
+def usage_problem(out, dot_file, dot_gcp, stats, check_only) -> str | None:
+    """An option the others make do nothing (it would be silently ignored)."""
+    if dot_gcp and not dot_file:
+        return "--dot-gcp needs --dot FILE (it picks the graph --dot draws)"
+    given = [name for name, value in (("-o", out), ("--dot", dot_file), ("--stats", stats))
+             if value]
+    if check_only and given:
+        return (f"--check only validates the program: it writes no GCP, graph or report; "
+                f"leave out {', '.join(given)}, or --check")
+    return None
 
 
 def compile_file(shape, out, level, dot_file, dot_gcp, stats, check_only) -> None:
