@@ -65,7 +65,7 @@ def summary(result, cfg) -> str:
     elif result.val_loss is not None:
         val = f", validation loss {result.val_loss:.6g}"
     loss, what = final_loss(result.history, result.epoch_iterations)
-    if not result.history:          # converged before any step: the loss it checked
+    if not result.history:          # no step taken: the loss at the starting weights
         loss, what = result.loss, "at the starting weights"
     parameters = sum(int(np.size(w)) for w in result.weights.values())
     return (f"{result.iterations} iterations, loss {loss:.6g} ({what}){val}, gradient norm "

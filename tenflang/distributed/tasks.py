@@ -120,7 +120,7 @@ def round_value(value):
     return value
 
 
-def chunk_sums(chunk: dict, round_: tuple, sample=None, key: tuple = (0, 0)) -> dict:
+def chunk_sums(chunk: dict, round_: tuple, sample, key: tuple) -> dict:
     """Sums over the chunk's batch for the iteration of `round_` (digest,
     text, weights, dtype, iteration) of each weight's gradient and of the loss;
     `key`: (the run's seed, the chunk's first training row's index), what

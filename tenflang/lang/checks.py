@@ -376,13 +376,13 @@ def data_indices(program: Program) -> dict[str, tuple[int, str]]:
     `one_hot y n` and each `take W i` (W a table of n rows) of a declared input
     or exp_output y or i.  The data files are checked against it before a run,
     so a bad index is reported with its file and line, not mid-run."""
-    decls = program.declarations()
+    decls, shapes = program.declarations(), check(program)
     out: dict[str, tuple[int, str]] = {}
     for define in program.definitions():
         if define.op == "one_hot":
             index, n = define.operands[0], define.attrs[0]
         elif define.op == "take" and isinstance(define.operands[0], Var):
-            index, n = define.operands[1], check(program)[define.operands[0].name][0]
+            index, n = define.operands[1], shapes[define.operands[0].name][0]
         else:
             continue
         if isinstance(index, Var) and index.name in decls and decls[index.name].kind in BOUND_KINDS:

@@ -31,9 +31,9 @@ the batch statistics at their population values for the current weights
 (one pass over the training data per epoch, shared with the validation
 metrics and a checkpoint of the same iteration: `remembered`).  A run that
 stops on a failure keeps its last good weights with their population values,
-where these can be computed (`with_kept_statistics`).  The optimizers and schedules are
-in `optimizers`; the warnings about untrustworthy runs in `health`; the
-state, result and errors in `state`.
+where these can be computed (`with_kept_statistics`).  The optimizers and
+schedules are in `optimizers`; the warnings about untrustworthy runs in
+`health`; the state, result and errors in `state`.
 
 Determinism: initial weights come from `seed`; mini-batch order in epoch e is
 the permutation drawn from `(seed, e)`, so a run resumed from a checkpoint
