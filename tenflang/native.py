@@ -297,10 +297,18 @@ def threads() -> int:
     (the pool below is sized by the first answer): reading the environment and the
     affinity at each of a LeNet step's 14 calls cost 3 % of the step."""
     for var in ("TENFLANG_NUM_THREADS", "OMP_NUM_THREADS"):
-        value = os.environ.get(var, "")
-        if value.strip().isdigit() and int(value) > 0:
-            return int(value)
+        if thread_count(os.environ.get(var, "")):
+            return thread_count(os.environ[var])
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def thread_count(value: str) -> int | None:
+    """A thread-count variable's value as a count, None when it is not one
+    (unset and empty read as not set, as OpenMP reads them)."""
+    return int(value) if value.strip().isdigit() and int(value) > 0 else None
+
+
+SWITCHES = ("TENFLANG_FUSE", "TENFLANG_NATIVE")        # 0 off, 1 (or unset) on
 
 
 @functools.lru_cache(maxsize=1)
@@ -308,7 +316,7 @@ def fused_loops_on() -> bool:
     """Whether fused loops (interp/fusion.py) and Adam's C loop may run: unless
     $TENFLANG_FUSE is 0.  Read once, as `threads` is: a step read it three times
     (1-3 µs each)."""
-    return os.environ.get("TENFLANG_FUSE", "1") != "0"
+    return os.environ.get("TENFLANG_FUSE", "1").strip() != "0"
 
 
 @functools.lru_cache(maxsize=1)
@@ -316,7 +324,22 @@ def native_kernels_on() -> bool:
     """Whether the C convolution, pooling and row kernels (interp/image_c.py,
     interp/rows_c.py) may run: unless $TENFLANG_NATIVE is 0.  Read once, as
     `fused_loops_on` is."""
-    return os.environ.get("TENFLANG_NATIVE", "1") != "0"
+    return os.environ.get("TENFLANG_NATIVE", "1").strip() != "0"
+
+
+def environment_problem() -> str | None:
+    """What is wrong with this module's variables, or None: the commands refuse
+    a value they would otherwise read as the default without a word (a typo'd
+    `TENFLANG_FUSE=off` would leave the loops on).  $OMP_NUM_THREADS is not
+    TenFlang's and keeps OpenMP's reading: a bad value is ignored."""
+    value = os.environ.get("TENFLANG_NUM_THREADS", "")
+    if value.strip() and not thread_count(value):
+        return f"TENFLANG_NUM_THREADS is '{value}': expected a number of threads, 1 or more"
+    for var in SWITCHES:
+        value = os.environ.get(var, "")
+        if value.strip() not in ("", "0", "1"):
+            return f"{var} is '{value}': expected 0 (off) or 1 (on)"
+    return None
 
 
 @functools.lru_cache(maxsize=None)

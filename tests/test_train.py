@@ -256,6 +256,35 @@ def test_cli_gpu_without_a_gpu_is_a_clear_error(linear_gcp):
     assert code == 2 and "--device gpu" in err and "Traceback" not in err
 
 
+@pytest.mark.parametrize("var, value, expected", [
+    ("TENFLANG_NUM_THREADS", "abc", "a number of threads"),
+    ("TENFLANG_NUM_THREADS", "0", "a number of threads"),
+    ("TENFLANG_FUSE", "off", "0 (off) or 1 (on)"),
+    ("TENFLANG_NATIVE", "no", "0 (off) or 1 (on)"),
+    ("TENFLANG_DEVICE", "tpu", "unknown device"),
+])
+def test_cli_bad_environment_values_are_named(linear_gcp, var, value, expected):
+    """A value the run would read as the default is refused, naming the variable."""
+    done = subprocess.run(command_line(["tfweightcalc", str(linear_gcp),
+                                        str(SAMPLES_DIR / "linear_train.txt")]),
+                          capture_output=True, text=True, env={**cli_env(), var: value})
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert var in done.stderr and value in done.stderr and expected in done.stderr
+    assert done.stdout == ""
+
+
+def test_cli_gpu_from_the_environment_names_the_variable(linear_gcp):
+    from tenflang.interp.device import cupy_or_reason
+    if cupy_or_reason()[0] is not None:
+        pytest.skip("a GPU is present")
+    done = subprocess.run(command_line(["tfweightcalc", str(linear_gcp),
+                                        str(SAMPLES_DIR / "linear_train.txt")]),
+                          capture_output=True, text=True,
+                          env={**cli_env(), "TENFLANG_DEVICE": "gpu"})
+    assert done.returncode == 2 and "TENFLANG_DEVICE=gpu" in done.stderr
+    assert "--device" not in done.stderr
+
+
 def test_cli_bad_option_values_are_usage_errors(linear_gcp):
     for args in (["--optimizer", "lbfgs"], ["--batch-size", "0"], ["--lr", "fast"]):
         code, _, err = cli(linear_gcp, SAMPLES_DIR / "linear_train.txt", *args)

@@ -4,7 +4,8 @@ Exit codes (docs/design.md §4): 0 success; 1 a run that failed (diverged,
 interrupted, I/O); 2 bad input or usage.  A `TenflangError` is printed as its
 rendered message on stderr, with no traceback; so is running out of memory
 (exit 1), also when a cleanup failed after it and raised something else;
-anything else escaping is a bug and keeps its traceback.  SIGTERM is
+anything else escaping is a bug and keeps its traceback.  A bad value of
+one of TenFlang's environment variables is bad input too.  SIGTERM is
 answered as Ctrl-C is (`terminate_as_interrupt`).
 """
 from __future__ import annotations
@@ -19,6 +20,7 @@ import threading
 import click
 
 from . import OUT_OF_MEMORY
+from .. import native
 from ..errors import TenflangError, printable
 from ..files import check_outputs, write_file  # noqa: F401 (check_outputs: for the commands)
 
@@ -29,6 +31,8 @@ def reports_errors(command):
     def wrapper(*args, **kwargs):
         try:
             with terminate_as_interrupt():
+                if problem := native.environment_problem():
+                    raise TenflangError(problem)
                 return command(*args, **kwargs)
         except TenflangError as err:
             click.echo(err.render(), err=True)

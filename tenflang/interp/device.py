@@ -40,18 +40,29 @@ def cupy_or_reason():
 
 
 def array_module(device: str | None = None):
-    device = (device or os.environ.get("TENFLANG_DEVICE") or "auto").lower()
-    if device not in DEVICES:
-        raise TenflangError(f"unknown device '{device}'; expected one of {', '.join(DEVICES)}")
+    chosen, device = device_choice(device)
     if device == "cpu":
         return np
     cupy, reason = cupy_or_reason()
     if cupy is not None:
         return cupy
     if device == "gpu":
-        raise TenflangError(f"--device gpu: {reason}; install the GPU extra "
-                            "(pip install 'tenflang[gpu]') or use --device cpu")
+        raise TenflangError(f"{chosen('gpu')}: {reason}; install the GPU extra "
+                            f"(pip install 'tenflang[gpu]') or use {chosen('cpu')}")
     return np
+
+
+def device_choice(device: str | None):
+    """(how the user chose a device, the device): `--device` or, without it,
+    $TENFLANG_DEVICE, so that a message names the one the user set."""
+    if not device and os.environ.get("TENFLANG_DEVICE", "").strip():
+        chosen, device = "TENFLANG_DEVICE={}".format, os.environ["TENFLANG_DEVICE"]
+    else:
+        chosen, device = "--device {}".format, device or "auto"
+    if device.strip().lower() not in DEVICES:
+        raise TenflangError(f"{chosen(device)}: unknown device; expected one of "
+                            f"{', '.join(DEVICES)}")
+    return chosen, device.strip().lower()
 
 
 def to_host(value):
