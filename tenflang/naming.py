@@ -72,19 +72,30 @@ def is_numbered(name: str) -> bool:
     return name.rpartition(".")[2][:1].isdigit()
 
 
+def derivative_of(name: str) -> str | None:
+    """The variable a derivative's name is taken by (`h.1` of `d/dh.1` and of
+    `dq/dh.1`), None for a name that is not `d/d<v>` or `d<u>/d<v>`."""
+    head, slash, tail = name.partition("/")
+    return tail[1:] if slash and head[:1] == "d" and tail[:1] == "d" else None
+
+
 @mutable
 class Namer:
     """Fresh names `<base>.1`, `<base>.2`, ... never reusing a name; the
-    macro and nested-expression lowering and the GCP assembly share one."""
+    macro and nested-expression lowering and the GCP assembly share one.  A
+    fresh name is never the derivative by one of `variables` (the GCP's
+    program variables): with `h` and `h.1` both in a program, the terms of
+    `d/dh` skip `d/dh.1`, which names the adjoint of `h.1` (docs/design.md §2.5)."""
     used: set[str]
     counters: dict[str, int] = field(default_factory=dict)
+    variables: frozenset[str] = frozenset()
 
     def __call__(self, base: str) -> str:
         n = self.counters.get(base, 0)
         while True:
             n += 1
             name = local(base, n)
-            if name not in self.used:
+            if name not in self.used and derivative_of(name) not in self.variables:
                 self.counters[base] = n
                 self.used.add(name)
                 return name

@@ -62,56 +62,56 @@ declare intvar dxent.3/dxent.2 [10]
 declare intvar d/dxent.2 [10]
 declare intvar d/dxent.1 [10]
 declare intvar dxent.1/dscores [10]
-declare intvar d/dscores.1.1
-declare intvar d/dscores.1.2 [10]
-declare intvar d/dscores.1 [10]
-declare intvar d/dscores.2 [10]
+declare intvar d/dscores.3.1
+declare intvar d/dscores.3.2 [10]
+declare intvar d/dscores.3 [10]
+declare intvar d/dscores.4 [10]
 declare intvar d/dscores [10]
 declare intvar dscores/dscores.2
 declare intvar dscores/dbc
-declare intvar d/dscores.2.1 [10]
+declare intvar d/dscores.2 [10]
 declare intvar dscores.2/dWc [16]
 declare intvar dscores.2/dscores.1 [16, 10]
-declare intvar d/dscores.1.3 [16]
-declare intvar d/dnormed.1 [16]
+declare intvar d/dscores.1 [16]
+declare intvar d/dnormed.3 [16]
 declare intvar d/dnormed [8, 16]
 declare intvar dnormed/dnormed.2
 declare intvar dnormed/dbeta
 declare intvar d/dnormed.2 [8, 16]
 declare intvar dnormed.2/dnormed.1 [16]
 declare intvar dnormed.2/dgamma [8, 16]
-declare intvar d/dnormed.1.1 [8, 16]
+declare intvar d/dnormed.1 [8, 16]
 declare intvar dnormed.1/dcentred [8, 1]
-declare intvar dnormed.1/dspread.1 [8, 16]
+declare intvar dnormed.1/dspread.5 [8, 16]
 declare intvar dnormed.1/dspread [8, 16]
-declare intvar d/dspread.1 [8, 16]
+declare intvar d/dspread.5 [8, 16]
 declare intvar d/dspread [8, 1]
 declare intvar dspread/dspread.4 [8, 1]
 declare intvar d/dspread.4 [8, 1]
 declare intvar dspread.4/dspread.3
 declare intvar d/dspread.3 [8, 1]
 declare intvar d/dspread.2 [8]
-declare intvar d/dspread.1.1.1 [8]
-declare intvar d/dspread.1.1 [8, 16]
+declare intvar d/dspread.1.1 [8]
+declare intvar d/dspread.1 [8, 16]
 declare intvar dspread.1/dcentred [8, 16]
-declare intvar dspread.1/dcentred.1 [8, 16]
-declare intvar d/dcentred.1 [8, 16]
-declare intvar d/dcentred.2 [8, 16]
+declare intvar dspread.1/dcentred.3 [8, 16]
 declare intvar d/dcentred.3 [8, 16]
 declare intvar d/dcentred.4 [8, 16]
+declare intvar d/dcentred.5 [8, 16]
+declare intvar d/dcentred.6 [8, 16]
 declare intvar d/dcentred [8, 16]
 declare intvar dcentred/dz
 declare intvar dcentred/dcentred.2
-declare intvar d/dcentred.2.1.1 [8, 16]
-declare intvar d/dcentred.2.1 [8, 1]
-declare intvar d/dcentred.1.1 [8]
-declare intvar d/dz.1.1 [8]
-declare intvar d/dz.1 [8, 16]
+declare intvar d/dcentred.2.1 [8, 16]
+declare intvar d/dcentred.2 [8, 1]
+declare intvar d/dcentred.1 [8]
+declare intvar d/dz.2.1 [8]
 declare intvar d/dz.2 [8, 16]
+declare intvar d/dz.3 [8, 16]
 declare intvar d/dz [8, 16]
 declare intvar dz/dh
 declare intvar dz/dz.1
-declare intvar d/dz.1.2 [8, 16]
+declare intvar d/dz.1 [8, 16]
 declare intvar dz.1/dctx [16, 16]
 declare intvar dz.1/dWo [16, 8]
 declare intvar d/dctx [8, 16]
@@ -146,16 +146,16 @@ declare intvar d/dq.2 [8, 2, 8]
 declare intvar d/dq.1 [8, 16]
 declare intvar dq.1/dh [16, 16]
 declare intvar dq.1/dWq [16, 8]
-declare intvar d/dh.1 [8, 16]
 declare intvar d/dh.2 [8, 16]
 declare intvar d/dh.3 [8, 16]
 declare intvar d/dh.4 [8, 16]
 declare intvar d/dh.5 [8, 16]
 declare intvar d/dh.6 [8, 16]
+declare intvar d/dh.7 [8, 16]
 declare intvar d/dh [8, 16]
 declare intvar dh/dh.1
 declare intvar dh/dP
-declare intvar d/dh.1.1 [8, 16]
+declare intvar d/dh.1 [8, 16]
 declare intvar dh.1/dx [16, 8]
 declare intvar dh.1/dE [8, 8]
 declare output d/dbc [10]
@@ -243,25 +243,25 @@ define d/dxent.1 = mul d/dxent.3 dxent.3/dxent.1
 define dxent.1/dscores = softmax scores
 
 # scores = add scores.2 bc
-define d/dscores.1.1 = sum d/dxent.1
-define d/dscores.1.2 = mul dxent.1/dscores d/dscores.1.1
-define d/dscores.1 = sub d/dxent.1 d/dscores.1.2
-define d/dscores.2 = broadcast_like 0 scores
-define d/dscores = add d/dscores.1 d/dscores.2
+define d/dscores.3.1 = sum d/dxent.1
+define d/dscores.3.2 = mul dxent.1/dscores d/dscores.3.1
+define d/dscores.3 = sub d/dxent.1 d/dscores.3.2
+define d/dscores.4 = broadcast_like 0 scores
+define d/dscores = add d/dscores.3 d/dscores.4
 define dscores/dscores.2 = 1
 define dscores/dbc = 1
 
 # scores.2 = matmul Wc scores.1
-define d/dscores.2.1 = mul d/dscores dscores/dscores.2
+define d/dscores.2 = mul d/dscores dscores/dscores.2
 define dscores.2/dWc = scores.1
 define dscores.2/dscores.1 = transpose Wc
 
 # scores.1 = mean normed 0
-define d/dscores.1.3 = matmul dscores.2/dscores.1 d/dscores.2.1
+define d/dscores.1 = matmul dscores.2/dscores.1 d/dscores.2
 
 # normed = add normed.2 beta
-define d/dnormed.1 = div d/dscores.1.3 8
-define d/dnormed = broadcast_like d/dnormed.1 normed 0
+define d/dnormed.3 = div d/dscores.1 8
+define d/dnormed = broadcast_like d/dnormed.3 normed 0
 define dnormed/dnormed.2 = 1
 define dnormed/dbeta = 1
 
@@ -271,14 +271,14 @@ define dnormed.2/dnormed.1 = gamma
 define dnormed.2/dgamma = normed.1
 
 # normed.1 = div centred spread
-define d/dnormed.1.1 = mul d/dnormed.2 dnormed.2/dnormed.1
+define d/dnormed.1 = mul d/dnormed.2 dnormed.2/dnormed.1
 define dnormed.1/dcentred = div 1 spread
-define dnormed.1/dspread.1 = div normed.1 spread
-define dnormed.1/dspread = neg dnormed.1/dspread.1
+define dnormed.1/dspread.5 = div normed.1 spread
+define dnormed.1/dspread = neg dnormed.1/dspread.5
 
 # spread = sqrt spread.4
-define d/dspread.1 = mul d/dnormed.1.1 dnormed.1/dspread
-define d/dspread = sum_like d/dspread.1 spread
+define d/dspread.5 = mul d/dnormed.1 dnormed.1/dspread
+define d/dspread = sum_like d/dspread.5 spread
 define dspread/dspread.4 = div 0.5 spread
 
 # spread.4 = add spread.3 1e-05
@@ -292,42 +292,42 @@ define d/dspread.3 = mul d/dspread.4 dspread.4/dspread.3
 define d/dspread.2 = reshape d/dspread.3 [8]
 
 # spread.1 = mul centred centred
-define d/dspread.1.1.1 = div d/dspread.2 16
-define d/dspread.1.1 = broadcast_like d/dspread.1.1.1 spread.1 1
+define d/dspread.1.1 = div d/dspread.2 16
+define d/dspread.1 = broadcast_like d/dspread.1.1 spread.1 1
 define dspread.1/dcentred = centred
-define dspread.1/dcentred.1 = centred
+define dspread.1/dcentred.3 = centred
 
 # centred = sub z centred.2
-define d/dcentred.1 = mul d/dspread.1.1 dspread.1/dcentred
-define d/dcentred.2 = mul d/dspread.1.1 dspread.1/dcentred.1
-define d/dcentred.3 = mul d/dnormed.1.1 dnormed.1/dcentred
-define d/dcentred.4 = add d/dcentred.1 d/dcentred.2
-define d/dcentred = add d/dcentred.4 d/dcentred.3
+define d/dcentred.3 = mul d/dspread.1 dspread.1/dcentred
+define d/dcentred.4 = mul d/dspread.1 dspread.1/dcentred.3
+define d/dcentred.5 = mul d/dnormed.1 dnormed.1/dcentred
+define d/dcentred.6 = add d/dcentred.3 d/dcentred.4
+define d/dcentred = add d/dcentred.6 d/dcentred.5
 define dcentred/dz = 1
 define dcentred/dcentred.2 = -1
 
 # centred.2 = reshape centred.1 [8, 1]
-define d/dcentred.2.1.1 = mul d/dcentred dcentred/dcentred.2
-define d/dcentred.2.1 = sum_like d/dcentred.2.1.1 centred.2
+define d/dcentred.2.1 = mul d/dcentred dcentred/dcentred.2
+define d/dcentred.2 = sum_like d/dcentred.2.1 centred.2
 
 # centred.1 = mean z -1
-define d/dcentred.1.1 = reshape d/dcentred.2.1 [8]
+define d/dcentred.1 = reshape d/dcentred.2 [8]
 
 # z = add h z.1
-define d/dz.1.1 = div d/dcentred.1.1 16
-define d/dz.1 = broadcast_like d/dz.1.1 z 1
-define d/dz.2 = mul d/dcentred dcentred/dz
-define d/dz = add d/dz.1 d/dz.2
+define d/dz.2.1 = div d/dcentred.1 16
+define d/dz.2 = broadcast_like d/dz.2.1 z 1
+define d/dz.3 = mul d/dcentred dcentred/dz
+define d/dz = add d/dz.2 d/dz.3
 define dz/dh = 1
 define dz/dz.1 = 1
 
 # z.1 = matmul ctx Wo
-define d/dz.1.2 = mul d/dz dz/dz.1
+define d/dz.1 = mul d/dz dz/dz.1
 define dz.1/dctx = transpose Wo
 define dz.1/dWo = transpose ctx
 
 # ctx = reshape ctx.2 [8, 16]
-define d/dctx = matmul d/dz.1.2 dz.1/dctx
+define d/dctx = matmul d/dz.1 dz.1/dctx
 
 # ctx.2 = permute ctx.1 [1, 0, 2]
 define d/dctx.2 = reshape d/dctx [8, 2, 8]
@@ -391,18 +391,18 @@ define dq.1/dh = transpose Wq
 define dq.1/dWq = transpose h
 
 # h = add h.1 P
-define d/dh.1 = matmul d/dq.1 dq.1/dh
-define d/dh.2 = matmul d/dk.1 dk.1/dh
-define d/dh.3 = matmul d/dv.1 dv.1/dh
-define d/dh.4 = mul d/dz dz/dh
-define d/dh.5 = add d/dh.1 d/dh.2
-define d/dh.6 = add d/dh.5 d/dh.3
-define d/dh = add d/dh.6 d/dh.4
+define d/dh.2 = matmul d/dq.1 dq.1/dh
+define d/dh.3 = matmul d/dk.1 dk.1/dh
+define d/dh.4 = matmul d/dv.1 dv.1/dh
+define d/dh.5 = mul d/dz dz/dh
+define d/dh.6 = add d/dh.2 d/dh.3
+define d/dh.7 = add d/dh.6 d/dh.4
+define d/dh = add d/dh.7 d/dh.5
 define dh/dh.1 = 1
 define dh/dP = 1
 
 # h.1 = matmul x E
-define d/dh.1.1 = mul d/dh dh/dh.1
+define d/dh.1 = mul d/dh dh/dh.1
 define dh.1/dx = transpose E
 define dh.1/dE = transpose x
 
@@ -410,7 +410,7 @@ define dh.1/dE = transpose x
 define d/dbc = mul d/dscores dscores/dbc
 
 # weight Wc
-define d/dWc = outer d/dscores.2.1 dscores.2/dWc
+define d/dWc = outer d/dscores.2 dscores.2/dWc
 
 # weight beta
 define d/dbeta.1 = mul d/dnormed dnormed/dbeta
@@ -421,7 +421,7 @@ define d/dgamma.1 = mul d/dnormed.2 dnormed.2/dgamma
 define d/dgamma = sum_like d/dgamma.1 gamma
 
 # weight Wo
-define d/dWo = matmul dz.1/dWo d/dz.1.2
+define d/dWo = matmul dz.1/dWo d/dz.1
 
 # weight Wv
 define d/dWv = matmul dv.1/dWv d/dv.1
@@ -436,7 +436,7 @@ define d/dWq = matmul dq.1/dWq d/dq.1
 define d/dP = mul d/dh dh/dP
 
 # weight E
-define d/dE = matmul dh.1/dE d/dh.1.1
+define d/dE = matmul dh.1/dE d/dh.1
 
 # exp_output label
 define d/dlabel.1 = broadcast_like 0 label
@@ -444,4 +444,4 @@ define d/dlabel.2 = mul d/dcorrect dcorrect/dlabel
 define d/dlabel = add d/dlabel.1 d/dlabel.2
 
 # input x
-define d/dx = matmul d/dh.1.1 dh.1/dx
+define d/dx = matmul d/dh.1 dh.1/dx

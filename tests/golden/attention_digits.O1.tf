@@ -50,33 +50,33 @@ declare intvar xent.2 [10]
 declare intvar xent.3
 declare intvar d/dxent.1 [10]
 declare intvar dxent.1/dscores [10]
-declare intvar d/dscores.1
-declare intvar d/dscores.2 [10]
+declare intvar d/dscores.3
+declare intvar d/dscores.4 [10]
 declare intvar d/dscores [10]
 declare intvar dscores.2/dscores.1 [16, 10]
-declare intvar d/dscores.1.1 [16]
-declare intvar d/dnormed.1 [16]
+declare intvar d/dscores.1 [16]
+declare intvar d/dnormed.3 [16]
 declare intvar d/dnormed [8, 16]
-declare intvar d/dnormed.1.1 [8, 16]
+declare intvar d/dnormed.1 [8, 16]
 declare intvar dnormed.1/dcentred [8, 1]
-declare intvar dnormed.1/dspread.1 [8, 16]
+declare intvar dnormed.1/dspread.5 [8, 16]
 declare intvar dnormed.1/dspread [8, 16]
-declare intvar d/dspread.1 [8, 16]
+declare intvar d/dspread.5 [8, 16]
 declare intvar d/dspread [8, 1]
 declare intvar dspread/dspread.4 [8, 1]
 declare intvar d/dspread.4 [8, 1]
 declare intvar d/dspread.2 [8]
-declare intvar d/dspread.1.1.1 [8]
-declare intvar d/dspread.1.1 [8, 16]
-declare intvar d/dcentred.1 [8, 16]
+declare intvar d/dspread.1.1 [8]
+declare intvar d/dspread.1 [8, 16]
 declare intvar d/dcentred.3 [8, 16]
-declare intvar d/dcentred.4 [8, 16]
+declare intvar d/dcentred.5 [8, 16]
+declare intvar d/dcentred.6 [8, 16]
 declare intvar d/dcentred [8, 16]
-declare intvar d/dcentred.2.1.1 [8, 16]
-declare intvar d/dcentred.2.1 [8, 1]
-declare intvar d/dcentred.1.1 [8]
-declare intvar d/dz.1.1 [8]
-declare intvar d/dz.1 [8, 16]
+declare intvar d/dcentred.2.1 [8, 16]
+declare intvar d/dcentred.2 [8, 1]
+declare intvar d/dcentred.1 [8]
+declare intvar d/dz.2.1 [8]
+declare intvar d/dz.2 [8, 16]
 declare intvar d/dz [8, 16]
 declare intvar dz.1/dctx [16, 16]
 declare intvar dz.1/dWo [16, 8]
@@ -108,11 +108,11 @@ declare intvar d/dq [2, 8, 8]
 declare intvar d/dq.2 [8, 2, 8]
 declare intvar d/dq.1 [8, 16]
 declare intvar dq.1/dh [16, 16]
-declare intvar d/dh.1 [8, 16]
 declare intvar d/dh.2 [8, 16]
 declare intvar d/dh.3 [8, 16]
-declare intvar d/dh.5 [8, 16]
+declare intvar d/dh.4 [8, 16]
 declare intvar d/dh.6 [8, 16]
+declare intvar d/dh.7 [8, 16]
 declare intvar d/dh [8, 16]
 declare intvar dh.1/dE [8, 8]
 declare output d/dbc [10]
@@ -173,29 +173,29 @@ define d/dxent.1 = neg xent.2
 define dxent.1/dscores = softmax scores
 
 # scores = add scores.2 bc
-define d/dscores.1 = sum d/dxent.1
-define d/dscores.2 = mul dxent.1/dscores d/dscores.1
-define d/dscores = sub d/dxent.1 d/dscores.2
+define d/dscores.3 = sum d/dxent.1
+define d/dscores.4 = mul dxent.1/dscores d/dscores.3
+define d/dscores = sub d/dxent.1 d/dscores.4
 
 # scores.2 = matmul Wc scores.1
 define dscores.2/dscores.1 = transpose Wc
 
 # scores.1 = mean normed 0
-define d/dscores.1.1 = matmul dscores.2/dscores.1 d/dscores
+define d/dscores.1 = matmul dscores.2/dscores.1 d/dscores
 
 # normed = add normed.2 beta
-define d/dnormed.1 = div d/dscores.1.1 8
-define d/dnormed = broadcast_like d/dnormed.1 normed 0
+define d/dnormed.3 = div d/dscores.1 8
+define d/dnormed = broadcast_like d/dnormed.3 normed 0
 
 # normed.1 = div centred spread
-define d/dnormed.1.1 = mul d/dnormed gamma
+define d/dnormed.1 = mul d/dnormed gamma
 define dnormed.1/dcentred = div 1 spread
-define dnormed.1/dspread.1 = div normed.1 spread
-define dnormed.1/dspread = neg dnormed.1/dspread.1
+define dnormed.1/dspread.5 = div normed.1 spread
+define dnormed.1/dspread = neg dnormed.1/dspread.5
 
 # spread = sqrt spread.4
-define d/dspread.1 = mul d/dnormed.1.1 dnormed.1/dspread
-define d/dspread = sum_like d/dspread.1 spread
+define d/dspread.5 = mul d/dnormed.1 dnormed.1/dspread
+define d/dspread = sum_like d/dspread.5 spread
 define dspread/dspread.4 = div 0.5 spread
 
 # spread.4 = add spread.3 1e-05
@@ -205,26 +205,26 @@ define d/dspread.4 = mul d/dspread dspread/dspread.4
 define d/dspread.2 = reshape d/dspread.4 [8]
 
 # spread.1 = mul centred centred
-define d/dspread.1.1.1 = div d/dspread.2 16
-define d/dspread.1.1 = broadcast_like d/dspread.1.1.1 spread.1 1
+define d/dspread.1.1 = div d/dspread.2 16
+define d/dspread.1 = broadcast_like d/dspread.1.1 spread.1 1
 
 # centred = sub z centred.2
-define d/dcentred.1 = mul d/dspread.1.1 centred
-define d/dcentred.3 = mul d/dnormed.1.1 dnormed.1/dcentred
-define d/dcentred.4 = add d/dcentred.1 d/dcentred.1
-define d/dcentred = add d/dcentred.4 d/dcentred.3
+define d/dcentred.3 = mul d/dspread.1 centred
+define d/dcentred.5 = mul d/dnormed.1 dnormed.1/dcentred
+define d/dcentred.6 = add d/dcentred.3 d/dcentred.3
+define d/dcentred = add d/dcentred.6 d/dcentred.5
 
 # centred.2 = reshape centred.1 [8, 1]
-define d/dcentred.2.1.1 = neg d/dcentred
-define d/dcentred.2.1 = sum_like d/dcentred.2.1.1 centred.2
+define d/dcentred.2.1 = neg d/dcentred
+define d/dcentred.2 = sum_like d/dcentred.2.1 centred.2
 
 # centred.1 = mean z -1
-define d/dcentred.1.1 = reshape d/dcentred.2.1 [8]
+define d/dcentred.1 = reshape d/dcentred.2 [8]
 
 # z = add h z.1
-define d/dz.1.1 = div d/dcentred.1.1 16
-define d/dz.1 = broadcast_like d/dz.1.1 z 1
-define d/dz = add d/dz.1 d/dcentred
+define d/dz.2.1 = div d/dcentred.1 16
+define d/dz.2 = broadcast_like d/dz.2.1 z 1
+define d/dz = add d/dz.2 d/dcentred
 
 # z.1 = matmul ctx Wo
 define dz.1/dctx = transpose Wo
@@ -291,12 +291,12 @@ define d/dq.1 = reshape d/dq.2 [8, 16]
 define dq.1/dh = transpose Wq
 
 # h = add h.1 P
-define d/dh.1 = matmul d/dq.1 dq.1/dh
-define d/dh.2 = matmul d/dk.1 dk.1/dh
-define d/dh.3 = matmul d/dv.1 dv.1/dh
-define d/dh.5 = add d/dh.1 d/dh.2
-define d/dh.6 = add d/dh.5 d/dh.3
-define d/dh = add d/dh.6 d/dz
+define d/dh.2 = matmul d/dq.1 dq.1/dh
+define d/dh.3 = matmul d/dk.1 dk.1/dh
+define d/dh.4 = matmul d/dv.1 dv.1/dh
+define d/dh.6 = add d/dh.2 d/dh.3
+define d/dh.7 = add d/dh.6 d/dh.4
+define d/dh = add d/dh.7 d/dz
 
 # h.1 = matmul x E
 define dh.1/dE = transpose x

@@ -355,14 +355,14 @@ declare intvar xent.2 [32]
 declare intvar xent.3
 declare intvar d/dbits
 declare intvar dbits/dxent
-declare intvar d/dxent.1
+declare intvar d/dxent.4
 declare intvar d/dxent
 declare intvar dxent/dxent.3
 declare intvar d/dxent.3
 declare intvar dxent.3/dlogp [32]
 declare intvar dxent.3/dxent.2 [32]
 declare intvar d/dxent.2 [32]
-declare intvar d/dxent.1.1
+declare intvar d/dxent.1
 declare intvar d/dlogp [32]
 declare intvar dlogp/dlogp.2 [32]
 declare intvar d/dlogp.2.1
@@ -396,15 +396,15 @@ declare intvar dh.15.3/dh.15.z
 declare intvar d/dh.15.2 [64]
 declare intvar dh.15.2/dh.15.z [64]
 declare intvar dh.15.2/dh.14 [64]
-declare intvar d/dh.15.z.1 [64]
-declare intvar d/dh.15.z.2 [64]
+declare intvar d/dh.15.z.4 [64]
+declare intvar d/dh.15.z.5 [64]
 declare intvar d/dh.15.z [64]
 declare intvar dh.15.z/dh.15.z.3 [64]
 declare intvar d/dh.15.z.3 [64]
 declare intvar dh.15.z.3/dh.15.z.1
 declare intvar dh.15.z.3/dh.15.z.2
-declare intvar d/dh.15.z.2.1 [64]
-declare intvar d/dh.15.z.1.1 [64]
+declare intvar d/dh.15.z.2 [64]
+declare intvar d/dh.15.z.1 [64]
 declare intvar d/dh.15.r [64]
 declare intvar dh.15.r/dh.15.r.3 [64]
 declare intvar d/dh.15.r.3 [64]
@@ -419,19 +419,19 @@ declare intvar d/dh.15.u.4 [192]
 declare intvar d/dh.15.u [192]
 declare intvar dh.15.u/dU [64]
 declare intvar dh.15.u/dh.14 [64, 192]
-declare intvar d/dh.15.a.1 [192]
 declare intvar d/dh.15.a.2 [192]
 declare intvar d/dh.15.a.3 [192]
 declare intvar d/dh.15.a.4 [192]
+declare intvar d/dh.15.a.5 [192]
 declare intvar d/dh.15.a [192]
 declare intvar dh.15.a/dh.15.a.1
 declare intvar dh.15.a/db
-declare intvar d/dh.15.a.1.1 [192]
+declare intvar d/dh.15.a.1 [192]
 declare intvar dh.15.a.1/dW [16]
 declare intvar dh.15.a.1/dh.15.1 [16, 192]
 declare intvar d/dh.15.1 [16]
-declare intvar d/dh.14.1 [64]
-declare intvar d/dh.14.2 [64]
+declare intvar d/dh.14.10 [64]
+declare intvar d/dh.14.11 [64]
 declare intvar d/dh.14 [64]
 declare intvar dh.14/dh.14.2
 declare intvar dh.14/dh.14.9
@@ -450,18 +450,18 @@ declare intvar d/dh.14.5 [64]
 declare intvar d/dh.14.4 [64]
 declare intvar d/dh.14.3 [64]
 declare intvar dh.14.3/dh.14.z
-declare intvar d/dh.14.2.1 [64]
+declare intvar d/dh.14.2 [64]
 declare intvar dh.14.2/dh.14.z [64]
 declare intvar dh.14.2/dh.13 [64]
-declare intvar d/dh.14.z.1 [64]
-declare intvar d/dh.14.z.2 [64]
+declare intvar d/dh.14.z.4 [64]
+declare intvar d/dh.14.z.5 [64]
 declare intvar d/dh.14.z [64]
 declare intvar dh.14.z/dh.14.z.3 [64]
 declare intvar d/dh.14.z.3 [64]
 declare intvar dh.14.z.3/dh.14.z.1
 declare intvar dh.14.z.3/dh.14.z.2
-declare intvar d/dh.14.z.2.1 [64]
-declare intvar d/dh.14.z.1.1 [64]
+declare intvar d/dh.14.z.2 [64]
+declare intvar d/dh.14.z.1 [64]
 declare intvar d/dh.14.r [64]
 declare intvar dh.14.r/dh.14.r.3 [64]
 declare intvar d/dh.14.r.3 [64]
@@ -476,19 +476,19 @@ declare intvar d/dh.14.u.4 [192]
 declare intvar d/dh.14.u [192]
 declare intvar dh.14.u/dU [64]
 declare intvar dh.14.u/dh.13 [64, 192]
-declare intvar d/dh.14.a.1 [192]
 declare intvar d/dh.14.a.2 [192]
 declare intvar d/dh.14.a.3 [192]
 declare intvar d/dh.14.a.4 [192]
+declare intvar d/dh.14.a.5 [192]
 declare intvar d/dh.14.a [192]
 declare intvar dh.14.a/dh.14.a.1
 declare intvar dh.14.a/db
-declare intvar d/dh.14.a.1.1 [192]
+declare intvar d/dh.14.a.1 [192]
 declare intvar dh.14.a.1/dW [16]
 declare intvar dh.14.a.1/dh.14.1 [16, 192]
-declare intvar d/dh.14.1.1 [16]
-declare intvar d/dh.13.1 [64]
-declare intvar d/dh.13.2 [64]
+declare intvar d/dh.14.1 [16]
+declare intvar d/dh.13.10 [64]
+declare intvar d/dh.13.11 [64]
 declare intvar d/dh.13 [64]
 declare intvar dh.13/dh.13.2
 declare intvar dh.13/dh.13.9
@@ -507,18 +507,18 @@ declare intvar d/dh.13.5 [64]
 declare intvar d/dh.13.4 [64]
 declare intvar d/dh.13.3 [64]
 declare intvar dh.13.3/dh.13.z
-declare intvar d/dh.13.2.1 [64]
+declare intvar d/dh.13.2 [64]
 declare intvar dh.13.2/dh.13.z [64]
 declare intvar dh.13.2/dh.12 [64]
-declare intvar d/dh.13.z.1 [64]
-declare intvar d/dh.13.z.2 [64]
+declare intvar d/dh.13.z.4 [64]
+declare intvar d/dh.13.z.5 [64]
 declare intvar d/dh.13.z [64]
 declare intvar dh.13.z/dh.13.z.3 [64]
 declare intvar d/dh.13.z.3 [64]
 declare intvar dh.13.z.3/dh.13.z.1
 declare intvar dh.13.z.3/dh.13.z.2
-declare intvar d/dh.13.z.2.1 [64]
-declare intvar d/dh.13.z.1.1 [64]
+declare intvar d/dh.13.z.2 [64]
+declare intvar d/dh.13.z.1 [64]
 declare intvar d/dh.13.r [64]
 declare intvar dh.13.r/dh.13.r.3 [64]
 declare intvar d/dh.13.r.3 [64]
@@ -533,19 +533,19 @@ declare intvar d/dh.13.u.4 [192]
 declare intvar d/dh.13.u [192]
 declare intvar dh.13.u/dU [64]
 declare intvar dh.13.u/dh.12 [64, 192]
-declare intvar d/dh.13.a.1 [192]
 declare intvar d/dh.13.a.2 [192]
 declare intvar d/dh.13.a.3 [192]
 declare intvar d/dh.13.a.4 [192]
+declare intvar d/dh.13.a.5 [192]
 declare intvar d/dh.13.a [192]
 declare intvar dh.13.a/dh.13.a.1
 declare intvar dh.13.a/db
-declare intvar d/dh.13.a.1.1 [192]
+declare intvar d/dh.13.a.1 [192]
 declare intvar dh.13.a.1/dW [16]
 declare intvar dh.13.a.1/dh.13.1 [16, 192]
-declare intvar d/dh.13.1.1 [16]
-declare intvar d/dh.12.1 [64]
-declare intvar d/dh.12.2 [64]
+declare intvar d/dh.13.1 [16]
+declare intvar d/dh.12.10 [64]
+declare intvar d/dh.12.11 [64]
 declare intvar d/dh.12 [64]
 declare intvar dh.12/dh.12.2
 declare intvar dh.12/dh.12.9
@@ -564,18 +564,18 @@ declare intvar d/dh.12.5 [64]
 declare intvar d/dh.12.4 [64]
 declare intvar d/dh.12.3 [64]
 declare intvar dh.12.3/dh.12.z
-declare intvar d/dh.12.2.1 [64]
+declare intvar d/dh.12.2 [64]
 declare intvar dh.12.2/dh.12.z [64]
 declare intvar dh.12.2/dh.11 [64]
-declare intvar d/dh.12.z.1 [64]
-declare intvar d/dh.12.z.2 [64]
+declare intvar d/dh.12.z.4 [64]
+declare intvar d/dh.12.z.5 [64]
 declare intvar d/dh.12.z [64]
 declare intvar dh.12.z/dh.12.z.3 [64]
 declare intvar d/dh.12.z.3 [64]
 declare intvar dh.12.z.3/dh.12.z.1
 declare intvar dh.12.z.3/dh.12.z.2
-declare intvar d/dh.12.z.2.1 [64]
-declare intvar d/dh.12.z.1.1 [64]
+declare intvar d/dh.12.z.2 [64]
+declare intvar d/dh.12.z.1 [64]
 declare intvar d/dh.12.r [64]
 declare intvar dh.12.r/dh.12.r.3 [64]
 declare intvar d/dh.12.r.3 [64]
@@ -590,19 +590,19 @@ declare intvar d/dh.12.u.4 [192]
 declare intvar d/dh.12.u [192]
 declare intvar dh.12.u/dU [64]
 declare intvar dh.12.u/dh.11 [64, 192]
-declare intvar d/dh.12.a.1 [192]
 declare intvar d/dh.12.a.2 [192]
 declare intvar d/dh.12.a.3 [192]
 declare intvar d/dh.12.a.4 [192]
+declare intvar d/dh.12.a.5 [192]
 declare intvar d/dh.12.a [192]
 declare intvar dh.12.a/dh.12.a.1
 declare intvar dh.12.a/db
-declare intvar d/dh.12.a.1.1 [192]
+declare intvar d/dh.12.a.1 [192]
 declare intvar dh.12.a.1/dW [16]
 declare intvar dh.12.a.1/dh.12.1 [16, 192]
-declare intvar d/dh.12.1.1 [16]
-declare intvar d/dh.11.1 [64]
-declare intvar d/dh.11.2 [64]
+declare intvar d/dh.12.1 [16]
+declare intvar d/dh.11.10 [64]
+declare intvar d/dh.11.11 [64]
 declare intvar d/dh.11 [64]
 declare intvar dh.11/dh.11.2
 declare intvar dh.11/dh.11.9
@@ -621,18 +621,18 @@ declare intvar d/dh.11.5 [64]
 declare intvar d/dh.11.4 [64]
 declare intvar d/dh.11.3 [64]
 declare intvar dh.11.3/dh.11.z
-declare intvar d/dh.11.2.1 [64]
+declare intvar d/dh.11.2 [64]
 declare intvar dh.11.2/dh.11.z [64]
 declare intvar dh.11.2/dh.10 [64]
-declare intvar d/dh.11.z.1 [64]
-declare intvar d/dh.11.z.2 [64]
+declare intvar d/dh.11.z.4 [64]
+declare intvar d/dh.11.z.5 [64]
 declare intvar d/dh.11.z [64]
 declare intvar dh.11.z/dh.11.z.3 [64]
 declare intvar d/dh.11.z.3 [64]
 declare intvar dh.11.z.3/dh.11.z.1
 declare intvar dh.11.z.3/dh.11.z.2
-declare intvar d/dh.11.z.2.1 [64]
-declare intvar d/dh.11.z.1.1 [64]
+declare intvar d/dh.11.z.2 [64]
+declare intvar d/dh.11.z.1 [64]
 declare intvar d/dh.11.r [64]
 declare intvar dh.11.r/dh.11.r.3 [64]
 declare intvar d/dh.11.r.3 [64]
@@ -647,19 +647,19 @@ declare intvar d/dh.11.u.4 [192]
 declare intvar d/dh.11.u [192]
 declare intvar dh.11.u/dU [64]
 declare intvar dh.11.u/dh.10 [64, 192]
-declare intvar d/dh.11.a.1 [192]
 declare intvar d/dh.11.a.2 [192]
 declare intvar d/dh.11.a.3 [192]
 declare intvar d/dh.11.a.4 [192]
+declare intvar d/dh.11.a.5 [192]
 declare intvar d/dh.11.a [192]
 declare intvar dh.11.a/dh.11.a.1
 declare intvar dh.11.a/db
-declare intvar d/dh.11.a.1.1 [192]
+declare intvar d/dh.11.a.1 [192]
 declare intvar dh.11.a.1/dW [16]
 declare intvar dh.11.a.1/dh.11.1 [16, 192]
-declare intvar d/dh.11.1.1 [16]
-declare intvar d/dh.10.1 [64]
-declare intvar d/dh.10.2 [64]
+declare intvar d/dh.11.1 [16]
+declare intvar d/dh.10.10 [64]
+declare intvar d/dh.10.11 [64]
 declare intvar d/dh.10 [64]
 declare intvar dh.10/dh.10.2
 declare intvar dh.10/dh.10.9
@@ -678,18 +678,18 @@ declare intvar d/dh.10.5 [64]
 declare intvar d/dh.10.4 [64]
 declare intvar d/dh.10.3 [64]
 declare intvar dh.10.3/dh.10.z
-declare intvar d/dh.10.2.1 [64]
+declare intvar d/dh.10.2 [64]
 declare intvar dh.10.2/dh.10.z [64]
 declare intvar dh.10.2/dh.9 [64]
-declare intvar d/dh.10.z.1 [64]
-declare intvar d/dh.10.z.2 [64]
+declare intvar d/dh.10.z.4 [64]
+declare intvar d/dh.10.z.5 [64]
 declare intvar d/dh.10.z [64]
 declare intvar dh.10.z/dh.10.z.3 [64]
 declare intvar d/dh.10.z.3 [64]
 declare intvar dh.10.z.3/dh.10.z.1
 declare intvar dh.10.z.3/dh.10.z.2
-declare intvar d/dh.10.z.2.1 [64]
-declare intvar d/dh.10.z.1.1 [64]
+declare intvar d/dh.10.z.2 [64]
+declare intvar d/dh.10.z.1 [64]
 declare intvar d/dh.10.r [64]
 declare intvar dh.10.r/dh.10.r.3 [64]
 declare intvar d/dh.10.r.3 [64]
@@ -704,19 +704,19 @@ declare intvar d/dh.10.u.4 [192]
 declare intvar d/dh.10.u [192]
 declare intvar dh.10.u/dU [64]
 declare intvar dh.10.u/dh.9 [64, 192]
-declare intvar d/dh.10.a.1 [192]
 declare intvar d/dh.10.a.2 [192]
 declare intvar d/dh.10.a.3 [192]
 declare intvar d/dh.10.a.4 [192]
+declare intvar d/dh.10.a.5 [192]
 declare intvar d/dh.10.a [192]
 declare intvar dh.10.a/dh.10.a.1
 declare intvar dh.10.a/db
-declare intvar d/dh.10.a.1.1 [192]
+declare intvar d/dh.10.a.1 [192]
 declare intvar dh.10.a.1/dW [16]
 declare intvar dh.10.a.1/dh.10.1 [16, 192]
-declare intvar d/dh.10.1.1 [16]
-declare intvar d/dh.9.1 [64]
-declare intvar d/dh.9.2 [64]
+declare intvar d/dh.10.1 [16]
+declare intvar d/dh.9.10 [64]
+declare intvar d/dh.9.11 [64]
 declare intvar d/dh.9 [64]
 declare intvar dh.9/dh.9.2
 declare intvar dh.9/dh.9.9
@@ -735,18 +735,18 @@ declare intvar d/dh.9.5 [64]
 declare intvar d/dh.9.4 [64]
 declare intvar d/dh.9.3 [64]
 declare intvar dh.9.3/dh.9.z
-declare intvar d/dh.9.2.1 [64]
+declare intvar d/dh.9.2 [64]
 declare intvar dh.9.2/dh.9.z [64]
 declare intvar dh.9.2/dh.8 [64]
-declare intvar d/dh.9.z.1 [64]
-declare intvar d/dh.9.z.2 [64]
+declare intvar d/dh.9.z.4 [64]
+declare intvar d/dh.9.z.5 [64]
 declare intvar d/dh.9.z [64]
 declare intvar dh.9.z/dh.9.z.3 [64]
 declare intvar d/dh.9.z.3 [64]
 declare intvar dh.9.z.3/dh.9.z.1
 declare intvar dh.9.z.3/dh.9.z.2
-declare intvar d/dh.9.z.2.1 [64]
-declare intvar d/dh.9.z.1.1 [64]
+declare intvar d/dh.9.z.2 [64]
+declare intvar d/dh.9.z.1 [64]
 declare intvar d/dh.9.r [64]
 declare intvar dh.9.r/dh.9.r.3 [64]
 declare intvar d/dh.9.r.3 [64]
@@ -761,19 +761,19 @@ declare intvar d/dh.9.u.4 [192]
 declare intvar d/dh.9.u [192]
 declare intvar dh.9.u/dU [64]
 declare intvar dh.9.u/dh.8 [64, 192]
-declare intvar d/dh.9.a.1 [192]
 declare intvar d/dh.9.a.2 [192]
 declare intvar d/dh.9.a.3 [192]
 declare intvar d/dh.9.a.4 [192]
+declare intvar d/dh.9.a.5 [192]
 declare intvar d/dh.9.a [192]
 declare intvar dh.9.a/dh.9.a.1
 declare intvar dh.9.a/db
-declare intvar d/dh.9.a.1.1 [192]
+declare intvar d/dh.9.a.1 [192]
 declare intvar dh.9.a.1/dW [16]
 declare intvar dh.9.a.1/dh.9.1 [16, 192]
-declare intvar d/dh.9.1.1 [16]
-declare intvar d/dh.8.1 [64]
-declare intvar d/dh.8.2 [64]
+declare intvar d/dh.9.1 [16]
+declare intvar d/dh.8.10 [64]
+declare intvar d/dh.8.11 [64]
 declare intvar d/dh.8 [64]
 declare intvar dh.8/dh.8.2
 declare intvar dh.8/dh.8.9
@@ -792,18 +792,18 @@ declare intvar d/dh.8.5 [64]
 declare intvar d/dh.8.4 [64]
 declare intvar d/dh.8.3 [64]
 declare intvar dh.8.3/dh.8.z
-declare intvar d/dh.8.2.1 [64]
+declare intvar d/dh.8.2 [64]
 declare intvar dh.8.2/dh.8.z [64]
 declare intvar dh.8.2/dh.7 [64]
-declare intvar d/dh.8.z.1 [64]
-declare intvar d/dh.8.z.2 [64]
+declare intvar d/dh.8.z.4 [64]
+declare intvar d/dh.8.z.5 [64]
 declare intvar d/dh.8.z [64]
 declare intvar dh.8.z/dh.8.z.3 [64]
 declare intvar d/dh.8.z.3 [64]
 declare intvar dh.8.z.3/dh.8.z.1
 declare intvar dh.8.z.3/dh.8.z.2
-declare intvar d/dh.8.z.2.1 [64]
-declare intvar d/dh.8.z.1.1 [64]
+declare intvar d/dh.8.z.2 [64]
+declare intvar d/dh.8.z.1 [64]
 declare intvar d/dh.8.r [64]
 declare intvar dh.8.r/dh.8.r.3 [64]
 declare intvar d/dh.8.r.3 [64]
@@ -818,19 +818,19 @@ declare intvar d/dh.8.u.4 [192]
 declare intvar d/dh.8.u [192]
 declare intvar dh.8.u/dU [64]
 declare intvar dh.8.u/dh.7 [64, 192]
-declare intvar d/dh.8.a.1 [192]
 declare intvar d/dh.8.a.2 [192]
 declare intvar d/dh.8.a.3 [192]
 declare intvar d/dh.8.a.4 [192]
+declare intvar d/dh.8.a.5 [192]
 declare intvar d/dh.8.a [192]
 declare intvar dh.8.a/dh.8.a.1
 declare intvar dh.8.a/db
-declare intvar d/dh.8.a.1.1 [192]
+declare intvar d/dh.8.a.1 [192]
 declare intvar dh.8.a.1/dW [16]
 declare intvar dh.8.a.1/dh.8.1 [16, 192]
-declare intvar d/dh.8.1.1 [16]
-declare intvar d/dh.7.1 [64]
-declare intvar d/dh.7.2 [64]
+declare intvar d/dh.8.1 [16]
+declare intvar d/dh.7.10 [64]
+declare intvar d/dh.7.11 [64]
 declare intvar d/dh.7 [64]
 declare intvar dh.7/dh.7.2
 declare intvar dh.7/dh.7.9
@@ -849,18 +849,18 @@ declare intvar d/dh.7.5 [64]
 declare intvar d/dh.7.4 [64]
 declare intvar d/dh.7.3 [64]
 declare intvar dh.7.3/dh.7.z
-declare intvar d/dh.7.2.1 [64]
+declare intvar d/dh.7.2 [64]
 declare intvar dh.7.2/dh.7.z [64]
 declare intvar dh.7.2/dh.6 [64]
-declare intvar d/dh.7.z.1 [64]
-declare intvar d/dh.7.z.2 [64]
+declare intvar d/dh.7.z.4 [64]
+declare intvar d/dh.7.z.5 [64]
 declare intvar d/dh.7.z [64]
 declare intvar dh.7.z/dh.7.z.3 [64]
 declare intvar d/dh.7.z.3 [64]
 declare intvar dh.7.z.3/dh.7.z.1
 declare intvar dh.7.z.3/dh.7.z.2
-declare intvar d/dh.7.z.2.1 [64]
-declare intvar d/dh.7.z.1.1 [64]
+declare intvar d/dh.7.z.2 [64]
+declare intvar d/dh.7.z.1 [64]
 declare intvar d/dh.7.r [64]
 declare intvar dh.7.r/dh.7.r.3 [64]
 declare intvar d/dh.7.r.3 [64]
@@ -875,19 +875,19 @@ declare intvar d/dh.7.u.4 [192]
 declare intvar d/dh.7.u [192]
 declare intvar dh.7.u/dU [64]
 declare intvar dh.7.u/dh.6 [64, 192]
-declare intvar d/dh.7.a.1 [192]
 declare intvar d/dh.7.a.2 [192]
 declare intvar d/dh.7.a.3 [192]
 declare intvar d/dh.7.a.4 [192]
+declare intvar d/dh.7.a.5 [192]
 declare intvar d/dh.7.a [192]
 declare intvar dh.7.a/dh.7.a.1
 declare intvar dh.7.a/db
-declare intvar d/dh.7.a.1.1 [192]
+declare intvar d/dh.7.a.1 [192]
 declare intvar dh.7.a.1/dW [16]
 declare intvar dh.7.a.1/dh.7.1 [16, 192]
-declare intvar d/dh.7.1.1 [16]
-declare intvar d/dh.6.1 [64]
-declare intvar d/dh.6.2 [64]
+declare intvar d/dh.7.1 [16]
+declare intvar d/dh.6.10 [64]
+declare intvar d/dh.6.11 [64]
 declare intvar d/dh.6 [64]
 declare intvar dh.6/dh.6.2
 declare intvar dh.6/dh.6.9
@@ -906,18 +906,18 @@ declare intvar d/dh.6.5 [64]
 declare intvar d/dh.6.4 [64]
 declare intvar d/dh.6.3 [64]
 declare intvar dh.6.3/dh.6.z
-declare intvar d/dh.6.2.1 [64]
+declare intvar d/dh.6.2 [64]
 declare intvar dh.6.2/dh.6.z [64]
 declare intvar dh.6.2/dh.5 [64]
-declare intvar d/dh.6.z.1 [64]
-declare intvar d/dh.6.z.2 [64]
+declare intvar d/dh.6.z.4 [64]
+declare intvar d/dh.6.z.5 [64]
 declare intvar d/dh.6.z [64]
 declare intvar dh.6.z/dh.6.z.3 [64]
 declare intvar d/dh.6.z.3 [64]
 declare intvar dh.6.z.3/dh.6.z.1
 declare intvar dh.6.z.3/dh.6.z.2
-declare intvar d/dh.6.z.2.1 [64]
-declare intvar d/dh.6.z.1.1 [64]
+declare intvar d/dh.6.z.2 [64]
+declare intvar d/dh.6.z.1 [64]
 declare intvar d/dh.6.r [64]
 declare intvar dh.6.r/dh.6.r.3 [64]
 declare intvar d/dh.6.r.3 [64]
@@ -932,19 +932,19 @@ declare intvar d/dh.6.u.4 [192]
 declare intvar d/dh.6.u [192]
 declare intvar dh.6.u/dU [64]
 declare intvar dh.6.u/dh.5 [64, 192]
-declare intvar d/dh.6.a.1 [192]
 declare intvar d/dh.6.a.2 [192]
 declare intvar d/dh.6.a.3 [192]
 declare intvar d/dh.6.a.4 [192]
+declare intvar d/dh.6.a.5 [192]
 declare intvar d/dh.6.a [192]
 declare intvar dh.6.a/dh.6.a.1
 declare intvar dh.6.a/db
-declare intvar d/dh.6.a.1.1 [192]
+declare intvar d/dh.6.a.1 [192]
 declare intvar dh.6.a.1/dW [16]
 declare intvar dh.6.a.1/dh.6.1 [16, 192]
-declare intvar d/dh.6.1.1 [16]
-declare intvar d/dh.5.1 [64]
-declare intvar d/dh.5.2 [64]
+declare intvar d/dh.6.1 [16]
+declare intvar d/dh.5.10 [64]
+declare intvar d/dh.5.11 [64]
 declare intvar d/dh.5 [64]
 declare intvar dh.5/dh.5.2
 declare intvar dh.5/dh.5.9
@@ -963,18 +963,18 @@ declare intvar d/dh.5.5 [64]
 declare intvar d/dh.5.4 [64]
 declare intvar d/dh.5.3 [64]
 declare intvar dh.5.3/dh.5.z
-declare intvar d/dh.5.2.1 [64]
+declare intvar d/dh.5.2 [64]
 declare intvar dh.5.2/dh.5.z [64]
 declare intvar dh.5.2/dh.4 [64]
-declare intvar d/dh.5.z.1 [64]
-declare intvar d/dh.5.z.2 [64]
+declare intvar d/dh.5.z.4 [64]
+declare intvar d/dh.5.z.5 [64]
 declare intvar d/dh.5.z [64]
 declare intvar dh.5.z/dh.5.z.3 [64]
 declare intvar d/dh.5.z.3 [64]
 declare intvar dh.5.z.3/dh.5.z.1
 declare intvar dh.5.z.3/dh.5.z.2
-declare intvar d/dh.5.z.2.1 [64]
-declare intvar d/dh.5.z.1.1 [64]
+declare intvar d/dh.5.z.2 [64]
+declare intvar d/dh.5.z.1 [64]
 declare intvar d/dh.5.r [64]
 declare intvar dh.5.r/dh.5.r.3 [64]
 declare intvar d/dh.5.r.3 [64]
@@ -989,19 +989,19 @@ declare intvar d/dh.5.u.4 [192]
 declare intvar d/dh.5.u [192]
 declare intvar dh.5.u/dU [64]
 declare intvar dh.5.u/dh.4 [64, 192]
-declare intvar d/dh.5.a.1 [192]
 declare intvar d/dh.5.a.2 [192]
 declare intvar d/dh.5.a.3 [192]
 declare intvar d/dh.5.a.4 [192]
+declare intvar d/dh.5.a.5 [192]
 declare intvar d/dh.5.a [192]
 declare intvar dh.5.a/dh.5.a.1
 declare intvar dh.5.a/db
-declare intvar d/dh.5.a.1.1 [192]
+declare intvar d/dh.5.a.1 [192]
 declare intvar dh.5.a.1/dW [16]
 declare intvar dh.5.a.1/dh.5.1 [16, 192]
-declare intvar d/dh.5.1.1 [16]
-declare intvar d/dh.4.1 [64]
-declare intvar d/dh.4.2 [64]
+declare intvar d/dh.5.1 [16]
+declare intvar d/dh.4.10 [64]
+declare intvar d/dh.4.11 [64]
 declare intvar d/dh.4 [64]
 declare intvar dh.4/dh.4.2
 declare intvar dh.4/dh.4.9
@@ -1020,18 +1020,18 @@ declare intvar d/dh.4.5 [64]
 declare intvar d/dh.4.4 [64]
 declare intvar d/dh.4.3 [64]
 declare intvar dh.4.3/dh.4.z
-declare intvar d/dh.4.2.1 [64]
+declare intvar d/dh.4.2 [64]
 declare intvar dh.4.2/dh.4.z [64]
 declare intvar dh.4.2/dh.3 [64]
-declare intvar d/dh.4.z.1 [64]
-declare intvar d/dh.4.z.2 [64]
+declare intvar d/dh.4.z.4 [64]
+declare intvar d/dh.4.z.5 [64]
 declare intvar d/dh.4.z [64]
 declare intvar dh.4.z/dh.4.z.3 [64]
 declare intvar d/dh.4.z.3 [64]
 declare intvar dh.4.z.3/dh.4.z.1
 declare intvar dh.4.z.3/dh.4.z.2
-declare intvar d/dh.4.z.2.1 [64]
-declare intvar d/dh.4.z.1.1 [64]
+declare intvar d/dh.4.z.2 [64]
+declare intvar d/dh.4.z.1 [64]
 declare intvar d/dh.4.r [64]
 declare intvar dh.4.r/dh.4.r.3 [64]
 declare intvar d/dh.4.r.3 [64]
@@ -1046,19 +1046,19 @@ declare intvar d/dh.4.u.4 [192]
 declare intvar d/dh.4.u [192]
 declare intvar dh.4.u/dU [64]
 declare intvar dh.4.u/dh.3 [64, 192]
-declare intvar d/dh.4.a.1 [192]
 declare intvar d/dh.4.a.2 [192]
 declare intvar d/dh.4.a.3 [192]
 declare intvar d/dh.4.a.4 [192]
+declare intvar d/dh.4.a.5 [192]
 declare intvar d/dh.4.a [192]
 declare intvar dh.4.a/dh.4.a.1
 declare intvar dh.4.a/db
-declare intvar d/dh.4.a.1.1 [192]
+declare intvar d/dh.4.a.1 [192]
 declare intvar dh.4.a.1/dW [16]
 declare intvar dh.4.a.1/dh.4.1 [16, 192]
-declare intvar d/dh.4.1.1 [16]
-declare intvar d/dh.3.1 [64]
-declare intvar d/dh.3.2 [64]
+declare intvar d/dh.4.1 [16]
+declare intvar d/dh.3.10 [64]
+declare intvar d/dh.3.11 [64]
 declare intvar d/dh.3 [64]
 declare intvar dh.3/dh.3.2
 declare intvar dh.3/dh.3.9
@@ -1077,18 +1077,18 @@ declare intvar d/dh.3.5 [64]
 declare intvar d/dh.3.4 [64]
 declare intvar d/dh.3.3 [64]
 declare intvar dh.3.3/dh.3.z
-declare intvar d/dh.3.2.1 [64]
+declare intvar d/dh.3.2 [64]
 declare intvar dh.3.2/dh.3.z [64]
 declare intvar dh.3.2/dh.2.1 [64]
-declare intvar d/dh.3.z.1 [64]
-declare intvar d/dh.3.z.2 [64]
+declare intvar d/dh.3.z.4 [64]
+declare intvar d/dh.3.z.5 [64]
 declare intvar d/dh.3.z [64]
 declare intvar dh.3.z/dh.3.z.3 [64]
 declare intvar d/dh.3.z.3 [64]
 declare intvar dh.3.z.3/dh.3.z.1
 declare intvar dh.3.z.3/dh.3.z.2
-declare intvar d/dh.3.z.2.1 [64]
-declare intvar d/dh.3.z.1.1 [64]
+declare intvar d/dh.3.z.2 [64]
+declare intvar d/dh.3.z.1 [64]
 declare intvar d/dh.3.r [64]
 declare intvar dh.3.r/dh.3.r.3 [64]
 declare intvar d/dh.3.r.3 [64]
@@ -1103,19 +1103,19 @@ declare intvar d/dh.3.u.4 [192]
 declare intvar d/dh.3.u [192]
 declare intvar dh.3.u/dU [64]
 declare intvar dh.3.u/dh.2.1 [64, 192]
-declare intvar d/dh.3.a.1 [192]
 declare intvar d/dh.3.a.2 [192]
 declare intvar d/dh.3.a.3 [192]
 declare intvar d/dh.3.a.4 [192]
+declare intvar d/dh.3.a.5 [192]
 declare intvar d/dh.3.a [192]
 declare intvar dh.3.a/dh.3.a.1
 declare intvar dh.3.a/db
-declare intvar d/dh.3.a.1.1 [192]
+declare intvar d/dh.3.a.1 [192]
 declare intvar dh.3.a.1/dW [16]
 declare intvar dh.3.a.1/dh.3.1 [16, 192]
-declare intvar d/dh.3.1.1 [16]
-declare intvar d/dh.2.1.1 [64]
-declare intvar d/dh.2.1.2 [64]
+declare intvar d/dh.3.1 [16]
+declare intvar d/dh.2.1.10 [64]
+declare intvar d/dh.2.1.11 [64]
 declare intvar d/dh.2.1 [64]
 declare intvar dh.2.1/dh.2.1.2
 declare intvar dh.2.1/dh.2.1.9
@@ -1134,18 +1134,18 @@ declare intvar d/dh.2.1.5 [64]
 declare intvar d/dh.2.1.4 [64]
 declare intvar d/dh.2.1.3 [64]
 declare intvar dh.2.1.3/dh.2.1.z
-declare intvar d/dh.2.1.2.1 [64]
+declare intvar d/dh.2.1.2 [64]
 declare intvar dh.2.1.2/dh.2.1.z [64]
 declare intvar dh.2.1.2/dh.1.1 [64]
-declare intvar d/dh.2.1.z.1 [64]
-declare intvar d/dh.2.1.z.2 [64]
+declare intvar d/dh.2.1.z.4 [64]
+declare intvar d/dh.2.1.z.5 [64]
 declare intvar d/dh.2.1.z [64]
 declare intvar dh.2.1.z/dh.2.1.z.3 [64]
 declare intvar d/dh.2.1.z.3 [64]
 declare intvar dh.2.1.z.3/dh.2.1.z.1
 declare intvar dh.2.1.z.3/dh.2.1.z.2
-declare intvar d/dh.2.1.z.2.1 [64]
-declare intvar d/dh.2.1.z.1.1 [64]
+declare intvar d/dh.2.1.z.2 [64]
+declare intvar d/dh.2.1.z.1 [64]
 declare intvar d/dh.2.1.r [64]
 declare intvar dh.2.1.r/dh.2.1.r.3 [64]
 declare intvar d/dh.2.1.r.3 [64]
@@ -1160,19 +1160,19 @@ declare intvar d/dh.2.1.u.4 [192]
 declare intvar d/dh.2.1.u [192]
 declare intvar dh.2.1.u/dU [64]
 declare intvar dh.2.1.u/dh.1.1 [64, 192]
-declare intvar d/dh.2.1.a.1 [192]
 declare intvar d/dh.2.1.a.2 [192]
 declare intvar d/dh.2.1.a.3 [192]
 declare intvar d/dh.2.1.a.4 [192]
+declare intvar d/dh.2.1.a.5 [192]
 declare intvar d/dh.2.1.a [192]
 declare intvar dh.2.1.a/dh.2.1.a.1
 declare intvar dh.2.1.a/db
-declare intvar d/dh.2.1.a.1.1 [192]
+declare intvar d/dh.2.1.a.1 [192]
 declare intvar dh.2.1.a.1/dW [16]
 declare intvar dh.2.1.a.1/dh.2.1.1 [16, 192]
-declare intvar d/dh.2.1.1.1 [16]
-declare intvar d/dh.1.1.1 [64]
-declare intvar d/dh.1.1.2 [64]
+declare intvar d/dh.2.1.1 [16]
+declare intvar d/dh.1.1.10 [64]
+declare intvar d/dh.1.1.11 [64]
 declare intvar d/dh.1.1 [64]
 declare intvar dh.1.1/dh.1.1.2
 declare intvar dh.1.1/dh.1.1.9
@@ -1191,18 +1191,18 @@ declare intvar d/dh.1.1.5 [64]
 declare intvar d/dh.1.1.4 [64]
 declare intvar d/dh.1.1.3 [64]
 declare intvar dh.1.1.3/dh.1.1.z
-declare intvar d/dh.1.1.2.1 [64]
+declare intvar d/dh.1.1.2 [64]
 declare intvar dh.1.1.2/dh.1.1.z [64]
 declare intvar dh.1.1.2/dh.0 [64]
-declare intvar d/dh.1.1.z.1 [64]
-declare intvar d/dh.1.1.z.2 [64]
+declare intvar d/dh.1.1.z.4 [64]
+declare intvar d/dh.1.1.z.5 [64]
 declare intvar d/dh.1.1.z [64]
 declare intvar dh.1.1.z/dh.1.1.z.3 [64]
 declare intvar d/dh.1.1.z.3 [64]
 declare intvar dh.1.1.z.3/dh.1.1.z.1
 declare intvar dh.1.1.z.3/dh.1.1.z.2
-declare intvar d/dh.1.1.z.2.1 [64]
-declare intvar d/dh.1.1.z.1.1 [64]
+declare intvar d/dh.1.1.z.2 [64]
+declare intvar d/dh.1.1.z.1 [64]
 declare intvar d/dh.1.1.r [64]
 declare intvar dh.1.1.r/dh.1.1.r.3 [64]
 declare intvar d/dh.1.1.r.3 [64]
@@ -1217,19 +1217,19 @@ declare intvar d/dh.1.1.u.4 [192]
 declare intvar d/dh.1.1.u [192]
 declare intvar dh.1.1.u/dU [64]
 declare intvar dh.1.1.u/dh.0 [64, 192]
-declare intvar d/dh.1.1.a.1 [192]
 declare intvar d/dh.1.1.a.2 [192]
 declare intvar d/dh.1.1.a.3 [192]
 declare intvar d/dh.1.1.a.4 [192]
+declare intvar d/dh.1.1.a.5 [192]
 declare intvar d/dh.1.1.a [192]
 declare intvar dh.1.1.a/dh.1.1.a.1
 declare intvar dh.1.1.a/db
-declare intvar d/dh.1.1.a.1.1 [192]
+declare intvar d/dh.1.1.a.1 [192]
 declare intvar dh.1.1.a.1/dW [16]
 declare intvar dh.1.1.a.1/dh.1.1.1 [16, 192]
-declare intvar d/dh.1.1.1.1 [16]
-declare intvar d/dh.0.1 [64]
-declare intvar d/dh.0.2 [64]
+declare intvar d/dh.1.1.1 [16]
+declare intvar d/dh.0.10 [64]
+declare intvar d/dh.0.11 [64]
 declare intvar d/dh.0 [64]
 declare intvar dh.0/dh.0.2
 declare intvar dh.0/dh.0.9
@@ -1248,18 +1248,18 @@ declare intvar d/dh.0.5 [64]
 declare intvar d/dh.0.4 [64]
 declare intvar d/dh.0.3 [64]
 declare intvar dh.0.3/dh.0.z
-declare intvar d/dh.0.2.1 [64]
+declare intvar d/dh.0.2 [64]
 declare intvar dh.0.2/dh.0.z [64]
 declare intvar dh.0.2/dh0 [64]
-declare intvar d/dh.0.z.1 [64]
-declare intvar d/dh.0.z.2 [64]
+declare intvar d/dh.0.z.4 [64]
+declare intvar d/dh.0.z.5 [64]
 declare intvar d/dh.0.z [64]
 declare intvar dh.0.z/dh.0.z.3 [64]
 declare intvar d/dh.0.z.3 [64]
 declare intvar dh.0.z.3/dh.0.z.1
 declare intvar dh.0.z.3/dh.0.z.2
-declare intvar d/dh.0.z.2.1 [64]
-declare intvar d/dh.0.z.1.1 [64]
+declare intvar d/dh.0.z.2 [64]
+declare intvar d/dh.0.z.1 [64]
 declare intvar d/dh.0.r [64]
 declare intvar dh.0.r/dh.0.r.3 [64]
 declare intvar d/dh.0.r.3 [64]
@@ -1274,17 +1274,17 @@ declare intvar d/dh.0.u.4 [192]
 declare intvar d/dh.0.u [192]
 declare intvar dh.0.u/dU [64]
 declare intvar dh.0.u/dh0 [64, 192]
-declare intvar d/dh.0.a.1 [192]
 declare intvar d/dh.0.a.2 [192]
 declare intvar d/dh.0.a.3 [192]
 declare intvar d/dh.0.a.4 [192]
+declare intvar d/dh.0.a.5 [192]
 declare intvar d/dh.0.a [192]
 declare intvar dh.0.a/dh.0.a.1
 declare intvar dh.0.a/db
-declare intvar d/dh.0.a.1.1 [192]
+declare intvar d/dh.0.a.1 [192]
 declare intvar dh.0.a.1/dW [16]
 declare intvar dh.0.a.1/dh.0.1 [16, 192]
-declare intvar d/dh.0.1.1 [16]
+declare intvar d/dh.0.1 [16]
 declare intvar d/dh.2.2.1 [1, 16]
 declare intvar d/dh.2.2 [16, 16]
 declare intvar d/dh.2.3.1 [1, 16]
@@ -1792,8 +1792,8 @@ define d/dbits = 0
 define dbits/dxent = div 1 0.6931471805599453
 
 # xent = neg xent.3
-define d/dxent.1 = mul d/dbits dbits/dxent
-define d/dxent = add 1 d/dxent.1
+define d/dxent.4 = mul d/dbits dbits/dxent
+define d/dxent = add 1 d/dxent.4
 define dxent/dxent.3 = -1
 
 # xent.3 = dot logp xent.2
@@ -1805,7 +1805,7 @@ define dxent.3/dxent.2 = logp
 define d/dxent.2 = mul d/dxent.3 dxent.3/dxent.2
 
 # xent.1 = index chars 16
-define d/dxent.1.1 = broadcast_like 0 xent.1
+define d/dxent.1 = broadcast_like 0 xent.1
 
 # logp = log_softmax logp.2
 define d/dlogp = mul d/dxent.3 dxent.3/dlogp
@@ -1867,9 +1867,9 @@ define dh.15.2/dh.15.z = h.14
 define dh.15.2/dh.14 = h.15.z
 
 # h.15.z = logistic h.15.z.3
-define d/dh.15.z.1 = mul d/dh.15.2 dh.15.2/dh.15.z
-define d/dh.15.z.2 = mul d/dh.15.3 dh.15.3/dh.15.z
-define d/dh.15.z = add d/dh.15.z.1 d/dh.15.z.2
+define d/dh.15.z.4 = mul d/dh.15.2 dh.15.2/dh.15.z
+define d/dh.15.z.5 = mul d/dh.15.3 dh.15.3/dh.15.z
+define d/dh.15.z = add d/dh.15.z.4 d/dh.15.z.5
 define dh.15.z/dh.15.z.3 = logistic_deriv h.15.z.3
 
 # h.15.z.3 = add h.15.z.1 h.15.z.2
@@ -1878,10 +1878,10 @@ define dh.15.z.3/dh.15.z.1 = 1
 define dh.15.z.3/dh.15.z.2 = 1
 
 # h.15.z.2 = slice h.15.u 64 128
-define d/dh.15.z.2.1 = mul d/dh.15.z.3 dh.15.z.3/dh.15.z.2
+define d/dh.15.z.2 = mul d/dh.15.z.3 dh.15.z.3/dh.15.z.2
 
 # h.15.z.1 = slice h.15.a 64 128
-define d/dh.15.z.1.1 = mul d/dh.15.z.3 dh.15.z.3/dh.15.z.1
+define d/dh.15.z.1 = mul d/dh.15.z.3 dh.15.z.3/dh.15.z.1
 
 # h.15.r = logistic h.15.r.3
 define d/dh.15.r = mul d/dh.15.6 dh.15.6/dh.15.r
@@ -1900,7 +1900,7 @@ define d/dh.15.r.1 = mul d/dh.15.r.3 dh.15.r.3/dh.15.r.1
 
 # h.15.u = matmul U h.14
 define d/dh.15.u.1 = unslice d/dh.15.r.2 h.15.u 0
-define d/dh.15.u.2 = unslice d/dh.15.z.2.1 h.15.u 64
+define d/dh.15.u.2 = unslice d/dh.15.z.2 h.15.u 64
 define d/dh.15.u.3 = unslice d/dh.15.5 h.15.u 128
 define d/dh.15.u.4 = add d/dh.15.u.1 d/dh.15.u.2
 define d/dh.15.u = add d/dh.15.u.4 d/dh.15.u.3
@@ -1908,26 +1908,26 @@ define dh.15.u/dU = h.14
 define dh.15.u/dh.14 = transpose U
 
 # h.15.a = add h.15.a.1 b
-define d/dh.15.a.1 = unslice d/dh.15.r.1 h.15.a 0
-define d/dh.15.a.2 = unslice d/dh.15.z.1.1 h.15.a 64
-define d/dh.15.a.3 = unslice d/dh.15.4 h.15.a 128
-define d/dh.15.a.4 = add d/dh.15.a.1 d/dh.15.a.2
-define d/dh.15.a = add d/dh.15.a.4 d/dh.15.a.3
+define d/dh.15.a.2 = unslice d/dh.15.r.1 h.15.a 0
+define d/dh.15.a.3 = unslice d/dh.15.z.1 h.15.a 64
+define d/dh.15.a.4 = unslice d/dh.15.4 h.15.a 128
+define d/dh.15.a.5 = add d/dh.15.a.2 d/dh.15.a.3
+define d/dh.15.a = add d/dh.15.a.5 d/dh.15.a.4
 define dh.15.a/dh.15.a.1 = 1
 define dh.15.a/db = 1
 
 # h.15.a.1 = matmul W h.15.1
-define d/dh.15.a.1.1 = mul d/dh.15.a dh.15.a/dh.15.a.1
+define d/dh.15.a.1 = mul d/dh.15.a dh.15.a/dh.15.a.1
 define dh.15.a.1/dW = h.15.1
 define dh.15.a.1/dh.15.1 = transpose W
 
 # h.15.1 = index h.2 15
-define d/dh.15.1 = matmul dh.15.a.1/dh.15.1 d/dh.15.a.1.1
+define d/dh.15.1 = matmul dh.15.a.1/dh.15.1 d/dh.15.a.1
 
 # h.14 = add h.14.2 h.14.9
-define d/dh.14.1 = matmul dh.15.u/dh.14 d/dh.15.u
-define d/dh.14.2 = mul d/dh.15.2 dh.15.2/dh.14
-define d/dh.14 = add d/dh.14.1 d/dh.14.2
+define d/dh.14.10 = matmul dh.15.u/dh.14 d/dh.15.u
+define d/dh.14.11 = mul d/dh.15.2 dh.15.2/dh.14
+define d/dh.14 = add d/dh.14.10 d/dh.14.11
 define dh.14/dh.14.2 = 1
 define dh.14/dh.14.9 = 1
 
@@ -1961,14 +1961,14 @@ define d/dh.14.3 = mul d/dh.14.9 dh.14.9/dh.14.3
 define dh.14.3/dh.14.z = -1
 
 # h.14.2 = mul h.14.z h.13
-define d/dh.14.2.1 = mul d/dh.14 dh.14/dh.14.2
+define d/dh.14.2 = mul d/dh.14 dh.14/dh.14.2
 define dh.14.2/dh.14.z = h.13
 define dh.14.2/dh.13 = h.14.z
 
 # h.14.z = logistic h.14.z.3
-define d/dh.14.z.1 = mul d/dh.14.2.1 dh.14.2/dh.14.z
-define d/dh.14.z.2 = mul d/dh.14.3 dh.14.3/dh.14.z
-define d/dh.14.z = add d/dh.14.z.1 d/dh.14.z.2
+define d/dh.14.z.4 = mul d/dh.14.2 dh.14.2/dh.14.z
+define d/dh.14.z.5 = mul d/dh.14.3 dh.14.3/dh.14.z
+define d/dh.14.z = add d/dh.14.z.4 d/dh.14.z.5
 define dh.14.z/dh.14.z.3 = logistic_deriv h.14.z.3
 
 # h.14.z.3 = add h.14.z.1 h.14.z.2
@@ -1977,10 +1977,10 @@ define dh.14.z.3/dh.14.z.1 = 1
 define dh.14.z.3/dh.14.z.2 = 1
 
 # h.14.z.2 = slice h.14.u 64 128
-define d/dh.14.z.2.1 = mul d/dh.14.z.3 dh.14.z.3/dh.14.z.2
+define d/dh.14.z.2 = mul d/dh.14.z.3 dh.14.z.3/dh.14.z.2
 
 # h.14.z.1 = slice h.14.a 64 128
-define d/dh.14.z.1.1 = mul d/dh.14.z.3 dh.14.z.3/dh.14.z.1
+define d/dh.14.z.1 = mul d/dh.14.z.3 dh.14.z.3/dh.14.z.1
 
 # h.14.r = logistic h.14.r.3
 define d/dh.14.r = mul d/dh.14.6 dh.14.6/dh.14.r
@@ -1999,7 +1999,7 @@ define d/dh.14.r.1 = mul d/dh.14.r.3 dh.14.r.3/dh.14.r.1
 
 # h.14.u = matmul U h.13
 define d/dh.14.u.1 = unslice d/dh.14.r.2 h.14.u 0
-define d/dh.14.u.2 = unslice d/dh.14.z.2.1 h.14.u 64
+define d/dh.14.u.2 = unslice d/dh.14.z.2 h.14.u 64
 define d/dh.14.u.3 = unslice d/dh.14.5 h.14.u 128
 define d/dh.14.u.4 = add d/dh.14.u.1 d/dh.14.u.2
 define d/dh.14.u = add d/dh.14.u.4 d/dh.14.u.3
@@ -2007,26 +2007,26 @@ define dh.14.u/dU = h.13
 define dh.14.u/dh.13 = transpose U
 
 # h.14.a = add h.14.a.1 b
-define d/dh.14.a.1 = unslice d/dh.14.r.1 h.14.a 0
-define d/dh.14.a.2 = unslice d/dh.14.z.1.1 h.14.a 64
-define d/dh.14.a.3 = unslice d/dh.14.4 h.14.a 128
-define d/dh.14.a.4 = add d/dh.14.a.1 d/dh.14.a.2
-define d/dh.14.a = add d/dh.14.a.4 d/dh.14.a.3
+define d/dh.14.a.2 = unslice d/dh.14.r.1 h.14.a 0
+define d/dh.14.a.3 = unslice d/dh.14.z.1 h.14.a 64
+define d/dh.14.a.4 = unslice d/dh.14.4 h.14.a 128
+define d/dh.14.a.5 = add d/dh.14.a.2 d/dh.14.a.3
+define d/dh.14.a = add d/dh.14.a.5 d/dh.14.a.4
 define dh.14.a/dh.14.a.1 = 1
 define dh.14.a/db = 1
 
 # h.14.a.1 = matmul W h.14.1
-define d/dh.14.a.1.1 = mul d/dh.14.a dh.14.a/dh.14.a.1
+define d/dh.14.a.1 = mul d/dh.14.a dh.14.a/dh.14.a.1
 define dh.14.a.1/dW = h.14.1
 define dh.14.a.1/dh.14.1 = transpose W
 
 # h.14.1 = index h.2 14
-define d/dh.14.1.1 = matmul dh.14.a.1/dh.14.1 d/dh.14.a.1.1
+define d/dh.14.1 = matmul dh.14.a.1/dh.14.1 d/dh.14.a.1
 
 # h.13 = add h.13.2 h.13.9
-define d/dh.13.1 = matmul dh.14.u/dh.13 d/dh.14.u
-define d/dh.13.2 = mul d/dh.14.2.1 dh.14.2/dh.13
-define d/dh.13 = add d/dh.13.1 d/dh.13.2
+define d/dh.13.10 = matmul dh.14.u/dh.13 d/dh.14.u
+define d/dh.13.11 = mul d/dh.14.2 dh.14.2/dh.13
+define d/dh.13 = add d/dh.13.10 d/dh.13.11
 define dh.13/dh.13.2 = 1
 define dh.13/dh.13.9 = 1
 
@@ -2060,14 +2060,14 @@ define d/dh.13.3 = mul d/dh.13.9 dh.13.9/dh.13.3
 define dh.13.3/dh.13.z = -1
 
 # h.13.2 = mul h.13.z h.12
-define d/dh.13.2.1 = mul d/dh.13 dh.13/dh.13.2
+define d/dh.13.2 = mul d/dh.13 dh.13/dh.13.2
 define dh.13.2/dh.13.z = h.12
 define dh.13.2/dh.12 = h.13.z
 
 # h.13.z = logistic h.13.z.3
-define d/dh.13.z.1 = mul d/dh.13.2.1 dh.13.2/dh.13.z
-define d/dh.13.z.2 = mul d/dh.13.3 dh.13.3/dh.13.z
-define d/dh.13.z = add d/dh.13.z.1 d/dh.13.z.2
+define d/dh.13.z.4 = mul d/dh.13.2 dh.13.2/dh.13.z
+define d/dh.13.z.5 = mul d/dh.13.3 dh.13.3/dh.13.z
+define d/dh.13.z = add d/dh.13.z.4 d/dh.13.z.5
 define dh.13.z/dh.13.z.3 = logistic_deriv h.13.z.3
 
 # h.13.z.3 = add h.13.z.1 h.13.z.2
@@ -2076,10 +2076,10 @@ define dh.13.z.3/dh.13.z.1 = 1
 define dh.13.z.3/dh.13.z.2 = 1
 
 # h.13.z.2 = slice h.13.u 64 128
-define d/dh.13.z.2.1 = mul d/dh.13.z.3 dh.13.z.3/dh.13.z.2
+define d/dh.13.z.2 = mul d/dh.13.z.3 dh.13.z.3/dh.13.z.2
 
 # h.13.z.1 = slice h.13.a 64 128
-define d/dh.13.z.1.1 = mul d/dh.13.z.3 dh.13.z.3/dh.13.z.1
+define d/dh.13.z.1 = mul d/dh.13.z.3 dh.13.z.3/dh.13.z.1
 
 # h.13.r = logistic h.13.r.3
 define d/dh.13.r = mul d/dh.13.6 dh.13.6/dh.13.r
@@ -2098,7 +2098,7 @@ define d/dh.13.r.1 = mul d/dh.13.r.3 dh.13.r.3/dh.13.r.1
 
 # h.13.u = matmul U h.12
 define d/dh.13.u.1 = unslice d/dh.13.r.2 h.13.u 0
-define d/dh.13.u.2 = unslice d/dh.13.z.2.1 h.13.u 64
+define d/dh.13.u.2 = unslice d/dh.13.z.2 h.13.u 64
 define d/dh.13.u.3 = unslice d/dh.13.5 h.13.u 128
 define d/dh.13.u.4 = add d/dh.13.u.1 d/dh.13.u.2
 define d/dh.13.u = add d/dh.13.u.4 d/dh.13.u.3
@@ -2106,26 +2106,26 @@ define dh.13.u/dU = h.12
 define dh.13.u/dh.12 = transpose U
 
 # h.13.a = add h.13.a.1 b
-define d/dh.13.a.1 = unslice d/dh.13.r.1 h.13.a 0
-define d/dh.13.a.2 = unslice d/dh.13.z.1.1 h.13.a 64
-define d/dh.13.a.3 = unslice d/dh.13.4 h.13.a 128
-define d/dh.13.a.4 = add d/dh.13.a.1 d/dh.13.a.2
-define d/dh.13.a = add d/dh.13.a.4 d/dh.13.a.3
+define d/dh.13.a.2 = unslice d/dh.13.r.1 h.13.a 0
+define d/dh.13.a.3 = unslice d/dh.13.z.1 h.13.a 64
+define d/dh.13.a.4 = unslice d/dh.13.4 h.13.a 128
+define d/dh.13.a.5 = add d/dh.13.a.2 d/dh.13.a.3
+define d/dh.13.a = add d/dh.13.a.5 d/dh.13.a.4
 define dh.13.a/dh.13.a.1 = 1
 define dh.13.a/db = 1
 
 # h.13.a.1 = matmul W h.13.1
-define d/dh.13.a.1.1 = mul d/dh.13.a dh.13.a/dh.13.a.1
+define d/dh.13.a.1 = mul d/dh.13.a dh.13.a/dh.13.a.1
 define dh.13.a.1/dW = h.13.1
 define dh.13.a.1/dh.13.1 = transpose W
 
 # h.13.1 = index h.2 13
-define d/dh.13.1.1 = matmul dh.13.a.1/dh.13.1 d/dh.13.a.1.1
+define d/dh.13.1 = matmul dh.13.a.1/dh.13.1 d/dh.13.a.1
 
 # h.12 = add h.12.2 h.12.9
-define d/dh.12.1 = matmul dh.13.u/dh.12 d/dh.13.u
-define d/dh.12.2 = mul d/dh.13.2.1 dh.13.2/dh.12
-define d/dh.12 = add d/dh.12.1 d/dh.12.2
+define d/dh.12.10 = matmul dh.13.u/dh.12 d/dh.13.u
+define d/dh.12.11 = mul d/dh.13.2 dh.13.2/dh.12
+define d/dh.12 = add d/dh.12.10 d/dh.12.11
 define dh.12/dh.12.2 = 1
 define dh.12/dh.12.9 = 1
 
@@ -2159,14 +2159,14 @@ define d/dh.12.3 = mul d/dh.12.9 dh.12.9/dh.12.3
 define dh.12.3/dh.12.z = -1
 
 # h.12.2 = mul h.12.z h.11
-define d/dh.12.2.1 = mul d/dh.12 dh.12/dh.12.2
+define d/dh.12.2 = mul d/dh.12 dh.12/dh.12.2
 define dh.12.2/dh.12.z = h.11
 define dh.12.2/dh.11 = h.12.z
 
 # h.12.z = logistic h.12.z.3
-define d/dh.12.z.1 = mul d/dh.12.2.1 dh.12.2/dh.12.z
-define d/dh.12.z.2 = mul d/dh.12.3 dh.12.3/dh.12.z
-define d/dh.12.z = add d/dh.12.z.1 d/dh.12.z.2
+define d/dh.12.z.4 = mul d/dh.12.2 dh.12.2/dh.12.z
+define d/dh.12.z.5 = mul d/dh.12.3 dh.12.3/dh.12.z
+define d/dh.12.z = add d/dh.12.z.4 d/dh.12.z.5
 define dh.12.z/dh.12.z.3 = logistic_deriv h.12.z.3
 
 # h.12.z.3 = add h.12.z.1 h.12.z.2
@@ -2175,10 +2175,10 @@ define dh.12.z.3/dh.12.z.1 = 1
 define dh.12.z.3/dh.12.z.2 = 1
 
 # h.12.z.2 = slice h.12.u 64 128
-define d/dh.12.z.2.1 = mul d/dh.12.z.3 dh.12.z.3/dh.12.z.2
+define d/dh.12.z.2 = mul d/dh.12.z.3 dh.12.z.3/dh.12.z.2
 
 # h.12.z.1 = slice h.12.a 64 128
-define d/dh.12.z.1.1 = mul d/dh.12.z.3 dh.12.z.3/dh.12.z.1
+define d/dh.12.z.1 = mul d/dh.12.z.3 dh.12.z.3/dh.12.z.1
 
 # h.12.r = logistic h.12.r.3
 define d/dh.12.r = mul d/dh.12.6 dh.12.6/dh.12.r
@@ -2197,7 +2197,7 @@ define d/dh.12.r.1 = mul d/dh.12.r.3 dh.12.r.3/dh.12.r.1
 
 # h.12.u = matmul U h.11
 define d/dh.12.u.1 = unslice d/dh.12.r.2 h.12.u 0
-define d/dh.12.u.2 = unslice d/dh.12.z.2.1 h.12.u 64
+define d/dh.12.u.2 = unslice d/dh.12.z.2 h.12.u 64
 define d/dh.12.u.3 = unslice d/dh.12.5 h.12.u 128
 define d/dh.12.u.4 = add d/dh.12.u.1 d/dh.12.u.2
 define d/dh.12.u = add d/dh.12.u.4 d/dh.12.u.3
@@ -2205,26 +2205,26 @@ define dh.12.u/dU = h.11
 define dh.12.u/dh.11 = transpose U
 
 # h.12.a = add h.12.a.1 b
-define d/dh.12.a.1 = unslice d/dh.12.r.1 h.12.a 0
-define d/dh.12.a.2 = unslice d/dh.12.z.1.1 h.12.a 64
-define d/dh.12.a.3 = unslice d/dh.12.4 h.12.a 128
-define d/dh.12.a.4 = add d/dh.12.a.1 d/dh.12.a.2
-define d/dh.12.a = add d/dh.12.a.4 d/dh.12.a.3
+define d/dh.12.a.2 = unslice d/dh.12.r.1 h.12.a 0
+define d/dh.12.a.3 = unslice d/dh.12.z.1 h.12.a 64
+define d/dh.12.a.4 = unslice d/dh.12.4 h.12.a 128
+define d/dh.12.a.5 = add d/dh.12.a.2 d/dh.12.a.3
+define d/dh.12.a = add d/dh.12.a.5 d/dh.12.a.4
 define dh.12.a/dh.12.a.1 = 1
 define dh.12.a/db = 1
 
 # h.12.a.1 = matmul W h.12.1
-define d/dh.12.a.1.1 = mul d/dh.12.a dh.12.a/dh.12.a.1
+define d/dh.12.a.1 = mul d/dh.12.a dh.12.a/dh.12.a.1
 define dh.12.a.1/dW = h.12.1
 define dh.12.a.1/dh.12.1 = transpose W
 
 # h.12.1 = index h.2 12
-define d/dh.12.1.1 = matmul dh.12.a.1/dh.12.1 d/dh.12.a.1.1
+define d/dh.12.1 = matmul dh.12.a.1/dh.12.1 d/dh.12.a.1
 
 # h.11 = add h.11.2 h.11.9
-define d/dh.11.1 = matmul dh.12.u/dh.11 d/dh.12.u
-define d/dh.11.2 = mul d/dh.12.2.1 dh.12.2/dh.11
-define d/dh.11 = add d/dh.11.1 d/dh.11.2
+define d/dh.11.10 = matmul dh.12.u/dh.11 d/dh.12.u
+define d/dh.11.11 = mul d/dh.12.2 dh.12.2/dh.11
+define d/dh.11 = add d/dh.11.10 d/dh.11.11
 define dh.11/dh.11.2 = 1
 define dh.11/dh.11.9 = 1
 
@@ -2258,14 +2258,14 @@ define d/dh.11.3 = mul d/dh.11.9 dh.11.9/dh.11.3
 define dh.11.3/dh.11.z = -1
 
 # h.11.2 = mul h.11.z h.10
-define d/dh.11.2.1 = mul d/dh.11 dh.11/dh.11.2
+define d/dh.11.2 = mul d/dh.11 dh.11/dh.11.2
 define dh.11.2/dh.11.z = h.10
 define dh.11.2/dh.10 = h.11.z
 
 # h.11.z = logistic h.11.z.3
-define d/dh.11.z.1 = mul d/dh.11.2.1 dh.11.2/dh.11.z
-define d/dh.11.z.2 = mul d/dh.11.3 dh.11.3/dh.11.z
-define d/dh.11.z = add d/dh.11.z.1 d/dh.11.z.2
+define d/dh.11.z.4 = mul d/dh.11.2 dh.11.2/dh.11.z
+define d/dh.11.z.5 = mul d/dh.11.3 dh.11.3/dh.11.z
+define d/dh.11.z = add d/dh.11.z.4 d/dh.11.z.5
 define dh.11.z/dh.11.z.3 = logistic_deriv h.11.z.3
 
 # h.11.z.3 = add h.11.z.1 h.11.z.2
@@ -2274,10 +2274,10 @@ define dh.11.z.3/dh.11.z.1 = 1
 define dh.11.z.3/dh.11.z.2 = 1
 
 # h.11.z.2 = slice h.11.u 64 128
-define d/dh.11.z.2.1 = mul d/dh.11.z.3 dh.11.z.3/dh.11.z.2
+define d/dh.11.z.2 = mul d/dh.11.z.3 dh.11.z.3/dh.11.z.2
 
 # h.11.z.1 = slice h.11.a 64 128
-define d/dh.11.z.1.1 = mul d/dh.11.z.3 dh.11.z.3/dh.11.z.1
+define d/dh.11.z.1 = mul d/dh.11.z.3 dh.11.z.3/dh.11.z.1
 
 # h.11.r = logistic h.11.r.3
 define d/dh.11.r = mul d/dh.11.6 dh.11.6/dh.11.r
@@ -2296,7 +2296,7 @@ define d/dh.11.r.1 = mul d/dh.11.r.3 dh.11.r.3/dh.11.r.1
 
 # h.11.u = matmul U h.10
 define d/dh.11.u.1 = unslice d/dh.11.r.2 h.11.u 0
-define d/dh.11.u.2 = unslice d/dh.11.z.2.1 h.11.u 64
+define d/dh.11.u.2 = unslice d/dh.11.z.2 h.11.u 64
 define d/dh.11.u.3 = unslice d/dh.11.5 h.11.u 128
 define d/dh.11.u.4 = add d/dh.11.u.1 d/dh.11.u.2
 define d/dh.11.u = add d/dh.11.u.4 d/dh.11.u.3
@@ -2304,26 +2304,26 @@ define dh.11.u/dU = h.10
 define dh.11.u/dh.10 = transpose U
 
 # h.11.a = add h.11.a.1 b
-define d/dh.11.a.1 = unslice d/dh.11.r.1 h.11.a 0
-define d/dh.11.a.2 = unslice d/dh.11.z.1.1 h.11.a 64
-define d/dh.11.a.3 = unslice d/dh.11.4 h.11.a 128
-define d/dh.11.a.4 = add d/dh.11.a.1 d/dh.11.a.2
-define d/dh.11.a = add d/dh.11.a.4 d/dh.11.a.3
+define d/dh.11.a.2 = unslice d/dh.11.r.1 h.11.a 0
+define d/dh.11.a.3 = unslice d/dh.11.z.1 h.11.a 64
+define d/dh.11.a.4 = unslice d/dh.11.4 h.11.a 128
+define d/dh.11.a.5 = add d/dh.11.a.2 d/dh.11.a.3
+define d/dh.11.a = add d/dh.11.a.5 d/dh.11.a.4
 define dh.11.a/dh.11.a.1 = 1
 define dh.11.a/db = 1
 
 # h.11.a.1 = matmul W h.11.1
-define d/dh.11.a.1.1 = mul d/dh.11.a dh.11.a/dh.11.a.1
+define d/dh.11.a.1 = mul d/dh.11.a dh.11.a/dh.11.a.1
 define dh.11.a.1/dW = h.11.1
 define dh.11.a.1/dh.11.1 = transpose W
 
 # h.11.1 = index h.2 11
-define d/dh.11.1.1 = matmul dh.11.a.1/dh.11.1 d/dh.11.a.1.1
+define d/dh.11.1 = matmul dh.11.a.1/dh.11.1 d/dh.11.a.1
 
 # h.10 = add h.10.2 h.10.9
-define d/dh.10.1 = matmul dh.11.u/dh.10 d/dh.11.u
-define d/dh.10.2 = mul d/dh.11.2.1 dh.11.2/dh.10
-define d/dh.10 = add d/dh.10.1 d/dh.10.2
+define d/dh.10.10 = matmul dh.11.u/dh.10 d/dh.11.u
+define d/dh.10.11 = mul d/dh.11.2 dh.11.2/dh.10
+define d/dh.10 = add d/dh.10.10 d/dh.10.11
 define dh.10/dh.10.2 = 1
 define dh.10/dh.10.9 = 1
 
@@ -2357,14 +2357,14 @@ define d/dh.10.3 = mul d/dh.10.9 dh.10.9/dh.10.3
 define dh.10.3/dh.10.z = -1
 
 # h.10.2 = mul h.10.z h.9
-define d/dh.10.2.1 = mul d/dh.10 dh.10/dh.10.2
+define d/dh.10.2 = mul d/dh.10 dh.10/dh.10.2
 define dh.10.2/dh.10.z = h.9
 define dh.10.2/dh.9 = h.10.z
 
 # h.10.z = logistic h.10.z.3
-define d/dh.10.z.1 = mul d/dh.10.2.1 dh.10.2/dh.10.z
-define d/dh.10.z.2 = mul d/dh.10.3 dh.10.3/dh.10.z
-define d/dh.10.z = add d/dh.10.z.1 d/dh.10.z.2
+define d/dh.10.z.4 = mul d/dh.10.2 dh.10.2/dh.10.z
+define d/dh.10.z.5 = mul d/dh.10.3 dh.10.3/dh.10.z
+define d/dh.10.z = add d/dh.10.z.4 d/dh.10.z.5
 define dh.10.z/dh.10.z.3 = logistic_deriv h.10.z.3
 
 # h.10.z.3 = add h.10.z.1 h.10.z.2
@@ -2373,10 +2373,10 @@ define dh.10.z.3/dh.10.z.1 = 1
 define dh.10.z.3/dh.10.z.2 = 1
 
 # h.10.z.2 = slice h.10.u 64 128
-define d/dh.10.z.2.1 = mul d/dh.10.z.3 dh.10.z.3/dh.10.z.2
+define d/dh.10.z.2 = mul d/dh.10.z.3 dh.10.z.3/dh.10.z.2
 
 # h.10.z.1 = slice h.10.a 64 128
-define d/dh.10.z.1.1 = mul d/dh.10.z.3 dh.10.z.3/dh.10.z.1
+define d/dh.10.z.1 = mul d/dh.10.z.3 dh.10.z.3/dh.10.z.1
 
 # h.10.r = logistic h.10.r.3
 define d/dh.10.r = mul d/dh.10.6 dh.10.6/dh.10.r
@@ -2395,7 +2395,7 @@ define d/dh.10.r.1 = mul d/dh.10.r.3 dh.10.r.3/dh.10.r.1
 
 # h.10.u = matmul U h.9
 define d/dh.10.u.1 = unslice d/dh.10.r.2 h.10.u 0
-define d/dh.10.u.2 = unslice d/dh.10.z.2.1 h.10.u 64
+define d/dh.10.u.2 = unslice d/dh.10.z.2 h.10.u 64
 define d/dh.10.u.3 = unslice d/dh.10.5 h.10.u 128
 define d/dh.10.u.4 = add d/dh.10.u.1 d/dh.10.u.2
 define d/dh.10.u = add d/dh.10.u.4 d/dh.10.u.3
@@ -2403,26 +2403,26 @@ define dh.10.u/dU = h.9
 define dh.10.u/dh.9 = transpose U
 
 # h.10.a = add h.10.a.1 b
-define d/dh.10.a.1 = unslice d/dh.10.r.1 h.10.a 0
-define d/dh.10.a.2 = unslice d/dh.10.z.1.1 h.10.a 64
-define d/dh.10.a.3 = unslice d/dh.10.4 h.10.a 128
-define d/dh.10.a.4 = add d/dh.10.a.1 d/dh.10.a.2
-define d/dh.10.a = add d/dh.10.a.4 d/dh.10.a.3
+define d/dh.10.a.2 = unslice d/dh.10.r.1 h.10.a 0
+define d/dh.10.a.3 = unslice d/dh.10.z.1 h.10.a 64
+define d/dh.10.a.4 = unslice d/dh.10.4 h.10.a 128
+define d/dh.10.a.5 = add d/dh.10.a.2 d/dh.10.a.3
+define d/dh.10.a = add d/dh.10.a.5 d/dh.10.a.4
 define dh.10.a/dh.10.a.1 = 1
 define dh.10.a/db = 1
 
 # h.10.a.1 = matmul W h.10.1
-define d/dh.10.a.1.1 = mul d/dh.10.a dh.10.a/dh.10.a.1
+define d/dh.10.a.1 = mul d/dh.10.a dh.10.a/dh.10.a.1
 define dh.10.a.1/dW = h.10.1
 define dh.10.a.1/dh.10.1 = transpose W
 
 # h.10.1 = index h.2 10
-define d/dh.10.1.1 = matmul dh.10.a.1/dh.10.1 d/dh.10.a.1.1
+define d/dh.10.1 = matmul dh.10.a.1/dh.10.1 d/dh.10.a.1
 
 # h.9 = add h.9.2 h.9.9
-define d/dh.9.1 = matmul dh.10.u/dh.9 d/dh.10.u
-define d/dh.9.2 = mul d/dh.10.2.1 dh.10.2/dh.9
-define d/dh.9 = add d/dh.9.1 d/dh.9.2
+define d/dh.9.10 = matmul dh.10.u/dh.9 d/dh.10.u
+define d/dh.9.11 = mul d/dh.10.2 dh.10.2/dh.9
+define d/dh.9 = add d/dh.9.10 d/dh.9.11
 define dh.9/dh.9.2 = 1
 define dh.9/dh.9.9 = 1
 
@@ -2456,14 +2456,14 @@ define d/dh.9.3 = mul d/dh.9.9 dh.9.9/dh.9.3
 define dh.9.3/dh.9.z = -1
 
 # h.9.2 = mul h.9.z h.8
-define d/dh.9.2.1 = mul d/dh.9 dh.9/dh.9.2
+define d/dh.9.2 = mul d/dh.9 dh.9/dh.9.2
 define dh.9.2/dh.9.z = h.8
 define dh.9.2/dh.8 = h.9.z
 
 # h.9.z = logistic h.9.z.3
-define d/dh.9.z.1 = mul d/dh.9.2.1 dh.9.2/dh.9.z
-define d/dh.9.z.2 = mul d/dh.9.3 dh.9.3/dh.9.z
-define d/dh.9.z = add d/dh.9.z.1 d/dh.9.z.2
+define d/dh.9.z.4 = mul d/dh.9.2 dh.9.2/dh.9.z
+define d/dh.9.z.5 = mul d/dh.9.3 dh.9.3/dh.9.z
+define d/dh.9.z = add d/dh.9.z.4 d/dh.9.z.5
 define dh.9.z/dh.9.z.3 = logistic_deriv h.9.z.3
 
 # h.9.z.3 = add h.9.z.1 h.9.z.2
@@ -2472,10 +2472,10 @@ define dh.9.z.3/dh.9.z.1 = 1
 define dh.9.z.3/dh.9.z.2 = 1
 
 # h.9.z.2 = slice h.9.u 64 128
-define d/dh.9.z.2.1 = mul d/dh.9.z.3 dh.9.z.3/dh.9.z.2
+define d/dh.9.z.2 = mul d/dh.9.z.3 dh.9.z.3/dh.9.z.2
 
 # h.9.z.1 = slice h.9.a 64 128
-define d/dh.9.z.1.1 = mul d/dh.9.z.3 dh.9.z.3/dh.9.z.1
+define d/dh.9.z.1 = mul d/dh.9.z.3 dh.9.z.3/dh.9.z.1
 
 # h.9.r = logistic h.9.r.3
 define d/dh.9.r = mul d/dh.9.6 dh.9.6/dh.9.r
@@ -2494,7 +2494,7 @@ define d/dh.9.r.1 = mul d/dh.9.r.3 dh.9.r.3/dh.9.r.1
 
 # h.9.u = matmul U h.8
 define d/dh.9.u.1 = unslice d/dh.9.r.2 h.9.u 0
-define d/dh.9.u.2 = unslice d/dh.9.z.2.1 h.9.u 64
+define d/dh.9.u.2 = unslice d/dh.9.z.2 h.9.u 64
 define d/dh.9.u.3 = unslice d/dh.9.5 h.9.u 128
 define d/dh.9.u.4 = add d/dh.9.u.1 d/dh.9.u.2
 define d/dh.9.u = add d/dh.9.u.4 d/dh.9.u.3
@@ -2502,26 +2502,26 @@ define dh.9.u/dU = h.8
 define dh.9.u/dh.8 = transpose U
 
 # h.9.a = add h.9.a.1 b
-define d/dh.9.a.1 = unslice d/dh.9.r.1 h.9.a 0
-define d/dh.9.a.2 = unslice d/dh.9.z.1.1 h.9.a 64
-define d/dh.9.a.3 = unslice d/dh.9.4 h.9.a 128
-define d/dh.9.a.4 = add d/dh.9.a.1 d/dh.9.a.2
-define d/dh.9.a = add d/dh.9.a.4 d/dh.9.a.3
+define d/dh.9.a.2 = unslice d/dh.9.r.1 h.9.a 0
+define d/dh.9.a.3 = unslice d/dh.9.z.1 h.9.a 64
+define d/dh.9.a.4 = unslice d/dh.9.4 h.9.a 128
+define d/dh.9.a.5 = add d/dh.9.a.2 d/dh.9.a.3
+define d/dh.9.a = add d/dh.9.a.5 d/dh.9.a.4
 define dh.9.a/dh.9.a.1 = 1
 define dh.9.a/db = 1
 
 # h.9.a.1 = matmul W h.9.1
-define d/dh.9.a.1.1 = mul d/dh.9.a dh.9.a/dh.9.a.1
+define d/dh.9.a.1 = mul d/dh.9.a dh.9.a/dh.9.a.1
 define dh.9.a.1/dW = h.9.1
 define dh.9.a.1/dh.9.1 = transpose W
 
 # h.9.1 = index h.2 9
-define d/dh.9.1.1 = matmul dh.9.a.1/dh.9.1 d/dh.9.a.1.1
+define d/dh.9.1 = matmul dh.9.a.1/dh.9.1 d/dh.9.a.1
 
 # h.8 = add h.8.2 h.8.9
-define d/dh.8.1 = matmul dh.9.u/dh.8 d/dh.9.u
-define d/dh.8.2 = mul d/dh.9.2.1 dh.9.2/dh.8
-define d/dh.8 = add d/dh.8.1 d/dh.8.2
+define d/dh.8.10 = matmul dh.9.u/dh.8 d/dh.9.u
+define d/dh.8.11 = mul d/dh.9.2 dh.9.2/dh.8
+define d/dh.8 = add d/dh.8.10 d/dh.8.11
 define dh.8/dh.8.2 = 1
 define dh.8/dh.8.9 = 1
 
@@ -2555,14 +2555,14 @@ define d/dh.8.3 = mul d/dh.8.9 dh.8.9/dh.8.3
 define dh.8.3/dh.8.z = -1
 
 # h.8.2 = mul h.8.z h.7
-define d/dh.8.2.1 = mul d/dh.8 dh.8/dh.8.2
+define d/dh.8.2 = mul d/dh.8 dh.8/dh.8.2
 define dh.8.2/dh.8.z = h.7
 define dh.8.2/dh.7 = h.8.z
 
 # h.8.z = logistic h.8.z.3
-define d/dh.8.z.1 = mul d/dh.8.2.1 dh.8.2/dh.8.z
-define d/dh.8.z.2 = mul d/dh.8.3 dh.8.3/dh.8.z
-define d/dh.8.z = add d/dh.8.z.1 d/dh.8.z.2
+define d/dh.8.z.4 = mul d/dh.8.2 dh.8.2/dh.8.z
+define d/dh.8.z.5 = mul d/dh.8.3 dh.8.3/dh.8.z
+define d/dh.8.z = add d/dh.8.z.4 d/dh.8.z.5
 define dh.8.z/dh.8.z.3 = logistic_deriv h.8.z.3
 
 # h.8.z.3 = add h.8.z.1 h.8.z.2
@@ -2571,10 +2571,10 @@ define dh.8.z.3/dh.8.z.1 = 1
 define dh.8.z.3/dh.8.z.2 = 1
 
 # h.8.z.2 = slice h.8.u 64 128
-define d/dh.8.z.2.1 = mul d/dh.8.z.3 dh.8.z.3/dh.8.z.2
+define d/dh.8.z.2 = mul d/dh.8.z.3 dh.8.z.3/dh.8.z.2
 
 # h.8.z.1 = slice h.8.a 64 128
-define d/dh.8.z.1.1 = mul d/dh.8.z.3 dh.8.z.3/dh.8.z.1
+define d/dh.8.z.1 = mul d/dh.8.z.3 dh.8.z.3/dh.8.z.1
 
 # h.8.r = logistic h.8.r.3
 define d/dh.8.r = mul d/dh.8.6 dh.8.6/dh.8.r
@@ -2593,7 +2593,7 @@ define d/dh.8.r.1 = mul d/dh.8.r.3 dh.8.r.3/dh.8.r.1
 
 # h.8.u = matmul U h.7
 define d/dh.8.u.1 = unslice d/dh.8.r.2 h.8.u 0
-define d/dh.8.u.2 = unslice d/dh.8.z.2.1 h.8.u 64
+define d/dh.8.u.2 = unslice d/dh.8.z.2 h.8.u 64
 define d/dh.8.u.3 = unslice d/dh.8.5 h.8.u 128
 define d/dh.8.u.4 = add d/dh.8.u.1 d/dh.8.u.2
 define d/dh.8.u = add d/dh.8.u.4 d/dh.8.u.3
@@ -2601,26 +2601,26 @@ define dh.8.u/dU = h.7
 define dh.8.u/dh.7 = transpose U
 
 # h.8.a = add h.8.a.1 b
-define d/dh.8.a.1 = unslice d/dh.8.r.1 h.8.a 0
-define d/dh.8.a.2 = unslice d/dh.8.z.1.1 h.8.a 64
-define d/dh.8.a.3 = unslice d/dh.8.4 h.8.a 128
-define d/dh.8.a.4 = add d/dh.8.a.1 d/dh.8.a.2
-define d/dh.8.a = add d/dh.8.a.4 d/dh.8.a.3
+define d/dh.8.a.2 = unslice d/dh.8.r.1 h.8.a 0
+define d/dh.8.a.3 = unslice d/dh.8.z.1 h.8.a 64
+define d/dh.8.a.4 = unslice d/dh.8.4 h.8.a 128
+define d/dh.8.a.5 = add d/dh.8.a.2 d/dh.8.a.3
+define d/dh.8.a = add d/dh.8.a.5 d/dh.8.a.4
 define dh.8.a/dh.8.a.1 = 1
 define dh.8.a/db = 1
 
 # h.8.a.1 = matmul W h.8.1
-define d/dh.8.a.1.1 = mul d/dh.8.a dh.8.a/dh.8.a.1
+define d/dh.8.a.1 = mul d/dh.8.a dh.8.a/dh.8.a.1
 define dh.8.a.1/dW = h.8.1
 define dh.8.a.1/dh.8.1 = transpose W
 
 # h.8.1 = index h.2 8
-define d/dh.8.1.1 = matmul dh.8.a.1/dh.8.1 d/dh.8.a.1.1
+define d/dh.8.1 = matmul dh.8.a.1/dh.8.1 d/dh.8.a.1
 
 # h.7 = add h.7.2 h.7.9
-define d/dh.7.1 = matmul dh.8.u/dh.7 d/dh.8.u
-define d/dh.7.2 = mul d/dh.8.2.1 dh.8.2/dh.7
-define d/dh.7 = add d/dh.7.1 d/dh.7.2
+define d/dh.7.10 = matmul dh.8.u/dh.7 d/dh.8.u
+define d/dh.7.11 = mul d/dh.8.2 dh.8.2/dh.7
+define d/dh.7 = add d/dh.7.10 d/dh.7.11
 define dh.7/dh.7.2 = 1
 define dh.7/dh.7.9 = 1
 
@@ -2654,14 +2654,14 @@ define d/dh.7.3 = mul d/dh.7.9 dh.7.9/dh.7.3
 define dh.7.3/dh.7.z = -1
 
 # h.7.2 = mul h.7.z h.6
-define d/dh.7.2.1 = mul d/dh.7 dh.7/dh.7.2
+define d/dh.7.2 = mul d/dh.7 dh.7/dh.7.2
 define dh.7.2/dh.7.z = h.6
 define dh.7.2/dh.6 = h.7.z
 
 # h.7.z = logistic h.7.z.3
-define d/dh.7.z.1 = mul d/dh.7.2.1 dh.7.2/dh.7.z
-define d/dh.7.z.2 = mul d/dh.7.3 dh.7.3/dh.7.z
-define d/dh.7.z = add d/dh.7.z.1 d/dh.7.z.2
+define d/dh.7.z.4 = mul d/dh.7.2 dh.7.2/dh.7.z
+define d/dh.7.z.5 = mul d/dh.7.3 dh.7.3/dh.7.z
+define d/dh.7.z = add d/dh.7.z.4 d/dh.7.z.5
 define dh.7.z/dh.7.z.3 = logistic_deriv h.7.z.3
 
 # h.7.z.3 = add h.7.z.1 h.7.z.2
@@ -2670,10 +2670,10 @@ define dh.7.z.3/dh.7.z.1 = 1
 define dh.7.z.3/dh.7.z.2 = 1
 
 # h.7.z.2 = slice h.7.u 64 128
-define d/dh.7.z.2.1 = mul d/dh.7.z.3 dh.7.z.3/dh.7.z.2
+define d/dh.7.z.2 = mul d/dh.7.z.3 dh.7.z.3/dh.7.z.2
 
 # h.7.z.1 = slice h.7.a 64 128
-define d/dh.7.z.1.1 = mul d/dh.7.z.3 dh.7.z.3/dh.7.z.1
+define d/dh.7.z.1 = mul d/dh.7.z.3 dh.7.z.3/dh.7.z.1
 
 # h.7.r = logistic h.7.r.3
 define d/dh.7.r = mul d/dh.7.6 dh.7.6/dh.7.r
@@ -2692,7 +2692,7 @@ define d/dh.7.r.1 = mul d/dh.7.r.3 dh.7.r.3/dh.7.r.1
 
 # h.7.u = matmul U h.6
 define d/dh.7.u.1 = unslice d/dh.7.r.2 h.7.u 0
-define d/dh.7.u.2 = unslice d/dh.7.z.2.1 h.7.u 64
+define d/dh.7.u.2 = unslice d/dh.7.z.2 h.7.u 64
 define d/dh.7.u.3 = unslice d/dh.7.5 h.7.u 128
 define d/dh.7.u.4 = add d/dh.7.u.1 d/dh.7.u.2
 define d/dh.7.u = add d/dh.7.u.4 d/dh.7.u.3
@@ -2700,26 +2700,26 @@ define dh.7.u/dU = h.6
 define dh.7.u/dh.6 = transpose U
 
 # h.7.a = add h.7.a.1 b
-define d/dh.7.a.1 = unslice d/dh.7.r.1 h.7.a 0
-define d/dh.7.a.2 = unslice d/dh.7.z.1.1 h.7.a 64
-define d/dh.7.a.3 = unslice d/dh.7.4 h.7.a 128
-define d/dh.7.a.4 = add d/dh.7.a.1 d/dh.7.a.2
-define d/dh.7.a = add d/dh.7.a.4 d/dh.7.a.3
+define d/dh.7.a.2 = unslice d/dh.7.r.1 h.7.a 0
+define d/dh.7.a.3 = unslice d/dh.7.z.1 h.7.a 64
+define d/dh.7.a.4 = unslice d/dh.7.4 h.7.a 128
+define d/dh.7.a.5 = add d/dh.7.a.2 d/dh.7.a.3
+define d/dh.7.a = add d/dh.7.a.5 d/dh.7.a.4
 define dh.7.a/dh.7.a.1 = 1
 define dh.7.a/db = 1
 
 # h.7.a.1 = matmul W h.7.1
-define d/dh.7.a.1.1 = mul d/dh.7.a dh.7.a/dh.7.a.1
+define d/dh.7.a.1 = mul d/dh.7.a dh.7.a/dh.7.a.1
 define dh.7.a.1/dW = h.7.1
 define dh.7.a.1/dh.7.1 = transpose W
 
 # h.7.1 = index h.2 7
-define d/dh.7.1.1 = matmul dh.7.a.1/dh.7.1 d/dh.7.a.1.1
+define d/dh.7.1 = matmul dh.7.a.1/dh.7.1 d/dh.7.a.1
 
 # h.6 = add h.6.2 h.6.9
-define d/dh.6.1 = matmul dh.7.u/dh.6 d/dh.7.u
-define d/dh.6.2 = mul d/dh.7.2.1 dh.7.2/dh.6
-define d/dh.6 = add d/dh.6.1 d/dh.6.2
+define d/dh.6.10 = matmul dh.7.u/dh.6 d/dh.7.u
+define d/dh.6.11 = mul d/dh.7.2 dh.7.2/dh.6
+define d/dh.6 = add d/dh.6.10 d/dh.6.11
 define dh.6/dh.6.2 = 1
 define dh.6/dh.6.9 = 1
 
@@ -2753,14 +2753,14 @@ define d/dh.6.3 = mul d/dh.6.9 dh.6.9/dh.6.3
 define dh.6.3/dh.6.z = -1
 
 # h.6.2 = mul h.6.z h.5
-define d/dh.6.2.1 = mul d/dh.6 dh.6/dh.6.2
+define d/dh.6.2 = mul d/dh.6 dh.6/dh.6.2
 define dh.6.2/dh.6.z = h.5
 define dh.6.2/dh.5 = h.6.z
 
 # h.6.z = logistic h.6.z.3
-define d/dh.6.z.1 = mul d/dh.6.2.1 dh.6.2/dh.6.z
-define d/dh.6.z.2 = mul d/dh.6.3 dh.6.3/dh.6.z
-define d/dh.6.z = add d/dh.6.z.1 d/dh.6.z.2
+define d/dh.6.z.4 = mul d/dh.6.2 dh.6.2/dh.6.z
+define d/dh.6.z.5 = mul d/dh.6.3 dh.6.3/dh.6.z
+define d/dh.6.z = add d/dh.6.z.4 d/dh.6.z.5
 define dh.6.z/dh.6.z.3 = logistic_deriv h.6.z.3
 
 # h.6.z.3 = add h.6.z.1 h.6.z.2
@@ -2769,10 +2769,10 @@ define dh.6.z.3/dh.6.z.1 = 1
 define dh.6.z.3/dh.6.z.2 = 1
 
 # h.6.z.2 = slice h.6.u 64 128
-define d/dh.6.z.2.1 = mul d/dh.6.z.3 dh.6.z.3/dh.6.z.2
+define d/dh.6.z.2 = mul d/dh.6.z.3 dh.6.z.3/dh.6.z.2
 
 # h.6.z.1 = slice h.6.a 64 128
-define d/dh.6.z.1.1 = mul d/dh.6.z.3 dh.6.z.3/dh.6.z.1
+define d/dh.6.z.1 = mul d/dh.6.z.3 dh.6.z.3/dh.6.z.1
 
 # h.6.r = logistic h.6.r.3
 define d/dh.6.r = mul d/dh.6.6 dh.6.6/dh.6.r
@@ -2791,7 +2791,7 @@ define d/dh.6.r.1 = mul d/dh.6.r.3 dh.6.r.3/dh.6.r.1
 
 # h.6.u = matmul U h.5
 define d/dh.6.u.1 = unslice d/dh.6.r.2 h.6.u 0
-define d/dh.6.u.2 = unslice d/dh.6.z.2.1 h.6.u 64
+define d/dh.6.u.2 = unslice d/dh.6.z.2 h.6.u 64
 define d/dh.6.u.3 = unslice d/dh.6.5 h.6.u 128
 define d/dh.6.u.4 = add d/dh.6.u.1 d/dh.6.u.2
 define d/dh.6.u = add d/dh.6.u.4 d/dh.6.u.3
@@ -2799,26 +2799,26 @@ define dh.6.u/dU = h.5
 define dh.6.u/dh.5 = transpose U
 
 # h.6.a = add h.6.a.1 b
-define d/dh.6.a.1 = unslice d/dh.6.r.1 h.6.a 0
-define d/dh.6.a.2 = unslice d/dh.6.z.1.1 h.6.a 64
-define d/dh.6.a.3 = unslice d/dh.6.4 h.6.a 128
-define d/dh.6.a.4 = add d/dh.6.a.1 d/dh.6.a.2
-define d/dh.6.a = add d/dh.6.a.4 d/dh.6.a.3
+define d/dh.6.a.2 = unslice d/dh.6.r.1 h.6.a 0
+define d/dh.6.a.3 = unslice d/dh.6.z.1 h.6.a 64
+define d/dh.6.a.4 = unslice d/dh.6.4 h.6.a 128
+define d/dh.6.a.5 = add d/dh.6.a.2 d/dh.6.a.3
+define d/dh.6.a = add d/dh.6.a.5 d/dh.6.a.4
 define dh.6.a/dh.6.a.1 = 1
 define dh.6.a/db = 1
 
 # h.6.a.1 = matmul W h.6.1
-define d/dh.6.a.1.1 = mul d/dh.6.a dh.6.a/dh.6.a.1
+define d/dh.6.a.1 = mul d/dh.6.a dh.6.a/dh.6.a.1
 define dh.6.a.1/dW = h.6.1
 define dh.6.a.1/dh.6.1 = transpose W
 
 # h.6.1 = index h.2 6
-define d/dh.6.1.1 = matmul dh.6.a.1/dh.6.1 d/dh.6.a.1.1
+define d/dh.6.1 = matmul dh.6.a.1/dh.6.1 d/dh.6.a.1
 
 # h.5 = add h.5.2 h.5.9
-define d/dh.5.1 = matmul dh.6.u/dh.5 d/dh.6.u
-define d/dh.5.2 = mul d/dh.6.2.1 dh.6.2/dh.5
-define d/dh.5 = add d/dh.5.1 d/dh.5.2
+define d/dh.5.10 = matmul dh.6.u/dh.5 d/dh.6.u
+define d/dh.5.11 = mul d/dh.6.2 dh.6.2/dh.5
+define d/dh.5 = add d/dh.5.10 d/dh.5.11
 define dh.5/dh.5.2 = 1
 define dh.5/dh.5.9 = 1
 
@@ -2852,14 +2852,14 @@ define d/dh.5.3 = mul d/dh.5.9 dh.5.9/dh.5.3
 define dh.5.3/dh.5.z = -1
 
 # h.5.2 = mul h.5.z h.4
-define d/dh.5.2.1 = mul d/dh.5 dh.5/dh.5.2
+define d/dh.5.2 = mul d/dh.5 dh.5/dh.5.2
 define dh.5.2/dh.5.z = h.4
 define dh.5.2/dh.4 = h.5.z
 
 # h.5.z = logistic h.5.z.3
-define d/dh.5.z.1 = mul d/dh.5.2.1 dh.5.2/dh.5.z
-define d/dh.5.z.2 = mul d/dh.5.3 dh.5.3/dh.5.z
-define d/dh.5.z = add d/dh.5.z.1 d/dh.5.z.2
+define d/dh.5.z.4 = mul d/dh.5.2 dh.5.2/dh.5.z
+define d/dh.5.z.5 = mul d/dh.5.3 dh.5.3/dh.5.z
+define d/dh.5.z = add d/dh.5.z.4 d/dh.5.z.5
 define dh.5.z/dh.5.z.3 = logistic_deriv h.5.z.3
 
 # h.5.z.3 = add h.5.z.1 h.5.z.2
@@ -2868,10 +2868,10 @@ define dh.5.z.3/dh.5.z.1 = 1
 define dh.5.z.3/dh.5.z.2 = 1
 
 # h.5.z.2 = slice h.5.u 64 128
-define d/dh.5.z.2.1 = mul d/dh.5.z.3 dh.5.z.3/dh.5.z.2
+define d/dh.5.z.2 = mul d/dh.5.z.3 dh.5.z.3/dh.5.z.2
 
 # h.5.z.1 = slice h.5.a 64 128
-define d/dh.5.z.1.1 = mul d/dh.5.z.3 dh.5.z.3/dh.5.z.1
+define d/dh.5.z.1 = mul d/dh.5.z.3 dh.5.z.3/dh.5.z.1
 
 # h.5.r = logistic h.5.r.3
 define d/dh.5.r = mul d/dh.5.6 dh.5.6/dh.5.r
@@ -2890,7 +2890,7 @@ define d/dh.5.r.1 = mul d/dh.5.r.3 dh.5.r.3/dh.5.r.1
 
 # h.5.u = matmul U h.4
 define d/dh.5.u.1 = unslice d/dh.5.r.2 h.5.u 0
-define d/dh.5.u.2 = unslice d/dh.5.z.2.1 h.5.u 64
+define d/dh.5.u.2 = unslice d/dh.5.z.2 h.5.u 64
 define d/dh.5.u.3 = unslice d/dh.5.5 h.5.u 128
 define d/dh.5.u.4 = add d/dh.5.u.1 d/dh.5.u.2
 define d/dh.5.u = add d/dh.5.u.4 d/dh.5.u.3
@@ -2898,26 +2898,26 @@ define dh.5.u/dU = h.4
 define dh.5.u/dh.4 = transpose U
 
 # h.5.a = add h.5.a.1 b
-define d/dh.5.a.1 = unslice d/dh.5.r.1 h.5.a 0
-define d/dh.5.a.2 = unslice d/dh.5.z.1.1 h.5.a 64
-define d/dh.5.a.3 = unslice d/dh.5.4 h.5.a 128
-define d/dh.5.a.4 = add d/dh.5.a.1 d/dh.5.a.2
-define d/dh.5.a = add d/dh.5.a.4 d/dh.5.a.3
+define d/dh.5.a.2 = unslice d/dh.5.r.1 h.5.a 0
+define d/dh.5.a.3 = unslice d/dh.5.z.1 h.5.a 64
+define d/dh.5.a.4 = unslice d/dh.5.4 h.5.a 128
+define d/dh.5.a.5 = add d/dh.5.a.2 d/dh.5.a.3
+define d/dh.5.a = add d/dh.5.a.5 d/dh.5.a.4
 define dh.5.a/dh.5.a.1 = 1
 define dh.5.a/db = 1
 
 # h.5.a.1 = matmul W h.5.1
-define d/dh.5.a.1.1 = mul d/dh.5.a dh.5.a/dh.5.a.1
+define d/dh.5.a.1 = mul d/dh.5.a dh.5.a/dh.5.a.1
 define dh.5.a.1/dW = h.5.1
 define dh.5.a.1/dh.5.1 = transpose W
 
 # h.5.1 = index h.2 5
-define d/dh.5.1.1 = matmul dh.5.a.1/dh.5.1 d/dh.5.a.1.1
+define d/dh.5.1 = matmul dh.5.a.1/dh.5.1 d/dh.5.a.1
 
 # h.4 = add h.4.2 h.4.9
-define d/dh.4.1 = matmul dh.5.u/dh.4 d/dh.5.u
-define d/dh.4.2 = mul d/dh.5.2.1 dh.5.2/dh.4
-define d/dh.4 = add d/dh.4.1 d/dh.4.2
+define d/dh.4.10 = matmul dh.5.u/dh.4 d/dh.5.u
+define d/dh.4.11 = mul d/dh.5.2 dh.5.2/dh.4
+define d/dh.4 = add d/dh.4.10 d/dh.4.11
 define dh.4/dh.4.2 = 1
 define dh.4/dh.4.9 = 1
 
@@ -2951,14 +2951,14 @@ define d/dh.4.3 = mul d/dh.4.9 dh.4.9/dh.4.3
 define dh.4.3/dh.4.z = -1
 
 # h.4.2 = mul h.4.z h.3
-define d/dh.4.2.1 = mul d/dh.4 dh.4/dh.4.2
+define d/dh.4.2 = mul d/dh.4 dh.4/dh.4.2
 define dh.4.2/dh.4.z = h.3
 define dh.4.2/dh.3 = h.4.z
 
 # h.4.z = logistic h.4.z.3
-define d/dh.4.z.1 = mul d/dh.4.2.1 dh.4.2/dh.4.z
-define d/dh.4.z.2 = mul d/dh.4.3 dh.4.3/dh.4.z
-define d/dh.4.z = add d/dh.4.z.1 d/dh.4.z.2
+define d/dh.4.z.4 = mul d/dh.4.2 dh.4.2/dh.4.z
+define d/dh.4.z.5 = mul d/dh.4.3 dh.4.3/dh.4.z
+define d/dh.4.z = add d/dh.4.z.4 d/dh.4.z.5
 define dh.4.z/dh.4.z.3 = logistic_deriv h.4.z.3
 
 # h.4.z.3 = add h.4.z.1 h.4.z.2
@@ -2967,10 +2967,10 @@ define dh.4.z.3/dh.4.z.1 = 1
 define dh.4.z.3/dh.4.z.2 = 1
 
 # h.4.z.2 = slice h.4.u 64 128
-define d/dh.4.z.2.1 = mul d/dh.4.z.3 dh.4.z.3/dh.4.z.2
+define d/dh.4.z.2 = mul d/dh.4.z.3 dh.4.z.3/dh.4.z.2
 
 # h.4.z.1 = slice h.4.a 64 128
-define d/dh.4.z.1.1 = mul d/dh.4.z.3 dh.4.z.3/dh.4.z.1
+define d/dh.4.z.1 = mul d/dh.4.z.3 dh.4.z.3/dh.4.z.1
 
 # h.4.r = logistic h.4.r.3
 define d/dh.4.r = mul d/dh.4.6 dh.4.6/dh.4.r
@@ -2989,7 +2989,7 @@ define d/dh.4.r.1 = mul d/dh.4.r.3 dh.4.r.3/dh.4.r.1
 
 # h.4.u = matmul U h.3
 define d/dh.4.u.1 = unslice d/dh.4.r.2 h.4.u 0
-define d/dh.4.u.2 = unslice d/dh.4.z.2.1 h.4.u 64
+define d/dh.4.u.2 = unslice d/dh.4.z.2 h.4.u 64
 define d/dh.4.u.3 = unslice d/dh.4.5 h.4.u 128
 define d/dh.4.u.4 = add d/dh.4.u.1 d/dh.4.u.2
 define d/dh.4.u = add d/dh.4.u.4 d/dh.4.u.3
@@ -2997,26 +2997,26 @@ define dh.4.u/dU = h.3
 define dh.4.u/dh.3 = transpose U
 
 # h.4.a = add h.4.a.1 b
-define d/dh.4.a.1 = unslice d/dh.4.r.1 h.4.a 0
-define d/dh.4.a.2 = unslice d/dh.4.z.1.1 h.4.a 64
-define d/dh.4.a.3 = unslice d/dh.4.4 h.4.a 128
-define d/dh.4.a.4 = add d/dh.4.a.1 d/dh.4.a.2
-define d/dh.4.a = add d/dh.4.a.4 d/dh.4.a.3
+define d/dh.4.a.2 = unslice d/dh.4.r.1 h.4.a 0
+define d/dh.4.a.3 = unslice d/dh.4.z.1 h.4.a 64
+define d/dh.4.a.4 = unslice d/dh.4.4 h.4.a 128
+define d/dh.4.a.5 = add d/dh.4.a.2 d/dh.4.a.3
+define d/dh.4.a = add d/dh.4.a.5 d/dh.4.a.4
 define dh.4.a/dh.4.a.1 = 1
 define dh.4.a/db = 1
 
 # h.4.a.1 = matmul W h.4.1
-define d/dh.4.a.1.1 = mul d/dh.4.a dh.4.a/dh.4.a.1
+define d/dh.4.a.1 = mul d/dh.4.a dh.4.a/dh.4.a.1
 define dh.4.a.1/dW = h.4.1
 define dh.4.a.1/dh.4.1 = transpose W
 
 # h.4.1 = index h.2 4
-define d/dh.4.1.1 = matmul dh.4.a.1/dh.4.1 d/dh.4.a.1.1
+define d/dh.4.1 = matmul dh.4.a.1/dh.4.1 d/dh.4.a.1
 
 # h.3 = add h.3.2 h.3.9
-define d/dh.3.1 = matmul dh.4.u/dh.3 d/dh.4.u
-define d/dh.3.2 = mul d/dh.4.2.1 dh.4.2/dh.3
-define d/dh.3 = add d/dh.3.1 d/dh.3.2
+define d/dh.3.10 = matmul dh.4.u/dh.3 d/dh.4.u
+define d/dh.3.11 = mul d/dh.4.2 dh.4.2/dh.3
+define d/dh.3 = add d/dh.3.10 d/dh.3.11
 define dh.3/dh.3.2 = 1
 define dh.3/dh.3.9 = 1
 
@@ -3050,14 +3050,14 @@ define d/dh.3.3 = mul d/dh.3.9 dh.3.9/dh.3.3
 define dh.3.3/dh.3.z = -1
 
 # h.3.2 = mul h.3.z h.2.1
-define d/dh.3.2.1 = mul d/dh.3 dh.3/dh.3.2
+define d/dh.3.2 = mul d/dh.3 dh.3/dh.3.2
 define dh.3.2/dh.3.z = h.2.1
 define dh.3.2/dh.2.1 = h.3.z
 
 # h.3.z = logistic h.3.z.3
-define d/dh.3.z.1 = mul d/dh.3.2.1 dh.3.2/dh.3.z
-define d/dh.3.z.2 = mul d/dh.3.3 dh.3.3/dh.3.z
-define d/dh.3.z = add d/dh.3.z.1 d/dh.3.z.2
+define d/dh.3.z.4 = mul d/dh.3.2 dh.3.2/dh.3.z
+define d/dh.3.z.5 = mul d/dh.3.3 dh.3.3/dh.3.z
+define d/dh.3.z = add d/dh.3.z.4 d/dh.3.z.5
 define dh.3.z/dh.3.z.3 = logistic_deriv h.3.z.3
 
 # h.3.z.3 = add h.3.z.1 h.3.z.2
@@ -3066,10 +3066,10 @@ define dh.3.z.3/dh.3.z.1 = 1
 define dh.3.z.3/dh.3.z.2 = 1
 
 # h.3.z.2 = slice h.3.u 64 128
-define d/dh.3.z.2.1 = mul d/dh.3.z.3 dh.3.z.3/dh.3.z.2
+define d/dh.3.z.2 = mul d/dh.3.z.3 dh.3.z.3/dh.3.z.2
 
 # h.3.z.1 = slice h.3.a 64 128
-define d/dh.3.z.1.1 = mul d/dh.3.z.3 dh.3.z.3/dh.3.z.1
+define d/dh.3.z.1 = mul d/dh.3.z.3 dh.3.z.3/dh.3.z.1
 
 # h.3.r = logistic h.3.r.3
 define d/dh.3.r = mul d/dh.3.6 dh.3.6/dh.3.r
@@ -3088,7 +3088,7 @@ define d/dh.3.r.1 = mul d/dh.3.r.3 dh.3.r.3/dh.3.r.1
 
 # h.3.u = matmul U h.2.1
 define d/dh.3.u.1 = unslice d/dh.3.r.2 h.3.u 0
-define d/dh.3.u.2 = unslice d/dh.3.z.2.1 h.3.u 64
+define d/dh.3.u.2 = unslice d/dh.3.z.2 h.3.u 64
 define d/dh.3.u.3 = unslice d/dh.3.5 h.3.u 128
 define d/dh.3.u.4 = add d/dh.3.u.1 d/dh.3.u.2
 define d/dh.3.u = add d/dh.3.u.4 d/dh.3.u.3
@@ -3096,26 +3096,26 @@ define dh.3.u/dU = h.2.1
 define dh.3.u/dh.2.1 = transpose U
 
 # h.3.a = add h.3.a.1 b
-define d/dh.3.a.1 = unslice d/dh.3.r.1 h.3.a 0
-define d/dh.3.a.2 = unslice d/dh.3.z.1.1 h.3.a 64
-define d/dh.3.a.3 = unslice d/dh.3.4 h.3.a 128
-define d/dh.3.a.4 = add d/dh.3.a.1 d/dh.3.a.2
-define d/dh.3.a = add d/dh.3.a.4 d/dh.3.a.3
+define d/dh.3.a.2 = unslice d/dh.3.r.1 h.3.a 0
+define d/dh.3.a.3 = unslice d/dh.3.z.1 h.3.a 64
+define d/dh.3.a.4 = unslice d/dh.3.4 h.3.a 128
+define d/dh.3.a.5 = add d/dh.3.a.2 d/dh.3.a.3
+define d/dh.3.a = add d/dh.3.a.5 d/dh.3.a.4
 define dh.3.a/dh.3.a.1 = 1
 define dh.3.a/db = 1
 
 # h.3.a.1 = matmul W h.3.1
-define d/dh.3.a.1.1 = mul d/dh.3.a dh.3.a/dh.3.a.1
+define d/dh.3.a.1 = mul d/dh.3.a dh.3.a/dh.3.a.1
 define dh.3.a.1/dW = h.3.1
 define dh.3.a.1/dh.3.1 = transpose W
 
 # h.3.1 = index h.2 3
-define d/dh.3.1.1 = matmul dh.3.a.1/dh.3.1 d/dh.3.a.1.1
+define d/dh.3.1 = matmul dh.3.a.1/dh.3.1 d/dh.3.a.1
 
 # h.2.1 = add h.2.1.2 h.2.1.9
-define d/dh.2.1.1 = matmul dh.3.u/dh.2.1 d/dh.3.u
-define d/dh.2.1.2 = mul d/dh.3.2.1 dh.3.2/dh.2.1
-define d/dh.2.1 = add d/dh.2.1.1 d/dh.2.1.2
+define d/dh.2.1.10 = matmul dh.3.u/dh.2.1 d/dh.3.u
+define d/dh.2.1.11 = mul d/dh.3.2 dh.3.2/dh.2.1
+define d/dh.2.1 = add d/dh.2.1.10 d/dh.2.1.11
 define dh.2.1/dh.2.1.2 = 1
 define dh.2.1/dh.2.1.9 = 1
 
@@ -3149,14 +3149,14 @@ define d/dh.2.1.3 = mul d/dh.2.1.9 dh.2.1.9/dh.2.1.3
 define dh.2.1.3/dh.2.1.z = -1
 
 # h.2.1.2 = mul h.2.1.z h.1.1
-define d/dh.2.1.2.1 = mul d/dh.2.1 dh.2.1/dh.2.1.2
+define d/dh.2.1.2 = mul d/dh.2.1 dh.2.1/dh.2.1.2
 define dh.2.1.2/dh.2.1.z = h.1.1
 define dh.2.1.2/dh.1.1 = h.2.1.z
 
 # h.2.1.z = logistic h.2.1.z.3
-define d/dh.2.1.z.1 = mul d/dh.2.1.2.1 dh.2.1.2/dh.2.1.z
-define d/dh.2.1.z.2 = mul d/dh.2.1.3 dh.2.1.3/dh.2.1.z
-define d/dh.2.1.z = add d/dh.2.1.z.1 d/dh.2.1.z.2
+define d/dh.2.1.z.4 = mul d/dh.2.1.2 dh.2.1.2/dh.2.1.z
+define d/dh.2.1.z.5 = mul d/dh.2.1.3 dh.2.1.3/dh.2.1.z
+define d/dh.2.1.z = add d/dh.2.1.z.4 d/dh.2.1.z.5
 define dh.2.1.z/dh.2.1.z.3 = logistic_deriv h.2.1.z.3
 
 # h.2.1.z.3 = add h.2.1.z.1 h.2.1.z.2
@@ -3165,10 +3165,10 @@ define dh.2.1.z.3/dh.2.1.z.1 = 1
 define dh.2.1.z.3/dh.2.1.z.2 = 1
 
 # h.2.1.z.2 = slice h.2.1.u 64 128
-define d/dh.2.1.z.2.1 = mul d/dh.2.1.z.3 dh.2.1.z.3/dh.2.1.z.2
+define d/dh.2.1.z.2 = mul d/dh.2.1.z.3 dh.2.1.z.3/dh.2.1.z.2
 
 # h.2.1.z.1 = slice h.2.1.a 64 128
-define d/dh.2.1.z.1.1 = mul d/dh.2.1.z.3 dh.2.1.z.3/dh.2.1.z.1
+define d/dh.2.1.z.1 = mul d/dh.2.1.z.3 dh.2.1.z.3/dh.2.1.z.1
 
 # h.2.1.r = logistic h.2.1.r.3
 define d/dh.2.1.r = mul d/dh.2.1.6 dh.2.1.6/dh.2.1.r
@@ -3187,7 +3187,7 @@ define d/dh.2.1.r.1 = mul d/dh.2.1.r.3 dh.2.1.r.3/dh.2.1.r.1
 
 # h.2.1.u = matmul U h.1.1
 define d/dh.2.1.u.1 = unslice d/dh.2.1.r.2 h.2.1.u 0
-define d/dh.2.1.u.2 = unslice d/dh.2.1.z.2.1 h.2.1.u 64
+define d/dh.2.1.u.2 = unslice d/dh.2.1.z.2 h.2.1.u 64
 define d/dh.2.1.u.3 = unslice d/dh.2.1.5 h.2.1.u 128
 define d/dh.2.1.u.4 = add d/dh.2.1.u.1 d/dh.2.1.u.2
 define d/dh.2.1.u = add d/dh.2.1.u.4 d/dh.2.1.u.3
@@ -3195,26 +3195,26 @@ define dh.2.1.u/dU = h.1.1
 define dh.2.1.u/dh.1.1 = transpose U
 
 # h.2.1.a = add h.2.1.a.1 b
-define d/dh.2.1.a.1 = unslice d/dh.2.1.r.1 h.2.1.a 0
-define d/dh.2.1.a.2 = unslice d/dh.2.1.z.1.1 h.2.1.a 64
-define d/dh.2.1.a.3 = unslice d/dh.2.1.4 h.2.1.a 128
-define d/dh.2.1.a.4 = add d/dh.2.1.a.1 d/dh.2.1.a.2
-define d/dh.2.1.a = add d/dh.2.1.a.4 d/dh.2.1.a.3
+define d/dh.2.1.a.2 = unslice d/dh.2.1.r.1 h.2.1.a 0
+define d/dh.2.1.a.3 = unslice d/dh.2.1.z.1 h.2.1.a 64
+define d/dh.2.1.a.4 = unslice d/dh.2.1.4 h.2.1.a 128
+define d/dh.2.1.a.5 = add d/dh.2.1.a.2 d/dh.2.1.a.3
+define d/dh.2.1.a = add d/dh.2.1.a.5 d/dh.2.1.a.4
 define dh.2.1.a/dh.2.1.a.1 = 1
 define dh.2.1.a/db = 1
 
 # h.2.1.a.1 = matmul W h.2.1.1
-define d/dh.2.1.a.1.1 = mul d/dh.2.1.a dh.2.1.a/dh.2.1.a.1
+define d/dh.2.1.a.1 = mul d/dh.2.1.a dh.2.1.a/dh.2.1.a.1
 define dh.2.1.a.1/dW = h.2.1.1
 define dh.2.1.a.1/dh.2.1.1 = transpose W
 
 # h.2.1.1 = index h.2 2
-define d/dh.2.1.1.1 = matmul dh.2.1.a.1/dh.2.1.1 d/dh.2.1.a.1.1
+define d/dh.2.1.1 = matmul dh.2.1.a.1/dh.2.1.1 d/dh.2.1.a.1
 
 # h.1.1 = add h.1.1.2 h.1.1.9
-define d/dh.1.1.1 = matmul dh.2.1.u/dh.1.1 d/dh.2.1.u
-define d/dh.1.1.2 = mul d/dh.2.1.2.1 dh.2.1.2/dh.1.1
-define d/dh.1.1 = add d/dh.1.1.1 d/dh.1.1.2
+define d/dh.1.1.10 = matmul dh.2.1.u/dh.1.1 d/dh.2.1.u
+define d/dh.1.1.11 = mul d/dh.2.1.2 dh.2.1.2/dh.1.1
+define d/dh.1.1 = add d/dh.1.1.10 d/dh.1.1.11
 define dh.1.1/dh.1.1.2 = 1
 define dh.1.1/dh.1.1.9 = 1
 
@@ -3248,14 +3248,14 @@ define d/dh.1.1.3 = mul d/dh.1.1.9 dh.1.1.9/dh.1.1.3
 define dh.1.1.3/dh.1.1.z = -1
 
 # h.1.1.2 = mul h.1.1.z h.0
-define d/dh.1.1.2.1 = mul d/dh.1.1 dh.1.1/dh.1.1.2
+define d/dh.1.1.2 = mul d/dh.1.1 dh.1.1/dh.1.1.2
 define dh.1.1.2/dh.1.1.z = h.0
 define dh.1.1.2/dh.0 = h.1.1.z
 
 # h.1.1.z = logistic h.1.1.z.3
-define d/dh.1.1.z.1 = mul d/dh.1.1.2.1 dh.1.1.2/dh.1.1.z
-define d/dh.1.1.z.2 = mul d/dh.1.1.3 dh.1.1.3/dh.1.1.z
-define d/dh.1.1.z = add d/dh.1.1.z.1 d/dh.1.1.z.2
+define d/dh.1.1.z.4 = mul d/dh.1.1.2 dh.1.1.2/dh.1.1.z
+define d/dh.1.1.z.5 = mul d/dh.1.1.3 dh.1.1.3/dh.1.1.z
+define d/dh.1.1.z = add d/dh.1.1.z.4 d/dh.1.1.z.5
 define dh.1.1.z/dh.1.1.z.3 = logistic_deriv h.1.1.z.3
 
 # h.1.1.z.3 = add h.1.1.z.1 h.1.1.z.2
@@ -3264,10 +3264,10 @@ define dh.1.1.z.3/dh.1.1.z.1 = 1
 define dh.1.1.z.3/dh.1.1.z.2 = 1
 
 # h.1.1.z.2 = slice h.1.1.u 64 128
-define d/dh.1.1.z.2.1 = mul d/dh.1.1.z.3 dh.1.1.z.3/dh.1.1.z.2
+define d/dh.1.1.z.2 = mul d/dh.1.1.z.3 dh.1.1.z.3/dh.1.1.z.2
 
 # h.1.1.z.1 = slice h.1.1.a 64 128
-define d/dh.1.1.z.1.1 = mul d/dh.1.1.z.3 dh.1.1.z.3/dh.1.1.z.1
+define d/dh.1.1.z.1 = mul d/dh.1.1.z.3 dh.1.1.z.3/dh.1.1.z.1
 
 # h.1.1.r = logistic h.1.1.r.3
 define d/dh.1.1.r = mul d/dh.1.1.6 dh.1.1.6/dh.1.1.r
@@ -3286,7 +3286,7 @@ define d/dh.1.1.r.1 = mul d/dh.1.1.r.3 dh.1.1.r.3/dh.1.1.r.1
 
 # h.1.1.u = matmul U h.0
 define d/dh.1.1.u.1 = unslice d/dh.1.1.r.2 h.1.1.u 0
-define d/dh.1.1.u.2 = unslice d/dh.1.1.z.2.1 h.1.1.u 64
+define d/dh.1.1.u.2 = unslice d/dh.1.1.z.2 h.1.1.u 64
 define d/dh.1.1.u.3 = unslice d/dh.1.1.5 h.1.1.u 128
 define d/dh.1.1.u.4 = add d/dh.1.1.u.1 d/dh.1.1.u.2
 define d/dh.1.1.u = add d/dh.1.1.u.4 d/dh.1.1.u.3
@@ -3294,26 +3294,26 @@ define dh.1.1.u/dU = h.0
 define dh.1.1.u/dh.0 = transpose U
 
 # h.1.1.a = add h.1.1.a.1 b
-define d/dh.1.1.a.1 = unslice d/dh.1.1.r.1 h.1.1.a 0
-define d/dh.1.1.a.2 = unslice d/dh.1.1.z.1.1 h.1.1.a 64
-define d/dh.1.1.a.3 = unslice d/dh.1.1.4 h.1.1.a 128
-define d/dh.1.1.a.4 = add d/dh.1.1.a.1 d/dh.1.1.a.2
-define d/dh.1.1.a = add d/dh.1.1.a.4 d/dh.1.1.a.3
+define d/dh.1.1.a.2 = unslice d/dh.1.1.r.1 h.1.1.a 0
+define d/dh.1.1.a.3 = unslice d/dh.1.1.z.1 h.1.1.a 64
+define d/dh.1.1.a.4 = unslice d/dh.1.1.4 h.1.1.a 128
+define d/dh.1.1.a.5 = add d/dh.1.1.a.2 d/dh.1.1.a.3
+define d/dh.1.1.a = add d/dh.1.1.a.5 d/dh.1.1.a.4
 define dh.1.1.a/dh.1.1.a.1 = 1
 define dh.1.1.a/db = 1
 
 # h.1.1.a.1 = matmul W h.1.1.1
-define d/dh.1.1.a.1.1 = mul d/dh.1.1.a dh.1.1.a/dh.1.1.a.1
+define d/dh.1.1.a.1 = mul d/dh.1.1.a dh.1.1.a/dh.1.1.a.1
 define dh.1.1.a.1/dW = h.1.1.1
 define dh.1.1.a.1/dh.1.1.1 = transpose W
 
 # h.1.1.1 = index h.2 1
-define d/dh.1.1.1.1 = matmul dh.1.1.a.1/dh.1.1.1 d/dh.1.1.a.1.1
+define d/dh.1.1.1 = matmul dh.1.1.a.1/dh.1.1.1 d/dh.1.1.a.1
 
 # h.0 = add h.0.2 h.0.9
-define d/dh.0.1 = matmul dh.1.1.u/dh.0 d/dh.1.1.u
-define d/dh.0.2 = mul d/dh.1.1.2.1 dh.1.1.2/dh.0
-define d/dh.0 = add d/dh.0.1 d/dh.0.2
+define d/dh.0.10 = matmul dh.1.1.u/dh.0 d/dh.1.1.u
+define d/dh.0.11 = mul d/dh.1.1.2 dh.1.1.2/dh.0
+define d/dh.0 = add d/dh.0.10 d/dh.0.11
 define dh.0/dh.0.2 = 1
 define dh.0/dh.0.9 = 1
 
@@ -3347,14 +3347,14 @@ define d/dh.0.3 = mul d/dh.0.9 dh.0.9/dh.0.3
 define dh.0.3/dh.0.z = -1
 
 # h.0.2 = mul h.0.z h0
-define d/dh.0.2.1 = mul d/dh.0 dh.0/dh.0.2
+define d/dh.0.2 = mul d/dh.0 dh.0/dh.0.2
 define dh.0.2/dh.0.z = h0
 define dh.0.2/dh0 = h.0.z
 
 # h.0.z = logistic h.0.z.3
-define d/dh.0.z.1 = mul d/dh.0.2.1 dh.0.2/dh.0.z
-define d/dh.0.z.2 = mul d/dh.0.3 dh.0.3/dh.0.z
-define d/dh.0.z = add d/dh.0.z.1 d/dh.0.z.2
+define d/dh.0.z.4 = mul d/dh.0.2 dh.0.2/dh.0.z
+define d/dh.0.z.5 = mul d/dh.0.3 dh.0.3/dh.0.z
+define d/dh.0.z = add d/dh.0.z.4 d/dh.0.z.5
 define dh.0.z/dh.0.z.3 = logistic_deriv h.0.z.3
 
 # h.0.z.3 = add h.0.z.1 h.0.z.2
@@ -3363,10 +3363,10 @@ define dh.0.z.3/dh.0.z.1 = 1
 define dh.0.z.3/dh.0.z.2 = 1
 
 # h.0.z.2 = slice h.0.u 64 128
-define d/dh.0.z.2.1 = mul d/dh.0.z.3 dh.0.z.3/dh.0.z.2
+define d/dh.0.z.2 = mul d/dh.0.z.3 dh.0.z.3/dh.0.z.2
 
 # h.0.z.1 = slice h.0.a 64 128
-define d/dh.0.z.1.1 = mul d/dh.0.z.3 dh.0.z.3/dh.0.z.1
+define d/dh.0.z.1 = mul d/dh.0.z.3 dh.0.z.3/dh.0.z.1
 
 # h.0.r = logistic h.0.r.3
 define d/dh.0.r = mul d/dh.0.6 dh.0.6/dh.0.r
@@ -3385,7 +3385,7 @@ define d/dh.0.r.1 = mul d/dh.0.r.3 dh.0.r.3/dh.0.r.1
 
 # h.0.u = matmul U h0
 define d/dh.0.u.1 = unslice d/dh.0.r.2 h.0.u 0
-define d/dh.0.u.2 = unslice d/dh.0.z.2.1 h.0.u 64
+define d/dh.0.u.2 = unslice d/dh.0.z.2 h.0.u 64
 define d/dh.0.u.3 = unslice d/dh.0.5 h.0.u 128
 define d/dh.0.u.4 = add d/dh.0.u.1 d/dh.0.u.2
 define d/dh.0.u = add d/dh.0.u.4 d/dh.0.u.3
@@ -3393,52 +3393,52 @@ define dh.0.u/dU = h0
 define dh.0.u/dh0 = transpose U
 
 # h.0.a = add h.0.a.1 b
-define d/dh.0.a.1 = unslice d/dh.0.r.1 h.0.a 0
-define d/dh.0.a.2 = unslice d/dh.0.z.1.1 h.0.a 64
-define d/dh.0.a.3 = unslice d/dh.0.4 h.0.a 128
-define d/dh.0.a.4 = add d/dh.0.a.1 d/dh.0.a.2
-define d/dh.0.a = add d/dh.0.a.4 d/dh.0.a.3
+define d/dh.0.a.2 = unslice d/dh.0.r.1 h.0.a 0
+define d/dh.0.a.3 = unslice d/dh.0.z.1 h.0.a 64
+define d/dh.0.a.4 = unslice d/dh.0.4 h.0.a 128
+define d/dh.0.a.5 = add d/dh.0.a.2 d/dh.0.a.3
+define d/dh.0.a = add d/dh.0.a.5 d/dh.0.a.4
 define dh.0.a/dh.0.a.1 = 1
 define dh.0.a/db = 1
 
 # h.0.a.1 = matmul W h.0.1
-define d/dh.0.a.1.1 = mul d/dh.0.a dh.0.a/dh.0.a.1
+define d/dh.0.a.1 = mul d/dh.0.a dh.0.a/dh.0.a.1
 define dh.0.a.1/dW = h.0.1
 define dh.0.a.1/dh.0.1 = transpose W
 
 # h.0.1 = index h.2 0
-define d/dh.0.1.1 = matmul dh.0.a.1/dh.0.1 d/dh.0.a.1.1
+define d/dh.0.1 = matmul dh.0.a.1/dh.0.1 d/dh.0.a.1
 
 # h.2 = take E h.1
-define d/dh.2.2.1 = reshape d/dh.0.1.1 [1, 16]
+define d/dh.2.2.1 = reshape d/dh.0.1 [1, 16]
 define d/dh.2.2 = unslice d/dh.2.2.1 h.2 0
-define d/dh.2.3.1 = reshape d/dh.1.1.1.1 [1, 16]
+define d/dh.2.3.1 = reshape d/dh.1.1.1 [1, 16]
 define d/dh.2.3 = unslice d/dh.2.3.1 h.2 1
-define d/dh.2.4.1 = reshape d/dh.2.1.1.1 [1, 16]
+define d/dh.2.4.1 = reshape d/dh.2.1.1 [1, 16]
 define d/dh.2.4 = unslice d/dh.2.4.1 h.2 2
-define d/dh.2.5.1 = reshape d/dh.3.1.1 [1, 16]
+define d/dh.2.5.1 = reshape d/dh.3.1 [1, 16]
 define d/dh.2.5 = unslice d/dh.2.5.1 h.2 3
-define d/dh.2.6.1 = reshape d/dh.4.1.1 [1, 16]
+define d/dh.2.6.1 = reshape d/dh.4.1 [1, 16]
 define d/dh.2.6 = unslice d/dh.2.6.1 h.2 4
-define d/dh.2.7.1 = reshape d/dh.5.1.1 [1, 16]
+define d/dh.2.7.1 = reshape d/dh.5.1 [1, 16]
 define d/dh.2.7 = unslice d/dh.2.7.1 h.2 5
-define d/dh.2.8.1 = reshape d/dh.6.1.1 [1, 16]
+define d/dh.2.8.1 = reshape d/dh.6.1 [1, 16]
 define d/dh.2.8 = unslice d/dh.2.8.1 h.2 6
-define d/dh.2.9.1 = reshape d/dh.7.1.1 [1, 16]
+define d/dh.2.9.1 = reshape d/dh.7.1 [1, 16]
 define d/dh.2.9 = unslice d/dh.2.9.1 h.2 7
-define d/dh.2.10.1 = reshape d/dh.8.1.1 [1, 16]
+define d/dh.2.10.1 = reshape d/dh.8.1 [1, 16]
 define d/dh.2.10 = unslice d/dh.2.10.1 h.2 8
-define d/dh.2.11.1 = reshape d/dh.9.1.1 [1, 16]
+define d/dh.2.11.1 = reshape d/dh.9.1 [1, 16]
 define d/dh.2.11 = unslice d/dh.2.11.1 h.2 9
-define d/dh.2.12.1 = reshape d/dh.10.1.1 [1, 16]
+define d/dh.2.12.1 = reshape d/dh.10.1 [1, 16]
 define d/dh.2.12 = unslice d/dh.2.12.1 h.2 10
-define d/dh.2.13.1 = reshape d/dh.11.1.1 [1, 16]
+define d/dh.2.13.1 = reshape d/dh.11.1 [1, 16]
 define d/dh.2.13 = unslice d/dh.2.13.1 h.2 11
-define d/dh.2.14.1 = reshape d/dh.12.1.1 [1, 16]
+define d/dh.2.14.1 = reshape d/dh.12.1 [1, 16]
 define d/dh.2.14 = unslice d/dh.2.14.1 h.2 12
-define d/dh.2.15.1 = reshape d/dh.13.1.1 [1, 16]
+define d/dh.2.15.1 = reshape d/dh.13.1 [1, 16]
 define d/dh.2.15 = unslice d/dh.2.15.1 h.2 13
-define d/dh.2.16.1 = reshape d/dh.14.1.1 [1, 16]
+define d/dh.2.16.1 = reshape d/dh.14.1 [1, 16]
 define d/dh.2.16 = unslice d/dh.2.16.1 h.2 14
 define d/dh.2.17.1 = reshape d/dh.15.1 [1, 16]
 define d/dh.2.17 = unslice d/dh.2.17.1 h.2 15
@@ -3469,7 +3469,7 @@ define d/dV = outer d/dlogp.1 dlogp.1/dV
 
 # weight h0
 define d/dh0.1 = matmul dh.0.u/dh0 d/dh.0.u
-define d/dh0.2 = mul d/dh.0.2.1 dh.0.2/dh0
+define d/dh0.2 = mul d/dh.0.2 dh.0.2/dh0
 define d/dh0 = add d/dh0.1 d/dh0.2
 
 # weight b
@@ -3539,22 +3539,22 @@ define d/dU.30 = add d/dU.29 d/dU.15
 define d/dU = add d/dU.30 d/dU.16
 
 # weight W
-define d/dW.1 = outer d/dh.0.a.1.1 dh.0.a.1/dW
-define d/dW.2 = outer d/dh.1.1.a.1.1 dh.1.1.a.1/dW
-define d/dW.3 = outer d/dh.2.1.a.1.1 dh.2.1.a.1/dW
-define d/dW.4 = outer d/dh.3.a.1.1 dh.3.a.1/dW
-define d/dW.5 = outer d/dh.4.a.1.1 dh.4.a.1/dW
-define d/dW.6 = outer d/dh.5.a.1.1 dh.5.a.1/dW
-define d/dW.7 = outer d/dh.6.a.1.1 dh.6.a.1/dW
-define d/dW.8 = outer d/dh.7.a.1.1 dh.7.a.1/dW
-define d/dW.9 = outer d/dh.8.a.1.1 dh.8.a.1/dW
-define d/dW.10 = outer d/dh.9.a.1.1 dh.9.a.1/dW
-define d/dW.11 = outer d/dh.10.a.1.1 dh.10.a.1/dW
-define d/dW.12 = outer d/dh.11.a.1.1 dh.11.a.1/dW
-define d/dW.13 = outer d/dh.12.a.1.1 dh.12.a.1/dW
-define d/dW.14 = outer d/dh.13.a.1.1 dh.13.a.1/dW
-define d/dW.15 = outer d/dh.14.a.1.1 dh.14.a.1/dW
-define d/dW.16 = outer d/dh.15.a.1.1 dh.15.a.1/dW
+define d/dW.1 = outer d/dh.0.a.1 dh.0.a.1/dW
+define d/dW.2 = outer d/dh.1.1.a.1 dh.1.1.a.1/dW
+define d/dW.3 = outer d/dh.2.1.a.1 dh.2.1.a.1/dW
+define d/dW.4 = outer d/dh.3.a.1 dh.3.a.1/dW
+define d/dW.5 = outer d/dh.4.a.1 dh.4.a.1/dW
+define d/dW.6 = outer d/dh.5.a.1 dh.5.a.1/dW
+define d/dW.7 = outer d/dh.6.a.1 dh.6.a.1/dW
+define d/dW.8 = outer d/dh.7.a.1 dh.7.a.1/dW
+define d/dW.9 = outer d/dh.8.a.1 dh.8.a.1/dW
+define d/dW.10 = outer d/dh.9.a.1 dh.9.a.1/dW
+define d/dW.11 = outer d/dh.10.a.1 dh.10.a.1/dW
+define d/dW.12 = outer d/dh.11.a.1 dh.11.a.1/dW
+define d/dW.13 = outer d/dh.12.a.1 dh.12.a.1/dW
+define d/dW.14 = outer d/dh.13.a.1 dh.13.a.1/dW
+define d/dW.15 = outer d/dh.14.a.1 dh.14.a.1/dW
+define d/dW.16 = outer d/dh.15.a.1 dh.15.a.1/dW
 define d/dW.17 = add d/dW.1 d/dW.2
 define d/dW.18 = add d/dW.17 d/dW.3
 define d/dW.19 = add d/dW.18 d/dW.4
@@ -3576,6 +3576,6 @@ define d/dE = take_grad d/dh.2 h.1 E
 
 # input chars
 define d/dchars.1 = unslice d/dh.1 chars 0
-define d/dchars.2.1 = reshape d/dxent.1.1 [1]
+define d/dchars.2.1 = reshape d/dxent.1 [1]
 define d/dchars.2 = unslice d/dchars.2.1 chars 16
 define d/dchars = add d/dchars.1 d/dchars.2

@@ -364,8 +364,8 @@ declare intvar dh.15.8/dh.15.7 [64]
 declare intvar d/dh.15.7 [64]
 declare intvar d/dh.15.5 [64]
 declare intvar d/dh.15.3 [64]
-declare intvar d/dh.15.z.1 [64]
-declare intvar d/dh.15.z.2 [64]
+declare intvar d/dh.15.z.4 [64]
+declare intvar d/dh.15.z.5 [64]
 declare intvar d/dh.15.z [64]
 declare intvar dh.15.z/dh.15.z.3 [64]
 declare intvar d/dh.15.z.3 [64]
@@ -378,23 +378,23 @@ declare intvar d/dh.15.u.3 [192]
 declare intvar d/dh.15.u.4 [192]
 declare intvar d/dh.15.u [192]
 declare intvar dh.15.u/dh.14 [64, 192]
-declare intvar d/dh.15.a.1 [192]
 declare intvar d/dh.15.a.2 [192]
 declare intvar d/dh.15.a.3 [192]
 declare intvar d/dh.15.a.4 [192]
+declare intvar d/dh.15.a.5 [192]
 declare intvar d/dh.15.a [192]
 declare intvar dh.15.a.1/dh.15.1 [16, 192]
 declare intvar d/dh.15.1 [16]
-declare intvar d/dh.14.1 [64]
-declare intvar d/dh.14.2 [64]
+declare intvar d/dh.14.10 [64]
+declare intvar d/dh.14.11 [64]
 declare intvar d/dh.14 [64]
 declare intvar d/dh.14.8 [64]
 declare intvar dh.14.8/dh.14.7 [64]
 declare intvar d/dh.14.7 [64]
 declare intvar d/dh.14.5 [64]
 declare intvar d/dh.14.3 [64]
-declare intvar d/dh.14.z.1 [64]
-declare intvar d/dh.14.z.2 [64]
+declare intvar d/dh.14.z.4 [64]
+declare intvar d/dh.14.z.5 [64]
 declare intvar d/dh.14.z [64]
 declare intvar dh.14.z/dh.14.z.3 [64]
 declare intvar d/dh.14.z.3 [64]
@@ -406,22 +406,22 @@ declare intvar d/dh.14.u.2 [192]
 declare intvar d/dh.14.u.3 [192]
 declare intvar d/dh.14.u.4 [192]
 declare intvar d/dh.14.u [192]
-declare intvar d/dh.14.a.1 [192]
 declare intvar d/dh.14.a.2 [192]
 declare intvar d/dh.14.a.3 [192]
 declare intvar d/dh.14.a.4 [192]
+declare intvar d/dh.14.a.5 [192]
 declare intvar d/dh.14.a [192]
-declare intvar d/dh.14.1.1 [16]
-declare intvar d/dh.13.1 [64]
-declare intvar d/dh.13.2 [64]
+declare intvar d/dh.14.1 [16]
+declare intvar d/dh.13.10 [64]
+declare intvar d/dh.13.11 [64]
 declare intvar d/dh.13 [64]
 declare intvar d/dh.13.8 [64]
 declare intvar dh.13.8/dh.13.7 [64]
 declare intvar d/dh.13.7 [64]
 declare intvar d/dh.13.5 [64]
 declare intvar d/dh.13.3 [64]
-declare intvar d/dh.13.z.1 [64]
-declare intvar d/dh.13.z.2 [64]
+declare intvar d/dh.13.z.4 [64]
+declare intvar d/dh.13.z.5 [64]
 declare intvar d/dh.13.z [64]
 declare intvar dh.13.z/dh.13.z.3 [64]
 declare intvar d/dh.13.z.3 [64]
@@ -433,22 +433,22 @@ declare intvar d/dh.13.u.2 [192]
 declare intvar d/dh.13.u.3 [192]
 declare intvar d/dh.13.u.4 [192]
 declare intvar d/dh.13.u [192]
-declare intvar d/dh.13.a.1 [192]
 declare intvar d/dh.13.a.2 [192]
 declare intvar d/dh.13.a.3 [192]
 declare intvar d/dh.13.a.4 [192]
+declare intvar d/dh.13.a.5 [192]
 declare intvar d/dh.13.a [192]
-declare intvar d/dh.13.1.1 [16]
-declare intvar d/dh.12.1 [64]
-declare intvar d/dh.12.2 [64]
+declare intvar d/dh.13.1 [16]
+declare intvar d/dh.12.10 [64]
+declare intvar d/dh.12.11 [64]
 declare intvar d/dh.12 [64]
 declare intvar d/dh.12.8 [64]
 declare intvar dh.12.8/dh.12.7 [64]
 declare intvar d/dh.12.7 [64]
 declare intvar d/dh.12.5 [64]
 declare intvar d/dh.12.3 [64]
-declare intvar d/dh.12.z.1 [64]
-declare intvar d/dh.12.z.2 [64]
+declare intvar d/dh.12.z.4 [64]
+declare intvar d/dh.12.z.5 [64]
 declare intvar d/dh.12.z [64]
 declare intvar dh.12.z/dh.12.z.3 [64]
 declare intvar d/dh.12.z.3 [64]
@@ -460,22 +460,22 @@ declare intvar d/dh.12.u.2 [192]
 declare intvar d/dh.12.u.3 [192]
 declare intvar d/dh.12.u.4 [192]
 declare intvar d/dh.12.u [192]
-declare intvar d/dh.12.a.1 [192]
 declare intvar d/dh.12.a.2 [192]
 declare intvar d/dh.12.a.3 [192]
 declare intvar d/dh.12.a.4 [192]
+declare intvar d/dh.12.a.5 [192]
 declare intvar d/dh.12.a [192]
-declare intvar d/dh.12.1.1 [16]
-declare intvar d/dh.11.1 [64]
-declare intvar d/dh.11.2 [64]
+declare intvar d/dh.12.1 [16]
+declare intvar d/dh.11.10 [64]
+declare intvar d/dh.11.11 [64]
 declare intvar d/dh.11 [64]
 declare intvar d/dh.11.8 [64]
 declare intvar dh.11.8/dh.11.7 [64]
 declare intvar d/dh.11.7 [64]
 declare intvar d/dh.11.5 [64]
 declare intvar d/dh.11.3 [64]
-declare intvar d/dh.11.z.1 [64]
-declare intvar d/dh.11.z.2 [64]
+declare intvar d/dh.11.z.4 [64]
+declare intvar d/dh.11.z.5 [64]
 declare intvar d/dh.11.z [64]
 declare intvar dh.11.z/dh.11.z.3 [64]
 declare intvar d/dh.11.z.3 [64]
@@ -487,22 +487,22 @@ declare intvar d/dh.11.u.2 [192]
 declare intvar d/dh.11.u.3 [192]
 declare intvar d/dh.11.u.4 [192]
 declare intvar d/dh.11.u [192]
-declare intvar d/dh.11.a.1 [192]
 declare intvar d/dh.11.a.2 [192]
 declare intvar d/dh.11.a.3 [192]
 declare intvar d/dh.11.a.4 [192]
+declare intvar d/dh.11.a.5 [192]
 declare intvar d/dh.11.a [192]
-declare intvar d/dh.11.1.1 [16]
-declare intvar d/dh.10.1 [64]
-declare intvar d/dh.10.2 [64]
+declare intvar d/dh.11.1 [16]
+declare intvar d/dh.10.10 [64]
+declare intvar d/dh.10.11 [64]
 declare intvar d/dh.10 [64]
 declare intvar d/dh.10.8 [64]
 declare intvar dh.10.8/dh.10.7 [64]
 declare intvar d/dh.10.7 [64]
 declare intvar d/dh.10.5 [64]
 declare intvar d/dh.10.3 [64]
-declare intvar d/dh.10.z.1 [64]
-declare intvar d/dh.10.z.2 [64]
+declare intvar d/dh.10.z.4 [64]
+declare intvar d/dh.10.z.5 [64]
 declare intvar d/dh.10.z [64]
 declare intvar dh.10.z/dh.10.z.3 [64]
 declare intvar d/dh.10.z.3 [64]
@@ -514,22 +514,22 @@ declare intvar d/dh.10.u.2 [192]
 declare intvar d/dh.10.u.3 [192]
 declare intvar d/dh.10.u.4 [192]
 declare intvar d/dh.10.u [192]
-declare intvar d/dh.10.a.1 [192]
 declare intvar d/dh.10.a.2 [192]
 declare intvar d/dh.10.a.3 [192]
 declare intvar d/dh.10.a.4 [192]
+declare intvar d/dh.10.a.5 [192]
 declare intvar d/dh.10.a [192]
-declare intvar d/dh.10.1.1 [16]
-declare intvar d/dh.9.1 [64]
-declare intvar d/dh.9.2 [64]
+declare intvar d/dh.10.1 [16]
+declare intvar d/dh.9.10 [64]
+declare intvar d/dh.9.11 [64]
 declare intvar d/dh.9 [64]
 declare intvar d/dh.9.8 [64]
 declare intvar dh.9.8/dh.9.7 [64]
 declare intvar d/dh.9.7 [64]
 declare intvar d/dh.9.5 [64]
 declare intvar d/dh.9.3 [64]
-declare intvar d/dh.9.z.1 [64]
-declare intvar d/dh.9.z.2 [64]
+declare intvar d/dh.9.z.4 [64]
+declare intvar d/dh.9.z.5 [64]
 declare intvar d/dh.9.z [64]
 declare intvar dh.9.z/dh.9.z.3 [64]
 declare intvar d/dh.9.z.3 [64]
@@ -541,22 +541,22 @@ declare intvar d/dh.9.u.2 [192]
 declare intvar d/dh.9.u.3 [192]
 declare intvar d/dh.9.u.4 [192]
 declare intvar d/dh.9.u [192]
-declare intvar d/dh.9.a.1 [192]
 declare intvar d/dh.9.a.2 [192]
 declare intvar d/dh.9.a.3 [192]
 declare intvar d/dh.9.a.4 [192]
+declare intvar d/dh.9.a.5 [192]
 declare intvar d/dh.9.a [192]
-declare intvar d/dh.9.1.1 [16]
-declare intvar d/dh.8.1 [64]
-declare intvar d/dh.8.2 [64]
+declare intvar d/dh.9.1 [16]
+declare intvar d/dh.8.10 [64]
+declare intvar d/dh.8.11 [64]
 declare intvar d/dh.8 [64]
 declare intvar d/dh.8.8 [64]
 declare intvar dh.8.8/dh.8.7 [64]
 declare intvar d/dh.8.7 [64]
 declare intvar d/dh.8.5 [64]
 declare intvar d/dh.8.3 [64]
-declare intvar d/dh.8.z.1 [64]
-declare intvar d/dh.8.z.2 [64]
+declare intvar d/dh.8.z.4 [64]
+declare intvar d/dh.8.z.5 [64]
 declare intvar d/dh.8.z [64]
 declare intvar dh.8.z/dh.8.z.3 [64]
 declare intvar d/dh.8.z.3 [64]
@@ -568,22 +568,22 @@ declare intvar d/dh.8.u.2 [192]
 declare intvar d/dh.8.u.3 [192]
 declare intvar d/dh.8.u.4 [192]
 declare intvar d/dh.8.u [192]
-declare intvar d/dh.8.a.1 [192]
 declare intvar d/dh.8.a.2 [192]
 declare intvar d/dh.8.a.3 [192]
 declare intvar d/dh.8.a.4 [192]
+declare intvar d/dh.8.a.5 [192]
 declare intvar d/dh.8.a [192]
-declare intvar d/dh.8.1.1 [16]
-declare intvar d/dh.7.1 [64]
-declare intvar d/dh.7.2 [64]
+declare intvar d/dh.8.1 [16]
+declare intvar d/dh.7.10 [64]
+declare intvar d/dh.7.11 [64]
 declare intvar d/dh.7 [64]
 declare intvar d/dh.7.8 [64]
 declare intvar dh.7.8/dh.7.7 [64]
 declare intvar d/dh.7.7 [64]
 declare intvar d/dh.7.5 [64]
 declare intvar d/dh.7.3 [64]
-declare intvar d/dh.7.z.1 [64]
-declare intvar d/dh.7.z.2 [64]
+declare intvar d/dh.7.z.4 [64]
+declare intvar d/dh.7.z.5 [64]
 declare intvar d/dh.7.z [64]
 declare intvar dh.7.z/dh.7.z.3 [64]
 declare intvar d/dh.7.z.3 [64]
@@ -595,22 +595,22 @@ declare intvar d/dh.7.u.2 [192]
 declare intvar d/dh.7.u.3 [192]
 declare intvar d/dh.7.u.4 [192]
 declare intvar d/dh.7.u [192]
-declare intvar d/dh.7.a.1 [192]
 declare intvar d/dh.7.a.2 [192]
 declare intvar d/dh.7.a.3 [192]
 declare intvar d/dh.7.a.4 [192]
+declare intvar d/dh.7.a.5 [192]
 declare intvar d/dh.7.a [192]
-declare intvar d/dh.7.1.1 [16]
-declare intvar d/dh.6.1 [64]
-declare intvar d/dh.6.2 [64]
+declare intvar d/dh.7.1 [16]
+declare intvar d/dh.6.10 [64]
+declare intvar d/dh.6.11 [64]
 declare intvar d/dh.6 [64]
 declare intvar d/dh.6.8 [64]
 declare intvar dh.6.8/dh.6.7 [64]
 declare intvar d/dh.6.7 [64]
 declare intvar d/dh.6.5 [64]
 declare intvar d/dh.6.3 [64]
-declare intvar d/dh.6.z.1 [64]
-declare intvar d/dh.6.z.2 [64]
+declare intvar d/dh.6.z.4 [64]
+declare intvar d/dh.6.z.5 [64]
 declare intvar d/dh.6.z [64]
 declare intvar dh.6.z/dh.6.z.3 [64]
 declare intvar d/dh.6.z.3 [64]
@@ -622,22 +622,22 @@ declare intvar d/dh.6.u.2 [192]
 declare intvar d/dh.6.u.3 [192]
 declare intvar d/dh.6.u.4 [192]
 declare intvar d/dh.6.u [192]
-declare intvar d/dh.6.a.1 [192]
 declare intvar d/dh.6.a.2 [192]
 declare intvar d/dh.6.a.3 [192]
 declare intvar d/dh.6.a.4 [192]
+declare intvar d/dh.6.a.5 [192]
 declare intvar d/dh.6.a [192]
-declare intvar d/dh.6.1.1 [16]
-declare intvar d/dh.5.1 [64]
-declare intvar d/dh.5.2 [64]
+declare intvar d/dh.6.1 [16]
+declare intvar d/dh.5.10 [64]
+declare intvar d/dh.5.11 [64]
 declare intvar d/dh.5 [64]
 declare intvar d/dh.5.8 [64]
 declare intvar dh.5.8/dh.5.7 [64]
 declare intvar d/dh.5.7 [64]
 declare intvar d/dh.5.5 [64]
 declare intvar d/dh.5.3 [64]
-declare intvar d/dh.5.z.1 [64]
-declare intvar d/dh.5.z.2 [64]
+declare intvar d/dh.5.z.4 [64]
+declare intvar d/dh.5.z.5 [64]
 declare intvar d/dh.5.z [64]
 declare intvar dh.5.z/dh.5.z.3 [64]
 declare intvar d/dh.5.z.3 [64]
@@ -649,22 +649,22 @@ declare intvar d/dh.5.u.2 [192]
 declare intvar d/dh.5.u.3 [192]
 declare intvar d/dh.5.u.4 [192]
 declare intvar d/dh.5.u [192]
-declare intvar d/dh.5.a.1 [192]
 declare intvar d/dh.5.a.2 [192]
 declare intvar d/dh.5.a.3 [192]
 declare intvar d/dh.5.a.4 [192]
+declare intvar d/dh.5.a.5 [192]
 declare intvar d/dh.5.a [192]
-declare intvar d/dh.5.1.1 [16]
-declare intvar d/dh.4.1 [64]
-declare intvar d/dh.4.2 [64]
+declare intvar d/dh.5.1 [16]
+declare intvar d/dh.4.10 [64]
+declare intvar d/dh.4.11 [64]
 declare intvar d/dh.4 [64]
 declare intvar d/dh.4.8 [64]
 declare intvar dh.4.8/dh.4.7 [64]
 declare intvar d/dh.4.7 [64]
 declare intvar d/dh.4.5 [64]
 declare intvar d/dh.4.3 [64]
-declare intvar d/dh.4.z.1 [64]
-declare intvar d/dh.4.z.2 [64]
+declare intvar d/dh.4.z.4 [64]
+declare intvar d/dh.4.z.5 [64]
 declare intvar d/dh.4.z [64]
 declare intvar dh.4.z/dh.4.z.3 [64]
 declare intvar d/dh.4.z.3 [64]
@@ -676,22 +676,22 @@ declare intvar d/dh.4.u.2 [192]
 declare intvar d/dh.4.u.3 [192]
 declare intvar d/dh.4.u.4 [192]
 declare intvar d/dh.4.u [192]
-declare intvar d/dh.4.a.1 [192]
 declare intvar d/dh.4.a.2 [192]
 declare intvar d/dh.4.a.3 [192]
 declare intvar d/dh.4.a.4 [192]
+declare intvar d/dh.4.a.5 [192]
 declare intvar d/dh.4.a [192]
-declare intvar d/dh.4.1.1 [16]
-declare intvar d/dh.3.1 [64]
-declare intvar d/dh.3.2 [64]
+declare intvar d/dh.4.1 [16]
+declare intvar d/dh.3.10 [64]
+declare intvar d/dh.3.11 [64]
 declare intvar d/dh.3 [64]
 declare intvar d/dh.3.8 [64]
 declare intvar dh.3.8/dh.3.7 [64]
 declare intvar d/dh.3.7 [64]
 declare intvar d/dh.3.5 [64]
 declare intvar d/dh.3.3 [64]
-declare intvar d/dh.3.z.1 [64]
-declare intvar d/dh.3.z.2 [64]
+declare intvar d/dh.3.z.4 [64]
+declare intvar d/dh.3.z.5 [64]
 declare intvar d/dh.3.z [64]
 declare intvar dh.3.z/dh.3.z.3 [64]
 declare intvar d/dh.3.z.3 [64]
@@ -703,22 +703,22 @@ declare intvar d/dh.3.u.2 [192]
 declare intvar d/dh.3.u.3 [192]
 declare intvar d/dh.3.u.4 [192]
 declare intvar d/dh.3.u [192]
-declare intvar d/dh.3.a.1 [192]
 declare intvar d/dh.3.a.2 [192]
 declare intvar d/dh.3.a.3 [192]
 declare intvar d/dh.3.a.4 [192]
+declare intvar d/dh.3.a.5 [192]
 declare intvar d/dh.3.a [192]
-declare intvar d/dh.3.1.1 [16]
-declare intvar d/dh.2.1.1 [64]
-declare intvar d/dh.2.1.2 [64]
+declare intvar d/dh.3.1 [16]
+declare intvar d/dh.2.1.10 [64]
+declare intvar d/dh.2.1.11 [64]
 declare intvar d/dh.2.1 [64]
 declare intvar d/dh.2.1.8 [64]
 declare intvar dh.2.1.8/dh.2.1.7 [64]
 declare intvar d/dh.2.1.7 [64]
 declare intvar d/dh.2.1.5 [64]
 declare intvar d/dh.2.1.3 [64]
-declare intvar d/dh.2.1.z.1 [64]
-declare intvar d/dh.2.1.z.2 [64]
+declare intvar d/dh.2.1.z.4 [64]
+declare intvar d/dh.2.1.z.5 [64]
 declare intvar d/dh.2.1.z [64]
 declare intvar dh.2.1.z/dh.2.1.z.3 [64]
 declare intvar d/dh.2.1.z.3 [64]
@@ -730,22 +730,22 @@ declare intvar d/dh.2.1.u.2 [192]
 declare intvar d/dh.2.1.u.3 [192]
 declare intvar d/dh.2.1.u.4 [192]
 declare intvar d/dh.2.1.u [192]
-declare intvar d/dh.2.1.a.1 [192]
 declare intvar d/dh.2.1.a.2 [192]
 declare intvar d/dh.2.1.a.3 [192]
 declare intvar d/dh.2.1.a.4 [192]
+declare intvar d/dh.2.1.a.5 [192]
 declare intvar d/dh.2.1.a [192]
-declare intvar d/dh.2.1.1.1 [16]
-declare intvar d/dh.1.1.1 [64]
-declare intvar d/dh.1.1.2 [64]
+declare intvar d/dh.2.1.1 [16]
+declare intvar d/dh.1.1.10 [64]
+declare intvar d/dh.1.1.11 [64]
 declare intvar d/dh.1.1 [64]
 declare intvar d/dh.1.1.8 [64]
 declare intvar dh.1.1.8/dh.1.1.7 [64]
 declare intvar d/dh.1.1.7 [64]
 declare intvar d/dh.1.1.5 [64]
 declare intvar d/dh.1.1.3 [64]
-declare intvar d/dh.1.1.z.1 [64]
-declare intvar d/dh.1.1.z.2 [64]
+declare intvar d/dh.1.1.z.4 [64]
+declare intvar d/dh.1.1.z.5 [64]
 declare intvar d/dh.1.1.z [64]
 declare intvar dh.1.1.z/dh.1.1.z.3 [64]
 declare intvar d/dh.1.1.z.3 [64]
@@ -757,22 +757,22 @@ declare intvar d/dh.1.1.u.2 [192]
 declare intvar d/dh.1.1.u.3 [192]
 declare intvar d/dh.1.1.u.4 [192]
 declare intvar d/dh.1.1.u [192]
-declare intvar d/dh.1.1.a.1 [192]
 declare intvar d/dh.1.1.a.2 [192]
 declare intvar d/dh.1.1.a.3 [192]
 declare intvar d/dh.1.1.a.4 [192]
+declare intvar d/dh.1.1.a.5 [192]
 declare intvar d/dh.1.1.a [192]
-declare intvar d/dh.1.1.1.1 [16]
-declare intvar d/dh.0.1 [64]
-declare intvar d/dh.0.2 [64]
+declare intvar d/dh.1.1.1 [16]
+declare intvar d/dh.0.10 [64]
+declare intvar d/dh.0.11 [64]
 declare intvar d/dh.0 [64]
 declare intvar d/dh.0.8 [64]
 declare intvar dh.0.8/dh.0.7 [64]
 declare intvar d/dh.0.7 [64]
 declare intvar d/dh.0.5 [64]
 declare intvar d/dh.0.3 [64]
-declare intvar d/dh.0.z.1 [64]
-declare intvar d/dh.0.z.2 [64]
+declare intvar d/dh.0.z.4 [64]
+declare intvar d/dh.0.z.5 [64]
 declare intvar d/dh.0.z [64]
 declare intvar dh.0.z/dh.0.z.3 [64]
 declare intvar d/dh.0.z.3 [64]
@@ -784,12 +784,12 @@ declare intvar d/dh.0.u.2 [192]
 declare intvar d/dh.0.u.3 [192]
 declare intvar d/dh.0.u.4 [192]
 declare intvar d/dh.0.u [192]
-declare intvar d/dh.0.a.1 [192]
 declare intvar d/dh.0.a.2 [192]
 declare intvar d/dh.0.a.3 [192]
 declare intvar d/dh.0.a.4 [192]
+declare intvar d/dh.0.a.5 [192]
 declare intvar d/dh.0.a [192]
-declare intvar d/dh.0.1.1 [16]
+declare intvar d/dh.0.1 [16]
 declare intvar d/dh.2.2.1 [1, 16]
 declare intvar d/dh.2.2 [16, 16]
 declare intvar d/dh.2.3.1 [1, 16]
@@ -1299,9 +1299,9 @@ define d/dh.15.5 = mul d/dh.15.7 h.15.r
 define d/dh.15.3 = mul d/dh h.15.8
 
 # h.15.z = logistic h.15.z.3
-define d/dh.15.z.1 = mul d/dh h.14
-define d/dh.15.z.2 = neg d/dh.15.3
-define d/dh.15.z = add d/dh.15.z.1 d/dh.15.z.2
+define d/dh.15.z.4 = mul d/dh h.14
+define d/dh.15.z.5 = neg d/dh.15.3
+define d/dh.15.z = add d/dh.15.z.4 d/dh.15.z.5
 define dh.15.z/dh.15.z.3 = logistic_deriv h.15.z.3
 
 # h.15.z.3 = add h.15.z.1 h.15.z.2
@@ -1323,11 +1323,11 @@ define d/dh.15.u = add d/dh.15.u.4 d/dh.15.u.3
 define dh.15.u/dh.14 = transpose U
 
 # h.15.a = add h.15.a.1 b
-define d/dh.15.a.1 = unslice d/dh.15.r.3 h.15.a 0
-define d/dh.15.a.2 = unslice d/dh.15.z.3 h.15.a 64
-define d/dh.15.a.3 = unslice d/dh.15.7 h.15.a 128
-define d/dh.15.a.4 = add d/dh.15.a.1 d/dh.15.a.2
-define d/dh.15.a = add d/dh.15.a.4 d/dh.15.a.3
+define d/dh.15.a.2 = unslice d/dh.15.r.3 h.15.a 0
+define d/dh.15.a.3 = unslice d/dh.15.z.3 h.15.a 64
+define d/dh.15.a.4 = unslice d/dh.15.7 h.15.a 128
+define d/dh.15.a.5 = add d/dh.15.a.2 d/dh.15.a.3
+define d/dh.15.a = add d/dh.15.a.5 d/dh.15.a.4
 
 # h.15.a.1 = matmul W h.15.1
 define dh.15.a.1/dh.15.1 = transpose W
@@ -1336,9 +1336,9 @@ define dh.15.a.1/dh.15.1 = transpose W
 define d/dh.15.1 = matmul dh.15.a.1/dh.15.1 d/dh.15.a
 
 # h.14 = add h.14.2 h.14.9
-define d/dh.14.1 = matmul dh.15.u/dh.14 d/dh.15.u
-define d/dh.14.2 = mul d/dh h.15.z
-define d/dh.14 = add d/dh.14.1 d/dh.14.2
+define d/dh.14.10 = matmul dh.15.u/dh.14 d/dh.15.u
+define d/dh.14.11 = mul d/dh h.15.z
+define d/dh.14 = add d/dh.14.10 d/dh.14.11
 
 # h.14.8 = tanh h.14.7
 define d/dh.14.8 = mul d/dh.14 h.14.3
@@ -1354,9 +1354,9 @@ define d/dh.14.5 = mul d/dh.14.7 h.14.r
 define d/dh.14.3 = mul d/dh.14 h.14.8
 
 # h.14.z = logistic h.14.z.3
-define d/dh.14.z.1 = mul d/dh.14 h.13
-define d/dh.14.z.2 = neg d/dh.14.3
-define d/dh.14.z = add d/dh.14.z.1 d/dh.14.z.2
+define d/dh.14.z.4 = mul d/dh.14 h.13
+define d/dh.14.z.5 = neg d/dh.14.3
+define d/dh.14.z = add d/dh.14.z.4 d/dh.14.z.5
 define dh.14.z/dh.14.z.3 = logistic_deriv h.14.z.3
 
 # h.14.z.3 = add h.14.z.1 h.14.z.2
@@ -1377,19 +1377,19 @@ define d/dh.14.u.4 = add d/dh.14.u.1 d/dh.14.u.2
 define d/dh.14.u = add d/dh.14.u.4 d/dh.14.u.3
 
 # h.14.a = add h.14.a.1 b
-define d/dh.14.a.1 = unslice d/dh.14.r.3 h.14.a 0
-define d/dh.14.a.2 = unslice d/dh.14.z.3 h.14.a 64
-define d/dh.14.a.3 = unslice d/dh.14.7 h.14.a 128
-define d/dh.14.a.4 = add d/dh.14.a.1 d/dh.14.a.2
-define d/dh.14.a = add d/dh.14.a.4 d/dh.14.a.3
+define d/dh.14.a.2 = unslice d/dh.14.r.3 h.14.a 0
+define d/dh.14.a.3 = unslice d/dh.14.z.3 h.14.a 64
+define d/dh.14.a.4 = unslice d/dh.14.7 h.14.a 128
+define d/dh.14.a.5 = add d/dh.14.a.2 d/dh.14.a.3
+define d/dh.14.a = add d/dh.14.a.5 d/dh.14.a.4
 
 # h.14.1 = index h.2 14
-define d/dh.14.1.1 = matmul dh.15.a.1/dh.15.1 d/dh.14.a
+define d/dh.14.1 = matmul dh.15.a.1/dh.15.1 d/dh.14.a
 
 # h.13 = add h.13.2 h.13.9
-define d/dh.13.1 = matmul dh.15.u/dh.14 d/dh.14.u
-define d/dh.13.2 = mul d/dh.14 h.14.z
-define d/dh.13 = add d/dh.13.1 d/dh.13.2
+define d/dh.13.10 = matmul dh.15.u/dh.14 d/dh.14.u
+define d/dh.13.11 = mul d/dh.14 h.14.z
+define d/dh.13 = add d/dh.13.10 d/dh.13.11
 
 # h.13.8 = tanh h.13.7
 define d/dh.13.8 = mul d/dh.13 h.13.3
@@ -1405,9 +1405,9 @@ define d/dh.13.5 = mul d/dh.13.7 h.13.r
 define d/dh.13.3 = mul d/dh.13 h.13.8
 
 # h.13.z = logistic h.13.z.3
-define d/dh.13.z.1 = mul d/dh.13 h.12
-define d/dh.13.z.2 = neg d/dh.13.3
-define d/dh.13.z = add d/dh.13.z.1 d/dh.13.z.2
+define d/dh.13.z.4 = mul d/dh.13 h.12
+define d/dh.13.z.5 = neg d/dh.13.3
+define d/dh.13.z = add d/dh.13.z.4 d/dh.13.z.5
 define dh.13.z/dh.13.z.3 = logistic_deriv h.13.z.3
 
 # h.13.z.3 = add h.13.z.1 h.13.z.2
@@ -1428,19 +1428,19 @@ define d/dh.13.u.4 = add d/dh.13.u.1 d/dh.13.u.2
 define d/dh.13.u = add d/dh.13.u.4 d/dh.13.u.3
 
 # h.13.a = add h.13.a.1 b
-define d/dh.13.a.1 = unslice d/dh.13.r.3 h.13.a 0
-define d/dh.13.a.2 = unslice d/dh.13.z.3 h.13.a 64
-define d/dh.13.a.3 = unslice d/dh.13.7 h.13.a 128
-define d/dh.13.a.4 = add d/dh.13.a.1 d/dh.13.a.2
-define d/dh.13.a = add d/dh.13.a.4 d/dh.13.a.3
+define d/dh.13.a.2 = unslice d/dh.13.r.3 h.13.a 0
+define d/dh.13.a.3 = unslice d/dh.13.z.3 h.13.a 64
+define d/dh.13.a.4 = unslice d/dh.13.7 h.13.a 128
+define d/dh.13.a.5 = add d/dh.13.a.2 d/dh.13.a.3
+define d/dh.13.a = add d/dh.13.a.5 d/dh.13.a.4
 
 # h.13.1 = index h.2 13
-define d/dh.13.1.1 = matmul dh.15.a.1/dh.15.1 d/dh.13.a
+define d/dh.13.1 = matmul dh.15.a.1/dh.15.1 d/dh.13.a
 
 # h.12 = add h.12.2 h.12.9
-define d/dh.12.1 = matmul dh.15.u/dh.14 d/dh.13.u
-define d/dh.12.2 = mul d/dh.13 h.13.z
-define d/dh.12 = add d/dh.12.1 d/dh.12.2
+define d/dh.12.10 = matmul dh.15.u/dh.14 d/dh.13.u
+define d/dh.12.11 = mul d/dh.13 h.13.z
+define d/dh.12 = add d/dh.12.10 d/dh.12.11
 
 # h.12.8 = tanh h.12.7
 define d/dh.12.8 = mul d/dh.12 h.12.3
@@ -1456,9 +1456,9 @@ define d/dh.12.5 = mul d/dh.12.7 h.12.r
 define d/dh.12.3 = mul d/dh.12 h.12.8
 
 # h.12.z = logistic h.12.z.3
-define d/dh.12.z.1 = mul d/dh.12 h.11
-define d/dh.12.z.2 = neg d/dh.12.3
-define d/dh.12.z = add d/dh.12.z.1 d/dh.12.z.2
+define d/dh.12.z.4 = mul d/dh.12 h.11
+define d/dh.12.z.5 = neg d/dh.12.3
+define d/dh.12.z = add d/dh.12.z.4 d/dh.12.z.5
 define dh.12.z/dh.12.z.3 = logistic_deriv h.12.z.3
 
 # h.12.z.3 = add h.12.z.1 h.12.z.2
@@ -1479,19 +1479,19 @@ define d/dh.12.u.4 = add d/dh.12.u.1 d/dh.12.u.2
 define d/dh.12.u = add d/dh.12.u.4 d/dh.12.u.3
 
 # h.12.a = add h.12.a.1 b
-define d/dh.12.a.1 = unslice d/dh.12.r.3 h.12.a 0
-define d/dh.12.a.2 = unslice d/dh.12.z.3 h.12.a 64
-define d/dh.12.a.3 = unslice d/dh.12.7 h.12.a 128
-define d/dh.12.a.4 = add d/dh.12.a.1 d/dh.12.a.2
-define d/dh.12.a = add d/dh.12.a.4 d/dh.12.a.3
+define d/dh.12.a.2 = unslice d/dh.12.r.3 h.12.a 0
+define d/dh.12.a.3 = unslice d/dh.12.z.3 h.12.a 64
+define d/dh.12.a.4 = unslice d/dh.12.7 h.12.a 128
+define d/dh.12.a.5 = add d/dh.12.a.2 d/dh.12.a.3
+define d/dh.12.a = add d/dh.12.a.5 d/dh.12.a.4
 
 # h.12.1 = index h.2 12
-define d/dh.12.1.1 = matmul dh.15.a.1/dh.15.1 d/dh.12.a
+define d/dh.12.1 = matmul dh.15.a.1/dh.15.1 d/dh.12.a
 
 # h.11 = add h.11.2 h.11.9
-define d/dh.11.1 = matmul dh.15.u/dh.14 d/dh.12.u
-define d/dh.11.2 = mul d/dh.12 h.12.z
-define d/dh.11 = add d/dh.11.1 d/dh.11.2
+define d/dh.11.10 = matmul dh.15.u/dh.14 d/dh.12.u
+define d/dh.11.11 = mul d/dh.12 h.12.z
+define d/dh.11 = add d/dh.11.10 d/dh.11.11
 
 # h.11.8 = tanh h.11.7
 define d/dh.11.8 = mul d/dh.11 h.11.3
@@ -1507,9 +1507,9 @@ define d/dh.11.5 = mul d/dh.11.7 h.11.r
 define d/dh.11.3 = mul d/dh.11 h.11.8
 
 # h.11.z = logistic h.11.z.3
-define d/dh.11.z.1 = mul d/dh.11 h.10
-define d/dh.11.z.2 = neg d/dh.11.3
-define d/dh.11.z = add d/dh.11.z.1 d/dh.11.z.2
+define d/dh.11.z.4 = mul d/dh.11 h.10
+define d/dh.11.z.5 = neg d/dh.11.3
+define d/dh.11.z = add d/dh.11.z.4 d/dh.11.z.5
 define dh.11.z/dh.11.z.3 = logistic_deriv h.11.z.3
 
 # h.11.z.3 = add h.11.z.1 h.11.z.2
@@ -1530,19 +1530,19 @@ define d/dh.11.u.4 = add d/dh.11.u.1 d/dh.11.u.2
 define d/dh.11.u = add d/dh.11.u.4 d/dh.11.u.3
 
 # h.11.a = add h.11.a.1 b
-define d/dh.11.a.1 = unslice d/dh.11.r.3 h.11.a 0
-define d/dh.11.a.2 = unslice d/dh.11.z.3 h.11.a 64
-define d/dh.11.a.3 = unslice d/dh.11.7 h.11.a 128
-define d/dh.11.a.4 = add d/dh.11.a.1 d/dh.11.a.2
-define d/dh.11.a = add d/dh.11.a.4 d/dh.11.a.3
+define d/dh.11.a.2 = unslice d/dh.11.r.3 h.11.a 0
+define d/dh.11.a.3 = unslice d/dh.11.z.3 h.11.a 64
+define d/dh.11.a.4 = unslice d/dh.11.7 h.11.a 128
+define d/dh.11.a.5 = add d/dh.11.a.2 d/dh.11.a.3
+define d/dh.11.a = add d/dh.11.a.5 d/dh.11.a.4
 
 # h.11.1 = index h.2 11
-define d/dh.11.1.1 = matmul dh.15.a.1/dh.15.1 d/dh.11.a
+define d/dh.11.1 = matmul dh.15.a.1/dh.15.1 d/dh.11.a
 
 # h.10 = add h.10.2 h.10.9
-define d/dh.10.1 = matmul dh.15.u/dh.14 d/dh.11.u
-define d/dh.10.2 = mul d/dh.11 h.11.z
-define d/dh.10 = add d/dh.10.1 d/dh.10.2
+define d/dh.10.10 = matmul dh.15.u/dh.14 d/dh.11.u
+define d/dh.10.11 = mul d/dh.11 h.11.z
+define d/dh.10 = add d/dh.10.10 d/dh.10.11
 
 # h.10.8 = tanh h.10.7
 define d/dh.10.8 = mul d/dh.10 h.10.3
@@ -1558,9 +1558,9 @@ define d/dh.10.5 = mul d/dh.10.7 h.10.r
 define d/dh.10.3 = mul d/dh.10 h.10.8
 
 # h.10.z = logistic h.10.z.3
-define d/dh.10.z.1 = mul d/dh.10 h.9
-define d/dh.10.z.2 = neg d/dh.10.3
-define d/dh.10.z = add d/dh.10.z.1 d/dh.10.z.2
+define d/dh.10.z.4 = mul d/dh.10 h.9
+define d/dh.10.z.5 = neg d/dh.10.3
+define d/dh.10.z = add d/dh.10.z.4 d/dh.10.z.5
 define dh.10.z/dh.10.z.3 = logistic_deriv h.10.z.3
 
 # h.10.z.3 = add h.10.z.1 h.10.z.2
@@ -1581,19 +1581,19 @@ define d/dh.10.u.4 = add d/dh.10.u.1 d/dh.10.u.2
 define d/dh.10.u = add d/dh.10.u.4 d/dh.10.u.3
 
 # h.10.a = add h.10.a.1 b
-define d/dh.10.a.1 = unslice d/dh.10.r.3 h.10.a 0
-define d/dh.10.a.2 = unslice d/dh.10.z.3 h.10.a 64
-define d/dh.10.a.3 = unslice d/dh.10.7 h.10.a 128
-define d/dh.10.a.4 = add d/dh.10.a.1 d/dh.10.a.2
-define d/dh.10.a = add d/dh.10.a.4 d/dh.10.a.3
+define d/dh.10.a.2 = unslice d/dh.10.r.3 h.10.a 0
+define d/dh.10.a.3 = unslice d/dh.10.z.3 h.10.a 64
+define d/dh.10.a.4 = unslice d/dh.10.7 h.10.a 128
+define d/dh.10.a.5 = add d/dh.10.a.2 d/dh.10.a.3
+define d/dh.10.a = add d/dh.10.a.5 d/dh.10.a.4
 
 # h.10.1 = index h.2 10
-define d/dh.10.1.1 = matmul dh.15.a.1/dh.15.1 d/dh.10.a
+define d/dh.10.1 = matmul dh.15.a.1/dh.15.1 d/dh.10.a
 
 # h.9 = add h.9.2 h.9.9
-define d/dh.9.1 = matmul dh.15.u/dh.14 d/dh.10.u
-define d/dh.9.2 = mul d/dh.10 h.10.z
-define d/dh.9 = add d/dh.9.1 d/dh.9.2
+define d/dh.9.10 = matmul dh.15.u/dh.14 d/dh.10.u
+define d/dh.9.11 = mul d/dh.10 h.10.z
+define d/dh.9 = add d/dh.9.10 d/dh.9.11
 
 # h.9.8 = tanh h.9.7
 define d/dh.9.8 = mul d/dh.9 h.9.3
@@ -1609,9 +1609,9 @@ define d/dh.9.5 = mul d/dh.9.7 h.9.r
 define d/dh.9.3 = mul d/dh.9 h.9.8
 
 # h.9.z = logistic h.9.z.3
-define d/dh.9.z.1 = mul d/dh.9 h.8
-define d/dh.9.z.2 = neg d/dh.9.3
-define d/dh.9.z = add d/dh.9.z.1 d/dh.9.z.2
+define d/dh.9.z.4 = mul d/dh.9 h.8
+define d/dh.9.z.5 = neg d/dh.9.3
+define d/dh.9.z = add d/dh.9.z.4 d/dh.9.z.5
 define dh.9.z/dh.9.z.3 = logistic_deriv h.9.z.3
 
 # h.9.z.3 = add h.9.z.1 h.9.z.2
@@ -1632,19 +1632,19 @@ define d/dh.9.u.4 = add d/dh.9.u.1 d/dh.9.u.2
 define d/dh.9.u = add d/dh.9.u.4 d/dh.9.u.3
 
 # h.9.a = add h.9.a.1 b
-define d/dh.9.a.1 = unslice d/dh.9.r.3 h.9.a 0
-define d/dh.9.a.2 = unslice d/dh.9.z.3 h.9.a 64
-define d/dh.9.a.3 = unslice d/dh.9.7 h.9.a 128
-define d/dh.9.a.4 = add d/dh.9.a.1 d/dh.9.a.2
-define d/dh.9.a = add d/dh.9.a.4 d/dh.9.a.3
+define d/dh.9.a.2 = unslice d/dh.9.r.3 h.9.a 0
+define d/dh.9.a.3 = unslice d/dh.9.z.3 h.9.a 64
+define d/dh.9.a.4 = unslice d/dh.9.7 h.9.a 128
+define d/dh.9.a.5 = add d/dh.9.a.2 d/dh.9.a.3
+define d/dh.9.a = add d/dh.9.a.5 d/dh.9.a.4
 
 # h.9.1 = index h.2 9
-define d/dh.9.1.1 = matmul dh.15.a.1/dh.15.1 d/dh.9.a
+define d/dh.9.1 = matmul dh.15.a.1/dh.15.1 d/dh.9.a
 
 # h.8 = add h.8.2 h.8.9
-define d/dh.8.1 = matmul dh.15.u/dh.14 d/dh.9.u
-define d/dh.8.2 = mul d/dh.9 h.9.z
-define d/dh.8 = add d/dh.8.1 d/dh.8.2
+define d/dh.8.10 = matmul dh.15.u/dh.14 d/dh.9.u
+define d/dh.8.11 = mul d/dh.9 h.9.z
+define d/dh.8 = add d/dh.8.10 d/dh.8.11
 
 # h.8.8 = tanh h.8.7
 define d/dh.8.8 = mul d/dh.8 h.8.3
@@ -1660,9 +1660,9 @@ define d/dh.8.5 = mul d/dh.8.7 h.8.r
 define d/dh.8.3 = mul d/dh.8 h.8.8
 
 # h.8.z = logistic h.8.z.3
-define d/dh.8.z.1 = mul d/dh.8 h.7
-define d/dh.8.z.2 = neg d/dh.8.3
-define d/dh.8.z = add d/dh.8.z.1 d/dh.8.z.2
+define d/dh.8.z.4 = mul d/dh.8 h.7
+define d/dh.8.z.5 = neg d/dh.8.3
+define d/dh.8.z = add d/dh.8.z.4 d/dh.8.z.5
 define dh.8.z/dh.8.z.3 = logistic_deriv h.8.z.3
 
 # h.8.z.3 = add h.8.z.1 h.8.z.2
@@ -1683,19 +1683,19 @@ define d/dh.8.u.4 = add d/dh.8.u.1 d/dh.8.u.2
 define d/dh.8.u = add d/dh.8.u.4 d/dh.8.u.3
 
 # h.8.a = add h.8.a.1 b
-define d/dh.8.a.1 = unslice d/dh.8.r.3 h.8.a 0
-define d/dh.8.a.2 = unslice d/dh.8.z.3 h.8.a 64
-define d/dh.8.a.3 = unslice d/dh.8.7 h.8.a 128
-define d/dh.8.a.4 = add d/dh.8.a.1 d/dh.8.a.2
-define d/dh.8.a = add d/dh.8.a.4 d/dh.8.a.3
+define d/dh.8.a.2 = unslice d/dh.8.r.3 h.8.a 0
+define d/dh.8.a.3 = unslice d/dh.8.z.3 h.8.a 64
+define d/dh.8.a.4 = unslice d/dh.8.7 h.8.a 128
+define d/dh.8.a.5 = add d/dh.8.a.2 d/dh.8.a.3
+define d/dh.8.a = add d/dh.8.a.5 d/dh.8.a.4
 
 # h.8.1 = index h.2 8
-define d/dh.8.1.1 = matmul dh.15.a.1/dh.15.1 d/dh.8.a
+define d/dh.8.1 = matmul dh.15.a.1/dh.15.1 d/dh.8.a
 
 # h.7 = add h.7.2 h.7.9
-define d/dh.7.1 = matmul dh.15.u/dh.14 d/dh.8.u
-define d/dh.7.2 = mul d/dh.8 h.8.z
-define d/dh.7 = add d/dh.7.1 d/dh.7.2
+define d/dh.7.10 = matmul dh.15.u/dh.14 d/dh.8.u
+define d/dh.7.11 = mul d/dh.8 h.8.z
+define d/dh.7 = add d/dh.7.10 d/dh.7.11
 
 # h.7.8 = tanh h.7.7
 define d/dh.7.8 = mul d/dh.7 h.7.3
@@ -1711,9 +1711,9 @@ define d/dh.7.5 = mul d/dh.7.7 h.7.r
 define d/dh.7.3 = mul d/dh.7 h.7.8
 
 # h.7.z = logistic h.7.z.3
-define d/dh.7.z.1 = mul d/dh.7 h.6
-define d/dh.7.z.2 = neg d/dh.7.3
-define d/dh.7.z = add d/dh.7.z.1 d/dh.7.z.2
+define d/dh.7.z.4 = mul d/dh.7 h.6
+define d/dh.7.z.5 = neg d/dh.7.3
+define d/dh.7.z = add d/dh.7.z.4 d/dh.7.z.5
 define dh.7.z/dh.7.z.3 = logistic_deriv h.7.z.3
 
 # h.7.z.3 = add h.7.z.1 h.7.z.2
@@ -1734,19 +1734,19 @@ define d/dh.7.u.4 = add d/dh.7.u.1 d/dh.7.u.2
 define d/dh.7.u = add d/dh.7.u.4 d/dh.7.u.3
 
 # h.7.a = add h.7.a.1 b
-define d/dh.7.a.1 = unslice d/dh.7.r.3 h.7.a 0
-define d/dh.7.a.2 = unslice d/dh.7.z.3 h.7.a 64
-define d/dh.7.a.3 = unslice d/dh.7.7 h.7.a 128
-define d/dh.7.a.4 = add d/dh.7.a.1 d/dh.7.a.2
-define d/dh.7.a = add d/dh.7.a.4 d/dh.7.a.3
+define d/dh.7.a.2 = unslice d/dh.7.r.3 h.7.a 0
+define d/dh.7.a.3 = unslice d/dh.7.z.3 h.7.a 64
+define d/dh.7.a.4 = unslice d/dh.7.7 h.7.a 128
+define d/dh.7.a.5 = add d/dh.7.a.2 d/dh.7.a.3
+define d/dh.7.a = add d/dh.7.a.5 d/dh.7.a.4
 
 # h.7.1 = index h.2 7
-define d/dh.7.1.1 = matmul dh.15.a.1/dh.15.1 d/dh.7.a
+define d/dh.7.1 = matmul dh.15.a.1/dh.15.1 d/dh.7.a
 
 # h.6 = add h.6.2 h.6.9
-define d/dh.6.1 = matmul dh.15.u/dh.14 d/dh.7.u
-define d/dh.6.2 = mul d/dh.7 h.7.z
-define d/dh.6 = add d/dh.6.1 d/dh.6.2
+define d/dh.6.10 = matmul dh.15.u/dh.14 d/dh.7.u
+define d/dh.6.11 = mul d/dh.7 h.7.z
+define d/dh.6 = add d/dh.6.10 d/dh.6.11
 
 # h.6.8 = tanh h.6.7
 define d/dh.6.8 = mul d/dh.6 h.6.3
@@ -1762,9 +1762,9 @@ define d/dh.6.5 = mul d/dh.6.7 h.6.r
 define d/dh.6.3 = mul d/dh.6 h.6.8
 
 # h.6.z = logistic h.6.z.3
-define d/dh.6.z.1 = mul d/dh.6 h.5
-define d/dh.6.z.2 = neg d/dh.6.3
-define d/dh.6.z = add d/dh.6.z.1 d/dh.6.z.2
+define d/dh.6.z.4 = mul d/dh.6 h.5
+define d/dh.6.z.5 = neg d/dh.6.3
+define d/dh.6.z = add d/dh.6.z.4 d/dh.6.z.5
 define dh.6.z/dh.6.z.3 = logistic_deriv h.6.z.3
 
 # h.6.z.3 = add h.6.z.1 h.6.z.2
@@ -1785,19 +1785,19 @@ define d/dh.6.u.4 = add d/dh.6.u.1 d/dh.6.u.2
 define d/dh.6.u = add d/dh.6.u.4 d/dh.6.u.3
 
 # h.6.a = add h.6.a.1 b
-define d/dh.6.a.1 = unslice d/dh.6.r.3 h.6.a 0
-define d/dh.6.a.2 = unslice d/dh.6.z.3 h.6.a 64
-define d/dh.6.a.3 = unslice d/dh.6.7 h.6.a 128
-define d/dh.6.a.4 = add d/dh.6.a.1 d/dh.6.a.2
-define d/dh.6.a = add d/dh.6.a.4 d/dh.6.a.3
+define d/dh.6.a.2 = unslice d/dh.6.r.3 h.6.a 0
+define d/dh.6.a.3 = unslice d/dh.6.z.3 h.6.a 64
+define d/dh.6.a.4 = unslice d/dh.6.7 h.6.a 128
+define d/dh.6.a.5 = add d/dh.6.a.2 d/dh.6.a.3
+define d/dh.6.a = add d/dh.6.a.5 d/dh.6.a.4
 
 # h.6.1 = index h.2 6
-define d/dh.6.1.1 = matmul dh.15.a.1/dh.15.1 d/dh.6.a
+define d/dh.6.1 = matmul dh.15.a.1/dh.15.1 d/dh.6.a
 
 # h.5 = add h.5.2 h.5.9
-define d/dh.5.1 = matmul dh.15.u/dh.14 d/dh.6.u
-define d/dh.5.2 = mul d/dh.6 h.6.z
-define d/dh.5 = add d/dh.5.1 d/dh.5.2
+define d/dh.5.10 = matmul dh.15.u/dh.14 d/dh.6.u
+define d/dh.5.11 = mul d/dh.6 h.6.z
+define d/dh.5 = add d/dh.5.10 d/dh.5.11
 
 # h.5.8 = tanh h.5.7
 define d/dh.5.8 = mul d/dh.5 h.5.3
@@ -1813,9 +1813,9 @@ define d/dh.5.5 = mul d/dh.5.7 h.5.r
 define d/dh.5.3 = mul d/dh.5 h.5.8
 
 # h.5.z = logistic h.5.z.3
-define d/dh.5.z.1 = mul d/dh.5 h.4
-define d/dh.5.z.2 = neg d/dh.5.3
-define d/dh.5.z = add d/dh.5.z.1 d/dh.5.z.2
+define d/dh.5.z.4 = mul d/dh.5 h.4
+define d/dh.5.z.5 = neg d/dh.5.3
+define d/dh.5.z = add d/dh.5.z.4 d/dh.5.z.5
 define dh.5.z/dh.5.z.3 = logistic_deriv h.5.z.3
 
 # h.5.z.3 = add h.5.z.1 h.5.z.2
@@ -1836,19 +1836,19 @@ define d/dh.5.u.4 = add d/dh.5.u.1 d/dh.5.u.2
 define d/dh.5.u = add d/dh.5.u.4 d/dh.5.u.3
 
 # h.5.a = add h.5.a.1 b
-define d/dh.5.a.1 = unslice d/dh.5.r.3 h.5.a 0
-define d/dh.5.a.2 = unslice d/dh.5.z.3 h.5.a 64
-define d/dh.5.a.3 = unslice d/dh.5.7 h.5.a 128
-define d/dh.5.a.4 = add d/dh.5.a.1 d/dh.5.a.2
-define d/dh.5.a = add d/dh.5.a.4 d/dh.5.a.3
+define d/dh.5.a.2 = unslice d/dh.5.r.3 h.5.a 0
+define d/dh.5.a.3 = unslice d/dh.5.z.3 h.5.a 64
+define d/dh.5.a.4 = unslice d/dh.5.7 h.5.a 128
+define d/dh.5.a.5 = add d/dh.5.a.2 d/dh.5.a.3
+define d/dh.5.a = add d/dh.5.a.5 d/dh.5.a.4
 
 # h.5.1 = index h.2 5
-define d/dh.5.1.1 = matmul dh.15.a.1/dh.15.1 d/dh.5.a
+define d/dh.5.1 = matmul dh.15.a.1/dh.15.1 d/dh.5.a
 
 # h.4 = add h.4.2 h.4.9
-define d/dh.4.1 = matmul dh.15.u/dh.14 d/dh.5.u
-define d/dh.4.2 = mul d/dh.5 h.5.z
-define d/dh.4 = add d/dh.4.1 d/dh.4.2
+define d/dh.4.10 = matmul dh.15.u/dh.14 d/dh.5.u
+define d/dh.4.11 = mul d/dh.5 h.5.z
+define d/dh.4 = add d/dh.4.10 d/dh.4.11
 
 # h.4.8 = tanh h.4.7
 define d/dh.4.8 = mul d/dh.4 h.4.3
@@ -1864,9 +1864,9 @@ define d/dh.4.5 = mul d/dh.4.7 h.4.r
 define d/dh.4.3 = mul d/dh.4 h.4.8
 
 # h.4.z = logistic h.4.z.3
-define d/dh.4.z.1 = mul d/dh.4 h.3
-define d/dh.4.z.2 = neg d/dh.4.3
-define d/dh.4.z = add d/dh.4.z.1 d/dh.4.z.2
+define d/dh.4.z.4 = mul d/dh.4 h.3
+define d/dh.4.z.5 = neg d/dh.4.3
+define d/dh.4.z = add d/dh.4.z.4 d/dh.4.z.5
 define dh.4.z/dh.4.z.3 = logistic_deriv h.4.z.3
 
 # h.4.z.3 = add h.4.z.1 h.4.z.2
@@ -1887,19 +1887,19 @@ define d/dh.4.u.4 = add d/dh.4.u.1 d/dh.4.u.2
 define d/dh.4.u = add d/dh.4.u.4 d/dh.4.u.3
 
 # h.4.a = add h.4.a.1 b
-define d/dh.4.a.1 = unslice d/dh.4.r.3 h.4.a 0
-define d/dh.4.a.2 = unslice d/dh.4.z.3 h.4.a 64
-define d/dh.4.a.3 = unslice d/dh.4.7 h.4.a 128
-define d/dh.4.a.4 = add d/dh.4.a.1 d/dh.4.a.2
-define d/dh.4.a = add d/dh.4.a.4 d/dh.4.a.3
+define d/dh.4.a.2 = unslice d/dh.4.r.3 h.4.a 0
+define d/dh.4.a.3 = unslice d/dh.4.z.3 h.4.a 64
+define d/dh.4.a.4 = unslice d/dh.4.7 h.4.a 128
+define d/dh.4.a.5 = add d/dh.4.a.2 d/dh.4.a.3
+define d/dh.4.a = add d/dh.4.a.5 d/dh.4.a.4
 
 # h.4.1 = index h.2 4
-define d/dh.4.1.1 = matmul dh.15.a.1/dh.15.1 d/dh.4.a
+define d/dh.4.1 = matmul dh.15.a.1/dh.15.1 d/dh.4.a
 
 # h.3 = add h.3.2 h.3.9
-define d/dh.3.1 = matmul dh.15.u/dh.14 d/dh.4.u
-define d/dh.3.2 = mul d/dh.4 h.4.z
-define d/dh.3 = add d/dh.3.1 d/dh.3.2
+define d/dh.3.10 = matmul dh.15.u/dh.14 d/dh.4.u
+define d/dh.3.11 = mul d/dh.4 h.4.z
+define d/dh.3 = add d/dh.3.10 d/dh.3.11
 
 # h.3.8 = tanh h.3.7
 define d/dh.3.8 = mul d/dh.3 h.3.3
@@ -1915,9 +1915,9 @@ define d/dh.3.5 = mul d/dh.3.7 h.3.r
 define d/dh.3.3 = mul d/dh.3 h.3.8
 
 # h.3.z = logistic h.3.z.3
-define d/dh.3.z.1 = mul d/dh.3 h.2.1
-define d/dh.3.z.2 = neg d/dh.3.3
-define d/dh.3.z = add d/dh.3.z.1 d/dh.3.z.2
+define d/dh.3.z.4 = mul d/dh.3 h.2.1
+define d/dh.3.z.5 = neg d/dh.3.3
+define d/dh.3.z = add d/dh.3.z.4 d/dh.3.z.5
 define dh.3.z/dh.3.z.3 = logistic_deriv h.3.z.3
 
 # h.3.z.3 = add h.3.z.1 h.3.z.2
@@ -1938,19 +1938,19 @@ define d/dh.3.u.4 = add d/dh.3.u.1 d/dh.3.u.2
 define d/dh.3.u = add d/dh.3.u.4 d/dh.3.u.3
 
 # h.3.a = add h.3.a.1 b
-define d/dh.3.a.1 = unslice d/dh.3.r.3 h.3.a 0
-define d/dh.3.a.2 = unslice d/dh.3.z.3 h.3.a 64
-define d/dh.3.a.3 = unslice d/dh.3.7 h.3.a 128
-define d/dh.3.a.4 = add d/dh.3.a.1 d/dh.3.a.2
-define d/dh.3.a = add d/dh.3.a.4 d/dh.3.a.3
+define d/dh.3.a.2 = unslice d/dh.3.r.3 h.3.a 0
+define d/dh.3.a.3 = unslice d/dh.3.z.3 h.3.a 64
+define d/dh.3.a.4 = unslice d/dh.3.7 h.3.a 128
+define d/dh.3.a.5 = add d/dh.3.a.2 d/dh.3.a.3
+define d/dh.3.a = add d/dh.3.a.5 d/dh.3.a.4
 
 # h.3.1 = index h.2 3
-define d/dh.3.1.1 = matmul dh.15.a.1/dh.15.1 d/dh.3.a
+define d/dh.3.1 = matmul dh.15.a.1/dh.15.1 d/dh.3.a
 
 # h.2.1 = add h.2.1.2 h.2.1.9
-define d/dh.2.1.1 = matmul dh.15.u/dh.14 d/dh.3.u
-define d/dh.2.1.2 = mul d/dh.3 h.3.z
-define d/dh.2.1 = add d/dh.2.1.1 d/dh.2.1.2
+define d/dh.2.1.10 = matmul dh.15.u/dh.14 d/dh.3.u
+define d/dh.2.1.11 = mul d/dh.3 h.3.z
+define d/dh.2.1 = add d/dh.2.1.10 d/dh.2.1.11
 
 # h.2.1.8 = tanh h.2.1.7
 define d/dh.2.1.8 = mul d/dh.2.1 h.2.1.3
@@ -1966,9 +1966,9 @@ define d/dh.2.1.5 = mul d/dh.2.1.7 h.2.1.r
 define d/dh.2.1.3 = mul d/dh.2.1 h.2.1.8
 
 # h.2.1.z = logistic h.2.1.z.3
-define d/dh.2.1.z.1 = mul d/dh.2.1 h.1.1
-define d/dh.2.1.z.2 = neg d/dh.2.1.3
-define d/dh.2.1.z = add d/dh.2.1.z.1 d/dh.2.1.z.2
+define d/dh.2.1.z.4 = mul d/dh.2.1 h.1.1
+define d/dh.2.1.z.5 = neg d/dh.2.1.3
+define d/dh.2.1.z = add d/dh.2.1.z.4 d/dh.2.1.z.5
 define dh.2.1.z/dh.2.1.z.3 = logistic_deriv h.2.1.z.3
 
 # h.2.1.z.3 = add h.2.1.z.1 h.2.1.z.2
@@ -1989,19 +1989,19 @@ define d/dh.2.1.u.4 = add d/dh.2.1.u.1 d/dh.2.1.u.2
 define d/dh.2.1.u = add d/dh.2.1.u.4 d/dh.2.1.u.3
 
 # h.2.1.a = add h.2.1.a.1 b
-define d/dh.2.1.a.1 = unslice d/dh.2.1.r.3 h.2.1.a 0
-define d/dh.2.1.a.2 = unslice d/dh.2.1.z.3 h.2.1.a 64
-define d/dh.2.1.a.3 = unslice d/dh.2.1.7 h.2.1.a 128
-define d/dh.2.1.a.4 = add d/dh.2.1.a.1 d/dh.2.1.a.2
-define d/dh.2.1.a = add d/dh.2.1.a.4 d/dh.2.1.a.3
+define d/dh.2.1.a.2 = unslice d/dh.2.1.r.3 h.2.1.a 0
+define d/dh.2.1.a.3 = unslice d/dh.2.1.z.3 h.2.1.a 64
+define d/dh.2.1.a.4 = unslice d/dh.2.1.7 h.2.1.a 128
+define d/dh.2.1.a.5 = add d/dh.2.1.a.2 d/dh.2.1.a.3
+define d/dh.2.1.a = add d/dh.2.1.a.5 d/dh.2.1.a.4
 
 # h.2.1.1 = index h.2 2
-define d/dh.2.1.1.1 = matmul dh.15.a.1/dh.15.1 d/dh.2.1.a
+define d/dh.2.1.1 = matmul dh.15.a.1/dh.15.1 d/dh.2.1.a
 
 # h.1.1 = add h.1.1.2 h.1.1.9
-define d/dh.1.1.1 = matmul dh.15.u/dh.14 d/dh.2.1.u
-define d/dh.1.1.2 = mul d/dh.2.1 h.2.1.z
-define d/dh.1.1 = add d/dh.1.1.1 d/dh.1.1.2
+define d/dh.1.1.10 = matmul dh.15.u/dh.14 d/dh.2.1.u
+define d/dh.1.1.11 = mul d/dh.2.1 h.2.1.z
+define d/dh.1.1 = add d/dh.1.1.10 d/dh.1.1.11
 
 # h.1.1.8 = tanh h.1.1.7
 define d/dh.1.1.8 = mul d/dh.1.1 h.1.1.3
@@ -2017,9 +2017,9 @@ define d/dh.1.1.5 = mul d/dh.1.1.7 h.1.1.r
 define d/dh.1.1.3 = mul d/dh.1.1 h.1.1.8
 
 # h.1.1.z = logistic h.1.1.z.3
-define d/dh.1.1.z.1 = mul d/dh.1.1 h.0
-define d/dh.1.1.z.2 = neg d/dh.1.1.3
-define d/dh.1.1.z = add d/dh.1.1.z.1 d/dh.1.1.z.2
+define d/dh.1.1.z.4 = mul d/dh.1.1 h.0
+define d/dh.1.1.z.5 = neg d/dh.1.1.3
+define d/dh.1.1.z = add d/dh.1.1.z.4 d/dh.1.1.z.5
 define dh.1.1.z/dh.1.1.z.3 = logistic_deriv h.1.1.z.3
 
 # h.1.1.z.3 = add h.1.1.z.1 h.1.1.z.2
@@ -2040,19 +2040,19 @@ define d/dh.1.1.u.4 = add d/dh.1.1.u.1 d/dh.1.1.u.2
 define d/dh.1.1.u = add d/dh.1.1.u.4 d/dh.1.1.u.3
 
 # h.1.1.a = add h.1.1.a.1 b
-define d/dh.1.1.a.1 = unslice d/dh.1.1.r.3 h.1.1.a 0
-define d/dh.1.1.a.2 = unslice d/dh.1.1.z.3 h.1.1.a 64
-define d/dh.1.1.a.3 = unslice d/dh.1.1.7 h.1.1.a 128
-define d/dh.1.1.a.4 = add d/dh.1.1.a.1 d/dh.1.1.a.2
-define d/dh.1.1.a = add d/dh.1.1.a.4 d/dh.1.1.a.3
+define d/dh.1.1.a.2 = unslice d/dh.1.1.r.3 h.1.1.a 0
+define d/dh.1.1.a.3 = unslice d/dh.1.1.z.3 h.1.1.a 64
+define d/dh.1.1.a.4 = unslice d/dh.1.1.7 h.1.1.a 128
+define d/dh.1.1.a.5 = add d/dh.1.1.a.2 d/dh.1.1.a.3
+define d/dh.1.1.a = add d/dh.1.1.a.5 d/dh.1.1.a.4
 
 # h.1.1.1 = index h.2 1
-define d/dh.1.1.1.1 = matmul dh.15.a.1/dh.15.1 d/dh.1.1.a
+define d/dh.1.1.1 = matmul dh.15.a.1/dh.15.1 d/dh.1.1.a
 
 # h.0 = add h.0.2 h.0.9
-define d/dh.0.1 = matmul dh.15.u/dh.14 d/dh.1.1.u
-define d/dh.0.2 = mul d/dh.1.1 h.1.1.z
-define d/dh.0 = add d/dh.0.1 d/dh.0.2
+define d/dh.0.10 = matmul dh.15.u/dh.14 d/dh.1.1.u
+define d/dh.0.11 = mul d/dh.1.1 h.1.1.z
+define d/dh.0 = add d/dh.0.10 d/dh.0.11
 
 # h.0.8 = tanh h.0.7
 define d/dh.0.8 = mul d/dh.0 h.0.3
@@ -2068,9 +2068,9 @@ define d/dh.0.5 = mul d/dh.0.7 h.0.r
 define d/dh.0.3 = mul d/dh.0 h.0.8
 
 # h.0.z = logistic h.0.z.3
-define d/dh.0.z.1 = mul d/dh.0 h0
-define d/dh.0.z.2 = neg d/dh.0.3
-define d/dh.0.z = add d/dh.0.z.1 d/dh.0.z.2
+define d/dh.0.z.4 = mul d/dh.0 h0
+define d/dh.0.z.5 = neg d/dh.0.3
+define d/dh.0.z = add d/dh.0.z.4 d/dh.0.z.5
 define dh.0.z/dh.0.z.3 = logistic_deriv h.0.z.3
 
 # h.0.z.3 = add h.0.z.1 h.0.z.2
@@ -2091,45 +2091,45 @@ define d/dh.0.u.4 = add d/dh.0.u.1 d/dh.0.u.2
 define d/dh.0.u = add d/dh.0.u.4 d/dh.0.u.3
 
 # h.0.a = add h.0.a.1 b
-define d/dh.0.a.1 = unslice d/dh.0.r.3 h.0.a 0
-define d/dh.0.a.2 = unslice d/dh.0.z.3 h.0.a 64
-define d/dh.0.a.3 = unslice d/dh.0.7 h.0.a 128
-define d/dh.0.a.4 = add d/dh.0.a.1 d/dh.0.a.2
-define d/dh.0.a = add d/dh.0.a.4 d/dh.0.a.3
+define d/dh.0.a.2 = unslice d/dh.0.r.3 h.0.a 0
+define d/dh.0.a.3 = unslice d/dh.0.z.3 h.0.a 64
+define d/dh.0.a.4 = unslice d/dh.0.7 h.0.a 128
+define d/dh.0.a.5 = add d/dh.0.a.2 d/dh.0.a.3
+define d/dh.0.a = add d/dh.0.a.5 d/dh.0.a.4
 
 # h.0.1 = index h.2 0
-define d/dh.0.1.1 = matmul dh.15.a.1/dh.15.1 d/dh.0.a
+define d/dh.0.1 = matmul dh.15.a.1/dh.15.1 d/dh.0.a
 
 # h.2 = take E h.1
-define d/dh.2.2.1 = reshape d/dh.0.1.1 [1, 16]
+define d/dh.2.2.1 = reshape d/dh.0.1 [1, 16]
 define d/dh.2.2 = unslice d/dh.2.2.1 h.2 0
-define d/dh.2.3.1 = reshape d/dh.1.1.1.1 [1, 16]
+define d/dh.2.3.1 = reshape d/dh.1.1.1 [1, 16]
 define d/dh.2.3 = unslice d/dh.2.3.1 h.2 1
-define d/dh.2.4.1 = reshape d/dh.2.1.1.1 [1, 16]
+define d/dh.2.4.1 = reshape d/dh.2.1.1 [1, 16]
 define d/dh.2.4 = unslice d/dh.2.4.1 h.2 2
-define d/dh.2.5.1 = reshape d/dh.3.1.1 [1, 16]
+define d/dh.2.5.1 = reshape d/dh.3.1 [1, 16]
 define d/dh.2.5 = unslice d/dh.2.5.1 h.2 3
-define d/dh.2.6.1 = reshape d/dh.4.1.1 [1, 16]
+define d/dh.2.6.1 = reshape d/dh.4.1 [1, 16]
 define d/dh.2.6 = unslice d/dh.2.6.1 h.2 4
-define d/dh.2.7.1 = reshape d/dh.5.1.1 [1, 16]
+define d/dh.2.7.1 = reshape d/dh.5.1 [1, 16]
 define d/dh.2.7 = unslice d/dh.2.7.1 h.2 5
-define d/dh.2.8.1 = reshape d/dh.6.1.1 [1, 16]
+define d/dh.2.8.1 = reshape d/dh.6.1 [1, 16]
 define d/dh.2.8 = unslice d/dh.2.8.1 h.2 6
-define d/dh.2.9.1 = reshape d/dh.7.1.1 [1, 16]
+define d/dh.2.9.1 = reshape d/dh.7.1 [1, 16]
 define d/dh.2.9 = unslice d/dh.2.9.1 h.2 7
-define d/dh.2.10.1 = reshape d/dh.8.1.1 [1, 16]
+define d/dh.2.10.1 = reshape d/dh.8.1 [1, 16]
 define d/dh.2.10 = unslice d/dh.2.10.1 h.2 8
-define d/dh.2.11.1 = reshape d/dh.9.1.1 [1, 16]
+define d/dh.2.11.1 = reshape d/dh.9.1 [1, 16]
 define d/dh.2.11 = unslice d/dh.2.11.1 h.2 9
-define d/dh.2.12.1 = reshape d/dh.10.1.1 [1, 16]
+define d/dh.2.12.1 = reshape d/dh.10.1 [1, 16]
 define d/dh.2.12 = unslice d/dh.2.12.1 h.2 10
-define d/dh.2.13.1 = reshape d/dh.11.1.1 [1, 16]
+define d/dh.2.13.1 = reshape d/dh.11.1 [1, 16]
 define d/dh.2.13 = unslice d/dh.2.13.1 h.2 11
-define d/dh.2.14.1 = reshape d/dh.12.1.1 [1, 16]
+define d/dh.2.14.1 = reshape d/dh.12.1 [1, 16]
 define d/dh.2.14 = unslice d/dh.2.14.1 h.2 12
-define d/dh.2.15.1 = reshape d/dh.13.1.1 [1, 16]
+define d/dh.2.15.1 = reshape d/dh.13.1 [1, 16]
 define d/dh.2.15 = unslice d/dh.2.15.1 h.2 13
-define d/dh.2.16.1 = reshape d/dh.14.1.1 [1, 16]
+define d/dh.2.16.1 = reshape d/dh.14.1 [1, 16]
 define d/dh.2.16 = unslice d/dh.2.16.1 h.2 14
 define d/dh.2.17.1 = reshape d/dh.15.1 [1, 16]
 define d/dh.2.17 = unslice d/dh.2.17.1 h.2 15

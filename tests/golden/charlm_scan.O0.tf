@@ -463,18 +463,18 @@ declare intvar d/dlast_bits.2 [32]
 declare intvar d/dlast_bits.1 [32]
 declare intvar d/dbits
 declare intvar dbits/dxent
-declare intvar d/dxent.1
+declare intvar d/dxent.4
 declare intvar d/dxent
 declare intvar dxent/dxent.3
 declare intvar d/dxent.3
 declare intvar d/dxent.2.1
 declare intvar d/dxent.2 [16]
-declare intvar d/dxent.1.1 [16, 32]
+declare intvar d/dxent.1 [16, 32]
 declare intvar dxent.1/dlogp [16, 32]
 declare intvar dxent.1/dtargets [16, 32]
-declare intvar d/dtargets.1 [16, 32]
-declare intvar d/dtargets.2.1 [1, 32]
-declare intvar d/dtargets.2 [16, 32]
+declare intvar d/dtargets.46 [16, 32]
+declare intvar d/dtargets.47.1 [1, 32]
+declare intvar d/dtargets.47 [16, 32]
 declare intvar d/dtargets [16, 32]
 declare intvar d/dtargets.45 [8, 32]
 declare intvar d/dtargets.44 [4, 32]
@@ -532,71 +532,71 @@ declare intvar d/dtargets.4 [32]
 declare intvar d/dtargets.4.1
 declare intvar d/dtargets.3 [32]
 declare intvar d/dtargets.3.1
-declare intvar d/dtargets.2.2 [32]
-declare intvar d/dtargets.2.1.1
+declare intvar d/dtargets.2 [32]
+declare intvar d/dtargets.2.1
 declare intvar d/dtargets.1.1 [32]
 declare intvar d/dtargets.1.1.1
 declare intvar d/dtargets.0 [32]
 declare intvar d/dtargets.0.1
-declare intvar d/dtargets.1.2.1.1 [1]
-declare intvar d/dtargets.1.2.1 [16]
-declare intvar d/dtargets.1.2.2.1 [1]
-declare intvar d/dtargets.1.2.2 [16]
-declare intvar d/dtargets.1.2.3.1 [1]
-declare intvar d/dtargets.1.2.3 [16]
-declare intvar d/dtargets.1.2.4.1 [1]
-declare intvar d/dtargets.1.2.4 [16]
-declare intvar d/dtargets.1.2.5.1 [1]
-declare intvar d/dtargets.1.2.5 [16]
-declare intvar d/dtargets.1.2.6.1 [1]
-declare intvar d/dtargets.1.2.6 [16]
-declare intvar d/dtargets.1.2.7.1 [1]
-declare intvar d/dtargets.1.2.7 [16]
-declare intvar d/dtargets.1.2.8.1 [1]
-declare intvar d/dtargets.1.2.8 [16]
-declare intvar d/dtargets.1.2.9.1 [1]
-declare intvar d/dtargets.1.2.9 [16]
-declare intvar d/dtargets.1.2.10.1 [1]
-declare intvar d/dtargets.1.2.10 [16]
-declare intvar d/dtargets.1.2.11.1 [1]
-declare intvar d/dtargets.1.2.11 [16]
-declare intvar d/dtargets.1.2.12.1 [1]
-declare intvar d/dtargets.1.2.12 [16]
-declare intvar d/dtargets.1.2.13.1 [1]
-declare intvar d/dtargets.1.2.13 [16]
-declare intvar d/dtargets.1.2.14.1 [1]
-declare intvar d/dtargets.1.2.14 [16]
-declare intvar d/dtargets.1.2.15.1 [1]
-declare intvar d/dtargets.1.2.15 [16]
-declare intvar d/dtargets.1.2.16.1 [1]
-declare intvar d/dtargets.1.2.16 [16]
-declare intvar d/dtargets.1.2.17 [16]
-declare intvar d/dtargets.1.2.18 [16]
-declare intvar d/dtargets.1.2.19 [16]
-declare intvar d/dtargets.1.2.20 [16]
-declare intvar d/dtargets.1.2.21 [16]
-declare intvar d/dtargets.1.2.22 [16]
-declare intvar d/dtargets.1.2.23 [16]
-declare intvar d/dtargets.1.2.24 [16]
-declare intvar d/dtargets.1.2.25 [16]
-declare intvar d/dtargets.1.2.26 [16]
-declare intvar d/dtargets.1.2.27 [16]
-declare intvar d/dtargets.1.2.28 [16]
-declare intvar d/dtargets.1.2.29 [16]
-declare intvar d/dtargets.1.2.30 [16]
+declare intvar d/dtargets.1.2.1 [1]
 declare intvar d/dtargets.1.2 [16]
-declare intvar d/dlogp.1 [16, 32]
-declare intvar d/dlogp.2.1 [1, 32]
-declare intvar d/dlogp.2 [16, 32]
+declare intvar d/dtargets.1.3.1 [1]
+declare intvar d/dtargets.1.3 [16]
+declare intvar d/dtargets.1.4.1 [1]
+declare intvar d/dtargets.1.4 [16]
+declare intvar d/dtargets.1.5.1 [1]
+declare intvar d/dtargets.1.5 [16]
+declare intvar d/dtargets.1.6.1 [1]
+declare intvar d/dtargets.1.6 [16]
+declare intvar d/dtargets.1.7.1 [1]
+declare intvar d/dtargets.1.7 [16]
+declare intvar d/dtargets.1.8.1 [1]
+declare intvar d/dtargets.1.8 [16]
+declare intvar d/dtargets.1.9.1 [1]
+declare intvar d/dtargets.1.9 [16]
+declare intvar d/dtargets.1.10.1 [1]
+declare intvar d/dtargets.1.10 [16]
+declare intvar d/dtargets.1.11.1 [1]
+declare intvar d/dtargets.1.11 [16]
+declare intvar d/dtargets.1.12.1 [1]
+declare intvar d/dtargets.1.12 [16]
+declare intvar d/dtargets.1.13.1 [1]
+declare intvar d/dtargets.1.13 [16]
+declare intvar d/dtargets.1.14.1 [1]
+declare intvar d/dtargets.1.14 [16]
+declare intvar d/dtargets.1.15.1 [1]
+declare intvar d/dtargets.1.15 [16]
+declare intvar d/dtargets.1.16.1 [1]
+declare intvar d/dtargets.1.16 [16]
+declare intvar d/dtargets.1.17.1 [1]
+declare intvar d/dtargets.1.17 [16]
+declare intvar d/dtargets.1.18 [16]
+declare intvar d/dtargets.1.19 [16]
+declare intvar d/dtargets.1.20 [16]
+declare intvar d/dtargets.1.21 [16]
+declare intvar d/dtargets.1.22 [16]
+declare intvar d/dtargets.1.23 [16]
+declare intvar d/dtargets.1.24 [16]
+declare intvar d/dtargets.1.25 [16]
+declare intvar d/dtargets.1.26 [16]
+declare intvar d/dtargets.1.27 [16]
+declare intvar d/dtargets.1.28 [16]
+declare intvar d/dtargets.1.29 [16]
+declare intvar d/dtargets.1.30 [16]
+declare intvar d/dtargets.1.31 [16]
+declare intvar d/dtargets.1 [16]
+declare intvar d/dlogp.3 [16, 32]
+declare intvar d/dlogp.4.1 [1, 32]
+declare intvar d/dlogp.4 [16, 32]
 declare intvar d/dlogp [16, 32]
 declare intvar dlogp/dlogp.2 [16, 32]
-declare intvar d/dlogp.2.2.1 [16]
-declare intvar d/dlogp.2.2.2 [16, 32]
-declare intvar d/dlogp.2.2.3 [16, 32]
+declare intvar d/dlogp.2.1 [16]
 declare intvar d/dlogp.2.2 [16, 32]
+declare intvar d/dlogp.2.3 [16, 32]
+declare intvar d/dlogp.2 [16, 32]
 declare intvar dlogp.2/dlogp.1
 declare intvar dlogp.2/dc
-declare intvar d/dlogp.1.1 [16, 32]
+declare intvar d/dlogp.1 [16, 32]
 declare intvar dlogp.1/dhs [32, 64]
 declare intvar dlogp.1/dV [64, 16]
 declare intvar d/dhs [16, 64]
@@ -651,15 +651,15 @@ declare intvar dhs.15.3/dhs.15.z
 declare intvar d/dhs.15.2 [64]
 declare intvar dhs.15.2/dhs.15.z [64]
 declare intvar dhs.15.2/dhs.14 [64]
-declare intvar d/dhs.15.z.1 [64]
-declare intvar d/dhs.15.z.2 [64]
+declare intvar d/dhs.15.z.4 [64]
+declare intvar d/dhs.15.z.5 [64]
 declare intvar d/dhs.15.z [64]
 declare intvar dhs.15.z/dhs.15.z.3 [64]
 declare intvar d/dhs.15.z.3 [64]
 declare intvar dhs.15.z.3/dhs.15.z.1
 declare intvar dhs.15.z.3/dhs.15.z.2
-declare intvar d/dhs.15.z.2.1 [64]
-declare intvar d/dhs.15.z.1.1 [64]
+declare intvar d/dhs.15.z.2 [64]
+declare intvar d/dhs.15.z.1 [64]
 declare intvar d/dhs.15.r [64]
 declare intvar dhs.15.r/dhs.15.r.3 [64]
 declare intvar d/dhs.15.r.3 [64]
@@ -674,21 +674,21 @@ declare intvar d/dhs.15.u.4 [192]
 declare intvar d/dhs.15.u [192]
 declare intvar dhs.15.u/dU [64]
 declare intvar dhs.15.u/dhs.14 [64, 192]
-declare intvar d/dhs.15.a.1 [192]
 declare intvar d/dhs.15.a.2 [192]
 declare intvar d/dhs.15.a.3 [192]
 declare intvar d/dhs.15.a.4 [192]
+declare intvar d/dhs.15.a.5 [192]
 declare intvar d/dhs.15.a [192]
 declare intvar dhs.15.a/dhs.15.a.1
 declare intvar dhs.15.a/db
-declare intvar d/dhs.15.a.1.1 [192]
+declare intvar d/dhs.15.a.1 [192]
 declare intvar dhs.15.a.1/dW [16]
 declare intvar dhs.15.a.1/dhs.15.1 [16, 192]
 declare intvar d/dhs.15.1 [16]
-declare intvar d/dhs.14.1 [64]
-declare intvar d/dhs.14.2 [64]
-declare intvar d/dhs.14.3 [64]
-declare intvar d/dhs.14.4 [64]
+declare intvar d/dhs.14.10 [64]
+declare intvar d/dhs.14.11 [64]
+declare intvar d/dhs.14.12 [64]
+declare intvar d/dhs.14.13 [64]
 declare intvar d/dhs.14 [64]
 declare intvar dhs.14/dhs.14.2
 declare intvar dhs.14/dhs.14.9
@@ -704,21 +704,21 @@ declare intvar d/dhs.14.6 [64]
 declare intvar dhs.14.6/dhs.14.r [64]
 declare intvar dhs.14.6/dhs.14.5 [64]
 declare intvar d/dhs.14.5 [64]
-declare intvar d/dhs.14.4.1 [64]
-declare intvar d/dhs.14.3.1 [64]
+declare intvar d/dhs.14.4 [64]
+declare intvar d/dhs.14.3 [64]
 declare intvar dhs.14.3/dhs.14.z
-declare intvar d/dhs.14.2.1 [64]
+declare intvar d/dhs.14.2 [64]
 declare intvar dhs.14.2/dhs.14.z [64]
 declare intvar dhs.14.2/dhs.13 [64]
-declare intvar d/dhs.14.z.1 [64]
-declare intvar d/dhs.14.z.2 [64]
+declare intvar d/dhs.14.z.4 [64]
+declare intvar d/dhs.14.z.5 [64]
 declare intvar d/dhs.14.z [64]
 declare intvar dhs.14.z/dhs.14.z.3 [64]
 declare intvar d/dhs.14.z.3 [64]
 declare intvar dhs.14.z.3/dhs.14.z.1
 declare intvar dhs.14.z.3/dhs.14.z.2
-declare intvar d/dhs.14.z.2.1 [64]
-declare intvar d/dhs.14.z.1.1 [64]
+declare intvar d/dhs.14.z.2 [64]
+declare intvar d/dhs.14.z.1 [64]
 declare intvar d/dhs.14.r [64]
 declare intvar dhs.14.r/dhs.14.r.3 [64]
 declare intvar d/dhs.14.r.3 [64]
@@ -733,21 +733,21 @@ declare intvar d/dhs.14.u.4 [192]
 declare intvar d/dhs.14.u [192]
 declare intvar dhs.14.u/dU [64]
 declare intvar dhs.14.u/dhs.13 [64, 192]
-declare intvar d/dhs.14.a.1 [192]
 declare intvar d/dhs.14.a.2 [192]
 declare intvar d/dhs.14.a.3 [192]
 declare intvar d/dhs.14.a.4 [192]
+declare intvar d/dhs.14.a.5 [192]
 declare intvar d/dhs.14.a [192]
 declare intvar dhs.14.a/dhs.14.a.1
 declare intvar dhs.14.a/db
-declare intvar d/dhs.14.a.1.1 [192]
+declare intvar d/dhs.14.a.1 [192]
 declare intvar dhs.14.a.1/dW [16]
 declare intvar dhs.14.a.1/dhs.14.1 [16, 192]
-declare intvar d/dhs.14.1.1 [16]
-declare intvar d/dhs.13.1 [64]
-declare intvar d/dhs.13.2 [64]
-declare intvar d/dhs.13.3 [64]
-declare intvar d/dhs.13.4 [64]
+declare intvar d/dhs.14.1 [16]
+declare intvar d/dhs.13.10 [64]
+declare intvar d/dhs.13.11 [64]
+declare intvar d/dhs.13.12 [64]
+declare intvar d/dhs.13.13 [64]
 declare intvar d/dhs.13 [64]
 declare intvar dhs.13/dhs.13.2
 declare intvar dhs.13/dhs.13.9
@@ -763,21 +763,21 @@ declare intvar d/dhs.13.6 [64]
 declare intvar dhs.13.6/dhs.13.r [64]
 declare intvar dhs.13.6/dhs.13.5 [64]
 declare intvar d/dhs.13.5 [64]
-declare intvar d/dhs.13.4.1 [64]
-declare intvar d/dhs.13.3.1 [64]
+declare intvar d/dhs.13.4 [64]
+declare intvar d/dhs.13.3 [64]
 declare intvar dhs.13.3/dhs.13.z
-declare intvar d/dhs.13.2.1 [64]
+declare intvar d/dhs.13.2 [64]
 declare intvar dhs.13.2/dhs.13.z [64]
 declare intvar dhs.13.2/dhs.12 [64]
-declare intvar d/dhs.13.z.1 [64]
-declare intvar d/dhs.13.z.2 [64]
+declare intvar d/dhs.13.z.4 [64]
+declare intvar d/dhs.13.z.5 [64]
 declare intvar d/dhs.13.z [64]
 declare intvar dhs.13.z/dhs.13.z.3 [64]
 declare intvar d/dhs.13.z.3 [64]
 declare intvar dhs.13.z.3/dhs.13.z.1
 declare intvar dhs.13.z.3/dhs.13.z.2
-declare intvar d/dhs.13.z.2.1 [64]
-declare intvar d/dhs.13.z.1.1 [64]
+declare intvar d/dhs.13.z.2 [64]
+declare intvar d/dhs.13.z.1 [64]
 declare intvar d/dhs.13.r [64]
 declare intvar dhs.13.r/dhs.13.r.3 [64]
 declare intvar d/dhs.13.r.3 [64]
@@ -792,21 +792,21 @@ declare intvar d/dhs.13.u.4 [192]
 declare intvar d/dhs.13.u [192]
 declare intvar dhs.13.u/dU [64]
 declare intvar dhs.13.u/dhs.12 [64, 192]
-declare intvar d/dhs.13.a.1 [192]
 declare intvar d/dhs.13.a.2 [192]
 declare intvar d/dhs.13.a.3 [192]
 declare intvar d/dhs.13.a.4 [192]
+declare intvar d/dhs.13.a.5 [192]
 declare intvar d/dhs.13.a [192]
 declare intvar dhs.13.a/dhs.13.a.1
 declare intvar dhs.13.a/db
-declare intvar d/dhs.13.a.1.1 [192]
+declare intvar d/dhs.13.a.1 [192]
 declare intvar dhs.13.a.1/dW [16]
 declare intvar dhs.13.a.1/dhs.13.1 [16, 192]
-declare intvar d/dhs.13.1.1 [16]
-declare intvar d/dhs.12.1 [64]
-declare intvar d/dhs.12.2 [64]
-declare intvar d/dhs.12.3 [64]
-declare intvar d/dhs.12.4 [64]
+declare intvar d/dhs.13.1 [16]
+declare intvar d/dhs.12.10 [64]
+declare intvar d/dhs.12.11 [64]
+declare intvar d/dhs.12.12 [64]
+declare intvar d/dhs.12.13 [64]
 declare intvar d/dhs.12 [64]
 declare intvar dhs.12/dhs.12.2
 declare intvar dhs.12/dhs.12.9
@@ -822,21 +822,21 @@ declare intvar d/dhs.12.6 [64]
 declare intvar dhs.12.6/dhs.12.r [64]
 declare intvar dhs.12.6/dhs.12.5 [64]
 declare intvar d/dhs.12.5 [64]
-declare intvar d/dhs.12.4.1 [64]
-declare intvar d/dhs.12.3.1 [64]
+declare intvar d/dhs.12.4 [64]
+declare intvar d/dhs.12.3 [64]
 declare intvar dhs.12.3/dhs.12.z
-declare intvar d/dhs.12.2.1 [64]
+declare intvar d/dhs.12.2 [64]
 declare intvar dhs.12.2/dhs.12.z [64]
 declare intvar dhs.12.2/dhs.11 [64]
-declare intvar d/dhs.12.z.1 [64]
-declare intvar d/dhs.12.z.2 [64]
+declare intvar d/dhs.12.z.4 [64]
+declare intvar d/dhs.12.z.5 [64]
 declare intvar d/dhs.12.z [64]
 declare intvar dhs.12.z/dhs.12.z.3 [64]
 declare intvar d/dhs.12.z.3 [64]
 declare intvar dhs.12.z.3/dhs.12.z.1
 declare intvar dhs.12.z.3/dhs.12.z.2
-declare intvar d/dhs.12.z.2.1 [64]
-declare intvar d/dhs.12.z.1.1 [64]
+declare intvar d/dhs.12.z.2 [64]
+declare intvar d/dhs.12.z.1 [64]
 declare intvar d/dhs.12.r [64]
 declare intvar dhs.12.r/dhs.12.r.3 [64]
 declare intvar d/dhs.12.r.3 [64]
@@ -851,21 +851,21 @@ declare intvar d/dhs.12.u.4 [192]
 declare intvar d/dhs.12.u [192]
 declare intvar dhs.12.u/dU [64]
 declare intvar dhs.12.u/dhs.11 [64, 192]
-declare intvar d/dhs.12.a.1 [192]
 declare intvar d/dhs.12.a.2 [192]
 declare intvar d/dhs.12.a.3 [192]
 declare intvar d/dhs.12.a.4 [192]
+declare intvar d/dhs.12.a.5 [192]
 declare intvar d/dhs.12.a [192]
 declare intvar dhs.12.a/dhs.12.a.1
 declare intvar dhs.12.a/db
-declare intvar d/dhs.12.a.1.1 [192]
+declare intvar d/dhs.12.a.1 [192]
 declare intvar dhs.12.a.1/dW [16]
 declare intvar dhs.12.a.1/dhs.12.1 [16, 192]
-declare intvar d/dhs.12.1.1 [16]
-declare intvar d/dhs.11.1 [64]
-declare intvar d/dhs.11.2 [64]
-declare intvar d/dhs.11.3 [64]
-declare intvar d/dhs.11.4 [64]
+declare intvar d/dhs.12.1 [16]
+declare intvar d/dhs.11.10 [64]
+declare intvar d/dhs.11.11 [64]
+declare intvar d/dhs.11.12 [64]
+declare intvar d/dhs.11.13 [64]
 declare intvar d/dhs.11 [64]
 declare intvar dhs.11/dhs.11.2
 declare intvar dhs.11/dhs.11.9
@@ -881,21 +881,21 @@ declare intvar d/dhs.11.6 [64]
 declare intvar dhs.11.6/dhs.11.r [64]
 declare intvar dhs.11.6/dhs.11.5 [64]
 declare intvar d/dhs.11.5 [64]
-declare intvar d/dhs.11.4.1 [64]
-declare intvar d/dhs.11.3.1 [64]
+declare intvar d/dhs.11.4 [64]
+declare intvar d/dhs.11.3 [64]
 declare intvar dhs.11.3/dhs.11.z
-declare intvar d/dhs.11.2.1 [64]
+declare intvar d/dhs.11.2 [64]
 declare intvar dhs.11.2/dhs.11.z [64]
 declare intvar dhs.11.2/dhs.10 [64]
-declare intvar d/dhs.11.z.1 [64]
-declare intvar d/dhs.11.z.2 [64]
+declare intvar d/dhs.11.z.4 [64]
+declare intvar d/dhs.11.z.5 [64]
 declare intvar d/dhs.11.z [64]
 declare intvar dhs.11.z/dhs.11.z.3 [64]
 declare intvar d/dhs.11.z.3 [64]
 declare intvar dhs.11.z.3/dhs.11.z.1
 declare intvar dhs.11.z.3/dhs.11.z.2
-declare intvar d/dhs.11.z.2.1 [64]
-declare intvar d/dhs.11.z.1.1 [64]
+declare intvar d/dhs.11.z.2 [64]
+declare intvar d/dhs.11.z.1 [64]
 declare intvar d/dhs.11.r [64]
 declare intvar dhs.11.r/dhs.11.r.3 [64]
 declare intvar d/dhs.11.r.3 [64]
@@ -910,21 +910,21 @@ declare intvar d/dhs.11.u.4 [192]
 declare intvar d/dhs.11.u [192]
 declare intvar dhs.11.u/dU [64]
 declare intvar dhs.11.u/dhs.10 [64, 192]
-declare intvar d/dhs.11.a.1 [192]
 declare intvar d/dhs.11.a.2 [192]
 declare intvar d/dhs.11.a.3 [192]
 declare intvar d/dhs.11.a.4 [192]
+declare intvar d/dhs.11.a.5 [192]
 declare intvar d/dhs.11.a [192]
 declare intvar dhs.11.a/dhs.11.a.1
 declare intvar dhs.11.a/db
-declare intvar d/dhs.11.a.1.1 [192]
+declare intvar d/dhs.11.a.1 [192]
 declare intvar dhs.11.a.1/dW [16]
 declare intvar dhs.11.a.1/dhs.11.1 [16, 192]
-declare intvar d/dhs.11.1.1 [16]
-declare intvar d/dhs.10.1 [64]
-declare intvar d/dhs.10.2 [64]
-declare intvar d/dhs.10.3 [64]
-declare intvar d/dhs.10.4 [64]
+declare intvar d/dhs.11.1 [16]
+declare intvar d/dhs.10.10 [64]
+declare intvar d/dhs.10.11 [64]
+declare intvar d/dhs.10.12 [64]
+declare intvar d/dhs.10.13 [64]
 declare intvar d/dhs.10 [64]
 declare intvar dhs.10/dhs.10.2
 declare intvar dhs.10/dhs.10.9
@@ -940,21 +940,21 @@ declare intvar d/dhs.10.6 [64]
 declare intvar dhs.10.6/dhs.10.r [64]
 declare intvar dhs.10.6/dhs.10.5 [64]
 declare intvar d/dhs.10.5 [64]
-declare intvar d/dhs.10.4.1 [64]
-declare intvar d/dhs.10.3.1 [64]
+declare intvar d/dhs.10.4 [64]
+declare intvar d/dhs.10.3 [64]
 declare intvar dhs.10.3/dhs.10.z
-declare intvar d/dhs.10.2.1 [64]
+declare intvar d/dhs.10.2 [64]
 declare intvar dhs.10.2/dhs.10.z [64]
 declare intvar dhs.10.2/dhs.9 [64]
-declare intvar d/dhs.10.z.1 [64]
-declare intvar d/dhs.10.z.2 [64]
+declare intvar d/dhs.10.z.4 [64]
+declare intvar d/dhs.10.z.5 [64]
 declare intvar d/dhs.10.z [64]
 declare intvar dhs.10.z/dhs.10.z.3 [64]
 declare intvar d/dhs.10.z.3 [64]
 declare intvar dhs.10.z.3/dhs.10.z.1
 declare intvar dhs.10.z.3/dhs.10.z.2
-declare intvar d/dhs.10.z.2.1 [64]
-declare intvar d/dhs.10.z.1.1 [64]
+declare intvar d/dhs.10.z.2 [64]
+declare intvar d/dhs.10.z.1 [64]
 declare intvar d/dhs.10.r [64]
 declare intvar dhs.10.r/dhs.10.r.3 [64]
 declare intvar d/dhs.10.r.3 [64]
@@ -969,21 +969,21 @@ declare intvar d/dhs.10.u.4 [192]
 declare intvar d/dhs.10.u [192]
 declare intvar dhs.10.u/dU [64]
 declare intvar dhs.10.u/dhs.9 [64, 192]
-declare intvar d/dhs.10.a.1 [192]
 declare intvar d/dhs.10.a.2 [192]
 declare intvar d/dhs.10.a.3 [192]
 declare intvar d/dhs.10.a.4 [192]
+declare intvar d/dhs.10.a.5 [192]
 declare intvar d/dhs.10.a [192]
 declare intvar dhs.10.a/dhs.10.a.1
 declare intvar dhs.10.a/db
-declare intvar d/dhs.10.a.1.1 [192]
+declare intvar d/dhs.10.a.1 [192]
 declare intvar dhs.10.a.1/dW [16]
 declare intvar dhs.10.a.1/dhs.10.1 [16, 192]
-declare intvar d/dhs.10.1.1 [16]
-declare intvar d/dhs.9.1 [64]
-declare intvar d/dhs.9.2 [64]
-declare intvar d/dhs.9.3 [64]
-declare intvar d/dhs.9.4 [64]
+declare intvar d/dhs.10.1 [16]
+declare intvar d/dhs.9.10 [64]
+declare intvar d/dhs.9.11 [64]
+declare intvar d/dhs.9.12 [64]
+declare intvar d/dhs.9.13 [64]
 declare intvar d/dhs.9 [64]
 declare intvar dhs.9/dhs.9.2
 declare intvar dhs.9/dhs.9.9
@@ -999,21 +999,21 @@ declare intvar d/dhs.9.6 [64]
 declare intvar dhs.9.6/dhs.9.r [64]
 declare intvar dhs.9.6/dhs.9.5 [64]
 declare intvar d/dhs.9.5 [64]
-declare intvar d/dhs.9.4.1 [64]
-declare intvar d/dhs.9.3.1 [64]
+declare intvar d/dhs.9.4 [64]
+declare intvar d/dhs.9.3 [64]
 declare intvar dhs.9.3/dhs.9.z
-declare intvar d/dhs.9.2.1 [64]
+declare intvar d/dhs.9.2 [64]
 declare intvar dhs.9.2/dhs.9.z [64]
 declare intvar dhs.9.2/dhs.8 [64]
-declare intvar d/dhs.9.z.1 [64]
-declare intvar d/dhs.9.z.2 [64]
+declare intvar d/dhs.9.z.4 [64]
+declare intvar d/dhs.9.z.5 [64]
 declare intvar d/dhs.9.z [64]
 declare intvar dhs.9.z/dhs.9.z.3 [64]
 declare intvar d/dhs.9.z.3 [64]
 declare intvar dhs.9.z.3/dhs.9.z.1
 declare intvar dhs.9.z.3/dhs.9.z.2
-declare intvar d/dhs.9.z.2.1 [64]
-declare intvar d/dhs.9.z.1.1 [64]
+declare intvar d/dhs.9.z.2 [64]
+declare intvar d/dhs.9.z.1 [64]
 declare intvar d/dhs.9.r [64]
 declare intvar dhs.9.r/dhs.9.r.3 [64]
 declare intvar d/dhs.9.r.3 [64]
@@ -1028,21 +1028,21 @@ declare intvar d/dhs.9.u.4 [192]
 declare intvar d/dhs.9.u [192]
 declare intvar dhs.9.u/dU [64]
 declare intvar dhs.9.u/dhs.8 [64, 192]
-declare intvar d/dhs.9.a.1 [192]
 declare intvar d/dhs.9.a.2 [192]
 declare intvar d/dhs.9.a.3 [192]
 declare intvar d/dhs.9.a.4 [192]
+declare intvar d/dhs.9.a.5 [192]
 declare intvar d/dhs.9.a [192]
 declare intvar dhs.9.a/dhs.9.a.1
 declare intvar dhs.9.a/db
-declare intvar d/dhs.9.a.1.1 [192]
+declare intvar d/dhs.9.a.1 [192]
 declare intvar dhs.9.a.1/dW [16]
 declare intvar dhs.9.a.1/dhs.9.1 [16, 192]
-declare intvar d/dhs.9.1.1 [16]
-declare intvar d/dhs.8.1 [64]
-declare intvar d/dhs.8.2 [64]
-declare intvar d/dhs.8.3 [64]
-declare intvar d/dhs.8.4 [64]
+declare intvar d/dhs.9.1 [16]
+declare intvar d/dhs.8.10 [64]
+declare intvar d/dhs.8.11 [64]
+declare intvar d/dhs.8.12 [64]
+declare intvar d/dhs.8.13 [64]
 declare intvar d/dhs.8 [64]
 declare intvar dhs.8/dhs.8.2
 declare intvar dhs.8/dhs.8.9
@@ -1058,21 +1058,21 @@ declare intvar d/dhs.8.6 [64]
 declare intvar dhs.8.6/dhs.8.r [64]
 declare intvar dhs.8.6/dhs.8.5 [64]
 declare intvar d/dhs.8.5 [64]
-declare intvar d/dhs.8.4.1 [64]
-declare intvar d/dhs.8.3.1 [64]
+declare intvar d/dhs.8.4 [64]
+declare intvar d/dhs.8.3 [64]
 declare intvar dhs.8.3/dhs.8.z
-declare intvar d/dhs.8.2.1 [64]
+declare intvar d/dhs.8.2 [64]
 declare intvar dhs.8.2/dhs.8.z [64]
 declare intvar dhs.8.2/dhs.7 [64]
-declare intvar d/dhs.8.z.1 [64]
-declare intvar d/dhs.8.z.2 [64]
+declare intvar d/dhs.8.z.4 [64]
+declare intvar d/dhs.8.z.5 [64]
 declare intvar d/dhs.8.z [64]
 declare intvar dhs.8.z/dhs.8.z.3 [64]
 declare intvar d/dhs.8.z.3 [64]
 declare intvar dhs.8.z.3/dhs.8.z.1
 declare intvar dhs.8.z.3/dhs.8.z.2
-declare intvar d/dhs.8.z.2.1 [64]
-declare intvar d/dhs.8.z.1.1 [64]
+declare intvar d/dhs.8.z.2 [64]
+declare intvar d/dhs.8.z.1 [64]
 declare intvar d/dhs.8.r [64]
 declare intvar dhs.8.r/dhs.8.r.3 [64]
 declare intvar d/dhs.8.r.3 [64]
@@ -1087,21 +1087,21 @@ declare intvar d/dhs.8.u.4 [192]
 declare intvar d/dhs.8.u [192]
 declare intvar dhs.8.u/dU [64]
 declare intvar dhs.8.u/dhs.7 [64, 192]
-declare intvar d/dhs.8.a.1 [192]
 declare intvar d/dhs.8.a.2 [192]
 declare intvar d/dhs.8.a.3 [192]
 declare intvar d/dhs.8.a.4 [192]
+declare intvar d/dhs.8.a.5 [192]
 declare intvar d/dhs.8.a [192]
 declare intvar dhs.8.a/dhs.8.a.1
 declare intvar dhs.8.a/db
-declare intvar d/dhs.8.a.1.1 [192]
+declare intvar d/dhs.8.a.1 [192]
 declare intvar dhs.8.a.1/dW [16]
 declare intvar dhs.8.a.1/dhs.8.1 [16, 192]
-declare intvar d/dhs.8.1.1 [16]
-declare intvar d/dhs.7.1 [64]
-declare intvar d/dhs.7.2 [64]
-declare intvar d/dhs.7.3 [64]
-declare intvar d/dhs.7.4 [64]
+declare intvar d/dhs.8.1 [16]
+declare intvar d/dhs.7.10 [64]
+declare intvar d/dhs.7.11 [64]
+declare intvar d/dhs.7.12 [64]
+declare intvar d/dhs.7.13 [64]
 declare intvar d/dhs.7 [64]
 declare intvar dhs.7/dhs.7.2
 declare intvar dhs.7/dhs.7.9
@@ -1117,21 +1117,21 @@ declare intvar d/dhs.7.6 [64]
 declare intvar dhs.7.6/dhs.7.r [64]
 declare intvar dhs.7.6/dhs.7.5 [64]
 declare intvar d/dhs.7.5 [64]
-declare intvar d/dhs.7.4.1 [64]
-declare intvar d/dhs.7.3.1 [64]
+declare intvar d/dhs.7.4 [64]
+declare intvar d/dhs.7.3 [64]
 declare intvar dhs.7.3/dhs.7.z
-declare intvar d/dhs.7.2.1 [64]
+declare intvar d/dhs.7.2 [64]
 declare intvar dhs.7.2/dhs.7.z [64]
 declare intvar dhs.7.2/dhs.6 [64]
-declare intvar d/dhs.7.z.1 [64]
-declare intvar d/dhs.7.z.2 [64]
+declare intvar d/dhs.7.z.4 [64]
+declare intvar d/dhs.7.z.5 [64]
 declare intvar d/dhs.7.z [64]
 declare intvar dhs.7.z/dhs.7.z.3 [64]
 declare intvar d/dhs.7.z.3 [64]
 declare intvar dhs.7.z.3/dhs.7.z.1
 declare intvar dhs.7.z.3/dhs.7.z.2
-declare intvar d/dhs.7.z.2.1 [64]
-declare intvar d/dhs.7.z.1.1 [64]
+declare intvar d/dhs.7.z.2 [64]
+declare intvar d/dhs.7.z.1 [64]
 declare intvar d/dhs.7.r [64]
 declare intvar dhs.7.r/dhs.7.r.3 [64]
 declare intvar d/dhs.7.r.3 [64]
@@ -1146,21 +1146,21 @@ declare intvar d/dhs.7.u.4 [192]
 declare intvar d/dhs.7.u [192]
 declare intvar dhs.7.u/dU [64]
 declare intvar dhs.7.u/dhs.6 [64, 192]
-declare intvar d/dhs.7.a.1 [192]
 declare intvar d/dhs.7.a.2 [192]
 declare intvar d/dhs.7.a.3 [192]
 declare intvar d/dhs.7.a.4 [192]
+declare intvar d/dhs.7.a.5 [192]
 declare intvar d/dhs.7.a [192]
 declare intvar dhs.7.a/dhs.7.a.1
 declare intvar dhs.7.a/db
-declare intvar d/dhs.7.a.1.1 [192]
+declare intvar d/dhs.7.a.1 [192]
 declare intvar dhs.7.a.1/dW [16]
 declare intvar dhs.7.a.1/dhs.7.1 [16, 192]
-declare intvar d/dhs.7.1.1 [16]
-declare intvar d/dhs.6.1 [64]
-declare intvar d/dhs.6.2 [64]
-declare intvar d/dhs.6.3 [64]
-declare intvar d/dhs.6.4 [64]
+declare intvar d/dhs.7.1 [16]
+declare intvar d/dhs.6.10 [64]
+declare intvar d/dhs.6.11 [64]
+declare intvar d/dhs.6.12 [64]
+declare intvar d/dhs.6.13 [64]
 declare intvar d/dhs.6 [64]
 declare intvar dhs.6/dhs.6.2
 declare intvar dhs.6/dhs.6.9
@@ -1176,21 +1176,21 @@ declare intvar d/dhs.6.6 [64]
 declare intvar dhs.6.6/dhs.6.r [64]
 declare intvar dhs.6.6/dhs.6.5 [64]
 declare intvar d/dhs.6.5 [64]
-declare intvar d/dhs.6.4.1 [64]
-declare intvar d/dhs.6.3.1 [64]
+declare intvar d/dhs.6.4 [64]
+declare intvar d/dhs.6.3 [64]
 declare intvar dhs.6.3/dhs.6.z
-declare intvar d/dhs.6.2.1 [64]
+declare intvar d/dhs.6.2 [64]
 declare intvar dhs.6.2/dhs.6.z [64]
 declare intvar dhs.6.2/dhs.5 [64]
-declare intvar d/dhs.6.z.1 [64]
-declare intvar d/dhs.6.z.2 [64]
+declare intvar d/dhs.6.z.4 [64]
+declare intvar d/dhs.6.z.5 [64]
 declare intvar d/dhs.6.z [64]
 declare intvar dhs.6.z/dhs.6.z.3 [64]
 declare intvar d/dhs.6.z.3 [64]
 declare intvar dhs.6.z.3/dhs.6.z.1
 declare intvar dhs.6.z.3/dhs.6.z.2
-declare intvar d/dhs.6.z.2.1 [64]
-declare intvar d/dhs.6.z.1.1 [64]
+declare intvar d/dhs.6.z.2 [64]
+declare intvar d/dhs.6.z.1 [64]
 declare intvar d/dhs.6.r [64]
 declare intvar dhs.6.r/dhs.6.r.3 [64]
 declare intvar d/dhs.6.r.3 [64]
@@ -1205,21 +1205,21 @@ declare intvar d/dhs.6.u.4 [192]
 declare intvar d/dhs.6.u [192]
 declare intvar dhs.6.u/dU [64]
 declare intvar dhs.6.u/dhs.5 [64, 192]
-declare intvar d/dhs.6.a.1 [192]
 declare intvar d/dhs.6.a.2 [192]
 declare intvar d/dhs.6.a.3 [192]
 declare intvar d/dhs.6.a.4 [192]
+declare intvar d/dhs.6.a.5 [192]
 declare intvar d/dhs.6.a [192]
 declare intvar dhs.6.a/dhs.6.a.1
 declare intvar dhs.6.a/db
-declare intvar d/dhs.6.a.1.1 [192]
+declare intvar d/dhs.6.a.1 [192]
 declare intvar dhs.6.a.1/dW [16]
 declare intvar dhs.6.a.1/dhs.6.1 [16, 192]
-declare intvar d/dhs.6.1.1 [16]
-declare intvar d/dhs.5.1 [64]
-declare intvar d/dhs.5.2 [64]
-declare intvar d/dhs.5.3 [64]
-declare intvar d/dhs.5.4 [64]
+declare intvar d/dhs.6.1 [16]
+declare intvar d/dhs.5.10 [64]
+declare intvar d/dhs.5.11 [64]
+declare intvar d/dhs.5.12 [64]
+declare intvar d/dhs.5.13 [64]
 declare intvar d/dhs.5 [64]
 declare intvar dhs.5/dhs.5.2
 declare intvar dhs.5/dhs.5.9
@@ -1235,21 +1235,21 @@ declare intvar d/dhs.5.6 [64]
 declare intvar dhs.5.6/dhs.5.r [64]
 declare intvar dhs.5.6/dhs.5.5 [64]
 declare intvar d/dhs.5.5 [64]
-declare intvar d/dhs.5.4.1 [64]
-declare intvar d/dhs.5.3.1 [64]
+declare intvar d/dhs.5.4 [64]
+declare intvar d/dhs.5.3 [64]
 declare intvar dhs.5.3/dhs.5.z
-declare intvar d/dhs.5.2.1 [64]
+declare intvar d/dhs.5.2 [64]
 declare intvar dhs.5.2/dhs.5.z [64]
 declare intvar dhs.5.2/dhs.4 [64]
-declare intvar d/dhs.5.z.1 [64]
-declare intvar d/dhs.5.z.2 [64]
+declare intvar d/dhs.5.z.4 [64]
+declare intvar d/dhs.5.z.5 [64]
 declare intvar d/dhs.5.z [64]
 declare intvar dhs.5.z/dhs.5.z.3 [64]
 declare intvar d/dhs.5.z.3 [64]
 declare intvar dhs.5.z.3/dhs.5.z.1
 declare intvar dhs.5.z.3/dhs.5.z.2
-declare intvar d/dhs.5.z.2.1 [64]
-declare intvar d/dhs.5.z.1.1 [64]
+declare intvar d/dhs.5.z.2 [64]
+declare intvar d/dhs.5.z.1 [64]
 declare intvar d/dhs.5.r [64]
 declare intvar dhs.5.r/dhs.5.r.3 [64]
 declare intvar d/dhs.5.r.3 [64]
@@ -1264,21 +1264,21 @@ declare intvar d/dhs.5.u.4 [192]
 declare intvar d/dhs.5.u [192]
 declare intvar dhs.5.u/dU [64]
 declare intvar dhs.5.u/dhs.4 [64, 192]
-declare intvar d/dhs.5.a.1 [192]
 declare intvar d/dhs.5.a.2 [192]
 declare intvar d/dhs.5.a.3 [192]
 declare intvar d/dhs.5.a.4 [192]
+declare intvar d/dhs.5.a.5 [192]
 declare intvar d/dhs.5.a [192]
 declare intvar dhs.5.a/dhs.5.a.1
 declare intvar dhs.5.a/db
-declare intvar d/dhs.5.a.1.1 [192]
+declare intvar d/dhs.5.a.1 [192]
 declare intvar dhs.5.a.1/dW [16]
 declare intvar dhs.5.a.1/dhs.5.1 [16, 192]
-declare intvar d/dhs.5.1.1 [16]
-declare intvar d/dhs.4.1 [64]
-declare intvar d/dhs.4.2 [64]
-declare intvar d/dhs.4.3 [64]
-declare intvar d/dhs.4.4 [64]
+declare intvar d/dhs.5.1 [16]
+declare intvar d/dhs.4.10 [64]
+declare intvar d/dhs.4.11 [64]
+declare intvar d/dhs.4.12 [64]
+declare intvar d/dhs.4.13 [64]
 declare intvar d/dhs.4 [64]
 declare intvar dhs.4/dhs.4.2
 declare intvar dhs.4/dhs.4.9
@@ -1294,21 +1294,21 @@ declare intvar d/dhs.4.6 [64]
 declare intvar dhs.4.6/dhs.4.r [64]
 declare intvar dhs.4.6/dhs.4.5 [64]
 declare intvar d/dhs.4.5 [64]
-declare intvar d/dhs.4.4.1 [64]
-declare intvar d/dhs.4.3.1 [64]
+declare intvar d/dhs.4.4 [64]
+declare intvar d/dhs.4.3 [64]
 declare intvar dhs.4.3/dhs.4.z
-declare intvar d/dhs.4.2.1 [64]
+declare intvar d/dhs.4.2 [64]
 declare intvar dhs.4.2/dhs.4.z [64]
 declare intvar dhs.4.2/dhs.3 [64]
-declare intvar d/dhs.4.z.1 [64]
-declare intvar d/dhs.4.z.2 [64]
+declare intvar d/dhs.4.z.4 [64]
+declare intvar d/dhs.4.z.5 [64]
 declare intvar d/dhs.4.z [64]
 declare intvar dhs.4.z/dhs.4.z.3 [64]
 declare intvar d/dhs.4.z.3 [64]
 declare intvar dhs.4.z.3/dhs.4.z.1
 declare intvar dhs.4.z.3/dhs.4.z.2
-declare intvar d/dhs.4.z.2.1 [64]
-declare intvar d/dhs.4.z.1.1 [64]
+declare intvar d/dhs.4.z.2 [64]
+declare intvar d/dhs.4.z.1 [64]
 declare intvar d/dhs.4.r [64]
 declare intvar dhs.4.r/dhs.4.r.3 [64]
 declare intvar d/dhs.4.r.3 [64]
@@ -1323,21 +1323,21 @@ declare intvar d/dhs.4.u.4 [192]
 declare intvar d/dhs.4.u [192]
 declare intvar dhs.4.u/dU [64]
 declare intvar dhs.4.u/dhs.3 [64, 192]
-declare intvar d/dhs.4.a.1 [192]
 declare intvar d/dhs.4.a.2 [192]
 declare intvar d/dhs.4.a.3 [192]
 declare intvar d/dhs.4.a.4 [192]
+declare intvar d/dhs.4.a.5 [192]
 declare intvar d/dhs.4.a [192]
 declare intvar dhs.4.a/dhs.4.a.1
 declare intvar dhs.4.a/db
-declare intvar d/dhs.4.a.1.1 [192]
+declare intvar d/dhs.4.a.1 [192]
 declare intvar dhs.4.a.1/dW [16]
 declare intvar dhs.4.a.1/dhs.4.1 [16, 192]
-declare intvar d/dhs.4.1.1 [16]
-declare intvar d/dhs.3.1 [64]
-declare intvar d/dhs.3.2 [64]
-declare intvar d/dhs.3.3 [64]
-declare intvar d/dhs.3.4 [64]
+declare intvar d/dhs.4.1 [16]
+declare intvar d/dhs.3.10 [64]
+declare intvar d/dhs.3.11 [64]
+declare intvar d/dhs.3.12 [64]
+declare intvar d/dhs.3.13 [64]
 declare intvar d/dhs.3 [64]
 declare intvar dhs.3/dhs.3.2
 declare intvar dhs.3/dhs.3.9
@@ -1353,21 +1353,21 @@ declare intvar d/dhs.3.6 [64]
 declare intvar dhs.3.6/dhs.3.r [64]
 declare intvar dhs.3.6/dhs.3.5 [64]
 declare intvar d/dhs.3.5 [64]
-declare intvar d/dhs.3.4.1 [64]
-declare intvar d/dhs.3.3.1 [64]
+declare intvar d/dhs.3.4 [64]
+declare intvar d/dhs.3.3 [64]
 declare intvar dhs.3.3/dhs.3.z
-declare intvar d/dhs.3.2.1 [64]
+declare intvar d/dhs.3.2 [64]
 declare intvar dhs.3.2/dhs.3.z [64]
 declare intvar dhs.3.2/dhs.2.1 [64]
-declare intvar d/dhs.3.z.1 [64]
-declare intvar d/dhs.3.z.2 [64]
+declare intvar d/dhs.3.z.4 [64]
+declare intvar d/dhs.3.z.5 [64]
 declare intvar d/dhs.3.z [64]
 declare intvar dhs.3.z/dhs.3.z.3 [64]
 declare intvar d/dhs.3.z.3 [64]
 declare intvar dhs.3.z.3/dhs.3.z.1
 declare intvar dhs.3.z.3/dhs.3.z.2
-declare intvar d/dhs.3.z.2.1 [64]
-declare intvar d/dhs.3.z.1.1 [64]
+declare intvar d/dhs.3.z.2 [64]
+declare intvar d/dhs.3.z.1 [64]
 declare intvar d/dhs.3.r [64]
 declare intvar dhs.3.r/dhs.3.r.3 [64]
 declare intvar d/dhs.3.r.3 [64]
@@ -1382,21 +1382,21 @@ declare intvar d/dhs.3.u.4 [192]
 declare intvar d/dhs.3.u [192]
 declare intvar dhs.3.u/dU [64]
 declare intvar dhs.3.u/dhs.2.1 [64, 192]
-declare intvar d/dhs.3.a.1 [192]
 declare intvar d/dhs.3.a.2 [192]
 declare intvar d/dhs.3.a.3 [192]
 declare intvar d/dhs.3.a.4 [192]
+declare intvar d/dhs.3.a.5 [192]
 declare intvar d/dhs.3.a [192]
 declare intvar dhs.3.a/dhs.3.a.1
 declare intvar dhs.3.a/db
-declare intvar d/dhs.3.a.1.1 [192]
+declare intvar d/dhs.3.a.1 [192]
 declare intvar dhs.3.a.1/dW [16]
 declare intvar dhs.3.a.1/dhs.3.1 [16, 192]
-declare intvar d/dhs.3.1.1 [16]
-declare intvar d/dhs.2.1.1 [64]
-declare intvar d/dhs.2.1.2 [64]
-declare intvar d/dhs.2.1.3 [64]
-declare intvar d/dhs.2.1.4 [64]
+declare intvar d/dhs.3.1 [16]
+declare intvar d/dhs.2.1.10 [64]
+declare intvar d/dhs.2.1.11 [64]
+declare intvar d/dhs.2.1.12 [64]
+declare intvar d/dhs.2.1.13 [64]
 declare intvar d/dhs.2.1 [64]
 declare intvar dhs.2.1/dhs.2.1.2
 declare intvar dhs.2.1/dhs.2.1.9
@@ -1412,21 +1412,21 @@ declare intvar d/dhs.2.1.6 [64]
 declare intvar dhs.2.1.6/dhs.2.1.r [64]
 declare intvar dhs.2.1.6/dhs.2.1.5 [64]
 declare intvar d/dhs.2.1.5 [64]
-declare intvar d/dhs.2.1.4.1 [64]
-declare intvar d/dhs.2.1.3.1 [64]
+declare intvar d/dhs.2.1.4 [64]
+declare intvar d/dhs.2.1.3 [64]
 declare intvar dhs.2.1.3/dhs.2.1.z
-declare intvar d/dhs.2.1.2.1 [64]
+declare intvar d/dhs.2.1.2 [64]
 declare intvar dhs.2.1.2/dhs.2.1.z [64]
 declare intvar dhs.2.1.2/dhs.1.1 [64]
-declare intvar d/dhs.2.1.z.1 [64]
-declare intvar d/dhs.2.1.z.2 [64]
+declare intvar d/dhs.2.1.z.4 [64]
+declare intvar d/dhs.2.1.z.5 [64]
 declare intvar d/dhs.2.1.z [64]
 declare intvar dhs.2.1.z/dhs.2.1.z.3 [64]
 declare intvar d/dhs.2.1.z.3 [64]
 declare intvar dhs.2.1.z.3/dhs.2.1.z.1
 declare intvar dhs.2.1.z.3/dhs.2.1.z.2
-declare intvar d/dhs.2.1.z.2.1 [64]
-declare intvar d/dhs.2.1.z.1.1 [64]
+declare intvar d/dhs.2.1.z.2 [64]
+declare intvar d/dhs.2.1.z.1 [64]
 declare intvar d/dhs.2.1.r [64]
 declare intvar dhs.2.1.r/dhs.2.1.r.3 [64]
 declare intvar d/dhs.2.1.r.3 [64]
@@ -1441,21 +1441,21 @@ declare intvar d/dhs.2.1.u.4 [192]
 declare intvar d/dhs.2.1.u [192]
 declare intvar dhs.2.1.u/dU [64]
 declare intvar dhs.2.1.u/dhs.1.1 [64, 192]
-declare intvar d/dhs.2.1.a.1 [192]
 declare intvar d/dhs.2.1.a.2 [192]
 declare intvar d/dhs.2.1.a.3 [192]
 declare intvar d/dhs.2.1.a.4 [192]
+declare intvar d/dhs.2.1.a.5 [192]
 declare intvar d/dhs.2.1.a [192]
 declare intvar dhs.2.1.a/dhs.2.1.a.1
 declare intvar dhs.2.1.a/db
-declare intvar d/dhs.2.1.a.1.1 [192]
+declare intvar d/dhs.2.1.a.1 [192]
 declare intvar dhs.2.1.a.1/dW [16]
 declare intvar dhs.2.1.a.1/dhs.2.1.1 [16, 192]
-declare intvar d/dhs.2.1.1.1 [16]
-declare intvar d/dhs.1.1.1 [64]
-declare intvar d/dhs.1.1.2 [64]
-declare intvar d/dhs.1.1.3 [64]
-declare intvar d/dhs.1.1.4 [64]
+declare intvar d/dhs.2.1.1 [16]
+declare intvar d/dhs.1.1.10 [64]
+declare intvar d/dhs.1.1.11 [64]
+declare intvar d/dhs.1.1.12 [64]
+declare intvar d/dhs.1.1.13 [64]
 declare intvar d/dhs.1.1 [64]
 declare intvar dhs.1.1/dhs.1.1.2
 declare intvar dhs.1.1/dhs.1.1.9
@@ -1471,21 +1471,21 @@ declare intvar d/dhs.1.1.6 [64]
 declare intvar dhs.1.1.6/dhs.1.1.r [64]
 declare intvar dhs.1.1.6/dhs.1.1.5 [64]
 declare intvar d/dhs.1.1.5 [64]
-declare intvar d/dhs.1.1.4.1 [64]
-declare intvar d/dhs.1.1.3.1 [64]
+declare intvar d/dhs.1.1.4 [64]
+declare intvar d/dhs.1.1.3 [64]
 declare intvar dhs.1.1.3/dhs.1.1.z
-declare intvar d/dhs.1.1.2.1 [64]
+declare intvar d/dhs.1.1.2 [64]
 declare intvar dhs.1.1.2/dhs.1.1.z [64]
 declare intvar dhs.1.1.2/dhs.0 [64]
-declare intvar d/dhs.1.1.z.1 [64]
-declare intvar d/dhs.1.1.z.2 [64]
+declare intvar d/dhs.1.1.z.4 [64]
+declare intvar d/dhs.1.1.z.5 [64]
 declare intvar d/dhs.1.1.z [64]
 declare intvar dhs.1.1.z/dhs.1.1.z.3 [64]
 declare intvar d/dhs.1.1.z.3 [64]
 declare intvar dhs.1.1.z.3/dhs.1.1.z.1
 declare intvar dhs.1.1.z.3/dhs.1.1.z.2
-declare intvar d/dhs.1.1.z.2.1 [64]
-declare intvar d/dhs.1.1.z.1.1 [64]
+declare intvar d/dhs.1.1.z.2 [64]
+declare intvar d/dhs.1.1.z.1 [64]
 declare intvar d/dhs.1.1.r [64]
 declare intvar dhs.1.1.r/dhs.1.1.r.3 [64]
 declare intvar d/dhs.1.1.r.3 [64]
@@ -1500,21 +1500,21 @@ declare intvar d/dhs.1.1.u.4 [192]
 declare intvar d/dhs.1.1.u [192]
 declare intvar dhs.1.1.u/dU [64]
 declare intvar dhs.1.1.u/dhs.0 [64, 192]
-declare intvar d/dhs.1.1.a.1 [192]
 declare intvar d/dhs.1.1.a.2 [192]
 declare intvar d/dhs.1.1.a.3 [192]
 declare intvar d/dhs.1.1.a.4 [192]
+declare intvar d/dhs.1.1.a.5 [192]
 declare intvar d/dhs.1.1.a [192]
 declare intvar dhs.1.1.a/dhs.1.1.a.1
 declare intvar dhs.1.1.a/db
-declare intvar d/dhs.1.1.a.1.1 [192]
+declare intvar d/dhs.1.1.a.1 [192]
 declare intvar dhs.1.1.a.1/dW [16]
 declare intvar dhs.1.1.a.1/dhs.1.1.1 [16, 192]
-declare intvar d/dhs.1.1.1.1 [16]
-declare intvar d/dhs.0.1 [64]
-declare intvar d/dhs.0.2 [64]
-declare intvar d/dhs.0.3 [64]
-declare intvar d/dhs.0.4 [64]
+declare intvar d/dhs.1.1.1 [16]
+declare intvar d/dhs.0.10 [64]
+declare intvar d/dhs.0.11 [64]
+declare intvar d/dhs.0.12 [64]
+declare intvar d/dhs.0.13 [64]
 declare intvar d/dhs.0 [64]
 declare intvar dhs.0/dhs.0.2
 declare intvar dhs.0/dhs.0.9
@@ -1530,21 +1530,21 @@ declare intvar d/dhs.0.6 [64]
 declare intvar dhs.0.6/dhs.0.r [64]
 declare intvar dhs.0.6/dhs.0.5 [64]
 declare intvar d/dhs.0.5 [64]
-declare intvar d/dhs.0.4.1 [64]
-declare intvar d/dhs.0.3.1 [64]
+declare intvar d/dhs.0.4 [64]
+declare intvar d/dhs.0.3 [64]
 declare intvar dhs.0.3/dhs.0.z
-declare intvar d/dhs.0.2.1 [64]
+declare intvar d/dhs.0.2 [64]
 declare intvar dhs.0.2/dhs.0.z [64]
 declare intvar dhs.0.2/dh0 [64]
-declare intvar d/dhs.0.z.1 [64]
-declare intvar d/dhs.0.z.2 [64]
+declare intvar d/dhs.0.z.4 [64]
+declare intvar d/dhs.0.z.5 [64]
 declare intvar d/dhs.0.z [64]
 declare intvar dhs.0.z/dhs.0.z.3 [64]
 declare intvar d/dhs.0.z.3 [64]
 declare intvar dhs.0.z.3/dhs.0.z.1
 declare intvar dhs.0.z.3/dhs.0.z.2
-declare intvar d/dhs.0.z.2.1 [64]
-declare intvar d/dhs.0.z.1.1 [64]
+declare intvar d/dhs.0.z.2 [64]
+declare intvar d/dhs.0.z.1 [64]
 declare intvar d/dhs.0.r [64]
 declare intvar dhs.0.r/dhs.0.r.3 [64]
 declare intvar d/dhs.0.r.3 [64]
@@ -1559,17 +1559,17 @@ declare intvar d/dhs.0.u.4 [192]
 declare intvar d/dhs.0.u [192]
 declare intvar dhs.0.u/dU [64]
 declare intvar dhs.0.u/dh0 [64, 192]
-declare intvar d/dhs.0.a.1 [192]
 declare intvar d/dhs.0.a.2 [192]
 declare intvar d/dhs.0.a.3 [192]
 declare intvar d/dhs.0.a.4 [192]
+declare intvar d/dhs.0.a.5 [192]
 declare intvar d/dhs.0.a [192]
 declare intvar dhs.0.a/dhs.0.a.1
 declare intvar dhs.0.a/db
-declare intvar d/dhs.0.a.1.1 [192]
+declare intvar d/dhs.0.a.1 [192]
 declare intvar dhs.0.a.1/dW [16]
 declare intvar dhs.0.a.1/dhs.0.1 [16, 192]
-declare intvar d/dhs.0.1.1 [16]
+declare intvar d/dhs.0.1 [16]
 declare intvar d/dhs.2.2.1 [1, 16]
 declare intvar d/dhs.2.2 [16, 16]
 declare intvar d/dhs.2.3.1 [1, 16]
@@ -2195,8 +2195,8 @@ define d/dbits = 0
 define dbits/dxent = div 1 0.6931471805599453
 
 # xent = neg xent.3
-define d/dxent.1 = mul d/dbits dbits/dxent
-define d/dxent = add 1 d/dxent.1
+define d/dxent.4 = mul d/dbits dbits/dxent
+define d/dxent = add 1 d/dxent.4
 define dxent/dxent.3 = -1
 
 # xent.3 = mean xent.2
@@ -2207,15 +2207,15 @@ define d/dxent.2.1 = div d/dxent.3 16
 define d/dxent.2 = broadcast_like d/dxent.2.1 xent.2
 
 # xent.1 = mul logp targets
-define d/dxent.1.1 = broadcast_like d/dxent.2 xent.1 1
+define d/dxent.1 = broadcast_like d/dxent.2 xent.1 1
 define dxent.1/dlogp = targets
 define dxent.1/dtargets = logp
 
 # targets = concat targets.30 targets.45
-define d/dtargets.1 = mul d/dxent.1.1 dxent.1/dtargets
-define d/dtargets.2.1 = reshape d/dlast_bits.2 [1, 32]
-define d/dtargets.2 = unslice d/dtargets.2.1 targets 15
-define d/dtargets = add d/dtargets.1 d/dtargets.2
+define d/dtargets.46 = mul d/dxent.1 dxent.1/dtargets
+define d/dtargets.47.1 = reshape d/dlast_bits.2 [1, 32]
+define d/dtargets.47 = unslice d/dtargets.47.1 targets 15
+define d/dtargets = add d/dtargets.46 d/dtargets.47
 
 # targets.45 = concat targets.37 targets.44
 define d/dtargets.45 = slice d/dtargets 8 16
@@ -2386,10 +2386,10 @@ define d/dtargets.3 = reshape d/dtargets.20 [32]
 define d/dtargets.3.1 = broadcast_like 0 targets.3.1
 
 # targets.2 = one_hot targets.2.1 32
-define d/dtargets.2.2 = reshape d/dtargets.19 [32]
+define d/dtargets.2 = reshape d/dtargets.19 [32]
 
 # targets.2.1 = index targets.1 2
-define d/dtargets.2.1.1 = broadcast_like 0 targets.2.1
+define d/dtargets.2.1 = broadcast_like 0 targets.2.1
 
 # targets.1.1 = one_hot targets.1.1.1 32
 define d/dtargets.1.1 = reshape d/dtargets.17 [32]
@@ -2404,76 +2404,76 @@ define d/dtargets.0 = reshape d/dtargets.16 [32]
 define d/dtargets.0.1 = broadcast_like 0 targets.0.1
 
 # targets.1 = slice chars 1 17
-define d/dtargets.1.2.1.1 = reshape d/dtargets.0.1 [1]
-define d/dtargets.1.2.1 = unslice d/dtargets.1.2.1.1 targets.1 0
-define d/dtargets.1.2.2.1 = reshape d/dtargets.1.1.1 [1]
-define d/dtargets.1.2.2 = unslice d/dtargets.1.2.2.1 targets.1 1
-define d/dtargets.1.2.3.1 = reshape d/dtargets.2.1.1 [1]
-define d/dtargets.1.2.3 = unslice d/dtargets.1.2.3.1 targets.1 2
-define d/dtargets.1.2.4.1 = reshape d/dtargets.3.1 [1]
-define d/dtargets.1.2.4 = unslice d/dtargets.1.2.4.1 targets.1 3
-define d/dtargets.1.2.5.1 = reshape d/dtargets.4.1 [1]
-define d/dtargets.1.2.5 = unslice d/dtargets.1.2.5.1 targets.1 4
-define d/dtargets.1.2.6.1 = reshape d/dtargets.5.1 [1]
-define d/dtargets.1.2.6 = unslice d/dtargets.1.2.6.1 targets.1 5
-define d/dtargets.1.2.7.1 = reshape d/dtargets.6.1 [1]
-define d/dtargets.1.2.7 = unslice d/dtargets.1.2.7.1 targets.1 6
-define d/dtargets.1.2.8.1 = reshape d/dtargets.7.1 [1]
-define d/dtargets.1.2.8 = unslice d/dtargets.1.2.8.1 targets.1 7
-define d/dtargets.1.2.9.1 = reshape d/dtargets.8.1 [1]
-define d/dtargets.1.2.9 = unslice d/dtargets.1.2.9.1 targets.1 8
-define d/dtargets.1.2.10.1 = reshape d/dtargets.9.1 [1]
-define d/dtargets.1.2.10 = unslice d/dtargets.1.2.10.1 targets.1 9
-define d/dtargets.1.2.11.1 = reshape d/dtargets.10.1 [1]
-define d/dtargets.1.2.11 = unslice d/dtargets.1.2.11.1 targets.1 10
-define d/dtargets.1.2.12.1 = reshape d/dtargets.11.1 [1]
-define d/dtargets.1.2.12 = unslice d/dtargets.1.2.12.1 targets.1 11
-define d/dtargets.1.2.13.1 = reshape d/dtargets.12.1 [1]
-define d/dtargets.1.2.13 = unslice d/dtargets.1.2.13.1 targets.1 12
-define d/dtargets.1.2.14.1 = reshape d/dtargets.13.1 [1]
-define d/dtargets.1.2.14 = unslice d/dtargets.1.2.14.1 targets.1 13
-define d/dtargets.1.2.15.1 = reshape d/dtargets.14.1 [1]
-define d/dtargets.1.2.15 = unslice d/dtargets.1.2.15.1 targets.1 14
-define d/dtargets.1.2.16.1 = reshape d/dtargets.15.1 [1]
-define d/dtargets.1.2.16 = unslice d/dtargets.1.2.16.1 targets.1 15
-define d/dtargets.1.2.17 = add d/dtargets.1.2.1 d/dtargets.1.2.2
-define d/dtargets.1.2.18 = add d/dtargets.1.2.17 d/dtargets.1.2.3
-define d/dtargets.1.2.19 = add d/dtargets.1.2.18 d/dtargets.1.2.4
-define d/dtargets.1.2.20 = add d/dtargets.1.2.19 d/dtargets.1.2.5
-define d/dtargets.1.2.21 = add d/dtargets.1.2.20 d/dtargets.1.2.6
-define d/dtargets.1.2.22 = add d/dtargets.1.2.21 d/dtargets.1.2.7
-define d/dtargets.1.2.23 = add d/dtargets.1.2.22 d/dtargets.1.2.8
-define d/dtargets.1.2.24 = add d/dtargets.1.2.23 d/dtargets.1.2.9
-define d/dtargets.1.2.25 = add d/dtargets.1.2.24 d/dtargets.1.2.10
-define d/dtargets.1.2.26 = add d/dtargets.1.2.25 d/dtargets.1.2.11
-define d/dtargets.1.2.27 = add d/dtargets.1.2.26 d/dtargets.1.2.12
-define d/dtargets.1.2.28 = add d/dtargets.1.2.27 d/dtargets.1.2.13
-define d/dtargets.1.2.29 = add d/dtargets.1.2.28 d/dtargets.1.2.14
-define d/dtargets.1.2.30 = add d/dtargets.1.2.29 d/dtargets.1.2.15
-define d/dtargets.1.2 = add d/dtargets.1.2.30 d/dtargets.1.2.16
+define d/dtargets.1.2.1 = reshape d/dtargets.0.1 [1]
+define d/dtargets.1.2 = unslice d/dtargets.1.2.1 targets.1 0
+define d/dtargets.1.3.1 = reshape d/dtargets.1.1.1 [1]
+define d/dtargets.1.3 = unslice d/dtargets.1.3.1 targets.1 1
+define d/dtargets.1.4.1 = reshape d/dtargets.2.1 [1]
+define d/dtargets.1.4 = unslice d/dtargets.1.4.1 targets.1 2
+define d/dtargets.1.5.1 = reshape d/dtargets.3.1 [1]
+define d/dtargets.1.5 = unslice d/dtargets.1.5.1 targets.1 3
+define d/dtargets.1.6.1 = reshape d/dtargets.4.1 [1]
+define d/dtargets.1.6 = unslice d/dtargets.1.6.1 targets.1 4
+define d/dtargets.1.7.1 = reshape d/dtargets.5.1 [1]
+define d/dtargets.1.7 = unslice d/dtargets.1.7.1 targets.1 5
+define d/dtargets.1.8.1 = reshape d/dtargets.6.1 [1]
+define d/dtargets.1.8 = unslice d/dtargets.1.8.1 targets.1 6
+define d/dtargets.1.9.1 = reshape d/dtargets.7.1 [1]
+define d/dtargets.1.9 = unslice d/dtargets.1.9.1 targets.1 7
+define d/dtargets.1.10.1 = reshape d/dtargets.8.1 [1]
+define d/dtargets.1.10 = unslice d/dtargets.1.10.1 targets.1 8
+define d/dtargets.1.11.1 = reshape d/dtargets.9.1 [1]
+define d/dtargets.1.11 = unslice d/dtargets.1.11.1 targets.1 9
+define d/dtargets.1.12.1 = reshape d/dtargets.10.1 [1]
+define d/dtargets.1.12 = unslice d/dtargets.1.12.1 targets.1 10
+define d/dtargets.1.13.1 = reshape d/dtargets.11.1 [1]
+define d/dtargets.1.13 = unslice d/dtargets.1.13.1 targets.1 11
+define d/dtargets.1.14.1 = reshape d/dtargets.12.1 [1]
+define d/dtargets.1.14 = unslice d/dtargets.1.14.1 targets.1 12
+define d/dtargets.1.15.1 = reshape d/dtargets.13.1 [1]
+define d/dtargets.1.15 = unslice d/dtargets.1.15.1 targets.1 13
+define d/dtargets.1.16.1 = reshape d/dtargets.14.1 [1]
+define d/dtargets.1.16 = unslice d/dtargets.1.16.1 targets.1 14
+define d/dtargets.1.17.1 = reshape d/dtargets.15.1 [1]
+define d/dtargets.1.17 = unslice d/dtargets.1.17.1 targets.1 15
+define d/dtargets.1.18 = add d/dtargets.1.2 d/dtargets.1.3
+define d/dtargets.1.19 = add d/dtargets.1.18 d/dtargets.1.4
+define d/dtargets.1.20 = add d/dtargets.1.19 d/dtargets.1.5
+define d/dtargets.1.21 = add d/dtargets.1.20 d/dtargets.1.6
+define d/dtargets.1.22 = add d/dtargets.1.21 d/dtargets.1.7
+define d/dtargets.1.23 = add d/dtargets.1.22 d/dtargets.1.8
+define d/dtargets.1.24 = add d/dtargets.1.23 d/dtargets.1.9
+define d/dtargets.1.25 = add d/dtargets.1.24 d/dtargets.1.10
+define d/dtargets.1.26 = add d/dtargets.1.25 d/dtargets.1.11
+define d/dtargets.1.27 = add d/dtargets.1.26 d/dtargets.1.12
+define d/dtargets.1.28 = add d/dtargets.1.27 d/dtargets.1.13
+define d/dtargets.1.29 = add d/dtargets.1.28 d/dtargets.1.14
+define d/dtargets.1.30 = add d/dtargets.1.29 d/dtargets.1.15
+define d/dtargets.1.31 = add d/dtargets.1.30 d/dtargets.1.16
+define d/dtargets.1 = add d/dtargets.1.31 d/dtargets.1.17
 
 # logp = log_softmax logp.2
-define d/dlogp.1 = mul d/dxent.1.1 dxent.1/dlogp
-define d/dlogp.2.1 = reshape d/dlast_bits.1 [1, 32]
-define d/dlogp.2 = unslice d/dlogp.2.1 logp 15
-define d/dlogp = add d/dlogp.1 d/dlogp.2
+define d/dlogp.3 = mul d/dxent.1 dxent.1/dlogp
+define d/dlogp.4.1 = reshape d/dlast_bits.1 [1, 32]
+define d/dlogp.4 = unslice d/dlogp.4.1 logp 15
+define d/dlogp = add d/dlogp.3 d/dlogp.4
 define dlogp/dlogp.2 = softmax logp.2
 
 # logp.2 = add logp.1 c
-define d/dlogp.2.2.1 = sum d/dlogp 1
-define d/dlogp.2.2.2 = broadcast_like d/dlogp.2.2.1 dlogp/dlogp.2 1
-define d/dlogp.2.2.3 = mul dlogp/dlogp.2 d/dlogp.2.2.2
-define d/dlogp.2.2 = sub d/dlogp d/dlogp.2.2.3
+define d/dlogp.2.1 = sum d/dlogp 1
+define d/dlogp.2.2 = broadcast_like d/dlogp.2.1 dlogp/dlogp.2 1
+define d/dlogp.2.3 = mul dlogp/dlogp.2 d/dlogp.2.2
+define d/dlogp.2 = sub d/dlogp d/dlogp.2.3
 define dlogp.2/dlogp.1 = 1
 define dlogp.2/dc = 1
 
 # logp.1 = matmul hs V
-define d/dlogp.1.1 = mul d/dlogp.2.2 dlogp.2/dlogp.1
+define d/dlogp.1 = mul d/dlogp.2 dlogp.2/dlogp.1
 define dlogp.1/dhs = transpose V
 define dlogp.1/dV = transpose hs
 
 # hs = concat hs.30 hs.45
-define d/dhs = matmul d/dlogp.1.1 dlogp.1/dhs
+define d/dhs = matmul d/dlogp.1 dlogp.1/dhs
 
 # hs.45 = concat hs.37 hs.44
 define d/dhs.45 = slice d/dhs 8 16
@@ -2605,9 +2605,9 @@ define dhs.15.2/dhs.15.z = hs.14
 define dhs.15.2/dhs.14 = hs.15.z
 
 # hs.15.z = logistic hs.15.z.3
-define d/dhs.15.z.1 = mul d/dhs.15.2 dhs.15.2/dhs.15.z
-define d/dhs.15.z.2 = mul d/dhs.15.3 dhs.15.3/dhs.15.z
-define d/dhs.15.z = add d/dhs.15.z.1 d/dhs.15.z.2
+define d/dhs.15.z.4 = mul d/dhs.15.2 dhs.15.2/dhs.15.z
+define d/dhs.15.z.5 = mul d/dhs.15.3 dhs.15.3/dhs.15.z
+define d/dhs.15.z = add d/dhs.15.z.4 d/dhs.15.z.5
 define dhs.15.z/dhs.15.z.3 = logistic_deriv hs.15.z.3
 
 # hs.15.z.3 = add hs.15.z.1 hs.15.z.2
@@ -2616,10 +2616,10 @@ define dhs.15.z.3/dhs.15.z.1 = 1
 define dhs.15.z.3/dhs.15.z.2 = 1
 
 # hs.15.z.2 = slice hs.15.u 64 128
-define d/dhs.15.z.2.1 = mul d/dhs.15.z.3 dhs.15.z.3/dhs.15.z.2
+define d/dhs.15.z.2 = mul d/dhs.15.z.3 dhs.15.z.3/dhs.15.z.2
 
 # hs.15.z.1 = slice hs.15.a 64 128
-define d/dhs.15.z.1.1 = mul d/dhs.15.z.3 dhs.15.z.3/dhs.15.z.1
+define d/dhs.15.z.1 = mul d/dhs.15.z.3 dhs.15.z.3/dhs.15.z.1
 
 # hs.15.r = logistic hs.15.r.3
 define d/dhs.15.r = mul d/dhs.15.6 dhs.15.6/dhs.15.r
@@ -2638,7 +2638,7 @@ define d/dhs.15.r.1 = mul d/dhs.15.r.3 dhs.15.r.3/dhs.15.r.1
 
 # hs.15.u = matmul U hs.14
 define d/dhs.15.u.1 = unslice d/dhs.15.r.2 hs.15.u 0
-define d/dhs.15.u.2 = unslice d/dhs.15.z.2.1 hs.15.u 64
+define d/dhs.15.u.2 = unslice d/dhs.15.z.2 hs.15.u 64
 define d/dhs.15.u.3 = unslice d/dhs.15.5 hs.15.u 128
 define d/dhs.15.u.4 = add d/dhs.15.u.1 d/dhs.15.u.2
 define d/dhs.15.u = add d/dhs.15.u.4 d/dhs.15.u.3
@@ -2646,28 +2646,28 @@ define dhs.15.u/dU = hs.14
 define dhs.15.u/dhs.14 = transpose U
 
 # hs.15.a = add hs.15.a.1 b
-define d/dhs.15.a.1 = unslice d/dhs.15.r.1 hs.15.a 0
-define d/dhs.15.a.2 = unslice d/dhs.15.z.1.1 hs.15.a 64
-define d/dhs.15.a.3 = unslice d/dhs.15.4 hs.15.a 128
-define d/dhs.15.a.4 = add d/dhs.15.a.1 d/dhs.15.a.2
-define d/dhs.15.a = add d/dhs.15.a.4 d/dhs.15.a.3
+define d/dhs.15.a.2 = unslice d/dhs.15.r.1 hs.15.a 0
+define d/dhs.15.a.3 = unslice d/dhs.15.z.1 hs.15.a 64
+define d/dhs.15.a.4 = unslice d/dhs.15.4 hs.15.a 128
+define d/dhs.15.a.5 = add d/dhs.15.a.2 d/dhs.15.a.3
+define d/dhs.15.a = add d/dhs.15.a.5 d/dhs.15.a.4
 define dhs.15.a/dhs.15.a.1 = 1
 define dhs.15.a/db = 1
 
 # hs.15.a.1 = matmul W hs.15.1
-define d/dhs.15.a.1.1 = mul d/dhs.15.a dhs.15.a/dhs.15.a.1
+define d/dhs.15.a.1 = mul d/dhs.15.a dhs.15.a/dhs.15.a.1
 define dhs.15.a.1/dW = hs.15.1
 define dhs.15.a.1/dhs.15.1 = transpose W
 
 # hs.15.1 = index hs.2 15
-define d/dhs.15.1 = matmul dhs.15.a.1/dhs.15.1 d/dhs.15.a.1.1
+define d/dhs.15.1 = matmul dhs.15.a.1/dhs.15.1 d/dhs.15.a.1
 
 # hs.14 = add hs.14.2 hs.14.9
-define d/dhs.14.1 = matmul dhs.15.u/dhs.14 d/dhs.15.u
-define d/dhs.14.2 = mul d/dhs.15.2 dhs.15.2/dhs.14
-define d/dhs.14.3 = reshape d/dhs.41 [64]
-define d/dhs.14.4 = add d/dhs.14.1 d/dhs.14.2
-define d/dhs.14 = add d/dhs.14.4 d/dhs.14.3
+define d/dhs.14.10 = matmul dhs.15.u/dhs.14 d/dhs.15.u
+define d/dhs.14.11 = mul d/dhs.15.2 dhs.15.2/dhs.14
+define d/dhs.14.12 = reshape d/dhs.41 [64]
+define d/dhs.14.13 = add d/dhs.14.10 d/dhs.14.11
+define d/dhs.14 = add d/dhs.14.13 d/dhs.14.12
 define dhs.14/dhs.14.2 = 1
 define dhs.14/dhs.14.9 = 1
 
@@ -2694,21 +2694,21 @@ define dhs.14.6/dhs.14.5 = hs.14.r
 define d/dhs.14.5 = mul d/dhs.14.6 dhs.14.6/dhs.14.5
 
 # hs.14.4 = slice hs.14.a 128 192
-define d/dhs.14.4.1 = mul d/dhs.14.7 dhs.14.7/dhs.14.4
+define d/dhs.14.4 = mul d/dhs.14.7 dhs.14.7/dhs.14.4
 
 # hs.14.3 = sub 1 hs.14.z
-define d/dhs.14.3.1 = mul d/dhs.14.9 dhs.14.9/dhs.14.3
+define d/dhs.14.3 = mul d/dhs.14.9 dhs.14.9/dhs.14.3
 define dhs.14.3/dhs.14.z = -1
 
 # hs.14.2 = mul hs.14.z hs.13
-define d/dhs.14.2.1 = mul d/dhs.14 dhs.14/dhs.14.2
+define d/dhs.14.2 = mul d/dhs.14 dhs.14/dhs.14.2
 define dhs.14.2/dhs.14.z = hs.13
 define dhs.14.2/dhs.13 = hs.14.z
 
 # hs.14.z = logistic hs.14.z.3
-define d/dhs.14.z.1 = mul d/dhs.14.2.1 dhs.14.2/dhs.14.z
-define d/dhs.14.z.2 = mul d/dhs.14.3.1 dhs.14.3/dhs.14.z
-define d/dhs.14.z = add d/dhs.14.z.1 d/dhs.14.z.2
+define d/dhs.14.z.4 = mul d/dhs.14.2 dhs.14.2/dhs.14.z
+define d/dhs.14.z.5 = mul d/dhs.14.3 dhs.14.3/dhs.14.z
+define d/dhs.14.z = add d/dhs.14.z.4 d/dhs.14.z.5
 define dhs.14.z/dhs.14.z.3 = logistic_deriv hs.14.z.3
 
 # hs.14.z.3 = add hs.14.z.1 hs.14.z.2
@@ -2717,10 +2717,10 @@ define dhs.14.z.3/dhs.14.z.1 = 1
 define dhs.14.z.3/dhs.14.z.2 = 1
 
 # hs.14.z.2 = slice hs.14.u 64 128
-define d/dhs.14.z.2.1 = mul d/dhs.14.z.3 dhs.14.z.3/dhs.14.z.2
+define d/dhs.14.z.2 = mul d/dhs.14.z.3 dhs.14.z.3/dhs.14.z.2
 
 # hs.14.z.1 = slice hs.14.a 64 128
-define d/dhs.14.z.1.1 = mul d/dhs.14.z.3 dhs.14.z.3/dhs.14.z.1
+define d/dhs.14.z.1 = mul d/dhs.14.z.3 dhs.14.z.3/dhs.14.z.1
 
 # hs.14.r = logistic hs.14.r.3
 define d/dhs.14.r = mul d/dhs.14.6 dhs.14.6/dhs.14.r
@@ -2739,7 +2739,7 @@ define d/dhs.14.r.1 = mul d/dhs.14.r.3 dhs.14.r.3/dhs.14.r.1
 
 # hs.14.u = matmul U hs.13
 define d/dhs.14.u.1 = unslice d/dhs.14.r.2 hs.14.u 0
-define d/dhs.14.u.2 = unslice d/dhs.14.z.2.1 hs.14.u 64
+define d/dhs.14.u.2 = unslice d/dhs.14.z.2 hs.14.u 64
 define d/dhs.14.u.3 = unslice d/dhs.14.5 hs.14.u 128
 define d/dhs.14.u.4 = add d/dhs.14.u.1 d/dhs.14.u.2
 define d/dhs.14.u = add d/dhs.14.u.4 d/dhs.14.u.3
@@ -2747,28 +2747,28 @@ define dhs.14.u/dU = hs.13
 define dhs.14.u/dhs.13 = transpose U
 
 # hs.14.a = add hs.14.a.1 b
-define d/dhs.14.a.1 = unslice d/dhs.14.r.1 hs.14.a 0
-define d/dhs.14.a.2 = unslice d/dhs.14.z.1.1 hs.14.a 64
-define d/dhs.14.a.3 = unslice d/dhs.14.4.1 hs.14.a 128
-define d/dhs.14.a.4 = add d/dhs.14.a.1 d/dhs.14.a.2
-define d/dhs.14.a = add d/dhs.14.a.4 d/dhs.14.a.3
+define d/dhs.14.a.2 = unslice d/dhs.14.r.1 hs.14.a 0
+define d/dhs.14.a.3 = unslice d/dhs.14.z.1 hs.14.a 64
+define d/dhs.14.a.4 = unslice d/dhs.14.4 hs.14.a 128
+define d/dhs.14.a.5 = add d/dhs.14.a.2 d/dhs.14.a.3
+define d/dhs.14.a = add d/dhs.14.a.5 d/dhs.14.a.4
 define dhs.14.a/dhs.14.a.1 = 1
 define dhs.14.a/db = 1
 
 # hs.14.a.1 = matmul W hs.14.1
-define d/dhs.14.a.1.1 = mul d/dhs.14.a dhs.14.a/dhs.14.a.1
+define d/dhs.14.a.1 = mul d/dhs.14.a dhs.14.a/dhs.14.a.1
 define dhs.14.a.1/dW = hs.14.1
 define dhs.14.a.1/dhs.14.1 = transpose W
 
 # hs.14.1 = index hs.2 14
-define d/dhs.14.1.1 = matmul dhs.14.a.1/dhs.14.1 d/dhs.14.a.1.1
+define d/dhs.14.1 = matmul dhs.14.a.1/dhs.14.1 d/dhs.14.a.1
 
 # hs.13 = add hs.13.2 hs.13.9
-define d/dhs.13.1 = matmul dhs.14.u/dhs.13 d/dhs.14.u
-define d/dhs.13.2 = mul d/dhs.14.2.1 dhs.14.2/dhs.13
-define d/dhs.13.3 = reshape d/dhs.39 [64]
-define d/dhs.13.4 = add d/dhs.13.1 d/dhs.13.2
-define d/dhs.13 = add d/dhs.13.4 d/dhs.13.3
+define d/dhs.13.10 = matmul dhs.14.u/dhs.13 d/dhs.14.u
+define d/dhs.13.11 = mul d/dhs.14.2 dhs.14.2/dhs.13
+define d/dhs.13.12 = reshape d/dhs.39 [64]
+define d/dhs.13.13 = add d/dhs.13.10 d/dhs.13.11
+define d/dhs.13 = add d/dhs.13.13 d/dhs.13.12
 define dhs.13/dhs.13.2 = 1
 define dhs.13/dhs.13.9 = 1
 
@@ -2795,21 +2795,21 @@ define dhs.13.6/dhs.13.5 = hs.13.r
 define d/dhs.13.5 = mul d/dhs.13.6 dhs.13.6/dhs.13.5
 
 # hs.13.4 = slice hs.13.a 128 192
-define d/dhs.13.4.1 = mul d/dhs.13.7 dhs.13.7/dhs.13.4
+define d/dhs.13.4 = mul d/dhs.13.7 dhs.13.7/dhs.13.4
 
 # hs.13.3 = sub 1 hs.13.z
-define d/dhs.13.3.1 = mul d/dhs.13.9 dhs.13.9/dhs.13.3
+define d/dhs.13.3 = mul d/dhs.13.9 dhs.13.9/dhs.13.3
 define dhs.13.3/dhs.13.z = -1
 
 # hs.13.2 = mul hs.13.z hs.12
-define d/dhs.13.2.1 = mul d/dhs.13 dhs.13/dhs.13.2
+define d/dhs.13.2 = mul d/dhs.13 dhs.13/dhs.13.2
 define dhs.13.2/dhs.13.z = hs.12
 define dhs.13.2/dhs.12 = hs.13.z
 
 # hs.13.z = logistic hs.13.z.3
-define d/dhs.13.z.1 = mul d/dhs.13.2.1 dhs.13.2/dhs.13.z
-define d/dhs.13.z.2 = mul d/dhs.13.3.1 dhs.13.3/dhs.13.z
-define d/dhs.13.z = add d/dhs.13.z.1 d/dhs.13.z.2
+define d/dhs.13.z.4 = mul d/dhs.13.2 dhs.13.2/dhs.13.z
+define d/dhs.13.z.5 = mul d/dhs.13.3 dhs.13.3/dhs.13.z
+define d/dhs.13.z = add d/dhs.13.z.4 d/dhs.13.z.5
 define dhs.13.z/dhs.13.z.3 = logistic_deriv hs.13.z.3
 
 # hs.13.z.3 = add hs.13.z.1 hs.13.z.2
@@ -2818,10 +2818,10 @@ define dhs.13.z.3/dhs.13.z.1 = 1
 define dhs.13.z.3/dhs.13.z.2 = 1
 
 # hs.13.z.2 = slice hs.13.u 64 128
-define d/dhs.13.z.2.1 = mul d/dhs.13.z.3 dhs.13.z.3/dhs.13.z.2
+define d/dhs.13.z.2 = mul d/dhs.13.z.3 dhs.13.z.3/dhs.13.z.2
 
 # hs.13.z.1 = slice hs.13.a 64 128
-define d/dhs.13.z.1.1 = mul d/dhs.13.z.3 dhs.13.z.3/dhs.13.z.1
+define d/dhs.13.z.1 = mul d/dhs.13.z.3 dhs.13.z.3/dhs.13.z.1
 
 # hs.13.r = logistic hs.13.r.3
 define d/dhs.13.r = mul d/dhs.13.6 dhs.13.6/dhs.13.r
@@ -2840,7 +2840,7 @@ define d/dhs.13.r.1 = mul d/dhs.13.r.3 dhs.13.r.3/dhs.13.r.1
 
 # hs.13.u = matmul U hs.12
 define d/dhs.13.u.1 = unslice d/dhs.13.r.2 hs.13.u 0
-define d/dhs.13.u.2 = unslice d/dhs.13.z.2.1 hs.13.u 64
+define d/dhs.13.u.2 = unslice d/dhs.13.z.2 hs.13.u 64
 define d/dhs.13.u.3 = unslice d/dhs.13.5 hs.13.u 128
 define d/dhs.13.u.4 = add d/dhs.13.u.1 d/dhs.13.u.2
 define d/dhs.13.u = add d/dhs.13.u.4 d/dhs.13.u.3
@@ -2848,28 +2848,28 @@ define dhs.13.u/dU = hs.12
 define dhs.13.u/dhs.12 = transpose U
 
 # hs.13.a = add hs.13.a.1 b
-define d/dhs.13.a.1 = unslice d/dhs.13.r.1 hs.13.a 0
-define d/dhs.13.a.2 = unslice d/dhs.13.z.1.1 hs.13.a 64
-define d/dhs.13.a.3 = unslice d/dhs.13.4.1 hs.13.a 128
-define d/dhs.13.a.4 = add d/dhs.13.a.1 d/dhs.13.a.2
-define d/dhs.13.a = add d/dhs.13.a.4 d/dhs.13.a.3
+define d/dhs.13.a.2 = unslice d/dhs.13.r.1 hs.13.a 0
+define d/dhs.13.a.3 = unslice d/dhs.13.z.1 hs.13.a 64
+define d/dhs.13.a.4 = unslice d/dhs.13.4 hs.13.a 128
+define d/dhs.13.a.5 = add d/dhs.13.a.2 d/dhs.13.a.3
+define d/dhs.13.a = add d/dhs.13.a.5 d/dhs.13.a.4
 define dhs.13.a/dhs.13.a.1 = 1
 define dhs.13.a/db = 1
 
 # hs.13.a.1 = matmul W hs.13.1
-define d/dhs.13.a.1.1 = mul d/dhs.13.a dhs.13.a/dhs.13.a.1
+define d/dhs.13.a.1 = mul d/dhs.13.a dhs.13.a/dhs.13.a.1
 define dhs.13.a.1/dW = hs.13.1
 define dhs.13.a.1/dhs.13.1 = transpose W
 
 # hs.13.1 = index hs.2 13
-define d/dhs.13.1.1 = matmul dhs.13.a.1/dhs.13.1 d/dhs.13.a.1.1
+define d/dhs.13.1 = matmul dhs.13.a.1/dhs.13.1 d/dhs.13.a.1
 
 # hs.12 = add hs.12.2 hs.12.9
-define d/dhs.12.1 = matmul dhs.13.u/dhs.12 d/dhs.13.u
-define d/dhs.12.2 = mul d/dhs.13.2.1 dhs.13.2/dhs.12
-define d/dhs.12.3 = reshape d/dhs.38 [64]
-define d/dhs.12.4 = add d/dhs.12.1 d/dhs.12.2
-define d/dhs.12 = add d/dhs.12.4 d/dhs.12.3
+define d/dhs.12.10 = matmul dhs.13.u/dhs.12 d/dhs.13.u
+define d/dhs.12.11 = mul d/dhs.13.2 dhs.13.2/dhs.12
+define d/dhs.12.12 = reshape d/dhs.38 [64]
+define d/dhs.12.13 = add d/dhs.12.10 d/dhs.12.11
+define d/dhs.12 = add d/dhs.12.13 d/dhs.12.12
 define dhs.12/dhs.12.2 = 1
 define dhs.12/dhs.12.9 = 1
 
@@ -2896,21 +2896,21 @@ define dhs.12.6/dhs.12.5 = hs.12.r
 define d/dhs.12.5 = mul d/dhs.12.6 dhs.12.6/dhs.12.5
 
 # hs.12.4 = slice hs.12.a 128 192
-define d/dhs.12.4.1 = mul d/dhs.12.7 dhs.12.7/dhs.12.4
+define d/dhs.12.4 = mul d/dhs.12.7 dhs.12.7/dhs.12.4
 
 # hs.12.3 = sub 1 hs.12.z
-define d/dhs.12.3.1 = mul d/dhs.12.9 dhs.12.9/dhs.12.3
+define d/dhs.12.3 = mul d/dhs.12.9 dhs.12.9/dhs.12.3
 define dhs.12.3/dhs.12.z = -1
 
 # hs.12.2 = mul hs.12.z hs.11
-define d/dhs.12.2.1 = mul d/dhs.12 dhs.12/dhs.12.2
+define d/dhs.12.2 = mul d/dhs.12 dhs.12/dhs.12.2
 define dhs.12.2/dhs.12.z = hs.11
 define dhs.12.2/dhs.11 = hs.12.z
 
 # hs.12.z = logistic hs.12.z.3
-define d/dhs.12.z.1 = mul d/dhs.12.2.1 dhs.12.2/dhs.12.z
-define d/dhs.12.z.2 = mul d/dhs.12.3.1 dhs.12.3/dhs.12.z
-define d/dhs.12.z = add d/dhs.12.z.1 d/dhs.12.z.2
+define d/dhs.12.z.4 = mul d/dhs.12.2 dhs.12.2/dhs.12.z
+define d/dhs.12.z.5 = mul d/dhs.12.3 dhs.12.3/dhs.12.z
+define d/dhs.12.z = add d/dhs.12.z.4 d/dhs.12.z.5
 define dhs.12.z/dhs.12.z.3 = logistic_deriv hs.12.z.3
 
 # hs.12.z.3 = add hs.12.z.1 hs.12.z.2
@@ -2919,10 +2919,10 @@ define dhs.12.z.3/dhs.12.z.1 = 1
 define dhs.12.z.3/dhs.12.z.2 = 1
 
 # hs.12.z.2 = slice hs.12.u 64 128
-define d/dhs.12.z.2.1 = mul d/dhs.12.z.3 dhs.12.z.3/dhs.12.z.2
+define d/dhs.12.z.2 = mul d/dhs.12.z.3 dhs.12.z.3/dhs.12.z.2
 
 # hs.12.z.1 = slice hs.12.a 64 128
-define d/dhs.12.z.1.1 = mul d/dhs.12.z.3 dhs.12.z.3/dhs.12.z.1
+define d/dhs.12.z.1 = mul d/dhs.12.z.3 dhs.12.z.3/dhs.12.z.1
 
 # hs.12.r = logistic hs.12.r.3
 define d/dhs.12.r = mul d/dhs.12.6 dhs.12.6/dhs.12.r
@@ -2941,7 +2941,7 @@ define d/dhs.12.r.1 = mul d/dhs.12.r.3 dhs.12.r.3/dhs.12.r.1
 
 # hs.12.u = matmul U hs.11
 define d/dhs.12.u.1 = unslice d/dhs.12.r.2 hs.12.u 0
-define d/dhs.12.u.2 = unslice d/dhs.12.z.2.1 hs.12.u 64
+define d/dhs.12.u.2 = unslice d/dhs.12.z.2 hs.12.u 64
 define d/dhs.12.u.3 = unslice d/dhs.12.5 hs.12.u 128
 define d/dhs.12.u.4 = add d/dhs.12.u.1 d/dhs.12.u.2
 define d/dhs.12.u = add d/dhs.12.u.4 d/dhs.12.u.3
@@ -2949,28 +2949,28 @@ define dhs.12.u/dU = hs.11
 define dhs.12.u/dhs.11 = transpose U
 
 # hs.12.a = add hs.12.a.1 b
-define d/dhs.12.a.1 = unslice d/dhs.12.r.1 hs.12.a 0
-define d/dhs.12.a.2 = unslice d/dhs.12.z.1.1 hs.12.a 64
-define d/dhs.12.a.3 = unslice d/dhs.12.4.1 hs.12.a 128
-define d/dhs.12.a.4 = add d/dhs.12.a.1 d/dhs.12.a.2
-define d/dhs.12.a = add d/dhs.12.a.4 d/dhs.12.a.3
+define d/dhs.12.a.2 = unslice d/dhs.12.r.1 hs.12.a 0
+define d/dhs.12.a.3 = unslice d/dhs.12.z.1 hs.12.a 64
+define d/dhs.12.a.4 = unslice d/dhs.12.4 hs.12.a 128
+define d/dhs.12.a.5 = add d/dhs.12.a.2 d/dhs.12.a.3
+define d/dhs.12.a = add d/dhs.12.a.5 d/dhs.12.a.4
 define dhs.12.a/dhs.12.a.1 = 1
 define dhs.12.a/db = 1
 
 # hs.12.a.1 = matmul W hs.12.1
-define d/dhs.12.a.1.1 = mul d/dhs.12.a dhs.12.a/dhs.12.a.1
+define d/dhs.12.a.1 = mul d/dhs.12.a dhs.12.a/dhs.12.a.1
 define dhs.12.a.1/dW = hs.12.1
 define dhs.12.a.1/dhs.12.1 = transpose W
 
 # hs.12.1 = index hs.2 12
-define d/dhs.12.1.1 = matmul dhs.12.a.1/dhs.12.1 d/dhs.12.a.1.1
+define d/dhs.12.1 = matmul dhs.12.a.1/dhs.12.1 d/dhs.12.a.1
 
 # hs.11 = add hs.11.2 hs.11.9
-define d/dhs.11.1 = matmul dhs.12.u/dhs.11 d/dhs.12.u
-define d/dhs.11.2 = mul d/dhs.12.2.1 dhs.12.2/dhs.11
-define d/dhs.11.3 = reshape d/dhs.35 [64]
-define d/dhs.11.4 = add d/dhs.11.1 d/dhs.11.2
-define d/dhs.11 = add d/dhs.11.4 d/dhs.11.3
+define d/dhs.11.10 = matmul dhs.12.u/dhs.11 d/dhs.12.u
+define d/dhs.11.11 = mul d/dhs.12.2 dhs.12.2/dhs.11
+define d/dhs.11.12 = reshape d/dhs.35 [64]
+define d/dhs.11.13 = add d/dhs.11.10 d/dhs.11.11
+define d/dhs.11 = add d/dhs.11.13 d/dhs.11.12
 define dhs.11/dhs.11.2 = 1
 define dhs.11/dhs.11.9 = 1
 
@@ -2997,21 +2997,21 @@ define dhs.11.6/dhs.11.5 = hs.11.r
 define d/dhs.11.5 = mul d/dhs.11.6 dhs.11.6/dhs.11.5
 
 # hs.11.4 = slice hs.11.a 128 192
-define d/dhs.11.4.1 = mul d/dhs.11.7 dhs.11.7/dhs.11.4
+define d/dhs.11.4 = mul d/dhs.11.7 dhs.11.7/dhs.11.4
 
 # hs.11.3 = sub 1 hs.11.z
-define d/dhs.11.3.1 = mul d/dhs.11.9 dhs.11.9/dhs.11.3
+define d/dhs.11.3 = mul d/dhs.11.9 dhs.11.9/dhs.11.3
 define dhs.11.3/dhs.11.z = -1
 
 # hs.11.2 = mul hs.11.z hs.10
-define d/dhs.11.2.1 = mul d/dhs.11 dhs.11/dhs.11.2
+define d/dhs.11.2 = mul d/dhs.11 dhs.11/dhs.11.2
 define dhs.11.2/dhs.11.z = hs.10
 define dhs.11.2/dhs.10 = hs.11.z
 
 # hs.11.z = logistic hs.11.z.3
-define d/dhs.11.z.1 = mul d/dhs.11.2.1 dhs.11.2/dhs.11.z
-define d/dhs.11.z.2 = mul d/dhs.11.3.1 dhs.11.3/dhs.11.z
-define d/dhs.11.z = add d/dhs.11.z.1 d/dhs.11.z.2
+define d/dhs.11.z.4 = mul d/dhs.11.2 dhs.11.2/dhs.11.z
+define d/dhs.11.z.5 = mul d/dhs.11.3 dhs.11.3/dhs.11.z
+define d/dhs.11.z = add d/dhs.11.z.4 d/dhs.11.z.5
 define dhs.11.z/dhs.11.z.3 = logistic_deriv hs.11.z.3
 
 # hs.11.z.3 = add hs.11.z.1 hs.11.z.2
@@ -3020,10 +3020,10 @@ define dhs.11.z.3/dhs.11.z.1 = 1
 define dhs.11.z.3/dhs.11.z.2 = 1
 
 # hs.11.z.2 = slice hs.11.u 64 128
-define d/dhs.11.z.2.1 = mul d/dhs.11.z.3 dhs.11.z.3/dhs.11.z.2
+define d/dhs.11.z.2 = mul d/dhs.11.z.3 dhs.11.z.3/dhs.11.z.2
 
 # hs.11.z.1 = slice hs.11.a 64 128
-define d/dhs.11.z.1.1 = mul d/dhs.11.z.3 dhs.11.z.3/dhs.11.z.1
+define d/dhs.11.z.1 = mul d/dhs.11.z.3 dhs.11.z.3/dhs.11.z.1
 
 # hs.11.r = logistic hs.11.r.3
 define d/dhs.11.r = mul d/dhs.11.6 dhs.11.6/dhs.11.r
@@ -3042,7 +3042,7 @@ define d/dhs.11.r.1 = mul d/dhs.11.r.3 dhs.11.r.3/dhs.11.r.1
 
 # hs.11.u = matmul U hs.10
 define d/dhs.11.u.1 = unslice d/dhs.11.r.2 hs.11.u 0
-define d/dhs.11.u.2 = unslice d/dhs.11.z.2.1 hs.11.u 64
+define d/dhs.11.u.2 = unslice d/dhs.11.z.2 hs.11.u 64
 define d/dhs.11.u.3 = unslice d/dhs.11.5 hs.11.u 128
 define d/dhs.11.u.4 = add d/dhs.11.u.1 d/dhs.11.u.2
 define d/dhs.11.u = add d/dhs.11.u.4 d/dhs.11.u.3
@@ -3050,28 +3050,28 @@ define dhs.11.u/dU = hs.10
 define dhs.11.u/dhs.10 = transpose U
 
 # hs.11.a = add hs.11.a.1 b
-define d/dhs.11.a.1 = unslice d/dhs.11.r.1 hs.11.a 0
-define d/dhs.11.a.2 = unslice d/dhs.11.z.1.1 hs.11.a 64
-define d/dhs.11.a.3 = unslice d/dhs.11.4.1 hs.11.a 128
-define d/dhs.11.a.4 = add d/dhs.11.a.1 d/dhs.11.a.2
-define d/dhs.11.a = add d/dhs.11.a.4 d/dhs.11.a.3
+define d/dhs.11.a.2 = unslice d/dhs.11.r.1 hs.11.a 0
+define d/dhs.11.a.3 = unslice d/dhs.11.z.1 hs.11.a 64
+define d/dhs.11.a.4 = unslice d/dhs.11.4 hs.11.a 128
+define d/dhs.11.a.5 = add d/dhs.11.a.2 d/dhs.11.a.3
+define d/dhs.11.a = add d/dhs.11.a.5 d/dhs.11.a.4
 define dhs.11.a/dhs.11.a.1 = 1
 define dhs.11.a/db = 1
 
 # hs.11.a.1 = matmul W hs.11.1
-define d/dhs.11.a.1.1 = mul d/dhs.11.a dhs.11.a/dhs.11.a.1
+define d/dhs.11.a.1 = mul d/dhs.11.a dhs.11.a/dhs.11.a.1
 define dhs.11.a.1/dW = hs.11.1
 define dhs.11.a.1/dhs.11.1 = transpose W
 
 # hs.11.1 = index hs.2 11
-define d/dhs.11.1.1 = matmul dhs.11.a.1/dhs.11.1 d/dhs.11.a.1.1
+define d/dhs.11.1 = matmul dhs.11.a.1/dhs.11.1 d/dhs.11.a.1
 
 # hs.10 = add hs.10.2 hs.10.9
-define d/dhs.10.1 = matmul dhs.11.u/dhs.10 d/dhs.11.u
-define d/dhs.10.2 = mul d/dhs.11.2.1 dhs.11.2/dhs.10
-define d/dhs.10.3 = reshape d/dhs.34 [64]
-define d/dhs.10.4 = add d/dhs.10.1 d/dhs.10.2
-define d/dhs.10 = add d/dhs.10.4 d/dhs.10.3
+define d/dhs.10.10 = matmul dhs.11.u/dhs.10 d/dhs.11.u
+define d/dhs.10.11 = mul d/dhs.11.2 dhs.11.2/dhs.10
+define d/dhs.10.12 = reshape d/dhs.34 [64]
+define d/dhs.10.13 = add d/dhs.10.10 d/dhs.10.11
+define d/dhs.10 = add d/dhs.10.13 d/dhs.10.12
 define dhs.10/dhs.10.2 = 1
 define dhs.10/dhs.10.9 = 1
 
@@ -3098,21 +3098,21 @@ define dhs.10.6/dhs.10.5 = hs.10.r
 define d/dhs.10.5 = mul d/dhs.10.6 dhs.10.6/dhs.10.5
 
 # hs.10.4 = slice hs.10.a 128 192
-define d/dhs.10.4.1 = mul d/dhs.10.7 dhs.10.7/dhs.10.4
+define d/dhs.10.4 = mul d/dhs.10.7 dhs.10.7/dhs.10.4
 
 # hs.10.3 = sub 1 hs.10.z
-define d/dhs.10.3.1 = mul d/dhs.10.9 dhs.10.9/dhs.10.3
+define d/dhs.10.3 = mul d/dhs.10.9 dhs.10.9/dhs.10.3
 define dhs.10.3/dhs.10.z = -1
 
 # hs.10.2 = mul hs.10.z hs.9
-define d/dhs.10.2.1 = mul d/dhs.10 dhs.10/dhs.10.2
+define d/dhs.10.2 = mul d/dhs.10 dhs.10/dhs.10.2
 define dhs.10.2/dhs.10.z = hs.9
 define dhs.10.2/dhs.9 = hs.10.z
 
 # hs.10.z = logistic hs.10.z.3
-define d/dhs.10.z.1 = mul d/dhs.10.2.1 dhs.10.2/dhs.10.z
-define d/dhs.10.z.2 = mul d/dhs.10.3.1 dhs.10.3/dhs.10.z
-define d/dhs.10.z = add d/dhs.10.z.1 d/dhs.10.z.2
+define d/dhs.10.z.4 = mul d/dhs.10.2 dhs.10.2/dhs.10.z
+define d/dhs.10.z.5 = mul d/dhs.10.3 dhs.10.3/dhs.10.z
+define d/dhs.10.z = add d/dhs.10.z.4 d/dhs.10.z.5
 define dhs.10.z/dhs.10.z.3 = logistic_deriv hs.10.z.3
 
 # hs.10.z.3 = add hs.10.z.1 hs.10.z.2
@@ -3121,10 +3121,10 @@ define dhs.10.z.3/dhs.10.z.1 = 1
 define dhs.10.z.3/dhs.10.z.2 = 1
 
 # hs.10.z.2 = slice hs.10.u 64 128
-define d/dhs.10.z.2.1 = mul d/dhs.10.z.3 dhs.10.z.3/dhs.10.z.2
+define d/dhs.10.z.2 = mul d/dhs.10.z.3 dhs.10.z.3/dhs.10.z.2
 
 # hs.10.z.1 = slice hs.10.a 64 128
-define d/dhs.10.z.1.1 = mul d/dhs.10.z.3 dhs.10.z.3/dhs.10.z.1
+define d/dhs.10.z.1 = mul d/dhs.10.z.3 dhs.10.z.3/dhs.10.z.1
 
 # hs.10.r = logistic hs.10.r.3
 define d/dhs.10.r = mul d/dhs.10.6 dhs.10.6/dhs.10.r
@@ -3143,7 +3143,7 @@ define d/dhs.10.r.1 = mul d/dhs.10.r.3 dhs.10.r.3/dhs.10.r.1
 
 # hs.10.u = matmul U hs.9
 define d/dhs.10.u.1 = unslice d/dhs.10.r.2 hs.10.u 0
-define d/dhs.10.u.2 = unslice d/dhs.10.z.2.1 hs.10.u 64
+define d/dhs.10.u.2 = unslice d/dhs.10.z.2 hs.10.u 64
 define d/dhs.10.u.3 = unslice d/dhs.10.5 hs.10.u 128
 define d/dhs.10.u.4 = add d/dhs.10.u.1 d/dhs.10.u.2
 define d/dhs.10.u = add d/dhs.10.u.4 d/dhs.10.u.3
@@ -3151,28 +3151,28 @@ define dhs.10.u/dU = hs.9
 define dhs.10.u/dhs.9 = transpose U
 
 # hs.10.a = add hs.10.a.1 b
-define d/dhs.10.a.1 = unslice d/dhs.10.r.1 hs.10.a 0
-define d/dhs.10.a.2 = unslice d/dhs.10.z.1.1 hs.10.a 64
-define d/dhs.10.a.3 = unslice d/dhs.10.4.1 hs.10.a 128
-define d/dhs.10.a.4 = add d/dhs.10.a.1 d/dhs.10.a.2
-define d/dhs.10.a = add d/dhs.10.a.4 d/dhs.10.a.3
+define d/dhs.10.a.2 = unslice d/dhs.10.r.1 hs.10.a 0
+define d/dhs.10.a.3 = unslice d/dhs.10.z.1 hs.10.a 64
+define d/dhs.10.a.4 = unslice d/dhs.10.4 hs.10.a 128
+define d/dhs.10.a.5 = add d/dhs.10.a.2 d/dhs.10.a.3
+define d/dhs.10.a = add d/dhs.10.a.5 d/dhs.10.a.4
 define dhs.10.a/dhs.10.a.1 = 1
 define dhs.10.a/db = 1
 
 # hs.10.a.1 = matmul W hs.10.1
-define d/dhs.10.a.1.1 = mul d/dhs.10.a dhs.10.a/dhs.10.a.1
+define d/dhs.10.a.1 = mul d/dhs.10.a dhs.10.a/dhs.10.a.1
 define dhs.10.a.1/dW = hs.10.1
 define dhs.10.a.1/dhs.10.1 = transpose W
 
 # hs.10.1 = index hs.2 10
-define d/dhs.10.1.1 = matmul dhs.10.a.1/dhs.10.1 d/dhs.10.a.1.1
+define d/dhs.10.1 = matmul dhs.10.a.1/dhs.10.1 d/dhs.10.a.1
 
 # hs.9 = add hs.9.2 hs.9.9
-define d/dhs.9.1 = matmul dhs.10.u/dhs.9 d/dhs.10.u
-define d/dhs.9.2 = mul d/dhs.10.2.1 dhs.10.2/dhs.9
-define d/dhs.9.3 = reshape d/dhs.32 [64]
-define d/dhs.9.4 = add d/dhs.9.1 d/dhs.9.2
-define d/dhs.9 = add d/dhs.9.4 d/dhs.9.3
+define d/dhs.9.10 = matmul dhs.10.u/dhs.9 d/dhs.10.u
+define d/dhs.9.11 = mul d/dhs.10.2 dhs.10.2/dhs.9
+define d/dhs.9.12 = reshape d/dhs.32 [64]
+define d/dhs.9.13 = add d/dhs.9.10 d/dhs.9.11
+define d/dhs.9 = add d/dhs.9.13 d/dhs.9.12
 define dhs.9/dhs.9.2 = 1
 define dhs.9/dhs.9.9 = 1
 
@@ -3199,21 +3199,21 @@ define dhs.9.6/dhs.9.5 = hs.9.r
 define d/dhs.9.5 = mul d/dhs.9.6 dhs.9.6/dhs.9.5
 
 # hs.9.4 = slice hs.9.a 128 192
-define d/dhs.9.4.1 = mul d/dhs.9.7 dhs.9.7/dhs.9.4
+define d/dhs.9.4 = mul d/dhs.9.7 dhs.9.7/dhs.9.4
 
 # hs.9.3 = sub 1 hs.9.z
-define d/dhs.9.3.1 = mul d/dhs.9.9 dhs.9.9/dhs.9.3
+define d/dhs.9.3 = mul d/dhs.9.9 dhs.9.9/dhs.9.3
 define dhs.9.3/dhs.9.z = -1
 
 # hs.9.2 = mul hs.9.z hs.8
-define d/dhs.9.2.1 = mul d/dhs.9 dhs.9/dhs.9.2
+define d/dhs.9.2 = mul d/dhs.9 dhs.9/dhs.9.2
 define dhs.9.2/dhs.9.z = hs.8
 define dhs.9.2/dhs.8 = hs.9.z
 
 # hs.9.z = logistic hs.9.z.3
-define d/dhs.9.z.1 = mul d/dhs.9.2.1 dhs.9.2/dhs.9.z
-define d/dhs.9.z.2 = mul d/dhs.9.3.1 dhs.9.3/dhs.9.z
-define d/dhs.9.z = add d/dhs.9.z.1 d/dhs.9.z.2
+define d/dhs.9.z.4 = mul d/dhs.9.2 dhs.9.2/dhs.9.z
+define d/dhs.9.z.5 = mul d/dhs.9.3 dhs.9.3/dhs.9.z
+define d/dhs.9.z = add d/dhs.9.z.4 d/dhs.9.z.5
 define dhs.9.z/dhs.9.z.3 = logistic_deriv hs.9.z.3
 
 # hs.9.z.3 = add hs.9.z.1 hs.9.z.2
@@ -3222,10 +3222,10 @@ define dhs.9.z.3/dhs.9.z.1 = 1
 define dhs.9.z.3/dhs.9.z.2 = 1
 
 # hs.9.z.2 = slice hs.9.u 64 128
-define d/dhs.9.z.2.1 = mul d/dhs.9.z.3 dhs.9.z.3/dhs.9.z.2
+define d/dhs.9.z.2 = mul d/dhs.9.z.3 dhs.9.z.3/dhs.9.z.2
 
 # hs.9.z.1 = slice hs.9.a 64 128
-define d/dhs.9.z.1.1 = mul d/dhs.9.z.3 dhs.9.z.3/dhs.9.z.1
+define d/dhs.9.z.1 = mul d/dhs.9.z.3 dhs.9.z.3/dhs.9.z.1
 
 # hs.9.r = logistic hs.9.r.3
 define d/dhs.9.r = mul d/dhs.9.6 dhs.9.6/dhs.9.r
@@ -3244,7 +3244,7 @@ define d/dhs.9.r.1 = mul d/dhs.9.r.3 dhs.9.r.3/dhs.9.r.1
 
 # hs.9.u = matmul U hs.8
 define d/dhs.9.u.1 = unslice d/dhs.9.r.2 hs.9.u 0
-define d/dhs.9.u.2 = unslice d/dhs.9.z.2.1 hs.9.u 64
+define d/dhs.9.u.2 = unslice d/dhs.9.z.2 hs.9.u 64
 define d/dhs.9.u.3 = unslice d/dhs.9.5 hs.9.u 128
 define d/dhs.9.u.4 = add d/dhs.9.u.1 d/dhs.9.u.2
 define d/dhs.9.u = add d/dhs.9.u.4 d/dhs.9.u.3
@@ -3252,28 +3252,28 @@ define dhs.9.u/dU = hs.8
 define dhs.9.u/dhs.8 = transpose U
 
 # hs.9.a = add hs.9.a.1 b
-define d/dhs.9.a.1 = unslice d/dhs.9.r.1 hs.9.a 0
-define d/dhs.9.a.2 = unslice d/dhs.9.z.1.1 hs.9.a 64
-define d/dhs.9.a.3 = unslice d/dhs.9.4.1 hs.9.a 128
-define d/dhs.9.a.4 = add d/dhs.9.a.1 d/dhs.9.a.2
-define d/dhs.9.a = add d/dhs.9.a.4 d/dhs.9.a.3
+define d/dhs.9.a.2 = unslice d/dhs.9.r.1 hs.9.a 0
+define d/dhs.9.a.3 = unslice d/dhs.9.z.1 hs.9.a 64
+define d/dhs.9.a.4 = unslice d/dhs.9.4 hs.9.a 128
+define d/dhs.9.a.5 = add d/dhs.9.a.2 d/dhs.9.a.3
+define d/dhs.9.a = add d/dhs.9.a.5 d/dhs.9.a.4
 define dhs.9.a/dhs.9.a.1 = 1
 define dhs.9.a/db = 1
 
 # hs.9.a.1 = matmul W hs.9.1
-define d/dhs.9.a.1.1 = mul d/dhs.9.a dhs.9.a/dhs.9.a.1
+define d/dhs.9.a.1 = mul d/dhs.9.a dhs.9.a/dhs.9.a.1
 define dhs.9.a.1/dW = hs.9.1
 define dhs.9.a.1/dhs.9.1 = transpose W
 
 # hs.9.1 = index hs.2 9
-define d/dhs.9.1.1 = matmul dhs.9.a.1/dhs.9.1 d/dhs.9.a.1.1
+define d/dhs.9.1 = matmul dhs.9.a.1/dhs.9.1 d/dhs.9.a.1
 
 # hs.8 = add hs.8.2 hs.8.9
-define d/dhs.8.1 = matmul dhs.9.u/dhs.8 d/dhs.9.u
-define d/dhs.8.2 = mul d/dhs.9.2.1 dhs.9.2/dhs.8
-define d/dhs.8.3 = reshape d/dhs.31 [64]
-define d/dhs.8.4 = add d/dhs.8.1 d/dhs.8.2
-define d/dhs.8 = add d/dhs.8.4 d/dhs.8.3
+define d/dhs.8.10 = matmul dhs.9.u/dhs.8 d/dhs.9.u
+define d/dhs.8.11 = mul d/dhs.9.2 dhs.9.2/dhs.8
+define d/dhs.8.12 = reshape d/dhs.31 [64]
+define d/dhs.8.13 = add d/dhs.8.10 d/dhs.8.11
+define d/dhs.8 = add d/dhs.8.13 d/dhs.8.12
 define dhs.8/dhs.8.2 = 1
 define dhs.8/dhs.8.9 = 1
 
@@ -3300,21 +3300,21 @@ define dhs.8.6/dhs.8.5 = hs.8.r
 define d/dhs.8.5 = mul d/dhs.8.6 dhs.8.6/dhs.8.5
 
 # hs.8.4 = slice hs.8.a 128 192
-define d/dhs.8.4.1 = mul d/dhs.8.7 dhs.8.7/dhs.8.4
+define d/dhs.8.4 = mul d/dhs.8.7 dhs.8.7/dhs.8.4
 
 # hs.8.3 = sub 1 hs.8.z
-define d/dhs.8.3.1 = mul d/dhs.8.9 dhs.8.9/dhs.8.3
+define d/dhs.8.3 = mul d/dhs.8.9 dhs.8.9/dhs.8.3
 define dhs.8.3/dhs.8.z = -1
 
 # hs.8.2 = mul hs.8.z hs.7
-define d/dhs.8.2.1 = mul d/dhs.8 dhs.8/dhs.8.2
+define d/dhs.8.2 = mul d/dhs.8 dhs.8/dhs.8.2
 define dhs.8.2/dhs.8.z = hs.7
 define dhs.8.2/dhs.7 = hs.8.z
 
 # hs.8.z = logistic hs.8.z.3
-define d/dhs.8.z.1 = mul d/dhs.8.2.1 dhs.8.2/dhs.8.z
-define d/dhs.8.z.2 = mul d/dhs.8.3.1 dhs.8.3/dhs.8.z
-define d/dhs.8.z = add d/dhs.8.z.1 d/dhs.8.z.2
+define d/dhs.8.z.4 = mul d/dhs.8.2 dhs.8.2/dhs.8.z
+define d/dhs.8.z.5 = mul d/dhs.8.3 dhs.8.3/dhs.8.z
+define d/dhs.8.z = add d/dhs.8.z.4 d/dhs.8.z.5
 define dhs.8.z/dhs.8.z.3 = logistic_deriv hs.8.z.3
 
 # hs.8.z.3 = add hs.8.z.1 hs.8.z.2
@@ -3323,10 +3323,10 @@ define dhs.8.z.3/dhs.8.z.1 = 1
 define dhs.8.z.3/dhs.8.z.2 = 1
 
 # hs.8.z.2 = slice hs.8.u 64 128
-define d/dhs.8.z.2.1 = mul d/dhs.8.z.3 dhs.8.z.3/dhs.8.z.2
+define d/dhs.8.z.2 = mul d/dhs.8.z.3 dhs.8.z.3/dhs.8.z.2
 
 # hs.8.z.1 = slice hs.8.a 64 128
-define d/dhs.8.z.1.1 = mul d/dhs.8.z.3 dhs.8.z.3/dhs.8.z.1
+define d/dhs.8.z.1 = mul d/dhs.8.z.3 dhs.8.z.3/dhs.8.z.1
 
 # hs.8.r = logistic hs.8.r.3
 define d/dhs.8.r = mul d/dhs.8.6 dhs.8.6/dhs.8.r
@@ -3345,7 +3345,7 @@ define d/dhs.8.r.1 = mul d/dhs.8.r.3 dhs.8.r.3/dhs.8.r.1
 
 # hs.8.u = matmul U hs.7
 define d/dhs.8.u.1 = unslice d/dhs.8.r.2 hs.8.u 0
-define d/dhs.8.u.2 = unslice d/dhs.8.z.2.1 hs.8.u 64
+define d/dhs.8.u.2 = unslice d/dhs.8.z.2 hs.8.u 64
 define d/dhs.8.u.3 = unslice d/dhs.8.5 hs.8.u 128
 define d/dhs.8.u.4 = add d/dhs.8.u.1 d/dhs.8.u.2
 define d/dhs.8.u = add d/dhs.8.u.4 d/dhs.8.u.3
@@ -3353,28 +3353,28 @@ define dhs.8.u/dU = hs.7
 define dhs.8.u/dhs.7 = transpose U
 
 # hs.8.a = add hs.8.a.1 b
-define d/dhs.8.a.1 = unslice d/dhs.8.r.1 hs.8.a 0
-define d/dhs.8.a.2 = unslice d/dhs.8.z.1.1 hs.8.a 64
-define d/dhs.8.a.3 = unslice d/dhs.8.4.1 hs.8.a 128
-define d/dhs.8.a.4 = add d/dhs.8.a.1 d/dhs.8.a.2
-define d/dhs.8.a = add d/dhs.8.a.4 d/dhs.8.a.3
+define d/dhs.8.a.2 = unslice d/dhs.8.r.1 hs.8.a 0
+define d/dhs.8.a.3 = unslice d/dhs.8.z.1 hs.8.a 64
+define d/dhs.8.a.4 = unslice d/dhs.8.4 hs.8.a 128
+define d/dhs.8.a.5 = add d/dhs.8.a.2 d/dhs.8.a.3
+define d/dhs.8.a = add d/dhs.8.a.5 d/dhs.8.a.4
 define dhs.8.a/dhs.8.a.1 = 1
 define dhs.8.a/db = 1
 
 # hs.8.a.1 = matmul W hs.8.1
-define d/dhs.8.a.1.1 = mul d/dhs.8.a dhs.8.a/dhs.8.a.1
+define d/dhs.8.a.1 = mul d/dhs.8.a dhs.8.a/dhs.8.a.1
 define dhs.8.a.1/dW = hs.8.1
 define dhs.8.a.1/dhs.8.1 = transpose W
 
 # hs.8.1 = index hs.2 8
-define d/dhs.8.1.1 = matmul dhs.8.a.1/dhs.8.1 d/dhs.8.a.1.1
+define d/dhs.8.1 = matmul dhs.8.a.1/dhs.8.1 d/dhs.8.a.1
 
 # hs.7 = add hs.7.2 hs.7.9
-define d/dhs.7.1 = matmul dhs.8.u/dhs.7 d/dhs.8.u
-define d/dhs.7.2 = mul d/dhs.8.2.1 dhs.8.2/dhs.7
-define d/dhs.7.3 = reshape d/dhs.27 [64]
-define d/dhs.7.4 = add d/dhs.7.1 d/dhs.7.2
-define d/dhs.7 = add d/dhs.7.4 d/dhs.7.3
+define d/dhs.7.10 = matmul dhs.8.u/dhs.7 d/dhs.8.u
+define d/dhs.7.11 = mul d/dhs.8.2 dhs.8.2/dhs.7
+define d/dhs.7.12 = reshape d/dhs.27 [64]
+define d/dhs.7.13 = add d/dhs.7.10 d/dhs.7.11
+define d/dhs.7 = add d/dhs.7.13 d/dhs.7.12
 define dhs.7/dhs.7.2 = 1
 define dhs.7/dhs.7.9 = 1
 
@@ -3401,21 +3401,21 @@ define dhs.7.6/dhs.7.5 = hs.7.r
 define d/dhs.7.5 = mul d/dhs.7.6 dhs.7.6/dhs.7.5
 
 # hs.7.4 = slice hs.7.a 128 192
-define d/dhs.7.4.1 = mul d/dhs.7.7 dhs.7.7/dhs.7.4
+define d/dhs.7.4 = mul d/dhs.7.7 dhs.7.7/dhs.7.4
 
 # hs.7.3 = sub 1 hs.7.z
-define d/dhs.7.3.1 = mul d/dhs.7.9 dhs.7.9/dhs.7.3
+define d/dhs.7.3 = mul d/dhs.7.9 dhs.7.9/dhs.7.3
 define dhs.7.3/dhs.7.z = -1
 
 # hs.7.2 = mul hs.7.z hs.6
-define d/dhs.7.2.1 = mul d/dhs.7 dhs.7/dhs.7.2
+define d/dhs.7.2 = mul d/dhs.7 dhs.7/dhs.7.2
 define dhs.7.2/dhs.7.z = hs.6
 define dhs.7.2/dhs.6 = hs.7.z
 
 # hs.7.z = logistic hs.7.z.3
-define d/dhs.7.z.1 = mul d/dhs.7.2.1 dhs.7.2/dhs.7.z
-define d/dhs.7.z.2 = mul d/dhs.7.3.1 dhs.7.3/dhs.7.z
-define d/dhs.7.z = add d/dhs.7.z.1 d/dhs.7.z.2
+define d/dhs.7.z.4 = mul d/dhs.7.2 dhs.7.2/dhs.7.z
+define d/dhs.7.z.5 = mul d/dhs.7.3 dhs.7.3/dhs.7.z
+define d/dhs.7.z = add d/dhs.7.z.4 d/dhs.7.z.5
 define dhs.7.z/dhs.7.z.3 = logistic_deriv hs.7.z.3
 
 # hs.7.z.3 = add hs.7.z.1 hs.7.z.2
@@ -3424,10 +3424,10 @@ define dhs.7.z.3/dhs.7.z.1 = 1
 define dhs.7.z.3/dhs.7.z.2 = 1
 
 # hs.7.z.2 = slice hs.7.u 64 128
-define d/dhs.7.z.2.1 = mul d/dhs.7.z.3 dhs.7.z.3/dhs.7.z.2
+define d/dhs.7.z.2 = mul d/dhs.7.z.3 dhs.7.z.3/dhs.7.z.2
 
 # hs.7.z.1 = slice hs.7.a 64 128
-define d/dhs.7.z.1.1 = mul d/dhs.7.z.3 dhs.7.z.3/dhs.7.z.1
+define d/dhs.7.z.1 = mul d/dhs.7.z.3 dhs.7.z.3/dhs.7.z.1
 
 # hs.7.r = logistic hs.7.r.3
 define d/dhs.7.r = mul d/dhs.7.6 dhs.7.6/dhs.7.r
@@ -3446,7 +3446,7 @@ define d/dhs.7.r.1 = mul d/dhs.7.r.3 dhs.7.r.3/dhs.7.r.1
 
 # hs.7.u = matmul U hs.6
 define d/dhs.7.u.1 = unslice d/dhs.7.r.2 hs.7.u 0
-define d/dhs.7.u.2 = unslice d/dhs.7.z.2.1 hs.7.u 64
+define d/dhs.7.u.2 = unslice d/dhs.7.z.2 hs.7.u 64
 define d/dhs.7.u.3 = unslice d/dhs.7.5 hs.7.u 128
 define d/dhs.7.u.4 = add d/dhs.7.u.1 d/dhs.7.u.2
 define d/dhs.7.u = add d/dhs.7.u.4 d/dhs.7.u.3
@@ -3454,28 +3454,28 @@ define dhs.7.u/dU = hs.6
 define dhs.7.u/dhs.6 = transpose U
 
 # hs.7.a = add hs.7.a.1 b
-define d/dhs.7.a.1 = unslice d/dhs.7.r.1 hs.7.a 0
-define d/dhs.7.a.2 = unslice d/dhs.7.z.1.1 hs.7.a 64
-define d/dhs.7.a.3 = unslice d/dhs.7.4.1 hs.7.a 128
-define d/dhs.7.a.4 = add d/dhs.7.a.1 d/dhs.7.a.2
-define d/dhs.7.a = add d/dhs.7.a.4 d/dhs.7.a.3
+define d/dhs.7.a.2 = unslice d/dhs.7.r.1 hs.7.a 0
+define d/dhs.7.a.3 = unslice d/dhs.7.z.1 hs.7.a 64
+define d/dhs.7.a.4 = unslice d/dhs.7.4 hs.7.a 128
+define d/dhs.7.a.5 = add d/dhs.7.a.2 d/dhs.7.a.3
+define d/dhs.7.a = add d/dhs.7.a.5 d/dhs.7.a.4
 define dhs.7.a/dhs.7.a.1 = 1
 define dhs.7.a/db = 1
 
 # hs.7.a.1 = matmul W hs.7.1
-define d/dhs.7.a.1.1 = mul d/dhs.7.a dhs.7.a/dhs.7.a.1
+define d/dhs.7.a.1 = mul d/dhs.7.a dhs.7.a/dhs.7.a.1
 define dhs.7.a.1/dW = hs.7.1
 define dhs.7.a.1/dhs.7.1 = transpose W
 
 # hs.7.1 = index hs.2 7
-define d/dhs.7.1.1 = matmul dhs.7.a.1/dhs.7.1 d/dhs.7.a.1.1
+define d/dhs.7.1 = matmul dhs.7.a.1/dhs.7.1 d/dhs.7.a.1
 
 # hs.6 = add hs.6.2 hs.6.9
-define d/dhs.6.1 = matmul dhs.7.u/dhs.6 d/dhs.7.u
-define d/dhs.6.2 = mul d/dhs.7.2.1 dhs.7.2/dhs.6
-define d/dhs.6.3 = reshape d/dhs.26 [64]
-define d/dhs.6.4 = add d/dhs.6.1 d/dhs.6.2
-define d/dhs.6 = add d/dhs.6.4 d/dhs.6.3
+define d/dhs.6.10 = matmul dhs.7.u/dhs.6 d/dhs.7.u
+define d/dhs.6.11 = mul d/dhs.7.2 dhs.7.2/dhs.6
+define d/dhs.6.12 = reshape d/dhs.26 [64]
+define d/dhs.6.13 = add d/dhs.6.10 d/dhs.6.11
+define d/dhs.6 = add d/dhs.6.13 d/dhs.6.12
 define dhs.6/dhs.6.2 = 1
 define dhs.6/dhs.6.9 = 1
 
@@ -3502,21 +3502,21 @@ define dhs.6.6/dhs.6.5 = hs.6.r
 define d/dhs.6.5 = mul d/dhs.6.6 dhs.6.6/dhs.6.5
 
 # hs.6.4 = slice hs.6.a 128 192
-define d/dhs.6.4.1 = mul d/dhs.6.7 dhs.6.7/dhs.6.4
+define d/dhs.6.4 = mul d/dhs.6.7 dhs.6.7/dhs.6.4
 
 # hs.6.3 = sub 1 hs.6.z
-define d/dhs.6.3.1 = mul d/dhs.6.9 dhs.6.9/dhs.6.3
+define d/dhs.6.3 = mul d/dhs.6.9 dhs.6.9/dhs.6.3
 define dhs.6.3/dhs.6.z = -1
 
 # hs.6.2 = mul hs.6.z hs.5
-define d/dhs.6.2.1 = mul d/dhs.6 dhs.6/dhs.6.2
+define d/dhs.6.2 = mul d/dhs.6 dhs.6/dhs.6.2
 define dhs.6.2/dhs.6.z = hs.5
 define dhs.6.2/dhs.5 = hs.6.z
 
 # hs.6.z = logistic hs.6.z.3
-define d/dhs.6.z.1 = mul d/dhs.6.2.1 dhs.6.2/dhs.6.z
-define d/dhs.6.z.2 = mul d/dhs.6.3.1 dhs.6.3/dhs.6.z
-define d/dhs.6.z = add d/dhs.6.z.1 d/dhs.6.z.2
+define d/dhs.6.z.4 = mul d/dhs.6.2 dhs.6.2/dhs.6.z
+define d/dhs.6.z.5 = mul d/dhs.6.3 dhs.6.3/dhs.6.z
+define d/dhs.6.z = add d/dhs.6.z.4 d/dhs.6.z.5
 define dhs.6.z/dhs.6.z.3 = logistic_deriv hs.6.z.3
 
 # hs.6.z.3 = add hs.6.z.1 hs.6.z.2
@@ -3525,10 +3525,10 @@ define dhs.6.z.3/dhs.6.z.1 = 1
 define dhs.6.z.3/dhs.6.z.2 = 1
 
 # hs.6.z.2 = slice hs.6.u 64 128
-define d/dhs.6.z.2.1 = mul d/dhs.6.z.3 dhs.6.z.3/dhs.6.z.2
+define d/dhs.6.z.2 = mul d/dhs.6.z.3 dhs.6.z.3/dhs.6.z.2
 
 # hs.6.z.1 = slice hs.6.a 64 128
-define d/dhs.6.z.1.1 = mul d/dhs.6.z.3 dhs.6.z.3/dhs.6.z.1
+define d/dhs.6.z.1 = mul d/dhs.6.z.3 dhs.6.z.3/dhs.6.z.1
 
 # hs.6.r = logistic hs.6.r.3
 define d/dhs.6.r = mul d/dhs.6.6 dhs.6.6/dhs.6.r
@@ -3547,7 +3547,7 @@ define d/dhs.6.r.1 = mul d/dhs.6.r.3 dhs.6.r.3/dhs.6.r.1
 
 # hs.6.u = matmul U hs.5
 define d/dhs.6.u.1 = unslice d/dhs.6.r.2 hs.6.u 0
-define d/dhs.6.u.2 = unslice d/dhs.6.z.2.1 hs.6.u 64
+define d/dhs.6.u.2 = unslice d/dhs.6.z.2 hs.6.u 64
 define d/dhs.6.u.3 = unslice d/dhs.6.5 hs.6.u 128
 define d/dhs.6.u.4 = add d/dhs.6.u.1 d/dhs.6.u.2
 define d/dhs.6.u = add d/dhs.6.u.4 d/dhs.6.u.3
@@ -3555,28 +3555,28 @@ define dhs.6.u/dU = hs.5
 define dhs.6.u/dhs.5 = transpose U
 
 # hs.6.a = add hs.6.a.1 b
-define d/dhs.6.a.1 = unslice d/dhs.6.r.1 hs.6.a 0
-define d/dhs.6.a.2 = unslice d/dhs.6.z.1.1 hs.6.a 64
-define d/dhs.6.a.3 = unslice d/dhs.6.4.1 hs.6.a 128
-define d/dhs.6.a.4 = add d/dhs.6.a.1 d/dhs.6.a.2
-define d/dhs.6.a = add d/dhs.6.a.4 d/dhs.6.a.3
+define d/dhs.6.a.2 = unslice d/dhs.6.r.1 hs.6.a 0
+define d/dhs.6.a.3 = unslice d/dhs.6.z.1 hs.6.a 64
+define d/dhs.6.a.4 = unslice d/dhs.6.4 hs.6.a 128
+define d/dhs.6.a.5 = add d/dhs.6.a.2 d/dhs.6.a.3
+define d/dhs.6.a = add d/dhs.6.a.5 d/dhs.6.a.4
 define dhs.6.a/dhs.6.a.1 = 1
 define dhs.6.a/db = 1
 
 # hs.6.a.1 = matmul W hs.6.1
-define d/dhs.6.a.1.1 = mul d/dhs.6.a dhs.6.a/dhs.6.a.1
+define d/dhs.6.a.1 = mul d/dhs.6.a dhs.6.a/dhs.6.a.1
 define dhs.6.a.1/dW = hs.6.1
 define dhs.6.a.1/dhs.6.1 = transpose W
 
 # hs.6.1 = index hs.2 6
-define d/dhs.6.1.1 = matmul dhs.6.a.1/dhs.6.1 d/dhs.6.a.1.1
+define d/dhs.6.1 = matmul dhs.6.a.1/dhs.6.1 d/dhs.6.a.1
 
 # hs.5 = add hs.5.2 hs.5.9
-define d/dhs.5.1 = matmul dhs.6.u/dhs.5 d/dhs.6.u
-define d/dhs.5.2 = mul d/dhs.6.2.1 dhs.6.2/dhs.5
-define d/dhs.5.3 = reshape d/dhs.24 [64]
-define d/dhs.5.4 = add d/dhs.5.1 d/dhs.5.2
-define d/dhs.5 = add d/dhs.5.4 d/dhs.5.3
+define d/dhs.5.10 = matmul dhs.6.u/dhs.5 d/dhs.6.u
+define d/dhs.5.11 = mul d/dhs.6.2 dhs.6.2/dhs.5
+define d/dhs.5.12 = reshape d/dhs.24 [64]
+define d/dhs.5.13 = add d/dhs.5.10 d/dhs.5.11
+define d/dhs.5 = add d/dhs.5.13 d/dhs.5.12
 define dhs.5/dhs.5.2 = 1
 define dhs.5/dhs.5.9 = 1
 
@@ -3603,21 +3603,21 @@ define dhs.5.6/dhs.5.5 = hs.5.r
 define d/dhs.5.5 = mul d/dhs.5.6 dhs.5.6/dhs.5.5
 
 # hs.5.4 = slice hs.5.a 128 192
-define d/dhs.5.4.1 = mul d/dhs.5.7 dhs.5.7/dhs.5.4
+define d/dhs.5.4 = mul d/dhs.5.7 dhs.5.7/dhs.5.4
 
 # hs.5.3 = sub 1 hs.5.z
-define d/dhs.5.3.1 = mul d/dhs.5.9 dhs.5.9/dhs.5.3
+define d/dhs.5.3 = mul d/dhs.5.9 dhs.5.9/dhs.5.3
 define dhs.5.3/dhs.5.z = -1
 
 # hs.5.2 = mul hs.5.z hs.4
-define d/dhs.5.2.1 = mul d/dhs.5 dhs.5/dhs.5.2
+define d/dhs.5.2 = mul d/dhs.5 dhs.5/dhs.5.2
 define dhs.5.2/dhs.5.z = hs.4
 define dhs.5.2/dhs.4 = hs.5.z
 
 # hs.5.z = logistic hs.5.z.3
-define d/dhs.5.z.1 = mul d/dhs.5.2.1 dhs.5.2/dhs.5.z
-define d/dhs.5.z.2 = mul d/dhs.5.3.1 dhs.5.3/dhs.5.z
-define d/dhs.5.z = add d/dhs.5.z.1 d/dhs.5.z.2
+define d/dhs.5.z.4 = mul d/dhs.5.2 dhs.5.2/dhs.5.z
+define d/dhs.5.z.5 = mul d/dhs.5.3 dhs.5.3/dhs.5.z
+define d/dhs.5.z = add d/dhs.5.z.4 d/dhs.5.z.5
 define dhs.5.z/dhs.5.z.3 = logistic_deriv hs.5.z.3
 
 # hs.5.z.3 = add hs.5.z.1 hs.5.z.2
@@ -3626,10 +3626,10 @@ define dhs.5.z.3/dhs.5.z.1 = 1
 define dhs.5.z.3/dhs.5.z.2 = 1
 
 # hs.5.z.2 = slice hs.5.u 64 128
-define d/dhs.5.z.2.1 = mul d/dhs.5.z.3 dhs.5.z.3/dhs.5.z.2
+define d/dhs.5.z.2 = mul d/dhs.5.z.3 dhs.5.z.3/dhs.5.z.2
 
 # hs.5.z.1 = slice hs.5.a 64 128
-define d/dhs.5.z.1.1 = mul d/dhs.5.z.3 dhs.5.z.3/dhs.5.z.1
+define d/dhs.5.z.1 = mul d/dhs.5.z.3 dhs.5.z.3/dhs.5.z.1
 
 # hs.5.r = logistic hs.5.r.3
 define d/dhs.5.r = mul d/dhs.5.6 dhs.5.6/dhs.5.r
@@ -3648,7 +3648,7 @@ define d/dhs.5.r.1 = mul d/dhs.5.r.3 dhs.5.r.3/dhs.5.r.1
 
 # hs.5.u = matmul U hs.4
 define d/dhs.5.u.1 = unslice d/dhs.5.r.2 hs.5.u 0
-define d/dhs.5.u.2 = unslice d/dhs.5.z.2.1 hs.5.u 64
+define d/dhs.5.u.2 = unslice d/dhs.5.z.2 hs.5.u 64
 define d/dhs.5.u.3 = unslice d/dhs.5.5 hs.5.u 128
 define d/dhs.5.u.4 = add d/dhs.5.u.1 d/dhs.5.u.2
 define d/dhs.5.u = add d/dhs.5.u.4 d/dhs.5.u.3
@@ -3656,28 +3656,28 @@ define dhs.5.u/dU = hs.4
 define dhs.5.u/dhs.4 = transpose U
 
 # hs.5.a = add hs.5.a.1 b
-define d/dhs.5.a.1 = unslice d/dhs.5.r.1 hs.5.a 0
-define d/dhs.5.a.2 = unslice d/dhs.5.z.1.1 hs.5.a 64
-define d/dhs.5.a.3 = unslice d/dhs.5.4.1 hs.5.a 128
-define d/dhs.5.a.4 = add d/dhs.5.a.1 d/dhs.5.a.2
-define d/dhs.5.a = add d/dhs.5.a.4 d/dhs.5.a.3
+define d/dhs.5.a.2 = unslice d/dhs.5.r.1 hs.5.a 0
+define d/dhs.5.a.3 = unslice d/dhs.5.z.1 hs.5.a 64
+define d/dhs.5.a.4 = unslice d/dhs.5.4 hs.5.a 128
+define d/dhs.5.a.5 = add d/dhs.5.a.2 d/dhs.5.a.3
+define d/dhs.5.a = add d/dhs.5.a.5 d/dhs.5.a.4
 define dhs.5.a/dhs.5.a.1 = 1
 define dhs.5.a/db = 1
 
 # hs.5.a.1 = matmul W hs.5.1
-define d/dhs.5.a.1.1 = mul d/dhs.5.a dhs.5.a/dhs.5.a.1
+define d/dhs.5.a.1 = mul d/dhs.5.a dhs.5.a/dhs.5.a.1
 define dhs.5.a.1/dW = hs.5.1
 define dhs.5.a.1/dhs.5.1 = transpose W
 
 # hs.5.1 = index hs.2 5
-define d/dhs.5.1.1 = matmul dhs.5.a.1/dhs.5.1 d/dhs.5.a.1.1
+define d/dhs.5.1 = matmul dhs.5.a.1/dhs.5.1 d/dhs.5.a.1
 
 # hs.4 = add hs.4.2 hs.4.9
-define d/dhs.4.1 = matmul dhs.5.u/dhs.4 d/dhs.5.u
-define d/dhs.4.2 = mul d/dhs.5.2.1 dhs.5.2/dhs.4
-define d/dhs.4.3 = reshape d/dhs.23 [64]
-define d/dhs.4.4 = add d/dhs.4.1 d/dhs.4.2
-define d/dhs.4 = add d/dhs.4.4 d/dhs.4.3
+define d/dhs.4.10 = matmul dhs.5.u/dhs.4 d/dhs.5.u
+define d/dhs.4.11 = mul d/dhs.5.2 dhs.5.2/dhs.4
+define d/dhs.4.12 = reshape d/dhs.23 [64]
+define d/dhs.4.13 = add d/dhs.4.10 d/dhs.4.11
+define d/dhs.4 = add d/dhs.4.13 d/dhs.4.12
 define dhs.4/dhs.4.2 = 1
 define dhs.4/dhs.4.9 = 1
 
@@ -3704,21 +3704,21 @@ define dhs.4.6/dhs.4.5 = hs.4.r
 define d/dhs.4.5 = mul d/dhs.4.6 dhs.4.6/dhs.4.5
 
 # hs.4.4 = slice hs.4.a 128 192
-define d/dhs.4.4.1 = mul d/dhs.4.7 dhs.4.7/dhs.4.4
+define d/dhs.4.4 = mul d/dhs.4.7 dhs.4.7/dhs.4.4
 
 # hs.4.3 = sub 1 hs.4.z
-define d/dhs.4.3.1 = mul d/dhs.4.9 dhs.4.9/dhs.4.3
+define d/dhs.4.3 = mul d/dhs.4.9 dhs.4.9/dhs.4.3
 define dhs.4.3/dhs.4.z = -1
 
 # hs.4.2 = mul hs.4.z hs.3
-define d/dhs.4.2.1 = mul d/dhs.4 dhs.4/dhs.4.2
+define d/dhs.4.2 = mul d/dhs.4 dhs.4/dhs.4.2
 define dhs.4.2/dhs.4.z = hs.3
 define dhs.4.2/dhs.3 = hs.4.z
 
 # hs.4.z = logistic hs.4.z.3
-define d/dhs.4.z.1 = mul d/dhs.4.2.1 dhs.4.2/dhs.4.z
-define d/dhs.4.z.2 = mul d/dhs.4.3.1 dhs.4.3/dhs.4.z
-define d/dhs.4.z = add d/dhs.4.z.1 d/dhs.4.z.2
+define d/dhs.4.z.4 = mul d/dhs.4.2 dhs.4.2/dhs.4.z
+define d/dhs.4.z.5 = mul d/dhs.4.3 dhs.4.3/dhs.4.z
+define d/dhs.4.z = add d/dhs.4.z.4 d/dhs.4.z.5
 define dhs.4.z/dhs.4.z.3 = logistic_deriv hs.4.z.3
 
 # hs.4.z.3 = add hs.4.z.1 hs.4.z.2
@@ -3727,10 +3727,10 @@ define dhs.4.z.3/dhs.4.z.1 = 1
 define dhs.4.z.3/dhs.4.z.2 = 1
 
 # hs.4.z.2 = slice hs.4.u 64 128
-define d/dhs.4.z.2.1 = mul d/dhs.4.z.3 dhs.4.z.3/dhs.4.z.2
+define d/dhs.4.z.2 = mul d/dhs.4.z.3 dhs.4.z.3/dhs.4.z.2
 
 # hs.4.z.1 = slice hs.4.a 64 128
-define d/dhs.4.z.1.1 = mul d/dhs.4.z.3 dhs.4.z.3/dhs.4.z.1
+define d/dhs.4.z.1 = mul d/dhs.4.z.3 dhs.4.z.3/dhs.4.z.1
 
 # hs.4.r = logistic hs.4.r.3
 define d/dhs.4.r = mul d/dhs.4.6 dhs.4.6/dhs.4.r
@@ -3749,7 +3749,7 @@ define d/dhs.4.r.1 = mul d/dhs.4.r.3 dhs.4.r.3/dhs.4.r.1
 
 # hs.4.u = matmul U hs.3
 define d/dhs.4.u.1 = unslice d/dhs.4.r.2 hs.4.u 0
-define d/dhs.4.u.2 = unslice d/dhs.4.z.2.1 hs.4.u 64
+define d/dhs.4.u.2 = unslice d/dhs.4.z.2 hs.4.u 64
 define d/dhs.4.u.3 = unslice d/dhs.4.5 hs.4.u 128
 define d/dhs.4.u.4 = add d/dhs.4.u.1 d/dhs.4.u.2
 define d/dhs.4.u = add d/dhs.4.u.4 d/dhs.4.u.3
@@ -3757,28 +3757,28 @@ define dhs.4.u/dU = hs.3
 define dhs.4.u/dhs.3 = transpose U
 
 # hs.4.a = add hs.4.a.1 b
-define d/dhs.4.a.1 = unslice d/dhs.4.r.1 hs.4.a 0
-define d/dhs.4.a.2 = unslice d/dhs.4.z.1.1 hs.4.a 64
-define d/dhs.4.a.3 = unslice d/dhs.4.4.1 hs.4.a 128
-define d/dhs.4.a.4 = add d/dhs.4.a.1 d/dhs.4.a.2
-define d/dhs.4.a = add d/dhs.4.a.4 d/dhs.4.a.3
+define d/dhs.4.a.2 = unslice d/dhs.4.r.1 hs.4.a 0
+define d/dhs.4.a.3 = unslice d/dhs.4.z.1 hs.4.a 64
+define d/dhs.4.a.4 = unslice d/dhs.4.4 hs.4.a 128
+define d/dhs.4.a.5 = add d/dhs.4.a.2 d/dhs.4.a.3
+define d/dhs.4.a = add d/dhs.4.a.5 d/dhs.4.a.4
 define dhs.4.a/dhs.4.a.1 = 1
 define dhs.4.a/db = 1
 
 # hs.4.a.1 = matmul W hs.4.1
-define d/dhs.4.a.1.1 = mul d/dhs.4.a dhs.4.a/dhs.4.a.1
+define d/dhs.4.a.1 = mul d/dhs.4.a dhs.4.a/dhs.4.a.1
 define dhs.4.a.1/dW = hs.4.1
 define dhs.4.a.1/dhs.4.1 = transpose W
 
 # hs.4.1 = index hs.2 4
-define d/dhs.4.1.1 = matmul dhs.4.a.1/dhs.4.1 d/dhs.4.a.1.1
+define d/dhs.4.1 = matmul dhs.4.a.1/dhs.4.1 d/dhs.4.a.1
 
 # hs.3 = add hs.3.2 hs.3.9
-define d/dhs.3.1 = matmul dhs.4.u/dhs.3 d/dhs.4.u
-define d/dhs.3.2 = mul d/dhs.4.2.1 dhs.4.2/dhs.3
-define d/dhs.3.3 = reshape d/dhs.20 [64]
-define d/dhs.3.4 = add d/dhs.3.1 d/dhs.3.2
-define d/dhs.3 = add d/dhs.3.4 d/dhs.3.3
+define d/dhs.3.10 = matmul dhs.4.u/dhs.3 d/dhs.4.u
+define d/dhs.3.11 = mul d/dhs.4.2 dhs.4.2/dhs.3
+define d/dhs.3.12 = reshape d/dhs.20 [64]
+define d/dhs.3.13 = add d/dhs.3.10 d/dhs.3.11
+define d/dhs.3 = add d/dhs.3.13 d/dhs.3.12
 define dhs.3/dhs.3.2 = 1
 define dhs.3/dhs.3.9 = 1
 
@@ -3805,21 +3805,21 @@ define dhs.3.6/dhs.3.5 = hs.3.r
 define d/dhs.3.5 = mul d/dhs.3.6 dhs.3.6/dhs.3.5
 
 # hs.3.4 = slice hs.3.a 128 192
-define d/dhs.3.4.1 = mul d/dhs.3.7 dhs.3.7/dhs.3.4
+define d/dhs.3.4 = mul d/dhs.3.7 dhs.3.7/dhs.3.4
 
 # hs.3.3 = sub 1 hs.3.z
-define d/dhs.3.3.1 = mul d/dhs.3.9 dhs.3.9/dhs.3.3
+define d/dhs.3.3 = mul d/dhs.3.9 dhs.3.9/dhs.3.3
 define dhs.3.3/dhs.3.z = -1
 
 # hs.3.2 = mul hs.3.z hs.2.1
-define d/dhs.3.2.1 = mul d/dhs.3 dhs.3/dhs.3.2
+define d/dhs.3.2 = mul d/dhs.3 dhs.3/dhs.3.2
 define dhs.3.2/dhs.3.z = hs.2.1
 define dhs.3.2/dhs.2.1 = hs.3.z
 
 # hs.3.z = logistic hs.3.z.3
-define d/dhs.3.z.1 = mul d/dhs.3.2.1 dhs.3.2/dhs.3.z
-define d/dhs.3.z.2 = mul d/dhs.3.3.1 dhs.3.3/dhs.3.z
-define d/dhs.3.z = add d/dhs.3.z.1 d/dhs.3.z.2
+define d/dhs.3.z.4 = mul d/dhs.3.2 dhs.3.2/dhs.3.z
+define d/dhs.3.z.5 = mul d/dhs.3.3 dhs.3.3/dhs.3.z
+define d/dhs.3.z = add d/dhs.3.z.4 d/dhs.3.z.5
 define dhs.3.z/dhs.3.z.3 = logistic_deriv hs.3.z.3
 
 # hs.3.z.3 = add hs.3.z.1 hs.3.z.2
@@ -3828,10 +3828,10 @@ define dhs.3.z.3/dhs.3.z.1 = 1
 define dhs.3.z.3/dhs.3.z.2 = 1
 
 # hs.3.z.2 = slice hs.3.u 64 128
-define d/dhs.3.z.2.1 = mul d/dhs.3.z.3 dhs.3.z.3/dhs.3.z.2
+define d/dhs.3.z.2 = mul d/dhs.3.z.3 dhs.3.z.3/dhs.3.z.2
 
 # hs.3.z.1 = slice hs.3.a 64 128
-define d/dhs.3.z.1.1 = mul d/dhs.3.z.3 dhs.3.z.3/dhs.3.z.1
+define d/dhs.3.z.1 = mul d/dhs.3.z.3 dhs.3.z.3/dhs.3.z.1
 
 # hs.3.r = logistic hs.3.r.3
 define d/dhs.3.r = mul d/dhs.3.6 dhs.3.6/dhs.3.r
@@ -3850,7 +3850,7 @@ define d/dhs.3.r.1 = mul d/dhs.3.r.3 dhs.3.r.3/dhs.3.r.1
 
 # hs.3.u = matmul U hs.2.1
 define d/dhs.3.u.1 = unslice d/dhs.3.r.2 hs.3.u 0
-define d/dhs.3.u.2 = unslice d/dhs.3.z.2.1 hs.3.u 64
+define d/dhs.3.u.2 = unslice d/dhs.3.z.2 hs.3.u 64
 define d/dhs.3.u.3 = unslice d/dhs.3.5 hs.3.u 128
 define d/dhs.3.u.4 = add d/dhs.3.u.1 d/dhs.3.u.2
 define d/dhs.3.u = add d/dhs.3.u.4 d/dhs.3.u.3
@@ -3858,28 +3858,28 @@ define dhs.3.u/dU = hs.2.1
 define dhs.3.u/dhs.2.1 = transpose U
 
 # hs.3.a = add hs.3.a.1 b
-define d/dhs.3.a.1 = unslice d/dhs.3.r.1 hs.3.a 0
-define d/dhs.3.a.2 = unslice d/dhs.3.z.1.1 hs.3.a 64
-define d/dhs.3.a.3 = unslice d/dhs.3.4.1 hs.3.a 128
-define d/dhs.3.a.4 = add d/dhs.3.a.1 d/dhs.3.a.2
-define d/dhs.3.a = add d/dhs.3.a.4 d/dhs.3.a.3
+define d/dhs.3.a.2 = unslice d/dhs.3.r.1 hs.3.a 0
+define d/dhs.3.a.3 = unslice d/dhs.3.z.1 hs.3.a 64
+define d/dhs.3.a.4 = unslice d/dhs.3.4 hs.3.a 128
+define d/dhs.3.a.5 = add d/dhs.3.a.2 d/dhs.3.a.3
+define d/dhs.3.a = add d/dhs.3.a.5 d/dhs.3.a.4
 define dhs.3.a/dhs.3.a.1 = 1
 define dhs.3.a/db = 1
 
 # hs.3.a.1 = matmul W hs.3.1
-define d/dhs.3.a.1.1 = mul d/dhs.3.a dhs.3.a/dhs.3.a.1
+define d/dhs.3.a.1 = mul d/dhs.3.a dhs.3.a/dhs.3.a.1
 define dhs.3.a.1/dW = hs.3.1
 define dhs.3.a.1/dhs.3.1 = transpose W
 
 # hs.3.1 = index hs.2 3
-define d/dhs.3.1.1 = matmul dhs.3.a.1/dhs.3.1 d/dhs.3.a.1.1
+define d/dhs.3.1 = matmul dhs.3.a.1/dhs.3.1 d/dhs.3.a.1
 
 # hs.2.1 = add hs.2.1.2 hs.2.1.9
-define d/dhs.2.1.1 = matmul dhs.3.u/dhs.2.1 d/dhs.3.u
-define d/dhs.2.1.2 = mul d/dhs.3.2.1 dhs.3.2/dhs.2.1
-define d/dhs.2.1.3 = reshape d/dhs.19 [64]
-define d/dhs.2.1.4 = add d/dhs.2.1.1 d/dhs.2.1.2
-define d/dhs.2.1 = add d/dhs.2.1.4 d/dhs.2.1.3
+define d/dhs.2.1.10 = matmul dhs.3.u/dhs.2.1 d/dhs.3.u
+define d/dhs.2.1.11 = mul d/dhs.3.2 dhs.3.2/dhs.2.1
+define d/dhs.2.1.12 = reshape d/dhs.19 [64]
+define d/dhs.2.1.13 = add d/dhs.2.1.10 d/dhs.2.1.11
+define d/dhs.2.1 = add d/dhs.2.1.13 d/dhs.2.1.12
 define dhs.2.1/dhs.2.1.2 = 1
 define dhs.2.1/dhs.2.1.9 = 1
 
@@ -3906,21 +3906,21 @@ define dhs.2.1.6/dhs.2.1.5 = hs.2.1.r
 define d/dhs.2.1.5 = mul d/dhs.2.1.6 dhs.2.1.6/dhs.2.1.5
 
 # hs.2.1.4 = slice hs.2.1.a 128 192
-define d/dhs.2.1.4.1 = mul d/dhs.2.1.7 dhs.2.1.7/dhs.2.1.4
+define d/dhs.2.1.4 = mul d/dhs.2.1.7 dhs.2.1.7/dhs.2.1.4
 
 # hs.2.1.3 = sub 1 hs.2.1.z
-define d/dhs.2.1.3.1 = mul d/dhs.2.1.9 dhs.2.1.9/dhs.2.1.3
+define d/dhs.2.1.3 = mul d/dhs.2.1.9 dhs.2.1.9/dhs.2.1.3
 define dhs.2.1.3/dhs.2.1.z = -1
 
 # hs.2.1.2 = mul hs.2.1.z hs.1.1
-define d/dhs.2.1.2.1 = mul d/dhs.2.1 dhs.2.1/dhs.2.1.2
+define d/dhs.2.1.2 = mul d/dhs.2.1 dhs.2.1/dhs.2.1.2
 define dhs.2.1.2/dhs.2.1.z = hs.1.1
 define dhs.2.1.2/dhs.1.1 = hs.2.1.z
 
 # hs.2.1.z = logistic hs.2.1.z.3
-define d/dhs.2.1.z.1 = mul d/dhs.2.1.2.1 dhs.2.1.2/dhs.2.1.z
-define d/dhs.2.1.z.2 = mul d/dhs.2.1.3.1 dhs.2.1.3/dhs.2.1.z
-define d/dhs.2.1.z = add d/dhs.2.1.z.1 d/dhs.2.1.z.2
+define d/dhs.2.1.z.4 = mul d/dhs.2.1.2 dhs.2.1.2/dhs.2.1.z
+define d/dhs.2.1.z.5 = mul d/dhs.2.1.3 dhs.2.1.3/dhs.2.1.z
+define d/dhs.2.1.z = add d/dhs.2.1.z.4 d/dhs.2.1.z.5
 define dhs.2.1.z/dhs.2.1.z.3 = logistic_deriv hs.2.1.z.3
 
 # hs.2.1.z.3 = add hs.2.1.z.1 hs.2.1.z.2
@@ -3929,10 +3929,10 @@ define dhs.2.1.z.3/dhs.2.1.z.1 = 1
 define dhs.2.1.z.3/dhs.2.1.z.2 = 1
 
 # hs.2.1.z.2 = slice hs.2.1.u 64 128
-define d/dhs.2.1.z.2.1 = mul d/dhs.2.1.z.3 dhs.2.1.z.3/dhs.2.1.z.2
+define d/dhs.2.1.z.2 = mul d/dhs.2.1.z.3 dhs.2.1.z.3/dhs.2.1.z.2
 
 # hs.2.1.z.1 = slice hs.2.1.a 64 128
-define d/dhs.2.1.z.1.1 = mul d/dhs.2.1.z.3 dhs.2.1.z.3/dhs.2.1.z.1
+define d/dhs.2.1.z.1 = mul d/dhs.2.1.z.3 dhs.2.1.z.3/dhs.2.1.z.1
 
 # hs.2.1.r = logistic hs.2.1.r.3
 define d/dhs.2.1.r = mul d/dhs.2.1.6 dhs.2.1.6/dhs.2.1.r
@@ -3951,7 +3951,7 @@ define d/dhs.2.1.r.1 = mul d/dhs.2.1.r.3 dhs.2.1.r.3/dhs.2.1.r.1
 
 # hs.2.1.u = matmul U hs.1.1
 define d/dhs.2.1.u.1 = unslice d/dhs.2.1.r.2 hs.2.1.u 0
-define d/dhs.2.1.u.2 = unslice d/dhs.2.1.z.2.1 hs.2.1.u 64
+define d/dhs.2.1.u.2 = unslice d/dhs.2.1.z.2 hs.2.1.u 64
 define d/dhs.2.1.u.3 = unslice d/dhs.2.1.5 hs.2.1.u 128
 define d/dhs.2.1.u.4 = add d/dhs.2.1.u.1 d/dhs.2.1.u.2
 define d/dhs.2.1.u = add d/dhs.2.1.u.4 d/dhs.2.1.u.3
@@ -3959,28 +3959,28 @@ define dhs.2.1.u/dU = hs.1.1
 define dhs.2.1.u/dhs.1.1 = transpose U
 
 # hs.2.1.a = add hs.2.1.a.1 b
-define d/dhs.2.1.a.1 = unslice d/dhs.2.1.r.1 hs.2.1.a 0
-define d/dhs.2.1.a.2 = unslice d/dhs.2.1.z.1.1 hs.2.1.a 64
-define d/dhs.2.1.a.3 = unslice d/dhs.2.1.4.1 hs.2.1.a 128
-define d/dhs.2.1.a.4 = add d/dhs.2.1.a.1 d/dhs.2.1.a.2
-define d/dhs.2.1.a = add d/dhs.2.1.a.4 d/dhs.2.1.a.3
+define d/dhs.2.1.a.2 = unslice d/dhs.2.1.r.1 hs.2.1.a 0
+define d/dhs.2.1.a.3 = unslice d/dhs.2.1.z.1 hs.2.1.a 64
+define d/dhs.2.1.a.4 = unslice d/dhs.2.1.4 hs.2.1.a 128
+define d/dhs.2.1.a.5 = add d/dhs.2.1.a.2 d/dhs.2.1.a.3
+define d/dhs.2.1.a = add d/dhs.2.1.a.5 d/dhs.2.1.a.4
 define dhs.2.1.a/dhs.2.1.a.1 = 1
 define dhs.2.1.a/db = 1
 
 # hs.2.1.a.1 = matmul W hs.2.1.1
-define d/dhs.2.1.a.1.1 = mul d/dhs.2.1.a dhs.2.1.a/dhs.2.1.a.1
+define d/dhs.2.1.a.1 = mul d/dhs.2.1.a dhs.2.1.a/dhs.2.1.a.1
 define dhs.2.1.a.1/dW = hs.2.1.1
 define dhs.2.1.a.1/dhs.2.1.1 = transpose W
 
 # hs.2.1.1 = index hs.2 2
-define d/dhs.2.1.1.1 = matmul dhs.2.1.a.1/dhs.2.1.1 d/dhs.2.1.a.1.1
+define d/dhs.2.1.1 = matmul dhs.2.1.a.1/dhs.2.1.1 d/dhs.2.1.a.1
 
 # hs.1.1 = add hs.1.1.2 hs.1.1.9
-define d/dhs.1.1.1 = matmul dhs.2.1.u/dhs.1.1 d/dhs.2.1.u
-define d/dhs.1.1.2 = mul d/dhs.2.1.2.1 dhs.2.1.2/dhs.1.1
-define d/dhs.1.1.3 = reshape d/dhs.17 [64]
-define d/dhs.1.1.4 = add d/dhs.1.1.1 d/dhs.1.1.2
-define d/dhs.1.1 = add d/dhs.1.1.4 d/dhs.1.1.3
+define d/dhs.1.1.10 = matmul dhs.2.1.u/dhs.1.1 d/dhs.2.1.u
+define d/dhs.1.1.11 = mul d/dhs.2.1.2 dhs.2.1.2/dhs.1.1
+define d/dhs.1.1.12 = reshape d/dhs.17 [64]
+define d/dhs.1.1.13 = add d/dhs.1.1.10 d/dhs.1.1.11
+define d/dhs.1.1 = add d/dhs.1.1.13 d/dhs.1.1.12
 define dhs.1.1/dhs.1.1.2 = 1
 define dhs.1.1/dhs.1.1.9 = 1
 
@@ -4007,21 +4007,21 @@ define dhs.1.1.6/dhs.1.1.5 = hs.1.1.r
 define d/dhs.1.1.5 = mul d/dhs.1.1.6 dhs.1.1.6/dhs.1.1.5
 
 # hs.1.1.4 = slice hs.1.1.a 128 192
-define d/dhs.1.1.4.1 = mul d/dhs.1.1.7 dhs.1.1.7/dhs.1.1.4
+define d/dhs.1.1.4 = mul d/dhs.1.1.7 dhs.1.1.7/dhs.1.1.4
 
 # hs.1.1.3 = sub 1 hs.1.1.z
-define d/dhs.1.1.3.1 = mul d/dhs.1.1.9 dhs.1.1.9/dhs.1.1.3
+define d/dhs.1.1.3 = mul d/dhs.1.1.9 dhs.1.1.9/dhs.1.1.3
 define dhs.1.1.3/dhs.1.1.z = -1
 
 # hs.1.1.2 = mul hs.1.1.z hs.0
-define d/dhs.1.1.2.1 = mul d/dhs.1.1 dhs.1.1/dhs.1.1.2
+define d/dhs.1.1.2 = mul d/dhs.1.1 dhs.1.1/dhs.1.1.2
 define dhs.1.1.2/dhs.1.1.z = hs.0
 define dhs.1.1.2/dhs.0 = hs.1.1.z
 
 # hs.1.1.z = logistic hs.1.1.z.3
-define d/dhs.1.1.z.1 = mul d/dhs.1.1.2.1 dhs.1.1.2/dhs.1.1.z
-define d/dhs.1.1.z.2 = mul d/dhs.1.1.3.1 dhs.1.1.3/dhs.1.1.z
-define d/dhs.1.1.z = add d/dhs.1.1.z.1 d/dhs.1.1.z.2
+define d/dhs.1.1.z.4 = mul d/dhs.1.1.2 dhs.1.1.2/dhs.1.1.z
+define d/dhs.1.1.z.5 = mul d/dhs.1.1.3 dhs.1.1.3/dhs.1.1.z
+define d/dhs.1.1.z = add d/dhs.1.1.z.4 d/dhs.1.1.z.5
 define dhs.1.1.z/dhs.1.1.z.3 = logistic_deriv hs.1.1.z.3
 
 # hs.1.1.z.3 = add hs.1.1.z.1 hs.1.1.z.2
@@ -4030,10 +4030,10 @@ define dhs.1.1.z.3/dhs.1.1.z.1 = 1
 define dhs.1.1.z.3/dhs.1.1.z.2 = 1
 
 # hs.1.1.z.2 = slice hs.1.1.u 64 128
-define d/dhs.1.1.z.2.1 = mul d/dhs.1.1.z.3 dhs.1.1.z.3/dhs.1.1.z.2
+define d/dhs.1.1.z.2 = mul d/dhs.1.1.z.3 dhs.1.1.z.3/dhs.1.1.z.2
 
 # hs.1.1.z.1 = slice hs.1.1.a 64 128
-define d/dhs.1.1.z.1.1 = mul d/dhs.1.1.z.3 dhs.1.1.z.3/dhs.1.1.z.1
+define d/dhs.1.1.z.1 = mul d/dhs.1.1.z.3 dhs.1.1.z.3/dhs.1.1.z.1
 
 # hs.1.1.r = logistic hs.1.1.r.3
 define d/dhs.1.1.r = mul d/dhs.1.1.6 dhs.1.1.6/dhs.1.1.r
@@ -4052,7 +4052,7 @@ define d/dhs.1.1.r.1 = mul d/dhs.1.1.r.3 dhs.1.1.r.3/dhs.1.1.r.1
 
 # hs.1.1.u = matmul U hs.0
 define d/dhs.1.1.u.1 = unslice d/dhs.1.1.r.2 hs.1.1.u 0
-define d/dhs.1.1.u.2 = unslice d/dhs.1.1.z.2.1 hs.1.1.u 64
+define d/dhs.1.1.u.2 = unslice d/dhs.1.1.z.2 hs.1.1.u 64
 define d/dhs.1.1.u.3 = unslice d/dhs.1.1.5 hs.1.1.u 128
 define d/dhs.1.1.u.4 = add d/dhs.1.1.u.1 d/dhs.1.1.u.2
 define d/dhs.1.1.u = add d/dhs.1.1.u.4 d/dhs.1.1.u.3
@@ -4060,28 +4060,28 @@ define dhs.1.1.u/dU = hs.0
 define dhs.1.1.u/dhs.0 = transpose U
 
 # hs.1.1.a = add hs.1.1.a.1 b
-define d/dhs.1.1.a.1 = unslice d/dhs.1.1.r.1 hs.1.1.a 0
-define d/dhs.1.1.a.2 = unslice d/dhs.1.1.z.1.1 hs.1.1.a 64
-define d/dhs.1.1.a.3 = unslice d/dhs.1.1.4.1 hs.1.1.a 128
-define d/dhs.1.1.a.4 = add d/dhs.1.1.a.1 d/dhs.1.1.a.2
-define d/dhs.1.1.a = add d/dhs.1.1.a.4 d/dhs.1.1.a.3
+define d/dhs.1.1.a.2 = unslice d/dhs.1.1.r.1 hs.1.1.a 0
+define d/dhs.1.1.a.3 = unslice d/dhs.1.1.z.1 hs.1.1.a 64
+define d/dhs.1.1.a.4 = unslice d/dhs.1.1.4 hs.1.1.a 128
+define d/dhs.1.1.a.5 = add d/dhs.1.1.a.2 d/dhs.1.1.a.3
+define d/dhs.1.1.a = add d/dhs.1.1.a.5 d/dhs.1.1.a.4
 define dhs.1.1.a/dhs.1.1.a.1 = 1
 define dhs.1.1.a/db = 1
 
 # hs.1.1.a.1 = matmul W hs.1.1.1
-define d/dhs.1.1.a.1.1 = mul d/dhs.1.1.a dhs.1.1.a/dhs.1.1.a.1
+define d/dhs.1.1.a.1 = mul d/dhs.1.1.a dhs.1.1.a/dhs.1.1.a.1
 define dhs.1.1.a.1/dW = hs.1.1.1
 define dhs.1.1.a.1/dhs.1.1.1 = transpose W
 
 # hs.1.1.1 = index hs.2 1
-define d/dhs.1.1.1.1 = matmul dhs.1.1.a.1/dhs.1.1.1 d/dhs.1.1.a.1.1
+define d/dhs.1.1.1 = matmul dhs.1.1.a.1/dhs.1.1.1 d/dhs.1.1.a.1
 
 # hs.0 = add hs.0.2 hs.0.9
-define d/dhs.0.1 = matmul dhs.1.1.u/dhs.0 d/dhs.1.1.u
-define d/dhs.0.2 = mul d/dhs.1.1.2.1 dhs.1.1.2/dhs.0
-define d/dhs.0.3 = reshape d/dhs.16 [64]
-define d/dhs.0.4 = add d/dhs.0.1 d/dhs.0.2
-define d/dhs.0 = add d/dhs.0.4 d/dhs.0.3
+define d/dhs.0.10 = matmul dhs.1.1.u/dhs.0 d/dhs.1.1.u
+define d/dhs.0.11 = mul d/dhs.1.1.2 dhs.1.1.2/dhs.0
+define d/dhs.0.12 = reshape d/dhs.16 [64]
+define d/dhs.0.13 = add d/dhs.0.10 d/dhs.0.11
+define d/dhs.0 = add d/dhs.0.13 d/dhs.0.12
 define dhs.0/dhs.0.2 = 1
 define dhs.0/dhs.0.9 = 1
 
@@ -4108,21 +4108,21 @@ define dhs.0.6/dhs.0.5 = hs.0.r
 define d/dhs.0.5 = mul d/dhs.0.6 dhs.0.6/dhs.0.5
 
 # hs.0.4 = slice hs.0.a 128 192
-define d/dhs.0.4.1 = mul d/dhs.0.7 dhs.0.7/dhs.0.4
+define d/dhs.0.4 = mul d/dhs.0.7 dhs.0.7/dhs.0.4
 
 # hs.0.3 = sub 1 hs.0.z
-define d/dhs.0.3.1 = mul d/dhs.0.9 dhs.0.9/dhs.0.3
+define d/dhs.0.3 = mul d/dhs.0.9 dhs.0.9/dhs.0.3
 define dhs.0.3/dhs.0.z = -1
 
 # hs.0.2 = mul hs.0.z h0
-define d/dhs.0.2.1 = mul d/dhs.0 dhs.0/dhs.0.2
+define d/dhs.0.2 = mul d/dhs.0 dhs.0/dhs.0.2
 define dhs.0.2/dhs.0.z = h0
 define dhs.0.2/dh0 = hs.0.z
 
 # hs.0.z = logistic hs.0.z.3
-define d/dhs.0.z.1 = mul d/dhs.0.2.1 dhs.0.2/dhs.0.z
-define d/dhs.0.z.2 = mul d/dhs.0.3.1 dhs.0.3/dhs.0.z
-define d/dhs.0.z = add d/dhs.0.z.1 d/dhs.0.z.2
+define d/dhs.0.z.4 = mul d/dhs.0.2 dhs.0.2/dhs.0.z
+define d/dhs.0.z.5 = mul d/dhs.0.3 dhs.0.3/dhs.0.z
+define d/dhs.0.z = add d/dhs.0.z.4 d/dhs.0.z.5
 define dhs.0.z/dhs.0.z.3 = logistic_deriv hs.0.z.3
 
 # hs.0.z.3 = add hs.0.z.1 hs.0.z.2
@@ -4131,10 +4131,10 @@ define dhs.0.z.3/dhs.0.z.1 = 1
 define dhs.0.z.3/dhs.0.z.2 = 1
 
 # hs.0.z.2 = slice hs.0.u 64 128
-define d/dhs.0.z.2.1 = mul d/dhs.0.z.3 dhs.0.z.3/dhs.0.z.2
+define d/dhs.0.z.2 = mul d/dhs.0.z.3 dhs.0.z.3/dhs.0.z.2
 
 # hs.0.z.1 = slice hs.0.a 64 128
-define d/dhs.0.z.1.1 = mul d/dhs.0.z.3 dhs.0.z.3/dhs.0.z.1
+define d/dhs.0.z.1 = mul d/dhs.0.z.3 dhs.0.z.3/dhs.0.z.1
 
 # hs.0.r = logistic hs.0.r.3
 define d/dhs.0.r = mul d/dhs.0.6 dhs.0.6/dhs.0.r
@@ -4153,7 +4153,7 @@ define d/dhs.0.r.1 = mul d/dhs.0.r.3 dhs.0.r.3/dhs.0.r.1
 
 # hs.0.u = matmul U h0
 define d/dhs.0.u.1 = unslice d/dhs.0.r.2 hs.0.u 0
-define d/dhs.0.u.2 = unslice d/dhs.0.z.2.1 hs.0.u 64
+define d/dhs.0.u.2 = unslice d/dhs.0.z.2 hs.0.u 64
 define d/dhs.0.u.3 = unslice d/dhs.0.5 hs.0.u 128
 define d/dhs.0.u.4 = add d/dhs.0.u.1 d/dhs.0.u.2
 define d/dhs.0.u = add d/dhs.0.u.4 d/dhs.0.u.3
@@ -4161,52 +4161,52 @@ define dhs.0.u/dU = h0
 define dhs.0.u/dh0 = transpose U
 
 # hs.0.a = add hs.0.a.1 b
-define d/dhs.0.a.1 = unslice d/dhs.0.r.1 hs.0.a 0
-define d/dhs.0.a.2 = unslice d/dhs.0.z.1.1 hs.0.a 64
-define d/dhs.0.a.3 = unslice d/dhs.0.4.1 hs.0.a 128
-define d/dhs.0.a.4 = add d/dhs.0.a.1 d/dhs.0.a.2
-define d/dhs.0.a = add d/dhs.0.a.4 d/dhs.0.a.3
+define d/dhs.0.a.2 = unslice d/dhs.0.r.1 hs.0.a 0
+define d/dhs.0.a.3 = unslice d/dhs.0.z.1 hs.0.a 64
+define d/dhs.0.a.4 = unslice d/dhs.0.4 hs.0.a 128
+define d/dhs.0.a.5 = add d/dhs.0.a.2 d/dhs.0.a.3
+define d/dhs.0.a = add d/dhs.0.a.5 d/dhs.0.a.4
 define dhs.0.a/dhs.0.a.1 = 1
 define dhs.0.a/db = 1
 
 # hs.0.a.1 = matmul W hs.0.1
-define d/dhs.0.a.1.1 = mul d/dhs.0.a dhs.0.a/dhs.0.a.1
+define d/dhs.0.a.1 = mul d/dhs.0.a dhs.0.a/dhs.0.a.1
 define dhs.0.a.1/dW = hs.0.1
 define dhs.0.a.1/dhs.0.1 = transpose W
 
 # hs.0.1 = index hs.2 0
-define d/dhs.0.1.1 = matmul dhs.0.a.1/dhs.0.1 d/dhs.0.a.1.1
+define d/dhs.0.1 = matmul dhs.0.a.1/dhs.0.1 d/dhs.0.a.1
 
 # hs.2 = take E hs.1
-define d/dhs.2.2.1 = reshape d/dhs.0.1.1 [1, 16]
+define d/dhs.2.2.1 = reshape d/dhs.0.1 [1, 16]
 define d/dhs.2.2 = unslice d/dhs.2.2.1 hs.2 0
-define d/dhs.2.3.1 = reshape d/dhs.1.1.1.1 [1, 16]
+define d/dhs.2.3.1 = reshape d/dhs.1.1.1 [1, 16]
 define d/dhs.2.3 = unslice d/dhs.2.3.1 hs.2 1
-define d/dhs.2.4.1 = reshape d/dhs.2.1.1.1 [1, 16]
+define d/dhs.2.4.1 = reshape d/dhs.2.1.1 [1, 16]
 define d/dhs.2.4 = unslice d/dhs.2.4.1 hs.2 2
-define d/dhs.2.5.1 = reshape d/dhs.3.1.1 [1, 16]
+define d/dhs.2.5.1 = reshape d/dhs.3.1 [1, 16]
 define d/dhs.2.5 = unslice d/dhs.2.5.1 hs.2 3
-define d/dhs.2.6.1 = reshape d/dhs.4.1.1 [1, 16]
+define d/dhs.2.6.1 = reshape d/dhs.4.1 [1, 16]
 define d/dhs.2.6 = unslice d/dhs.2.6.1 hs.2 4
-define d/dhs.2.7.1 = reshape d/dhs.5.1.1 [1, 16]
+define d/dhs.2.7.1 = reshape d/dhs.5.1 [1, 16]
 define d/dhs.2.7 = unslice d/dhs.2.7.1 hs.2 5
-define d/dhs.2.8.1 = reshape d/dhs.6.1.1 [1, 16]
+define d/dhs.2.8.1 = reshape d/dhs.6.1 [1, 16]
 define d/dhs.2.8 = unslice d/dhs.2.8.1 hs.2 6
-define d/dhs.2.9.1 = reshape d/dhs.7.1.1 [1, 16]
+define d/dhs.2.9.1 = reshape d/dhs.7.1 [1, 16]
 define d/dhs.2.9 = unslice d/dhs.2.9.1 hs.2 7
-define d/dhs.2.10.1 = reshape d/dhs.8.1.1 [1, 16]
+define d/dhs.2.10.1 = reshape d/dhs.8.1 [1, 16]
 define d/dhs.2.10 = unslice d/dhs.2.10.1 hs.2 8
-define d/dhs.2.11.1 = reshape d/dhs.9.1.1 [1, 16]
+define d/dhs.2.11.1 = reshape d/dhs.9.1 [1, 16]
 define d/dhs.2.11 = unslice d/dhs.2.11.1 hs.2 9
-define d/dhs.2.12.1 = reshape d/dhs.10.1.1 [1, 16]
+define d/dhs.2.12.1 = reshape d/dhs.10.1 [1, 16]
 define d/dhs.2.12 = unslice d/dhs.2.12.1 hs.2 10
-define d/dhs.2.13.1 = reshape d/dhs.11.1.1 [1, 16]
+define d/dhs.2.13.1 = reshape d/dhs.11.1 [1, 16]
 define d/dhs.2.13 = unslice d/dhs.2.13.1 hs.2 11
-define d/dhs.2.14.1 = reshape d/dhs.12.1.1 [1, 16]
+define d/dhs.2.14.1 = reshape d/dhs.12.1 [1, 16]
 define d/dhs.2.14 = unslice d/dhs.2.14.1 hs.2 12
-define d/dhs.2.15.1 = reshape d/dhs.13.1.1 [1, 16]
+define d/dhs.2.15.1 = reshape d/dhs.13.1 [1, 16]
 define d/dhs.2.15 = unslice d/dhs.2.15.1 hs.2 13
-define d/dhs.2.16.1 = reshape d/dhs.14.1.1 [1, 16]
+define d/dhs.2.16.1 = reshape d/dhs.14.1 [1, 16]
 define d/dhs.2.16 = unslice d/dhs.2.16.1 hs.2 14
 define d/dhs.2.17.1 = reshape d/dhs.15.1 [1, 16]
 define d/dhs.2.17 = unslice d/dhs.2.17.1 hs.2 15
@@ -4230,15 +4230,15 @@ define d/dhs.2 = add d/dhs.2.31 d/dhs.2.17
 define d/dhs.1 = broadcast_like 0 hs.1
 
 # weight c
-define d/dc.1 = mul d/dlogp.2.2 dlogp.2/dc
+define d/dc.1 = mul d/dlogp.2 dlogp.2/dc
 define d/dc = sum_like d/dc.1 c
 
 # weight V
-define d/dV = matmul dlogp.1/dV d/dlogp.1.1
+define d/dV = matmul dlogp.1/dV d/dlogp.1
 
 # weight h0
 define d/dh0.1 = matmul dhs.0.u/dh0 d/dhs.0.u
-define d/dh0.2 = mul d/dhs.0.2.1 dhs.0.2/dh0
+define d/dh0.2 = mul d/dhs.0.2 dhs.0.2/dh0
 define d/dh0 = add d/dh0.1 d/dh0.2
 
 # weight b
@@ -4308,22 +4308,22 @@ define d/dU.30 = add d/dU.29 d/dU.15
 define d/dU = add d/dU.30 d/dU.16
 
 # weight W
-define d/dW.1 = outer d/dhs.0.a.1.1 dhs.0.a.1/dW
-define d/dW.2 = outer d/dhs.1.1.a.1.1 dhs.1.1.a.1/dW
-define d/dW.3 = outer d/dhs.2.1.a.1.1 dhs.2.1.a.1/dW
-define d/dW.4 = outer d/dhs.3.a.1.1 dhs.3.a.1/dW
-define d/dW.5 = outer d/dhs.4.a.1.1 dhs.4.a.1/dW
-define d/dW.6 = outer d/dhs.5.a.1.1 dhs.5.a.1/dW
-define d/dW.7 = outer d/dhs.6.a.1.1 dhs.6.a.1/dW
-define d/dW.8 = outer d/dhs.7.a.1.1 dhs.7.a.1/dW
-define d/dW.9 = outer d/dhs.8.a.1.1 dhs.8.a.1/dW
-define d/dW.10 = outer d/dhs.9.a.1.1 dhs.9.a.1/dW
-define d/dW.11 = outer d/dhs.10.a.1.1 dhs.10.a.1/dW
-define d/dW.12 = outer d/dhs.11.a.1.1 dhs.11.a.1/dW
-define d/dW.13 = outer d/dhs.12.a.1.1 dhs.12.a.1/dW
-define d/dW.14 = outer d/dhs.13.a.1.1 dhs.13.a.1/dW
-define d/dW.15 = outer d/dhs.14.a.1.1 dhs.14.a.1/dW
-define d/dW.16 = outer d/dhs.15.a.1.1 dhs.15.a.1/dW
+define d/dW.1 = outer d/dhs.0.a.1 dhs.0.a.1/dW
+define d/dW.2 = outer d/dhs.1.1.a.1 dhs.1.1.a.1/dW
+define d/dW.3 = outer d/dhs.2.1.a.1 dhs.2.1.a.1/dW
+define d/dW.4 = outer d/dhs.3.a.1 dhs.3.a.1/dW
+define d/dW.5 = outer d/dhs.4.a.1 dhs.4.a.1/dW
+define d/dW.6 = outer d/dhs.5.a.1 dhs.5.a.1/dW
+define d/dW.7 = outer d/dhs.6.a.1 dhs.6.a.1/dW
+define d/dW.8 = outer d/dhs.7.a.1 dhs.7.a.1/dW
+define d/dW.9 = outer d/dhs.8.a.1 dhs.8.a.1/dW
+define d/dW.10 = outer d/dhs.9.a.1 dhs.9.a.1/dW
+define d/dW.11 = outer d/dhs.10.a.1 dhs.10.a.1/dW
+define d/dW.12 = outer d/dhs.11.a.1 dhs.11.a.1/dW
+define d/dW.13 = outer d/dhs.12.a.1 dhs.12.a.1/dW
+define d/dW.14 = outer d/dhs.13.a.1 dhs.13.a.1/dW
+define d/dW.15 = outer d/dhs.14.a.1 dhs.14.a.1/dW
+define d/dW.16 = outer d/dhs.15.a.1 dhs.15.a.1/dW
 define d/dW.17 = add d/dW.1 d/dW.2
 define d/dW.18 = add d/dW.17 d/dW.3
 define d/dW.19 = add d/dW.18 d/dW.4
@@ -4345,5 +4345,5 @@ define d/dE = take_grad d/dhs.2 hs.1 E
 
 # input chars
 define d/dchars.1 = unslice d/dhs.1 chars 0
-define d/dchars.2 = unslice d/dtargets.1.2 chars 1
+define d/dchars.2 = unslice d/dtargets.1 chars 1
 define d/dchars = add d/dchars.1 d/dchars.2

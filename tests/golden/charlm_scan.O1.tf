@@ -493,8 +493,8 @@ declare intvar dhs.15.8/dhs.15.7 [64]
 declare intvar d/dhs.15.7 [64]
 declare intvar d/dhs.15.5 [64]
 declare intvar d/dhs.15.3 [64]
-declare intvar d/dhs.15.z.1 [64]
-declare intvar d/dhs.15.z.2 [64]
+declare intvar d/dhs.15.z.4 [64]
+declare intvar d/dhs.15.z.5 [64]
 declare intvar d/dhs.15.z [64]
 declare intvar dhs.15.z/dhs.15.z.3 [64]
 declare intvar d/dhs.15.z.3 [64]
@@ -507,25 +507,25 @@ declare intvar d/dhs.15.u.3 [192]
 declare intvar d/dhs.15.u.4 [192]
 declare intvar d/dhs.15.u [192]
 declare intvar dhs.15.u/dhs.14 [64, 192]
-declare intvar d/dhs.15.a.1 [192]
 declare intvar d/dhs.15.a.2 [192]
 declare intvar d/dhs.15.a.3 [192]
 declare intvar d/dhs.15.a.4 [192]
+declare intvar d/dhs.15.a.5 [192]
 declare intvar d/dhs.15.a [192]
 declare intvar dhs.15.a.1/dhs.15.1 [16, 192]
 declare intvar d/dhs.15.1 [16]
-declare intvar d/dhs.14.1 [64]
-declare intvar d/dhs.14.2 [64]
-declare intvar d/dhs.14.3 [64]
-declare intvar d/dhs.14.4 [64]
+declare intvar d/dhs.14.10 [64]
+declare intvar d/dhs.14.11 [64]
+declare intvar d/dhs.14.12 [64]
+declare intvar d/dhs.14.13 [64]
 declare intvar d/dhs.14 [64]
 declare intvar d/dhs.14.8 [64]
 declare intvar dhs.14.8/dhs.14.7 [64]
 declare intvar d/dhs.14.7 [64]
 declare intvar d/dhs.14.5 [64]
-declare intvar d/dhs.14.3.1 [64]
-declare intvar d/dhs.14.z.1 [64]
-declare intvar d/dhs.14.z.2 [64]
+declare intvar d/dhs.14.3 [64]
+declare intvar d/dhs.14.z.4 [64]
+declare intvar d/dhs.14.z.5 [64]
 declare intvar d/dhs.14.z [64]
 declare intvar dhs.14.z/dhs.14.z.3 [64]
 declare intvar d/dhs.14.z.3 [64]
@@ -537,24 +537,24 @@ declare intvar d/dhs.14.u.2 [192]
 declare intvar d/dhs.14.u.3 [192]
 declare intvar d/dhs.14.u.4 [192]
 declare intvar d/dhs.14.u [192]
-declare intvar d/dhs.14.a.1 [192]
 declare intvar d/dhs.14.a.2 [192]
 declare intvar d/dhs.14.a.3 [192]
 declare intvar d/dhs.14.a.4 [192]
+declare intvar d/dhs.14.a.5 [192]
 declare intvar d/dhs.14.a [192]
-declare intvar d/dhs.14.1.1 [16]
-declare intvar d/dhs.13.1 [64]
-declare intvar d/dhs.13.2 [64]
-declare intvar d/dhs.13.3 [64]
-declare intvar d/dhs.13.4 [64]
+declare intvar d/dhs.14.1 [16]
+declare intvar d/dhs.13.10 [64]
+declare intvar d/dhs.13.11 [64]
+declare intvar d/dhs.13.12 [64]
+declare intvar d/dhs.13.13 [64]
 declare intvar d/dhs.13 [64]
 declare intvar d/dhs.13.8 [64]
 declare intvar dhs.13.8/dhs.13.7 [64]
 declare intvar d/dhs.13.7 [64]
 declare intvar d/dhs.13.5 [64]
-declare intvar d/dhs.13.3.1 [64]
-declare intvar d/dhs.13.z.1 [64]
-declare intvar d/dhs.13.z.2 [64]
+declare intvar d/dhs.13.3 [64]
+declare intvar d/dhs.13.z.4 [64]
+declare intvar d/dhs.13.z.5 [64]
 declare intvar d/dhs.13.z [64]
 declare intvar dhs.13.z/dhs.13.z.3 [64]
 declare intvar d/dhs.13.z.3 [64]
@@ -566,24 +566,24 @@ declare intvar d/dhs.13.u.2 [192]
 declare intvar d/dhs.13.u.3 [192]
 declare intvar d/dhs.13.u.4 [192]
 declare intvar d/dhs.13.u [192]
-declare intvar d/dhs.13.a.1 [192]
 declare intvar d/dhs.13.a.2 [192]
 declare intvar d/dhs.13.a.3 [192]
 declare intvar d/dhs.13.a.4 [192]
+declare intvar d/dhs.13.a.5 [192]
 declare intvar d/dhs.13.a [192]
-declare intvar d/dhs.13.1.1 [16]
-declare intvar d/dhs.12.1 [64]
-declare intvar d/dhs.12.2 [64]
-declare intvar d/dhs.12.3 [64]
-declare intvar d/dhs.12.4 [64]
+declare intvar d/dhs.13.1 [16]
+declare intvar d/dhs.12.10 [64]
+declare intvar d/dhs.12.11 [64]
+declare intvar d/dhs.12.12 [64]
+declare intvar d/dhs.12.13 [64]
 declare intvar d/dhs.12 [64]
 declare intvar d/dhs.12.8 [64]
 declare intvar dhs.12.8/dhs.12.7 [64]
 declare intvar d/dhs.12.7 [64]
 declare intvar d/dhs.12.5 [64]
-declare intvar d/dhs.12.3.1 [64]
-declare intvar d/dhs.12.z.1 [64]
-declare intvar d/dhs.12.z.2 [64]
+declare intvar d/dhs.12.3 [64]
+declare intvar d/dhs.12.z.4 [64]
+declare intvar d/dhs.12.z.5 [64]
 declare intvar d/dhs.12.z [64]
 declare intvar dhs.12.z/dhs.12.z.3 [64]
 declare intvar d/dhs.12.z.3 [64]
@@ -595,24 +595,24 @@ declare intvar d/dhs.12.u.2 [192]
 declare intvar d/dhs.12.u.3 [192]
 declare intvar d/dhs.12.u.4 [192]
 declare intvar d/dhs.12.u [192]
-declare intvar d/dhs.12.a.1 [192]
 declare intvar d/dhs.12.a.2 [192]
 declare intvar d/dhs.12.a.3 [192]
 declare intvar d/dhs.12.a.4 [192]
+declare intvar d/dhs.12.a.5 [192]
 declare intvar d/dhs.12.a [192]
-declare intvar d/dhs.12.1.1 [16]
-declare intvar d/dhs.11.1 [64]
-declare intvar d/dhs.11.2 [64]
-declare intvar d/dhs.11.3 [64]
-declare intvar d/dhs.11.4 [64]
+declare intvar d/dhs.12.1 [16]
+declare intvar d/dhs.11.10 [64]
+declare intvar d/dhs.11.11 [64]
+declare intvar d/dhs.11.12 [64]
+declare intvar d/dhs.11.13 [64]
 declare intvar d/dhs.11 [64]
 declare intvar d/dhs.11.8 [64]
 declare intvar dhs.11.8/dhs.11.7 [64]
 declare intvar d/dhs.11.7 [64]
 declare intvar d/dhs.11.5 [64]
-declare intvar d/dhs.11.3.1 [64]
-declare intvar d/dhs.11.z.1 [64]
-declare intvar d/dhs.11.z.2 [64]
+declare intvar d/dhs.11.3 [64]
+declare intvar d/dhs.11.z.4 [64]
+declare intvar d/dhs.11.z.5 [64]
 declare intvar d/dhs.11.z [64]
 declare intvar dhs.11.z/dhs.11.z.3 [64]
 declare intvar d/dhs.11.z.3 [64]
@@ -624,24 +624,24 @@ declare intvar d/dhs.11.u.2 [192]
 declare intvar d/dhs.11.u.3 [192]
 declare intvar d/dhs.11.u.4 [192]
 declare intvar d/dhs.11.u [192]
-declare intvar d/dhs.11.a.1 [192]
 declare intvar d/dhs.11.a.2 [192]
 declare intvar d/dhs.11.a.3 [192]
 declare intvar d/dhs.11.a.4 [192]
+declare intvar d/dhs.11.a.5 [192]
 declare intvar d/dhs.11.a [192]
-declare intvar d/dhs.11.1.1 [16]
-declare intvar d/dhs.10.1 [64]
-declare intvar d/dhs.10.2 [64]
-declare intvar d/dhs.10.3 [64]
-declare intvar d/dhs.10.4 [64]
+declare intvar d/dhs.11.1 [16]
+declare intvar d/dhs.10.10 [64]
+declare intvar d/dhs.10.11 [64]
+declare intvar d/dhs.10.12 [64]
+declare intvar d/dhs.10.13 [64]
 declare intvar d/dhs.10 [64]
 declare intvar d/dhs.10.8 [64]
 declare intvar dhs.10.8/dhs.10.7 [64]
 declare intvar d/dhs.10.7 [64]
 declare intvar d/dhs.10.5 [64]
-declare intvar d/dhs.10.3.1 [64]
-declare intvar d/dhs.10.z.1 [64]
-declare intvar d/dhs.10.z.2 [64]
+declare intvar d/dhs.10.3 [64]
+declare intvar d/dhs.10.z.4 [64]
+declare intvar d/dhs.10.z.5 [64]
 declare intvar d/dhs.10.z [64]
 declare intvar dhs.10.z/dhs.10.z.3 [64]
 declare intvar d/dhs.10.z.3 [64]
@@ -653,24 +653,24 @@ declare intvar d/dhs.10.u.2 [192]
 declare intvar d/dhs.10.u.3 [192]
 declare intvar d/dhs.10.u.4 [192]
 declare intvar d/dhs.10.u [192]
-declare intvar d/dhs.10.a.1 [192]
 declare intvar d/dhs.10.a.2 [192]
 declare intvar d/dhs.10.a.3 [192]
 declare intvar d/dhs.10.a.4 [192]
+declare intvar d/dhs.10.a.5 [192]
 declare intvar d/dhs.10.a [192]
-declare intvar d/dhs.10.1.1 [16]
-declare intvar d/dhs.9.1 [64]
-declare intvar d/dhs.9.2 [64]
-declare intvar d/dhs.9.3 [64]
-declare intvar d/dhs.9.4 [64]
+declare intvar d/dhs.10.1 [16]
+declare intvar d/dhs.9.10 [64]
+declare intvar d/dhs.9.11 [64]
+declare intvar d/dhs.9.12 [64]
+declare intvar d/dhs.9.13 [64]
 declare intvar d/dhs.9 [64]
 declare intvar d/dhs.9.8 [64]
 declare intvar dhs.9.8/dhs.9.7 [64]
 declare intvar d/dhs.9.7 [64]
 declare intvar d/dhs.9.5 [64]
-declare intvar d/dhs.9.3.1 [64]
-declare intvar d/dhs.9.z.1 [64]
-declare intvar d/dhs.9.z.2 [64]
+declare intvar d/dhs.9.3 [64]
+declare intvar d/dhs.9.z.4 [64]
+declare intvar d/dhs.9.z.5 [64]
 declare intvar d/dhs.9.z [64]
 declare intvar dhs.9.z/dhs.9.z.3 [64]
 declare intvar d/dhs.9.z.3 [64]
@@ -682,24 +682,24 @@ declare intvar d/dhs.9.u.2 [192]
 declare intvar d/dhs.9.u.3 [192]
 declare intvar d/dhs.9.u.4 [192]
 declare intvar d/dhs.9.u [192]
-declare intvar d/dhs.9.a.1 [192]
 declare intvar d/dhs.9.a.2 [192]
 declare intvar d/dhs.9.a.3 [192]
 declare intvar d/dhs.9.a.4 [192]
+declare intvar d/dhs.9.a.5 [192]
 declare intvar d/dhs.9.a [192]
-declare intvar d/dhs.9.1.1 [16]
-declare intvar d/dhs.8.1 [64]
-declare intvar d/dhs.8.2 [64]
-declare intvar d/dhs.8.3 [64]
-declare intvar d/dhs.8.4 [64]
+declare intvar d/dhs.9.1 [16]
+declare intvar d/dhs.8.10 [64]
+declare intvar d/dhs.8.11 [64]
+declare intvar d/dhs.8.12 [64]
+declare intvar d/dhs.8.13 [64]
 declare intvar d/dhs.8 [64]
 declare intvar d/dhs.8.8 [64]
 declare intvar dhs.8.8/dhs.8.7 [64]
 declare intvar d/dhs.8.7 [64]
 declare intvar d/dhs.8.5 [64]
-declare intvar d/dhs.8.3.1 [64]
-declare intvar d/dhs.8.z.1 [64]
-declare intvar d/dhs.8.z.2 [64]
+declare intvar d/dhs.8.3 [64]
+declare intvar d/dhs.8.z.4 [64]
+declare intvar d/dhs.8.z.5 [64]
 declare intvar d/dhs.8.z [64]
 declare intvar dhs.8.z/dhs.8.z.3 [64]
 declare intvar d/dhs.8.z.3 [64]
@@ -711,24 +711,24 @@ declare intvar d/dhs.8.u.2 [192]
 declare intvar d/dhs.8.u.3 [192]
 declare intvar d/dhs.8.u.4 [192]
 declare intvar d/dhs.8.u [192]
-declare intvar d/dhs.8.a.1 [192]
 declare intvar d/dhs.8.a.2 [192]
 declare intvar d/dhs.8.a.3 [192]
 declare intvar d/dhs.8.a.4 [192]
+declare intvar d/dhs.8.a.5 [192]
 declare intvar d/dhs.8.a [192]
-declare intvar d/dhs.8.1.1 [16]
-declare intvar d/dhs.7.1 [64]
-declare intvar d/dhs.7.2 [64]
-declare intvar d/dhs.7.3 [64]
-declare intvar d/dhs.7.4 [64]
+declare intvar d/dhs.8.1 [16]
+declare intvar d/dhs.7.10 [64]
+declare intvar d/dhs.7.11 [64]
+declare intvar d/dhs.7.12 [64]
+declare intvar d/dhs.7.13 [64]
 declare intvar d/dhs.7 [64]
 declare intvar d/dhs.7.8 [64]
 declare intvar dhs.7.8/dhs.7.7 [64]
 declare intvar d/dhs.7.7 [64]
 declare intvar d/dhs.7.5 [64]
-declare intvar d/dhs.7.3.1 [64]
-declare intvar d/dhs.7.z.1 [64]
-declare intvar d/dhs.7.z.2 [64]
+declare intvar d/dhs.7.3 [64]
+declare intvar d/dhs.7.z.4 [64]
+declare intvar d/dhs.7.z.5 [64]
 declare intvar d/dhs.7.z [64]
 declare intvar dhs.7.z/dhs.7.z.3 [64]
 declare intvar d/dhs.7.z.3 [64]
@@ -740,24 +740,24 @@ declare intvar d/dhs.7.u.2 [192]
 declare intvar d/dhs.7.u.3 [192]
 declare intvar d/dhs.7.u.4 [192]
 declare intvar d/dhs.7.u [192]
-declare intvar d/dhs.7.a.1 [192]
 declare intvar d/dhs.7.a.2 [192]
 declare intvar d/dhs.7.a.3 [192]
 declare intvar d/dhs.7.a.4 [192]
+declare intvar d/dhs.7.a.5 [192]
 declare intvar d/dhs.7.a [192]
-declare intvar d/dhs.7.1.1 [16]
-declare intvar d/dhs.6.1 [64]
-declare intvar d/dhs.6.2 [64]
-declare intvar d/dhs.6.3 [64]
-declare intvar d/dhs.6.4 [64]
+declare intvar d/dhs.7.1 [16]
+declare intvar d/dhs.6.10 [64]
+declare intvar d/dhs.6.11 [64]
+declare intvar d/dhs.6.12 [64]
+declare intvar d/dhs.6.13 [64]
 declare intvar d/dhs.6 [64]
 declare intvar d/dhs.6.8 [64]
 declare intvar dhs.6.8/dhs.6.7 [64]
 declare intvar d/dhs.6.7 [64]
 declare intvar d/dhs.6.5 [64]
-declare intvar d/dhs.6.3.1 [64]
-declare intvar d/dhs.6.z.1 [64]
-declare intvar d/dhs.6.z.2 [64]
+declare intvar d/dhs.6.3 [64]
+declare intvar d/dhs.6.z.4 [64]
+declare intvar d/dhs.6.z.5 [64]
 declare intvar d/dhs.6.z [64]
 declare intvar dhs.6.z/dhs.6.z.3 [64]
 declare intvar d/dhs.6.z.3 [64]
@@ -769,24 +769,24 @@ declare intvar d/dhs.6.u.2 [192]
 declare intvar d/dhs.6.u.3 [192]
 declare intvar d/dhs.6.u.4 [192]
 declare intvar d/dhs.6.u [192]
-declare intvar d/dhs.6.a.1 [192]
 declare intvar d/dhs.6.a.2 [192]
 declare intvar d/dhs.6.a.3 [192]
 declare intvar d/dhs.6.a.4 [192]
+declare intvar d/dhs.6.a.5 [192]
 declare intvar d/dhs.6.a [192]
-declare intvar d/dhs.6.1.1 [16]
-declare intvar d/dhs.5.1 [64]
-declare intvar d/dhs.5.2 [64]
-declare intvar d/dhs.5.3 [64]
-declare intvar d/dhs.5.4 [64]
+declare intvar d/dhs.6.1 [16]
+declare intvar d/dhs.5.10 [64]
+declare intvar d/dhs.5.11 [64]
+declare intvar d/dhs.5.12 [64]
+declare intvar d/dhs.5.13 [64]
 declare intvar d/dhs.5 [64]
 declare intvar d/dhs.5.8 [64]
 declare intvar dhs.5.8/dhs.5.7 [64]
 declare intvar d/dhs.5.7 [64]
 declare intvar d/dhs.5.5 [64]
-declare intvar d/dhs.5.3.1 [64]
-declare intvar d/dhs.5.z.1 [64]
-declare intvar d/dhs.5.z.2 [64]
+declare intvar d/dhs.5.3 [64]
+declare intvar d/dhs.5.z.4 [64]
+declare intvar d/dhs.5.z.5 [64]
 declare intvar d/dhs.5.z [64]
 declare intvar dhs.5.z/dhs.5.z.3 [64]
 declare intvar d/dhs.5.z.3 [64]
@@ -798,24 +798,24 @@ declare intvar d/dhs.5.u.2 [192]
 declare intvar d/dhs.5.u.3 [192]
 declare intvar d/dhs.5.u.4 [192]
 declare intvar d/dhs.5.u [192]
-declare intvar d/dhs.5.a.1 [192]
 declare intvar d/dhs.5.a.2 [192]
 declare intvar d/dhs.5.a.3 [192]
 declare intvar d/dhs.5.a.4 [192]
+declare intvar d/dhs.5.a.5 [192]
 declare intvar d/dhs.5.a [192]
-declare intvar d/dhs.5.1.1 [16]
-declare intvar d/dhs.4.1 [64]
-declare intvar d/dhs.4.2 [64]
-declare intvar d/dhs.4.3 [64]
-declare intvar d/dhs.4.4 [64]
+declare intvar d/dhs.5.1 [16]
+declare intvar d/dhs.4.10 [64]
+declare intvar d/dhs.4.11 [64]
+declare intvar d/dhs.4.12 [64]
+declare intvar d/dhs.4.13 [64]
 declare intvar d/dhs.4 [64]
 declare intvar d/dhs.4.8 [64]
 declare intvar dhs.4.8/dhs.4.7 [64]
 declare intvar d/dhs.4.7 [64]
 declare intvar d/dhs.4.5 [64]
-declare intvar d/dhs.4.3.1 [64]
-declare intvar d/dhs.4.z.1 [64]
-declare intvar d/dhs.4.z.2 [64]
+declare intvar d/dhs.4.3 [64]
+declare intvar d/dhs.4.z.4 [64]
+declare intvar d/dhs.4.z.5 [64]
 declare intvar d/dhs.4.z [64]
 declare intvar dhs.4.z/dhs.4.z.3 [64]
 declare intvar d/dhs.4.z.3 [64]
@@ -827,24 +827,24 @@ declare intvar d/dhs.4.u.2 [192]
 declare intvar d/dhs.4.u.3 [192]
 declare intvar d/dhs.4.u.4 [192]
 declare intvar d/dhs.4.u [192]
-declare intvar d/dhs.4.a.1 [192]
 declare intvar d/dhs.4.a.2 [192]
 declare intvar d/dhs.4.a.3 [192]
 declare intvar d/dhs.4.a.4 [192]
+declare intvar d/dhs.4.a.5 [192]
 declare intvar d/dhs.4.a [192]
-declare intvar d/dhs.4.1.1 [16]
-declare intvar d/dhs.3.1 [64]
-declare intvar d/dhs.3.2 [64]
-declare intvar d/dhs.3.3 [64]
-declare intvar d/dhs.3.4 [64]
+declare intvar d/dhs.4.1 [16]
+declare intvar d/dhs.3.10 [64]
+declare intvar d/dhs.3.11 [64]
+declare intvar d/dhs.3.12 [64]
+declare intvar d/dhs.3.13 [64]
 declare intvar d/dhs.3 [64]
 declare intvar d/dhs.3.8 [64]
 declare intvar dhs.3.8/dhs.3.7 [64]
 declare intvar d/dhs.3.7 [64]
 declare intvar d/dhs.3.5 [64]
-declare intvar d/dhs.3.3.1 [64]
-declare intvar d/dhs.3.z.1 [64]
-declare intvar d/dhs.3.z.2 [64]
+declare intvar d/dhs.3.3 [64]
+declare intvar d/dhs.3.z.4 [64]
+declare intvar d/dhs.3.z.5 [64]
 declare intvar d/dhs.3.z [64]
 declare intvar dhs.3.z/dhs.3.z.3 [64]
 declare intvar d/dhs.3.z.3 [64]
@@ -856,24 +856,24 @@ declare intvar d/dhs.3.u.2 [192]
 declare intvar d/dhs.3.u.3 [192]
 declare intvar d/dhs.3.u.4 [192]
 declare intvar d/dhs.3.u [192]
-declare intvar d/dhs.3.a.1 [192]
 declare intvar d/dhs.3.a.2 [192]
 declare intvar d/dhs.3.a.3 [192]
 declare intvar d/dhs.3.a.4 [192]
+declare intvar d/dhs.3.a.5 [192]
 declare intvar d/dhs.3.a [192]
-declare intvar d/dhs.3.1.1 [16]
-declare intvar d/dhs.2.1.1 [64]
-declare intvar d/dhs.2.1.2 [64]
-declare intvar d/dhs.2.1.3 [64]
-declare intvar d/dhs.2.1.4 [64]
+declare intvar d/dhs.3.1 [16]
+declare intvar d/dhs.2.1.10 [64]
+declare intvar d/dhs.2.1.11 [64]
+declare intvar d/dhs.2.1.12 [64]
+declare intvar d/dhs.2.1.13 [64]
 declare intvar d/dhs.2.1 [64]
 declare intvar d/dhs.2.1.8 [64]
 declare intvar dhs.2.1.8/dhs.2.1.7 [64]
 declare intvar d/dhs.2.1.7 [64]
 declare intvar d/dhs.2.1.5 [64]
-declare intvar d/dhs.2.1.3.1 [64]
-declare intvar d/dhs.2.1.z.1 [64]
-declare intvar d/dhs.2.1.z.2 [64]
+declare intvar d/dhs.2.1.3 [64]
+declare intvar d/dhs.2.1.z.4 [64]
+declare intvar d/dhs.2.1.z.5 [64]
 declare intvar d/dhs.2.1.z [64]
 declare intvar dhs.2.1.z/dhs.2.1.z.3 [64]
 declare intvar d/dhs.2.1.z.3 [64]
@@ -885,24 +885,24 @@ declare intvar d/dhs.2.1.u.2 [192]
 declare intvar d/dhs.2.1.u.3 [192]
 declare intvar d/dhs.2.1.u.4 [192]
 declare intvar d/dhs.2.1.u [192]
-declare intvar d/dhs.2.1.a.1 [192]
 declare intvar d/dhs.2.1.a.2 [192]
 declare intvar d/dhs.2.1.a.3 [192]
 declare intvar d/dhs.2.1.a.4 [192]
+declare intvar d/dhs.2.1.a.5 [192]
 declare intvar d/dhs.2.1.a [192]
-declare intvar d/dhs.2.1.1.1 [16]
-declare intvar d/dhs.1.1.1 [64]
-declare intvar d/dhs.1.1.2 [64]
-declare intvar d/dhs.1.1.3 [64]
-declare intvar d/dhs.1.1.4 [64]
+declare intvar d/dhs.2.1.1 [16]
+declare intvar d/dhs.1.1.10 [64]
+declare intvar d/dhs.1.1.11 [64]
+declare intvar d/dhs.1.1.12 [64]
+declare intvar d/dhs.1.1.13 [64]
 declare intvar d/dhs.1.1 [64]
 declare intvar d/dhs.1.1.8 [64]
 declare intvar dhs.1.1.8/dhs.1.1.7 [64]
 declare intvar d/dhs.1.1.7 [64]
 declare intvar d/dhs.1.1.5 [64]
-declare intvar d/dhs.1.1.3.1 [64]
-declare intvar d/dhs.1.1.z.1 [64]
-declare intvar d/dhs.1.1.z.2 [64]
+declare intvar d/dhs.1.1.3 [64]
+declare intvar d/dhs.1.1.z.4 [64]
+declare intvar d/dhs.1.1.z.5 [64]
 declare intvar d/dhs.1.1.z [64]
 declare intvar dhs.1.1.z/dhs.1.1.z.3 [64]
 declare intvar d/dhs.1.1.z.3 [64]
@@ -914,24 +914,24 @@ declare intvar d/dhs.1.1.u.2 [192]
 declare intvar d/dhs.1.1.u.3 [192]
 declare intvar d/dhs.1.1.u.4 [192]
 declare intvar d/dhs.1.1.u [192]
-declare intvar d/dhs.1.1.a.1 [192]
 declare intvar d/dhs.1.1.a.2 [192]
 declare intvar d/dhs.1.1.a.3 [192]
 declare intvar d/dhs.1.1.a.4 [192]
+declare intvar d/dhs.1.1.a.5 [192]
 declare intvar d/dhs.1.1.a [192]
-declare intvar d/dhs.1.1.1.1 [16]
-declare intvar d/dhs.0.1 [64]
-declare intvar d/dhs.0.2 [64]
-declare intvar d/dhs.0.3 [64]
-declare intvar d/dhs.0.4 [64]
+declare intvar d/dhs.1.1.1 [16]
+declare intvar d/dhs.0.10 [64]
+declare intvar d/dhs.0.11 [64]
+declare intvar d/dhs.0.12 [64]
+declare intvar d/dhs.0.13 [64]
 declare intvar d/dhs.0 [64]
 declare intvar d/dhs.0.8 [64]
 declare intvar dhs.0.8/dhs.0.7 [64]
 declare intvar d/dhs.0.7 [64]
 declare intvar d/dhs.0.5 [64]
-declare intvar d/dhs.0.3.1 [64]
-declare intvar d/dhs.0.z.1 [64]
-declare intvar d/dhs.0.z.2 [64]
+declare intvar d/dhs.0.3 [64]
+declare intvar d/dhs.0.z.4 [64]
+declare intvar d/dhs.0.z.5 [64]
 declare intvar d/dhs.0.z [64]
 declare intvar dhs.0.z/dhs.0.z.3 [64]
 declare intvar d/dhs.0.z.3 [64]
@@ -943,12 +943,12 @@ declare intvar d/dhs.0.u.2 [192]
 declare intvar d/dhs.0.u.3 [192]
 declare intvar d/dhs.0.u.4 [192]
 declare intvar d/dhs.0.u [192]
-declare intvar d/dhs.0.a.1 [192]
 declare intvar d/dhs.0.a.2 [192]
 declare intvar d/dhs.0.a.3 [192]
 declare intvar d/dhs.0.a.4 [192]
+declare intvar d/dhs.0.a.5 [192]
 declare intvar d/dhs.0.a [192]
-declare intvar d/dhs.0.1.1 [16]
+declare intvar d/dhs.0.1 [16]
 declare intvar d/dhs.2.2.1 [1, 16]
 declare intvar d/dhs.2.2 [16, 16]
 declare intvar d/dhs.2.3.1 [1, 16]
@@ -1653,9 +1653,9 @@ define d/dhs.15.5 = mul d/dhs.15.7 hs.15.r
 define d/dhs.15.3 = mul d/dhs.15 hs.15.8
 
 # hs.15.z = logistic hs.15.z.3
-define d/dhs.15.z.1 = mul d/dhs.15 hs.14
-define d/dhs.15.z.2 = neg d/dhs.15.3
-define d/dhs.15.z = add d/dhs.15.z.1 d/dhs.15.z.2
+define d/dhs.15.z.4 = mul d/dhs.15 hs.14
+define d/dhs.15.z.5 = neg d/dhs.15.3
+define d/dhs.15.z = add d/dhs.15.z.4 d/dhs.15.z.5
 define dhs.15.z/dhs.15.z.3 = logistic_deriv hs.15.z.3
 
 # hs.15.z.3 = add hs.15.z.1 hs.15.z.2
@@ -1677,11 +1677,11 @@ define d/dhs.15.u = add d/dhs.15.u.4 d/dhs.15.u.3
 define dhs.15.u/dhs.14 = transpose U
 
 # hs.15.a = add hs.15.a.1 b
-define d/dhs.15.a.1 = unslice d/dhs.15.r.3 hs.15.a 0
-define d/dhs.15.a.2 = unslice d/dhs.15.z.3 hs.15.a 64
-define d/dhs.15.a.3 = unslice d/dhs.15.7 hs.15.a 128
-define d/dhs.15.a.4 = add d/dhs.15.a.1 d/dhs.15.a.2
-define d/dhs.15.a = add d/dhs.15.a.4 d/dhs.15.a.3
+define d/dhs.15.a.2 = unslice d/dhs.15.r.3 hs.15.a 0
+define d/dhs.15.a.3 = unslice d/dhs.15.z.3 hs.15.a 64
+define d/dhs.15.a.4 = unslice d/dhs.15.7 hs.15.a 128
+define d/dhs.15.a.5 = add d/dhs.15.a.2 d/dhs.15.a.3
+define d/dhs.15.a = add d/dhs.15.a.5 d/dhs.15.a.4
 
 # hs.15.a.1 = matmul W hs.15.1
 define dhs.15.a.1/dhs.15.1 = transpose W
@@ -1690,11 +1690,11 @@ define dhs.15.a.1/dhs.15.1 = transpose W
 define d/dhs.15.1 = matmul dhs.15.a.1/dhs.15.1 d/dhs.15.a
 
 # hs.14 = add hs.14.2 hs.14.9
-define d/dhs.14.1 = matmul dhs.15.u/dhs.14 d/dhs.15.u
-define d/dhs.14.2 = mul d/dhs.15 hs.15.z
-define d/dhs.14.3 = reshape d/dhs.41 [64]
-define d/dhs.14.4 = add d/dhs.14.1 d/dhs.14.2
-define d/dhs.14 = add d/dhs.14.4 d/dhs.14.3
+define d/dhs.14.10 = matmul dhs.15.u/dhs.14 d/dhs.15.u
+define d/dhs.14.11 = mul d/dhs.15 hs.15.z
+define d/dhs.14.12 = reshape d/dhs.41 [64]
+define d/dhs.14.13 = add d/dhs.14.10 d/dhs.14.11
+define d/dhs.14 = add d/dhs.14.13 d/dhs.14.12
 
 # hs.14.8 = tanh hs.14.7
 define d/dhs.14.8 = mul d/dhs.14 hs.14.3
@@ -1707,12 +1707,12 @@ define d/dhs.14.7 = mul d/dhs.14.8 dhs.14.8/dhs.14.7
 define d/dhs.14.5 = mul d/dhs.14.7 hs.14.r
 
 # hs.14.3 = sub 1 hs.14.z
-define d/dhs.14.3.1 = mul d/dhs.14 hs.14.8
+define d/dhs.14.3 = mul d/dhs.14 hs.14.8
 
 # hs.14.z = logistic hs.14.z.3
-define d/dhs.14.z.1 = mul d/dhs.14 hs.13
-define d/dhs.14.z.2 = neg d/dhs.14.3.1
-define d/dhs.14.z = add d/dhs.14.z.1 d/dhs.14.z.2
+define d/dhs.14.z.4 = mul d/dhs.14 hs.13
+define d/dhs.14.z.5 = neg d/dhs.14.3
+define d/dhs.14.z = add d/dhs.14.z.4 d/dhs.14.z.5
 define dhs.14.z/dhs.14.z.3 = logistic_deriv hs.14.z.3
 
 # hs.14.z.3 = add hs.14.z.1 hs.14.z.2
@@ -1733,21 +1733,21 @@ define d/dhs.14.u.4 = add d/dhs.14.u.1 d/dhs.14.u.2
 define d/dhs.14.u = add d/dhs.14.u.4 d/dhs.14.u.3
 
 # hs.14.a = add hs.14.a.1 b
-define d/dhs.14.a.1 = unslice d/dhs.14.r.3 hs.14.a 0
-define d/dhs.14.a.2 = unslice d/dhs.14.z.3 hs.14.a 64
-define d/dhs.14.a.3 = unslice d/dhs.14.7 hs.14.a 128
-define d/dhs.14.a.4 = add d/dhs.14.a.1 d/dhs.14.a.2
-define d/dhs.14.a = add d/dhs.14.a.4 d/dhs.14.a.3
+define d/dhs.14.a.2 = unslice d/dhs.14.r.3 hs.14.a 0
+define d/dhs.14.a.3 = unslice d/dhs.14.z.3 hs.14.a 64
+define d/dhs.14.a.4 = unslice d/dhs.14.7 hs.14.a 128
+define d/dhs.14.a.5 = add d/dhs.14.a.2 d/dhs.14.a.3
+define d/dhs.14.a = add d/dhs.14.a.5 d/dhs.14.a.4
 
 # hs.14.1 = index hs.2 14
-define d/dhs.14.1.1 = matmul dhs.15.a.1/dhs.15.1 d/dhs.14.a
+define d/dhs.14.1 = matmul dhs.15.a.1/dhs.15.1 d/dhs.14.a
 
 # hs.13 = add hs.13.2 hs.13.9
-define d/dhs.13.1 = matmul dhs.15.u/dhs.14 d/dhs.14.u
-define d/dhs.13.2 = mul d/dhs.14 hs.14.z
-define d/dhs.13.3 = reshape d/dhs.39 [64]
-define d/dhs.13.4 = add d/dhs.13.1 d/dhs.13.2
-define d/dhs.13 = add d/dhs.13.4 d/dhs.13.3
+define d/dhs.13.10 = matmul dhs.15.u/dhs.14 d/dhs.14.u
+define d/dhs.13.11 = mul d/dhs.14 hs.14.z
+define d/dhs.13.12 = reshape d/dhs.39 [64]
+define d/dhs.13.13 = add d/dhs.13.10 d/dhs.13.11
+define d/dhs.13 = add d/dhs.13.13 d/dhs.13.12
 
 # hs.13.8 = tanh hs.13.7
 define d/dhs.13.8 = mul d/dhs.13 hs.13.3
@@ -1760,12 +1760,12 @@ define d/dhs.13.7 = mul d/dhs.13.8 dhs.13.8/dhs.13.7
 define d/dhs.13.5 = mul d/dhs.13.7 hs.13.r
 
 # hs.13.3 = sub 1 hs.13.z
-define d/dhs.13.3.1 = mul d/dhs.13 hs.13.8
+define d/dhs.13.3 = mul d/dhs.13 hs.13.8
 
 # hs.13.z = logistic hs.13.z.3
-define d/dhs.13.z.1 = mul d/dhs.13 hs.12
-define d/dhs.13.z.2 = neg d/dhs.13.3.1
-define d/dhs.13.z = add d/dhs.13.z.1 d/dhs.13.z.2
+define d/dhs.13.z.4 = mul d/dhs.13 hs.12
+define d/dhs.13.z.5 = neg d/dhs.13.3
+define d/dhs.13.z = add d/dhs.13.z.4 d/dhs.13.z.5
 define dhs.13.z/dhs.13.z.3 = logistic_deriv hs.13.z.3
 
 # hs.13.z.3 = add hs.13.z.1 hs.13.z.2
@@ -1786,21 +1786,21 @@ define d/dhs.13.u.4 = add d/dhs.13.u.1 d/dhs.13.u.2
 define d/dhs.13.u = add d/dhs.13.u.4 d/dhs.13.u.3
 
 # hs.13.a = add hs.13.a.1 b
-define d/dhs.13.a.1 = unslice d/dhs.13.r.3 hs.13.a 0
-define d/dhs.13.a.2 = unslice d/dhs.13.z.3 hs.13.a 64
-define d/dhs.13.a.3 = unslice d/dhs.13.7 hs.13.a 128
-define d/dhs.13.a.4 = add d/dhs.13.a.1 d/dhs.13.a.2
-define d/dhs.13.a = add d/dhs.13.a.4 d/dhs.13.a.3
+define d/dhs.13.a.2 = unslice d/dhs.13.r.3 hs.13.a 0
+define d/dhs.13.a.3 = unslice d/dhs.13.z.3 hs.13.a 64
+define d/dhs.13.a.4 = unslice d/dhs.13.7 hs.13.a 128
+define d/dhs.13.a.5 = add d/dhs.13.a.2 d/dhs.13.a.3
+define d/dhs.13.a = add d/dhs.13.a.5 d/dhs.13.a.4
 
 # hs.13.1 = index hs.2 13
-define d/dhs.13.1.1 = matmul dhs.15.a.1/dhs.15.1 d/dhs.13.a
+define d/dhs.13.1 = matmul dhs.15.a.1/dhs.15.1 d/dhs.13.a
 
 # hs.12 = add hs.12.2 hs.12.9
-define d/dhs.12.1 = matmul dhs.15.u/dhs.14 d/dhs.13.u
-define d/dhs.12.2 = mul d/dhs.13 hs.13.z
-define d/dhs.12.3 = reshape d/dhs.38 [64]
-define d/dhs.12.4 = add d/dhs.12.1 d/dhs.12.2
-define d/dhs.12 = add d/dhs.12.4 d/dhs.12.3
+define d/dhs.12.10 = matmul dhs.15.u/dhs.14 d/dhs.13.u
+define d/dhs.12.11 = mul d/dhs.13 hs.13.z
+define d/dhs.12.12 = reshape d/dhs.38 [64]
+define d/dhs.12.13 = add d/dhs.12.10 d/dhs.12.11
+define d/dhs.12 = add d/dhs.12.13 d/dhs.12.12
 
 # hs.12.8 = tanh hs.12.7
 define d/dhs.12.8 = mul d/dhs.12 hs.12.3
@@ -1813,12 +1813,12 @@ define d/dhs.12.7 = mul d/dhs.12.8 dhs.12.8/dhs.12.7
 define d/dhs.12.5 = mul d/dhs.12.7 hs.12.r
 
 # hs.12.3 = sub 1 hs.12.z
-define d/dhs.12.3.1 = mul d/dhs.12 hs.12.8
+define d/dhs.12.3 = mul d/dhs.12 hs.12.8
 
 # hs.12.z = logistic hs.12.z.3
-define d/dhs.12.z.1 = mul d/dhs.12 hs.11
-define d/dhs.12.z.2 = neg d/dhs.12.3.1
-define d/dhs.12.z = add d/dhs.12.z.1 d/dhs.12.z.2
+define d/dhs.12.z.4 = mul d/dhs.12 hs.11
+define d/dhs.12.z.5 = neg d/dhs.12.3
+define d/dhs.12.z = add d/dhs.12.z.4 d/dhs.12.z.5
 define dhs.12.z/dhs.12.z.3 = logistic_deriv hs.12.z.3
 
 # hs.12.z.3 = add hs.12.z.1 hs.12.z.2
@@ -1839,21 +1839,21 @@ define d/dhs.12.u.4 = add d/dhs.12.u.1 d/dhs.12.u.2
 define d/dhs.12.u = add d/dhs.12.u.4 d/dhs.12.u.3
 
 # hs.12.a = add hs.12.a.1 b
-define d/dhs.12.a.1 = unslice d/dhs.12.r.3 hs.12.a 0
-define d/dhs.12.a.2 = unslice d/dhs.12.z.3 hs.12.a 64
-define d/dhs.12.a.3 = unslice d/dhs.12.7 hs.12.a 128
-define d/dhs.12.a.4 = add d/dhs.12.a.1 d/dhs.12.a.2
-define d/dhs.12.a = add d/dhs.12.a.4 d/dhs.12.a.3
+define d/dhs.12.a.2 = unslice d/dhs.12.r.3 hs.12.a 0
+define d/dhs.12.a.3 = unslice d/dhs.12.z.3 hs.12.a 64
+define d/dhs.12.a.4 = unslice d/dhs.12.7 hs.12.a 128
+define d/dhs.12.a.5 = add d/dhs.12.a.2 d/dhs.12.a.3
+define d/dhs.12.a = add d/dhs.12.a.5 d/dhs.12.a.4
 
 # hs.12.1 = index hs.2 12
-define d/dhs.12.1.1 = matmul dhs.15.a.1/dhs.15.1 d/dhs.12.a
+define d/dhs.12.1 = matmul dhs.15.a.1/dhs.15.1 d/dhs.12.a
 
 # hs.11 = add hs.11.2 hs.11.9
-define d/dhs.11.1 = matmul dhs.15.u/dhs.14 d/dhs.12.u
-define d/dhs.11.2 = mul d/dhs.12 hs.12.z
-define d/dhs.11.3 = reshape d/dhs.35 [64]
-define d/dhs.11.4 = add d/dhs.11.1 d/dhs.11.2
-define d/dhs.11 = add d/dhs.11.4 d/dhs.11.3
+define d/dhs.11.10 = matmul dhs.15.u/dhs.14 d/dhs.12.u
+define d/dhs.11.11 = mul d/dhs.12 hs.12.z
+define d/dhs.11.12 = reshape d/dhs.35 [64]
+define d/dhs.11.13 = add d/dhs.11.10 d/dhs.11.11
+define d/dhs.11 = add d/dhs.11.13 d/dhs.11.12
 
 # hs.11.8 = tanh hs.11.7
 define d/dhs.11.8 = mul d/dhs.11 hs.11.3
@@ -1866,12 +1866,12 @@ define d/dhs.11.7 = mul d/dhs.11.8 dhs.11.8/dhs.11.7
 define d/dhs.11.5 = mul d/dhs.11.7 hs.11.r
 
 # hs.11.3 = sub 1 hs.11.z
-define d/dhs.11.3.1 = mul d/dhs.11 hs.11.8
+define d/dhs.11.3 = mul d/dhs.11 hs.11.8
 
 # hs.11.z = logistic hs.11.z.3
-define d/dhs.11.z.1 = mul d/dhs.11 hs.10
-define d/dhs.11.z.2 = neg d/dhs.11.3.1
-define d/dhs.11.z = add d/dhs.11.z.1 d/dhs.11.z.2
+define d/dhs.11.z.4 = mul d/dhs.11 hs.10
+define d/dhs.11.z.5 = neg d/dhs.11.3
+define d/dhs.11.z = add d/dhs.11.z.4 d/dhs.11.z.5
 define dhs.11.z/dhs.11.z.3 = logistic_deriv hs.11.z.3
 
 # hs.11.z.3 = add hs.11.z.1 hs.11.z.2
@@ -1892,21 +1892,21 @@ define d/dhs.11.u.4 = add d/dhs.11.u.1 d/dhs.11.u.2
 define d/dhs.11.u = add d/dhs.11.u.4 d/dhs.11.u.3
 
 # hs.11.a = add hs.11.a.1 b
-define d/dhs.11.a.1 = unslice d/dhs.11.r.3 hs.11.a 0
-define d/dhs.11.a.2 = unslice d/dhs.11.z.3 hs.11.a 64
-define d/dhs.11.a.3 = unslice d/dhs.11.7 hs.11.a 128
-define d/dhs.11.a.4 = add d/dhs.11.a.1 d/dhs.11.a.2
-define d/dhs.11.a = add d/dhs.11.a.4 d/dhs.11.a.3
+define d/dhs.11.a.2 = unslice d/dhs.11.r.3 hs.11.a 0
+define d/dhs.11.a.3 = unslice d/dhs.11.z.3 hs.11.a 64
+define d/dhs.11.a.4 = unslice d/dhs.11.7 hs.11.a 128
+define d/dhs.11.a.5 = add d/dhs.11.a.2 d/dhs.11.a.3
+define d/dhs.11.a = add d/dhs.11.a.5 d/dhs.11.a.4
 
 # hs.11.1 = index hs.2 11
-define d/dhs.11.1.1 = matmul dhs.15.a.1/dhs.15.1 d/dhs.11.a
+define d/dhs.11.1 = matmul dhs.15.a.1/dhs.15.1 d/dhs.11.a
 
 # hs.10 = add hs.10.2 hs.10.9
-define d/dhs.10.1 = matmul dhs.15.u/dhs.14 d/dhs.11.u
-define d/dhs.10.2 = mul d/dhs.11 hs.11.z
-define d/dhs.10.3 = reshape d/dhs.34 [64]
-define d/dhs.10.4 = add d/dhs.10.1 d/dhs.10.2
-define d/dhs.10 = add d/dhs.10.4 d/dhs.10.3
+define d/dhs.10.10 = matmul dhs.15.u/dhs.14 d/dhs.11.u
+define d/dhs.10.11 = mul d/dhs.11 hs.11.z
+define d/dhs.10.12 = reshape d/dhs.34 [64]
+define d/dhs.10.13 = add d/dhs.10.10 d/dhs.10.11
+define d/dhs.10 = add d/dhs.10.13 d/dhs.10.12
 
 # hs.10.8 = tanh hs.10.7
 define d/dhs.10.8 = mul d/dhs.10 hs.10.3
@@ -1919,12 +1919,12 @@ define d/dhs.10.7 = mul d/dhs.10.8 dhs.10.8/dhs.10.7
 define d/dhs.10.5 = mul d/dhs.10.7 hs.10.r
 
 # hs.10.3 = sub 1 hs.10.z
-define d/dhs.10.3.1 = mul d/dhs.10 hs.10.8
+define d/dhs.10.3 = mul d/dhs.10 hs.10.8
 
 # hs.10.z = logistic hs.10.z.3
-define d/dhs.10.z.1 = mul d/dhs.10 hs.9
-define d/dhs.10.z.2 = neg d/dhs.10.3.1
-define d/dhs.10.z = add d/dhs.10.z.1 d/dhs.10.z.2
+define d/dhs.10.z.4 = mul d/dhs.10 hs.9
+define d/dhs.10.z.5 = neg d/dhs.10.3
+define d/dhs.10.z = add d/dhs.10.z.4 d/dhs.10.z.5
 define dhs.10.z/dhs.10.z.3 = logistic_deriv hs.10.z.3
 
 # hs.10.z.3 = add hs.10.z.1 hs.10.z.2
@@ -1945,21 +1945,21 @@ define d/dhs.10.u.4 = add d/dhs.10.u.1 d/dhs.10.u.2
 define d/dhs.10.u = add d/dhs.10.u.4 d/dhs.10.u.3
 
 # hs.10.a = add hs.10.a.1 b
-define d/dhs.10.a.1 = unslice d/dhs.10.r.3 hs.10.a 0
-define d/dhs.10.a.2 = unslice d/dhs.10.z.3 hs.10.a 64
-define d/dhs.10.a.3 = unslice d/dhs.10.7 hs.10.a 128
-define d/dhs.10.a.4 = add d/dhs.10.a.1 d/dhs.10.a.2
-define d/dhs.10.a = add d/dhs.10.a.4 d/dhs.10.a.3
+define d/dhs.10.a.2 = unslice d/dhs.10.r.3 hs.10.a 0
+define d/dhs.10.a.3 = unslice d/dhs.10.z.3 hs.10.a 64
+define d/dhs.10.a.4 = unslice d/dhs.10.7 hs.10.a 128
+define d/dhs.10.a.5 = add d/dhs.10.a.2 d/dhs.10.a.3
+define d/dhs.10.a = add d/dhs.10.a.5 d/dhs.10.a.4
 
 # hs.10.1 = index hs.2 10
-define d/dhs.10.1.1 = matmul dhs.15.a.1/dhs.15.1 d/dhs.10.a
+define d/dhs.10.1 = matmul dhs.15.a.1/dhs.15.1 d/dhs.10.a
 
 # hs.9 = add hs.9.2 hs.9.9
-define d/dhs.9.1 = matmul dhs.15.u/dhs.14 d/dhs.10.u
-define d/dhs.9.2 = mul d/dhs.10 hs.10.z
-define d/dhs.9.3 = reshape d/dhs.32 [64]
-define d/dhs.9.4 = add d/dhs.9.1 d/dhs.9.2
-define d/dhs.9 = add d/dhs.9.4 d/dhs.9.3
+define d/dhs.9.10 = matmul dhs.15.u/dhs.14 d/dhs.10.u
+define d/dhs.9.11 = mul d/dhs.10 hs.10.z
+define d/dhs.9.12 = reshape d/dhs.32 [64]
+define d/dhs.9.13 = add d/dhs.9.10 d/dhs.9.11
+define d/dhs.9 = add d/dhs.9.13 d/dhs.9.12
 
 # hs.9.8 = tanh hs.9.7
 define d/dhs.9.8 = mul d/dhs.9 hs.9.3
@@ -1972,12 +1972,12 @@ define d/dhs.9.7 = mul d/dhs.9.8 dhs.9.8/dhs.9.7
 define d/dhs.9.5 = mul d/dhs.9.7 hs.9.r
 
 # hs.9.3 = sub 1 hs.9.z
-define d/dhs.9.3.1 = mul d/dhs.9 hs.9.8
+define d/dhs.9.3 = mul d/dhs.9 hs.9.8
 
 # hs.9.z = logistic hs.9.z.3
-define d/dhs.9.z.1 = mul d/dhs.9 hs.8
-define d/dhs.9.z.2 = neg d/dhs.9.3.1
-define d/dhs.9.z = add d/dhs.9.z.1 d/dhs.9.z.2
+define d/dhs.9.z.4 = mul d/dhs.9 hs.8
+define d/dhs.9.z.5 = neg d/dhs.9.3
+define d/dhs.9.z = add d/dhs.9.z.4 d/dhs.9.z.5
 define dhs.9.z/dhs.9.z.3 = logistic_deriv hs.9.z.3
 
 # hs.9.z.3 = add hs.9.z.1 hs.9.z.2
@@ -1998,21 +1998,21 @@ define d/dhs.9.u.4 = add d/dhs.9.u.1 d/dhs.9.u.2
 define d/dhs.9.u = add d/dhs.9.u.4 d/dhs.9.u.3
 
 # hs.9.a = add hs.9.a.1 b
-define d/dhs.9.a.1 = unslice d/dhs.9.r.3 hs.9.a 0
-define d/dhs.9.a.2 = unslice d/dhs.9.z.3 hs.9.a 64
-define d/dhs.9.a.3 = unslice d/dhs.9.7 hs.9.a 128
-define d/dhs.9.a.4 = add d/dhs.9.a.1 d/dhs.9.a.2
-define d/dhs.9.a = add d/dhs.9.a.4 d/dhs.9.a.3
+define d/dhs.9.a.2 = unslice d/dhs.9.r.3 hs.9.a 0
+define d/dhs.9.a.3 = unslice d/dhs.9.z.3 hs.9.a 64
+define d/dhs.9.a.4 = unslice d/dhs.9.7 hs.9.a 128
+define d/dhs.9.a.5 = add d/dhs.9.a.2 d/dhs.9.a.3
+define d/dhs.9.a = add d/dhs.9.a.5 d/dhs.9.a.4
 
 # hs.9.1 = index hs.2 9
-define d/dhs.9.1.1 = matmul dhs.15.a.1/dhs.15.1 d/dhs.9.a
+define d/dhs.9.1 = matmul dhs.15.a.1/dhs.15.1 d/dhs.9.a
 
 # hs.8 = add hs.8.2 hs.8.9
-define d/dhs.8.1 = matmul dhs.15.u/dhs.14 d/dhs.9.u
-define d/dhs.8.2 = mul d/dhs.9 hs.9.z
-define d/dhs.8.3 = reshape d/dhs.31 [64]
-define d/dhs.8.4 = add d/dhs.8.1 d/dhs.8.2
-define d/dhs.8 = add d/dhs.8.4 d/dhs.8.3
+define d/dhs.8.10 = matmul dhs.15.u/dhs.14 d/dhs.9.u
+define d/dhs.8.11 = mul d/dhs.9 hs.9.z
+define d/dhs.8.12 = reshape d/dhs.31 [64]
+define d/dhs.8.13 = add d/dhs.8.10 d/dhs.8.11
+define d/dhs.8 = add d/dhs.8.13 d/dhs.8.12
 
 # hs.8.8 = tanh hs.8.7
 define d/dhs.8.8 = mul d/dhs.8 hs.8.3
@@ -2025,12 +2025,12 @@ define d/dhs.8.7 = mul d/dhs.8.8 dhs.8.8/dhs.8.7
 define d/dhs.8.5 = mul d/dhs.8.7 hs.8.r
 
 # hs.8.3 = sub 1 hs.8.z
-define d/dhs.8.3.1 = mul d/dhs.8 hs.8.8
+define d/dhs.8.3 = mul d/dhs.8 hs.8.8
 
 # hs.8.z = logistic hs.8.z.3
-define d/dhs.8.z.1 = mul d/dhs.8 hs.7
-define d/dhs.8.z.2 = neg d/dhs.8.3.1
-define d/dhs.8.z = add d/dhs.8.z.1 d/dhs.8.z.2
+define d/dhs.8.z.4 = mul d/dhs.8 hs.7
+define d/dhs.8.z.5 = neg d/dhs.8.3
+define d/dhs.8.z = add d/dhs.8.z.4 d/dhs.8.z.5
 define dhs.8.z/dhs.8.z.3 = logistic_deriv hs.8.z.3
 
 # hs.8.z.3 = add hs.8.z.1 hs.8.z.2
@@ -2051,21 +2051,21 @@ define d/dhs.8.u.4 = add d/dhs.8.u.1 d/dhs.8.u.2
 define d/dhs.8.u = add d/dhs.8.u.4 d/dhs.8.u.3
 
 # hs.8.a = add hs.8.a.1 b
-define d/dhs.8.a.1 = unslice d/dhs.8.r.3 hs.8.a 0
-define d/dhs.8.a.2 = unslice d/dhs.8.z.3 hs.8.a 64
-define d/dhs.8.a.3 = unslice d/dhs.8.7 hs.8.a 128
-define d/dhs.8.a.4 = add d/dhs.8.a.1 d/dhs.8.a.2
-define d/dhs.8.a = add d/dhs.8.a.4 d/dhs.8.a.3
+define d/dhs.8.a.2 = unslice d/dhs.8.r.3 hs.8.a 0
+define d/dhs.8.a.3 = unslice d/dhs.8.z.3 hs.8.a 64
+define d/dhs.8.a.4 = unslice d/dhs.8.7 hs.8.a 128
+define d/dhs.8.a.5 = add d/dhs.8.a.2 d/dhs.8.a.3
+define d/dhs.8.a = add d/dhs.8.a.5 d/dhs.8.a.4
 
 # hs.8.1 = index hs.2 8
-define d/dhs.8.1.1 = matmul dhs.15.a.1/dhs.15.1 d/dhs.8.a
+define d/dhs.8.1 = matmul dhs.15.a.1/dhs.15.1 d/dhs.8.a
 
 # hs.7 = add hs.7.2 hs.7.9
-define d/dhs.7.1 = matmul dhs.15.u/dhs.14 d/dhs.8.u
-define d/dhs.7.2 = mul d/dhs.8 hs.8.z
-define d/dhs.7.3 = reshape d/dhs.27 [64]
-define d/dhs.7.4 = add d/dhs.7.1 d/dhs.7.2
-define d/dhs.7 = add d/dhs.7.4 d/dhs.7.3
+define d/dhs.7.10 = matmul dhs.15.u/dhs.14 d/dhs.8.u
+define d/dhs.7.11 = mul d/dhs.8 hs.8.z
+define d/dhs.7.12 = reshape d/dhs.27 [64]
+define d/dhs.7.13 = add d/dhs.7.10 d/dhs.7.11
+define d/dhs.7 = add d/dhs.7.13 d/dhs.7.12
 
 # hs.7.8 = tanh hs.7.7
 define d/dhs.7.8 = mul d/dhs.7 hs.7.3
@@ -2078,12 +2078,12 @@ define d/dhs.7.7 = mul d/dhs.7.8 dhs.7.8/dhs.7.7
 define d/dhs.7.5 = mul d/dhs.7.7 hs.7.r
 
 # hs.7.3 = sub 1 hs.7.z
-define d/dhs.7.3.1 = mul d/dhs.7 hs.7.8
+define d/dhs.7.3 = mul d/dhs.7 hs.7.8
 
 # hs.7.z = logistic hs.7.z.3
-define d/dhs.7.z.1 = mul d/dhs.7 hs.6
-define d/dhs.7.z.2 = neg d/dhs.7.3.1
-define d/dhs.7.z = add d/dhs.7.z.1 d/dhs.7.z.2
+define d/dhs.7.z.4 = mul d/dhs.7 hs.6
+define d/dhs.7.z.5 = neg d/dhs.7.3
+define d/dhs.7.z = add d/dhs.7.z.4 d/dhs.7.z.5
 define dhs.7.z/dhs.7.z.3 = logistic_deriv hs.7.z.3
 
 # hs.7.z.3 = add hs.7.z.1 hs.7.z.2
@@ -2104,21 +2104,21 @@ define d/dhs.7.u.4 = add d/dhs.7.u.1 d/dhs.7.u.2
 define d/dhs.7.u = add d/dhs.7.u.4 d/dhs.7.u.3
 
 # hs.7.a = add hs.7.a.1 b
-define d/dhs.7.a.1 = unslice d/dhs.7.r.3 hs.7.a 0
-define d/dhs.7.a.2 = unslice d/dhs.7.z.3 hs.7.a 64
-define d/dhs.7.a.3 = unslice d/dhs.7.7 hs.7.a 128
-define d/dhs.7.a.4 = add d/dhs.7.a.1 d/dhs.7.a.2
-define d/dhs.7.a = add d/dhs.7.a.4 d/dhs.7.a.3
+define d/dhs.7.a.2 = unslice d/dhs.7.r.3 hs.7.a 0
+define d/dhs.7.a.3 = unslice d/dhs.7.z.3 hs.7.a 64
+define d/dhs.7.a.4 = unslice d/dhs.7.7 hs.7.a 128
+define d/dhs.7.a.5 = add d/dhs.7.a.2 d/dhs.7.a.3
+define d/dhs.7.a = add d/dhs.7.a.5 d/dhs.7.a.4
 
 # hs.7.1 = index hs.2 7
-define d/dhs.7.1.1 = matmul dhs.15.a.1/dhs.15.1 d/dhs.7.a
+define d/dhs.7.1 = matmul dhs.15.a.1/dhs.15.1 d/dhs.7.a
 
 # hs.6 = add hs.6.2 hs.6.9
-define d/dhs.6.1 = matmul dhs.15.u/dhs.14 d/dhs.7.u
-define d/dhs.6.2 = mul d/dhs.7 hs.7.z
-define d/dhs.6.3 = reshape d/dhs.26 [64]
-define d/dhs.6.4 = add d/dhs.6.1 d/dhs.6.2
-define d/dhs.6 = add d/dhs.6.4 d/dhs.6.3
+define d/dhs.6.10 = matmul dhs.15.u/dhs.14 d/dhs.7.u
+define d/dhs.6.11 = mul d/dhs.7 hs.7.z
+define d/dhs.6.12 = reshape d/dhs.26 [64]
+define d/dhs.6.13 = add d/dhs.6.10 d/dhs.6.11
+define d/dhs.6 = add d/dhs.6.13 d/dhs.6.12
 
 # hs.6.8 = tanh hs.6.7
 define d/dhs.6.8 = mul d/dhs.6 hs.6.3
@@ -2131,12 +2131,12 @@ define d/dhs.6.7 = mul d/dhs.6.8 dhs.6.8/dhs.6.7
 define d/dhs.6.5 = mul d/dhs.6.7 hs.6.r
 
 # hs.6.3 = sub 1 hs.6.z
-define d/dhs.6.3.1 = mul d/dhs.6 hs.6.8
+define d/dhs.6.3 = mul d/dhs.6 hs.6.8
 
 # hs.6.z = logistic hs.6.z.3
-define d/dhs.6.z.1 = mul d/dhs.6 hs.5
-define d/dhs.6.z.2 = neg d/dhs.6.3.1
-define d/dhs.6.z = add d/dhs.6.z.1 d/dhs.6.z.2
+define d/dhs.6.z.4 = mul d/dhs.6 hs.5
+define d/dhs.6.z.5 = neg d/dhs.6.3
+define d/dhs.6.z = add d/dhs.6.z.4 d/dhs.6.z.5
 define dhs.6.z/dhs.6.z.3 = logistic_deriv hs.6.z.3
 
 # hs.6.z.3 = add hs.6.z.1 hs.6.z.2
@@ -2157,21 +2157,21 @@ define d/dhs.6.u.4 = add d/dhs.6.u.1 d/dhs.6.u.2
 define d/dhs.6.u = add d/dhs.6.u.4 d/dhs.6.u.3
 
 # hs.6.a = add hs.6.a.1 b
-define d/dhs.6.a.1 = unslice d/dhs.6.r.3 hs.6.a 0
-define d/dhs.6.a.2 = unslice d/dhs.6.z.3 hs.6.a 64
-define d/dhs.6.a.3 = unslice d/dhs.6.7 hs.6.a 128
-define d/dhs.6.a.4 = add d/dhs.6.a.1 d/dhs.6.a.2
-define d/dhs.6.a = add d/dhs.6.a.4 d/dhs.6.a.3
+define d/dhs.6.a.2 = unslice d/dhs.6.r.3 hs.6.a 0
+define d/dhs.6.a.3 = unslice d/dhs.6.z.3 hs.6.a 64
+define d/dhs.6.a.4 = unslice d/dhs.6.7 hs.6.a 128
+define d/dhs.6.a.5 = add d/dhs.6.a.2 d/dhs.6.a.3
+define d/dhs.6.a = add d/dhs.6.a.5 d/dhs.6.a.4
 
 # hs.6.1 = index hs.2 6
-define d/dhs.6.1.1 = matmul dhs.15.a.1/dhs.15.1 d/dhs.6.a
+define d/dhs.6.1 = matmul dhs.15.a.1/dhs.15.1 d/dhs.6.a
 
 # hs.5 = add hs.5.2 hs.5.9
-define d/dhs.5.1 = matmul dhs.15.u/dhs.14 d/dhs.6.u
-define d/dhs.5.2 = mul d/dhs.6 hs.6.z
-define d/dhs.5.3 = reshape d/dhs.24 [64]
-define d/dhs.5.4 = add d/dhs.5.1 d/dhs.5.2
-define d/dhs.5 = add d/dhs.5.4 d/dhs.5.3
+define d/dhs.5.10 = matmul dhs.15.u/dhs.14 d/dhs.6.u
+define d/dhs.5.11 = mul d/dhs.6 hs.6.z
+define d/dhs.5.12 = reshape d/dhs.24 [64]
+define d/dhs.5.13 = add d/dhs.5.10 d/dhs.5.11
+define d/dhs.5 = add d/dhs.5.13 d/dhs.5.12
 
 # hs.5.8 = tanh hs.5.7
 define d/dhs.5.8 = mul d/dhs.5 hs.5.3
@@ -2184,12 +2184,12 @@ define d/dhs.5.7 = mul d/dhs.5.8 dhs.5.8/dhs.5.7
 define d/dhs.5.5 = mul d/dhs.5.7 hs.5.r
 
 # hs.5.3 = sub 1 hs.5.z
-define d/dhs.5.3.1 = mul d/dhs.5 hs.5.8
+define d/dhs.5.3 = mul d/dhs.5 hs.5.8
 
 # hs.5.z = logistic hs.5.z.3
-define d/dhs.5.z.1 = mul d/dhs.5 hs.4
-define d/dhs.5.z.2 = neg d/dhs.5.3.1
-define d/dhs.5.z = add d/dhs.5.z.1 d/dhs.5.z.2
+define d/dhs.5.z.4 = mul d/dhs.5 hs.4
+define d/dhs.5.z.5 = neg d/dhs.5.3
+define d/dhs.5.z = add d/dhs.5.z.4 d/dhs.5.z.5
 define dhs.5.z/dhs.5.z.3 = logistic_deriv hs.5.z.3
 
 # hs.5.z.3 = add hs.5.z.1 hs.5.z.2
@@ -2210,21 +2210,21 @@ define d/dhs.5.u.4 = add d/dhs.5.u.1 d/dhs.5.u.2
 define d/dhs.5.u = add d/dhs.5.u.4 d/dhs.5.u.3
 
 # hs.5.a = add hs.5.a.1 b
-define d/dhs.5.a.1 = unslice d/dhs.5.r.3 hs.5.a 0
-define d/dhs.5.a.2 = unslice d/dhs.5.z.3 hs.5.a 64
-define d/dhs.5.a.3 = unslice d/dhs.5.7 hs.5.a 128
-define d/dhs.5.a.4 = add d/dhs.5.a.1 d/dhs.5.a.2
-define d/dhs.5.a = add d/dhs.5.a.4 d/dhs.5.a.3
+define d/dhs.5.a.2 = unslice d/dhs.5.r.3 hs.5.a 0
+define d/dhs.5.a.3 = unslice d/dhs.5.z.3 hs.5.a 64
+define d/dhs.5.a.4 = unslice d/dhs.5.7 hs.5.a 128
+define d/dhs.5.a.5 = add d/dhs.5.a.2 d/dhs.5.a.3
+define d/dhs.5.a = add d/dhs.5.a.5 d/dhs.5.a.4
 
 # hs.5.1 = index hs.2 5
-define d/dhs.5.1.1 = matmul dhs.15.a.1/dhs.15.1 d/dhs.5.a
+define d/dhs.5.1 = matmul dhs.15.a.1/dhs.15.1 d/dhs.5.a
 
 # hs.4 = add hs.4.2 hs.4.9
-define d/dhs.4.1 = matmul dhs.15.u/dhs.14 d/dhs.5.u
-define d/dhs.4.2 = mul d/dhs.5 hs.5.z
-define d/dhs.4.3 = reshape d/dhs.23 [64]
-define d/dhs.4.4 = add d/dhs.4.1 d/dhs.4.2
-define d/dhs.4 = add d/dhs.4.4 d/dhs.4.3
+define d/dhs.4.10 = matmul dhs.15.u/dhs.14 d/dhs.5.u
+define d/dhs.4.11 = mul d/dhs.5 hs.5.z
+define d/dhs.4.12 = reshape d/dhs.23 [64]
+define d/dhs.4.13 = add d/dhs.4.10 d/dhs.4.11
+define d/dhs.4 = add d/dhs.4.13 d/dhs.4.12
 
 # hs.4.8 = tanh hs.4.7
 define d/dhs.4.8 = mul d/dhs.4 hs.4.3
@@ -2237,12 +2237,12 @@ define d/dhs.4.7 = mul d/dhs.4.8 dhs.4.8/dhs.4.7
 define d/dhs.4.5 = mul d/dhs.4.7 hs.4.r
 
 # hs.4.3 = sub 1 hs.4.z
-define d/dhs.4.3.1 = mul d/dhs.4 hs.4.8
+define d/dhs.4.3 = mul d/dhs.4 hs.4.8
 
 # hs.4.z = logistic hs.4.z.3
-define d/dhs.4.z.1 = mul d/dhs.4 hs.3
-define d/dhs.4.z.2 = neg d/dhs.4.3.1
-define d/dhs.4.z = add d/dhs.4.z.1 d/dhs.4.z.2
+define d/dhs.4.z.4 = mul d/dhs.4 hs.3
+define d/dhs.4.z.5 = neg d/dhs.4.3
+define d/dhs.4.z = add d/dhs.4.z.4 d/dhs.4.z.5
 define dhs.4.z/dhs.4.z.3 = logistic_deriv hs.4.z.3
 
 # hs.4.z.3 = add hs.4.z.1 hs.4.z.2
@@ -2263,21 +2263,21 @@ define d/dhs.4.u.4 = add d/dhs.4.u.1 d/dhs.4.u.2
 define d/dhs.4.u = add d/dhs.4.u.4 d/dhs.4.u.3
 
 # hs.4.a = add hs.4.a.1 b
-define d/dhs.4.a.1 = unslice d/dhs.4.r.3 hs.4.a 0
-define d/dhs.4.a.2 = unslice d/dhs.4.z.3 hs.4.a 64
-define d/dhs.4.a.3 = unslice d/dhs.4.7 hs.4.a 128
-define d/dhs.4.a.4 = add d/dhs.4.a.1 d/dhs.4.a.2
-define d/dhs.4.a = add d/dhs.4.a.4 d/dhs.4.a.3
+define d/dhs.4.a.2 = unslice d/dhs.4.r.3 hs.4.a 0
+define d/dhs.4.a.3 = unslice d/dhs.4.z.3 hs.4.a 64
+define d/dhs.4.a.4 = unslice d/dhs.4.7 hs.4.a 128
+define d/dhs.4.a.5 = add d/dhs.4.a.2 d/dhs.4.a.3
+define d/dhs.4.a = add d/dhs.4.a.5 d/dhs.4.a.4
 
 # hs.4.1 = index hs.2 4
-define d/dhs.4.1.1 = matmul dhs.15.a.1/dhs.15.1 d/dhs.4.a
+define d/dhs.4.1 = matmul dhs.15.a.1/dhs.15.1 d/dhs.4.a
 
 # hs.3 = add hs.3.2 hs.3.9
-define d/dhs.3.1 = matmul dhs.15.u/dhs.14 d/dhs.4.u
-define d/dhs.3.2 = mul d/dhs.4 hs.4.z
-define d/dhs.3.3 = reshape d/dhs.20 [64]
-define d/dhs.3.4 = add d/dhs.3.1 d/dhs.3.2
-define d/dhs.3 = add d/dhs.3.4 d/dhs.3.3
+define d/dhs.3.10 = matmul dhs.15.u/dhs.14 d/dhs.4.u
+define d/dhs.3.11 = mul d/dhs.4 hs.4.z
+define d/dhs.3.12 = reshape d/dhs.20 [64]
+define d/dhs.3.13 = add d/dhs.3.10 d/dhs.3.11
+define d/dhs.3 = add d/dhs.3.13 d/dhs.3.12
 
 # hs.3.8 = tanh hs.3.7
 define d/dhs.3.8 = mul d/dhs.3 hs.3.3
@@ -2290,12 +2290,12 @@ define d/dhs.3.7 = mul d/dhs.3.8 dhs.3.8/dhs.3.7
 define d/dhs.3.5 = mul d/dhs.3.7 hs.3.r
 
 # hs.3.3 = sub 1 hs.3.z
-define d/dhs.3.3.1 = mul d/dhs.3 hs.3.8
+define d/dhs.3.3 = mul d/dhs.3 hs.3.8
 
 # hs.3.z = logistic hs.3.z.3
-define d/dhs.3.z.1 = mul d/dhs.3 hs.2.1
-define d/dhs.3.z.2 = neg d/dhs.3.3.1
-define d/dhs.3.z = add d/dhs.3.z.1 d/dhs.3.z.2
+define d/dhs.3.z.4 = mul d/dhs.3 hs.2.1
+define d/dhs.3.z.5 = neg d/dhs.3.3
+define d/dhs.3.z = add d/dhs.3.z.4 d/dhs.3.z.5
 define dhs.3.z/dhs.3.z.3 = logistic_deriv hs.3.z.3
 
 # hs.3.z.3 = add hs.3.z.1 hs.3.z.2
@@ -2316,21 +2316,21 @@ define d/dhs.3.u.4 = add d/dhs.3.u.1 d/dhs.3.u.2
 define d/dhs.3.u = add d/dhs.3.u.4 d/dhs.3.u.3
 
 # hs.3.a = add hs.3.a.1 b
-define d/dhs.3.a.1 = unslice d/dhs.3.r.3 hs.3.a 0
-define d/dhs.3.a.2 = unslice d/dhs.3.z.3 hs.3.a 64
-define d/dhs.3.a.3 = unslice d/dhs.3.7 hs.3.a 128
-define d/dhs.3.a.4 = add d/dhs.3.a.1 d/dhs.3.a.2
-define d/dhs.3.a = add d/dhs.3.a.4 d/dhs.3.a.3
+define d/dhs.3.a.2 = unslice d/dhs.3.r.3 hs.3.a 0
+define d/dhs.3.a.3 = unslice d/dhs.3.z.3 hs.3.a 64
+define d/dhs.3.a.4 = unslice d/dhs.3.7 hs.3.a 128
+define d/dhs.3.a.5 = add d/dhs.3.a.2 d/dhs.3.a.3
+define d/dhs.3.a = add d/dhs.3.a.5 d/dhs.3.a.4
 
 # hs.3.1 = index hs.2 3
-define d/dhs.3.1.1 = matmul dhs.15.a.1/dhs.15.1 d/dhs.3.a
+define d/dhs.3.1 = matmul dhs.15.a.1/dhs.15.1 d/dhs.3.a
 
 # hs.2.1 = add hs.2.1.2 hs.2.1.9
-define d/dhs.2.1.1 = matmul dhs.15.u/dhs.14 d/dhs.3.u
-define d/dhs.2.1.2 = mul d/dhs.3 hs.3.z
-define d/dhs.2.1.3 = reshape d/dhs.19 [64]
-define d/dhs.2.1.4 = add d/dhs.2.1.1 d/dhs.2.1.2
-define d/dhs.2.1 = add d/dhs.2.1.4 d/dhs.2.1.3
+define d/dhs.2.1.10 = matmul dhs.15.u/dhs.14 d/dhs.3.u
+define d/dhs.2.1.11 = mul d/dhs.3 hs.3.z
+define d/dhs.2.1.12 = reshape d/dhs.19 [64]
+define d/dhs.2.1.13 = add d/dhs.2.1.10 d/dhs.2.1.11
+define d/dhs.2.1 = add d/dhs.2.1.13 d/dhs.2.1.12
 
 # hs.2.1.8 = tanh hs.2.1.7
 define d/dhs.2.1.8 = mul d/dhs.2.1 hs.2.1.3
@@ -2343,12 +2343,12 @@ define d/dhs.2.1.7 = mul d/dhs.2.1.8 dhs.2.1.8/dhs.2.1.7
 define d/dhs.2.1.5 = mul d/dhs.2.1.7 hs.2.1.r
 
 # hs.2.1.3 = sub 1 hs.2.1.z
-define d/dhs.2.1.3.1 = mul d/dhs.2.1 hs.2.1.8
+define d/dhs.2.1.3 = mul d/dhs.2.1 hs.2.1.8
 
 # hs.2.1.z = logistic hs.2.1.z.3
-define d/dhs.2.1.z.1 = mul d/dhs.2.1 hs.1.1
-define d/dhs.2.1.z.2 = neg d/dhs.2.1.3.1
-define d/dhs.2.1.z = add d/dhs.2.1.z.1 d/dhs.2.1.z.2
+define d/dhs.2.1.z.4 = mul d/dhs.2.1 hs.1.1
+define d/dhs.2.1.z.5 = neg d/dhs.2.1.3
+define d/dhs.2.1.z = add d/dhs.2.1.z.4 d/dhs.2.1.z.5
 define dhs.2.1.z/dhs.2.1.z.3 = logistic_deriv hs.2.1.z.3
 
 # hs.2.1.z.3 = add hs.2.1.z.1 hs.2.1.z.2
@@ -2369,21 +2369,21 @@ define d/dhs.2.1.u.4 = add d/dhs.2.1.u.1 d/dhs.2.1.u.2
 define d/dhs.2.1.u = add d/dhs.2.1.u.4 d/dhs.2.1.u.3
 
 # hs.2.1.a = add hs.2.1.a.1 b
-define d/dhs.2.1.a.1 = unslice d/dhs.2.1.r.3 hs.2.1.a 0
-define d/dhs.2.1.a.2 = unslice d/dhs.2.1.z.3 hs.2.1.a 64
-define d/dhs.2.1.a.3 = unslice d/dhs.2.1.7 hs.2.1.a 128
-define d/dhs.2.1.a.4 = add d/dhs.2.1.a.1 d/dhs.2.1.a.2
-define d/dhs.2.1.a = add d/dhs.2.1.a.4 d/dhs.2.1.a.3
+define d/dhs.2.1.a.2 = unslice d/dhs.2.1.r.3 hs.2.1.a 0
+define d/dhs.2.1.a.3 = unslice d/dhs.2.1.z.3 hs.2.1.a 64
+define d/dhs.2.1.a.4 = unslice d/dhs.2.1.7 hs.2.1.a 128
+define d/dhs.2.1.a.5 = add d/dhs.2.1.a.2 d/dhs.2.1.a.3
+define d/dhs.2.1.a = add d/dhs.2.1.a.5 d/dhs.2.1.a.4
 
 # hs.2.1.1 = index hs.2 2
-define d/dhs.2.1.1.1 = matmul dhs.15.a.1/dhs.15.1 d/dhs.2.1.a
+define d/dhs.2.1.1 = matmul dhs.15.a.1/dhs.15.1 d/dhs.2.1.a
 
 # hs.1.1 = add hs.1.1.2 hs.1.1.9
-define d/dhs.1.1.1 = matmul dhs.15.u/dhs.14 d/dhs.2.1.u
-define d/dhs.1.1.2 = mul d/dhs.2.1 hs.2.1.z
-define d/dhs.1.1.3 = reshape d/dhs.17 [64]
-define d/dhs.1.1.4 = add d/dhs.1.1.1 d/dhs.1.1.2
-define d/dhs.1.1 = add d/dhs.1.1.4 d/dhs.1.1.3
+define d/dhs.1.1.10 = matmul dhs.15.u/dhs.14 d/dhs.2.1.u
+define d/dhs.1.1.11 = mul d/dhs.2.1 hs.2.1.z
+define d/dhs.1.1.12 = reshape d/dhs.17 [64]
+define d/dhs.1.1.13 = add d/dhs.1.1.10 d/dhs.1.1.11
+define d/dhs.1.1 = add d/dhs.1.1.13 d/dhs.1.1.12
 
 # hs.1.1.8 = tanh hs.1.1.7
 define d/dhs.1.1.8 = mul d/dhs.1.1 hs.1.1.3
@@ -2396,12 +2396,12 @@ define d/dhs.1.1.7 = mul d/dhs.1.1.8 dhs.1.1.8/dhs.1.1.7
 define d/dhs.1.1.5 = mul d/dhs.1.1.7 hs.1.1.r
 
 # hs.1.1.3 = sub 1 hs.1.1.z
-define d/dhs.1.1.3.1 = mul d/dhs.1.1 hs.1.1.8
+define d/dhs.1.1.3 = mul d/dhs.1.1 hs.1.1.8
 
 # hs.1.1.z = logistic hs.1.1.z.3
-define d/dhs.1.1.z.1 = mul d/dhs.1.1 hs.0
-define d/dhs.1.1.z.2 = neg d/dhs.1.1.3.1
-define d/dhs.1.1.z = add d/dhs.1.1.z.1 d/dhs.1.1.z.2
+define d/dhs.1.1.z.4 = mul d/dhs.1.1 hs.0
+define d/dhs.1.1.z.5 = neg d/dhs.1.1.3
+define d/dhs.1.1.z = add d/dhs.1.1.z.4 d/dhs.1.1.z.5
 define dhs.1.1.z/dhs.1.1.z.3 = logistic_deriv hs.1.1.z.3
 
 # hs.1.1.z.3 = add hs.1.1.z.1 hs.1.1.z.2
@@ -2422,21 +2422,21 @@ define d/dhs.1.1.u.4 = add d/dhs.1.1.u.1 d/dhs.1.1.u.2
 define d/dhs.1.1.u = add d/dhs.1.1.u.4 d/dhs.1.1.u.3
 
 # hs.1.1.a = add hs.1.1.a.1 b
-define d/dhs.1.1.a.1 = unslice d/dhs.1.1.r.3 hs.1.1.a 0
-define d/dhs.1.1.a.2 = unslice d/dhs.1.1.z.3 hs.1.1.a 64
-define d/dhs.1.1.a.3 = unslice d/dhs.1.1.7 hs.1.1.a 128
-define d/dhs.1.1.a.4 = add d/dhs.1.1.a.1 d/dhs.1.1.a.2
-define d/dhs.1.1.a = add d/dhs.1.1.a.4 d/dhs.1.1.a.3
+define d/dhs.1.1.a.2 = unslice d/dhs.1.1.r.3 hs.1.1.a 0
+define d/dhs.1.1.a.3 = unslice d/dhs.1.1.z.3 hs.1.1.a 64
+define d/dhs.1.1.a.4 = unslice d/dhs.1.1.7 hs.1.1.a 128
+define d/dhs.1.1.a.5 = add d/dhs.1.1.a.2 d/dhs.1.1.a.3
+define d/dhs.1.1.a = add d/dhs.1.1.a.5 d/dhs.1.1.a.4
 
 # hs.1.1.1 = index hs.2 1
-define d/dhs.1.1.1.1 = matmul dhs.15.a.1/dhs.15.1 d/dhs.1.1.a
+define d/dhs.1.1.1 = matmul dhs.15.a.1/dhs.15.1 d/dhs.1.1.a
 
 # hs.0 = add hs.0.2 hs.0.9
-define d/dhs.0.1 = matmul dhs.15.u/dhs.14 d/dhs.1.1.u
-define d/dhs.0.2 = mul d/dhs.1.1 hs.1.1.z
-define d/dhs.0.3 = reshape d/dhs.16 [64]
-define d/dhs.0.4 = add d/dhs.0.1 d/dhs.0.2
-define d/dhs.0 = add d/dhs.0.4 d/dhs.0.3
+define d/dhs.0.10 = matmul dhs.15.u/dhs.14 d/dhs.1.1.u
+define d/dhs.0.11 = mul d/dhs.1.1 hs.1.1.z
+define d/dhs.0.12 = reshape d/dhs.16 [64]
+define d/dhs.0.13 = add d/dhs.0.10 d/dhs.0.11
+define d/dhs.0 = add d/dhs.0.13 d/dhs.0.12
 
 # hs.0.8 = tanh hs.0.7
 define d/dhs.0.8 = mul d/dhs.0 hs.0.3
@@ -2449,12 +2449,12 @@ define d/dhs.0.7 = mul d/dhs.0.8 dhs.0.8/dhs.0.7
 define d/dhs.0.5 = mul d/dhs.0.7 hs.0.r
 
 # hs.0.3 = sub 1 hs.0.z
-define d/dhs.0.3.1 = mul d/dhs.0 hs.0.8
+define d/dhs.0.3 = mul d/dhs.0 hs.0.8
 
 # hs.0.z = logistic hs.0.z.3
-define d/dhs.0.z.1 = mul d/dhs.0 h0
-define d/dhs.0.z.2 = neg d/dhs.0.3.1
-define d/dhs.0.z = add d/dhs.0.z.1 d/dhs.0.z.2
+define d/dhs.0.z.4 = mul d/dhs.0 h0
+define d/dhs.0.z.5 = neg d/dhs.0.3
+define d/dhs.0.z = add d/dhs.0.z.4 d/dhs.0.z.5
 define dhs.0.z/dhs.0.z.3 = logistic_deriv hs.0.z.3
 
 # hs.0.z.3 = add hs.0.z.1 hs.0.z.2
@@ -2475,45 +2475,45 @@ define d/dhs.0.u.4 = add d/dhs.0.u.1 d/dhs.0.u.2
 define d/dhs.0.u = add d/dhs.0.u.4 d/dhs.0.u.3
 
 # hs.0.a = add hs.0.a.1 b
-define d/dhs.0.a.1 = unslice d/dhs.0.r.3 hs.0.a 0
-define d/dhs.0.a.2 = unslice d/dhs.0.z.3 hs.0.a 64
-define d/dhs.0.a.3 = unslice d/dhs.0.7 hs.0.a 128
-define d/dhs.0.a.4 = add d/dhs.0.a.1 d/dhs.0.a.2
-define d/dhs.0.a = add d/dhs.0.a.4 d/dhs.0.a.3
+define d/dhs.0.a.2 = unslice d/dhs.0.r.3 hs.0.a 0
+define d/dhs.0.a.3 = unslice d/dhs.0.z.3 hs.0.a 64
+define d/dhs.0.a.4 = unslice d/dhs.0.7 hs.0.a 128
+define d/dhs.0.a.5 = add d/dhs.0.a.2 d/dhs.0.a.3
+define d/dhs.0.a = add d/dhs.0.a.5 d/dhs.0.a.4
 
 # hs.0.1 = index hs.2 0
-define d/dhs.0.1.1 = matmul dhs.15.a.1/dhs.15.1 d/dhs.0.a
+define d/dhs.0.1 = matmul dhs.15.a.1/dhs.15.1 d/dhs.0.a
 
 # hs.2 = take E hs.1
-define d/dhs.2.2.1 = reshape d/dhs.0.1.1 [1, 16]
+define d/dhs.2.2.1 = reshape d/dhs.0.1 [1, 16]
 define d/dhs.2.2 = unslice d/dhs.2.2.1 hs.2 0
-define d/dhs.2.3.1 = reshape d/dhs.1.1.1.1 [1, 16]
+define d/dhs.2.3.1 = reshape d/dhs.1.1.1 [1, 16]
 define d/dhs.2.3 = unslice d/dhs.2.3.1 hs.2 1
-define d/dhs.2.4.1 = reshape d/dhs.2.1.1.1 [1, 16]
+define d/dhs.2.4.1 = reshape d/dhs.2.1.1 [1, 16]
 define d/dhs.2.4 = unslice d/dhs.2.4.1 hs.2 2
-define d/dhs.2.5.1 = reshape d/dhs.3.1.1 [1, 16]
+define d/dhs.2.5.1 = reshape d/dhs.3.1 [1, 16]
 define d/dhs.2.5 = unslice d/dhs.2.5.1 hs.2 3
-define d/dhs.2.6.1 = reshape d/dhs.4.1.1 [1, 16]
+define d/dhs.2.6.1 = reshape d/dhs.4.1 [1, 16]
 define d/dhs.2.6 = unslice d/dhs.2.6.1 hs.2 4
-define d/dhs.2.7.1 = reshape d/dhs.5.1.1 [1, 16]
+define d/dhs.2.7.1 = reshape d/dhs.5.1 [1, 16]
 define d/dhs.2.7 = unslice d/dhs.2.7.1 hs.2 5
-define d/dhs.2.8.1 = reshape d/dhs.6.1.1 [1, 16]
+define d/dhs.2.8.1 = reshape d/dhs.6.1 [1, 16]
 define d/dhs.2.8 = unslice d/dhs.2.8.1 hs.2 6
-define d/dhs.2.9.1 = reshape d/dhs.7.1.1 [1, 16]
+define d/dhs.2.9.1 = reshape d/dhs.7.1 [1, 16]
 define d/dhs.2.9 = unslice d/dhs.2.9.1 hs.2 7
-define d/dhs.2.10.1 = reshape d/dhs.8.1.1 [1, 16]
+define d/dhs.2.10.1 = reshape d/dhs.8.1 [1, 16]
 define d/dhs.2.10 = unslice d/dhs.2.10.1 hs.2 8
-define d/dhs.2.11.1 = reshape d/dhs.9.1.1 [1, 16]
+define d/dhs.2.11.1 = reshape d/dhs.9.1 [1, 16]
 define d/dhs.2.11 = unslice d/dhs.2.11.1 hs.2 9
-define d/dhs.2.12.1 = reshape d/dhs.10.1.1 [1, 16]
+define d/dhs.2.12.1 = reshape d/dhs.10.1 [1, 16]
 define d/dhs.2.12 = unslice d/dhs.2.12.1 hs.2 10
-define d/dhs.2.13.1 = reshape d/dhs.11.1.1 [1, 16]
+define d/dhs.2.13.1 = reshape d/dhs.11.1 [1, 16]
 define d/dhs.2.13 = unslice d/dhs.2.13.1 hs.2 11
-define d/dhs.2.14.1 = reshape d/dhs.12.1.1 [1, 16]
+define d/dhs.2.14.1 = reshape d/dhs.12.1 [1, 16]
 define d/dhs.2.14 = unslice d/dhs.2.14.1 hs.2 12
-define d/dhs.2.15.1 = reshape d/dhs.13.1.1 [1, 16]
+define d/dhs.2.15.1 = reshape d/dhs.13.1 [1, 16]
 define d/dhs.2.15 = unslice d/dhs.2.15.1 hs.2 13
-define d/dhs.2.16.1 = reshape d/dhs.14.1.1 [1, 16]
+define d/dhs.2.16.1 = reshape d/dhs.14.1 [1, 16]
 define d/dhs.2.16 = unslice d/dhs.2.16.1 hs.2 14
 define d/dhs.2.17.1 = reshape d/dhs.15.1 [1, 16]
 define d/dhs.2.17 = unslice d/dhs.2.17.1 hs.2 15

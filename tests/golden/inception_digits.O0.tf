@@ -64,18 +64,18 @@ declare intvar dxent.3/dxent.2 [10]
 declare intvar d/dxent.2 [10]
 declare intvar d/dxent.1 [10]
 declare intvar dxent.1/dscores [10]
-declare intvar d/dscores.1.1
-declare intvar d/dscores.1.2 [10]
-declare intvar d/dscores.1 [10]
-declare intvar d/dscores.2 [10]
+declare intvar d/dscores.4.1
+declare intvar d/dscores.4.2 [10]
+declare intvar d/dscores.4 [10]
+declare intvar d/dscores.5 [10]
 declare intvar d/dscores [10]
 declare intvar dscores/dscores.3
 declare intvar dscores/db
 declare intvar d/dscores.3 [10]
 declare intvar dscores.3/dW [384]
 declare intvar dscores.3/dscores.2 [384, 10]
-declare intvar d/dscores.2.1 [384]
-declare intvar d/dscores.1.3 [24, 4, 4]
+declare intvar d/dscores.2 [384]
+declare intvar d/dscores.1 [24, 4, 4]
 declare intvar d/dblock [24, 8, 8]
 declare intvar d/dblock.2 [8, 8, 8]
 declare intvar d/dblock.1 [16, 8, 8]
@@ -116,19 +116,19 @@ declare intvar d/done.2 [8, 8, 8]
 declare intvar done.2/done.1
 declare intvar done.2/dc1
 declare intvar d/done.1 [8, 8, 8]
-declare intvar d/dh.1 [8, 8, 8]
-declare intvar d/dh.2 [8, 8, 8]
-declare intvar d/dh.3 [8, 8, 8]
 declare intvar d/dh.4 [8, 8, 8]
 declare intvar d/dh.5 [8, 8, 8]
 declare intvar d/dh.6 [8, 8, 8]
+declare intvar d/dh.7 [8, 8, 8]
+declare intvar d/dh.8 [8, 8, 8]
+declare intvar d/dh.9 [8, 8, 8]
 declare intvar d/dh [8, 8, 8]
 declare intvar dh/dh.3 [8, 8, 8]
-declare intvar d/dh.3.1 [8, 8, 8]
+declare intvar d/dh.3 [8, 8, 8]
 declare intvar dh.3/dh.2
 declare intvar dh.3/dc0
-declare intvar d/dh.2.1 [8, 8, 8]
-declare intvar d/dh.1.1 [1, 8, 8]
+declare intvar d/dh.2 [8, 8, 8]
+declare intvar d/dh.1 [1, 8, 8]
 declare output d/db [10]
 declare output d/dW [10, 384]
 declare intvar d/dc6.1 [4, 8, 8]
@@ -221,11 +221,11 @@ define d/dxent.1 = mul d/dxent.3 dxent.3/dxent.1
 define dxent.1/dscores = softmax scores
 
 # scores = add scores.3 b
-define d/dscores.1.1 = sum d/dxent.1
-define d/dscores.1.2 = mul dxent.1/dscores d/dscores.1.1
-define d/dscores.1 = sub d/dxent.1 d/dscores.1.2
-define d/dscores.2 = broadcast_like 0 scores
-define d/dscores = add d/dscores.1 d/dscores.2
+define d/dscores.4.1 = sum d/dxent.1
+define d/dscores.4.2 = mul dxent.1/dscores d/dscores.4.1
+define d/dscores.4 = sub d/dxent.1 d/dscores.4.2
+define d/dscores.5 = broadcast_like 0 scores
+define d/dscores = add d/dscores.4 d/dscores.5
 define dscores/dscores.3 = 1
 define dscores/db = 1
 
@@ -235,13 +235,13 @@ define dscores.3/dW = scores.2
 define dscores.3/dscores.2 = transpose W
 
 # scores.2 = flatten scores.1
-define d/dscores.2.1 = matmul dscores.3/dscores.2 d/dscores.3
+define d/dscores.2 = matmul dscores.3/dscores.2 d/dscores.3
 
 # scores.1 = maxpool2d block 2
-define d/dscores.1.3 = reshape d/dscores.2.1 [24, 4, 4]
+define d/dscores.1 = reshape d/dscores.2 [24, 4, 4]
 
 # block = concat block.1 block.2
-define d/dblock = maxpool2d_grad d/dscores.1.3 block 2
+define d/dblock = maxpool2d_grad d/dscores.1 block 2
 
 # block.2 = concat five pool
 define d/dblock.2 = slice d/dblock 16 24
@@ -325,25 +325,25 @@ define done.2/dc1 = 1
 define d/done.1 = mul d/done.2 done.2/done.1
 
 # h = relu h.3
-define d/dh.1 = conv2d_image_grad d/done.1 K1 h
-define d/dh.2 = conv2d_image_grad d/dthree.1.1 K2 h
-define d/dh.3 = conv2d_image_grad d/dfive.1.1 K4 h
-define d/dh.4 = maxpool2d_grad d/dpool.1 h 3 1 1
-define d/dh.5 = add d/dh.1 d/dh.2
-define d/dh.6 = add d/dh.5 d/dh.3
-define d/dh = add d/dh.6 d/dh.4
+define d/dh.4 = conv2d_image_grad d/done.1 K1 h
+define d/dh.5 = conv2d_image_grad d/dthree.1.1 K2 h
+define d/dh.6 = conv2d_image_grad d/dfive.1.1 K4 h
+define d/dh.7 = maxpool2d_grad d/dpool.1 h 3 1 1
+define d/dh.8 = add d/dh.4 d/dh.5
+define d/dh.9 = add d/dh.8 d/dh.6
+define d/dh = add d/dh.9 d/dh.7
 define dh/dh.3 = step h.3
 
 # h.3 = add h.2 c0
-define d/dh.3.1 = mul d/dh dh/dh.3
+define d/dh.3 = mul d/dh dh/dh.3
 define dh.3/dh.2 = 1
 define dh.3/dc0 = 1
 
 # h.2 = conv2d h.1 K0 1 1
-define d/dh.2.1 = mul d/dh.3.1 dh.3/dh.2
+define d/dh.2 = mul d/dh.3 dh.3/dh.2
 
 # h.1 = reshape x [1, 8, 8]
-define d/dh.1.1 = conv2d_image_grad d/dh.2.1 K0 h.1 1 1
+define d/dh.1 = conv2d_image_grad d/dh.2 K0 h.1 1 1
 
 # weight b
 define d/db = mul d/dscores dscores/db
@@ -394,11 +394,11 @@ define d/dc1 = sum_like d/dc1.1 c1
 define d/dK1 = conv2d_kernel_grad d/done.1 h K1
 
 # weight c0
-define d/dc0.1 = mul d/dh.3.1 dh.3/dc0
+define d/dc0.1 = mul d/dh.3 dh.3/dc0
 define d/dc0 = sum_like d/dc0.1 c0
 
 # weight K0
-define d/dK0 = conv2d_kernel_grad d/dh.2.1 h.1 K0 1 1
+define d/dK0 = conv2d_kernel_grad d/dh.2 h.1 K0 1 1
 
 # exp_output label
 define d/dlabel.1 = broadcast_like 0 label
@@ -406,4 +406,4 @@ define d/dlabel.2 = mul d/dcorrect dcorrect/dlabel
 define d/dlabel = add d/dlabel.1 d/dlabel.2
 
 # input x
-define d/dx = reshape d/dh.1.1 [8, 8]
+define d/dx = reshape d/dh.1 [8, 8]

@@ -52,12 +52,12 @@ declare intvar xent.2 [10]
 declare intvar xent.3
 declare intvar d/dxent.1 [10]
 declare intvar dxent.1/dscores [10]
-declare intvar d/dscores.1
-declare intvar d/dscores.2 [10]
+declare intvar d/dscores.4
+declare intvar d/dscores.5 [10]
 declare intvar d/dscores [10]
 declare intvar dscores.3/dscores.2 [384, 10]
-declare intvar d/dscores.2.1 [384]
-declare intvar d/dscores.1.1 [24, 4, 4]
+declare intvar d/dscores.2 [384]
+declare intvar d/dscores.1 [24, 4, 4]
 declare intvar d/dblock [24, 8, 8]
 declare intvar d/dblock.2 [8, 8, 8]
 declare intvar d/dblock.1 [16, 8, 8]
@@ -80,15 +80,15 @@ declare intvar d/dthree.1.2 [8, 8, 8]
 declare intvar d/done [8, 8, 8]
 declare intvar done/done.2 [8, 8, 8]
 declare intvar d/done.2 [8, 8, 8]
-declare intvar d/dh.1 [8, 8, 8]
-declare intvar d/dh.2 [8, 8, 8]
-declare intvar d/dh.3 [8, 8, 8]
 declare intvar d/dh.4 [8, 8, 8]
 declare intvar d/dh.5 [8, 8, 8]
 declare intvar d/dh.6 [8, 8, 8]
+declare intvar d/dh.7 [8, 8, 8]
+declare intvar d/dh.8 [8, 8, 8]
+declare intvar d/dh.9 [8, 8, 8]
 declare intvar d/dh [8, 8, 8]
 declare intvar dh/dh.3 [8, 8, 8]
-declare intvar d/dh.3.1 [8, 8, 8]
+declare intvar d/dh.3 [8, 8, 8]
 declare output d/db [10]
 declare output d/dW [10, 384]
 declare output d/dc6 [4, 1, 1]
@@ -148,21 +148,21 @@ define d/dxent.1 = neg xent.2
 define dxent.1/dscores = softmax scores
 
 # scores = add scores.3 b
-define d/dscores.1 = sum d/dxent.1
-define d/dscores.2 = mul dxent.1/dscores d/dscores.1
-define d/dscores = sub d/dxent.1 d/dscores.2
+define d/dscores.4 = sum d/dxent.1
+define d/dscores.5 = mul dxent.1/dscores d/dscores.4
+define d/dscores = sub d/dxent.1 d/dscores.5
 
 # scores.3 = matmul W scores.2
 define dscores.3/dscores.2 = transpose W
 
 # scores.2 = flatten scores.1
-define d/dscores.2.1 = matmul dscores.3/dscores.2 d/dscores
+define d/dscores.2 = matmul dscores.3/dscores.2 d/dscores
 
 # scores.1 = maxpool2d block 2
-define d/dscores.1.1 = reshape d/dscores.2.1 [24, 4, 4]
+define d/dscores.1 = reshape d/dscores.2 [24, 4, 4]
 
 # block = concat block.1 block.2
-define d/dblock = maxpool2d_grad d/dscores.1.1 block 2
+define d/dblock = maxpool2d_grad d/dscores.1 block 2
 
 # block.2 = concat five pool
 define d/dblock.2 = slice d/dblock 16 24
@@ -216,17 +216,17 @@ define done/done.2 = step one.2
 define d/done.2 = mul d/done done/done.2
 
 # h = relu h.3
-define d/dh.1 = conv2d_image_grad d/done.2 K1 h
-define d/dh.2 = conv2d_image_grad d/dthree.1.2 K2 h
-define d/dh.3 = conv2d_image_grad d/dfive.1.2 K4 h
-define d/dh.4 = maxpool2d_grad d/dpool.1 h 3 1 1
-define d/dh.5 = add d/dh.1 d/dh.2
-define d/dh.6 = add d/dh.5 d/dh.3
-define d/dh = add d/dh.6 d/dh.4
+define d/dh.4 = conv2d_image_grad d/done.2 K1 h
+define d/dh.5 = conv2d_image_grad d/dthree.1.2 K2 h
+define d/dh.6 = conv2d_image_grad d/dfive.1.2 K4 h
+define d/dh.7 = maxpool2d_grad d/dpool.1 h 3 1 1
+define d/dh.8 = add d/dh.4 d/dh.5
+define d/dh.9 = add d/dh.8 d/dh.6
+define d/dh = add d/dh.9 d/dh.7
 define dh/dh.3 = step h.3
 
 # h.3 = add h.2 c0
-define d/dh.3.1 = mul d/dh dh/dh.3
+define d/dh.3 = mul d/dh dh/dh.3
 
 # weight b
 define d/db = d/dscores
@@ -271,7 +271,7 @@ define d/dc1 = sum_like d/done.2 c1
 define d/dK1 = conv2d_kernel_grad d/done.2 h K1
 
 # weight c0
-define d/dc0 = sum_like d/dh.3.1 c0
+define d/dc0 = sum_like d/dh.3 c0
 
 # weight K0
-define d/dK0 = conv2d_kernel_grad d/dh.3.1 h.1 K0 1 1
+define d/dK0 = conv2d_kernel_grad d/dh.3 h.1 K0 1 1

@@ -36,17 +36,17 @@ declare intvar dxent.3/dxent.2 [10]
 declare intvar d/dxent.2 [10]
 declare intvar d/dxent.1 [10]
 declare intvar dxent.1/dscores [10]
-declare intvar d/dscores.1.1
-declare intvar d/dscores.1.2 [10]
-declare intvar d/dscores.1 [10]
-declare intvar d/dscores.2 [10]
+declare intvar d/dscores.3.1
+declare intvar d/dscores.3.2 [10]
+declare intvar d/dscores.3 [10]
+declare intvar d/dscores.4 [10]
 declare intvar d/dscores [10]
 declare intvar dscores/dscores.2
 declare intvar dscores/db
-declare intvar d/dscores.2.1 [10]
+declare intvar d/dscores.2 [10]
 declare intvar dscores.2/dW [128]
 declare intvar dscores.2/dscores.1 [128, 10]
-declare intvar d/dscores.1.3 [128]
+declare intvar d/dscores.1 [128]
 declare intvar d/da2 [32, 2, 2]
 declare intvar d/da2.3 [32, 4, 4]
 declare intvar da2.3/da2.2 [32, 4, 4]
@@ -121,24 +121,24 @@ define d/dxent.1 = mul d/dxent.3 dxent.3/dxent.1
 define dxent.1/dscores = softmax scores
 
 # scores = add scores.2 b
-define d/dscores.1.1 = sum d/dxent.1
-define d/dscores.1.2 = mul dxent.1/dscores d/dscores.1.1
-define d/dscores.1 = sub d/dxent.1 d/dscores.1.2
-define d/dscores.2 = broadcast_like 0 scores
-define d/dscores = add d/dscores.1 d/dscores.2
+define d/dscores.3.1 = sum d/dxent.1
+define d/dscores.3.2 = mul dxent.1/dscores d/dscores.3.1
+define d/dscores.3 = sub d/dxent.1 d/dscores.3.2
+define d/dscores.4 = broadcast_like 0 scores
+define d/dscores = add d/dscores.3 d/dscores.4
 define dscores/dscores.2 = 1
 define dscores/db = 1
 
 # scores.2 = matmul W scores.1
-define d/dscores.2.1 = mul d/dscores dscores/dscores.2
+define d/dscores.2 = mul d/dscores dscores/dscores.2
 define dscores.2/dW = scores.1
 define dscores.2/dscores.1 = transpose W
 
 # scores.1 = flatten a2
-define d/dscores.1.3 = matmul dscores.2/dscores.1 d/dscores.2.1
+define d/dscores.1 = matmul dscores.2/dscores.1 d/dscores.2
 
 # a2 = maxpool2d a2.3 2
-define d/da2 = reshape d/dscores.1.3 [32, 2, 2]
+define d/da2 = reshape d/dscores.1 [32, 2, 2]
 
 # a2.3 = relu a2.2
 define d/da2.3 = maxpool2d_grad d/da2 a2.3 2
@@ -174,7 +174,7 @@ define d/da1.1 = conv2d_image_grad d/da1.2 K1 a1.1 1 1
 define d/db = mul d/dscores dscores/db
 
 # weight W
-define d/dW = outer d/dscores.2.1 dscores.2/dW
+define d/dW = outer d/dscores.2 dscores.2/dW
 
 # weight c2
 define d/dc2.1 = mul d/da2.2 da2.2/dc2

@@ -24,11 +24,11 @@ declare intvar xent.2 [10]
 declare intvar xent.3
 declare intvar d/dxent.1 [10]
 declare intvar dxent.1/dscores [10]
-declare intvar d/dscores.1
-declare intvar d/dscores.2 [10]
+declare intvar d/dscores.3
+declare intvar d/dscores.4 [10]
 declare intvar d/dscores [10]
 declare intvar dscores.2/dscores.1 [128, 10]
-declare intvar d/dscores.1.1 [128]
+declare intvar d/dscores.1 [128]
 declare intvar d/da2 [32, 2, 2]
 declare intvar d/da2.3 [32, 4, 4]
 declare intvar da2.3/da2.2 [32, 4, 4]
@@ -68,18 +68,18 @@ define d/dxent.1 = neg xent.2
 define dxent.1/dscores = softmax scores
 
 # scores = add scores.2 b
-define d/dscores.1 = sum d/dxent.1
-define d/dscores.2 = mul dxent.1/dscores d/dscores.1
-define d/dscores = sub d/dxent.1 d/dscores.2
+define d/dscores.3 = sum d/dxent.1
+define d/dscores.4 = mul dxent.1/dscores d/dscores.3
+define d/dscores = sub d/dxent.1 d/dscores.4
 
 # scores.2 = matmul W scores.1
 define dscores.2/dscores.1 = transpose W
 
 # scores.1 = flatten a2
-define d/dscores.1.1 = matmul dscores.2/dscores.1 d/dscores
+define d/dscores.1 = matmul dscores.2/dscores.1 d/dscores
 
 # a2 = maxpool2d a2.3 2
-define d/da2 = reshape d/dscores.1.1 [32, 2, 2]
+define d/da2 = reshape d/dscores.1 [32, 2, 2]
 
 # a2.3 = relu a2.2
 define d/da2.3 = maxpool2d_grad d/da2 a2.3 2

@@ -212,18 +212,18 @@ declare intvar dxent.3/dxent.2 [10]
 declare intvar d/dxent.2 [10]
 declare intvar d/dxent.1 [10]
 declare intvar dxent.1/dscores [10]
-declare intvar d/dscores.1.1
-declare intvar d/dscores.1.2 [10]
-declare intvar d/dscores.1 [10]
-declare intvar d/dscores.2 [10]
+declare intvar d/dscores.3.1
+declare intvar d/dscores.3.2 [10]
+declare intvar d/dscores.3 [10]
+declare intvar d/dscores.4 [10]
 declare intvar d/dscores [10]
 declare intvar dscores/dscores.2
 declare intvar dscores/dc
-declare intvar d/dscores.2.1 [10]
+declare intvar d/dscores.2 [10]
 declare intvar dscores.2/dV [32]
 declare intvar dscores.2/dscores.1 [32, 10]
-declare intvar d/dscores.1.3 [32]
-declare intvar d/ds.1 [1, 32]
+declare intvar d/dscores.1 [32]
+declare intvar d/ds.8 [1, 32]
 declare intvar d/ds [2, 32]
 declare intvar ds/ds.7
 declare intvar d/ds.7 [2, 32]
@@ -237,8 +237,8 @@ declare intvar ds.7.4/ds.7.c [32]
 declare intvar d/ds.7.3 [32]
 declare intvar ds.7.3/ds.7.2 [32]
 declare intvar d/ds.7.2 [32]
-declare intvar d/ds.7.c.1 [32]
-declare intvar d/ds.7.c.2 [32]
+declare intvar d/ds.7.c.10 [32]
+declare intvar d/ds.7.c.11 [32]
 declare intvar d/ds.7.c [32]
 declare intvar ds.7.c/ds.7.c.4
 declare intvar ds.7.c/ds.7.c.9
@@ -255,33 +255,33 @@ declare intvar d/ds.7.c.4 [32]
 declare intvar ds.7.c.4/ds.7.c.2 [32]
 declare intvar ds.7.c.4/ds.7.c.3 [32]
 declare intvar d/ds.7.c.3 [32]
-declare intvar d/ds.7.c.2.1 [32]
+declare intvar d/ds.7.c.2 [32]
 declare intvar ds.7.c.2/ds.7.c.1 [32]
-declare intvar d/ds.7.c.1.1 [32]
-declare intvar d/ds.7.z.1 [128]
-declare intvar d/ds.7.z.2 [128]
-declare intvar d/ds.7.z.3 [128]
-declare intvar d/ds.7.z.4 [128]
+declare intvar d/ds.7.c.1 [32]
 declare intvar d/ds.7.z.5 [128]
 declare intvar d/ds.7.z.6 [128]
+declare intvar d/ds.7.z.7 [128]
+declare intvar d/ds.7.z.8 [128]
+declare intvar d/ds.7.z.9 [128]
+declare intvar d/ds.7.z.10 [128]
 declare intvar d/ds.7.z [128]
 declare intvar ds.7.z/ds.7.z.4
 declare intvar ds.7.z/db
-declare intvar d/ds.7.z.4.1 [128]
+declare intvar d/ds.7.z.4 [128]
 declare intvar ds.7.z.4/ds.7.z.1
 declare intvar ds.7.z.4/ds.7.z.3
-declare intvar d/ds.7.z.3.1 [128]
+declare intvar d/ds.7.z.3 [128]
 declare intvar ds.7.z.3/dU [32]
 declare intvar ds.7.z.3/ds.7.z.2 [32, 128]
-declare intvar d/ds.7.z.2.1 [32]
-declare intvar d/ds.7.z.1.1 [128]
+declare intvar d/ds.7.z.2 [32]
+declare intvar d/ds.7.z.1 [128]
 declare intvar ds.7.z.1/dW [8]
 declare intvar ds.7.z.1/ds.7.1 [8, 128]
 declare intvar d/ds.7.1 [8]
-declare intvar d/ds.6.1.1 [1, 32]
-declare intvar d/ds.6.1 [2, 32]
-declare intvar d/ds.6.2.1 [1, 32]
-declare intvar d/ds.6.2 [2, 32]
+declare intvar d/ds.6.8.1 [1, 32]
+declare intvar d/ds.6.8 [2, 32]
+declare intvar d/ds.6.9.1 [1, 32]
+declare intvar d/ds.6.9 [2, 32]
 declare intvar d/ds.6 [2, 32]
 declare intvar d/ds.6.7 [1, 32]
 declare intvar d/ds.6.6 [1, 32]
@@ -292,9 +292,9 @@ declare intvar d/ds.6.4 [32]
 declare intvar ds.6.4/ds.6.c [32]
 declare intvar d/ds.6.3 [32]
 declare intvar ds.6.3/ds.6.2 [32]
-declare intvar d/ds.6.2.2 [32]
-declare intvar d/ds.6.c.1 [32]
-declare intvar d/ds.6.c.2 [32]
+declare intvar d/ds.6.2 [32]
+declare intvar d/ds.6.c.10 [32]
+declare intvar d/ds.6.c.11 [32]
 declare intvar d/ds.6.c [32]
 declare intvar ds.6.c/ds.6.c.4
 declare intvar ds.6.c/ds.6.c.9
@@ -311,33 +311,33 @@ declare intvar d/ds.6.c.4 [32]
 declare intvar ds.6.c.4/ds.6.c.2 [32]
 declare intvar ds.6.c.4/ds.6.c.3 [32]
 declare intvar d/ds.6.c.3 [32]
-declare intvar d/ds.6.c.2.1 [32]
+declare intvar d/ds.6.c.2 [32]
 declare intvar ds.6.c.2/ds.6.c.1 [32]
-declare intvar d/ds.6.c.1.1 [32]
-declare intvar d/ds.6.z.1 [128]
-declare intvar d/ds.6.z.2 [128]
-declare intvar d/ds.6.z.3 [128]
-declare intvar d/ds.6.z.4 [128]
+declare intvar d/ds.6.c.1 [32]
 declare intvar d/ds.6.z.5 [128]
 declare intvar d/ds.6.z.6 [128]
+declare intvar d/ds.6.z.7 [128]
+declare intvar d/ds.6.z.8 [128]
+declare intvar d/ds.6.z.9 [128]
+declare intvar d/ds.6.z.10 [128]
 declare intvar d/ds.6.z [128]
 declare intvar ds.6.z/ds.6.z.4
 declare intvar ds.6.z/db
-declare intvar d/ds.6.z.4.1 [128]
+declare intvar d/ds.6.z.4 [128]
 declare intvar ds.6.z.4/ds.6.z.1
 declare intvar ds.6.z.4/ds.6.z.3
-declare intvar d/ds.6.z.3.1 [128]
+declare intvar d/ds.6.z.3 [128]
 declare intvar ds.6.z.3/dU [32]
 declare intvar ds.6.z.3/ds.6.z.2 [32, 128]
-declare intvar d/ds.6.z.2.1 [32]
-declare intvar d/ds.6.z.1.1 [128]
+declare intvar d/ds.6.z.2 [32]
+declare intvar d/ds.6.z.1 [128]
 declare intvar ds.6.z.1/dW [8]
 declare intvar ds.6.z.1/ds.6.1 [8, 128]
-declare intvar d/ds.6.1.2 [8]
-declare intvar d/ds.5.1.1 [1, 32]
-declare intvar d/ds.5.1 [2, 32]
-declare intvar d/ds.5.2.1 [1, 32]
-declare intvar d/ds.5.2 [2, 32]
+declare intvar d/ds.6.1 [8]
+declare intvar d/ds.5.8.1 [1, 32]
+declare intvar d/ds.5.8 [2, 32]
+declare intvar d/ds.5.9.1 [1, 32]
+declare intvar d/ds.5.9 [2, 32]
 declare intvar d/ds.5 [2, 32]
 declare intvar d/ds.5.7 [1, 32]
 declare intvar d/ds.5.6 [1, 32]
@@ -348,9 +348,9 @@ declare intvar d/ds.5.4 [32]
 declare intvar ds.5.4/ds.5.c [32]
 declare intvar d/ds.5.3 [32]
 declare intvar ds.5.3/ds.5.2 [32]
-declare intvar d/ds.5.2.2 [32]
-declare intvar d/ds.5.c.1 [32]
-declare intvar d/ds.5.c.2 [32]
+declare intvar d/ds.5.2 [32]
+declare intvar d/ds.5.c.10 [32]
+declare intvar d/ds.5.c.11 [32]
 declare intvar d/ds.5.c [32]
 declare intvar ds.5.c/ds.5.c.4
 declare intvar ds.5.c/ds.5.c.9
@@ -367,33 +367,33 @@ declare intvar d/ds.5.c.4 [32]
 declare intvar ds.5.c.4/ds.5.c.2 [32]
 declare intvar ds.5.c.4/ds.5.c.3 [32]
 declare intvar d/ds.5.c.3 [32]
-declare intvar d/ds.5.c.2.1 [32]
+declare intvar d/ds.5.c.2 [32]
 declare intvar ds.5.c.2/ds.5.c.1 [32]
-declare intvar d/ds.5.c.1.1 [32]
-declare intvar d/ds.5.z.1 [128]
-declare intvar d/ds.5.z.2 [128]
-declare intvar d/ds.5.z.3 [128]
-declare intvar d/ds.5.z.4 [128]
+declare intvar d/ds.5.c.1 [32]
 declare intvar d/ds.5.z.5 [128]
 declare intvar d/ds.5.z.6 [128]
+declare intvar d/ds.5.z.7 [128]
+declare intvar d/ds.5.z.8 [128]
+declare intvar d/ds.5.z.9 [128]
+declare intvar d/ds.5.z.10 [128]
 declare intvar d/ds.5.z [128]
 declare intvar ds.5.z/ds.5.z.4
 declare intvar ds.5.z/db
-declare intvar d/ds.5.z.4.1 [128]
+declare intvar d/ds.5.z.4 [128]
 declare intvar ds.5.z.4/ds.5.z.1
 declare intvar ds.5.z.4/ds.5.z.3
-declare intvar d/ds.5.z.3.1 [128]
+declare intvar d/ds.5.z.3 [128]
 declare intvar ds.5.z.3/dU [32]
 declare intvar ds.5.z.3/ds.5.z.2 [32, 128]
-declare intvar d/ds.5.z.2.1 [32]
-declare intvar d/ds.5.z.1.1 [128]
+declare intvar d/ds.5.z.2 [32]
+declare intvar d/ds.5.z.1 [128]
 declare intvar ds.5.z.1/dW [8]
 declare intvar ds.5.z.1/ds.5.1 [8, 128]
-declare intvar d/ds.5.1.2 [8]
-declare intvar d/ds.4.1.1 [1, 32]
-declare intvar d/ds.4.1 [2, 32]
-declare intvar d/ds.4.2.1 [1, 32]
-declare intvar d/ds.4.2 [2, 32]
+declare intvar d/ds.5.1 [8]
+declare intvar d/ds.4.8.1 [1, 32]
+declare intvar d/ds.4.8 [2, 32]
+declare intvar d/ds.4.9.1 [1, 32]
+declare intvar d/ds.4.9 [2, 32]
 declare intvar d/ds.4 [2, 32]
 declare intvar d/ds.4.7 [1, 32]
 declare intvar d/ds.4.6 [1, 32]
@@ -404,9 +404,9 @@ declare intvar d/ds.4.4 [32]
 declare intvar ds.4.4/ds.4.c [32]
 declare intvar d/ds.4.3 [32]
 declare intvar ds.4.3/ds.4.2 [32]
-declare intvar d/ds.4.2.2 [32]
-declare intvar d/ds.4.c.1 [32]
-declare intvar d/ds.4.c.2 [32]
+declare intvar d/ds.4.2 [32]
+declare intvar d/ds.4.c.10 [32]
+declare intvar d/ds.4.c.11 [32]
 declare intvar d/ds.4.c [32]
 declare intvar ds.4.c/ds.4.c.4
 declare intvar ds.4.c/ds.4.c.9
@@ -423,33 +423,33 @@ declare intvar d/ds.4.c.4 [32]
 declare intvar ds.4.c.4/ds.4.c.2 [32]
 declare intvar ds.4.c.4/ds.4.c.3 [32]
 declare intvar d/ds.4.c.3 [32]
-declare intvar d/ds.4.c.2.1 [32]
+declare intvar d/ds.4.c.2 [32]
 declare intvar ds.4.c.2/ds.4.c.1 [32]
-declare intvar d/ds.4.c.1.1 [32]
-declare intvar d/ds.4.z.1 [128]
-declare intvar d/ds.4.z.2 [128]
-declare intvar d/ds.4.z.3 [128]
-declare intvar d/ds.4.z.4 [128]
+declare intvar d/ds.4.c.1 [32]
 declare intvar d/ds.4.z.5 [128]
 declare intvar d/ds.4.z.6 [128]
+declare intvar d/ds.4.z.7 [128]
+declare intvar d/ds.4.z.8 [128]
+declare intvar d/ds.4.z.9 [128]
+declare intvar d/ds.4.z.10 [128]
 declare intvar d/ds.4.z [128]
 declare intvar ds.4.z/ds.4.z.4
 declare intvar ds.4.z/db
-declare intvar d/ds.4.z.4.1 [128]
+declare intvar d/ds.4.z.4 [128]
 declare intvar ds.4.z.4/ds.4.z.1
 declare intvar ds.4.z.4/ds.4.z.3
-declare intvar d/ds.4.z.3.1 [128]
+declare intvar d/ds.4.z.3 [128]
 declare intvar ds.4.z.3/dU [32]
 declare intvar ds.4.z.3/ds.4.z.2 [32, 128]
-declare intvar d/ds.4.z.2.1 [32]
-declare intvar d/ds.4.z.1.1 [128]
+declare intvar d/ds.4.z.2 [32]
+declare intvar d/ds.4.z.1 [128]
 declare intvar ds.4.z.1/dW [8]
 declare intvar ds.4.z.1/ds.4.1 [8, 128]
-declare intvar d/ds.4.1.2 [8]
-declare intvar d/ds.3.1.1 [1, 32]
-declare intvar d/ds.3.1 [2, 32]
-declare intvar d/ds.3.2.1 [1, 32]
-declare intvar d/ds.3.2 [2, 32]
+declare intvar d/ds.4.1 [8]
+declare intvar d/ds.3.8.1 [1, 32]
+declare intvar d/ds.3.8 [2, 32]
+declare intvar d/ds.3.9.1 [1, 32]
+declare intvar d/ds.3.9 [2, 32]
 declare intvar d/ds.3 [2, 32]
 declare intvar d/ds.3.7 [1, 32]
 declare intvar d/ds.3.6 [1, 32]
@@ -460,9 +460,9 @@ declare intvar d/ds.3.4 [32]
 declare intvar ds.3.4/ds.3.c [32]
 declare intvar d/ds.3.3 [32]
 declare intvar ds.3.3/ds.3.2 [32]
-declare intvar d/ds.3.2.2 [32]
-declare intvar d/ds.3.c.1 [32]
-declare intvar d/ds.3.c.2 [32]
+declare intvar d/ds.3.2 [32]
+declare intvar d/ds.3.c.10 [32]
+declare intvar d/ds.3.c.11 [32]
 declare intvar d/ds.3.c [32]
 declare intvar ds.3.c/ds.3.c.4
 declare intvar ds.3.c/ds.3.c.9
@@ -479,33 +479,33 @@ declare intvar d/ds.3.c.4 [32]
 declare intvar ds.3.c.4/ds.3.c.2 [32]
 declare intvar ds.3.c.4/ds.3.c.3 [32]
 declare intvar d/ds.3.c.3 [32]
-declare intvar d/ds.3.c.2.1 [32]
+declare intvar d/ds.3.c.2 [32]
 declare intvar ds.3.c.2/ds.3.c.1 [32]
-declare intvar d/ds.3.c.1.1 [32]
-declare intvar d/ds.3.z.1 [128]
-declare intvar d/ds.3.z.2 [128]
-declare intvar d/ds.3.z.3 [128]
-declare intvar d/ds.3.z.4 [128]
+declare intvar d/ds.3.c.1 [32]
 declare intvar d/ds.3.z.5 [128]
 declare intvar d/ds.3.z.6 [128]
+declare intvar d/ds.3.z.7 [128]
+declare intvar d/ds.3.z.8 [128]
+declare intvar d/ds.3.z.9 [128]
+declare intvar d/ds.3.z.10 [128]
 declare intvar d/ds.3.z [128]
 declare intvar ds.3.z/ds.3.z.4
 declare intvar ds.3.z/db
-declare intvar d/ds.3.z.4.1 [128]
+declare intvar d/ds.3.z.4 [128]
 declare intvar ds.3.z.4/ds.3.z.1
 declare intvar ds.3.z.4/ds.3.z.3
-declare intvar d/ds.3.z.3.1 [128]
+declare intvar d/ds.3.z.3 [128]
 declare intvar ds.3.z.3/dU [32]
 declare intvar ds.3.z.3/ds.3.z.2 [32, 128]
-declare intvar d/ds.3.z.2.1 [32]
-declare intvar d/ds.3.z.1.1 [128]
+declare intvar d/ds.3.z.2 [32]
+declare intvar d/ds.3.z.1 [128]
 declare intvar ds.3.z.1/dW [8]
 declare intvar ds.3.z.1/ds.3.1 [8, 128]
-declare intvar d/ds.3.1.2 [8]
-declare intvar d/ds.2.1.1 [1, 32]
-declare intvar d/ds.2.1 [2, 32]
-declare intvar d/ds.2.2.1 [1, 32]
-declare intvar d/ds.2.2 [2, 32]
+declare intvar d/ds.3.1 [8]
+declare intvar d/ds.2.8.1 [1, 32]
+declare intvar d/ds.2.8 [2, 32]
+declare intvar d/ds.2.9.1 [1, 32]
+declare intvar d/ds.2.9 [2, 32]
 declare intvar d/ds.2 [2, 32]
 declare intvar d/ds.2.7 [1, 32]
 declare intvar d/ds.2.6 [1, 32]
@@ -516,9 +516,9 @@ declare intvar d/ds.2.4 [32]
 declare intvar ds.2.4/ds.2.c [32]
 declare intvar d/ds.2.3 [32]
 declare intvar ds.2.3/ds.2.2 [32]
-declare intvar d/ds.2.2.2 [32]
-declare intvar d/ds.2.c.1 [32]
-declare intvar d/ds.2.c.2 [32]
+declare intvar d/ds.2.2 [32]
+declare intvar d/ds.2.c.10 [32]
+declare intvar d/ds.2.c.11 [32]
 declare intvar d/ds.2.c [32]
 declare intvar ds.2.c/ds.2.c.4
 declare intvar ds.2.c/ds.2.c.9
@@ -535,34 +535,34 @@ declare intvar d/ds.2.c.4 [32]
 declare intvar ds.2.c.4/ds.2.c.2 [32]
 declare intvar ds.2.c.4/ds.2.c.3 [32]
 declare intvar d/ds.2.c.3 [32]
-declare intvar d/ds.2.c.2.1 [32]
+declare intvar d/ds.2.c.2 [32]
 declare intvar ds.2.c.2/ds.2.c.1 [32]
-declare intvar d/ds.2.c.1.1 [32]
-declare intvar d/ds.2.z.1 [128]
-declare intvar d/ds.2.z.2 [128]
-declare intvar d/ds.2.z.3 [128]
-declare intvar d/ds.2.z.4 [128]
+declare intvar d/ds.2.c.1 [32]
 declare intvar d/ds.2.z.5 [128]
 declare intvar d/ds.2.z.6 [128]
+declare intvar d/ds.2.z.7 [128]
+declare intvar d/ds.2.z.8 [128]
+declare intvar d/ds.2.z.9 [128]
+declare intvar d/ds.2.z.10 [128]
 declare intvar d/ds.2.z [128]
 declare intvar ds.2.z/ds.2.z.4
 declare intvar ds.2.z/db
-declare intvar d/ds.2.z.4.1 [128]
+declare intvar d/ds.2.z.4 [128]
 declare intvar ds.2.z.4/ds.2.z.1
 declare intvar ds.2.z.4/ds.2.z.3
-declare intvar d/ds.2.z.3.1 [128]
+declare intvar d/ds.2.z.3 [128]
 declare intvar ds.2.z.3/dU [32]
 declare intvar ds.2.z.3/ds.2.z.2 [32, 128]
-declare intvar d/ds.2.z.2.1 [32]
-declare intvar d/ds.2.z.1.1 [128]
+declare intvar d/ds.2.z.2 [32]
+declare intvar d/ds.2.z.1 [128]
 declare intvar ds.2.z.1/dW [8]
 declare intvar ds.2.z.1/ds.2.1 [8, 128]
-declare intvar d/ds.2.1.2 [8]
-declare intvar d/ds.1.1.1.1 [1, 32]
-declare intvar d/ds.1.1.1 [2, 32]
-declare intvar d/ds.1.1.2.1 [1, 32]
-declare intvar d/ds.1.1.2 [2, 32]
-declare intvar d/ds.1.1 [2, 32]
+declare intvar d/ds.2.1 [8]
+declare intvar d/ds.1.8.1 [1, 32]
+declare intvar d/ds.1.8 [2, 32]
+declare intvar d/ds.1.9.1 [1, 32]
+declare intvar d/ds.1.9 [2, 32]
+declare intvar d/ds.1 [2, 32]
 declare intvar d/ds.1.7 [1, 32]
 declare intvar d/ds.1.6 [1, 32]
 declare intvar d/ds.1.5 [32]
@@ -573,8 +573,8 @@ declare intvar ds.1.4/ds.1.c [32]
 declare intvar d/ds.1.3 [32]
 declare intvar ds.1.3/ds.1.2 [32]
 declare intvar d/ds.1.2 [32]
-declare intvar d/ds.1.c.1 [32]
-declare intvar d/ds.1.c.2 [32]
+declare intvar d/ds.1.c.10 [32]
+declare intvar d/ds.1.c.11 [32]
 declare intvar d/ds.1.c [32]
 declare intvar ds.1.c/ds.1.c.4
 declare intvar ds.1.c/ds.1.c.9
@@ -591,33 +591,33 @@ declare intvar d/ds.1.c.4 [32]
 declare intvar ds.1.c.4/ds.1.c.2 [32]
 declare intvar ds.1.c.4/ds.1.c.3 [32]
 declare intvar d/ds.1.c.3 [32]
-declare intvar d/ds.1.c.2.1 [32]
+declare intvar d/ds.1.c.2 [32]
 declare intvar ds.1.c.2/ds.1.c.1 [32]
-declare intvar d/ds.1.c.1.1 [32]
-declare intvar d/ds.1.z.1 [128]
-declare intvar d/ds.1.z.2 [128]
-declare intvar d/ds.1.z.3 [128]
-declare intvar d/ds.1.z.4 [128]
+declare intvar d/ds.1.c.1 [32]
 declare intvar d/ds.1.z.5 [128]
 declare intvar d/ds.1.z.6 [128]
+declare intvar d/ds.1.z.7 [128]
+declare intvar d/ds.1.z.8 [128]
+declare intvar d/ds.1.z.9 [128]
+declare intvar d/ds.1.z.10 [128]
 declare intvar d/ds.1.z [128]
 declare intvar ds.1.z/ds.1.z.4
 declare intvar ds.1.z/db
-declare intvar d/ds.1.z.4.1 [128]
+declare intvar d/ds.1.z.4 [128]
 declare intvar ds.1.z.4/ds.1.z.1
 declare intvar ds.1.z.4/ds.1.z.3
-declare intvar d/ds.1.z.3.1 [128]
+declare intvar d/ds.1.z.3 [128]
 declare intvar ds.1.z.3/dU [32]
 declare intvar ds.1.z.3/ds.1.z.2 [32, 128]
-declare intvar d/ds.1.z.2.1 [32]
-declare intvar d/ds.1.z.1.1 [128]
+declare intvar d/ds.1.z.2 [32]
+declare intvar d/ds.1.z.1 [128]
 declare intvar ds.1.z.1/dW [8]
 declare intvar ds.1.z.1/ds.1.1 [8, 128]
-declare intvar d/ds.1.1.3 [8]
-declare intvar d/ds.0.1.1 [1, 32]
-declare intvar d/ds.0.1 [2, 32]
-declare intvar d/ds.0.2.1 [1, 32]
-declare intvar d/ds.0.2 [2, 32]
+declare intvar d/ds.1.1 [8]
+declare intvar d/ds.0.8.1 [1, 32]
+declare intvar d/ds.0.8 [2, 32]
+declare intvar d/ds.0.9.1 [1, 32]
+declare intvar d/ds.0.9 [2, 32]
 declare intvar d/ds.0 [2, 32]
 declare intvar d/ds.0.7 [1, 32]
 declare intvar d/ds.0.6 [1, 32]
@@ -628,9 +628,9 @@ declare intvar d/ds.0.4 [32]
 declare intvar ds.0.4/ds.0.c [32]
 declare intvar d/ds.0.3 [32]
 declare intvar ds.0.3/ds.0.2 [32]
-declare intvar d/ds.0.2.2 [32]
-declare intvar d/ds.0.c.1 [32]
-declare intvar d/ds.0.c.2 [32]
+declare intvar d/ds.0.2 [32]
+declare intvar d/ds.0.c.10 [32]
+declare intvar d/ds.0.c.11 [32]
 declare intvar d/ds.0.c [32]
 declare intvar ds.0.c/ds.0.c.4
 declare intvar ds.0.c/ds.0.c.9
@@ -647,29 +647,29 @@ declare intvar d/ds.0.c.4 [32]
 declare intvar ds.0.c.4/ds.0.c.2 [32]
 declare intvar ds.0.c.4/ds.0.c.3 [32]
 declare intvar d/ds.0.c.3 [32]
-declare intvar d/ds.0.c.2.1 [32]
+declare intvar d/ds.0.c.2 [32]
 declare intvar ds.0.c.2/ds.0.c.1 [32]
-declare intvar d/ds.0.c.1.1 [32]
-declare intvar d/ds.0.z.1 [128]
-declare intvar d/ds.0.z.2 [128]
-declare intvar d/ds.0.z.3 [128]
-declare intvar d/ds.0.z.4 [128]
+declare intvar d/ds.0.c.1 [32]
 declare intvar d/ds.0.z.5 [128]
 declare intvar d/ds.0.z.6 [128]
+declare intvar d/ds.0.z.7 [128]
+declare intvar d/ds.0.z.8 [128]
+declare intvar d/ds.0.z.9 [128]
+declare intvar d/ds.0.z.10 [128]
 declare intvar d/ds.0.z [128]
 declare intvar ds.0.z/ds.0.z.4
 declare intvar ds.0.z/db
-declare intvar d/ds.0.z.4.1 [128]
+declare intvar d/ds.0.z.4 [128]
 declare intvar ds.0.z.4/ds.0.z.1
 declare intvar ds.0.z.4/ds.0.z.3
-declare intvar d/ds.0.z.3.1 [128]
+declare intvar d/ds.0.z.3 [128]
 declare intvar ds.0.z.3/dU [32]
 declare intvar ds.0.z.3/ds.0.z.2 [32, 128]
-declare intvar d/ds.0.z.2.1 [32]
-declare intvar d/ds.0.z.1.1 [128]
+declare intvar d/ds.0.z.2 [32]
+declare intvar d/ds.0.z.1 [128]
 declare intvar ds.0.z.1/dW [8]
 declare intvar ds.0.z.1/ds.0.1 [8, 128]
-declare intvar d/ds.0.1.2 [8]
+declare intvar d/ds.0.1 [8]
 declare output d/dc [10]
 declare output d/dV [10, 32]
 declare intvar d/ds0.1.1 [1, 32]
@@ -971,25 +971,25 @@ define d/dxent.1 = mul d/dxent.3 dxent.3/dxent.1
 define dxent.1/dscores = softmax scores
 
 # scores = add scores.2 c
-define d/dscores.1.1 = sum d/dxent.1
-define d/dscores.1.2 = mul dxent.1/dscores d/dscores.1.1
-define d/dscores.1 = sub d/dxent.1 d/dscores.1.2
-define d/dscores.2 = broadcast_like 0 scores
-define d/dscores = add d/dscores.1 d/dscores.2
+define d/dscores.3.1 = sum d/dxent.1
+define d/dscores.3.2 = mul dxent.1/dscores d/dscores.3.1
+define d/dscores.3 = sub d/dxent.1 d/dscores.3.2
+define d/dscores.4 = broadcast_like 0 scores
+define d/dscores = add d/dscores.3 d/dscores.4
 define dscores/dscores.2 = 1
 define dscores/dc = 1
 
 # scores.2 = matmul V scores.1
-define d/dscores.2.1 = mul d/dscores dscores/dscores.2
+define d/dscores.2 = mul d/dscores dscores/dscores.2
 define dscores.2/dV = scores.1
 define dscores.2/dscores.1 = transpose V
 
 # scores.1 = index s 0
-define d/dscores.1.3 = matmul dscores.2/dscores.1 d/dscores.2.1
+define d/dscores.1 = matmul dscores.2/dscores.1 d/dscores.2
 
 # s = s.7
-define d/ds.1 = reshape d/dscores.1.3 [1, 32]
-define d/ds = unslice d/ds.1 s 0
+define d/ds.8 = reshape d/dscores.1 [1, 32]
+define d/ds = unslice d/ds.8 s 0
 define ds/ds.7 = 1
 
 # s.7 = concat s.7.6 s.7.7
@@ -1018,9 +1018,9 @@ define ds.7.3/ds.7.2 = logistic_deriv s.7.2
 define d/ds.7.2 = mul d/ds.7.3 ds.7.3/ds.7.2
 
 # s.7.c = add s.7.c.4 s.7.c.9
-define d/ds.7.c.1 = mul d/ds.7.4 ds.7.4/ds.7.c
-define d/ds.7.c.2 = reshape d/ds.7.7 [32]
-define d/ds.7.c = add d/ds.7.c.1 d/ds.7.c.2
+define d/ds.7.c.10 = mul d/ds.7.4 ds.7.4/ds.7.c
+define d/ds.7.c.11 = reshape d/ds.7.7 [32]
+define d/ds.7.c = add d/ds.7.c.10 d/ds.7.c.11
 define ds.7.c/ds.7.c.4 = 1
 define ds.7.c/ds.7.c.9 = 1
 
@@ -1052,50 +1052,50 @@ define ds.7.c.4/ds.7.c.3 = s.7.c.2
 define d/ds.7.c.3 = mul d/ds.7.c.4 ds.7.c.4/ds.7.c.3
 
 # s.7.c.2 = logistic s.7.c.1
-define d/ds.7.c.2.1 = mul d/ds.7.c.4 ds.7.c.4/ds.7.c.2
+define d/ds.7.c.2 = mul d/ds.7.c.4 ds.7.c.4/ds.7.c.2
 define ds.7.c.2/ds.7.c.1 = logistic_deriv s.7.c.1
 
 # s.7.c.1 = slice s.7.z 32 64
-define d/ds.7.c.1.1 = mul d/ds.7.c.2.1 ds.7.c.2/ds.7.c.1
+define d/ds.7.c.1 = mul d/ds.7.c.2 ds.7.c.2/ds.7.c.1
 
 # s.7.z = add s.7.z.4 b
-define d/ds.7.z.1 = unslice d/ds.7.c.1.1 s.7.z 32
-define d/ds.7.z.2 = unslice d/ds.7.c.5 s.7.z 0
-define d/ds.7.z.3 = unslice d/ds.7.c.7 s.7.z 64
-define d/ds.7.z.4 = unslice d/ds.7.2 s.7.z 96
-define d/ds.7.z.5 = add d/ds.7.z.1 d/ds.7.z.2
-define d/ds.7.z.6 = add d/ds.7.z.5 d/ds.7.z.3
-define d/ds.7.z = add d/ds.7.z.6 d/ds.7.z.4
+define d/ds.7.z.5 = unslice d/ds.7.c.1 s.7.z 32
+define d/ds.7.z.6 = unslice d/ds.7.c.5 s.7.z 0
+define d/ds.7.z.7 = unslice d/ds.7.c.7 s.7.z 64
+define d/ds.7.z.8 = unslice d/ds.7.2 s.7.z 96
+define d/ds.7.z.9 = add d/ds.7.z.5 d/ds.7.z.6
+define d/ds.7.z.10 = add d/ds.7.z.9 d/ds.7.z.7
+define d/ds.7.z = add d/ds.7.z.10 d/ds.7.z.8
 define ds.7.z/ds.7.z.4 = 1
 define ds.7.z/db = 1
 
 # s.7.z.4 = add s.7.z.1 s.7.z.3
-define d/ds.7.z.4.1 = mul d/ds.7.z ds.7.z/ds.7.z.4
+define d/ds.7.z.4 = mul d/ds.7.z ds.7.z/ds.7.z.4
 define ds.7.z.4/ds.7.z.1 = 1
 define ds.7.z.4/ds.7.z.3 = 1
 
 # s.7.z.3 = matmul U s.7.z.2
-define d/ds.7.z.3.1 = mul d/ds.7.z.4.1 ds.7.z.4/ds.7.z.3
+define d/ds.7.z.3 = mul d/ds.7.z.4 ds.7.z.4/ds.7.z.3
 define ds.7.z.3/dU = s.7.z.2
 define ds.7.z.3/ds.7.z.2 = transpose U
 
 # s.7.z.2 = index s.6 0
-define d/ds.7.z.2.1 = matmul ds.7.z.3/ds.7.z.2 d/ds.7.z.3.1
+define d/ds.7.z.2 = matmul ds.7.z.3/ds.7.z.2 d/ds.7.z.3
 
 # s.7.z.1 = matmul W s.7.1
-define d/ds.7.z.1.1 = mul d/ds.7.z.4.1 ds.7.z.4/ds.7.z.1
+define d/ds.7.z.1 = mul d/ds.7.z.4 ds.7.z.4/ds.7.z.1
 define ds.7.z.1/dW = s.7.1
 define ds.7.z.1/ds.7.1 = transpose W
 
 # s.7.1 = index x 7
-define d/ds.7.1 = matmul ds.7.z.1/ds.7.1 d/ds.7.z.1.1
+define d/ds.7.1 = matmul ds.7.z.1/ds.7.1 d/ds.7.z.1
 
 # s.6 = concat s.6.6 s.6.7
-define d/ds.6.1.1 = reshape d/ds.7.z.2.1 [1, 32]
-define d/ds.6.1 = unslice d/ds.6.1.1 s.6 0
-define d/ds.6.2.1 = reshape d/ds.7.c.3 [1, 32]
-define d/ds.6.2 = unslice d/ds.6.2.1 s.6 1
-define d/ds.6 = add d/ds.6.1 d/ds.6.2
+define d/ds.6.8.1 = reshape d/ds.7.z.2 [1, 32]
+define d/ds.6.8 = unslice d/ds.6.8.1 s.6 0
+define d/ds.6.9.1 = reshape d/ds.7.c.3 [1, 32]
+define d/ds.6.9 = unslice d/ds.6.9.1 s.6 1
+define d/ds.6 = add d/ds.6.8 d/ds.6.9
 
 # s.6.7 = reshape s.6.c [1, 32]
 define d/ds.6.7 = slice d/ds.6 1 2
@@ -1117,12 +1117,12 @@ define d/ds.6.3 = mul d/ds.6.5 ds.6.5/ds.6.3
 define ds.6.3/ds.6.2 = logistic_deriv s.6.2
 
 # s.6.2 = slice s.6.z 96 128
-define d/ds.6.2.2 = mul d/ds.6.3 ds.6.3/ds.6.2
+define d/ds.6.2 = mul d/ds.6.3 ds.6.3/ds.6.2
 
 # s.6.c = add s.6.c.4 s.6.c.9
-define d/ds.6.c.1 = mul d/ds.6.4 ds.6.4/ds.6.c
-define d/ds.6.c.2 = reshape d/ds.6.7 [32]
-define d/ds.6.c = add d/ds.6.c.1 d/ds.6.c.2
+define d/ds.6.c.10 = mul d/ds.6.4 ds.6.4/ds.6.c
+define d/ds.6.c.11 = reshape d/ds.6.7 [32]
+define d/ds.6.c = add d/ds.6.c.10 d/ds.6.c.11
 define ds.6.c/ds.6.c.4 = 1
 define ds.6.c/ds.6.c.9 = 1
 
@@ -1154,50 +1154,50 @@ define ds.6.c.4/ds.6.c.3 = s.6.c.2
 define d/ds.6.c.3 = mul d/ds.6.c.4 ds.6.c.4/ds.6.c.3
 
 # s.6.c.2 = logistic s.6.c.1
-define d/ds.6.c.2.1 = mul d/ds.6.c.4 ds.6.c.4/ds.6.c.2
+define d/ds.6.c.2 = mul d/ds.6.c.4 ds.6.c.4/ds.6.c.2
 define ds.6.c.2/ds.6.c.1 = logistic_deriv s.6.c.1
 
 # s.6.c.1 = slice s.6.z 32 64
-define d/ds.6.c.1.1 = mul d/ds.6.c.2.1 ds.6.c.2/ds.6.c.1
+define d/ds.6.c.1 = mul d/ds.6.c.2 ds.6.c.2/ds.6.c.1
 
 # s.6.z = add s.6.z.4 b
-define d/ds.6.z.1 = unslice d/ds.6.c.1.1 s.6.z 32
-define d/ds.6.z.2 = unslice d/ds.6.c.5 s.6.z 0
-define d/ds.6.z.3 = unslice d/ds.6.c.7 s.6.z 64
-define d/ds.6.z.4 = unslice d/ds.6.2.2 s.6.z 96
-define d/ds.6.z.5 = add d/ds.6.z.1 d/ds.6.z.2
-define d/ds.6.z.6 = add d/ds.6.z.5 d/ds.6.z.3
-define d/ds.6.z = add d/ds.6.z.6 d/ds.6.z.4
+define d/ds.6.z.5 = unslice d/ds.6.c.1 s.6.z 32
+define d/ds.6.z.6 = unslice d/ds.6.c.5 s.6.z 0
+define d/ds.6.z.7 = unslice d/ds.6.c.7 s.6.z 64
+define d/ds.6.z.8 = unslice d/ds.6.2 s.6.z 96
+define d/ds.6.z.9 = add d/ds.6.z.5 d/ds.6.z.6
+define d/ds.6.z.10 = add d/ds.6.z.9 d/ds.6.z.7
+define d/ds.6.z = add d/ds.6.z.10 d/ds.6.z.8
 define ds.6.z/ds.6.z.4 = 1
 define ds.6.z/db = 1
 
 # s.6.z.4 = add s.6.z.1 s.6.z.3
-define d/ds.6.z.4.1 = mul d/ds.6.z ds.6.z/ds.6.z.4
+define d/ds.6.z.4 = mul d/ds.6.z ds.6.z/ds.6.z.4
 define ds.6.z.4/ds.6.z.1 = 1
 define ds.6.z.4/ds.6.z.3 = 1
 
 # s.6.z.3 = matmul U s.6.z.2
-define d/ds.6.z.3.1 = mul d/ds.6.z.4.1 ds.6.z.4/ds.6.z.3
+define d/ds.6.z.3 = mul d/ds.6.z.4 ds.6.z.4/ds.6.z.3
 define ds.6.z.3/dU = s.6.z.2
 define ds.6.z.3/ds.6.z.2 = transpose U
 
 # s.6.z.2 = index s.5 0
-define d/ds.6.z.2.1 = matmul ds.6.z.3/ds.6.z.2 d/ds.6.z.3.1
+define d/ds.6.z.2 = matmul ds.6.z.3/ds.6.z.2 d/ds.6.z.3
 
 # s.6.z.1 = matmul W s.6.1
-define d/ds.6.z.1.1 = mul d/ds.6.z.4.1 ds.6.z.4/ds.6.z.1
+define d/ds.6.z.1 = mul d/ds.6.z.4 ds.6.z.4/ds.6.z.1
 define ds.6.z.1/dW = s.6.1
 define ds.6.z.1/ds.6.1 = transpose W
 
 # s.6.1 = index x 6
-define d/ds.6.1.2 = matmul ds.6.z.1/ds.6.1 d/ds.6.z.1.1
+define d/ds.6.1 = matmul ds.6.z.1/ds.6.1 d/ds.6.z.1
 
 # s.5 = concat s.5.6 s.5.7
-define d/ds.5.1.1 = reshape d/ds.6.z.2.1 [1, 32]
-define d/ds.5.1 = unslice d/ds.5.1.1 s.5 0
-define d/ds.5.2.1 = reshape d/ds.6.c.3 [1, 32]
-define d/ds.5.2 = unslice d/ds.5.2.1 s.5 1
-define d/ds.5 = add d/ds.5.1 d/ds.5.2
+define d/ds.5.8.1 = reshape d/ds.6.z.2 [1, 32]
+define d/ds.5.8 = unslice d/ds.5.8.1 s.5 0
+define d/ds.5.9.1 = reshape d/ds.6.c.3 [1, 32]
+define d/ds.5.9 = unslice d/ds.5.9.1 s.5 1
+define d/ds.5 = add d/ds.5.8 d/ds.5.9
 
 # s.5.7 = reshape s.5.c [1, 32]
 define d/ds.5.7 = slice d/ds.5 1 2
@@ -1219,12 +1219,12 @@ define d/ds.5.3 = mul d/ds.5.5 ds.5.5/ds.5.3
 define ds.5.3/ds.5.2 = logistic_deriv s.5.2
 
 # s.5.2 = slice s.5.z 96 128
-define d/ds.5.2.2 = mul d/ds.5.3 ds.5.3/ds.5.2
+define d/ds.5.2 = mul d/ds.5.3 ds.5.3/ds.5.2
 
 # s.5.c = add s.5.c.4 s.5.c.9
-define d/ds.5.c.1 = mul d/ds.5.4 ds.5.4/ds.5.c
-define d/ds.5.c.2 = reshape d/ds.5.7 [32]
-define d/ds.5.c = add d/ds.5.c.1 d/ds.5.c.2
+define d/ds.5.c.10 = mul d/ds.5.4 ds.5.4/ds.5.c
+define d/ds.5.c.11 = reshape d/ds.5.7 [32]
+define d/ds.5.c = add d/ds.5.c.10 d/ds.5.c.11
 define ds.5.c/ds.5.c.4 = 1
 define ds.5.c/ds.5.c.9 = 1
 
@@ -1256,50 +1256,50 @@ define ds.5.c.4/ds.5.c.3 = s.5.c.2
 define d/ds.5.c.3 = mul d/ds.5.c.4 ds.5.c.4/ds.5.c.3
 
 # s.5.c.2 = logistic s.5.c.1
-define d/ds.5.c.2.1 = mul d/ds.5.c.4 ds.5.c.4/ds.5.c.2
+define d/ds.5.c.2 = mul d/ds.5.c.4 ds.5.c.4/ds.5.c.2
 define ds.5.c.2/ds.5.c.1 = logistic_deriv s.5.c.1
 
 # s.5.c.1 = slice s.5.z 32 64
-define d/ds.5.c.1.1 = mul d/ds.5.c.2.1 ds.5.c.2/ds.5.c.1
+define d/ds.5.c.1 = mul d/ds.5.c.2 ds.5.c.2/ds.5.c.1
 
 # s.5.z = add s.5.z.4 b
-define d/ds.5.z.1 = unslice d/ds.5.c.1.1 s.5.z 32
-define d/ds.5.z.2 = unslice d/ds.5.c.5 s.5.z 0
-define d/ds.5.z.3 = unslice d/ds.5.c.7 s.5.z 64
-define d/ds.5.z.4 = unslice d/ds.5.2.2 s.5.z 96
-define d/ds.5.z.5 = add d/ds.5.z.1 d/ds.5.z.2
-define d/ds.5.z.6 = add d/ds.5.z.5 d/ds.5.z.3
-define d/ds.5.z = add d/ds.5.z.6 d/ds.5.z.4
+define d/ds.5.z.5 = unslice d/ds.5.c.1 s.5.z 32
+define d/ds.5.z.6 = unslice d/ds.5.c.5 s.5.z 0
+define d/ds.5.z.7 = unslice d/ds.5.c.7 s.5.z 64
+define d/ds.5.z.8 = unslice d/ds.5.2 s.5.z 96
+define d/ds.5.z.9 = add d/ds.5.z.5 d/ds.5.z.6
+define d/ds.5.z.10 = add d/ds.5.z.9 d/ds.5.z.7
+define d/ds.5.z = add d/ds.5.z.10 d/ds.5.z.8
 define ds.5.z/ds.5.z.4 = 1
 define ds.5.z/db = 1
 
 # s.5.z.4 = add s.5.z.1 s.5.z.3
-define d/ds.5.z.4.1 = mul d/ds.5.z ds.5.z/ds.5.z.4
+define d/ds.5.z.4 = mul d/ds.5.z ds.5.z/ds.5.z.4
 define ds.5.z.4/ds.5.z.1 = 1
 define ds.5.z.4/ds.5.z.3 = 1
 
 # s.5.z.3 = matmul U s.5.z.2
-define d/ds.5.z.3.1 = mul d/ds.5.z.4.1 ds.5.z.4/ds.5.z.3
+define d/ds.5.z.3 = mul d/ds.5.z.4 ds.5.z.4/ds.5.z.3
 define ds.5.z.3/dU = s.5.z.2
 define ds.5.z.3/ds.5.z.2 = transpose U
 
 # s.5.z.2 = index s.4 0
-define d/ds.5.z.2.1 = matmul ds.5.z.3/ds.5.z.2 d/ds.5.z.3.1
+define d/ds.5.z.2 = matmul ds.5.z.3/ds.5.z.2 d/ds.5.z.3
 
 # s.5.z.1 = matmul W s.5.1
-define d/ds.5.z.1.1 = mul d/ds.5.z.4.1 ds.5.z.4/ds.5.z.1
+define d/ds.5.z.1 = mul d/ds.5.z.4 ds.5.z.4/ds.5.z.1
 define ds.5.z.1/dW = s.5.1
 define ds.5.z.1/ds.5.1 = transpose W
 
 # s.5.1 = index x 5
-define d/ds.5.1.2 = matmul ds.5.z.1/ds.5.1 d/ds.5.z.1.1
+define d/ds.5.1 = matmul ds.5.z.1/ds.5.1 d/ds.5.z.1
 
 # s.4 = concat s.4.6 s.4.7
-define d/ds.4.1.1 = reshape d/ds.5.z.2.1 [1, 32]
-define d/ds.4.1 = unslice d/ds.4.1.1 s.4 0
-define d/ds.4.2.1 = reshape d/ds.5.c.3 [1, 32]
-define d/ds.4.2 = unslice d/ds.4.2.1 s.4 1
-define d/ds.4 = add d/ds.4.1 d/ds.4.2
+define d/ds.4.8.1 = reshape d/ds.5.z.2 [1, 32]
+define d/ds.4.8 = unslice d/ds.4.8.1 s.4 0
+define d/ds.4.9.1 = reshape d/ds.5.c.3 [1, 32]
+define d/ds.4.9 = unslice d/ds.4.9.1 s.4 1
+define d/ds.4 = add d/ds.4.8 d/ds.4.9
 
 # s.4.7 = reshape s.4.c [1, 32]
 define d/ds.4.7 = slice d/ds.4 1 2
@@ -1321,12 +1321,12 @@ define d/ds.4.3 = mul d/ds.4.5 ds.4.5/ds.4.3
 define ds.4.3/ds.4.2 = logistic_deriv s.4.2
 
 # s.4.2 = slice s.4.z 96 128
-define d/ds.4.2.2 = mul d/ds.4.3 ds.4.3/ds.4.2
+define d/ds.4.2 = mul d/ds.4.3 ds.4.3/ds.4.2
 
 # s.4.c = add s.4.c.4 s.4.c.9
-define d/ds.4.c.1 = mul d/ds.4.4 ds.4.4/ds.4.c
-define d/ds.4.c.2 = reshape d/ds.4.7 [32]
-define d/ds.4.c = add d/ds.4.c.1 d/ds.4.c.2
+define d/ds.4.c.10 = mul d/ds.4.4 ds.4.4/ds.4.c
+define d/ds.4.c.11 = reshape d/ds.4.7 [32]
+define d/ds.4.c = add d/ds.4.c.10 d/ds.4.c.11
 define ds.4.c/ds.4.c.4 = 1
 define ds.4.c/ds.4.c.9 = 1
 
@@ -1358,50 +1358,50 @@ define ds.4.c.4/ds.4.c.3 = s.4.c.2
 define d/ds.4.c.3 = mul d/ds.4.c.4 ds.4.c.4/ds.4.c.3
 
 # s.4.c.2 = logistic s.4.c.1
-define d/ds.4.c.2.1 = mul d/ds.4.c.4 ds.4.c.4/ds.4.c.2
+define d/ds.4.c.2 = mul d/ds.4.c.4 ds.4.c.4/ds.4.c.2
 define ds.4.c.2/ds.4.c.1 = logistic_deriv s.4.c.1
 
 # s.4.c.1 = slice s.4.z 32 64
-define d/ds.4.c.1.1 = mul d/ds.4.c.2.1 ds.4.c.2/ds.4.c.1
+define d/ds.4.c.1 = mul d/ds.4.c.2 ds.4.c.2/ds.4.c.1
 
 # s.4.z = add s.4.z.4 b
-define d/ds.4.z.1 = unslice d/ds.4.c.1.1 s.4.z 32
-define d/ds.4.z.2 = unslice d/ds.4.c.5 s.4.z 0
-define d/ds.4.z.3 = unslice d/ds.4.c.7 s.4.z 64
-define d/ds.4.z.4 = unslice d/ds.4.2.2 s.4.z 96
-define d/ds.4.z.5 = add d/ds.4.z.1 d/ds.4.z.2
-define d/ds.4.z.6 = add d/ds.4.z.5 d/ds.4.z.3
-define d/ds.4.z = add d/ds.4.z.6 d/ds.4.z.4
+define d/ds.4.z.5 = unslice d/ds.4.c.1 s.4.z 32
+define d/ds.4.z.6 = unslice d/ds.4.c.5 s.4.z 0
+define d/ds.4.z.7 = unslice d/ds.4.c.7 s.4.z 64
+define d/ds.4.z.8 = unslice d/ds.4.2 s.4.z 96
+define d/ds.4.z.9 = add d/ds.4.z.5 d/ds.4.z.6
+define d/ds.4.z.10 = add d/ds.4.z.9 d/ds.4.z.7
+define d/ds.4.z = add d/ds.4.z.10 d/ds.4.z.8
 define ds.4.z/ds.4.z.4 = 1
 define ds.4.z/db = 1
 
 # s.4.z.4 = add s.4.z.1 s.4.z.3
-define d/ds.4.z.4.1 = mul d/ds.4.z ds.4.z/ds.4.z.4
+define d/ds.4.z.4 = mul d/ds.4.z ds.4.z/ds.4.z.4
 define ds.4.z.4/ds.4.z.1 = 1
 define ds.4.z.4/ds.4.z.3 = 1
 
 # s.4.z.3 = matmul U s.4.z.2
-define d/ds.4.z.3.1 = mul d/ds.4.z.4.1 ds.4.z.4/ds.4.z.3
+define d/ds.4.z.3 = mul d/ds.4.z.4 ds.4.z.4/ds.4.z.3
 define ds.4.z.3/dU = s.4.z.2
 define ds.4.z.3/ds.4.z.2 = transpose U
 
 # s.4.z.2 = index s.3 0
-define d/ds.4.z.2.1 = matmul ds.4.z.3/ds.4.z.2 d/ds.4.z.3.1
+define d/ds.4.z.2 = matmul ds.4.z.3/ds.4.z.2 d/ds.4.z.3
 
 # s.4.z.1 = matmul W s.4.1
-define d/ds.4.z.1.1 = mul d/ds.4.z.4.1 ds.4.z.4/ds.4.z.1
+define d/ds.4.z.1 = mul d/ds.4.z.4 ds.4.z.4/ds.4.z.1
 define ds.4.z.1/dW = s.4.1
 define ds.4.z.1/ds.4.1 = transpose W
 
 # s.4.1 = index x 4
-define d/ds.4.1.2 = matmul ds.4.z.1/ds.4.1 d/ds.4.z.1.1
+define d/ds.4.1 = matmul ds.4.z.1/ds.4.1 d/ds.4.z.1
 
 # s.3 = concat s.3.6 s.3.7
-define d/ds.3.1.1 = reshape d/ds.4.z.2.1 [1, 32]
-define d/ds.3.1 = unslice d/ds.3.1.1 s.3 0
-define d/ds.3.2.1 = reshape d/ds.4.c.3 [1, 32]
-define d/ds.3.2 = unslice d/ds.3.2.1 s.3 1
-define d/ds.3 = add d/ds.3.1 d/ds.3.2
+define d/ds.3.8.1 = reshape d/ds.4.z.2 [1, 32]
+define d/ds.3.8 = unslice d/ds.3.8.1 s.3 0
+define d/ds.3.9.1 = reshape d/ds.4.c.3 [1, 32]
+define d/ds.3.9 = unslice d/ds.3.9.1 s.3 1
+define d/ds.3 = add d/ds.3.8 d/ds.3.9
 
 # s.3.7 = reshape s.3.c [1, 32]
 define d/ds.3.7 = slice d/ds.3 1 2
@@ -1423,12 +1423,12 @@ define d/ds.3.3 = mul d/ds.3.5 ds.3.5/ds.3.3
 define ds.3.3/ds.3.2 = logistic_deriv s.3.2
 
 # s.3.2 = slice s.3.z 96 128
-define d/ds.3.2.2 = mul d/ds.3.3 ds.3.3/ds.3.2
+define d/ds.3.2 = mul d/ds.3.3 ds.3.3/ds.3.2
 
 # s.3.c = add s.3.c.4 s.3.c.9
-define d/ds.3.c.1 = mul d/ds.3.4 ds.3.4/ds.3.c
-define d/ds.3.c.2 = reshape d/ds.3.7 [32]
-define d/ds.3.c = add d/ds.3.c.1 d/ds.3.c.2
+define d/ds.3.c.10 = mul d/ds.3.4 ds.3.4/ds.3.c
+define d/ds.3.c.11 = reshape d/ds.3.7 [32]
+define d/ds.3.c = add d/ds.3.c.10 d/ds.3.c.11
 define ds.3.c/ds.3.c.4 = 1
 define ds.3.c/ds.3.c.9 = 1
 
@@ -1460,50 +1460,50 @@ define ds.3.c.4/ds.3.c.3 = s.3.c.2
 define d/ds.3.c.3 = mul d/ds.3.c.4 ds.3.c.4/ds.3.c.3
 
 # s.3.c.2 = logistic s.3.c.1
-define d/ds.3.c.2.1 = mul d/ds.3.c.4 ds.3.c.4/ds.3.c.2
+define d/ds.3.c.2 = mul d/ds.3.c.4 ds.3.c.4/ds.3.c.2
 define ds.3.c.2/ds.3.c.1 = logistic_deriv s.3.c.1
 
 # s.3.c.1 = slice s.3.z 32 64
-define d/ds.3.c.1.1 = mul d/ds.3.c.2.1 ds.3.c.2/ds.3.c.1
+define d/ds.3.c.1 = mul d/ds.3.c.2 ds.3.c.2/ds.3.c.1
 
 # s.3.z = add s.3.z.4 b
-define d/ds.3.z.1 = unslice d/ds.3.c.1.1 s.3.z 32
-define d/ds.3.z.2 = unslice d/ds.3.c.5 s.3.z 0
-define d/ds.3.z.3 = unslice d/ds.3.c.7 s.3.z 64
-define d/ds.3.z.4 = unslice d/ds.3.2.2 s.3.z 96
-define d/ds.3.z.5 = add d/ds.3.z.1 d/ds.3.z.2
-define d/ds.3.z.6 = add d/ds.3.z.5 d/ds.3.z.3
-define d/ds.3.z = add d/ds.3.z.6 d/ds.3.z.4
+define d/ds.3.z.5 = unslice d/ds.3.c.1 s.3.z 32
+define d/ds.3.z.6 = unslice d/ds.3.c.5 s.3.z 0
+define d/ds.3.z.7 = unslice d/ds.3.c.7 s.3.z 64
+define d/ds.3.z.8 = unslice d/ds.3.2 s.3.z 96
+define d/ds.3.z.9 = add d/ds.3.z.5 d/ds.3.z.6
+define d/ds.3.z.10 = add d/ds.3.z.9 d/ds.3.z.7
+define d/ds.3.z = add d/ds.3.z.10 d/ds.3.z.8
 define ds.3.z/ds.3.z.4 = 1
 define ds.3.z/db = 1
 
 # s.3.z.4 = add s.3.z.1 s.3.z.3
-define d/ds.3.z.4.1 = mul d/ds.3.z ds.3.z/ds.3.z.4
+define d/ds.3.z.4 = mul d/ds.3.z ds.3.z/ds.3.z.4
 define ds.3.z.4/ds.3.z.1 = 1
 define ds.3.z.4/ds.3.z.3 = 1
 
 # s.3.z.3 = matmul U s.3.z.2
-define d/ds.3.z.3.1 = mul d/ds.3.z.4.1 ds.3.z.4/ds.3.z.3
+define d/ds.3.z.3 = mul d/ds.3.z.4 ds.3.z.4/ds.3.z.3
 define ds.3.z.3/dU = s.3.z.2
 define ds.3.z.3/ds.3.z.2 = transpose U
 
 # s.3.z.2 = index s.2 0
-define d/ds.3.z.2.1 = matmul ds.3.z.3/ds.3.z.2 d/ds.3.z.3.1
+define d/ds.3.z.2 = matmul ds.3.z.3/ds.3.z.2 d/ds.3.z.3
 
 # s.3.z.1 = matmul W s.3.1
-define d/ds.3.z.1.1 = mul d/ds.3.z.4.1 ds.3.z.4/ds.3.z.1
+define d/ds.3.z.1 = mul d/ds.3.z.4 ds.3.z.4/ds.3.z.1
 define ds.3.z.1/dW = s.3.1
 define ds.3.z.1/ds.3.1 = transpose W
 
 # s.3.1 = index x 3
-define d/ds.3.1.2 = matmul ds.3.z.1/ds.3.1 d/ds.3.z.1.1
+define d/ds.3.1 = matmul ds.3.z.1/ds.3.1 d/ds.3.z.1
 
 # s.2 = concat s.2.6 s.2.7
-define d/ds.2.1.1 = reshape d/ds.3.z.2.1 [1, 32]
-define d/ds.2.1 = unslice d/ds.2.1.1 s.2 0
-define d/ds.2.2.1 = reshape d/ds.3.c.3 [1, 32]
-define d/ds.2.2 = unslice d/ds.2.2.1 s.2 1
-define d/ds.2 = add d/ds.2.1 d/ds.2.2
+define d/ds.2.8.1 = reshape d/ds.3.z.2 [1, 32]
+define d/ds.2.8 = unslice d/ds.2.8.1 s.2 0
+define d/ds.2.9.1 = reshape d/ds.3.c.3 [1, 32]
+define d/ds.2.9 = unslice d/ds.2.9.1 s.2 1
+define d/ds.2 = add d/ds.2.8 d/ds.2.9
 
 # s.2.7 = reshape s.2.c [1, 32]
 define d/ds.2.7 = slice d/ds.2 1 2
@@ -1525,12 +1525,12 @@ define d/ds.2.3 = mul d/ds.2.5 ds.2.5/ds.2.3
 define ds.2.3/ds.2.2 = logistic_deriv s.2.2
 
 # s.2.2 = slice s.2.z 96 128
-define d/ds.2.2.2 = mul d/ds.2.3 ds.2.3/ds.2.2
+define d/ds.2.2 = mul d/ds.2.3 ds.2.3/ds.2.2
 
 # s.2.c = add s.2.c.4 s.2.c.9
-define d/ds.2.c.1 = mul d/ds.2.4 ds.2.4/ds.2.c
-define d/ds.2.c.2 = reshape d/ds.2.7 [32]
-define d/ds.2.c = add d/ds.2.c.1 d/ds.2.c.2
+define d/ds.2.c.10 = mul d/ds.2.4 ds.2.4/ds.2.c
+define d/ds.2.c.11 = reshape d/ds.2.7 [32]
+define d/ds.2.c = add d/ds.2.c.10 d/ds.2.c.11
 define ds.2.c/ds.2.c.4 = 1
 define ds.2.c/ds.2.c.9 = 1
 
@@ -1562,56 +1562,56 @@ define ds.2.c.4/ds.2.c.3 = s.2.c.2
 define d/ds.2.c.3 = mul d/ds.2.c.4 ds.2.c.4/ds.2.c.3
 
 # s.2.c.2 = logistic s.2.c.1
-define d/ds.2.c.2.1 = mul d/ds.2.c.4 ds.2.c.4/ds.2.c.2
+define d/ds.2.c.2 = mul d/ds.2.c.4 ds.2.c.4/ds.2.c.2
 define ds.2.c.2/ds.2.c.1 = logistic_deriv s.2.c.1
 
 # s.2.c.1 = slice s.2.z 32 64
-define d/ds.2.c.1.1 = mul d/ds.2.c.2.1 ds.2.c.2/ds.2.c.1
+define d/ds.2.c.1 = mul d/ds.2.c.2 ds.2.c.2/ds.2.c.1
 
 # s.2.z = add s.2.z.4 b
-define d/ds.2.z.1 = unslice d/ds.2.c.1.1 s.2.z 32
-define d/ds.2.z.2 = unslice d/ds.2.c.5 s.2.z 0
-define d/ds.2.z.3 = unslice d/ds.2.c.7 s.2.z 64
-define d/ds.2.z.4 = unslice d/ds.2.2.2 s.2.z 96
-define d/ds.2.z.5 = add d/ds.2.z.1 d/ds.2.z.2
-define d/ds.2.z.6 = add d/ds.2.z.5 d/ds.2.z.3
-define d/ds.2.z = add d/ds.2.z.6 d/ds.2.z.4
+define d/ds.2.z.5 = unslice d/ds.2.c.1 s.2.z 32
+define d/ds.2.z.6 = unslice d/ds.2.c.5 s.2.z 0
+define d/ds.2.z.7 = unslice d/ds.2.c.7 s.2.z 64
+define d/ds.2.z.8 = unslice d/ds.2.2 s.2.z 96
+define d/ds.2.z.9 = add d/ds.2.z.5 d/ds.2.z.6
+define d/ds.2.z.10 = add d/ds.2.z.9 d/ds.2.z.7
+define d/ds.2.z = add d/ds.2.z.10 d/ds.2.z.8
 define ds.2.z/ds.2.z.4 = 1
 define ds.2.z/db = 1
 
 # s.2.z.4 = add s.2.z.1 s.2.z.3
-define d/ds.2.z.4.1 = mul d/ds.2.z ds.2.z/ds.2.z.4
+define d/ds.2.z.4 = mul d/ds.2.z ds.2.z/ds.2.z.4
 define ds.2.z.4/ds.2.z.1 = 1
 define ds.2.z.4/ds.2.z.3 = 1
 
 # s.2.z.3 = matmul U s.2.z.2
-define d/ds.2.z.3.1 = mul d/ds.2.z.4.1 ds.2.z.4/ds.2.z.3
+define d/ds.2.z.3 = mul d/ds.2.z.4 ds.2.z.4/ds.2.z.3
 define ds.2.z.3/dU = s.2.z.2
 define ds.2.z.3/ds.2.z.2 = transpose U
 
 # s.2.z.2 = index s.1 0
-define d/ds.2.z.2.1 = matmul ds.2.z.3/ds.2.z.2 d/ds.2.z.3.1
+define d/ds.2.z.2 = matmul ds.2.z.3/ds.2.z.2 d/ds.2.z.3
 
 # s.2.z.1 = matmul W s.2.1
-define d/ds.2.z.1.1 = mul d/ds.2.z.4.1 ds.2.z.4/ds.2.z.1
+define d/ds.2.z.1 = mul d/ds.2.z.4 ds.2.z.4/ds.2.z.1
 define ds.2.z.1/dW = s.2.1
 define ds.2.z.1/ds.2.1 = transpose W
 
 # s.2.1 = index x 2
-define d/ds.2.1.2 = matmul ds.2.z.1/ds.2.1 d/ds.2.z.1.1
+define d/ds.2.1 = matmul ds.2.z.1/ds.2.1 d/ds.2.z.1
 
 # s.1 = concat s.1.6 s.1.7
-define d/ds.1.1.1.1 = reshape d/ds.2.z.2.1 [1, 32]
-define d/ds.1.1.1 = unslice d/ds.1.1.1.1 s.1 0
-define d/ds.1.1.2.1 = reshape d/ds.2.c.3 [1, 32]
-define d/ds.1.1.2 = unslice d/ds.1.1.2.1 s.1 1
-define d/ds.1.1 = add d/ds.1.1.1 d/ds.1.1.2
+define d/ds.1.8.1 = reshape d/ds.2.z.2 [1, 32]
+define d/ds.1.8 = unslice d/ds.1.8.1 s.1 0
+define d/ds.1.9.1 = reshape d/ds.2.c.3 [1, 32]
+define d/ds.1.9 = unslice d/ds.1.9.1 s.1 1
+define d/ds.1 = add d/ds.1.8 d/ds.1.9
 
 # s.1.7 = reshape s.1.c [1, 32]
-define d/ds.1.7 = slice d/ds.1.1 1 2
+define d/ds.1.7 = slice d/ds.1 1 2
 
 # s.1.6 = reshape s.1.5 [1, 32]
-define d/ds.1.6 = slice d/ds.1.1 0 1
+define d/ds.1.6 = slice d/ds.1 0 1
 
 # s.1.5 = mul s.1.3 s.1.4
 define d/ds.1.5 = reshape d/ds.1.6 [32]
@@ -1630,9 +1630,9 @@ define ds.1.3/ds.1.2 = logistic_deriv s.1.2
 define d/ds.1.2 = mul d/ds.1.3 ds.1.3/ds.1.2
 
 # s.1.c = add s.1.c.4 s.1.c.9
-define d/ds.1.c.1 = mul d/ds.1.4 ds.1.4/ds.1.c
-define d/ds.1.c.2 = reshape d/ds.1.7 [32]
-define d/ds.1.c = add d/ds.1.c.1 d/ds.1.c.2
+define d/ds.1.c.10 = mul d/ds.1.4 ds.1.4/ds.1.c
+define d/ds.1.c.11 = reshape d/ds.1.7 [32]
+define d/ds.1.c = add d/ds.1.c.10 d/ds.1.c.11
 define ds.1.c/ds.1.c.4 = 1
 define ds.1.c/ds.1.c.9 = 1
 
@@ -1664,50 +1664,50 @@ define ds.1.c.4/ds.1.c.3 = s.1.c.2
 define d/ds.1.c.3 = mul d/ds.1.c.4 ds.1.c.4/ds.1.c.3
 
 # s.1.c.2 = logistic s.1.c.1
-define d/ds.1.c.2.1 = mul d/ds.1.c.4 ds.1.c.4/ds.1.c.2
+define d/ds.1.c.2 = mul d/ds.1.c.4 ds.1.c.4/ds.1.c.2
 define ds.1.c.2/ds.1.c.1 = logistic_deriv s.1.c.1
 
 # s.1.c.1 = slice s.1.z 32 64
-define d/ds.1.c.1.1 = mul d/ds.1.c.2.1 ds.1.c.2/ds.1.c.1
+define d/ds.1.c.1 = mul d/ds.1.c.2 ds.1.c.2/ds.1.c.1
 
 # s.1.z = add s.1.z.4 b
-define d/ds.1.z.1 = unslice d/ds.1.c.1.1 s.1.z 32
-define d/ds.1.z.2 = unslice d/ds.1.c.5 s.1.z 0
-define d/ds.1.z.3 = unslice d/ds.1.c.7 s.1.z 64
-define d/ds.1.z.4 = unslice d/ds.1.2 s.1.z 96
-define d/ds.1.z.5 = add d/ds.1.z.1 d/ds.1.z.2
-define d/ds.1.z.6 = add d/ds.1.z.5 d/ds.1.z.3
-define d/ds.1.z = add d/ds.1.z.6 d/ds.1.z.4
+define d/ds.1.z.5 = unslice d/ds.1.c.1 s.1.z 32
+define d/ds.1.z.6 = unslice d/ds.1.c.5 s.1.z 0
+define d/ds.1.z.7 = unslice d/ds.1.c.7 s.1.z 64
+define d/ds.1.z.8 = unslice d/ds.1.2 s.1.z 96
+define d/ds.1.z.9 = add d/ds.1.z.5 d/ds.1.z.6
+define d/ds.1.z.10 = add d/ds.1.z.9 d/ds.1.z.7
+define d/ds.1.z = add d/ds.1.z.10 d/ds.1.z.8
 define ds.1.z/ds.1.z.4 = 1
 define ds.1.z/db = 1
 
 # s.1.z.4 = add s.1.z.1 s.1.z.3
-define d/ds.1.z.4.1 = mul d/ds.1.z ds.1.z/ds.1.z.4
+define d/ds.1.z.4 = mul d/ds.1.z ds.1.z/ds.1.z.4
 define ds.1.z.4/ds.1.z.1 = 1
 define ds.1.z.4/ds.1.z.3 = 1
 
 # s.1.z.3 = matmul U s.1.z.2
-define d/ds.1.z.3.1 = mul d/ds.1.z.4.1 ds.1.z.4/ds.1.z.3
+define d/ds.1.z.3 = mul d/ds.1.z.4 ds.1.z.4/ds.1.z.3
 define ds.1.z.3/dU = s.1.z.2
 define ds.1.z.3/ds.1.z.2 = transpose U
 
 # s.1.z.2 = index s.0 0
-define d/ds.1.z.2.1 = matmul ds.1.z.3/ds.1.z.2 d/ds.1.z.3.1
+define d/ds.1.z.2 = matmul ds.1.z.3/ds.1.z.2 d/ds.1.z.3
 
 # s.1.z.1 = matmul W s.1.1
-define d/ds.1.z.1.1 = mul d/ds.1.z.4.1 ds.1.z.4/ds.1.z.1
+define d/ds.1.z.1 = mul d/ds.1.z.4 ds.1.z.4/ds.1.z.1
 define ds.1.z.1/dW = s.1.1
 define ds.1.z.1/ds.1.1 = transpose W
 
 # s.1.1 = index x 1
-define d/ds.1.1.3 = matmul ds.1.z.1/ds.1.1 d/ds.1.z.1.1
+define d/ds.1.1 = matmul ds.1.z.1/ds.1.1 d/ds.1.z.1
 
 # s.0 = concat s.0.6 s.0.7
-define d/ds.0.1.1 = reshape d/ds.1.z.2.1 [1, 32]
-define d/ds.0.1 = unslice d/ds.0.1.1 s.0 0
-define d/ds.0.2.1 = reshape d/ds.1.c.3 [1, 32]
-define d/ds.0.2 = unslice d/ds.0.2.1 s.0 1
-define d/ds.0 = add d/ds.0.1 d/ds.0.2
+define d/ds.0.8.1 = reshape d/ds.1.z.2 [1, 32]
+define d/ds.0.8 = unslice d/ds.0.8.1 s.0 0
+define d/ds.0.9.1 = reshape d/ds.1.c.3 [1, 32]
+define d/ds.0.9 = unslice d/ds.0.9.1 s.0 1
+define d/ds.0 = add d/ds.0.8 d/ds.0.9
 
 # s.0.7 = reshape s.0.c [1, 32]
 define d/ds.0.7 = slice d/ds.0 1 2
@@ -1729,12 +1729,12 @@ define d/ds.0.3 = mul d/ds.0.5 ds.0.5/ds.0.3
 define ds.0.3/ds.0.2 = logistic_deriv s.0.2
 
 # s.0.2 = slice s.0.z 96 128
-define d/ds.0.2.2 = mul d/ds.0.3 ds.0.3/ds.0.2
+define d/ds.0.2 = mul d/ds.0.3 ds.0.3/ds.0.2
 
 # s.0.c = add s.0.c.4 s.0.c.9
-define d/ds.0.c.1 = mul d/ds.0.4 ds.0.4/ds.0.c
-define d/ds.0.c.2 = reshape d/ds.0.7 [32]
-define d/ds.0.c = add d/ds.0.c.1 d/ds.0.c.2
+define d/ds.0.c.10 = mul d/ds.0.4 ds.0.4/ds.0.c
+define d/ds.0.c.11 = reshape d/ds.0.7 [32]
+define d/ds.0.c = add d/ds.0.c.10 d/ds.0.c.11
 define ds.0.c/ds.0.c.4 = 1
 define ds.0.c/ds.0.c.9 = 1
 
@@ -1766,52 +1766,52 @@ define ds.0.c.4/ds.0.c.3 = s.0.c.2
 define d/ds.0.c.3 = mul d/ds.0.c.4 ds.0.c.4/ds.0.c.3
 
 # s.0.c.2 = logistic s.0.c.1
-define d/ds.0.c.2.1 = mul d/ds.0.c.4 ds.0.c.4/ds.0.c.2
+define d/ds.0.c.2 = mul d/ds.0.c.4 ds.0.c.4/ds.0.c.2
 define ds.0.c.2/ds.0.c.1 = logistic_deriv s.0.c.1
 
 # s.0.c.1 = slice s.0.z 32 64
-define d/ds.0.c.1.1 = mul d/ds.0.c.2.1 ds.0.c.2/ds.0.c.1
+define d/ds.0.c.1 = mul d/ds.0.c.2 ds.0.c.2/ds.0.c.1
 
 # s.0.z = add s.0.z.4 b
-define d/ds.0.z.1 = unslice d/ds.0.c.1.1 s.0.z 32
-define d/ds.0.z.2 = unslice d/ds.0.c.5 s.0.z 0
-define d/ds.0.z.3 = unslice d/ds.0.c.7 s.0.z 64
-define d/ds.0.z.4 = unslice d/ds.0.2.2 s.0.z 96
-define d/ds.0.z.5 = add d/ds.0.z.1 d/ds.0.z.2
-define d/ds.0.z.6 = add d/ds.0.z.5 d/ds.0.z.3
-define d/ds.0.z = add d/ds.0.z.6 d/ds.0.z.4
+define d/ds.0.z.5 = unslice d/ds.0.c.1 s.0.z 32
+define d/ds.0.z.6 = unslice d/ds.0.c.5 s.0.z 0
+define d/ds.0.z.7 = unslice d/ds.0.c.7 s.0.z 64
+define d/ds.0.z.8 = unslice d/ds.0.2 s.0.z 96
+define d/ds.0.z.9 = add d/ds.0.z.5 d/ds.0.z.6
+define d/ds.0.z.10 = add d/ds.0.z.9 d/ds.0.z.7
+define d/ds.0.z = add d/ds.0.z.10 d/ds.0.z.8
 define ds.0.z/ds.0.z.4 = 1
 define ds.0.z/db = 1
 
 # s.0.z.4 = add s.0.z.1 s.0.z.3
-define d/ds.0.z.4.1 = mul d/ds.0.z ds.0.z/ds.0.z.4
+define d/ds.0.z.4 = mul d/ds.0.z ds.0.z/ds.0.z.4
 define ds.0.z.4/ds.0.z.1 = 1
 define ds.0.z.4/ds.0.z.3 = 1
 
 # s.0.z.3 = matmul U s.0.z.2
-define d/ds.0.z.3.1 = mul d/ds.0.z.4.1 ds.0.z.4/ds.0.z.3
+define d/ds.0.z.3 = mul d/ds.0.z.4 ds.0.z.4/ds.0.z.3
 define ds.0.z.3/dU = s.0.z.2
 define ds.0.z.3/ds.0.z.2 = transpose U
 
 # s.0.z.2 = index s0 0
-define d/ds.0.z.2.1 = matmul ds.0.z.3/ds.0.z.2 d/ds.0.z.3.1
+define d/ds.0.z.2 = matmul ds.0.z.3/ds.0.z.2 d/ds.0.z.3
 
 # s.0.z.1 = matmul W s.0.1
-define d/ds.0.z.1.1 = mul d/ds.0.z.4.1 ds.0.z.4/ds.0.z.1
+define d/ds.0.z.1 = mul d/ds.0.z.4 ds.0.z.4/ds.0.z.1
 define ds.0.z.1/dW = s.0.1
 define ds.0.z.1/ds.0.1 = transpose W
 
 # s.0.1 = index x 0
-define d/ds.0.1.2 = matmul ds.0.z.1/ds.0.1 d/ds.0.z.1.1
+define d/ds.0.1 = matmul ds.0.z.1/ds.0.1 d/ds.0.z.1
 
 # weight c
 define d/dc = mul d/dscores dscores/dc
 
 # weight V
-define d/dV = outer d/dscores.2.1 dscores.2/dV
+define d/dV = outer d/dscores.2 dscores.2/dV
 
 # weight s0
-define d/ds0.1.1 = reshape d/ds.0.z.2.1 [1, 32]
+define d/ds0.1.1 = reshape d/ds.0.z.2 [1, 32]
 define d/ds0.1 = unslice d/ds0.1.1 s0 0
 define d/ds0.2.1 = reshape d/ds.0.c.3 [1, 32]
 define d/ds0.2 = unslice d/ds0.2.1 s0 1
@@ -1835,14 +1835,14 @@ define d/db.14 = add d/db.13 d/db.7
 define d/db = add d/db.14 d/db.8
 
 # weight U
-define d/dU.1 = outer d/ds.0.z.3.1 ds.0.z.3/dU
-define d/dU.2 = outer d/ds.1.z.3.1 ds.1.z.3/dU
-define d/dU.3 = outer d/ds.2.z.3.1 ds.2.z.3/dU
-define d/dU.4 = outer d/ds.3.z.3.1 ds.3.z.3/dU
-define d/dU.5 = outer d/ds.4.z.3.1 ds.4.z.3/dU
-define d/dU.6 = outer d/ds.5.z.3.1 ds.5.z.3/dU
-define d/dU.7 = outer d/ds.6.z.3.1 ds.6.z.3/dU
-define d/dU.8 = outer d/ds.7.z.3.1 ds.7.z.3/dU
+define d/dU.1 = outer d/ds.0.z.3 ds.0.z.3/dU
+define d/dU.2 = outer d/ds.1.z.3 ds.1.z.3/dU
+define d/dU.3 = outer d/ds.2.z.3 ds.2.z.3/dU
+define d/dU.4 = outer d/ds.3.z.3 ds.3.z.3/dU
+define d/dU.5 = outer d/ds.4.z.3 ds.4.z.3/dU
+define d/dU.6 = outer d/ds.5.z.3 ds.5.z.3/dU
+define d/dU.7 = outer d/ds.6.z.3 ds.6.z.3/dU
+define d/dU.8 = outer d/ds.7.z.3 ds.7.z.3/dU
 define d/dU.9 = add d/dU.1 d/dU.2
 define d/dU.10 = add d/dU.9 d/dU.3
 define d/dU.11 = add d/dU.10 d/dU.4
@@ -1852,14 +1852,14 @@ define d/dU.14 = add d/dU.13 d/dU.7
 define d/dU = add d/dU.14 d/dU.8
 
 # weight W
-define d/dW.1 = outer d/ds.0.z.1.1 ds.0.z.1/dW
-define d/dW.2 = outer d/ds.1.z.1.1 ds.1.z.1/dW
-define d/dW.3 = outer d/ds.2.z.1.1 ds.2.z.1/dW
-define d/dW.4 = outer d/ds.3.z.1.1 ds.3.z.1/dW
-define d/dW.5 = outer d/ds.4.z.1.1 ds.4.z.1/dW
-define d/dW.6 = outer d/ds.5.z.1.1 ds.5.z.1/dW
-define d/dW.7 = outer d/ds.6.z.1.1 ds.6.z.1/dW
-define d/dW.8 = outer d/ds.7.z.1.1 ds.7.z.1/dW
+define d/dW.1 = outer d/ds.0.z.1 ds.0.z.1/dW
+define d/dW.2 = outer d/ds.1.z.1 ds.1.z.1/dW
+define d/dW.3 = outer d/ds.2.z.1 ds.2.z.1/dW
+define d/dW.4 = outer d/ds.3.z.1 ds.3.z.1/dW
+define d/dW.5 = outer d/ds.4.z.1 ds.4.z.1/dW
+define d/dW.6 = outer d/ds.5.z.1 ds.5.z.1/dW
+define d/dW.7 = outer d/ds.6.z.1 ds.6.z.1/dW
+define d/dW.8 = outer d/ds.7.z.1 ds.7.z.1/dW
 define d/dW.9 = add d/dW.1 d/dW.2
 define d/dW.10 = add d/dW.9 d/dW.3
 define d/dW.11 = add d/dW.10 d/dW.4
@@ -1874,19 +1874,19 @@ define d/dlabel.2 = mul d/dcorrect dcorrect/dlabel
 define d/dlabel = add d/dlabel.1 d/dlabel.2
 
 # input x
-define d/dx.1.1 = reshape d/ds.0.1.2 [1, 8]
+define d/dx.1.1 = reshape d/ds.0.1 [1, 8]
 define d/dx.1 = unslice d/dx.1.1 x 0
-define d/dx.2.1 = reshape d/ds.1.1.3 [1, 8]
+define d/dx.2.1 = reshape d/ds.1.1 [1, 8]
 define d/dx.2 = unslice d/dx.2.1 x 1
-define d/dx.3.1 = reshape d/ds.2.1.2 [1, 8]
+define d/dx.3.1 = reshape d/ds.2.1 [1, 8]
 define d/dx.3 = unslice d/dx.3.1 x 2
-define d/dx.4.1 = reshape d/ds.3.1.2 [1, 8]
+define d/dx.4.1 = reshape d/ds.3.1 [1, 8]
 define d/dx.4 = unslice d/dx.4.1 x 3
-define d/dx.5.1 = reshape d/ds.4.1.2 [1, 8]
+define d/dx.5.1 = reshape d/ds.4.1 [1, 8]
 define d/dx.5 = unslice d/dx.5.1 x 4
-define d/dx.6.1 = reshape d/ds.5.1.2 [1, 8]
+define d/dx.6.1 = reshape d/ds.5.1 [1, 8]
 define d/dx.6 = unslice d/dx.6.1 x 5
-define d/dx.7.1 = reshape d/ds.6.1.2 [1, 8]
+define d/dx.7.1 = reshape d/ds.6.1 [1, 8]
 define d/dx.7 = unslice d/dx.7.1 x 6
 define d/dx.8.1 = reshape d/ds.7.1 [1, 8]
 define d/dx.8 = unslice d/dx.8.1 x 7

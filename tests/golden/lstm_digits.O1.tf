@@ -200,12 +200,12 @@ declare intvar xent.2 [10]
 declare intvar xent.3
 declare intvar d/dxent.1 [10]
 declare intvar dxent.1/dscores [10]
-declare intvar d/dscores.1
-declare intvar d/dscores.2 [10]
+declare intvar d/dscores.3
+declare intvar d/dscores.4 [10]
 declare intvar d/dscores [10]
 declare intvar dscores.2/dscores.1 [32, 10]
-declare intvar d/dscores.1.1 [32]
-declare intvar d/ds.1 [1, 32]
+declare intvar d/dscores.1 [32]
+declare intvar d/ds.8 [1, 32]
 declare intvar d/ds [2, 32]
 declare intvar d/ds.7.7 [1, 32]
 declare intvar d/ds.7.6 [1, 32]
@@ -215,8 +215,8 @@ declare intvar ds.7.4/ds.7.c [32]
 declare intvar d/ds.7.3 [32]
 declare intvar ds.7.3/ds.7.2 [32]
 declare intvar d/ds.7.2 [32]
-declare intvar d/ds.7.c.1 [32]
-declare intvar d/ds.7.c.2 [32]
+declare intvar d/ds.7.c.10 [32]
+declare intvar d/ds.7.c.11 [32]
 declare intvar d/ds.7.c [32]
 declare intvar d/ds.7.c.8 [32]
 declare intvar ds.7.c.8/ds.7.c.7 [32]
@@ -225,22 +225,22 @@ declare intvar d/ds.7.c.6 [32]
 declare intvar ds.7.c.6/ds.7.c.5 [32]
 declare intvar d/ds.7.c.5 [32]
 declare intvar d/ds.7.c.3 [32]
-declare intvar d/ds.7.c.2.1 [32]
+declare intvar d/ds.7.c.2 [32]
 declare intvar ds.7.c.2/ds.7.c.1 [32]
-declare intvar d/ds.7.c.1.1 [32]
-declare intvar d/ds.7.z.1 [128]
-declare intvar d/ds.7.z.2 [128]
-declare intvar d/ds.7.z.3 [128]
-declare intvar d/ds.7.z.4 [128]
+declare intvar d/ds.7.c.1 [32]
 declare intvar d/ds.7.z.5 [128]
 declare intvar d/ds.7.z.6 [128]
+declare intvar d/ds.7.z.7 [128]
+declare intvar d/ds.7.z.8 [128]
+declare intvar d/ds.7.z.9 [128]
+declare intvar d/ds.7.z.10 [128]
 declare intvar d/ds.7.z [128]
 declare intvar ds.7.z.3/ds.7.z.2 [32, 128]
-declare intvar d/ds.7.z.2.1 [32]
-declare intvar d/ds.6.1.1 [1, 32]
-declare intvar d/ds.6.1 [2, 32]
-declare intvar d/ds.6.2.1 [1, 32]
-declare intvar d/ds.6.2 [2, 32]
+declare intvar d/ds.7.z.2 [32]
+declare intvar d/ds.6.8.1 [1, 32]
+declare intvar d/ds.6.8 [2, 32]
+declare intvar d/ds.6.9.1 [1, 32]
+declare intvar d/ds.6.9 [2, 32]
 declare intvar d/ds.6 [2, 32]
 declare intvar d/ds.6.7 [1, 32]
 declare intvar d/ds.6.6 [1, 32]
@@ -249,9 +249,9 @@ declare intvar d/ds.6.4 [32]
 declare intvar ds.6.4/ds.6.c [32]
 declare intvar d/ds.6.3 [32]
 declare intvar ds.6.3/ds.6.2 [32]
-declare intvar d/ds.6.2.2 [32]
-declare intvar d/ds.6.c.1 [32]
-declare intvar d/ds.6.c.2 [32]
+declare intvar d/ds.6.2 [32]
+declare intvar d/ds.6.c.10 [32]
+declare intvar d/ds.6.c.11 [32]
 declare intvar d/ds.6.c [32]
 declare intvar d/ds.6.c.8 [32]
 declare intvar ds.6.c.8/ds.6.c.7 [32]
@@ -260,21 +260,21 @@ declare intvar d/ds.6.c.6 [32]
 declare intvar ds.6.c.6/ds.6.c.5 [32]
 declare intvar d/ds.6.c.5 [32]
 declare intvar d/ds.6.c.3 [32]
-declare intvar d/ds.6.c.2.1 [32]
+declare intvar d/ds.6.c.2 [32]
 declare intvar ds.6.c.2/ds.6.c.1 [32]
-declare intvar d/ds.6.c.1.1 [32]
-declare intvar d/ds.6.z.1 [128]
-declare intvar d/ds.6.z.2 [128]
-declare intvar d/ds.6.z.3 [128]
-declare intvar d/ds.6.z.4 [128]
+declare intvar d/ds.6.c.1 [32]
 declare intvar d/ds.6.z.5 [128]
 declare intvar d/ds.6.z.6 [128]
+declare intvar d/ds.6.z.7 [128]
+declare intvar d/ds.6.z.8 [128]
+declare intvar d/ds.6.z.9 [128]
+declare intvar d/ds.6.z.10 [128]
 declare intvar d/ds.6.z [128]
-declare intvar d/ds.6.z.2.1 [32]
-declare intvar d/ds.5.1.1 [1, 32]
-declare intvar d/ds.5.1 [2, 32]
-declare intvar d/ds.5.2.1 [1, 32]
-declare intvar d/ds.5.2 [2, 32]
+declare intvar d/ds.6.z.2 [32]
+declare intvar d/ds.5.8.1 [1, 32]
+declare intvar d/ds.5.8 [2, 32]
+declare intvar d/ds.5.9.1 [1, 32]
+declare intvar d/ds.5.9 [2, 32]
 declare intvar d/ds.5 [2, 32]
 declare intvar d/ds.5.7 [1, 32]
 declare intvar d/ds.5.6 [1, 32]
@@ -283,9 +283,9 @@ declare intvar d/ds.5.4 [32]
 declare intvar ds.5.4/ds.5.c [32]
 declare intvar d/ds.5.3 [32]
 declare intvar ds.5.3/ds.5.2 [32]
-declare intvar d/ds.5.2.2 [32]
-declare intvar d/ds.5.c.1 [32]
-declare intvar d/ds.5.c.2 [32]
+declare intvar d/ds.5.2 [32]
+declare intvar d/ds.5.c.10 [32]
+declare intvar d/ds.5.c.11 [32]
 declare intvar d/ds.5.c [32]
 declare intvar d/ds.5.c.8 [32]
 declare intvar ds.5.c.8/ds.5.c.7 [32]
@@ -294,21 +294,21 @@ declare intvar d/ds.5.c.6 [32]
 declare intvar ds.5.c.6/ds.5.c.5 [32]
 declare intvar d/ds.5.c.5 [32]
 declare intvar d/ds.5.c.3 [32]
-declare intvar d/ds.5.c.2.1 [32]
+declare intvar d/ds.5.c.2 [32]
 declare intvar ds.5.c.2/ds.5.c.1 [32]
-declare intvar d/ds.5.c.1.1 [32]
-declare intvar d/ds.5.z.1 [128]
-declare intvar d/ds.5.z.2 [128]
-declare intvar d/ds.5.z.3 [128]
-declare intvar d/ds.5.z.4 [128]
+declare intvar d/ds.5.c.1 [32]
 declare intvar d/ds.5.z.5 [128]
 declare intvar d/ds.5.z.6 [128]
+declare intvar d/ds.5.z.7 [128]
+declare intvar d/ds.5.z.8 [128]
+declare intvar d/ds.5.z.9 [128]
+declare intvar d/ds.5.z.10 [128]
 declare intvar d/ds.5.z [128]
-declare intvar d/ds.5.z.2.1 [32]
-declare intvar d/ds.4.1.1 [1, 32]
-declare intvar d/ds.4.1 [2, 32]
-declare intvar d/ds.4.2.1 [1, 32]
-declare intvar d/ds.4.2 [2, 32]
+declare intvar d/ds.5.z.2 [32]
+declare intvar d/ds.4.8.1 [1, 32]
+declare intvar d/ds.4.8 [2, 32]
+declare intvar d/ds.4.9.1 [1, 32]
+declare intvar d/ds.4.9 [2, 32]
 declare intvar d/ds.4 [2, 32]
 declare intvar d/ds.4.7 [1, 32]
 declare intvar d/ds.4.6 [1, 32]
@@ -317,9 +317,9 @@ declare intvar d/ds.4.4 [32]
 declare intvar ds.4.4/ds.4.c [32]
 declare intvar d/ds.4.3 [32]
 declare intvar ds.4.3/ds.4.2 [32]
-declare intvar d/ds.4.2.2 [32]
-declare intvar d/ds.4.c.1 [32]
-declare intvar d/ds.4.c.2 [32]
+declare intvar d/ds.4.2 [32]
+declare intvar d/ds.4.c.10 [32]
+declare intvar d/ds.4.c.11 [32]
 declare intvar d/ds.4.c [32]
 declare intvar d/ds.4.c.8 [32]
 declare intvar ds.4.c.8/ds.4.c.7 [32]
@@ -328,21 +328,21 @@ declare intvar d/ds.4.c.6 [32]
 declare intvar ds.4.c.6/ds.4.c.5 [32]
 declare intvar d/ds.4.c.5 [32]
 declare intvar d/ds.4.c.3 [32]
-declare intvar d/ds.4.c.2.1 [32]
+declare intvar d/ds.4.c.2 [32]
 declare intvar ds.4.c.2/ds.4.c.1 [32]
-declare intvar d/ds.4.c.1.1 [32]
-declare intvar d/ds.4.z.1 [128]
-declare intvar d/ds.4.z.2 [128]
-declare intvar d/ds.4.z.3 [128]
-declare intvar d/ds.4.z.4 [128]
+declare intvar d/ds.4.c.1 [32]
 declare intvar d/ds.4.z.5 [128]
 declare intvar d/ds.4.z.6 [128]
+declare intvar d/ds.4.z.7 [128]
+declare intvar d/ds.4.z.8 [128]
+declare intvar d/ds.4.z.9 [128]
+declare intvar d/ds.4.z.10 [128]
 declare intvar d/ds.4.z [128]
-declare intvar d/ds.4.z.2.1 [32]
-declare intvar d/ds.3.1.1 [1, 32]
-declare intvar d/ds.3.1 [2, 32]
-declare intvar d/ds.3.2.1 [1, 32]
-declare intvar d/ds.3.2 [2, 32]
+declare intvar d/ds.4.z.2 [32]
+declare intvar d/ds.3.8.1 [1, 32]
+declare intvar d/ds.3.8 [2, 32]
+declare intvar d/ds.3.9.1 [1, 32]
+declare intvar d/ds.3.9 [2, 32]
 declare intvar d/ds.3 [2, 32]
 declare intvar d/ds.3.7 [1, 32]
 declare intvar d/ds.3.6 [1, 32]
@@ -351,9 +351,9 @@ declare intvar d/ds.3.4 [32]
 declare intvar ds.3.4/ds.3.c [32]
 declare intvar d/ds.3.3 [32]
 declare intvar ds.3.3/ds.3.2 [32]
-declare intvar d/ds.3.2.2 [32]
-declare intvar d/ds.3.c.1 [32]
-declare intvar d/ds.3.c.2 [32]
+declare intvar d/ds.3.2 [32]
+declare intvar d/ds.3.c.10 [32]
+declare intvar d/ds.3.c.11 [32]
 declare intvar d/ds.3.c [32]
 declare intvar d/ds.3.c.8 [32]
 declare intvar ds.3.c.8/ds.3.c.7 [32]
@@ -362,21 +362,21 @@ declare intvar d/ds.3.c.6 [32]
 declare intvar ds.3.c.6/ds.3.c.5 [32]
 declare intvar d/ds.3.c.5 [32]
 declare intvar d/ds.3.c.3 [32]
-declare intvar d/ds.3.c.2.1 [32]
+declare intvar d/ds.3.c.2 [32]
 declare intvar ds.3.c.2/ds.3.c.1 [32]
-declare intvar d/ds.3.c.1.1 [32]
-declare intvar d/ds.3.z.1 [128]
-declare intvar d/ds.3.z.2 [128]
-declare intvar d/ds.3.z.3 [128]
-declare intvar d/ds.3.z.4 [128]
+declare intvar d/ds.3.c.1 [32]
 declare intvar d/ds.3.z.5 [128]
 declare intvar d/ds.3.z.6 [128]
+declare intvar d/ds.3.z.7 [128]
+declare intvar d/ds.3.z.8 [128]
+declare intvar d/ds.3.z.9 [128]
+declare intvar d/ds.3.z.10 [128]
 declare intvar d/ds.3.z [128]
-declare intvar d/ds.3.z.2.1 [32]
-declare intvar d/ds.2.1.1 [1, 32]
-declare intvar d/ds.2.1 [2, 32]
-declare intvar d/ds.2.2.1 [1, 32]
-declare intvar d/ds.2.2 [2, 32]
+declare intvar d/ds.3.z.2 [32]
+declare intvar d/ds.2.8.1 [1, 32]
+declare intvar d/ds.2.8 [2, 32]
+declare intvar d/ds.2.9.1 [1, 32]
+declare intvar d/ds.2.9 [2, 32]
 declare intvar d/ds.2 [2, 32]
 declare intvar d/ds.2.7 [1, 32]
 declare intvar d/ds.2.6 [1, 32]
@@ -385,9 +385,9 @@ declare intvar d/ds.2.4 [32]
 declare intvar ds.2.4/ds.2.c [32]
 declare intvar d/ds.2.3 [32]
 declare intvar ds.2.3/ds.2.2 [32]
-declare intvar d/ds.2.2.2 [32]
-declare intvar d/ds.2.c.1 [32]
-declare intvar d/ds.2.c.2 [32]
+declare intvar d/ds.2.2 [32]
+declare intvar d/ds.2.c.10 [32]
+declare intvar d/ds.2.c.11 [32]
 declare intvar d/ds.2.c [32]
 declare intvar d/ds.2.c.8 [32]
 declare intvar ds.2.c.8/ds.2.c.7 [32]
@@ -396,22 +396,22 @@ declare intvar d/ds.2.c.6 [32]
 declare intvar ds.2.c.6/ds.2.c.5 [32]
 declare intvar d/ds.2.c.5 [32]
 declare intvar d/ds.2.c.3 [32]
-declare intvar d/ds.2.c.2.1 [32]
+declare intvar d/ds.2.c.2 [32]
 declare intvar ds.2.c.2/ds.2.c.1 [32]
-declare intvar d/ds.2.c.1.1 [32]
-declare intvar d/ds.2.z.1 [128]
-declare intvar d/ds.2.z.2 [128]
-declare intvar d/ds.2.z.3 [128]
-declare intvar d/ds.2.z.4 [128]
+declare intvar d/ds.2.c.1 [32]
 declare intvar d/ds.2.z.5 [128]
 declare intvar d/ds.2.z.6 [128]
+declare intvar d/ds.2.z.7 [128]
+declare intvar d/ds.2.z.8 [128]
+declare intvar d/ds.2.z.9 [128]
+declare intvar d/ds.2.z.10 [128]
 declare intvar d/ds.2.z [128]
-declare intvar d/ds.2.z.2.1 [32]
-declare intvar d/ds.1.1.1.1 [1, 32]
-declare intvar d/ds.1.1.1 [2, 32]
-declare intvar d/ds.1.1.2.1 [1, 32]
-declare intvar d/ds.1.1.2 [2, 32]
-declare intvar d/ds.1.1 [2, 32]
+declare intvar d/ds.2.z.2 [32]
+declare intvar d/ds.1.8.1 [1, 32]
+declare intvar d/ds.1.8 [2, 32]
+declare intvar d/ds.1.9.1 [1, 32]
+declare intvar d/ds.1.9 [2, 32]
+declare intvar d/ds.1 [2, 32]
 declare intvar d/ds.1.7 [1, 32]
 declare intvar d/ds.1.6 [1, 32]
 declare intvar d/ds.1.5 [32]
@@ -420,8 +420,8 @@ declare intvar ds.1.4/ds.1.c [32]
 declare intvar d/ds.1.3 [32]
 declare intvar ds.1.3/ds.1.2 [32]
 declare intvar d/ds.1.2 [32]
-declare intvar d/ds.1.c.1 [32]
-declare intvar d/ds.1.c.2 [32]
+declare intvar d/ds.1.c.10 [32]
+declare intvar d/ds.1.c.11 [32]
 declare intvar d/ds.1.c [32]
 declare intvar d/ds.1.c.8 [32]
 declare intvar ds.1.c.8/ds.1.c.7 [32]
@@ -430,21 +430,21 @@ declare intvar d/ds.1.c.6 [32]
 declare intvar ds.1.c.6/ds.1.c.5 [32]
 declare intvar d/ds.1.c.5 [32]
 declare intvar d/ds.1.c.3 [32]
-declare intvar d/ds.1.c.2.1 [32]
+declare intvar d/ds.1.c.2 [32]
 declare intvar ds.1.c.2/ds.1.c.1 [32]
-declare intvar d/ds.1.c.1.1 [32]
-declare intvar d/ds.1.z.1 [128]
-declare intvar d/ds.1.z.2 [128]
-declare intvar d/ds.1.z.3 [128]
-declare intvar d/ds.1.z.4 [128]
+declare intvar d/ds.1.c.1 [32]
 declare intvar d/ds.1.z.5 [128]
 declare intvar d/ds.1.z.6 [128]
+declare intvar d/ds.1.z.7 [128]
+declare intvar d/ds.1.z.8 [128]
+declare intvar d/ds.1.z.9 [128]
+declare intvar d/ds.1.z.10 [128]
 declare intvar d/ds.1.z [128]
-declare intvar d/ds.1.z.2.1 [32]
-declare intvar d/ds.0.1.1 [1, 32]
-declare intvar d/ds.0.1 [2, 32]
-declare intvar d/ds.0.2.1 [1, 32]
-declare intvar d/ds.0.2 [2, 32]
+declare intvar d/ds.1.z.2 [32]
+declare intvar d/ds.0.8.1 [1, 32]
+declare intvar d/ds.0.8 [2, 32]
+declare intvar d/ds.0.9.1 [1, 32]
+declare intvar d/ds.0.9 [2, 32]
 declare intvar d/ds.0 [2, 32]
 declare intvar d/ds.0.7 [1, 32]
 declare intvar d/ds.0.6 [1, 32]
@@ -453,9 +453,9 @@ declare intvar d/ds.0.4 [32]
 declare intvar ds.0.4/ds.0.c [32]
 declare intvar d/ds.0.3 [32]
 declare intvar ds.0.3/ds.0.2 [32]
-declare intvar d/ds.0.2.2 [32]
-declare intvar d/ds.0.c.1 [32]
-declare intvar d/ds.0.c.2 [32]
+declare intvar d/ds.0.2 [32]
+declare intvar d/ds.0.c.10 [32]
+declare intvar d/ds.0.c.11 [32]
 declare intvar d/ds.0.c [32]
 declare intvar d/ds.0.c.8 [32]
 declare intvar ds.0.c.8/ds.0.c.7 [32]
@@ -464,17 +464,17 @@ declare intvar d/ds.0.c.6 [32]
 declare intvar ds.0.c.6/ds.0.c.5 [32]
 declare intvar d/ds.0.c.5 [32]
 declare intvar d/ds.0.c.3 [32]
-declare intvar d/ds.0.c.2.1 [32]
+declare intvar d/ds.0.c.2 [32]
 declare intvar ds.0.c.2/ds.0.c.1 [32]
-declare intvar d/ds.0.c.1.1 [32]
-declare intvar d/ds.0.z.1 [128]
-declare intvar d/ds.0.z.2 [128]
-declare intvar d/ds.0.z.3 [128]
-declare intvar d/ds.0.z.4 [128]
+declare intvar d/ds.0.c.1 [32]
 declare intvar d/ds.0.z.5 [128]
 declare intvar d/ds.0.z.6 [128]
+declare intvar d/ds.0.z.7 [128]
+declare intvar d/ds.0.z.8 [128]
+declare intvar d/ds.0.z.9 [128]
+declare intvar d/ds.0.z.10 [128]
 declare intvar d/ds.0.z [128]
-declare intvar d/ds.0.z.2.1 [32]
+declare intvar d/ds.0.z.2 [32]
 declare output d/dc [10]
 declare output d/dV [10, 32]
 declare intvar d/ds0.1.1 [1, 32]
@@ -720,19 +720,19 @@ define d/dxent.1 = neg xent.2
 define dxent.1/dscores = softmax scores
 
 # scores = add scores.2 c
-define d/dscores.1 = sum d/dxent.1
-define d/dscores.2 = mul dxent.1/dscores d/dscores.1
-define d/dscores = sub d/dxent.1 d/dscores.2
+define d/dscores.3 = sum d/dxent.1
+define d/dscores.4 = mul dxent.1/dscores d/dscores.3
+define d/dscores = sub d/dxent.1 d/dscores.4
 
 # scores.2 = matmul V scores.1
 define dscores.2/dscores.1 = transpose V
 
 # scores.1 = index s 0
-define d/dscores.1.1 = matmul dscores.2/dscores.1 d/dscores
+define d/dscores.1 = matmul dscores.2/dscores.1 d/dscores
 
 # s = s.7
-define d/ds.1 = reshape d/dscores.1.1 [1, 32]
-define d/ds = unslice d/ds.1 s 0
+define d/ds.8 = reshape d/dscores.1 [1, 32]
+define d/ds = unslice d/ds.8 s 0
 
 # s.7.7 = reshape s.7.c [1, 32]
 define d/ds.7.7 = slice d/ds 1 2
@@ -755,9 +755,9 @@ define ds.7.3/ds.7.2 = logistic_deriv s.7.2
 define d/ds.7.2 = mul d/ds.7.3 ds.7.3/ds.7.2
 
 # s.7.c = add s.7.c.4 s.7.c.9
-define d/ds.7.c.1 = mul d/ds.7.4 ds.7.4/ds.7.c
-define d/ds.7.c.2 = reshape d/ds.7.7 [32]
-define d/ds.7.c = add d/ds.7.c.1 d/ds.7.c.2
+define d/ds.7.c.10 = mul d/ds.7.4 ds.7.4/ds.7.c
+define d/ds.7.c.11 = reshape d/ds.7.7 [32]
+define d/ds.7.c = add d/ds.7.c.10 d/ds.7.c.11
 
 # s.7.c.8 = tanh s.7.c.7
 define d/ds.7.c.8 = mul d/ds.7.c s.7.c.6
@@ -777,33 +777,33 @@ define d/ds.7.c.5 = mul d/ds.7.c.6 ds.7.c.6/ds.7.c.5
 define d/ds.7.c.3 = mul d/ds.7.c s.7.c.2
 
 # s.7.c.2 = logistic s.7.c.1
-define d/ds.7.c.2.1 = mul d/ds.7.c s.7.c.3
+define d/ds.7.c.2 = mul d/ds.7.c s.7.c.3
 define ds.7.c.2/ds.7.c.1 = logistic_deriv s.7.c.1
 
 # s.7.c.1 = slice s.7.z 32 64
-define d/ds.7.c.1.1 = mul d/ds.7.c.2.1 ds.7.c.2/ds.7.c.1
+define d/ds.7.c.1 = mul d/ds.7.c.2 ds.7.c.2/ds.7.c.1
 
 # s.7.z = add s.7.z.4 b
-define d/ds.7.z.1 = unslice d/ds.7.c.1.1 s.7.z 32
-define d/ds.7.z.2 = unslice d/ds.7.c.5 s.7.z 0
-define d/ds.7.z.3 = unslice d/ds.7.c.7 s.7.z 64
-define d/ds.7.z.4 = unslice d/ds.7.2 s.7.z 96
-define d/ds.7.z.5 = add d/ds.7.z.1 d/ds.7.z.2
-define d/ds.7.z.6 = add d/ds.7.z.5 d/ds.7.z.3
-define d/ds.7.z = add d/ds.7.z.6 d/ds.7.z.4
+define d/ds.7.z.5 = unslice d/ds.7.c.1 s.7.z 32
+define d/ds.7.z.6 = unslice d/ds.7.c.5 s.7.z 0
+define d/ds.7.z.7 = unslice d/ds.7.c.7 s.7.z 64
+define d/ds.7.z.8 = unslice d/ds.7.2 s.7.z 96
+define d/ds.7.z.9 = add d/ds.7.z.5 d/ds.7.z.6
+define d/ds.7.z.10 = add d/ds.7.z.9 d/ds.7.z.7
+define d/ds.7.z = add d/ds.7.z.10 d/ds.7.z.8
 
 # s.7.z.3 = matmul U s.7.z.2
 define ds.7.z.3/ds.7.z.2 = transpose U
 
 # s.7.z.2 = index s.6 0
-define d/ds.7.z.2.1 = matmul ds.7.z.3/ds.7.z.2 d/ds.7.z
+define d/ds.7.z.2 = matmul ds.7.z.3/ds.7.z.2 d/ds.7.z
 
 # s.6 = concat s.6.6 s.6.7
-define d/ds.6.1.1 = reshape d/ds.7.z.2.1 [1, 32]
-define d/ds.6.1 = unslice d/ds.6.1.1 s.6 0
-define d/ds.6.2.1 = reshape d/ds.7.c.3 [1, 32]
-define d/ds.6.2 = unslice d/ds.6.2.1 s.6 1
-define d/ds.6 = add d/ds.6.1 d/ds.6.2
+define d/ds.6.8.1 = reshape d/ds.7.z.2 [1, 32]
+define d/ds.6.8 = unslice d/ds.6.8.1 s.6 0
+define d/ds.6.9.1 = reshape d/ds.7.c.3 [1, 32]
+define d/ds.6.9 = unslice d/ds.6.9.1 s.6 1
+define d/ds.6 = add d/ds.6.8 d/ds.6.9
 
 # s.6.7 = reshape s.6.c [1, 32]
 define d/ds.6.7 = slice d/ds.6 1 2
@@ -823,12 +823,12 @@ define d/ds.6.3 = mul d/ds.6.5 s.6.4
 define ds.6.3/ds.6.2 = logistic_deriv s.6.2
 
 # s.6.2 = slice s.6.z 96 128
-define d/ds.6.2.2 = mul d/ds.6.3 ds.6.3/ds.6.2
+define d/ds.6.2 = mul d/ds.6.3 ds.6.3/ds.6.2
 
 # s.6.c = add s.6.c.4 s.6.c.9
-define d/ds.6.c.1 = mul d/ds.6.4 ds.6.4/ds.6.c
-define d/ds.6.c.2 = reshape d/ds.6.7 [32]
-define d/ds.6.c = add d/ds.6.c.1 d/ds.6.c.2
+define d/ds.6.c.10 = mul d/ds.6.4 ds.6.4/ds.6.c
+define d/ds.6.c.11 = reshape d/ds.6.7 [32]
+define d/ds.6.c = add d/ds.6.c.10 d/ds.6.c.11
 
 # s.6.c.8 = tanh s.6.c.7
 define d/ds.6.c.8 = mul d/ds.6.c s.6.c.6
@@ -848,30 +848,30 @@ define d/ds.6.c.5 = mul d/ds.6.c.6 ds.6.c.6/ds.6.c.5
 define d/ds.6.c.3 = mul d/ds.6.c s.6.c.2
 
 # s.6.c.2 = logistic s.6.c.1
-define d/ds.6.c.2.1 = mul d/ds.6.c s.6.c.3
+define d/ds.6.c.2 = mul d/ds.6.c s.6.c.3
 define ds.6.c.2/ds.6.c.1 = logistic_deriv s.6.c.1
 
 # s.6.c.1 = slice s.6.z 32 64
-define d/ds.6.c.1.1 = mul d/ds.6.c.2.1 ds.6.c.2/ds.6.c.1
+define d/ds.6.c.1 = mul d/ds.6.c.2 ds.6.c.2/ds.6.c.1
 
 # s.6.z = add s.6.z.4 b
-define d/ds.6.z.1 = unslice d/ds.6.c.1.1 s.6.z 32
-define d/ds.6.z.2 = unslice d/ds.6.c.5 s.6.z 0
-define d/ds.6.z.3 = unslice d/ds.6.c.7 s.6.z 64
-define d/ds.6.z.4 = unslice d/ds.6.2.2 s.6.z 96
-define d/ds.6.z.5 = add d/ds.6.z.1 d/ds.6.z.2
-define d/ds.6.z.6 = add d/ds.6.z.5 d/ds.6.z.3
-define d/ds.6.z = add d/ds.6.z.6 d/ds.6.z.4
+define d/ds.6.z.5 = unslice d/ds.6.c.1 s.6.z 32
+define d/ds.6.z.6 = unslice d/ds.6.c.5 s.6.z 0
+define d/ds.6.z.7 = unslice d/ds.6.c.7 s.6.z 64
+define d/ds.6.z.8 = unslice d/ds.6.2 s.6.z 96
+define d/ds.6.z.9 = add d/ds.6.z.5 d/ds.6.z.6
+define d/ds.6.z.10 = add d/ds.6.z.9 d/ds.6.z.7
+define d/ds.6.z = add d/ds.6.z.10 d/ds.6.z.8
 
 # s.6.z.2 = index s.5 0
-define d/ds.6.z.2.1 = matmul ds.7.z.3/ds.7.z.2 d/ds.6.z
+define d/ds.6.z.2 = matmul ds.7.z.3/ds.7.z.2 d/ds.6.z
 
 # s.5 = concat s.5.6 s.5.7
-define d/ds.5.1.1 = reshape d/ds.6.z.2.1 [1, 32]
-define d/ds.5.1 = unslice d/ds.5.1.1 s.5 0
-define d/ds.5.2.1 = reshape d/ds.6.c.3 [1, 32]
-define d/ds.5.2 = unslice d/ds.5.2.1 s.5 1
-define d/ds.5 = add d/ds.5.1 d/ds.5.2
+define d/ds.5.8.1 = reshape d/ds.6.z.2 [1, 32]
+define d/ds.5.8 = unslice d/ds.5.8.1 s.5 0
+define d/ds.5.9.1 = reshape d/ds.6.c.3 [1, 32]
+define d/ds.5.9 = unslice d/ds.5.9.1 s.5 1
+define d/ds.5 = add d/ds.5.8 d/ds.5.9
 
 # s.5.7 = reshape s.5.c [1, 32]
 define d/ds.5.7 = slice d/ds.5 1 2
@@ -891,12 +891,12 @@ define d/ds.5.3 = mul d/ds.5.5 s.5.4
 define ds.5.3/ds.5.2 = logistic_deriv s.5.2
 
 # s.5.2 = slice s.5.z 96 128
-define d/ds.5.2.2 = mul d/ds.5.3 ds.5.3/ds.5.2
+define d/ds.5.2 = mul d/ds.5.3 ds.5.3/ds.5.2
 
 # s.5.c = add s.5.c.4 s.5.c.9
-define d/ds.5.c.1 = mul d/ds.5.4 ds.5.4/ds.5.c
-define d/ds.5.c.2 = reshape d/ds.5.7 [32]
-define d/ds.5.c = add d/ds.5.c.1 d/ds.5.c.2
+define d/ds.5.c.10 = mul d/ds.5.4 ds.5.4/ds.5.c
+define d/ds.5.c.11 = reshape d/ds.5.7 [32]
+define d/ds.5.c = add d/ds.5.c.10 d/ds.5.c.11
 
 # s.5.c.8 = tanh s.5.c.7
 define d/ds.5.c.8 = mul d/ds.5.c s.5.c.6
@@ -916,30 +916,30 @@ define d/ds.5.c.5 = mul d/ds.5.c.6 ds.5.c.6/ds.5.c.5
 define d/ds.5.c.3 = mul d/ds.5.c s.5.c.2
 
 # s.5.c.2 = logistic s.5.c.1
-define d/ds.5.c.2.1 = mul d/ds.5.c s.5.c.3
+define d/ds.5.c.2 = mul d/ds.5.c s.5.c.3
 define ds.5.c.2/ds.5.c.1 = logistic_deriv s.5.c.1
 
 # s.5.c.1 = slice s.5.z 32 64
-define d/ds.5.c.1.1 = mul d/ds.5.c.2.1 ds.5.c.2/ds.5.c.1
+define d/ds.5.c.1 = mul d/ds.5.c.2 ds.5.c.2/ds.5.c.1
 
 # s.5.z = add s.5.z.4 b
-define d/ds.5.z.1 = unslice d/ds.5.c.1.1 s.5.z 32
-define d/ds.5.z.2 = unslice d/ds.5.c.5 s.5.z 0
-define d/ds.5.z.3 = unslice d/ds.5.c.7 s.5.z 64
-define d/ds.5.z.4 = unslice d/ds.5.2.2 s.5.z 96
-define d/ds.5.z.5 = add d/ds.5.z.1 d/ds.5.z.2
-define d/ds.5.z.6 = add d/ds.5.z.5 d/ds.5.z.3
-define d/ds.5.z = add d/ds.5.z.6 d/ds.5.z.4
+define d/ds.5.z.5 = unslice d/ds.5.c.1 s.5.z 32
+define d/ds.5.z.6 = unslice d/ds.5.c.5 s.5.z 0
+define d/ds.5.z.7 = unslice d/ds.5.c.7 s.5.z 64
+define d/ds.5.z.8 = unslice d/ds.5.2 s.5.z 96
+define d/ds.5.z.9 = add d/ds.5.z.5 d/ds.5.z.6
+define d/ds.5.z.10 = add d/ds.5.z.9 d/ds.5.z.7
+define d/ds.5.z = add d/ds.5.z.10 d/ds.5.z.8
 
 # s.5.z.2 = index s.4 0
-define d/ds.5.z.2.1 = matmul ds.7.z.3/ds.7.z.2 d/ds.5.z
+define d/ds.5.z.2 = matmul ds.7.z.3/ds.7.z.2 d/ds.5.z
 
 # s.4 = concat s.4.6 s.4.7
-define d/ds.4.1.1 = reshape d/ds.5.z.2.1 [1, 32]
-define d/ds.4.1 = unslice d/ds.4.1.1 s.4 0
-define d/ds.4.2.1 = reshape d/ds.5.c.3 [1, 32]
-define d/ds.4.2 = unslice d/ds.4.2.1 s.4 1
-define d/ds.4 = add d/ds.4.1 d/ds.4.2
+define d/ds.4.8.1 = reshape d/ds.5.z.2 [1, 32]
+define d/ds.4.8 = unslice d/ds.4.8.1 s.4 0
+define d/ds.4.9.1 = reshape d/ds.5.c.3 [1, 32]
+define d/ds.4.9 = unslice d/ds.4.9.1 s.4 1
+define d/ds.4 = add d/ds.4.8 d/ds.4.9
 
 # s.4.7 = reshape s.4.c [1, 32]
 define d/ds.4.7 = slice d/ds.4 1 2
@@ -959,12 +959,12 @@ define d/ds.4.3 = mul d/ds.4.5 s.4.4
 define ds.4.3/ds.4.2 = logistic_deriv s.4.2
 
 # s.4.2 = slice s.4.z 96 128
-define d/ds.4.2.2 = mul d/ds.4.3 ds.4.3/ds.4.2
+define d/ds.4.2 = mul d/ds.4.3 ds.4.3/ds.4.2
 
 # s.4.c = add s.4.c.4 s.4.c.9
-define d/ds.4.c.1 = mul d/ds.4.4 ds.4.4/ds.4.c
-define d/ds.4.c.2 = reshape d/ds.4.7 [32]
-define d/ds.4.c = add d/ds.4.c.1 d/ds.4.c.2
+define d/ds.4.c.10 = mul d/ds.4.4 ds.4.4/ds.4.c
+define d/ds.4.c.11 = reshape d/ds.4.7 [32]
+define d/ds.4.c = add d/ds.4.c.10 d/ds.4.c.11
 
 # s.4.c.8 = tanh s.4.c.7
 define d/ds.4.c.8 = mul d/ds.4.c s.4.c.6
@@ -984,30 +984,30 @@ define d/ds.4.c.5 = mul d/ds.4.c.6 ds.4.c.6/ds.4.c.5
 define d/ds.4.c.3 = mul d/ds.4.c s.4.c.2
 
 # s.4.c.2 = logistic s.4.c.1
-define d/ds.4.c.2.1 = mul d/ds.4.c s.4.c.3
+define d/ds.4.c.2 = mul d/ds.4.c s.4.c.3
 define ds.4.c.2/ds.4.c.1 = logistic_deriv s.4.c.1
 
 # s.4.c.1 = slice s.4.z 32 64
-define d/ds.4.c.1.1 = mul d/ds.4.c.2.1 ds.4.c.2/ds.4.c.1
+define d/ds.4.c.1 = mul d/ds.4.c.2 ds.4.c.2/ds.4.c.1
 
 # s.4.z = add s.4.z.4 b
-define d/ds.4.z.1 = unslice d/ds.4.c.1.1 s.4.z 32
-define d/ds.4.z.2 = unslice d/ds.4.c.5 s.4.z 0
-define d/ds.4.z.3 = unslice d/ds.4.c.7 s.4.z 64
-define d/ds.4.z.4 = unslice d/ds.4.2.2 s.4.z 96
-define d/ds.4.z.5 = add d/ds.4.z.1 d/ds.4.z.2
-define d/ds.4.z.6 = add d/ds.4.z.5 d/ds.4.z.3
-define d/ds.4.z = add d/ds.4.z.6 d/ds.4.z.4
+define d/ds.4.z.5 = unslice d/ds.4.c.1 s.4.z 32
+define d/ds.4.z.6 = unslice d/ds.4.c.5 s.4.z 0
+define d/ds.4.z.7 = unslice d/ds.4.c.7 s.4.z 64
+define d/ds.4.z.8 = unslice d/ds.4.2 s.4.z 96
+define d/ds.4.z.9 = add d/ds.4.z.5 d/ds.4.z.6
+define d/ds.4.z.10 = add d/ds.4.z.9 d/ds.4.z.7
+define d/ds.4.z = add d/ds.4.z.10 d/ds.4.z.8
 
 # s.4.z.2 = index s.3 0
-define d/ds.4.z.2.1 = matmul ds.7.z.3/ds.7.z.2 d/ds.4.z
+define d/ds.4.z.2 = matmul ds.7.z.3/ds.7.z.2 d/ds.4.z
 
 # s.3 = concat s.3.6 s.3.7
-define d/ds.3.1.1 = reshape d/ds.4.z.2.1 [1, 32]
-define d/ds.3.1 = unslice d/ds.3.1.1 s.3 0
-define d/ds.3.2.1 = reshape d/ds.4.c.3 [1, 32]
-define d/ds.3.2 = unslice d/ds.3.2.1 s.3 1
-define d/ds.3 = add d/ds.3.1 d/ds.3.2
+define d/ds.3.8.1 = reshape d/ds.4.z.2 [1, 32]
+define d/ds.3.8 = unslice d/ds.3.8.1 s.3 0
+define d/ds.3.9.1 = reshape d/ds.4.c.3 [1, 32]
+define d/ds.3.9 = unslice d/ds.3.9.1 s.3 1
+define d/ds.3 = add d/ds.3.8 d/ds.3.9
 
 # s.3.7 = reshape s.3.c [1, 32]
 define d/ds.3.7 = slice d/ds.3 1 2
@@ -1027,12 +1027,12 @@ define d/ds.3.3 = mul d/ds.3.5 s.3.4
 define ds.3.3/ds.3.2 = logistic_deriv s.3.2
 
 # s.3.2 = slice s.3.z 96 128
-define d/ds.3.2.2 = mul d/ds.3.3 ds.3.3/ds.3.2
+define d/ds.3.2 = mul d/ds.3.3 ds.3.3/ds.3.2
 
 # s.3.c = add s.3.c.4 s.3.c.9
-define d/ds.3.c.1 = mul d/ds.3.4 ds.3.4/ds.3.c
-define d/ds.3.c.2 = reshape d/ds.3.7 [32]
-define d/ds.3.c = add d/ds.3.c.1 d/ds.3.c.2
+define d/ds.3.c.10 = mul d/ds.3.4 ds.3.4/ds.3.c
+define d/ds.3.c.11 = reshape d/ds.3.7 [32]
+define d/ds.3.c = add d/ds.3.c.10 d/ds.3.c.11
 
 # s.3.c.8 = tanh s.3.c.7
 define d/ds.3.c.8 = mul d/ds.3.c s.3.c.6
@@ -1052,30 +1052,30 @@ define d/ds.3.c.5 = mul d/ds.3.c.6 ds.3.c.6/ds.3.c.5
 define d/ds.3.c.3 = mul d/ds.3.c s.3.c.2
 
 # s.3.c.2 = logistic s.3.c.1
-define d/ds.3.c.2.1 = mul d/ds.3.c s.3.c.3
+define d/ds.3.c.2 = mul d/ds.3.c s.3.c.3
 define ds.3.c.2/ds.3.c.1 = logistic_deriv s.3.c.1
 
 # s.3.c.1 = slice s.3.z 32 64
-define d/ds.3.c.1.1 = mul d/ds.3.c.2.1 ds.3.c.2/ds.3.c.1
+define d/ds.3.c.1 = mul d/ds.3.c.2 ds.3.c.2/ds.3.c.1
 
 # s.3.z = add s.3.z.4 b
-define d/ds.3.z.1 = unslice d/ds.3.c.1.1 s.3.z 32
-define d/ds.3.z.2 = unslice d/ds.3.c.5 s.3.z 0
-define d/ds.3.z.3 = unslice d/ds.3.c.7 s.3.z 64
-define d/ds.3.z.4 = unslice d/ds.3.2.2 s.3.z 96
-define d/ds.3.z.5 = add d/ds.3.z.1 d/ds.3.z.2
-define d/ds.3.z.6 = add d/ds.3.z.5 d/ds.3.z.3
-define d/ds.3.z = add d/ds.3.z.6 d/ds.3.z.4
+define d/ds.3.z.5 = unslice d/ds.3.c.1 s.3.z 32
+define d/ds.3.z.6 = unslice d/ds.3.c.5 s.3.z 0
+define d/ds.3.z.7 = unslice d/ds.3.c.7 s.3.z 64
+define d/ds.3.z.8 = unslice d/ds.3.2 s.3.z 96
+define d/ds.3.z.9 = add d/ds.3.z.5 d/ds.3.z.6
+define d/ds.3.z.10 = add d/ds.3.z.9 d/ds.3.z.7
+define d/ds.3.z = add d/ds.3.z.10 d/ds.3.z.8
 
 # s.3.z.2 = index s.2 0
-define d/ds.3.z.2.1 = matmul ds.7.z.3/ds.7.z.2 d/ds.3.z
+define d/ds.3.z.2 = matmul ds.7.z.3/ds.7.z.2 d/ds.3.z
 
 # s.2 = concat s.2.6 s.2.7
-define d/ds.2.1.1 = reshape d/ds.3.z.2.1 [1, 32]
-define d/ds.2.1 = unslice d/ds.2.1.1 s.2 0
-define d/ds.2.2.1 = reshape d/ds.3.c.3 [1, 32]
-define d/ds.2.2 = unslice d/ds.2.2.1 s.2 1
-define d/ds.2 = add d/ds.2.1 d/ds.2.2
+define d/ds.2.8.1 = reshape d/ds.3.z.2 [1, 32]
+define d/ds.2.8 = unslice d/ds.2.8.1 s.2 0
+define d/ds.2.9.1 = reshape d/ds.3.c.3 [1, 32]
+define d/ds.2.9 = unslice d/ds.2.9.1 s.2 1
+define d/ds.2 = add d/ds.2.8 d/ds.2.9
 
 # s.2.7 = reshape s.2.c [1, 32]
 define d/ds.2.7 = slice d/ds.2 1 2
@@ -1095,12 +1095,12 @@ define d/ds.2.3 = mul d/ds.2.5 s.2.4
 define ds.2.3/ds.2.2 = logistic_deriv s.2.2
 
 # s.2.2 = slice s.2.z 96 128
-define d/ds.2.2.2 = mul d/ds.2.3 ds.2.3/ds.2.2
+define d/ds.2.2 = mul d/ds.2.3 ds.2.3/ds.2.2
 
 # s.2.c = add s.2.c.4 s.2.c.9
-define d/ds.2.c.1 = mul d/ds.2.4 ds.2.4/ds.2.c
-define d/ds.2.c.2 = reshape d/ds.2.7 [32]
-define d/ds.2.c = add d/ds.2.c.1 d/ds.2.c.2
+define d/ds.2.c.10 = mul d/ds.2.4 ds.2.4/ds.2.c
+define d/ds.2.c.11 = reshape d/ds.2.7 [32]
+define d/ds.2.c = add d/ds.2.c.10 d/ds.2.c.11
 
 # s.2.c.8 = tanh s.2.c.7
 define d/ds.2.c.8 = mul d/ds.2.c s.2.c.6
@@ -1120,36 +1120,36 @@ define d/ds.2.c.5 = mul d/ds.2.c.6 ds.2.c.6/ds.2.c.5
 define d/ds.2.c.3 = mul d/ds.2.c s.2.c.2
 
 # s.2.c.2 = logistic s.2.c.1
-define d/ds.2.c.2.1 = mul d/ds.2.c s.2.c.3
+define d/ds.2.c.2 = mul d/ds.2.c s.2.c.3
 define ds.2.c.2/ds.2.c.1 = logistic_deriv s.2.c.1
 
 # s.2.c.1 = slice s.2.z 32 64
-define d/ds.2.c.1.1 = mul d/ds.2.c.2.1 ds.2.c.2/ds.2.c.1
+define d/ds.2.c.1 = mul d/ds.2.c.2 ds.2.c.2/ds.2.c.1
 
 # s.2.z = add s.2.z.4 b
-define d/ds.2.z.1 = unslice d/ds.2.c.1.1 s.2.z 32
-define d/ds.2.z.2 = unslice d/ds.2.c.5 s.2.z 0
-define d/ds.2.z.3 = unslice d/ds.2.c.7 s.2.z 64
-define d/ds.2.z.4 = unslice d/ds.2.2.2 s.2.z 96
-define d/ds.2.z.5 = add d/ds.2.z.1 d/ds.2.z.2
-define d/ds.2.z.6 = add d/ds.2.z.5 d/ds.2.z.3
-define d/ds.2.z = add d/ds.2.z.6 d/ds.2.z.4
+define d/ds.2.z.5 = unslice d/ds.2.c.1 s.2.z 32
+define d/ds.2.z.6 = unslice d/ds.2.c.5 s.2.z 0
+define d/ds.2.z.7 = unslice d/ds.2.c.7 s.2.z 64
+define d/ds.2.z.8 = unslice d/ds.2.2 s.2.z 96
+define d/ds.2.z.9 = add d/ds.2.z.5 d/ds.2.z.6
+define d/ds.2.z.10 = add d/ds.2.z.9 d/ds.2.z.7
+define d/ds.2.z = add d/ds.2.z.10 d/ds.2.z.8
 
 # s.2.z.2 = index s.1 0
-define d/ds.2.z.2.1 = matmul ds.7.z.3/ds.7.z.2 d/ds.2.z
+define d/ds.2.z.2 = matmul ds.7.z.3/ds.7.z.2 d/ds.2.z
 
 # s.1 = concat s.1.6 s.1.7
-define d/ds.1.1.1.1 = reshape d/ds.2.z.2.1 [1, 32]
-define d/ds.1.1.1 = unslice d/ds.1.1.1.1 s.1 0
-define d/ds.1.1.2.1 = reshape d/ds.2.c.3 [1, 32]
-define d/ds.1.1.2 = unslice d/ds.1.1.2.1 s.1 1
-define d/ds.1.1 = add d/ds.1.1.1 d/ds.1.1.2
+define d/ds.1.8.1 = reshape d/ds.2.z.2 [1, 32]
+define d/ds.1.8 = unslice d/ds.1.8.1 s.1 0
+define d/ds.1.9.1 = reshape d/ds.2.c.3 [1, 32]
+define d/ds.1.9 = unslice d/ds.1.9.1 s.1 1
+define d/ds.1 = add d/ds.1.8 d/ds.1.9
 
 # s.1.7 = reshape s.1.c [1, 32]
-define d/ds.1.7 = slice d/ds.1.1 1 2
+define d/ds.1.7 = slice d/ds.1 1 2
 
 # s.1.6 = reshape s.1.5 [1, 32]
-define d/ds.1.6 = slice d/ds.1.1 0 1
+define d/ds.1.6 = slice d/ds.1 0 1
 
 # s.1.5 = mul s.1.3 s.1.4
 define d/ds.1.5 = reshape d/ds.1.6 [32]
@@ -1166,9 +1166,9 @@ define ds.1.3/ds.1.2 = logistic_deriv s.1.2
 define d/ds.1.2 = mul d/ds.1.3 ds.1.3/ds.1.2
 
 # s.1.c = add s.1.c.4 s.1.c.9
-define d/ds.1.c.1 = mul d/ds.1.4 ds.1.4/ds.1.c
-define d/ds.1.c.2 = reshape d/ds.1.7 [32]
-define d/ds.1.c = add d/ds.1.c.1 d/ds.1.c.2
+define d/ds.1.c.10 = mul d/ds.1.4 ds.1.4/ds.1.c
+define d/ds.1.c.11 = reshape d/ds.1.7 [32]
+define d/ds.1.c = add d/ds.1.c.10 d/ds.1.c.11
 
 # s.1.c.8 = tanh s.1.c.7
 define d/ds.1.c.8 = mul d/ds.1.c s.1.c.6
@@ -1188,30 +1188,30 @@ define d/ds.1.c.5 = mul d/ds.1.c.6 ds.1.c.6/ds.1.c.5
 define d/ds.1.c.3 = mul d/ds.1.c s.1.c.2
 
 # s.1.c.2 = logistic s.1.c.1
-define d/ds.1.c.2.1 = mul d/ds.1.c s.1.c.3
+define d/ds.1.c.2 = mul d/ds.1.c s.1.c.3
 define ds.1.c.2/ds.1.c.1 = logistic_deriv s.1.c.1
 
 # s.1.c.1 = slice s.1.z 32 64
-define d/ds.1.c.1.1 = mul d/ds.1.c.2.1 ds.1.c.2/ds.1.c.1
+define d/ds.1.c.1 = mul d/ds.1.c.2 ds.1.c.2/ds.1.c.1
 
 # s.1.z = add s.1.z.4 b
-define d/ds.1.z.1 = unslice d/ds.1.c.1.1 s.1.z 32
-define d/ds.1.z.2 = unslice d/ds.1.c.5 s.1.z 0
-define d/ds.1.z.3 = unslice d/ds.1.c.7 s.1.z 64
-define d/ds.1.z.4 = unslice d/ds.1.2 s.1.z 96
-define d/ds.1.z.5 = add d/ds.1.z.1 d/ds.1.z.2
-define d/ds.1.z.6 = add d/ds.1.z.5 d/ds.1.z.3
-define d/ds.1.z = add d/ds.1.z.6 d/ds.1.z.4
+define d/ds.1.z.5 = unslice d/ds.1.c.1 s.1.z 32
+define d/ds.1.z.6 = unslice d/ds.1.c.5 s.1.z 0
+define d/ds.1.z.7 = unslice d/ds.1.c.7 s.1.z 64
+define d/ds.1.z.8 = unslice d/ds.1.2 s.1.z 96
+define d/ds.1.z.9 = add d/ds.1.z.5 d/ds.1.z.6
+define d/ds.1.z.10 = add d/ds.1.z.9 d/ds.1.z.7
+define d/ds.1.z = add d/ds.1.z.10 d/ds.1.z.8
 
 # s.1.z.2 = index s.0 0
-define d/ds.1.z.2.1 = matmul ds.7.z.3/ds.7.z.2 d/ds.1.z
+define d/ds.1.z.2 = matmul ds.7.z.3/ds.7.z.2 d/ds.1.z
 
 # s.0 = concat s.0.6 s.0.7
-define d/ds.0.1.1 = reshape d/ds.1.z.2.1 [1, 32]
-define d/ds.0.1 = unslice d/ds.0.1.1 s.0 0
-define d/ds.0.2.1 = reshape d/ds.1.c.3 [1, 32]
-define d/ds.0.2 = unslice d/ds.0.2.1 s.0 1
-define d/ds.0 = add d/ds.0.1 d/ds.0.2
+define d/ds.0.8.1 = reshape d/ds.1.z.2 [1, 32]
+define d/ds.0.8 = unslice d/ds.0.8.1 s.0 0
+define d/ds.0.9.1 = reshape d/ds.1.c.3 [1, 32]
+define d/ds.0.9 = unslice d/ds.0.9.1 s.0 1
+define d/ds.0 = add d/ds.0.8 d/ds.0.9
 
 # s.0.7 = reshape s.0.c [1, 32]
 define d/ds.0.7 = slice d/ds.0 1 2
@@ -1231,12 +1231,12 @@ define d/ds.0.3 = mul d/ds.0.5 s.0.4
 define ds.0.3/ds.0.2 = logistic_deriv s.0.2
 
 # s.0.2 = slice s.0.z 96 128
-define d/ds.0.2.2 = mul d/ds.0.3 ds.0.3/ds.0.2
+define d/ds.0.2 = mul d/ds.0.3 ds.0.3/ds.0.2
 
 # s.0.c = add s.0.c.4 s.0.c.9
-define d/ds.0.c.1 = mul d/ds.0.4 ds.0.4/ds.0.c
-define d/ds.0.c.2 = reshape d/ds.0.7 [32]
-define d/ds.0.c = add d/ds.0.c.1 d/ds.0.c.2
+define d/ds.0.c.10 = mul d/ds.0.4 ds.0.4/ds.0.c
+define d/ds.0.c.11 = reshape d/ds.0.7 [32]
+define d/ds.0.c = add d/ds.0.c.10 d/ds.0.c.11
 
 # s.0.c.8 = tanh s.0.c.7
 define d/ds.0.c.8 = mul d/ds.0.c s.0.c.6
@@ -1256,23 +1256,23 @@ define d/ds.0.c.5 = mul d/ds.0.c.6 ds.0.c.6/ds.0.c.5
 define d/ds.0.c.3 = mul d/ds.0.c s.0.c.2
 
 # s.0.c.2 = logistic s.0.c.1
-define d/ds.0.c.2.1 = mul d/ds.0.c s.0.c.3
+define d/ds.0.c.2 = mul d/ds.0.c s.0.c.3
 define ds.0.c.2/ds.0.c.1 = logistic_deriv s.0.c.1
 
 # s.0.c.1 = slice s.0.z 32 64
-define d/ds.0.c.1.1 = mul d/ds.0.c.2.1 ds.0.c.2/ds.0.c.1
+define d/ds.0.c.1 = mul d/ds.0.c.2 ds.0.c.2/ds.0.c.1
 
 # s.0.z = add s.0.z.4 b
-define d/ds.0.z.1 = unslice d/ds.0.c.1.1 s.0.z 32
-define d/ds.0.z.2 = unslice d/ds.0.c.5 s.0.z 0
-define d/ds.0.z.3 = unslice d/ds.0.c.7 s.0.z 64
-define d/ds.0.z.4 = unslice d/ds.0.2.2 s.0.z 96
-define d/ds.0.z.5 = add d/ds.0.z.1 d/ds.0.z.2
-define d/ds.0.z.6 = add d/ds.0.z.5 d/ds.0.z.3
-define d/ds.0.z = add d/ds.0.z.6 d/ds.0.z.4
+define d/ds.0.z.5 = unslice d/ds.0.c.1 s.0.z 32
+define d/ds.0.z.6 = unslice d/ds.0.c.5 s.0.z 0
+define d/ds.0.z.7 = unslice d/ds.0.c.7 s.0.z 64
+define d/ds.0.z.8 = unslice d/ds.0.2 s.0.z 96
+define d/ds.0.z.9 = add d/ds.0.z.5 d/ds.0.z.6
+define d/ds.0.z.10 = add d/ds.0.z.9 d/ds.0.z.7
+define d/ds.0.z = add d/ds.0.z.10 d/ds.0.z.8
 
 # s.0.z.2 = index s0 0
-define d/ds.0.z.2.1 = matmul ds.7.z.3/ds.7.z.2 d/ds.0.z
+define d/ds.0.z.2 = matmul ds.7.z.3/ds.7.z.2 d/ds.0.z
 
 # weight c
 define d/dc = d/dscores
@@ -1281,7 +1281,7 @@ define d/dc = d/dscores
 define d/dV = outer d/dscores scores.1
 
 # weight s0
-define d/ds0.1.1 = reshape d/ds.0.z.2.1 [1, 32]
+define d/ds0.1.1 = reshape d/ds.0.z.2 [1, 32]
 define d/ds0.1 = unslice d/ds0.1.1 s0 0
 define d/ds0.2.1 = reshape d/ds.0.c.3 [1, 32]
 define d/ds0.2 = unslice d/ds0.2.1 s0 1

@@ -143,18 +143,18 @@ declare intvar dxent.3/dxent.2 [10]
 declare intvar d/dxent.2 [10]
 declare intvar d/dxent.1 [10]
 declare intvar dxent.1/dscores [10]
-declare intvar d/dscores.1.1
-declare intvar d/dscores.1.2 [10]
-declare intvar d/dscores.1 [10]
-declare intvar d/dscores.2 [10]
+declare intvar d/dscores.4.1
+declare intvar d/dscores.4.2 [10]
+declare intvar d/dscores.4 [10]
+declare intvar d/dscores.5 [10]
 declare intvar d/dscores [10]
 declare intvar dscores/dscores.3
 declare intvar dscores/db
 declare intvar d/dscores.3 [10]
 declare intvar dscores.3/dW [16]
 declare intvar dscores.3/dscores.2 [16, 10]
-declare intvar d/dscores.2.1 [16]
-declare intvar d/dscores.1.3 [16, 1, 1]
+declare intvar d/dscores.2 [16]
+declare intvar d/dscores.1 [16, 1, 1]
 declare intvar d/dh2 [16, 4, 4]
 declare intvar dh2/dh2.4 [16, 4, 4]
 declare intvar d/dh2.4 [16, 4, 4]
@@ -174,9 +174,9 @@ declare intvar d/dh2.3.2 [16]
 declare intvar dh2.3.2/dg4
 declare intvar d/dh2.3.1 [16, 4, 4]
 declare intvar dh2.3.1/dh2.3.c [16, 1, 1]
-declare intvar dh2.3.1/dh2.3.s.1 [16, 4, 4]
+declare intvar dh2.3.1/dh2.3.s.7 [16, 4, 4]
 declare intvar dh2.3.1/dh2.3.s [16, 4, 4]
-declare intvar d/dh2.3.s.1 [16, 4, 4]
+declare intvar d/dh2.3.s.7 [16, 4, 4]
 declare intvar d/dh2.3.s [16, 1, 1]
 declare intvar dh2.3.s/dh2.3.s.6 [16, 1, 1]
 declare intvar d/dh2.3.s.6 [16, 1, 1]
@@ -186,23 +186,23 @@ declare intvar d/dh2.3.s.4 [16]
 declare intvar d/dh2.3.s.3 [16]
 declare intvar d/dh2.3.s.2.1 [16]
 declare intvar d/dh2.3.s.2 [16, 4]
-declare intvar d/dh2.3.s.1.1.1 [16, 4]
-declare intvar d/dh2.3.s.1.1 [16, 4, 4]
+declare intvar d/dh2.3.s.1.1 [16, 4]
+declare intvar d/dh2.3.s.1 [16, 4, 4]
 declare intvar dh2.3.s.1/dh2.3.c [16, 4, 4]
-declare intvar dh2.3.s.1/dh2.3.c.1 [16, 4, 4]
-declare intvar d/dh2.3.c.1 [16, 4, 4]
-declare intvar d/dh2.3.c.2 [16, 4, 4]
-declare intvar d/dh2.3.c.3 [16, 4, 4]
-declare intvar d/dh2.3.c.4 [16, 4, 4]
+declare intvar dh2.3.s.1/dh2.3.c.5 [16, 4, 4]
+declare intvar d/dh2.3.c.5 [16, 4, 4]
+declare intvar d/dh2.3.c.6 [16, 4, 4]
+declare intvar d/dh2.3.c.7 [16, 4, 4]
+declare intvar d/dh2.3.c.8 [16, 4, 4]
 declare intvar d/dh2.3.c [16, 4, 4]
 declare intvar dh2.3.c/dh2.2
 declare intvar dh2.3.c/dh2.3.c.4
-declare intvar d/dh2.3.c.4.1.1 [16, 4, 4]
-declare intvar d/dh2.3.c.4.1 [16, 1, 1]
-declare intvar d/dh2.3.c.3.1 [16]
-declare intvar d/dh2.3.c.2.1 [16]
-declare intvar d/dh2.3.c.1.1.1 [16]
-declare intvar d/dh2.3.c.1.1 [16, 4]
+declare intvar d/dh2.3.c.4.1 [16, 4, 4]
+declare intvar d/dh2.3.c.4 [16, 1, 1]
+declare intvar d/dh2.3.c.3 [16]
+declare intvar d/dh2.3.c.2 [16]
+declare intvar d/dh2.3.c.1.1 [16]
+declare intvar d/dh2.3.c.1 [16, 4]
 declare intvar d/dh2.2.1.1 [16, 4]
 declare intvar d/dh2.2.1 [16, 4, 4]
 declare intvar d/dh2.2.2 [16, 4, 4]
@@ -223,9 +223,9 @@ declare intvar d/dh2.h.2.2 [16]
 declare intvar dh2.h.2.2/dg3
 declare intvar d/dh2.h.2.1 [16, 4, 4]
 declare intvar dh2.h.2.1/dh2.h.2.c [16, 1, 1]
-declare intvar dh2.h.2.1/dh2.h.2.s.1 [16, 4, 4]
+declare intvar dh2.h.2.1/dh2.h.2.s.7 [16, 4, 4]
 declare intvar dh2.h.2.1/dh2.h.2.s [16, 4, 4]
-declare intvar d/dh2.h.2.s.1 [16, 4, 4]
+declare intvar d/dh2.h.2.s.7 [16, 4, 4]
 declare intvar d/dh2.h.2.s [16, 1, 1]
 declare intvar dh2.h.2.s/dh2.h.2.s.6 [16, 1, 1]
 declare intvar d/dh2.h.2.s.6 [16, 1, 1]
@@ -235,23 +235,23 @@ declare intvar d/dh2.h.2.s.4 [16]
 declare intvar d/dh2.h.2.s.3 [16]
 declare intvar d/dh2.h.2.s.2.1 [16]
 declare intvar d/dh2.h.2.s.2 [16, 4]
-declare intvar d/dh2.h.2.s.1.1.1 [16, 4]
-declare intvar d/dh2.h.2.s.1.1 [16, 4, 4]
+declare intvar d/dh2.h.2.s.1.1 [16, 4]
+declare intvar d/dh2.h.2.s.1 [16, 4, 4]
 declare intvar dh2.h.2.s.1/dh2.h.2.c [16, 4, 4]
-declare intvar dh2.h.2.s.1/dh2.h.2.c.1 [16, 4, 4]
-declare intvar d/dh2.h.2.c.1 [16, 4, 4]
-declare intvar d/dh2.h.2.c.2 [16, 4, 4]
-declare intvar d/dh2.h.2.c.3 [16, 4, 4]
-declare intvar d/dh2.h.2.c.4 [16, 4, 4]
+declare intvar dh2.h.2.s.1/dh2.h.2.c.5 [16, 4, 4]
+declare intvar d/dh2.h.2.c.5 [16, 4, 4]
+declare intvar d/dh2.h.2.c.6 [16, 4, 4]
+declare intvar d/dh2.h.2.c.7 [16, 4, 4]
+declare intvar d/dh2.h.2.c.8 [16, 4, 4]
 declare intvar d/dh2.h.2.c [16, 4, 4]
 declare intvar dh2.h.2.c/dh2.h.1
 declare intvar dh2.h.2.c/dh2.h.2.c.4
-declare intvar d/dh2.h.2.c.4.1.1 [16, 4, 4]
-declare intvar d/dh2.h.2.c.4.1 [16, 1, 1]
-declare intvar d/dh2.h.2.c.3.1 [16]
-declare intvar d/dh2.h.2.c.2.1 [16]
-declare intvar d/dh2.h.2.c.1.1.1 [16]
-declare intvar d/dh2.h.2.c.1.1 [16, 4]
+declare intvar d/dh2.h.2.c.4.1 [16, 4, 4]
+declare intvar d/dh2.h.2.c.4 [16, 1, 1]
+declare intvar d/dh2.h.2.c.3 [16]
+declare intvar d/dh2.h.2.c.2 [16]
+declare intvar d/dh2.h.2.c.1.1 [16]
+declare intvar d/dh2.h.2.c.1 [16, 4]
 declare intvar d/dh2.h.1.1.1 [16, 4]
 declare intvar d/dh2.h.1.1 [16, 4, 4]
 declare intvar d/dh2.h.1.2 [16, 4, 4]
@@ -278,9 +278,9 @@ declare intvar d/dh1.2.2 [16]
 declare intvar dh1.2.2/dg2
 declare intvar d/dh1.2.1 [16, 8, 8]
 declare intvar dh1.2.1/dh1.2.c [16, 1, 1]
-declare intvar dh1.2.1/dh1.2.s.1 [16, 8, 8]
+declare intvar dh1.2.1/dh1.2.s.7 [16, 8, 8]
 declare intvar dh1.2.1/dh1.2.s [16, 8, 8]
-declare intvar d/dh1.2.s.1 [16, 8, 8]
+declare intvar d/dh1.2.s.7 [16, 8, 8]
 declare intvar d/dh1.2.s [16, 1, 1]
 declare intvar dh1.2.s/dh1.2.s.6 [16, 1, 1]
 declare intvar d/dh1.2.s.6 [16, 1, 1]
@@ -290,23 +290,23 @@ declare intvar d/dh1.2.s.4 [16]
 declare intvar d/dh1.2.s.3 [16]
 declare intvar d/dh1.2.s.2.1 [16]
 declare intvar d/dh1.2.s.2 [16, 8]
-declare intvar d/dh1.2.s.1.1.1 [16, 8]
-declare intvar d/dh1.2.s.1.1 [16, 8, 8]
+declare intvar d/dh1.2.s.1.1 [16, 8]
+declare intvar d/dh1.2.s.1 [16, 8, 8]
 declare intvar dh1.2.s.1/dh1.2.c [16, 8, 8]
-declare intvar dh1.2.s.1/dh1.2.c.1 [16, 8, 8]
-declare intvar d/dh1.2.c.1 [16, 8, 8]
-declare intvar d/dh1.2.c.2 [16, 8, 8]
-declare intvar d/dh1.2.c.3 [16, 8, 8]
-declare intvar d/dh1.2.c.4 [16, 8, 8]
+declare intvar dh1.2.s.1/dh1.2.c.5 [16, 8, 8]
+declare intvar d/dh1.2.c.5 [16, 8, 8]
+declare intvar d/dh1.2.c.6 [16, 8, 8]
+declare intvar d/dh1.2.c.7 [16, 8, 8]
+declare intvar d/dh1.2.c.8 [16, 8, 8]
 declare intvar d/dh1.2.c [16, 8, 8]
 declare intvar dh1.2.c/dh1.1
 declare intvar dh1.2.c/dh1.2.c.4
-declare intvar d/dh1.2.c.4.1.1 [16, 8, 8]
-declare intvar d/dh1.2.c.4.1 [16, 1, 1]
-declare intvar d/dh1.2.c.3.1 [16]
-declare intvar d/dh1.2.c.2.1 [16]
-declare intvar d/dh1.2.c.1.1.1 [16]
-declare intvar d/dh1.2.c.1.1 [16, 8]
+declare intvar d/dh1.2.c.4.1 [16, 8, 8]
+declare intvar d/dh1.2.c.4 [16, 1, 1]
+declare intvar d/dh1.2.c.3 [16]
+declare intvar d/dh1.2.c.2 [16]
+declare intvar d/dh1.2.c.1.1 [16]
+declare intvar d/dh1.2.c.1 [16, 8]
 declare intvar d/dh1.1.1.1 [16, 8]
 declare intvar d/dh1.1.1 [16, 8, 8]
 declare intvar d/dh1.1.2 [16, 8, 8]
@@ -327,9 +327,9 @@ declare intvar d/dh1.h.2.2 [16]
 declare intvar dh1.h.2.2/dg1
 declare intvar d/dh1.h.2.1 [16, 8, 8]
 declare intvar dh1.h.2.1/dh1.h.2.c [16, 1, 1]
-declare intvar dh1.h.2.1/dh1.h.2.s.1 [16, 8, 8]
+declare intvar dh1.h.2.1/dh1.h.2.s.7 [16, 8, 8]
 declare intvar dh1.h.2.1/dh1.h.2.s [16, 8, 8]
-declare intvar d/dh1.h.2.s.1 [16, 8, 8]
+declare intvar d/dh1.h.2.s.7 [16, 8, 8]
 declare intvar d/dh1.h.2.s [16, 1, 1]
 declare intvar dh1.h.2.s/dh1.h.2.s.6 [16, 1, 1]
 declare intvar d/dh1.h.2.s.6 [16, 1, 1]
@@ -339,29 +339,29 @@ declare intvar d/dh1.h.2.s.4 [16]
 declare intvar d/dh1.h.2.s.3 [16]
 declare intvar d/dh1.h.2.s.2.1 [16]
 declare intvar d/dh1.h.2.s.2 [16, 8]
-declare intvar d/dh1.h.2.s.1.1.1 [16, 8]
-declare intvar d/dh1.h.2.s.1.1 [16, 8, 8]
+declare intvar d/dh1.h.2.s.1.1 [16, 8]
+declare intvar d/dh1.h.2.s.1 [16, 8, 8]
 declare intvar dh1.h.2.s.1/dh1.h.2.c [16, 8, 8]
-declare intvar dh1.h.2.s.1/dh1.h.2.c.1 [16, 8, 8]
-declare intvar d/dh1.h.2.c.1 [16, 8, 8]
-declare intvar d/dh1.h.2.c.2 [16, 8, 8]
-declare intvar d/dh1.h.2.c.3 [16, 8, 8]
-declare intvar d/dh1.h.2.c.4 [16, 8, 8]
+declare intvar dh1.h.2.s.1/dh1.h.2.c.5 [16, 8, 8]
+declare intvar d/dh1.h.2.c.5 [16, 8, 8]
+declare intvar d/dh1.h.2.c.6 [16, 8, 8]
+declare intvar d/dh1.h.2.c.7 [16, 8, 8]
+declare intvar d/dh1.h.2.c.8 [16, 8, 8]
 declare intvar d/dh1.h.2.c [16, 8, 8]
 declare intvar dh1.h.2.c/dh1.h.1
 declare intvar dh1.h.2.c/dh1.h.2.c.4
-declare intvar d/dh1.h.2.c.4.1.1 [16, 8, 8]
-declare intvar d/dh1.h.2.c.4.1 [16, 1, 1]
-declare intvar d/dh1.h.2.c.3.1 [16]
-declare intvar d/dh1.h.2.c.2.1 [16]
-declare intvar d/dh1.h.2.c.1.1.1 [16]
-declare intvar d/dh1.h.2.c.1.1 [16, 8]
+declare intvar d/dh1.h.2.c.4.1 [16, 8, 8]
+declare intvar d/dh1.h.2.c.4 [16, 1, 1]
+declare intvar d/dh1.h.2.c.3 [16]
+declare intvar d/dh1.h.2.c.2 [16]
+declare intvar d/dh1.h.2.c.1.1 [16]
+declare intvar d/dh1.h.2.c.1 [16, 8]
 declare intvar d/dh1.h.1.1.1 [16, 8]
 declare intvar d/dh1.h.1.1 [16, 8, 8]
 declare intvar d/dh1.h.1.2 [16, 8, 8]
 declare intvar d/dh1.h.1 [16, 8, 8]
-declare intvar d/dh0.1 [16, 8, 8]
-declare intvar d/dh0.2 [16, 8, 8]
+declare intvar d/dh0.4 [16, 8, 8]
+declare intvar d/dh0.5 [16, 8, 8]
 declare intvar d/dh0 [16, 8, 8]
 declare intvar dh0/dh0.3 [16, 8, 8]
 declare intvar d/dh0.3 [16, 8, 8]
@@ -378,9 +378,9 @@ declare intvar d/dh0.3.2 [16]
 declare intvar dh0.3.2/dg0
 declare intvar d/dh0.3.1 [16, 8, 8]
 declare intvar dh0.3.1/dh0.3.c [16, 1, 1]
-declare intvar dh0.3.1/dh0.3.s.1 [16, 8, 8]
+declare intvar dh0.3.1/dh0.3.s.7 [16, 8, 8]
 declare intvar dh0.3.1/dh0.3.s [16, 8, 8]
-declare intvar d/dh0.3.s.1 [16, 8, 8]
+declare intvar d/dh0.3.s.7 [16, 8, 8]
 declare intvar d/dh0.3.s [16, 1, 1]
 declare intvar dh0.3.s/dh0.3.s.6 [16, 1, 1]
 declare intvar d/dh0.3.s.6 [16, 1, 1]
@@ -390,28 +390,28 @@ declare intvar d/dh0.3.s.4 [16]
 declare intvar d/dh0.3.s.3 [16]
 declare intvar d/dh0.3.s.2.1 [16]
 declare intvar d/dh0.3.s.2 [16, 8]
-declare intvar d/dh0.3.s.1.1.1 [16, 8]
-declare intvar d/dh0.3.s.1.1 [16, 8, 8]
+declare intvar d/dh0.3.s.1.1 [16, 8]
+declare intvar d/dh0.3.s.1 [16, 8, 8]
 declare intvar dh0.3.s.1/dh0.3.c [16, 8, 8]
-declare intvar dh0.3.s.1/dh0.3.c.1 [16, 8, 8]
-declare intvar d/dh0.3.c.1 [16, 8, 8]
-declare intvar d/dh0.3.c.2 [16, 8, 8]
-declare intvar d/dh0.3.c.3 [16, 8, 8]
-declare intvar d/dh0.3.c.4 [16, 8, 8]
+declare intvar dh0.3.s.1/dh0.3.c.5 [16, 8, 8]
+declare intvar d/dh0.3.c.5 [16, 8, 8]
+declare intvar d/dh0.3.c.6 [16, 8, 8]
+declare intvar d/dh0.3.c.7 [16, 8, 8]
+declare intvar d/dh0.3.c.8 [16, 8, 8]
 declare intvar d/dh0.3.c [16, 8, 8]
 declare intvar dh0.3.c/dh0.2
 declare intvar dh0.3.c/dh0.3.c.4
-declare intvar d/dh0.3.c.4.1.1 [16, 8, 8]
-declare intvar d/dh0.3.c.4.1 [16, 1, 1]
-declare intvar d/dh0.3.c.3.1 [16]
-declare intvar d/dh0.3.c.2.1 [16]
-declare intvar d/dh0.3.c.1.1.1 [16]
-declare intvar d/dh0.3.c.1.1 [16, 8]
-declare intvar d/dh0.2.1.1.1 [16, 8]
-declare intvar d/dh0.2.1.1 [16, 8, 8]
-declare intvar d/dh0.2.1.2 [16, 8, 8]
+declare intvar d/dh0.3.c.4.1 [16, 8, 8]
+declare intvar d/dh0.3.c.4 [16, 1, 1]
+declare intvar d/dh0.3.c.3 [16]
+declare intvar d/dh0.3.c.2 [16]
+declare intvar d/dh0.3.c.1.1 [16]
+declare intvar d/dh0.3.c.1 [16, 8]
+declare intvar d/dh0.2.1.1 [16, 8]
 declare intvar d/dh0.2.1 [16, 8, 8]
-declare intvar d/dh0.1.1 [1, 8, 8]
+declare intvar d/dh0.2.2 [16, 8, 8]
+declare intvar d/dh0.2 [16, 8, 8]
+declare intvar d/dh0.1 [1, 8, 8]
 declare output d/db [10]
 declare output d/dW [10, 16]
 declare output d/db4 [16]
@@ -576,11 +576,11 @@ define d/dxent.1 = mul d/dxent.3 dxent.3/dxent.1
 define dxent.1/dscores = softmax scores
 
 # scores = add scores.3 b
-define d/dscores.1.1 = sum d/dxent.1
-define d/dscores.1.2 = mul dxent.1/dscores d/dscores.1.1
-define d/dscores.1 = sub d/dxent.1 d/dscores.1.2
-define d/dscores.2 = broadcast_like 0 scores
-define d/dscores = add d/dscores.1 d/dscores.2
+define d/dscores.4.1 = sum d/dxent.1
+define d/dscores.4.2 = mul dxent.1/dscores d/dscores.4.1
+define d/dscores.4 = sub d/dxent.1 d/dscores.4.2
+define d/dscores.5 = broadcast_like 0 scores
+define d/dscores = add d/dscores.4 d/dscores.5
 define dscores/dscores.3 = 1
 define dscores/db = 1
 
@@ -590,13 +590,13 @@ define dscores.3/dW = scores.2
 define dscores.3/dscores.2 = transpose W
 
 # scores.2 = flatten scores.1
-define d/dscores.2.1 = matmul dscores.3/dscores.2 d/dscores.3
+define d/dscores.2 = matmul dscores.3/dscores.2 d/dscores.3
 
 # scores.1 = avgpool2d h2 4
-define d/dscores.1.3 = reshape d/dscores.2.1 [16, 1, 1]
+define d/dscores.1 = reshape d/dscores.2 [16, 1, 1]
 
 # h2 = relu h2.4
-define d/dh2 = avgpool2d_grad d/dscores.1.3 h2 4
+define d/dh2 = avgpool2d_grad d/dscores.1 h2 4
 define dh2/dh2.4 = step h2.4
 
 # h2.4 = add h2.1 h2.3
@@ -629,12 +629,12 @@ define dh2.3.2/dg4 = 1
 # h2.3.1 = div h2.3.c h2.3.s
 define d/dh2.3.1 = mul d/dh2.3.4 dh2.3.4/dh2.3.1
 define dh2.3.1/dh2.3.c = div 1 h2.3.s
-define dh2.3.1/dh2.3.s.1 = div h2.3.1 h2.3.s
-define dh2.3.1/dh2.3.s = neg dh2.3.1/dh2.3.s.1
+define dh2.3.1/dh2.3.s.7 = div h2.3.1 h2.3.s
+define dh2.3.1/dh2.3.s = neg dh2.3.1/dh2.3.s.7
 
 # h2.3.s = sqrt h2.3.s.6
-define d/dh2.3.s.1 = mul d/dh2.3.1 dh2.3.1/dh2.3.s
-define d/dh2.3.s = sum_like d/dh2.3.s.1 h2.3.s
+define d/dh2.3.s.7 = mul d/dh2.3.1 dh2.3.1/dh2.3.s
+define d/dh2.3.s = sum_like d/dh2.3.s.7 h2.3.s
 define dh2.3.s/dh2.3.s.6 = div 0.5 h2.3.s
 
 # h2.3.s.6 = add h2.3.s.5 1e-05
@@ -655,36 +655,36 @@ define d/dh2.3.s.2.1 = div d/dh2.3.s.3 4
 define d/dh2.3.s.2 = broadcast_like d/dh2.3.s.2.1 h2.3.s.2 1
 
 # h2.3.s.1 = mul h2.3.c h2.3.c
-define d/dh2.3.s.1.1.1 = div d/dh2.3.s.2 4
-define d/dh2.3.s.1.1 = broadcast_like d/dh2.3.s.1.1.1 h2.3.s.1 2
+define d/dh2.3.s.1.1 = div d/dh2.3.s.2 4
+define d/dh2.3.s.1 = broadcast_like d/dh2.3.s.1.1 h2.3.s.1 2
 define dh2.3.s.1/dh2.3.c = h2.3.c
-define dh2.3.s.1/dh2.3.c.1 = h2.3.c
+define dh2.3.s.1/dh2.3.c.5 = h2.3.c
 
 # h2.3.c = sub h2.2 h2.3.c.4
-define d/dh2.3.c.1 = mul d/dh2.3.s.1.1 dh2.3.s.1/dh2.3.c
-define d/dh2.3.c.2 = mul d/dh2.3.s.1.1 dh2.3.s.1/dh2.3.c.1
-define d/dh2.3.c.3 = mul d/dh2.3.1 dh2.3.1/dh2.3.c
-define d/dh2.3.c.4 = add d/dh2.3.c.1 d/dh2.3.c.2
-define d/dh2.3.c = add d/dh2.3.c.4 d/dh2.3.c.3
+define d/dh2.3.c.5 = mul d/dh2.3.s.1 dh2.3.s.1/dh2.3.c
+define d/dh2.3.c.6 = mul d/dh2.3.s.1 dh2.3.s.1/dh2.3.c.5
+define d/dh2.3.c.7 = mul d/dh2.3.1 dh2.3.1/dh2.3.c
+define d/dh2.3.c.8 = add d/dh2.3.c.5 d/dh2.3.c.6
+define d/dh2.3.c = add d/dh2.3.c.8 d/dh2.3.c.7
 define dh2.3.c/dh2.2 = 1
 define dh2.3.c/dh2.3.c.4 = -1
 
 # h2.3.c.4 = reshape h2.3.c.3 [16, 1, 1]
-define d/dh2.3.c.4.1.1 = mul d/dh2.3.c dh2.3.c/dh2.3.c.4
-define d/dh2.3.c.4.1 = sum_like d/dh2.3.c.4.1.1 h2.3.c.4
+define d/dh2.3.c.4.1 = mul d/dh2.3.c dh2.3.c/dh2.3.c.4
+define d/dh2.3.c.4 = sum_like d/dh2.3.c.4.1 h2.3.c.4
 
 # h2.3.c.3 = batch_mean h2.3.c.2
-define d/dh2.3.c.3.1 = reshape d/dh2.3.c.4.1 [16]
+define d/dh2.3.c.3 = reshape d/dh2.3.c.4 [16]
 
 # h2.3.c.2 = mean h2.3.c.1 1
-define d/dh2.3.c.2.1 = batch_mean d/dh2.3.c.3.1
+define d/dh2.3.c.2 = batch_mean d/dh2.3.c.3
 
 # h2.3.c.1 = mean h2.2 2
-define d/dh2.3.c.1.1.1 = div d/dh2.3.c.2.1 4
-define d/dh2.3.c.1.1 = broadcast_like d/dh2.3.c.1.1.1 h2.3.c.1 1
+define d/dh2.3.c.1.1 = div d/dh2.3.c.2 4
+define d/dh2.3.c.1 = broadcast_like d/dh2.3.c.1.1 h2.3.c.1 1
 
 # h2.2 = conv2d h2.h K4 1 1
-define d/dh2.2.1.1 = div d/dh2.3.c.1.1 4
+define d/dh2.2.1.1 = div d/dh2.3.c.1 4
 define d/dh2.2.1 = broadcast_like d/dh2.2.1.1 h2.2 2
 define d/dh2.2.2 = mul d/dh2.3.c dh2.3.c/dh2.2
 define d/dh2.2 = add d/dh2.2.1 d/dh2.2.2
@@ -718,12 +718,12 @@ define dh2.h.2.2/dg3 = 1
 # h2.h.2.1 = div h2.h.2.c h2.h.2.s
 define d/dh2.h.2.1 = mul d/dh2.h.2.4 dh2.h.2.4/dh2.h.2.1
 define dh2.h.2.1/dh2.h.2.c = div 1 h2.h.2.s
-define dh2.h.2.1/dh2.h.2.s.1 = div h2.h.2.1 h2.h.2.s
-define dh2.h.2.1/dh2.h.2.s = neg dh2.h.2.1/dh2.h.2.s.1
+define dh2.h.2.1/dh2.h.2.s.7 = div h2.h.2.1 h2.h.2.s
+define dh2.h.2.1/dh2.h.2.s = neg dh2.h.2.1/dh2.h.2.s.7
 
 # h2.h.2.s = sqrt h2.h.2.s.6
-define d/dh2.h.2.s.1 = mul d/dh2.h.2.1 dh2.h.2.1/dh2.h.2.s
-define d/dh2.h.2.s = sum_like d/dh2.h.2.s.1 h2.h.2.s
+define d/dh2.h.2.s.7 = mul d/dh2.h.2.1 dh2.h.2.1/dh2.h.2.s
+define d/dh2.h.2.s = sum_like d/dh2.h.2.s.7 h2.h.2.s
 define dh2.h.2.s/dh2.h.2.s.6 = div 0.5 h2.h.2.s
 
 # h2.h.2.s.6 = add h2.h.2.s.5 1e-05
@@ -744,36 +744,36 @@ define d/dh2.h.2.s.2.1 = div d/dh2.h.2.s.3 4
 define d/dh2.h.2.s.2 = broadcast_like d/dh2.h.2.s.2.1 h2.h.2.s.2 1
 
 # h2.h.2.s.1 = mul h2.h.2.c h2.h.2.c
-define d/dh2.h.2.s.1.1.1 = div d/dh2.h.2.s.2 4
-define d/dh2.h.2.s.1.1 = broadcast_like d/dh2.h.2.s.1.1.1 h2.h.2.s.1 2
+define d/dh2.h.2.s.1.1 = div d/dh2.h.2.s.2 4
+define d/dh2.h.2.s.1 = broadcast_like d/dh2.h.2.s.1.1 h2.h.2.s.1 2
 define dh2.h.2.s.1/dh2.h.2.c = h2.h.2.c
-define dh2.h.2.s.1/dh2.h.2.c.1 = h2.h.2.c
+define dh2.h.2.s.1/dh2.h.2.c.5 = h2.h.2.c
 
 # h2.h.2.c = sub h2.h.1 h2.h.2.c.4
-define d/dh2.h.2.c.1 = mul d/dh2.h.2.s.1.1 dh2.h.2.s.1/dh2.h.2.c
-define d/dh2.h.2.c.2 = mul d/dh2.h.2.s.1.1 dh2.h.2.s.1/dh2.h.2.c.1
-define d/dh2.h.2.c.3 = mul d/dh2.h.2.1 dh2.h.2.1/dh2.h.2.c
-define d/dh2.h.2.c.4 = add d/dh2.h.2.c.1 d/dh2.h.2.c.2
-define d/dh2.h.2.c = add d/dh2.h.2.c.4 d/dh2.h.2.c.3
+define d/dh2.h.2.c.5 = mul d/dh2.h.2.s.1 dh2.h.2.s.1/dh2.h.2.c
+define d/dh2.h.2.c.6 = mul d/dh2.h.2.s.1 dh2.h.2.s.1/dh2.h.2.c.5
+define d/dh2.h.2.c.7 = mul d/dh2.h.2.1 dh2.h.2.1/dh2.h.2.c
+define d/dh2.h.2.c.8 = add d/dh2.h.2.c.5 d/dh2.h.2.c.6
+define d/dh2.h.2.c = add d/dh2.h.2.c.8 d/dh2.h.2.c.7
 define dh2.h.2.c/dh2.h.1 = 1
 define dh2.h.2.c/dh2.h.2.c.4 = -1
 
 # h2.h.2.c.4 = reshape h2.h.2.c.3 [16, 1, 1]
-define d/dh2.h.2.c.4.1.1 = mul d/dh2.h.2.c dh2.h.2.c/dh2.h.2.c.4
-define d/dh2.h.2.c.4.1 = sum_like d/dh2.h.2.c.4.1.1 h2.h.2.c.4
+define d/dh2.h.2.c.4.1 = mul d/dh2.h.2.c dh2.h.2.c/dh2.h.2.c.4
+define d/dh2.h.2.c.4 = sum_like d/dh2.h.2.c.4.1 h2.h.2.c.4
 
 # h2.h.2.c.3 = batch_mean h2.h.2.c.2
-define d/dh2.h.2.c.3.1 = reshape d/dh2.h.2.c.4.1 [16]
+define d/dh2.h.2.c.3 = reshape d/dh2.h.2.c.4 [16]
 
 # h2.h.2.c.2 = mean h2.h.2.c.1 1
-define d/dh2.h.2.c.2.1 = batch_mean d/dh2.h.2.c.3.1
+define d/dh2.h.2.c.2 = batch_mean d/dh2.h.2.c.3
 
 # h2.h.2.c.1 = mean h2.h.1 2
-define d/dh2.h.2.c.1.1.1 = div d/dh2.h.2.c.2.1 4
-define d/dh2.h.2.c.1.1 = broadcast_like d/dh2.h.2.c.1.1.1 h2.h.2.c.1 1
+define d/dh2.h.2.c.1.1 = div d/dh2.h.2.c.2 4
+define d/dh2.h.2.c.1 = broadcast_like d/dh2.h.2.c.1.1 h2.h.2.c.1 1
 
 # h2.h.1 = conv2d h2.1 K3 1 1
-define d/dh2.h.1.1.1 = div d/dh2.h.2.c.1.1 4
+define d/dh2.h.1.1.1 = div d/dh2.h.2.c.1 4
 define d/dh2.h.1.1 = broadcast_like d/dh2.h.1.1.1 h2.h.1 2
 define d/dh2.h.1.2 = mul d/dh2.h.2.c dh2.h.2.c/dh2.h.1
 define d/dh2.h.1 = add d/dh2.h.1.1 d/dh2.h.1.2
@@ -817,12 +817,12 @@ define dh1.2.2/dg2 = 1
 # h1.2.1 = div h1.2.c h1.2.s
 define d/dh1.2.1 = mul d/dh1.2.4 dh1.2.4/dh1.2.1
 define dh1.2.1/dh1.2.c = div 1 h1.2.s
-define dh1.2.1/dh1.2.s.1 = div h1.2.1 h1.2.s
-define dh1.2.1/dh1.2.s = neg dh1.2.1/dh1.2.s.1
+define dh1.2.1/dh1.2.s.7 = div h1.2.1 h1.2.s
+define dh1.2.1/dh1.2.s = neg dh1.2.1/dh1.2.s.7
 
 # h1.2.s = sqrt h1.2.s.6
-define d/dh1.2.s.1 = mul d/dh1.2.1 dh1.2.1/dh1.2.s
-define d/dh1.2.s = sum_like d/dh1.2.s.1 h1.2.s
+define d/dh1.2.s.7 = mul d/dh1.2.1 dh1.2.1/dh1.2.s
+define d/dh1.2.s = sum_like d/dh1.2.s.7 h1.2.s
 define dh1.2.s/dh1.2.s.6 = div 0.5 h1.2.s
 
 # h1.2.s.6 = add h1.2.s.5 1e-05
@@ -843,36 +843,36 @@ define d/dh1.2.s.2.1 = div d/dh1.2.s.3 8
 define d/dh1.2.s.2 = broadcast_like d/dh1.2.s.2.1 h1.2.s.2 1
 
 # h1.2.s.1 = mul h1.2.c h1.2.c
-define d/dh1.2.s.1.1.1 = div d/dh1.2.s.2 8
-define d/dh1.2.s.1.1 = broadcast_like d/dh1.2.s.1.1.1 h1.2.s.1 2
+define d/dh1.2.s.1.1 = div d/dh1.2.s.2 8
+define d/dh1.2.s.1 = broadcast_like d/dh1.2.s.1.1 h1.2.s.1 2
 define dh1.2.s.1/dh1.2.c = h1.2.c
-define dh1.2.s.1/dh1.2.c.1 = h1.2.c
+define dh1.2.s.1/dh1.2.c.5 = h1.2.c
 
 # h1.2.c = sub h1.1 h1.2.c.4
-define d/dh1.2.c.1 = mul d/dh1.2.s.1.1 dh1.2.s.1/dh1.2.c
-define d/dh1.2.c.2 = mul d/dh1.2.s.1.1 dh1.2.s.1/dh1.2.c.1
-define d/dh1.2.c.3 = mul d/dh1.2.1 dh1.2.1/dh1.2.c
-define d/dh1.2.c.4 = add d/dh1.2.c.1 d/dh1.2.c.2
-define d/dh1.2.c = add d/dh1.2.c.4 d/dh1.2.c.3
+define d/dh1.2.c.5 = mul d/dh1.2.s.1 dh1.2.s.1/dh1.2.c
+define d/dh1.2.c.6 = mul d/dh1.2.s.1 dh1.2.s.1/dh1.2.c.5
+define d/dh1.2.c.7 = mul d/dh1.2.1 dh1.2.1/dh1.2.c
+define d/dh1.2.c.8 = add d/dh1.2.c.5 d/dh1.2.c.6
+define d/dh1.2.c = add d/dh1.2.c.8 d/dh1.2.c.7
 define dh1.2.c/dh1.1 = 1
 define dh1.2.c/dh1.2.c.4 = -1
 
 # h1.2.c.4 = reshape h1.2.c.3 [16, 1, 1]
-define d/dh1.2.c.4.1.1 = mul d/dh1.2.c dh1.2.c/dh1.2.c.4
-define d/dh1.2.c.4.1 = sum_like d/dh1.2.c.4.1.1 h1.2.c.4
+define d/dh1.2.c.4.1 = mul d/dh1.2.c dh1.2.c/dh1.2.c.4
+define d/dh1.2.c.4 = sum_like d/dh1.2.c.4.1 h1.2.c.4
 
 # h1.2.c.3 = batch_mean h1.2.c.2
-define d/dh1.2.c.3.1 = reshape d/dh1.2.c.4.1 [16]
+define d/dh1.2.c.3 = reshape d/dh1.2.c.4 [16]
 
 # h1.2.c.2 = mean h1.2.c.1 1
-define d/dh1.2.c.2.1 = batch_mean d/dh1.2.c.3.1
+define d/dh1.2.c.2 = batch_mean d/dh1.2.c.3
 
 # h1.2.c.1 = mean h1.1 2
-define d/dh1.2.c.1.1.1 = div d/dh1.2.c.2.1 8
-define d/dh1.2.c.1.1 = broadcast_like d/dh1.2.c.1.1.1 h1.2.c.1 1
+define d/dh1.2.c.1.1 = div d/dh1.2.c.2 8
+define d/dh1.2.c.1 = broadcast_like d/dh1.2.c.1.1 h1.2.c.1 1
 
 # h1.1 = conv2d h1.h K2 1 1
-define d/dh1.1.1.1 = div d/dh1.2.c.1.1 8
+define d/dh1.1.1.1 = div d/dh1.2.c.1 8
 define d/dh1.1.1 = broadcast_like d/dh1.1.1.1 h1.1 2
 define d/dh1.1.2 = mul d/dh1.2.c dh1.2.c/dh1.1
 define d/dh1.1 = add d/dh1.1.1 d/dh1.1.2
@@ -906,12 +906,12 @@ define dh1.h.2.2/dg1 = 1
 # h1.h.2.1 = div h1.h.2.c h1.h.2.s
 define d/dh1.h.2.1 = mul d/dh1.h.2.4 dh1.h.2.4/dh1.h.2.1
 define dh1.h.2.1/dh1.h.2.c = div 1 h1.h.2.s
-define dh1.h.2.1/dh1.h.2.s.1 = div h1.h.2.1 h1.h.2.s
-define dh1.h.2.1/dh1.h.2.s = neg dh1.h.2.1/dh1.h.2.s.1
+define dh1.h.2.1/dh1.h.2.s.7 = div h1.h.2.1 h1.h.2.s
+define dh1.h.2.1/dh1.h.2.s = neg dh1.h.2.1/dh1.h.2.s.7
 
 # h1.h.2.s = sqrt h1.h.2.s.6
-define d/dh1.h.2.s.1 = mul d/dh1.h.2.1 dh1.h.2.1/dh1.h.2.s
-define d/dh1.h.2.s = sum_like d/dh1.h.2.s.1 h1.h.2.s
+define d/dh1.h.2.s.7 = mul d/dh1.h.2.1 dh1.h.2.1/dh1.h.2.s
+define d/dh1.h.2.s = sum_like d/dh1.h.2.s.7 h1.h.2.s
 define dh1.h.2.s/dh1.h.2.s.6 = div 0.5 h1.h.2.s
 
 # h1.h.2.s.6 = add h1.h.2.s.5 1e-05
@@ -932,44 +932,44 @@ define d/dh1.h.2.s.2.1 = div d/dh1.h.2.s.3 8
 define d/dh1.h.2.s.2 = broadcast_like d/dh1.h.2.s.2.1 h1.h.2.s.2 1
 
 # h1.h.2.s.1 = mul h1.h.2.c h1.h.2.c
-define d/dh1.h.2.s.1.1.1 = div d/dh1.h.2.s.2 8
-define d/dh1.h.2.s.1.1 = broadcast_like d/dh1.h.2.s.1.1.1 h1.h.2.s.1 2
+define d/dh1.h.2.s.1.1 = div d/dh1.h.2.s.2 8
+define d/dh1.h.2.s.1 = broadcast_like d/dh1.h.2.s.1.1 h1.h.2.s.1 2
 define dh1.h.2.s.1/dh1.h.2.c = h1.h.2.c
-define dh1.h.2.s.1/dh1.h.2.c.1 = h1.h.2.c
+define dh1.h.2.s.1/dh1.h.2.c.5 = h1.h.2.c
 
 # h1.h.2.c = sub h1.h.1 h1.h.2.c.4
-define d/dh1.h.2.c.1 = mul d/dh1.h.2.s.1.1 dh1.h.2.s.1/dh1.h.2.c
-define d/dh1.h.2.c.2 = mul d/dh1.h.2.s.1.1 dh1.h.2.s.1/dh1.h.2.c.1
-define d/dh1.h.2.c.3 = mul d/dh1.h.2.1 dh1.h.2.1/dh1.h.2.c
-define d/dh1.h.2.c.4 = add d/dh1.h.2.c.1 d/dh1.h.2.c.2
-define d/dh1.h.2.c = add d/dh1.h.2.c.4 d/dh1.h.2.c.3
+define d/dh1.h.2.c.5 = mul d/dh1.h.2.s.1 dh1.h.2.s.1/dh1.h.2.c
+define d/dh1.h.2.c.6 = mul d/dh1.h.2.s.1 dh1.h.2.s.1/dh1.h.2.c.5
+define d/dh1.h.2.c.7 = mul d/dh1.h.2.1 dh1.h.2.1/dh1.h.2.c
+define d/dh1.h.2.c.8 = add d/dh1.h.2.c.5 d/dh1.h.2.c.6
+define d/dh1.h.2.c = add d/dh1.h.2.c.8 d/dh1.h.2.c.7
 define dh1.h.2.c/dh1.h.1 = 1
 define dh1.h.2.c/dh1.h.2.c.4 = -1
 
 # h1.h.2.c.4 = reshape h1.h.2.c.3 [16, 1, 1]
-define d/dh1.h.2.c.4.1.1 = mul d/dh1.h.2.c dh1.h.2.c/dh1.h.2.c.4
-define d/dh1.h.2.c.4.1 = sum_like d/dh1.h.2.c.4.1.1 h1.h.2.c.4
+define d/dh1.h.2.c.4.1 = mul d/dh1.h.2.c dh1.h.2.c/dh1.h.2.c.4
+define d/dh1.h.2.c.4 = sum_like d/dh1.h.2.c.4.1 h1.h.2.c.4
 
 # h1.h.2.c.3 = batch_mean h1.h.2.c.2
-define d/dh1.h.2.c.3.1 = reshape d/dh1.h.2.c.4.1 [16]
+define d/dh1.h.2.c.3 = reshape d/dh1.h.2.c.4 [16]
 
 # h1.h.2.c.2 = mean h1.h.2.c.1 1
-define d/dh1.h.2.c.2.1 = batch_mean d/dh1.h.2.c.3.1
+define d/dh1.h.2.c.2 = batch_mean d/dh1.h.2.c.3
 
 # h1.h.2.c.1 = mean h1.h.1 2
-define d/dh1.h.2.c.1.1.1 = div d/dh1.h.2.c.2.1 8
-define d/dh1.h.2.c.1.1 = broadcast_like d/dh1.h.2.c.1.1.1 h1.h.2.c.1 1
+define d/dh1.h.2.c.1.1 = div d/dh1.h.2.c.2 8
+define d/dh1.h.2.c.1 = broadcast_like d/dh1.h.2.c.1.1 h1.h.2.c.1 1
 
 # h1.h.1 = conv2d h0 K1 1 1
-define d/dh1.h.1.1.1 = div d/dh1.h.2.c.1.1 8
+define d/dh1.h.1.1.1 = div d/dh1.h.2.c.1 8
 define d/dh1.h.1.1 = broadcast_like d/dh1.h.1.1.1 h1.h.1 2
 define d/dh1.h.1.2 = mul d/dh1.h.2.c dh1.h.2.c/dh1.h.1
 define d/dh1.h.1 = add d/dh1.h.1.1 d/dh1.h.1.2
 
 # h0 = relu h0.3
-define d/dh0.1 = conv2d_image_grad d/dh1.h.1 K1 h0 1 1
-define d/dh0.2 = mul d/dh1.3 dh1.3/dh0
-define d/dh0 = add d/dh0.1 d/dh0.2
+define d/dh0.4 = conv2d_image_grad d/dh1.h.1 K1 h0 1 1
+define d/dh0.5 = mul d/dh1.3 dh1.3/dh0
+define d/dh0 = add d/dh0.4 d/dh0.5
 define dh0/dh0.3 = step h0.3
 
 # h0.3 = add h0.3.4 h0.3.5
@@ -997,12 +997,12 @@ define dh0.3.2/dg0 = 1
 # h0.3.1 = div h0.3.c h0.3.s
 define d/dh0.3.1 = mul d/dh0.3.4 dh0.3.4/dh0.3.1
 define dh0.3.1/dh0.3.c = div 1 h0.3.s
-define dh0.3.1/dh0.3.s.1 = div h0.3.1 h0.3.s
-define dh0.3.1/dh0.3.s = neg dh0.3.1/dh0.3.s.1
+define dh0.3.1/dh0.3.s.7 = div h0.3.1 h0.3.s
+define dh0.3.1/dh0.3.s = neg dh0.3.1/dh0.3.s.7
 
 # h0.3.s = sqrt h0.3.s.6
-define d/dh0.3.s.1 = mul d/dh0.3.1 dh0.3.1/dh0.3.s
-define d/dh0.3.s = sum_like d/dh0.3.s.1 h0.3.s
+define d/dh0.3.s.7 = mul d/dh0.3.1 dh0.3.1/dh0.3.s
+define d/dh0.3.s = sum_like d/dh0.3.s.7 h0.3.s
 define dh0.3.s/dh0.3.s.6 = div 0.5 h0.3.s
 
 # h0.3.s.6 = add h0.3.s.5 1e-05
@@ -1023,42 +1023,42 @@ define d/dh0.3.s.2.1 = div d/dh0.3.s.3 8
 define d/dh0.3.s.2 = broadcast_like d/dh0.3.s.2.1 h0.3.s.2 1
 
 # h0.3.s.1 = mul h0.3.c h0.3.c
-define d/dh0.3.s.1.1.1 = div d/dh0.3.s.2 8
-define d/dh0.3.s.1.1 = broadcast_like d/dh0.3.s.1.1.1 h0.3.s.1 2
+define d/dh0.3.s.1.1 = div d/dh0.3.s.2 8
+define d/dh0.3.s.1 = broadcast_like d/dh0.3.s.1.1 h0.3.s.1 2
 define dh0.3.s.1/dh0.3.c = h0.3.c
-define dh0.3.s.1/dh0.3.c.1 = h0.3.c
+define dh0.3.s.1/dh0.3.c.5 = h0.3.c
 
 # h0.3.c = sub h0.2 h0.3.c.4
-define d/dh0.3.c.1 = mul d/dh0.3.s.1.1 dh0.3.s.1/dh0.3.c
-define d/dh0.3.c.2 = mul d/dh0.3.s.1.1 dh0.3.s.1/dh0.3.c.1
-define d/dh0.3.c.3 = mul d/dh0.3.1 dh0.3.1/dh0.3.c
-define d/dh0.3.c.4 = add d/dh0.3.c.1 d/dh0.3.c.2
-define d/dh0.3.c = add d/dh0.3.c.4 d/dh0.3.c.3
+define d/dh0.3.c.5 = mul d/dh0.3.s.1 dh0.3.s.1/dh0.3.c
+define d/dh0.3.c.6 = mul d/dh0.3.s.1 dh0.3.s.1/dh0.3.c.5
+define d/dh0.3.c.7 = mul d/dh0.3.1 dh0.3.1/dh0.3.c
+define d/dh0.3.c.8 = add d/dh0.3.c.5 d/dh0.3.c.6
+define d/dh0.3.c = add d/dh0.3.c.8 d/dh0.3.c.7
 define dh0.3.c/dh0.2 = 1
 define dh0.3.c/dh0.3.c.4 = -1
 
 # h0.3.c.4 = reshape h0.3.c.3 [16, 1, 1]
-define d/dh0.3.c.4.1.1 = mul d/dh0.3.c dh0.3.c/dh0.3.c.4
-define d/dh0.3.c.4.1 = sum_like d/dh0.3.c.4.1.1 h0.3.c.4
+define d/dh0.3.c.4.1 = mul d/dh0.3.c dh0.3.c/dh0.3.c.4
+define d/dh0.3.c.4 = sum_like d/dh0.3.c.4.1 h0.3.c.4
 
 # h0.3.c.3 = batch_mean h0.3.c.2
-define d/dh0.3.c.3.1 = reshape d/dh0.3.c.4.1 [16]
+define d/dh0.3.c.3 = reshape d/dh0.3.c.4 [16]
 
 # h0.3.c.2 = mean h0.3.c.1 1
-define d/dh0.3.c.2.1 = batch_mean d/dh0.3.c.3.1
+define d/dh0.3.c.2 = batch_mean d/dh0.3.c.3
 
 # h0.3.c.1 = mean h0.2 2
-define d/dh0.3.c.1.1.1 = div d/dh0.3.c.2.1 8
-define d/dh0.3.c.1.1 = broadcast_like d/dh0.3.c.1.1.1 h0.3.c.1 1
+define d/dh0.3.c.1.1 = div d/dh0.3.c.2 8
+define d/dh0.3.c.1 = broadcast_like d/dh0.3.c.1.1 h0.3.c.1 1
 
 # h0.2 = conv2d h0.1 K0 1 1
-define d/dh0.2.1.1.1 = div d/dh0.3.c.1.1 8
-define d/dh0.2.1.1 = broadcast_like d/dh0.2.1.1.1 h0.2 2
-define d/dh0.2.1.2 = mul d/dh0.3.c dh0.3.c/dh0.2
-define d/dh0.2.1 = add d/dh0.2.1.1 d/dh0.2.1.2
+define d/dh0.2.1.1 = div d/dh0.3.c.1 8
+define d/dh0.2.1 = broadcast_like d/dh0.2.1.1 h0.2 2
+define d/dh0.2.2 = mul d/dh0.3.c dh0.3.c/dh0.2
+define d/dh0.2 = add d/dh0.2.1 d/dh0.2.2
 
 # h0.1 = reshape x [1, 8, 8]
-define d/dh0.1.1 = conv2d_image_grad d/dh0.2.1 K0 h0.1 1 1
+define d/dh0.1 = conv2d_image_grad d/dh0.2 K0 h0.1 1 1
 
 # weight b
 define d/db = mul d/dscores dscores/db
@@ -1109,7 +1109,7 @@ define d/db0 = reshape d/dh0.3.5 [16]
 define d/dg0 = mul d/dh0.3.2 dh0.3.2/dg0
 
 # weight K0
-define d/dK0 = conv2d_kernel_grad d/dh0.2.1 h0.1 K0 1 1
+define d/dK0 = conv2d_kernel_grad d/dh0.2 h0.1 K0 1 1
 
 # exp_output label
 define d/dlabel.1 = broadcast_like 0 label
@@ -1117,4 +1117,4 @@ define d/dlabel.2 = mul d/dcorrect dcorrect/dlabel
 define d/dlabel = add d/dlabel.1 d/dlabel.2
 
 # input x
-define d/dx = reshape d/dh0.1.1 [8, 8]
+define d/dx = reshape d/dh0.1 [8, 8]

@@ -131,12 +131,12 @@ declare intvar xent.2 [10]
 declare intvar xent.3
 declare intvar d/dxent.1 [10]
 declare intvar dxent.1/dscores [10]
-declare intvar d/dscores.1
-declare intvar d/dscores.2 [10]
+declare intvar d/dscores.4
+declare intvar d/dscores.5 [10]
 declare intvar d/dscores [10]
 declare intvar dscores.3/dscores.2 [16, 10]
-declare intvar d/dscores.2.1 [16]
-declare intvar d/dscores.1.1 [16, 1, 1]
+declare intvar d/dscores.2 [16]
+declare intvar d/dscores.1 [16, 1, 1]
 declare intvar d/dh2 [16, 4, 4]
 declare intvar dh2/dh2.4 [16, 4, 4]
 declare intvar d/dh2.4 [16, 4, 4]
@@ -146,9 +146,9 @@ declare intvar d/dh2.3.3 [16, 1, 1]
 declare intvar d/dh2.3.2 [16]
 declare intvar d/dh2.3.1 [16, 4, 4]
 declare intvar dh2.3.1/dh2.3.c [16, 1, 1]
-declare intvar dh2.3.1/dh2.3.s.1 [16, 4, 4]
+declare intvar dh2.3.1/dh2.3.s.7 [16, 4, 4]
 declare intvar dh2.3.1/dh2.3.s [16, 4, 4]
-declare intvar d/dh2.3.s.1 [16, 4, 4]
+declare intvar d/dh2.3.s.7 [16, 4, 4]
 declare intvar d/dh2.3.s [16, 1, 1]
 declare intvar dh2.3.s/dh2.3.s.6 [16, 1, 1]
 declare intvar d/dh2.3.s.6 [16, 1, 1]
@@ -156,18 +156,18 @@ declare intvar d/dh2.3.s.4 [16]
 declare intvar d/dh2.3.s.3 [16]
 declare intvar d/dh2.3.s.2.1 [16]
 declare intvar d/dh2.3.s.2 [16, 4]
-declare intvar d/dh2.3.s.1.1.1 [16, 4]
-declare intvar d/dh2.3.s.1.1 [16, 4, 4]
-declare intvar d/dh2.3.c.1 [16, 4, 4]
-declare intvar d/dh2.3.c.3 [16, 4, 4]
-declare intvar d/dh2.3.c.4 [16, 4, 4]
+declare intvar d/dh2.3.s.1.1 [16, 4]
+declare intvar d/dh2.3.s.1 [16, 4, 4]
+declare intvar d/dh2.3.c.5 [16, 4, 4]
+declare intvar d/dh2.3.c.7 [16, 4, 4]
+declare intvar d/dh2.3.c.8 [16, 4, 4]
 declare intvar d/dh2.3.c [16, 4, 4]
-declare intvar d/dh2.3.c.4.1.1 [16, 4, 4]
-declare intvar d/dh2.3.c.4.1 [16, 1, 1]
-declare intvar d/dh2.3.c.3.1 [16]
-declare intvar d/dh2.3.c.2.1 [16]
-declare intvar d/dh2.3.c.1.1.1 [16]
-declare intvar d/dh2.3.c.1.1 [16, 4]
+declare intvar d/dh2.3.c.4.1 [16, 4, 4]
+declare intvar d/dh2.3.c.4 [16, 1, 1]
+declare intvar d/dh2.3.c.3 [16]
+declare intvar d/dh2.3.c.2 [16]
+declare intvar d/dh2.3.c.1.1 [16]
+declare intvar d/dh2.3.c.1 [16, 4]
 declare intvar d/dh2.2.1.1 [16, 4]
 declare intvar d/dh2.2.1 [16, 4, 4]
 declare intvar d/dh2.2 [16, 4, 4]
@@ -180,9 +180,9 @@ declare intvar d/dh2.h.2.3 [16, 1, 1]
 declare intvar d/dh2.h.2.2 [16]
 declare intvar d/dh2.h.2.1 [16, 4, 4]
 declare intvar dh2.h.2.1/dh2.h.2.c [16, 1, 1]
-declare intvar dh2.h.2.1/dh2.h.2.s.1 [16, 4, 4]
+declare intvar dh2.h.2.1/dh2.h.2.s.7 [16, 4, 4]
 declare intvar dh2.h.2.1/dh2.h.2.s [16, 4, 4]
-declare intvar d/dh2.h.2.s.1 [16, 4, 4]
+declare intvar d/dh2.h.2.s.7 [16, 4, 4]
 declare intvar d/dh2.h.2.s [16, 1, 1]
 declare intvar dh2.h.2.s/dh2.h.2.s.6 [16, 1, 1]
 declare intvar d/dh2.h.2.s.6 [16, 1, 1]
@@ -190,18 +190,18 @@ declare intvar d/dh2.h.2.s.4 [16]
 declare intvar d/dh2.h.2.s.3 [16]
 declare intvar d/dh2.h.2.s.2.1 [16]
 declare intvar d/dh2.h.2.s.2 [16, 4]
-declare intvar d/dh2.h.2.s.1.1.1 [16, 4]
-declare intvar d/dh2.h.2.s.1.1 [16, 4, 4]
-declare intvar d/dh2.h.2.c.1 [16, 4, 4]
-declare intvar d/dh2.h.2.c.3 [16, 4, 4]
-declare intvar d/dh2.h.2.c.4 [16, 4, 4]
+declare intvar d/dh2.h.2.s.1.1 [16, 4]
+declare intvar d/dh2.h.2.s.1 [16, 4, 4]
+declare intvar d/dh2.h.2.c.5 [16, 4, 4]
+declare intvar d/dh2.h.2.c.7 [16, 4, 4]
+declare intvar d/dh2.h.2.c.8 [16, 4, 4]
 declare intvar d/dh2.h.2.c [16, 4, 4]
-declare intvar d/dh2.h.2.c.4.1.1 [16, 4, 4]
-declare intvar d/dh2.h.2.c.4.1 [16, 1, 1]
-declare intvar d/dh2.h.2.c.3.1 [16]
-declare intvar d/dh2.h.2.c.2.1 [16]
-declare intvar d/dh2.h.2.c.1.1.1 [16]
-declare intvar d/dh2.h.2.c.1.1 [16, 4]
+declare intvar d/dh2.h.2.c.4.1 [16, 4, 4]
+declare intvar d/dh2.h.2.c.4 [16, 1, 1]
+declare intvar d/dh2.h.2.c.3 [16]
+declare intvar d/dh2.h.2.c.2 [16]
+declare intvar d/dh2.h.2.c.1.1 [16]
+declare intvar d/dh2.h.2.c.1 [16, 4]
 declare intvar d/dh2.h.1.1.1 [16, 4]
 declare intvar d/dh2.h.1.1 [16, 4, 4]
 declare intvar d/dh2.h.1 [16, 4, 4]
@@ -216,9 +216,9 @@ declare intvar d/dh1.2.3 [16, 1, 1]
 declare intvar d/dh1.2.2 [16]
 declare intvar d/dh1.2.1 [16, 8, 8]
 declare intvar dh1.2.1/dh1.2.c [16, 1, 1]
-declare intvar dh1.2.1/dh1.2.s.1 [16, 8, 8]
+declare intvar dh1.2.1/dh1.2.s.7 [16, 8, 8]
 declare intvar dh1.2.1/dh1.2.s [16, 8, 8]
-declare intvar d/dh1.2.s.1 [16, 8, 8]
+declare intvar d/dh1.2.s.7 [16, 8, 8]
 declare intvar d/dh1.2.s [16, 1, 1]
 declare intvar dh1.2.s/dh1.2.s.6 [16, 1, 1]
 declare intvar d/dh1.2.s.6 [16, 1, 1]
@@ -226,18 +226,18 @@ declare intvar d/dh1.2.s.4 [16]
 declare intvar d/dh1.2.s.3 [16]
 declare intvar d/dh1.2.s.2.1 [16]
 declare intvar d/dh1.2.s.2 [16, 8]
-declare intvar d/dh1.2.s.1.1.1 [16, 8]
-declare intvar d/dh1.2.s.1.1 [16, 8, 8]
-declare intvar d/dh1.2.c.1 [16, 8, 8]
-declare intvar d/dh1.2.c.3 [16, 8, 8]
-declare intvar d/dh1.2.c.4 [16, 8, 8]
+declare intvar d/dh1.2.s.1.1 [16, 8]
+declare intvar d/dh1.2.s.1 [16, 8, 8]
+declare intvar d/dh1.2.c.5 [16, 8, 8]
+declare intvar d/dh1.2.c.7 [16, 8, 8]
+declare intvar d/dh1.2.c.8 [16, 8, 8]
 declare intvar d/dh1.2.c [16, 8, 8]
-declare intvar d/dh1.2.c.4.1.1 [16, 8, 8]
-declare intvar d/dh1.2.c.4.1 [16, 1, 1]
-declare intvar d/dh1.2.c.3.1 [16]
-declare intvar d/dh1.2.c.2.1 [16]
-declare intvar d/dh1.2.c.1.1.1 [16]
-declare intvar d/dh1.2.c.1.1 [16, 8]
+declare intvar d/dh1.2.c.4.1 [16, 8, 8]
+declare intvar d/dh1.2.c.4 [16, 1, 1]
+declare intvar d/dh1.2.c.3 [16]
+declare intvar d/dh1.2.c.2 [16]
+declare intvar d/dh1.2.c.1.1 [16]
+declare intvar d/dh1.2.c.1 [16, 8]
 declare intvar d/dh1.1.1.1 [16, 8]
 declare intvar d/dh1.1.1 [16, 8, 8]
 declare intvar d/dh1.1 [16, 8, 8]
@@ -250,9 +250,9 @@ declare intvar d/dh1.h.2.3 [16, 1, 1]
 declare intvar d/dh1.h.2.2 [16]
 declare intvar d/dh1.h.2.1 [16, 8, 8]
 declare intvar dh1.h.2.1/dh1.h.2.c [16, 1, 1]
-declare intvar dh1.h.2.1/dh1.h.2.s.1 [16, 8, 8]
+declare intvar dh1.h.2.1/dh1.h.2.s.7 [16, 8, 8]
 declare intvar dh1.h.2.1/dh1.h.2.s [16, 8, 8]
-declare intvar d/dh1.h.2.s.1 [16, 8, 8]
+declare intvar d/dh1.h.2.s.7 [16, 8, 8]
 declare intvar d/dh1.h.2.s [16, 1, 1]
 declare intvar dh1.h.2.s/dh1.h.2.s.6 [16, 1, 1]
 declare intvar d/dh1.h.2.s.6 [16, 1, 1]
@@ -260,22 +260,22 @@ declare intvar d/dh1.h.2.s.4 [16]
 declare intvar d/dh1.h.2.s.3 [16]
 declare intvar d/dh1.h.2.s.2.1 [16]
 declare intvar d/dh1.h.2.s.2 [16, 8]
-declare intvar d/dh1.h.2.s.1.1.1 [16, 8]
-declare intvar d/dh1.h.2.s.1.1 [16, 8, 8]
-declare intvar d/dh1.h.2.c.1 [16, 8, 8]
-declare intvar d/dh1.h.2.c.3 [16, 8, 8]
-declare intvar d/dh1.h.2.c.4 [16, 8, 8]
+declare intvar d/dh1.h.2.s.1.1 [16, 8]
+declare intvar d/dh1.h.2.s.1 [16, 8, 8]
+declare intvar d/dh1.h.2.c.5 [16, 8, 8]
+declare intvar d/dh1.h.2.c.7 [16, 8, 8]
+declare intvar d/dh1.h.2.c.8 [16, 8, 8]
 declare intvar d/dh1.h.2.c [16, 8, 8]
-declare intvar d/dh1.h.2.c.4.1.1 [16, 8, 8]
-declare intvar d/dh1.h.2.c.4.1 [16, 1, 1]
-declare intvar d/dh1.h.2.c.3.1 [16]
-declare intvar d/dh1.h.2.c.2.1 [16]
-declare intvar d/dh1.h.2.c.1.1.1 [16]
-declare intvar d/dh1.h.2.c.1.1 [16, 8]
+declare intvar d/dh1.h.2.c.4.1 [16, 8, 8]
+declare intvar d/dh1.h.2.c.4 [16, 1, 1]
+declare intvar d/dh1.h.2.c.3 [16]
+declare intvar d/dh1.h.2.c.2 [16]
+declare intvar d/dh1.h.2.c.1.1 [16]
+declare intvar d/dh1.h.2.c.1 [16, 8]
 declare intvar d/dh1.h.1.1.1 [16, 8]
 declare intvar d/dh1.h.1.1 [16, 8, 8]
 declare intvar d/dh1.h.1 [16, 8, 8]
-declare intvar d/dh0.1 [16, 8, 8]
+declare intvar d/dh0.4 [16, 8, 8]
 declare intvar d/dh0 [16, 8, 8]
 declare intvar dh0/dh0.3 [16, 8, 8]
 declare intvar d/dh0.3 [16, 8, 8]
@@ -285,9 +285,9 @@ declare intvar d/dh0.3.3 [16, 1, 1]
 declare intvar d/dh0.3.2 [16]
 declare intvar d/dh0.3.1 [16, 8, 8]
 declare intvar dh0.3.1/dh0.3.c [16, 1, 1]
-declare intvar dh0.3.1/dh0.3.s.1 [16, 8, 8]
+declare intvar dh0.3.1/dh0.3.s.7 [16, 8, 8]
 declare intvar dh0.3.1/dh0.3.s [16, 8, 8]
-declare intvar d/dh0.3.s.1 [16, 8, 8]
+declare intvar d/dh0.3.s.7 [16, 8, 8]
 declare intvar d/dh0.3.s [16, 1, 1]
 declare intvar dh0.3.s/dh0.3.s.6 [16, 1, 1]
 declare intvar d/dh0.3.s.6 [16, 1, 1]
@@ -295,21 +295,21 @@ declare intvar d/dh0.3.s.4 [16]
 declare intvar d/dh0.3.s.3 [16]
 declare intvar d/dh0.3.s.2.1 [16]
 declare intvar d/dh0.3.s.2 [16, 8]
-declare intvar d/dh0.3.s.1.1.1 [16, 8]
-declare intvar d/dh0.3.s.1.1 [16, 8, 8]
-declare intvar d/dh0.3.c.1 [16, 8, 8]
-declare intvar d/dh0.3.c.3 [16, 8, 8]
-declare intvar d/dh0.3.c.4 [16, 8, 8]
+declare intvar d/dh0.3.s.1.1 [16, 8]
+declare intvar d/dh0.3.s.1 [16, 8, 8]
+declare intvar d/dh0.3.c.5 [16, 8, 8]
+declare intvar d/dh0.3.c.7 [16, 8, 8]
+declare intvar d/dh0.3.c.8 [16, 8, 8]
 declare intvar d/dh0.3.c [16, 8, 8]
-declare intvar d/dh0.3.c.4.1.1 [16, 8, 8]
-declare intvar d/dh0.3.c.4.1 [16, 1, 1]
-declare intvar d/dh0.3.c.3.1 [16]
-declare intvar d/dh0.3.c.2.1 [16]
-declare intvar d/dh0.3.c.1.1.1 [16]
-declare intvar d/dh0.3.c.1.1 [16, 8]
-declare intvar d/dh0.2.1.1.1 [16, 8]
-declare intvar d/dh0.2.1.1 [16, 8, 8]
+declare intvar d/dh0.3.c.4.1 [16, 8, 8]
+declare intvar d/dh0.3.c.4 [16, 1, 1]
+declare intvar d/dh0.3.c.3 [16]
+declare intvar d/dh0.3.c.2 [16]
+declare intvar d/dh0.3.c.1.1 [16]
+declare intvar d/dh0.3.c.1 [16, 8]
+declare intvar d/dh0.2.1.1 [16, 8]
 declare intvar d/dh0.2.1 [16, 8, 8]
+declare intvar d/dh0.2 [16, 8, 8]
 declare output d/db [10]
 declare output d/dW [10, 16]
 declare output d/db4 [16]
@@ -448,21 +448,21 @@ define d/dxent.1 = neg xent.2
 define dxent.1/dscores = softmax scores
 
 # scores = add scores.3 b
-define d/dscores.1 = sum d/dxent.1
-define d/dscores.2 = mul dxent.1/dscores d/dscores.1
-define d/dscores = sub d/dxent.1 d/dscores.2
+define d/dscores.4 = sum d/dxent.1
+define d/dscores.5 = mul dxent.1/dscores d/dscores.4
+define d/dscores = sub d/dxent.1 d/dscores.5
 
 # scores.3 = matmul W scores.2
 define dscores.3/dscores.2 = transpose W
 
 # scores.2 = flatten scores.1
-define d/dscores.2.1 = matmul dscores.3/dscores.2 d/dscores
+define d/dscores.2 = matmul dscores.3/dscores.2 d/dscores
 
 # scores.1 = avgpool2d h2 4
-define d/dscores.1.1 = reshape d/dscores.2.1 [16, 1, 1]
+define d/dscores.1 = reshape d/dscores.2 [16, 1, 1]
 
 # h2 = relu h2.4
-define d/dh2 = avgpool2d_grad d/dscores.1.1 h2 4
+define d/dh2 = avgpool2d_grad d/dscores.1 h2 4
 define dh2/dh2.4 = step h2.4
 
 # h2.4 = add h2.1 h2.3
@@ -481,12 +481,12 @@ define d/dh2.3.2 = reshape d/dh2.3.3 [16]
 # h2.3.1 = div h2.3.c h2.3.s
 define d/dh2.3.1 = mul d/dh2.4 h2.3.3
 define dh2.3.1/dh2.3.c = div 1 h2.3.s
-define dh2.3.1/dh2.3.s.1 = div h2.3.1 h2.3.s
-define dh2.3.1/dh2.3.s = neg dh2.3.1/dh2.3.s.1
+define dh2.3.1/dh2.3.s.7 = div h2.3.1 h2.3.s
+define dh2.3.1/dh2.3.s = neg dh2.3.1/dh2.3.s.7
 
 # h2.3.s = sqrt h2.3.s.6
-define d/dh2.3.s.1 = mul d/dh2.3.1 dh2.3.1/dh2.3.s
-define d/dh2.3.s = sum_like d/dh2.3.s.1 h2.3.s
+define d/dh2.3.s.7 = mul d/dh2.3.1 dh2.3.1/dh2.3.s
+define d/dh2.3.s = sum_like d/dh2.3.s.7 h2.3.s
 define dh2.3.s/dh2.3.s.6 = div 0.5 h2.3.s
 
 # h2.3.s.6 = add h2.3.s.5 1e-05
@@ -503,31 +503,31 @@ define d/dh2.3.s.2.1 = div d/dh2.3.s.3 4
 define d/dh2.3.s.2 = broadcast_like d/dh2.3.s.2.1 h2.3.s.2 1
 
 # h2.3.s.1 = mul h2.3.c h2.3.c
-define d/dh2.3.s.1.1.1 = div d/dh2.3.s.2 4
-define d/dh2.3.s.1.1 = broadcast_like d/dh2.3.s.1.1.1 h2.3.s.1 2
+define d/dh2.3.s.1.1 = div d/dh2.3.s.2 4
+define d/dh2.3.s.1 = broadcast_like d/dh2.3.s.1.1 h2.3.s.1 2
 
 # h2.3.c = sub h2.2 h2.3.c.4
-define d/dh2.3.c.1 = mul d/dh2.3.s.1.1 h2.3.c
-define d/dh2.3.c.3 = mul d/dh2.3.1 dh2.3.1/dh2.3.c
-define d/dh2.3.c.4 = add d/dh2.3.c.1 d/dh2.3.c.1
-define d/dh2.3.c = add d/dh2.3.c.4 d/dh2.3.c.3
+define d/dh2.3.c.5 = mul d/dh2.3.s.1 h2.3.c
+define d/dh2.3.c.7 = mul d/dh2.3.1 dh2.3.1/dh2.3.c
+define d/dh2.3.c.8 = add d/dh2.3.c.5 d/dh2.3.c.5
+define d/dh2.3.c = add d/dh2.3.c.8 d/dh2.3.c.7
 
 # h2.3.c.4 = reshape h2.3.c.3 [16, 1, 1]
-define d/dh2.3.c.4.1.1 = neg d/dh2.3.c
-define d/dh2.3.c.4.1 = sum_like d/dh2.3.c.4.1.1 h2.3.c.4
+define d/dh2.3.c.4.1 = neg d/dh2.3.c
+define d/dh2.3.c.4 = sum_like d/dh2.3.c.4.1 h2.3.c.4
 
 # h2.3.c.3 = batch_mean h2.3.c.2
-define d/dh2.3.c.3.1 = reshape d/dh2.3.c.4.1 [16]
+define d/dh2.3.c.3 = reshape d/dh2.3.c.4 [16]
 
 # h2.3.c.2 = mean h2.3.c.1 1
-define d/dh2.3.c.2.1 = batch_mean d/dh2.3.c.3.1
+define d/dh2.3.c.2 = batch_mean d/dh2.3.c.3
 
 # h2.3.c.1 = mean h2.2 2
-define d/dh2.3.c.1.1.1 = div d/dh2.3.c.2.1 4
-define d/dh2.3.c.1.1 = broadcast_like d/dh2.3.c.1.1.1 h2.3.c.1 1
+define d/dh2.3.c.1.1 = div d/dh2.3.c.2 4
+define d/dh2.3.c.1 = broadcast_like d/dh2.3.c.1.1 h2.3.c.1 1
 
 # h2.2 = conv2d h2.h K4 1 1
-define d/dh2.2.1.1 = div d/dh2.3.c.1.1 4
+define d/dh2.2.1.1 = div d/dh2.3.c.1 4
 define d/dh2.2.1 = broadcast_like d/dh2.2.1.1 h2.2 2
 define d/dh2.2 = add d/dh2.2.1 d/dh2.3.c
 
@@ -551,12 +551,12 @@ define d/dh2.h.2.2 = reshape d/dh2.h.2.3 [16]
 # h2.h.2.1 = div h2.h.2.c h2.h.2.s
 define d/dh2.h.2.1 = mul d/dh2.h.2 h2.h.2.3
 define dh2.h.2.1/dh2.h.2.c = div 1 h2.h.2.s
-define dh2.h.2.1/dh2.h.2.s.1 = div h2.h.2.1 h2.h.2.s
-define dh2.h.2.1/dh2.h.2.s = neg dh2.h.2.1/dh2.h.2.s.1
+define dh2.h.2.1/dh2.h.2.s.7 = div h2.h.2.1 h2.h.2.s
+define dh2.h.2.1/dh2.h.2.s = neg dh2.h.2.1/dh2.h.2.s.7
 
 # h2.h.2.s = sqrt h2.h.2.s.6
-define d/dh2.h.2.s.1 = mul d/dh2.h.2.1 dh2.h.2.1/dh2.h.2.s
-define d/dh2.h.2.s = sum_like d/dh2.h.2.s.1 h2.h.2.s
+define d/dh2.h.2.s.7 = mul d/dh2.h.2.1 dh2.h.2.1/dh2.h.2.s
+define d/dh2.h.2.s = sum_like d/dh2.h.2.s.7 h2.h.2.s
 define dh2.h.2.s/dh2.h.2.s.6 = div 0.5 h2.h.2.s
 
 # h2.h.2.s.6 = add h2.h.2.s.5 1e-05
@@ -573,31 +573,31 @@ define d/dh2.h.2.s.2.1 = div d/dh2.h.2.s.3 4
 define d/dh2.h.2.s.2 = broadcast_like d/dh2.h.2.s.2.1 h2.h.2.s.2 1
 
 # h2.h.2.s.1 = mul h2.h.2.c h2.h.2.c
-define d/dh2.h.2.s.1.1.1 = div d/dh2.h.2.s.2 4
-define d/dh2.h.2.s.1.1 = broadcast_like d/dh2.h.2.s.1.1.1 h2.h.2.s.1 2
+define d/dh2.h.2.s.1.1 = div d/dh2.h.2.s.2 4
+define d/dh2.h.2.s.1 = broadcast_like d/dh2.h.2.s.1.1 h2.h.2.s.1 2
 
 # h2.h.2.c = sub h2.h.1 h2.h.2.c.4
-define d/dh2.h.2.c.1 = mul d/dh2.h.2.s.1.1 h2.h.2.c
-define d/dh2.h.2.c.3 = mul d/dh2.h.2.1 dh2.h.2.1/dh2.h.2.c
-define d/dh2.h.2.c.4 = add d/dh2.h.2.c.1 d/dh2.h.2.c.1
-define d/dh2.h.2.c = add d/dh2.h.2.c.4 d/dh2.h.2.c.3
+define d/dh2.h.2.c.5 = mul d/dh2.h.2.s.1 h2.h.2.c
+define d/dh2.h.2.c.7 = mul d/dh2.h.2.1 dh2.h.2.1/dh2.h.2.c
+define d/dh2.h.2.c.8 = add d/dh2.h.2.c.5 d/dh2.h.2.c.5
+define d/dh2.h.2.c = add d/dh2.h.2.c.8 d/dh2.h.2.c.7
 
 # h2.h.2.c.4 = reshape h2.h.2.c.3 [16, 1, 1]
-define d/dh2.h.2.c.4.1.1 = neg d/dh2.h.2.c
-define d/dh2.h.2.c.4.1 = sum_like d/dh2.h.2.c.4.1.1 h2.h.2.c.4
+define d/dh2.h.2.c.4.1 = neg d/dh2.h.2.c
+define d/dh2.h.2.c.4 = sum_like d/dh2.h.2.c.4.1 h2.h.2.c.4
 
 # h2.h.2.c.3 = batch_mean h2.h.2.c.2
-define d/dh2.h.2.c.3.1 = reshape d/dh2.h.2.c.4.1 [16]
+define d/dh2.h.2.c.3 = reshape d/dh2.h.2.c.4 [16]
 
 # h2.h.2.c.2 = mean h2.h.2.c.1 1
-define d/dh2.h.2.c.2.1 = batch_mean d/dh2.h.2.c.3.1
+define d/dh2.h.2.c.2 = batch_mean d/dh2.h.2.c.3
 
 # h2.h.2.c.1 = mean h2.h.1 2
-define d/dh2.h.2.c.1.1.1 = div d/dh2.h.2.c.2.1 4
-define d/dh2.h.2.c.1.1 = broadcast_like d/dh2.h.2.c.1.1.1 h2.h.2.c.1 1
+define d/dh2.h.2.c.1.1 = div d/dh2.h.2.c.2 4
+define d/dh2.h.2.c.1 = broadcast_like d/dh2.h.2.c.1.1 h2.h.2.c.1 1
 
 # h2.h.1 = conv2d h2.1 K3 1 1
-define d/dh2.h.1.1.1 = div d/dh2.h.2.c.1.1 4
+define d/dh2.h.1.1.1 = div d/dh2.h.2.c.1 4
 define d/dh2.h.1.1 = broadcast_like d/dh2.h.1.1.1 h2.h.1 2
 define d/dh2.h.1 = add d/dh2.h.1.1 d/dh2.h.2.c
 
@@ -625,12 +625,12 @@ define d/dh1.2.2 = reshape d/dh1.2.3 [16]
 # h1.2.1 = div h1.2.c h1.2.s
 define d/dh1.2.1 = mul d/dh1.3 h1.2.3
 define dh1.2.1/dh1.2.c = div 1 h1.2.s
-define dh1.2.1/dh1.2.s.1 = div h1.2.1 h1.2.s
-define dh1.2.1/dh1.2.s = neg dh1.2.1/dh1.2.s.1
+define dh1.2.1/dh1.2.s.7 = div h1.2.1 h1.2.s
+define dh1.2.1/dh1.2.s = neg dh1.2.1/dh1.2.s.7
 
 # h1.2.s = sqrt h1.2.s.6
-define d/dh1.2.s.1 = mul d/dh1.2.1 dh1.2.1/dh1.2.s
-define d/dh1.2.s = sum_like d/dh1.2.s.1 h1.2.s
+define d/dh1.2.s.7 = mul d/dh1.2.1 dh1.2.1/dh1.2.s
+define d/dh1.2.s = sum_like d/dh1.2.s.7 h1.2.s
 define dh1.2.s/dh1.2.s.6 = div 0.5 h1.2.s
 
 # h1.2.s.6 = add h1.2.s.5 1e-05
@@ -647,31 +647,31 @@ define d/dh1.2.s.2.1 = div d/dh1.2.s.3 8
 define d/dh1.2.s.2 = broadcast_like d/dh1.2.s.2.1 h1.2.s.2 1
 
 # h1.2.s.1 = mul h1.2.c h1.2.c
-define d/dh1.2.s.1.1.1 = div d/dh1.2.s.2 8
-define d/dh1.2.s.1.1 = broadcast_like d/dh1.2.s.1.1.1 h1.2.s.1 2
+define d/dh1.2.s.1.1 = div d/dh1.2.s.2 8
+define d/dh1.2.s.1 = broadcast_like d/dh1.2.s.1.1 h1.2.s.1 2
 
 # h1.2.c = sub h1.1 h1.2.c.4
-define d/dh1.2.c.1 = mul d/dh1.2.s.1.1 h1.2.c
-define d/dh1.2.c.3 = mul d/dh1.2.1 dh1.2.1/dh1.2.c
-define d/dh1.2.c.4 = add d/dh1.2.c.1 d/dh1.2.c.1
-define d/dh1.2.c = add d/dh1.2.c.4 d/dh1.2.c.3
+define d/dh1.2.c.5 = mul d/dh1.2.s.1 h1.2.c
+define d/dh1.2.c.7 = mul d/dh1.2.1 dh1.2.1/dh1.2.c
+define d/dh1.2.c.8 = add d/dh1.2.c.5 d/dh1.2.c.5
+define d/dh1.2.c = add d/dh1.2.c.8 d/dh1.2.c.7
 
 # h1.2.c.4 = reshape h1.2.c.3 [16, 1, 1]
-define d/dh1.2.c.4.1.1 = neg d/dh1.2.c
-define d/dh1.2.c.4.1 = sum_like d/dh1.2.c.4.1.1 h1.2.c.4
+define d/dh1.2.c.4.1 = neg d/dh1.2.c
+define d/dh1.2.c.4 = sum_like d/dh1.2.c.4.1 h1.2.c.4
 
 # h1.2.c.3 = batch_mean h1.2.c.2
-define d/dh1.2.c.3.1 = reshape d/dh1.2.c.4.1 [16]
+define d/dh1.2.c.3 = reshape d/dh1.2.c.4 [16]
 
 # h1.2.c.2 = mean h1.2.c.1 1
-define d/dh1.2.c.2.1 = batch_mean d/dh1.2.c.3.1
+define d/dh1.2.c.2 = batch_mean d/dh1.2.c.3
 
 # h1.2.c.1 = mean h1.1 2
-define d/dh1.2.c.1.1.1 = div d/dh1.2.c.2.1 8
-define d/dh1.2.c.1.1 = broadcast_like d/dh1.2.c.1.1.1 h1.2.c.1 1
+define d/dh1.2.c.1.1 = div d/dh1.2.c.2 8
+define d/dh1.2.c.1 = broadcast_like d/dh1.2.c.1.1 h1.2.c.1 1
 
 # h1.1 = conv2d h1.h K2 1 1
-define d/dh1.1.1.1 = div d/dh1.2.c.1.1 8
+define d/dh1.1.1.1 = div d/dh1.2.c.1 8
 define d/dh1.1.1 = broadcast_like d/dh1.1.1.1 h1.1 2
 define d/dh1.1 = add d/dh1.1.1 d/dh1.2.c
 
@@ -695,12 +695,12 @@ define d/dh1.h.2.2 = reshape d/dh1.h.2.3 [16]
 # h1.h.2.1 = div h1.h.2.c h1.h.2.s
 define d/dh1.h.2.1 = mul d/dh1.h.2 h1.h.2.3
 define dh1.h.2.1/dh1.h.2.c = div 1 h1.h.2.s
-define dh1.h.2.1/dh1.h.2.s.1 = div h1.h.2.1 h1.h.2.s
-define dh1.h.2.1/dh1.h.2.s = neg dh1.h.2.1/dh1.h.2.s.1
+define dh1.h.2.1/dh1.h.2.s.7 = div h1.h.2.1 h1.h.2.s
+define dh1.h.2.1/dh1.h.2.s = neg dh1.h.2.1/dh1.h.2.s.7
 
 # h1.h.2.s = sqrt h1.h.2.s.6
-define d/dh1.h.2.s.1 = mul d/dh1.h.2.1 dh1.h.2.1/dh1.h.2.s
-define d/dh1.h.2.s = sum_like d/dh1.h.2.s.1 h1.h.2.s
+define d/dh1.h.2.s.7 = mul d/dh1.h.2.1 dh1.h.2.1/dh1.h.2.s
+define d/dh1.h.2.s = sum_like d/dh1.h.2.s.7 h1.h.2.s
 define dh1.h.2.s/dh1.h.2.s.6 = div 0.5 h1.h.2.s
 
 # h1.h.2.s.6 = add h1.h.2.s.5 1e-05
@@ -717,37 +717,37 @@ define d/dh1.h.2.s.2.1 = div d/dh1.h.2.s.3 8
 define d/dh1.h.2.s.2 = broadcast_like d/dh1.h.2.s.2.1 h1.h.2.s.2 1
 
 # h1.h.2.s.1 = mul h1.h.2.c h1.h.2.c
-define d/dh1.h.2.s.1.1.1 = div d/dh1.h.2.s.2 8
-define d/dh1.h.2.s.1.1 = broadcast_like d/dh1.h.2.s.1.1.1 h1.h.2.s.1 2
+define d/dh1.h.2.s.1.1 = div d/dh1.h.2.s.2 8
+define d/dh1.h.2.s.1 = broadcast_like d/dh1.h.2.s.1.1 h1.h.2.s.1 2
 
 # h1.h.2.c = sub h1.h.1 h1.h.2.c.4
-define d/dh1.h.2.c.1 = mul d/dh1.h.2.s.1.1 h1.h.2.c
-define d/dh1.h.2.c.3 = mul d/dh1.h.2.1 dh1.h.2.1/dh1.h.2.c
-define d/dh1.h.2.c.4 = add d/dh1.h.2.c.1 d/dh1.h.2.c.1
-define d/dh1.h.2.c = add d/dh1.h.2.c.4 d/dh1.h.2.c.3
+define d/dh1.h.2.c.5 = mul d/dh1.h.2.s.1 h1.h.2.c
+define d/dh1.h.2.c.7 = mul d/dh1.h.2.1 dh1.h.2.1/dh1.h.2.c
+define d/dh1.h.2.c.8 = add d/dh1.h.2.c.5 d/dh1.h.2.c.5
+define d/dh1.h.2.c = add d/dh1.h.2.c.8 d/dh1.h.2.c.7
 
 # h1.h.2.c.4 = reshape h1.h.2.c.3 [16, 1, 1]
-define d/dh1.h.2.c.4.1.1 = neg d/dh1.h.2.c
-define d/dh1.h.2.c.4.1 = sum_like d/dh1.h.2.c.4.1.1 h1.h.2.c.4
+define d/dh1.h.2.c.4.1 = neg d/dh1.h.2.c
+define d/dh1.h.2.c.4 = sum_like d/dh1.h.2.c.4.1 h1.h.2.c.4
 
 # h1.h.2.c.3 = batch_mean h1.h.2.c.2
-define d/dh1.h.2.c.3.1 = reshape d/dh1.h.2.c.4.1 [16]
+define d/dh1.h.2.c.3 = reshape d/dh1.h.2.c.4 [16]
 
 # h1.h.2.c.2 = mean h1.h.2.c.1 1
-define d/dh1.h.2.c.2.1 = batch_mean d/dh1.h.2.c.3.1
+define d/dh1.h.2.c.2 = batch_mean d/dh1.h.2.c.3
 
 # h1.h.2.c.1 = mean h1.h.1 2
-define d/dh1.h.2.c.1.1.1 = div d/dh1.h.2.c.2.1 8
-define d/dh1.h.2.c.1.1 = broadcast_like d/dh1.h.2.c.1.1.1 h1.h.2.c.1 1
+define d/dh1.h.2.c.1.1 = div d/dh1.h.2.c.2 8
+define d/dh1.h.2.c.1 = broadcast_like d/dh1.h.2.c.1.1 h1.h.2.c.1 1
 
 # h1.h.1 = conv2d h0 K1 1 1
-define d/dh1.h.1.1.1 = div d/dh1.h.2.c.1.1 8
+define d/dh1.h.1.1.1 = div d/dh1.h.2.c.1 8
 define d/dh1.h.1.1 = broadcast_like d/dh1.h.1.1.1 h1.h.1 2
 define d/dh1.h.1 = add d/dh1.h.1.1 d/dh1.h.2.c
 
 # h0 = relu h0.3
-define d/dh0.1 = conv2d_image_grad d/dh1.h.1 K1 h0 1 1
-define d/dh0 = add d/dh0.1 d/dh1.3
+define d/dh0.4 = conv2d_image_grad d/dh1.h.1 K1 h0 1 1
+define d/dh0 = add d/dh0.4 d/dh1.3
 define dh0/dh0.3 = step h0.3
 
 # h0.3 = add h0.3.4 h0.3.5
@@ -766,12 +766,12 @@ define d/dh0.3.2 = reshape d/dh0.3.3 [16]
 # h0.3.1 = div h0.3.c h0.3.s
 define d/dh0.3.1 = mul d/dh0.3 h0.3.3
 define dh0.3.1/dh0.3.c = div 1 h0.3.s
-define dh0.3.1/dh0.3.s.1 = div h0.3.1 h0.3.s
-define dh0.3.1/dh0.3.s = neg dh0.3.1/dh0.3.s.1
+define dh0.3.1/dh0.3.s.7 = div h0.3.1 h0.3.s
+define dh0.3.1/dh0.3.s = neg dh0.3.1/dh0.3.s.7
 
 # h0.3.s = sqrt h0.3.s.6
-define d/dh0.3.s.1 = mul d/dh0.3.1 dh0.3.1/dh0.3.s
-define d/dh0.3.s = sum_like d/dh0.3.s.1 h0.3.s
+define d/dh0.3.s.7 = mul d/dh0.3.1 dh0.3.1/dh0.3.s
+define d/dh0.3.s = sum_like d/dh0.3.s.7 h0.3.s
 define dh0.3.s/dh0.3.s.6 = div 0.5 h0.3.s
 
 # h0.3.s.6 = add h0.3.s.5 1e-05
@@ -788,33 +788,33 @@ define d/dh0.3.s.2.1 = div d/dh0.3.s.3 8
 define d/dh0.3.s.2 = broadcast_like d/dh0.3.s.2.1 h0.3.s.2 1
 
 # h0.3.s.1 = mul h0.3.c h0.3.c
-define d/dh0.3.s.1.1.1 = div d/dh0.3.s.2 8
-define d/dh0.3.s.1.1 = broadcast_like d/dh0.3.s.1.1.1 h0.3.s.1 2
+define d/dh0.3.s.1.1 = div d/dh0.3.s.2 8
+define d/dh0.3.s.1 = broadcast_like d/dh0.3.s.1.1 h0.3.s.1 2
 
 # h0.3.c = sub h0.2 h0.3.c.4
-define d/dh0.3.c.1 = mul d/dh0.3.s.1.1 h0.3.c
-define d/dh0.3.c.3 = mul d/dh0.3.1 dh0.3.1/dh0.3.c
-define d/dh0.3.c.4 = add d/dh0.3.c.1 d/dh0.3.c.1
-define d/dh0.3.c = add d/dh0.3.c.4 d/dh0.3.c.3
+define d/dh0.3.c.5 = mul d/dh0.3.s.1 h0.3.c
+define d/dh0.3.c.7 = mul d/dh0.3.1 dh0.3.1/dh0.3.c
+define d/dh0.3.c.8 = add d/dh0.3.c.5 d/dh0.3.c.5
+define d/dh0.3.c = add d/dh0.3.c.8 d/dh0.3.c.7
 
 # h0.3.c.4 = reshape h0.3.c.3 [16, 1, 1]
-define d/dh0.3.c.4.1.1 = neg d/dh0.3.c
-define d/dh0.3.c.4.1 = sum_like d/dh0.3.c.4.1.1 h0.3.c.4
+define d/dh0.3.c.4.1 = neg d/dh0.3.c
+define d/dh0.3.c.4 = sum_like d/dh0.3.c.4.1 h0.3.c.4
 
 # h0.3.c.3 = batch_mean h0.3.c.2
-define d/dh0.3.c.3.1 = reshape d/dh0.3.c.4.1 [16]
+define d/dh0.3.c.3 = reshape d/dh0.3.c.4 [16]
 
 # h0.3.c.2 = mean h0.3.c.1 1
-define d/dh0.3.c.2.1 = batch_mean d/dh0.3.c.3.1
+define d/dh0.3.c.2 = batch_mean d/dh0.3.c.3
 
 # h0.3.c.1 = mean h0.2 2
-define d/dh0.3.c.1.1.1 = div d/dh0.3.c.2.1 8
-define d/dh0.3.c.1.1 = broadcast_like d/dh0.3.c.1.1.1 h0.3.c.1 1
+define d/dh0.3.c.1.1 = div d/dh0.3.c.2 8
+define d/dh0.3.c.1 = broadcast_like d/dh0.3.c.1.1 h0.3.c.1 1
 
 # h0.2 = conv2d h0.1 K0 1 1
-define d/dh0.2.1.1.1 = div d/dh0.3.c.1.1 8
-define d/dh0.2.1.1 = broadcast_like d/dh0.2.1.1.1 h0.2 2
-define d/dh0.2.1 = add d/dh0.2.1.1 d/dh0.3.c
+define d/dh0.2.1.1 = div d/dh0.3.c.1 8
+define d/dh0.2.1 = broadcast_like d/dh0.2.1.1 h0.2 2
+define d/dh0.2 = add d/dh0.2.1 d/dh0.3.c
 
 # weight b
 define d/db = d/dscores
@@ -865,4 +865,4 @@ define d/db0 = reshape d/dh0.3.5 [16]
 define d/dg0 = d/dh0.3.2
 
 # weight K0
-define d/dK0 = conv2d_kernel_grad d/dh0.2.1 h0.1 K0 1 1
+define d/dK0 = conv2d_kernel_grad d/dh0.2 h0.1 K0 1 1

@@ -71,14 +71,14 @@ declare intvar dxent.3/dxent.2 [10]
 declare intvar d/dxent.2 [10]
 declare intvar d/dxent.1 [10]
 declare intvar dxent.1/dscores [10]
-declare intvar d/dscores.1.1
-declare intvar d/dscores.1.2 [10]
-declare intvar d/dscores.1 [10]
+declare intvar d/dscores.2.1
+declare intvar d/dscores.2.2 [10]
 declare intvar d/dscores.2 [10]
+declare intvar d/dscores.3 [10]
 declare intvar d/dscores [10]
 declare intvar dscores/dscores.1
 declare intvar dscores/dc
-declare intvar d/dscores.1.3 [10]
+declare intvar d/dscores.1 [10]
 declare intvar dscores.1/dV [32]
 declare intvar dscores.1/dh8 [32, 10]
 declare intvar d/dh8 [32]
@@ -349,21 +349,21 @@ define d/dxent.1 = mul d/dxent.3 dxent.3/dxent.1
 define dxent.1/dscores = softmax scores
 
 # scores = add scores.1 c
-define d/dscores.1.1 = sum d/dxent.1
-define d/dscores.1.2 = mul dxent.1/dscores d/dscores.1.1
-define d/dscores.1 = sub d/dxent.1 d/dscores.1.2
-define d/dscores.2 = broadcast_like 0 scores
-define d/dscores = add d/dscores.1 d/dscores.2
+define d/dscores.2.1 = sum d/dxent.1
+define d/dscores.2.2 = mul dxent.1/dscores d/dscores.2.1
+define d/dscores.2 = sub d/dxent.1 d/dscores.2.2
+define d/dscores.3 = broadcast_like 0 scores
+define d/dscores = add d/dscores.2 d/dscores.3
 define dscores/dscores.1 = 1
 define dscores/dc = 1
 
 # scores.1 = matmul V h8
-define d/dscores.1.3 = mul d/dscores dscores/dscores.1
+define d/dscores.1 = mul d/dscores dscores/dscores.1
 define dscores.1/dV = h8
 define dscores.1/dh8 = transpose V
 
 # h8 = tanh h8.5
-define d/dh8 = matmul dscores.1/dh8 d/dscores.1.3
+define d/dh8 = matmul dscores.1/dh8 d/dscores.1
 define dh8/dh8.5 = tanh_deriv h8.5
 
 # h8.5 = add h8.4 b
@@ -572,7 +572,7 @@ define d/dh1.1 = matmul dh1.2/dh1.1 d/dh1.2
 define d/dc = mul d/dscores dscores/dc
 
 # weight V
-define d/dV = outer d/dscores.1.3 dscores.1/dV
+define d/dV = outer d/dscores.1 dscores.1/dV
 
 # weight b
 define d/db.1 = mul d/dh1.3 dh1.3/db

@@ -59,8 +59,8 @@ declare intvar xent.2 [10]
 declare intvar xent.3
 declare intvar d/dxent.1 [10]
 declare intvar dxent.1/dscores [10]
-declare intvar d/dscores.1
-declare intvar d/dscores.2 [10]
+declare intvar d/dscores.2
+declare intvar d/dscores.3 [10]
 declare intvar d/dscores [10]
 declare intvar dscores.1/dh8 [32, 10]
 declare intvar d/dh8 [32]
@@ -186,9 +186,9 @@ define d/dxent.1 = neg xent.2
 define dxent.1/dscores = softmax scores
 
 # scores = add scores.1 c
-define d/dscores.1 = sum d/dxent.1
-define d/dscores.2 = mul dxent.1/dscores d/dscores.1
-define d/dscores = sub d/dxent.1 d/dscores.2
+define d/dscores.2 = sum d/dxent.1
+define d/dscores.3 = mul dxent.1/dscores d/dscores.2
+define d/dscores = sub d/dxent.1 d/dscores.3
 
 # scores.1 = matmul V h8
 define dscores.1/dh8 = transpose V

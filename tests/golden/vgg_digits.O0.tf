@@ -48,20 +48,20 @@ declare intvar dxent.3/dxent.2 [10]
 declare intvar d/dxent.2 [10]
 declare intvar d/dxent.1 [10]
 declare intvar dxent.1/dscores [10]
-declare intvar d/dscores.1.1
-declare intvar d/dscores.1.2 [10]
-declare intvar d/dscores.1 [10]
-declare intvar d/dscores.2 [10]
+declare intvar d/dscores.4.1
+declare intvar d/dscores.4.2 [10]
+declare intvar d/dscores.4 [10]
+declare intvar d/dscores.5 [10]
 declare intvar d/dscores [10]
 declare intvar dscores/dscores.3
 declare intvar dscores/db
 declare intvar d/dscores.3 [10]
 declare intvar dscores.3/dW [64]
 declare intvar dscores.3/dscores.2 [64, 10]
-declare intvar d/dscores.2.1 [64]
+declare intvar d/dscores.2 [64]
 declare intvar dscores.2/df [64]
 declare intvar dscores.2/dscores.1 [64]
-declare intvar d/dscores.1.3 [64]
+declare intvar d/dscores.1 [64]
 declare intvar dscores.1/df
 declare intvar d/df.1 [64]
 declare intvar d/df.2 [64]
@@ -166,11 +166,11 @@ define d/dxent.1 = mul d/dxent.3 dxent.3/dxent.1
 define dxent.1/dscores = softmax scores
 
 # scores = add scores.3 b
-define d/dscores.1.1 = sum d/dxent.1
-define d/dscores.1.2 = mul dxent.1/dscores d/dscores.1.1
-define d/dscores.1 = sub d/dxent.1 d/dscores.1.2
-define d/dscores.2 = broadcast_like 0 scores
-define d/dscores = add d/dscores.1 d/dscores.2
+define d/dscores.4.1 = sum d/dxent.1
+define d/dscores.4.2 = mul dxent.1/dscores d/dscores.4.1
+define d/dscores.4 = sub d/dxent.1 d/dscores.4.2
+define d/dscores.5 = broadcast_like 0 scores
+define d/dscores = add d/dscores.4 d/dscores.5
 define dscores/dscores.3 = 1
 define dscores/db = 1
 
@@ -180,17 +180,17 @@ define dscores.3/dW = scores.2
 define dscores.3/dscores.2 = transpose W
 
 # scores.2 = mul f scores.1
-define d/dscores.2.1 = matmul dscores.3/dscores.2 d/dscores.3
+define d/dscores.2 = matmul dscores.3/dscores.2 d/dscores.3
 define dscores.2/df = scores.1
 define dscores.2/dscores.1 = f
 
 # scores.1 = dropout_mask f 0.25
-define d/dscores.1.3 = mul d/dscores.2.1 dscores.2/dscores.1
+define d/dscores.1 = mul d/dscores.2 dscores.2/dscores.1
 define dscores.1/df = 0
 
 # f = flatten a2
-define d/df.1 = mul d/dscores.1.3 dscores.1/df
-define d/df.2 = mul d/dscores.2.1 dscores.2/df
+define d/df.1 = mul d/dscores.1 dscores.1/df
+define d/df.2 = mul d/dscores.2 dscores.2/df
 define d/df = add d/df.1 d/df.2
 
 # a2 = maxpool2d a2.2 2

@@ -36,11 +36,11 @@ declare intvar xent.2 [10]
 declare intvar xent.3
 declare intvar d/dxent.1 [10]
 declare intvar dxent.1/dscores [10]
-declare intvar d/dscores.1
-declare intvar d/dscores.2 [10]
+declare intvar d/dscores.4
+declare intvar d/dscores.5 [10]
 declare intvar d/dscores [10]
 declare intvar dscores.3/dscores.2 [64, 10]
-declare intvar d/dscores.2.1 [64]
+declare intvar d/dscores.2 [64]
 declare intvar d/df [64]
 declare intvar d/da2 [16, 2, 2]
 declare intvar d/da2.2 [16, 4, 4]
@@ -99,18 +99,18 @@ define d/dxent.1 = neg xent.2
 define dxent.1/dscores = softmax scores
 
 # scores = add scores.3 b
-define d/dscores.1 = sum d/dxent.1
-define d/dscores.2 = mul dxent.1/dscores d/dscores.1
-define d/dscores = sub d/dxent.1 d/dscores.2
+define d/dscores.4 = sum d/dxent.1
+define d/dscores.5 = mul dxent.1/dscores d/dscores.4
+define d/dscores = sub d/dxent.1 d/dscores.5
 
 # scores.3 = matmul W scores.2
 define dscores.3/dscores.2 = transpose W
 
 # scores.2 = mul f scores.1
-define d/dscores.2.1 = matmul dscores.3/dscores.2 d/dscores
+define d/dscores.2 = matmul dscores.3/dscores.2 d/dscores
 
 # f = flatten a2
-define d/df = mul d/dscores.2.1 scores.1
+define d/df = mul d/dscores.2 scores.1
 
 # a2 = maxpool2d a2.2 2
 define d/da2 = reshape d/df [16, 2, 2]
