@@ -25,7 +25,6 @@ from ..modes import EVALUATION, Mode
 from ..lang import parse_file
 from ..lang.checks import check, data_indices
 from ..errors import TenflangError
-from ..shapes import fmt_shape
 from .common import (check_outputs, device_option, dtype_option, reports_errors, say,
                      write_output)
 
@@ -81,7 +80,7 @@ def tfevaluate(program_file, inputs_file, weights_file, fmt, out, summary, devic
             say(f"{program_file}: warning: '{name}' is NaN or infinite in {bad} of "
                 f"{len(value)} examples")
     if summary:
-        host = summary_means(program_file, host, shapes)
+        host = summary_means(host)
     if out and out != "-":
         vectors.save_examples(out, host, fmt)
     else:
@@ -89,17 +88,11 @@ def tfevaluate(program_file, inputs_file, weights_file, fmt, out, summary, devic
             host, fmt, count=1 if summary else len(examples))))
 
 
-def summary_means(program_file: str, values: dict, shapes: dict) -> dict:
-    """--summary: the mean over the examples of each scalar output and loss (an
-    accuracy, a mean loss).  A tensor output (10 scores per example) has no
-    meaningful mean over examples: it is left out, and a note says so."""
-    tensors = [n for n in values if shapes[n]]
-    if tensors:
-        listed = ", ".join(f"'{n}' {fmt_shape(shapes[n])}" for n in tensors)
-        say(f"{program_file}: note: --summary averages scalars only; it leaves out {listed} "
-            "(run without --summary for the values of each example)")
-    return {n: None if v is None else v.mean(axis=0, keepdims=True)
-            for n, v in values.items() if not shapes[n]}
+def summary_means(values: dict) -> dict:
+    """--summary: the mean over the examples of every output and loss (design
+    §4): an accuracy, a mean loss; a tensor output's mean is taken entry by
+    entry (the mean of a softmax is how often each class is predicted)."""
+    return {n: None if v is None else v.mean(axis=0, keepdims=True) for n, v in values.items()}
 
 
 def output_format(out: str | None, fmt: str | None) -> str:
