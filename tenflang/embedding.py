@@ -16,6 +16,7 @@ cost, never 50 000 rows per example.
 from __future__ import annotations
 
 from .errors import TenflangError
+from .forwards import bad_index
 from .shapes import Shape, fmt_shape, mismatch
 
 
@@ -47,8 +48,7 @@ def indices(xp, i, n: int, op: str):
         flat = bad.reshape(len(bad), -1)
         k = int(xp.argmax(flat.any(axis=1)))
         value = float(i[k].reshape(-1)[int(xp.argmax(flat[k]))])
-        raise TenflangError(f"{op}: index {value!r} in example {k + 1} is outside 0..{n - 1} "
-                            "(the rows of the table)")
+        raise TenflangError(bad_index(op, "row index", value, k, n))
     return i.astype(xp.int64)
 
 

@@ -280,7 +280,16 @@ def one_hot(xp, y, n):
 
 def outside_classes(y, n: int, k: int) -> str:
     """one_hot's message for the class index of example k."""
-    return f"one_hot: class index {float(y[k])!r} in example {k} (0-based) is outside 0..{n - 1}"
+    return bad_index("one_hot", "class index", float(y[k]), k, n)
+
+
+def bad_index(op: str, noun: str, value: float, k: int, n: int) -> str:
+    """The run-time message for an index that names no row or class, shared by
+    one_hot and take so they read alike.  Worded as the data check
+    (`Examples.check_indices`) words it: 2.5 or NaN is not "outside" 0..n-1,
+    it is not an integer; and the example is counted from 0, as the data
+    check and numpy count it."""
+    return f"{op}: {noun} {value!r} in example {k} (0-based) must be an integer in 0..{n - 1}"
 
 
 def argmax(xp, a):

@@ -196,7 +196,7 @@ def test_computed_class_index_out_of_range_is_reported_at_run_time(run_cli, file
     (files / "none.txt").write_text("{}\n")
     code, out, err = run_cli(["tfevaluate", files / "q.tf", files / "y.txt", files / "none.txt"])
     assert (code, out) == (2, "")
-    assert "error: one_hot: class index 3.0 in example 1 (0-based) is outside 0..2" in err
+    assert "error: one_hot: class index 3.0 in example 1 (0-based) must be an integer in 0..2" in err
     assert "Traceback" not in err
 
 

@@ -167,17 +167,34 @@ def test_a_bad_index_in_the_last_batch_stops_training_before_the_first_step(run_
     assert not (tmp_path / "w.txt").exists()
 
 
-def test_a_computed_index_out_of_range_names_the_example(run_cli, tmp_path):
-    """An index the program computes is checked where it is taken."""
+@pytest.mark.parametrize("bad,shown", [(6, "7.0"), (1.5, "2.5"), (-2, "-1.0")])
+def test_a_computed_index_out_of_range_names_the_example(bad, shown, run_cli, tmp_path):
+    """An index the program computes is checked where it is taken: the example
+    counted from 0 (as the data check counts it), and a fraction called what it
+    is (not an integer), not "outside" the rows."""
     (tmp_path / "p.tf").write_text("declare input i [2]\ndeclare weight W [7, 2]\n"
                                    "declare intvar j [2]\ndeclare output v\n"
                                    "define j = add i 1\ndefine v = take W j\n")
-    (tmp_path / "in.txt").write_text("{i: [0, 1]}\n{i: [3, 6]}\n")
+    (tmp_path / "in.txt").write_text(f"{{i: [0, 1]}}\n{{i: [0, 1]}}\n{{i: [3, {bad}]}}\n")
     (tmp_path / "w.txt").write_text(TABLE_7)
     code, out, err = run_cli(["tfevaluate", "p.tf", "in.txt", "w.txt"], cwd=tmp_path)
     assert code == 2, err
-    assert "take: index 7.0 in example 2 is outside 0..6 (the rows of the table)" in err
-    assert "Traceback" not in err
+    assert f"take: row index {shown} in example 2 (0-based) must be an integer in 0..6" in err
+    assert "outside" not in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("bad", [9.0, 2.5, np.nan])
+def test_take_and_one_hot_word_a_bad_index_alike(bad):
+    """The two run-time index errors differ only in the op and what the index names."""
+    from tenflang import embedding, forwards
+    index = np.array([[0.0], [1.0], [bad]])
+    with pytest.raises(TenflangError) as take_error:
+        embedding.take(np, np.zeros((1, 4)), index)
+    with pytest.raises(TenflangError) as one_hot_error:
+        forwards.one_hot(np, index[:, 0], 4)
+    taken = str(take_error.value).replace("take: row index", "one_hot: class index")
+    assert taken == str(one_hot_error.value)
+    assert f"index {bad!r} in example 2 (0-based) must be an integer in 0..3" in taken
 
 
 def test_a_table_float32_cannot_index_is_refused(tmp_path):
