@@ -221,6 +221,17 @@ ERRORS = {
                                   "'fold' is a definition of its own", ()),
     "not_a_macro": ("define hT = scan tanh h0 xs", (LOOP_LINE, 18),
                     "'tanh' is not a macro defined before this line; 'scan' calls a macro", ()),
+    # a nested operand is shown as written, never as the name it is lowered to (hT.1)
+    "macro_is_an_expression": ("define hT = fold (cell h0 xs W U b) h0 xs W U b", (LOOP_LINE, 18),
+                               "'fold' calls a macro: its first operand must be the name of a "
+                               "macro, not the expression (cell h0 xs W U b)", ()),
+    "sequence_is_a_scalar_expression": ("define hT = fold cell h0 (sum xs) W U b",
+                                        (LOOP_LINE, 26), "'fold' runs over the first axis of "
+                                        "(sum xs), which is a scalar (shape []): a sequence needs "
+                                        "a first axis, one row per step", ()),
+    "wrong_arity_of_an_expression": ("define hT = fold cell h0 (mul xs 2) W U", (LOOP_LINE, 18),
+                                     "macro 'cell' takes 5 operands; 'fold' passes it the state, "
+                                     "a row of (mul xs 2) and 2 more, 4 in all", ()),
 }
 
 
@@ -245,7 +256,7 @@ def test_loop_errors_are_located(name, error_results):
     assert lines[0].startswith(f"{name}.tf:{line}:{column}: error: {message}"), err
     assert [x for x in lines if ": note: " in x] == [
         f"{name}.tf:{n_line}:{n_column}: note: {text}" for n_line, n_column, text in notes], err
-    assert "Traceback" not in err
+    assert "Traceback" not in err and "hT." not in err      # no generated name
 
 
 def test_a_loop_inside_a_macro_is_refused(error_results):

@@ -19,7 +19,9 @@ must keep `init`'s shape.  Errors inside a step point at the macro's line,
 then at the loop with its step number (an `ast.Step` in the origin).
 Nested operands of the loop line are computed once, before the steps; the
 steps' names are claimed from the same `Namer`, so they never collide
-(a name a nested operand took first gets a fresh variant).
+(a name a nested operand took first gets a fresh variant).  The loop's
+operands are checked as written, before that lowering, and a message shows
+a nested operand as written (`(sum xs)`), never its generated name.
 """
 from __future__ import annotations
 
@@ -29,6 +31,7 @@ from .ast import DeclKind, Declare, Define, Dims, Expr, Macro, Num, Step, Var
 from .checks import Checker, split
 from .diagnostics import error_at
 from .nested import lower
+from .printer import operand as written
 
 LOOPS = ("fold", "scan")
 
@@ -54,14 +57,15 @@ def is_loop(define: Define) -> bool:
 
 
 def unroll(program, define: Define, macros: dict[str, Macro], prefix: Prefix, namer,
-           expand_step, step_cost) -> None:
+           expand_step, step_cost, as_written: Define) -> None:
     """Append the steps of the loop `define` (its nested operands already
     lowered) to `prefix.out`; `expand_step(call, site)` expands one macro call,
-    `step_cost(macro)` is the number of statements it expands to."""
+    `step_cost(macro)` is the number of statements it expands to; `as_written`
+    is `define` before lowering, for messages."""
     macro, init, xs, rest = loop_parts(program, define, macros)
     checker = prefix.caught_up()
     state = checker.operand_shape(define, init)
-    steps = sequence_length(program, define, checker, xs)
+    steps = sequence_length(program, define, checker, xs, as_written.operands[2])
     check_steps(program, define, steps, 5 + step_cost(macro), len(prefix.out))
     results, prev = [], init
     for t in range(steps):
@@ -94,17 +98,27 @@ def loop_parts(program, define: Define, macros: dict[str, Macro]):
         if isinstance(operand, Dims):
             raise error_at(program, operand.pos, f"a shape literal is not an operand of "
                            f"'{define.op}'", define.origin)
-    if not isinstance(xs, Var):
+    if isinstance(xs, Num):
         raise error_at(program, xs.pos or define.op_pos, f"'{define.op}' runs over a sequence: "
                        "a name, not a number", define.origin)
     if len(macro.params) != 2 + len(rest):
         raise error_at(program, named.pos, f"macro '{macro.name}' takes {len(macro.params)} "
-                       f"operands; '{define.op}' passes it the state, a row of '{xs.name}' and "
+                       f"operands; '{define.op}' passes it the state, a row of {shown(xs)} and "
                        f"{len(rest)} more, {2 + len(rest)} in all", define.origin)
     return macro, init, xs, tuple(rest)
 
 
+def shown(operand) -> str:
+    """An operand as a message shows it: a name quoted, a nested expression as
+    written (its lowered name, `hT.1`, is reserved for generated code and
+    means nothing to the user: naming.is_numbered)."""
+    return f"'{operand.name}'" if isinstance(operand, Var) else written(operand)
+
+
 def unknown_macro(loop: str, named, macros) -> str:
+    if isinstance(named, Expr):
+        return (f"'{loop}' calls a macro: its first operand must be the name of a macro, not "
+                f"the expression {written(named)}")
     if not isinstance(named, Var):
         return f"'{loop}' needs the name of a macro first, then the initial state and the sequence"
     import difflib              # a misspelt macro's message only
@@ -113,13 +127,17 @@ def unknown_macro(loop: str, named, macros) -> str:
     return f"'{named.name}' is not a macro defined before this line; '{loop}' calls a macro{hint}"
 
 
-def sequence_length(program, define: Define, checker: Checker, xs: Var) -> int:
-    """T: the first axis of `xs`'s declared or inferred shape."""
+def sequence_length(program, define: Define, checker: Checker, xs: Var, as_written) -> int:
+    """T: the first axis of `xs`'s declared or inferred shape; `as_written`
+    is the operand `xs` was lowered from, for the message."""
     shape = checker.operand_shape(define, xs)
     if not shape:
-        raise error_at(program, xs.pos, f"'{define.op}' runs over the first axis of '{xs.name}', "
-                       "which is a scalar (shape []): the length of the sequence is unknown; "
-                       f"declare '{xs.name}' with its shape, e.g. [T, d]", define.origin)
+        # a name can be declared with its shape; an expression's shape is what it computes
+        why = ("a sequence needs a first axis, one row per step" if isinstance(as_written, Expr)
+               else f"the length of the sequence is unknown; declare {shown(as_written)} with "
+               "its shape, e.g. [T, d]")
+        raise error_at(program, xs.pos, f"'{define.op}' runs over the first axis of "
+                       f"{shown(as_written)}, which is a scalar (shape []): {why}", define.origin)
     return shape[0]
 
 

@@ -22,7 +22,7 @@ from dataclasses import replace
 from .. import limits, ops
 from .ast import DeclKind, Declare, Define, Macro, Program, Var
 from .diagnostics import error_at
-from .loops import LOOPS, Prefix, is_loop, unroll
+from .loops import LOOPS, Prefix, is_loop, loop_parts, unroll
 from ..naming import Namer, local
 from .nested import has_nested, lower, names_used, nodes, rename
 
@@ -90,13 +90,15 @@ def expand_define(program, define: Define, macros, origin, namer: Namer) -> list
 
 def expand_loop(program, define: Define, macros, cost, prefix: Prefix, namer: Namer) -> None:
     """A `fold`/`scan` line: its nested operands, then its steps (lang/loops.py)."""
+    loop_parts(program, define, macros)     # checked as written: no generated name in a message
     *operands, loop = expand_define(program, define, macros, (), namer)
     prefix.out.extend(operands)
 
     def expand_step(call: Define, site) -> list:
         *row, call = lower(call, namer)
         return row + expand_call(program, call, macros, loop.origin, namer, site)
-    unroll(program, loop, macros, prefix, namer, expand_step, lambda macro: cost[macro.name][0])
+    unroll(program, loop, macros, prefix, namer, expand_step, lambda macro: cost[macro.name][0],
+           define)
 
 
 def check_loop_place(program: Program, define: Define, op: str, where, macro=None) -> None:
