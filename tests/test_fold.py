@@ -266,6 +266,33 @@ def test_a_loop_inside_a_macro_is_refused(error_results):
                           "inside a macro ('m')"), err
 
 
+@pytest.mark.parametrize("state,problem", [
+    ([1] * limits.MAX_RANK, f"would have {limits.MAX_RANK + 1} axes per example; "
+                            f"the limit is {limits.MAX_RANK}"),
+    ([50000, 1000], f"would hold {50 * 50000 * 1000} elements per example ([50, 50000, 1000])")])
+def test_a_scan_too_large_to_stack_names_its_target(state, problem, run_cli, tmp_path):
+    """The stacked states break a limit: the message names the scan's target
+    (as the user wrote it), not the `reshape` its stacking generates."""
+    from tenflang.lang.printer import shape
+    steps = 2 if len(state) > 2 else 50
+    (tmp_path / "p.tf").write_text(src(f"""
+        macro cell h x -> hn
+          define hn = add h x
+        end
+        declare input xs {shape([steps, *state[1:]])}
+        declare weight h0 {shape(state)}
+        declare intvar hs
+        declare loss l
+        define hs = scan cell h0 xs
+        define l = sum hs
+        """))
+    code, out, err = run_cli(["tfcompiler", "p.tf"], cwd=tmp_path)
+    assert (code, out) == (2, ""), err
+    assert err.startswith(f"p.tf:8:8: error: 'hs' (the {steps} states of this scan, stacked) "
+                          f"{problem}"), err
+    assert "reshape" not in err
+
+
 def test_one_lstm_step_matches_pytorch():
     """samples/lstm_digits.tf's cell, folded over one row, against
     torch.nn.LSTMCell (gates i, f, g, o in its order; its two biases are b):

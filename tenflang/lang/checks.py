@@ -250,15 +250,16 @@ def within(shape: tuple, rank: int, elements: int) -> bool:
     return 0 not in shape and len(shape) <= rank and math.prod(shape) <= elements
 
 
-def check_size(program, pos, name: str, shape, origin=()) -> None:
+def check_size(program, pos, name: str, shape, origin=(), what: str = "") -> None:
     """A shape of at most MAX_RANK axes and MAX_TENSOR_ELEMENTS elements, else a
-    located error."""
+    located error naming `name` (then `what` it is, where that helps)."""
+    subject = f"'{name}'{what}"
     if len(shape) > limits.MAX_RANK:
-        raise error_at(program, pos, f"'{name}' would have {len(shape)} axes per example; "
+        raise error_at(program, pos, f"{subject} would have {len(shape)} axes per example; "
                        f"the limit is {limits.MAX_RANK}", origin)
     size = math.prod(shape)
     if size > limits.MAX_TENSOR_ELEMENTS:
-        raise error_at(program, pos, f"'{name}' would hold {size} elements per example "
+        raise error_at(program, pos, f"{subject} would hold {size} elements per example "
                        f"({fmt_shape(shape)}); the limit is {limits.MAX_TENSOR_ELEMENTS}",
                        origin)
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 from .. import limits
 from ..shapes import fmt_shape
 from .ast import DeclKind, Declare, Define, Dims, Expr, Macro, Num, Step, Var
-from .checks import Checker, split
+from .checks import Checker, check_size, split
 from .diagnostics import error_at
 from .nested import lower
 from .printer import operand as written
@@ -66,6 +66,10 @@ def unroll(program, define: Define, macros: dict[str, Macro], prefix: Prefix, na
     checker = prefix.caught_up()
     state = checker.operand_shape(define, init)
     steps = sequence_length(program, define, checker, xs, as_written.operands[2])
+    if define.op == "scan":
+        # before the steps: else the stacking's generated `reshape` is what breaks a limit
+        check_size(program, define.pos, define.name, (steps, *state), define.origin,
+                   f" (the {steps} states of this scan, stacked)")
     check_steps(program, define, steps, 5 + step_cost(macro), len(prefix.out))
     results, prev = [], init
     for t in range(steps):
