@@ -35,8 +35,8 @@ from tenflang.training.hooks import Callbacks, Checkpoints, combine  # noqa: E40
 from tenflang.training.config import TrainConfig  # noqa: E402
 from tenflang.training.loop import Diverged, Interrupted, train  # noqa: E402
 from tenflang.training.signature import signature  # noqa: E402
-from tenflang.training.sampling import (chunk_batch, chunk_split, global_batch, shares,  # noqa: E402
-                                        validation_shares)
+from tenflang.training.sampling import (batch_shares, chunk_batch, chunk_split,  # noqa: E402
+                                        global_batch, shares, validation_shares)
 
 from support.paths import SAMPLES_DIR  # noqa: E402
 from support.commands import cli_env, command_line  # noqa: E402
@@ -249,6 +249,66 @@ def test_chunk_sampling_shares_the_batch_and_visits_every_row_once_per_pass():
     assert held == [20, 20, 20, 20, 11] and sum(validation_shares([1, 1], 0.01)) == 1
     train_rows, val_rows = chunk_split(100, 20, 0, 1)
     assert sorted(np.concatenate([train_rows, val_rows])) == list(range(100))
+
+
+def proportional_shares(rows: list, total: int) -> list:
+    """The batch shares before every chunk got at least 1 (what runs had)."""
+    n = sum(rows)
+    exact = [total * r / n for r in rows]
+    out = [int(e) for e in exact]
+    by_remainder = sorted(range(len(rows)), key=lambda c: (out[c] - exact[c], c))
+    for c in by_remainder[:total - sum(out)]:
+        out[c] += 1
+    return out
+
+
+def test_every_chunk_gives_a_batch_one_example_and_else_its_proportional_share():
+    assert batch_shares([700, 700, 37], 16) == [8, 7, 1]      # proportionally 8, 8, 0
+    assert batch_shares([100, 100, 100, 100], 4) == [1, 1, 1, 1]
+    assert batch_shares([0, 5, 1], 2) == [0, 1, 1]              # a chunk all held out: none
+    with pytest.raises(ValueError, match="a batch of 3 cannot give each of 4 chunks"):
+        batch_shares([100] * 4, 3)
+    step = global_batch([700, 700, 37], 16, 0, 5)
+    assert len(step) == len(set(step)) == 16 and int((step >= 1400).sum()) == 1
+    rng = np.random.default_rng(5)
+    proportional = 0
+    for _ in range(3000):
+        rows = list(rng.integers(1, rng.choice([5, 50, 5000]), size=rng.integers(1, 9)))
+        batch = int(rng.integers(len(rows), sum(rows))) if sum(rows) > len(rows) else len(rows)
+        got = batch_shares(rows, batch)
+        assert sum(got) == batch and all(1 <= b <= r for b, r in zip(got, rows)), (rows, batch)
+        if all(batch * r / sum(rows) >= 1 for r in rows):      # existing runs keep their batches
+            proportional += 1
+            assert got == proportional_shares(rows, batch), (rows, batch)
+    assert proportional > 500
+
+
+def test_a_small_chunk_is_trained_on_and_in_the_population_statistics(client, tmp_path):
+    """Chunks of 700, 700 and 37 with a batch of 16: the last one's share is
+    0.41, and it used to be left out of every step and of the population
+    values of batch_mean."""
+    rng = np.random.default_rng(9)
+    arrays = {"x": rng.normal(size=(1437, 3)), "t": rng.normal(size=1437)}
+    arrays["x"][1400:] += 5.0         # the last chunk moves the means visibly
+    path = tmp_path / "d.npz"
+    vectors.save_examples(str(path), arrays)
+    gcp = compile_gradient(tenflang.parse(BN_DROPOUT, "bn.tf", shape_program=True))
+    data = dist.describe(str(path), chunk_size=700)
+    assert data.chunk_rows() == [700, 700, 37]
+    got = on_cluster(client, gcp, data, TrainConfig(lr=0.05, max_iters=3, tol=0, batch_size=16))
+    h = arrays["x"] @ got.weights["W"].T
+    np.testing.assert_allclose(got.statistics["c.1"], h.mean(axis=0), rtol=1e-12)
+    np.testing.assert_allclose(got.statistics["z.2"], h.var(axis=0), rtol=1e-10)
+
+
+def test_cli_refuses_a_batch_smaller_than_the_chunk_count(files, tmp_path):
+    code, out, err, _ = cli("tfweightcalc", files["cancer_gcp"], files["shards"], "--scheduler",
+                            "local:2", "--batch-size", "3", "--max-iters", "5", "-o",
+                            tmp_path / "w.txt")
+    assert code == 2 and out == "" and "Traceback" not in err, err
+    assert "--batch-size 3 is smaller than the 5 chunks of training examples" in err
+    assert "a batch of at least 5" in err and "--chunk-size" in err
+    assert "tenflang shard --rows" in err and not (tmp_path / "w.txt").exists()
 
 
 @pytest.mark.parametrize("optimizer,lr", [("sgd", 0.5), ("momentum", 0.1), ("adam", 0.05)])

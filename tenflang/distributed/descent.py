@@ -39,7 +39,7 @@ import numpy as np
 
 from ..digests import blake2b
 from ..records import frozen
-from ..errors import RunFailure
+from ..errors import RunFailure, TenflangError
 from ..lang.ast import Program
 from ..lang.printer import print_program
 from ..data.shards import Dataset, forget_file, load_chunk
@@ -47,7 +47,7 @@ from ..training.gradients import Descent, epoch_iterations
 from ..training.config import TrainConfig
 from ..training.state import Interrupted, State, host_state
 from ..training.norms import gradient_norm
-from ..training.sampling import shares, validation_shares
+from ..training.sampling import batch_shares, validation_shares
 from ..interp.statistics import levels, population_by
 from .tasks import (add_sums, chunk_sums, local_steps, part_of, round_value, statistic_sums,
                     validation_sums)
@@ -149,23 +149,37 @@ class Part:
                             # (tenflang.distributed.tasks)
 
 
+def chunk_samples(rows: list, cfg: TrainConfig) -> tuple:
+    """(rows each chunk holds out, its training rows, its share of a step or
+    None in full batch) for chunks of `rows` examples.  A batch
+    smaller than the number of chunks with training rows is refused: every
+    such chunk gives each step at least one example (`batch_shares`)."""
+    held = validation_shares(rows, cfg.val_fraction)
+    train = [r - h for r, h in zip(rows, held)]
+    if not cfg.batch_size or cfg.batch_size >= sum(train):
+        return held, train, None
+    chunks = sum(1 for r in train if r)
+    if cfg.batch_size < chunks:
+        raise TenflangError(
+            f"--batch-size {cfg.batch_size} is smaller than the {chunks} chunks of training "
+            f"examples: every chunk gives each step at least one example, so use a batch of at "
+            f"least {chunks}, or fewer, larger chunks (--chunk-size, or tenflang shard --rows)")
+    return held, train, batch_shares(train, cfg.batch_size)
+
+
 def training_parts(client, futures: list, data: Dataset, cfg: TrainConfig) -> tuple:
     """([Part] to train on, [future] of the validation rows, the number of
-    training examples) of the loaded chunks `futures`: each chunk holds out its share of a validation split
-    and is sampled by its share of the batch (tenflang.training.sampling);
-    a chunk left with nothing to give is not used."""
-    rows = data.chunk_rows()
-    held = validation_shares(rows, cfg.val_fraction)
+    training examples) of the loaded chunks `futures`: each chunk holds out its
+    share of a validation split and is sampled by its share of the batch
+    (`chunk_samples`); a chunk left with no training rows is not used."""
+    held, rows, take = chunk_samples(data.chunk_rows(), cfg)
     train = [client.submit(part_of, f, h, cfg.seed, c, False, pure=False) if h else f
              for c, (f, h) in enumerate(zip(futures, held))]
     val = [client.submit(part_of, f, h, cfg.seed, c, True, pure=False)
            for c, (f, h) in enumerate(zip(futures, held)) if h]
-    rows = [r - h for r, h in zip(rows, held)]
     firsts = itertools.accumulate(rows, initial=0)
-    batch = cfg.batch_size if cfg.batch_size and cfg.batch_size < sum(rows) else None
-    take = shares(rows, batch) if batch else rows
-    return ([Part(f, (r, t, cfg.seed, c) if batch else None, first)
-             for c, (f, r, t, first) in enumerate(zip(train, rows, take, firsts)) if t],
+    return ([Part(f, (r, t, cfg.seed, c) if take else None, first)
+             for c, (f, r, t, first) in enumerate(zip(train, rows, take or rows, firsts)) if t],
             val, sum(rows))
 
 
@@ -294,6 +308,7 @@ class ClusterGradients:
     def open(self, gcp: Program, sig, data: Dataset, cfg: TrainConfig, hooks, state: State):
         client = self.client
         data.validate(sig.inputs)
+        chunk_samples(data.chunk_rows(), cfg)       # a batch too small is refused before loading
         waiting = Waiting(client, hooks.should_stop, self.worker_timeout)
         try:
             chunks = persist_chunks(client, data, cfg.dtype, self.device, self.allow_nan, waiting)

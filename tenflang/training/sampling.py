@@ -3,7 +3,7 @@ mini-batches drawn chunk by chunk in a distributed run.
 
     rows = batch_indices(n, batch_size, seed, iteration)     # one process
 
-    take = shares(chunk_rows, batch_size)         # examples per chunk per step
+    take = batch_shares(chunk_rows, batch_size)   # examples per chunk per step
     rows = chunk_batch(chunk_rows[c], take[c], seed, c, step)
 
 A data set cut into chunks (see `tenflang.data.shards`) is sampled without
@@ -12,7 +12,13 @@ a step from the chunks it holds and nobody ever permutes the whole data set:
 
 * The global batch B is shared out between the chunks in proportion to their
   sizes, by largest remainder: chunk c takes b_c examples per step, the b_c
-  add up to B and stay fixed for the run.
+  add up to B and stay fixed for the run (`batch_shares`).  Every chunk with
+  rows takes at least 1, so that no chunk is left out of training (nor of
+  the population statistics): each of the C chunks gets 1, and the other
+  B - C go by largest remainder in proportion to max(B*n_c/N - 1, 0).  When
+  every chunk's exact share B*n_c/N is at least 1 this is the plain
+  proportional split (`shares`), to the bit; a batch smaller than C cannot
+  give every chunk one, and a distributed run refuses it.
 * Chunk c's examples form an endless stream, the permutation of its n_c rows
   drawn from ``default_rng([seed, c, epoch])`` for epoch 0, 1, 2, ...; step t
   takes positions [t*b_c, (t+1)*b_c) of it.  So every step holds exactly B
@@ -24,11 +30,12 @@ a step from the chunks it holds and nobody ever permutes the whole data set:
   end: a single process that trains with it (``train(..., batches=...)``)
   takes the very steps of the distributed run, up to round-off.
 * A validation split is drawn the same way: round(N * fraction) examples
-  shared out between the chunks (`shares`), each chunk holding out a seeded
+  shared out between the chunks (`shares`: no minimum of 1, since a split
+  smaller than the chunk count is allowed), each chunk holding out a seeded
   choice of its rows (`chunk_split`).
 
 A batch size of at least the number of examples means full batch
-(docs/design.md §4): `shares` is then not used.
+(docs/design.md §4): `batch_shares` is then not used.
 """
 from __future__ import annotations
 
@@ -42,12 +49,39 @@ def shares(rows: list, total: int) -> list:
     sizes, by largest remainder (ties to the earlier chunk); each share is at
     most its chunk's rows when `total` is at most their sum."""
     n = sum(rows)
-    exact = [total * r / n for r in rows]
+    return largest_remainder([total * r / n for r in rows], total)
+
+
+def largest_remainder(exact: list, total: int) -> list:
+    """The integers nearest the shares `exact` (which add up to `total`):
+    their floors, and one more for the largest remainders (ties to the
+    earlier chunk)."""
     out = [int(e) for e in exact]
-    by_remainder = sorted(range(len(rows)), key=lambda c: (out[c] - exact[c], c))
+    by_remainder = sorted(range(len(exact)), key=lambda c: (out[c] - exact[c], c))
     for c in by_remainder[:total - sum(out)]:
         out[c] += 1
     return out
+
+
+def batch_shares(rows: list, batch: int) -> list:
+    """Examples each chunk gives a step of `batch` (< sum(rows)): `shares`,
+    except that every chunk with rows gets at least 1 (module docstring);
+    needs a batch of at least the number of such chunks."""
+    n, ones = sum(rows), [1 if r else 0 for r in rows]
+    spare = batch - sum(ones)
+    if spare < 0:
+        raise ValueError(f"a batch of {batch} cannot give each of {sum(ones)} chunks an example")
+    exact = [batch * r / n for r in rows]
+    beyond = [max(e - 1, 0.0) for e in exact]      # e - 1 is exact in floats for e >= 1
+    if any(0 < e < 1 for e in exact):
+        # the clamped chunks took more than their share: the rest is shared out
+        # in proportion to what the others had beyond their 1.  Only then, so
+        # that without a clamped chunk the floats, hence the ties, are those of
+        # `shares` and existing runs keep their batches.  (The others had
+        # beyond > 0 in all: their exact shares add up to more than spare.)
+        whole = sum(beyond)
+        beyond = [spare * b / whole for b in beyond]
+    return [one + extra for one, extra in zip(ones, largest_remainder(beyond, spare))]
 
 
 @functools.lru_cache(maxsize=8)
@@ -70,9 +104,9 @@ def global_batch(rows: list, batch_size: int, seed: int, step: int) -> np.ndarra
     """The rows of step `step` as indices into the chunks laid end to end, in
     chunk order (what `chunk_batch` gives each chunk)."""
     offsets = np.cumsum([0] + list(rows[:-1]))
+    take = batch_shares(rows, batch_size)
     return np.concatenate([offset + chunk_batch(n, b, seed, c, step)
-                           for c, (n, b, offset) in enumerate(zip(rows, shares(rows, batch_size),
-                                                                  offsets)) if b])
+                           for c, (n, b, offset) in enumerate(zip(rows, take, offsets)) if b])
 
 
 def chunk_split(rows: int, held_out: int, seed: int, chunk: int) -> tuple:
