@@ -352,6 +352,18 @@ def test_sync_every_1_equals_synchronous_steps(client, files, optimizer, lr):
     np.testing.assert_allclose(local.history, synchronous.history, rtol=1e-12)
 
 
+def test_local_steps_leave_frozen_weights_out_of_the_gradient_norm(client, files):
+    """The guide: a --freeze weight is not in the gradient norm (which --tol
+    reads); with local steps its gradient was in it.  sgd with --sync-every 1
+    takes the synchronous steps, so the norms must agree."""
+    gcp = sample_gcp("logistic_breast_cancer.tf")
+    data = dist.describe(str(files["shards"]))
+    cfg = TrainConfig(lr=0.5, batch_size=64, max_iters=4, tol=0, freeze=("b",))
+    synchronous = on_cluster(client, gcp, data, cfg)
+    local = on_cluster(client, gcp, data, cfg, sync_every=1)
+    assert local.grad_norm == pytest.approx(synchronous.grad_norm, rel=1e-10)
+
+
 def test_local_steps_count_iterations_resume_and_keep_the_last_average(client, files):
     """10 iterations of 4 local steps are rounds of 4, 4, 2; a run interrupted
     after a round resumes to the same bits; a diverging round keeps the last

@@ -47,6 +47,7 @@ from ..training.gradients import Descent, epoch_iterations
 from ..training.config import TrainConfig
 from ..training.state import Interrupted, State, host_state
 from ..training.norms import gradient_norm
+from ..training.optimizers import trainable
 from ..training.sampling import batch_shares, validation_shares
 from ..interp.statistics import levels, population_by
 from .tasks import (add_sums, chunk_sums, local_steps, part_of, round_value, statistic_sums,
@@ -254,8 +255,9 @@ def dask_rounds(client, gcp: Program, parts: list, cfg: TrainConfig, every: int,
         mean = {k: (v / n).astype(cfg.dtype, copy=False) for k, v in total["grads"].items()}
         kind = {prefix: {k[2:]: v for k, v in mean.items() if k[:2] == prefix}
                 for prefix in ("w:", "s:", "g:")}
-        return (list(total["loss"] / n), gradient_norm(kind["g:"], np), kind["w:"],
-                kind["s:"])
+        # frozen weights are not in the norm, as in a synchronous step (loop.one_step)
+        return (list(total["loss"] / n), gradient_norm(trainable(kind["g:"], cfg), np),
+                kind["w:"], kind["s:"])
     return local_round
 
 
