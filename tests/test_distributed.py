@@ -573,6 +573,55 @@ def test_cli_usage_errors_exit_2_with_a_message(files, run_cli_batch):
         assert message in err and "Traceback" not in err, (opts, err)
 
 
+INDEXED = """declare input x [3]
+declare input i [2]
+declare exp_output label
+declare weight W [4, 3]
+declare weight E [5, 4]
+declare loss xent
+define xent = add (neg (dot (log_softmax (matmul W x)) (one_hot label 4))) (sum (take E i))
+"""
+
+
+def test_a_bad_class_or_row_index_in_a_late_chunk_is_refused_before_training(tmp_path,
+                                                                            run_cli_batch):
+    """As a local run checks its data: the file (the shard) and the example's
+    row in it, exit 2, before any step.  It used to be met mid-run: named by
+    its row in the chunk or in the batch, with no file, or exit 1 after 19 steps."""
+    rng = np.random.default_rng(4)
+    good = {"x": rng.normal(size=(300, 3)), "i": rng.integers(0, 5, size=(300, 2)) * 1.0,
+            "label": rng.integers(0, 4, size=300) * 1.0}
+    bad_label = {**good, "label": good["label"].copy()}
+    bad_label["label"][250] = 11.0
+    bad_row = {**good, "i": good["i"].copy()}
+    bad_row["i"][230, 1] = 9.0
+    (tmp_path / "p.tf").write_text(INDEXED)
+    for name, arrays in (("label", bad_label), ("row", bad_row)):
+        vectors.save_examples(str(tmp_path / f"{name}.npz"), arrays)
+    made = run_cli_batch([["tenflang", "shard", tmp_path / f"{name}.npz", "--out",
+                           tmp_path / name, "--rows", "100"] for name in ("label", "row")])
+    assert [code for code, _, _ in made] == [0, 0]
+    label_says = "error: variable 'label' is 11.0 in example {} (0-based): a class index " \
+                 "for one_hot must be an integer in 0..3"
+    row_says = "error: variable 'i' is 9.0 in example {} (0-based): a row index for take " \
+               "must be an integer in 0..4"
+    shard = os.path.join("{}", "shard-00002.npz: ")
+    cases = [([tmp_path / "label"], shard.format(tmp_path / "label") + label_says.format(50)),
+             ([tmp_path / "label", "--batch-size", "64"],
+              shard.format(tmp_path / "label") + label_says.format(50)),
+             ([tmp_path / "row", "--batch-size", "64"],
+              shard.format(tmp_path / "row") + row_says.format(30)),
+             ([tmp_path / "label.npz", "--chunk-size", "100", "--batch-size", "64"],   # one file
+              f"{tmp_path / 'label.npz'}: " + label_says.format(250))]
+    results = run_cli_batch([["tfweightcalc", tmp_path / "p.tf", *data, "--scheduler", "local:2",
+                              "--max-iters", "30", "-o", tmp_path / "w.txt"]
+                             for data, _ in cases])
+    for (data, message), (code, _, err) in zip(cases, results):
+        assert code == 2 and message in err, (data, err)
+        assert "iteration" not in err and "Traceback" not in err, (data, err)
+        assert not (tmp_path / "w.txt").exists()
+
+
 # ---- tenflang shard ------------------------------------------------------------
 
 @pytest.mark.parametrize("fmt", ["txt", "csv", "npz"])

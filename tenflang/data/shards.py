@@ -23,7 +23,10 @@ Conventions:
   the workers, which import it from here.
 * Errors: a bad data file, shard or manifest is a `TenflangError` at its
   location (exit 2), also when a worker finds it (the error pickles with its
-  location).
+  location).  `load_chunk` checks what a local run checks in its data file:
+  NaN (`load_examples`) and the class and row indices `one_hot` and `take`
+  read (`Examples.check_indices`), on the file as read, so that a message
+  names the shard (or the file) and the example's row in it.
 """
 from __future__ import annotations
 
@@ -251,25 +254,29 @@ def manifest(source: str, shards: list, shapes: dict) -> dict:
 _FILE = {}        # the last single data file a worker read: {key: arrays}
 
 
-def load_chunk(pieces: tuple, shapes: dict, dtype: str, device: str, allow_nan: bool) -> dict:
-    """The arrays of one chunk, in worker memory (runs on a worker)."""
+def load_chunk(pieces: tuple, shapes: dict, dtype: str, device: str, allow_nan: bool,
+               indices: dict | None = None) -> dict:
+    """The arrays of one chunk, in worker memory (runs on a worker); `indices`:
+    the variables read as class or row indices (`Examples.check_indices`)."""
     from ..interp.device import array_module
-    parts = [load_piece(piece, shapes, allow_nan) for piece in pieces]
+    parts = [load_piece(piece, shapes, allow_nan, indices) for piece in pieces]
     xp = array_module(device)
     return {n: xp.asarray(np.array(parts[0][n] if len(parts) == 1 else
                                    np.concatenate([part[n] for part in parts]), dtype=dtype))
             for n in parts[0]}
 
 
-def load_piece(piece: Piece, shapes: dict, allow_nan: bool) -> dict:
-    """The arrays `piece` names, checked against the data set's `shapes` and
-    the piece's expected row count (runs on a worker)."""
+def load_piece(piece: Piece, shapes: dict, allow_nan: bool, indices: dict | None = None) -> dict:
+    """The arrays `piece` names, checked against the data set's `shapes`, the
+    piece's expected row count and, as a local run checks its data file, the
+    index variables `indices` (runs on a worker)."""
     if not os.path.isfile(piece.path):
         import socket
         raise TenflangError(f"worker {socket.gethostname()} (pid {os.getpid()}) cannot see this "
                             "file: every worker must read the data at the same path as the "
                             "client (shared storage)", Location(piece.path))
-    arrays = {n: a for n, a in _read_piece(piece, allow_nan).items() if a is not None}
+    arrays = {n: a for n, a in _read_piece(piece, allow_nan, indices or {}).items()
+              if a is not None}
     found = {n: a.shape[1:] for n, a in arrays.items()}
     if found != {n: tuple(s) for n, s in shapes.items()}:
         raise TenflangError(f"the file's variables {_describe_shapes(found)} differ from "
@@ -281,18 +288,28 @@ def load_piece(piece: Piece, shapes: dict, allow_nan: bool) -> dict:
     return arrays
 
 
-def _read_piece(piece: Piece, allow_nan: bool) -> dict:
+def _read_piece(piece: Piece, allow_nan: bool, indices: dict) -> dict:
     """The arrays of a whole shard, or rows [start, stop) of a single data
     file, which stays in `_FILE` (one file at a time, keyed by its path,
-    mtime and size) while the worker cuts it into chunks."""
+    mtime and size) while the worker cuts it into chunks.  The index check
+    runs on the file as read, so that its message names the file's own line
+    or example (a row of the shard, or of the whole file), never a row of
+    the chunk or of a batch."""
     if piece.start is None:
-        return load_examples(piece.path, allow_nan=allow_nan).arrays
+        return _checked(load_examples(piece.path, allow_nan=allow_nan), indices)
     stat = os.stat(piece.path)
-    key = (piece.path, allow_nan, stat.st_mtime_ns, stat.st_size)
+    key = (piece.path, allow_nan, tuple(sorted(indices.items())), stat.st_mtime_ns,
+           stat.st_size)
     if key not in _FILE:
         _FILE.clear()
-        _FILE[key] = load_examples(piece.path, allow_nan=allow_nan).arrays
+        _FILE[key] = _checked(load_examples(piece.path, allow_nan=allow_nan), indices)
     return {n: None if a is None else a[piece.start:piece.stop] for n, a in _FILE[key].items()}
+
+
+def _checked(examples: Examples, indices: dict) -> dict:
+    """The arrays of `examples` once its `indices` are checked."""
+    examples.check_indices(indices)
+    return examples.arrays
 
 
 def forget_file() -> None:

@@ -62,11 +62,12 @@ class ClusterFailure(RunFailure):
 
 
 def persist_chunks(client, data: Dataset, dtype: str, device: str, allow_nan: bool,
-                   waiting=None) -> list:
+                   waiting=None, indices: dict | None = None) -> list:
     """Submit one load task per chunk and wait for all; returns their futures.
-    A load error (a bad shard) is raised here."""
+    A load error (a bad shard, a bad class or row index among `indices`:
+    `load_chunk`) is raised here, before any step."""
     run = uuid.uuid4().hex[:8]
-    futures = [client.submit(load_chunk, chunk, data.shapes, dtype, device, allow_nan,
+    futures = [client.submit(load_chunk, chunk, data.shapes, dtype, device, allow_nan, indices,
                              key=f"tenflang-chunk-{run}-{i:05d}", pure=True)
                for i, chunk in enumerate(data.chunks)]
     (waiting or Waiting(client))(futures)
@@ -313,7 +314,8 @@ class ClusterGradients:
         chunk_samples(data.chunk_rows(), cfg)       # a batch too small is refused before loading
         waiting = Waiting(client, hooks.should_stop, self.worker_timeout)
         try:
-            chunks = persist_chunks(client, data, cfg.dtype, self.device, self.allow_nan, waiting)
+            chunks = persist_chunks(client, data, cfg.dtype, self.device, self.allow_nan, waiting,
+                                    sig.indices)
             parts, val, n_train = training_parts(client, chunks, data, cfg)
             rounds = self.sync_every and dask_rounds(client, gcp, parts, cfg, self.sync_every,
                                                      waiting)
