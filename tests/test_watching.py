@@ -274,3 +274,27 @@ def test_logdir_without_tensorboardx_says_what_to_install(tmp_path):
     assert ("--logdir needs tensorboardX, which is not installed; pip install "
             "'tenflang[tensorboard]'") in done.stderr
     assert not (tmp_path / "logs").exists()
+
+
+def test_a_log_that_cannot_be_written_stops_the_run_and_keeps_the_weights(tmp_path):
+    """A full disk, as a file-size limit (Python ignores SIGXFSZ: the write
+    fails with EFBIG).  The log's writer failing once blocked the run for ever."""
+    pytest.importorskip("tensorboardX", reason="tensorboardX is an optional test dependency")
+    import resource
+    import subprocess
+    from support.commands import cli_env, command_line
+    limit = 40_000                        # bytes: the log passes it, the weights do not
+
+    def small_files():
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+    done = subprocess.run(command_line(["tenflang", "train", LINEAR, LINEAR_DATA, "--batch-size",
+                                        "8", "--max-iters", "5000", "--tol", "0", "--quiet", "--logdir",
+                                        tmp_path / "logs", "-o", tmp_path / "w.txt"]),
+                          capture_output=True, text=True, env=cli_env(), timeout=300,
+                          preexec_fn=small_files)
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    assert f"cannot write TensorBoard logs to {tmp_path / 'logs'}: File too large; training " \
+           "stopped at iteration" in done.stderr
+    assert "the last good weights" in done.stderr and str(tmp_path / "w.txt") in done.stderr
+    weights = tenflang.load_weights(str(tmp_path / "w.txt"))
+    assert set(weights) == {"w", "b"} and all(np.isfinite(v).all() for v in weights.values())
