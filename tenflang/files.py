@@ -208,6 +208,8 @@ def open_fifo(path: str, target: str) -> int:
 def write_stdout(data: str | bytes) -> None:
     """Write to standard output and flush; a failure (full disk) is RunFailure
     and the unflushed rest is dropped, so Python's exit does not fail again."""
+    if sys.stdout is None:                   # started with `>&-`
+        raise RunFailure("standard output is closed")
     try:
         if isinstance(data, bytes):
             sys.stdout.flush()
@@ -224,11 +226,15 @@ def write_stdout(data: str | bytes) -> None:
 
 
 def silence_stdout() -> None:
-    """Point standard output at the null device: what is still buffered for a
-    stream that failed must not fail again at exit."""
+    silence(sys.stdout)
+
+
+def silence(stream) -> None:
+    """Point `stream`'s descriptor at the null device: what is still buffered
+    for a stream that failed must not fail again at exit."""
     try:
         null = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(null, sys.stdout.fileno())
+        os.dup2(null, stream.fileno())
         os.close(null)
     except (OSError, ValueError, AttributeError):
         pass

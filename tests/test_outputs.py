@@ -342,3 +342,78 @@ def test_an_inherited_descriptor_is_written_as_it_is(work):
     assert done.returncode == 0 and "d/dw" in (work / "three.txt").read_text()
     code, _, err = cli(["compile", "s.tf", "-o", "/dev/fd/97"], work)
     assert code == 1 and "Bad file descriptor" in err
+
+
+# ----------------------------------------------------------------------------- broken streams
+
+def train_process(work, args, **streams):
+    """tfweightcalc on the sample in `work`, in a process of its own, with the
+    given stdin/stdout/stderr and `preexec_fn`; the CompletedProcess."""
+    import subprocess
+    import sys
+    from support.commands import cli_env
+    return subprocess.run([sys.executable, "-m", "tenflang", "train", "g.tf", "d.txt",
+                           "--max-iters", "60", "--tol", "0", *args], cwd=work, env=cli_env(),
+                          timeout=120, **streams)
+
+
+def closed_pipe():
+    """The write end of a pipe whose reader has gone (EPIPE at the first write)."""
+    read, write = os.pipe()
+    os.close(read)
+    return write
+
+
+def rescued(work) -> dict:
+    (rescue,) = [p for p in work.iterdir() if p.name.startswith("tfweightcalc-rescue-")]
+    return tenflang.load_weights(str(rescue))
+
+
+@pytest.mark.parametrize("how", ["reader gone", "full disk", "closed"])
+def test_a_failing_standard_error_costs_neither_the_run_nor_its_weights(work, how):
+    """Epoch lines and the summary go to stderr; when it fails the run goes on
+    and `-o` is written, as asked (it once ended the run with exit 1 and no weights)."""
+    if how == "full disk" and not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full")
+    pipe = closed_pipe()
+    with open("/dev/full" if how == "full disk" else os.devnull, "w") as full:
+        stderr = {"reader gone": pipe, "full disk": full, "closed": full}[how]
+        done = train_process(work, ["-o", "w-out.txt", "--batch-size", "16"], stderr=stderr,
+                             preexec_fn=(lambda: os.close(2)) if how == "closed" else None)
+    os.close(pipe)
+    assert done.returncode == 0
+    assert tenflang.load_weights(str(work / "w-out.txt"))["w"] != 0.5
+
+
+@pytest.mark.parametrize("how", ["reader gone", "closed"])
+def test_weights_for_a_standard_output_that_fails_go_to_a_rescue_file(work, how):
+    import subprocess
+    pipe = closed_pipe()
+    done = train_process(work, [], stdout=pipe, stderr=subprocess.PIPE, text=True,
+                         preexec_fn=(lambda: os.close(1)) if how == "closed" else None)
+    os.close(pipe)
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    why = "its reader has gone (broken pipe)" if how == "reader gone" else "standard output is closed"
+    assert why in done.stderr
+    assert "the last good weights (iteration 60) are in" in done.stderr
+    assert np.isfinite(rescued(work)["w"])
+
+
+def test_ctrl_c_while_the_weights_are_written_keeps_them(work):
+    """Training is over and `-o` is a FIFO whose reader is slow to come: Ctrl-C then
+    must not cost the weights (it once ended the run with 'interrupted' alone)."""
+    import signal
+    import subprocess
+    import sys
+    import time
+    from support.commands import cli_env
+    os.mkfifo(work / "fifo")
+    run = subprocess.Popen([sys.executable, "-m", "tenflang", "train", "g.tf", "d.txt",
+                            "--max-iters", "5", "-o", "fifo"], cwd=work, env=cli_env(),
+                           stderr=subprocess.PIPE, text=True)
+    time.sleep(limits.FIFO_READER_WAIT_S / 2)        # trained, waiting for a reader
+    run.send_signal(signal.SIGINT)
+    err = run.communicate(timeout=60)[1]
+    assert run.returncode == 1 and "Traceback" not in err, err
+    assert "fifo: interrupted while the weights were written" in err
+    assert np.isfinite(rescued(work)["w"])

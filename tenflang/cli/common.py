@@ -22,13 +22,14 @@ import click
 from . import OUT_OF_MEMORY
 from .. import native
 from ..errors import TenflangError, printable
-from ..files import check_outputs, write_file  # noqa: F401 (check_outputs: for the commands)
+from ..files import check_outputs, silence, write_file  # noqa: F401 (check_outputs: for the commands)
 
 
 def reports_errors(command):
     """Wrap a click callback so a TenflangError becomes a message and an exit code."""
     @functools.wraps(command)
     def wrapper(*args, **kwargs):
+        stderr, sys.stderr = sys.stderr, ForgivingStream(sys.stderr)
         try:
             with terminate_as_interrupt():
                 if problem := native.environment_problem():
@@ -48,7 +49,39 @@ def reports_errors(command):
             if any(isinstance(e, MemoryError) for e in chain(err)):
                 out_of_memory()       # a cleanup that failed after it (a half-closed file)
             raise
+        finally:
+            sys.stderr = stderr
     return wrapper
+
+
+class ForgivingStream:
+    """Standard error as the commands write to it: progress, epoch lines and
+    messages must never stop a run nor cost its weights, so a stream that
+    fails (its reader gone, a full disk) or is closed (`2>&-`) takes the rest
+    of the run's text silently."""
+
+    def __init__(self, stream):
+        self.stream = stream.stream if isinstance(stream, ForgivingStream) else stream
+
+    def write(self, text: str) -> int:
+        self.attempt("write", text)
+        return len(text)
+
+    def flush(self) -> None:
+        self.attempt("flush")
+
+    def isatty(self) -> bool:
+        return bool(self.attempt("isatty"))
+
+    def attempt(self, method: str, *args):
+        try:
+            return self.stream is not None and getattr(self.stream, method)(*args)
+        except (OSError, ValueError):        # ValueError: a closed file
+            silence(self.stream)             # what it still buffers must not fail at exit
+            self.stream = None
+
+    def __getattr__(self, name):             # encoding, errors, fileno: click and tqdm ask
+        return getattr(self.stream if self.stream is not None else sys.__stderr__, name)
 
 
 @contextlib.contextmanager

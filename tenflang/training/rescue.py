@@ -44,6 +44,10 @@ def keep_weights(state: State, out: str | None, checkpoint: str | None, cfg,
             kept.append(label)
         except TenflangError as err:
             failed.append(err.render())
+        except BrokenPipeError:
+            failed.append(f"{label}: its reader has gone (broken pipe)")
+        except KeyboardInterrupt:           # Ctrl-C while a FIFO or pipe is slow to read
+            failed.append(f"{label}: interrupted while the weights were written")
     if checkpoint:
         from .checkpoints import save_checkpoint    # here: a run without one does not load it
         attempt(checkpoint, lambda: save_checkpoint(checkpoint, state, cfg))
