@@ -725,6 +725,47 @@ def test_dropout_and_batch_statistics_on_a_cluster(client, tmp_path):
     np.testing.assert_allclose(stats["z.2"], h.var(axis=0), rtol=1e-10)
 
 
+@pytest.mark.parametrize("when", ["during a step", "between steps"])
+def test_a_stopped_cluster_run_keeps_its_statistics(client, tmp_path, monkeypatch, when):
+    """Ctrl-C met while the client waits on a step (the wait raises), or between
+    steps (the loop stops): the weights kept come with their population values.
+    A wait longer than its 0.5 s slice is simulated: a wait that finds the flag
+    up stops at once.  The population pass once stopped the same way, and a stop
+    during a step was turned into Interrupted outside the loop that computes them."""
+    from tenflang.distributed import descent
+    rng = np.random.default_rng(8)
+    arrays = {"x": rng.normal(size=(60, 3)), "t": rng.normal(size=60)}
+    vectors.save_examples(str(tmp_path / "d.npz"), arrays)
+    program = tenflang.parse(BN_DROPOUT, "bn.tf", shape_program=True)
+    flag, waits, arm = {"up": False}, [], []
+    real = descent.Waiting.__call__
+
+    def impatient(self, futures):
+        waits.append(1)
+        if arm and len(waits) == arm[0]:
+            flag["up"] = True                   # Ctrl-C arrives during this wait
+        if self.should_stop():
+            raise descent.Stopped()
+        return real(self, futures)
+
+    def on_step(state, step):
+        if state.iteration == 2:
+            if when == "during a step":
+                arm.append(len(waits) + 1)      # the next wait: step 3's gradient
+            else:
+                flag["up"] = True
+    monkeypatch.setattr(descent.Waiting, "__call__", impatient)
+    with pytest.raises(Interrupted) as caught:
+        on_cluster(client, compile_gradient(program), dist.describe(str(tmp_path / "d.npz"),
+                                                                   chunk_size=20),
+                   TrainConfig(lr=0.05, max_iters=50, tol=0, seed=3),
+                   Callbacks(on_step=on_step, should_stop=lambda: flag["up"]))
+    kept = caught.value.state
+    assert kept.iteration == 2 and list(kept.statistics) == ["c.1", "z.2"]
+    for name, value in population(program, arrays, kept.weights).items():
+        np.testing.assert_allclose(kept.statistics[name], value, rtol=1e-10)
+
+
 def test_validation_on_a_cluster_is_taken_in_evaluation_mode(client, tmp_path):
     """The held-out loss is tfevaluate's for the same weights and rows: dropout
     off, the batch statistics at their population values over the training

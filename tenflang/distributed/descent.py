@@ -34,6 +34,7 @@ import functools
 import itertools
 import time
 import uuid
+from typing import Callable
 
 import numpy as np
 
@@ -99,6 +100,12 @@ class Waiting:
 
     def __init__(self, client, should_stop=lambda: False, worker_timeout: float = 60.0):
         self.client, self.should_stop, self.worker_timeout = client, should_stop, worker_timeout
+
+    def regardless(self) -> Waiting:
+        """This wait, deaf to the stop flag: the population pass a stopped run
+        makes for the weights it keeps (`loop.with_kept_statistics`) runs to its
+        end, as it does in one process."""
+        return Waiting(self.client, worker_timeout=self.worker_timeout)
 
     def __call__(self, futures: list) -> None:
         from distributed import wait
@@ -292,6 +299,26 @@ def validation_loss(client, gcp: Program, val: list, weights: dict, statistics: 
     return total["loss"] / total["rows"]
 
 
+def interrupted(failure: Stopped | ClusterFailure, state: State) -> Interrupted:
+    """A stop or a cluster failure met while waiting on the cluster, at `state`."""
+    why = failure.message + "; training stopped" if isinstance(failure, ClusterFailure) \
+        else "interrupted"
+    return Interrupted(f"{why} at iteration {state.iteration}", host_state(state))
+
+
+def stops_within_the_loop(call: Callable, state: State) -> Callable:
+    """`call` (a step, a round, a validation), raising a stop or a cluster failure
+    as `Interrupted` inside the training loop, which then keeps the weights with
+    their population values (`loop.with_kept_statistics`)."""
+    @functools.wraps(call)
+    def within(*args, **kwargs):
+        try:
+            return call(*args, **kwargs)
+        except (Stopped, ClusterFailure) as failure:
+            raise interrupted(failure, state) from None
+    return within
+
+
 class ClusterGradients:
     """The gradient computed on the cluster behind `client` (see the module
     docstring): synchronous steps, or with `sync_every` K, K local steps per
@@ -321,12 +348,11 @@ class ClusterGradients:
                                                      waiting)
             validate = val and functools.partial(validation_loss, client, gcp, val, cfg=cfg,
                                                  waiting=waiting)
-            yield Descent(dask_gradient(client, gcp, parts, cfg, waiting), lambda iteration: None,
-                          np, epoch_iterations(n_train, cfg.batch_size), validate or None,
-                          rounds or None, cluster_population(client, gcp, parts, cfg, waiting))
-        except Stopped:
-            raise Interrupted(f"interrupted at iteration {state.iteration}",
-                              host_state(state)) from None
-        except ClusterFailure as failure:
-            raise Interrupted(f"{failure.message}; training stopped at iteration "
-                              f"{state.iteration}", host_state(state)) from None
+            stopping = functools.partial(stops_within_the_loop, state=state)
+            yield Descent(stopping(dask_gradient(client, gcp, parts, cfg, waiting)),
+                          lambda iteration: None, np, epoch_iterations(n_train, cfg.batch_size),
+                          stopping(validate) if validate else None,
+                          stopping(rounds) if rounds else None,
+                          cluster_population(client, gcp, parts, cfg, waiting.regardless()))
+        except (Stopped, ClusterFailure) as failure:       # while the chunks load
+            raise interrupted(failure, state) from None
