@@ -38,6 +38,13 @@ def printable(text: str) -> str:
     return re.sub(_CONTROL, lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
+def text_of_path(path: str) -> str:
+    """A file name as text any UTF-8 writer takes (a DOT file, an ONNX graph's
+    name): bytes of the name that are not UTF-8, which Python holds as lone
+    surrogates, written as escapes (`sh\\xff.tf`)."""
+    return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
 def shorten(message: str) -> str:
     """`message` with each quoted token longer than MAX_QUOTED_CHARS cut."""
     keep = limits.MAX_QUOTED_CHARS

@@ -311,3 +311,33 @@ def test_cli_options_that_would_do_nothing_are_usage_errors(tmp_path, options, m
     assert result.returncode == 2 and result.stdout == "", result.stderr
     assert message in result.stderr and "Traceback" not in result.stderr
     assert not list(tmp_path.iterdir())
+
+
+def test_a_file_name_that_is_not_utf8_is_escaped_in_the_dot_and_onnx_outputs(tmp_path):
+    """Bytes of a name that are not UTF-8 reach Python as lone surrogates, which
+    neither a UTF-8 DOT file nor an ONNX graph's name can hold (a traceback once)."""
+    from support.commands import cli_env, command_line
+    from support.paths import SAMPLES_DIR
+    name = os.fsdecode(b"sh\xff.tf")
+    (tmp_path / name).write_text((SAMPLES_DIR / "example_shape.tf").read_text())
+    (tmp_path / "w.txt").write_text("{w: 0.5}\n")
+    done = subprocess.run(command_line(["tfcompiler", name, "--dot", "g.dot", "-o", os.devnull]),
+                          cwd=tmp_path, capture_output=True, env=cli_env())
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "g.dot").read_text().startswith('digraph "sh\\\\xff.tf" {')
+    onnx = pytest.importorskip("onnx", reason="onnx is an optional test dependency")
+    done = subprocess.run(command_line(["tenflang", "export", name, "w.txt", "-o", "m.onnx"]),
+                          cwd=tmp_path, capture_output=True, env=cli_env())
+    assert done.returncode == 0, done.stderr
+    assert onnx.load(str(tmp_path / "m.onnx")).graph.name == "sh\\xff"
+
+
+def test_version_from_a_source_tree():
+    """click's --version looked the version up by package name: a traceback where
+    TenFlang is not installed (PYTHONPATH on the source tree, as the tests run it)."""
+    from support.commands import cli_env, command_line
+    from tenflang import version
+    done = subprocess.run(command_line(["tenflang", "--version"]), capture_output=True,
+                          text=True, env=cli_env())
+    assert done.returncode == 0 and done.stderr == ""
+    assert done.stdout == f"tenflang, version {version()}\n"

@@ -22,6 +22,7 @@ Conventions
 """
 from __future__ import annotations
 
+from ..errors import text_of_path
 from ..lang import check
 from ..lang.ast import BOUND_KINDS, Declare, Define, Num, Program, Var
 from ..lang.printer import attribute, number
@@ -82,7 +83,7 @@ def edge_lines(define: Define) -> list[str]:
 
 
 def graph_header(program: Program) -> list[str]:
-    return [f"digraph {quote(program.filename)} {{",
+    return [f"digraph {quote(text_of_path(program.filename))} {{",
             '  node [fontname="Helvetica", fontsize=10];',
             '  edge [fontname="Helvetica", fontsize=9];']
 

@@ -90,8 +90,18 @@ class LazyGroup(click.Group):
         return _command(name) if name in COMMANDS else None
 
 
+def show_version(ctx, param, value):
+    """--version: click's own looks the version up by package name, and ended in a
+    traceback where TenFlang runs from a source tree."""
+    if value and not ctx.resilient_parsing:
+        from .. import version
+        click.echo(f"tenflang, version {version()}")
+        ctx.exit()
+
+
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="tenflang")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True,
+              callback=show_version, help="Show the version and exit.")
 def main():
     """TenFlang: compile, train and evaluate straight-line tensor programs."""
 

@@ -20,13 +20,12 @@ semantics of the ops used (docs/guide.md, 5.9 "tenflang export").
 """
 from __future__ import annotations
 
-from importlib import metadata
 from pathlib import Path
 
 import numpy as np
 
-from .. import ops
-from ..errors import Location, TenflangError
+from .. import ops, version
+from ..errors import Location, TenflangError, text_of_path
 from ..interp.plan import make_plan
 from ..interp.statistics import missing_statistic
 from ..lang.ast import DeclKind, Num, Program
@@ -80,10 +79,11 @@ def export_model(program: Program, weights: dict, dtype: str = "float64",
         [tensor_info(b, n, shapes[n], True) for n in inputs],
         [tensor_info(b, n, shapes[n], bool(inputs)) for n in outputs],
         initializer=list(b.initializers.values()),
-        doc_string=f"The forward part of {program.filename}, exported by tenflang export.")
+        doc_string=f"The forward part of {text_of_path(program.filename)}, exported by "
+                   "tenflang export.")
     opsets = [onnx.helper.make_opsetid("", opset)]
     model = onnx.helper.make_model(graph, opset_imports=opsets, producer_name="tenflang",
-                                   producer_version=tenflang_version(),
+                                   producer_version=version(),
                                    ir_version=onnx.helper.find_min_ir_version_for(opsets))
     onnx.checker.check_model(model, full_check=True)
     return model
@@ -173,15 +173,10 @@ def tensor_info(b: Builder, name: str, shape, batched: bool):
     return b.onnx.helper.make_tensor_value_info(name, b.elem, dims)
 
 
-def tenflang_version() -> str:
-    try:
-        return metadata.version("tenflang")
-    except metadata.PackageNotFoundError:     # run from a source tree
-        return "unknown"
 
 
 def program_name(program: Program) -> str:
-    return Path(program.filename).stem or "tenflang"
+    return text_of_path(Path(program.filename).stem) or "tenflang"
 
 
 __all__ = ["export_model", "require", "DEFAULT_OPSET", "MIN_OPSET"]
