@@ -107,6 +107,38 @@ def write_fd(path: str, fd: int, raw: bytes) -> None:
         raise failure(path, err) from None
 
 
+def check_link(option: str, path: str) -> None:
+    """A symbolic link that leads nowhere: a loop is refused (a dangling link
+    is written through, its target made)."""
+    try:
+        os.stat(path)
+    except FileNotFoundError:
+        return
+    except OSError as err:
+        raise TenflangError(f"{option}: the symbolic link cannot be followed: "
+                            f"{err.strerror or err}", Location(path)) from None
+
+
+def check_name_length(option: str, path: str, folder: str) -> None:
+    """The output's name fits the file system (a 300-character name cannot be made)."""
+    try:
+        longest = os.pathconf(folder, "PC_NAME_MAX")
+    except (OSError, ValueError):
+        return
+    name = os.path.basename(os.path.realpath(path))
+    if len(os.fsencode(name)) > longest:
+        raise TenflangError(f"{option}: the file name is {len(os.fsencode(name))} bytes long; "
+                            f"this file system takes at most {longest}", Location(path))
+
+
+def temporary_prefix(target: str) -> str:
+    """The start of the name of a temporary file written next to `target`
+    (`.<name>.<pid>.`): the name is cut to `limits.TEMPORARY_NAME_BYTES`
+    bytes, so that a name near the file system's limit can still be written."""
+    name = os.fsencode(os.path.basename(target))[:limits.TEMPORARY_NAME_BYTES]
+    return f".{os.fsdecode(name)}.{os.getpid()}."
+
+
 def new_file(folder: str, prefix: str) -> tuple[int, str]:
     """(descriptor, path) of a file made in `folder` under a name no file had
     (`prefix`, random letters, `.tmp`), readable by its owner only: as
@@ -127,8 +159,7 @@ def replace_atomically(path: str, target: str, raw: bytes, mode: int | None) -> 
         mode = 0o666 & ~umask
     tmp = None
     try:
-        fd, tmp = new_file(os.path.dirname(target),
-                           f".{os.path.basename(target)}.{os.getpid()}.")
+        fd, tmp = new_file(os.path.dirname(target), temporary_prefix(target))
         with os.fdopen(fd, "wb") as f:
             f.write(raw)
             f.flush()
@@ -150,7 +181,8 @@ def replace_atomically(path: str, target: str, raw: bytes, mode: int | None) -> 
 def remove_stale(target: str) -> None:
     """Remove the temporary files of earlier writes of `target` whose process
     is gone (killed mid-write: `.ck.npz.<pid>.<random>.tmp`)."""
-    folder, base = os.path.split(target)
+    folder = os.path.dirname(target)
+    base = temporary_prefix(target)[1:].rsplit(".", 2)[0]
     pattern = re.compile(rf"\.{re.escape(base)}\.([0-9]+)\.[^.]+\.tmp")
     try:
         names = os.listdir(folder or ".")
@@ -284,20 +316,38 @@ def check_outputs(outputs: dict, inputs: dict) -> None:
         check_writable(option, path)
 
 
+def check_log_directory(option: str, path: str, others: dict) -> None:
+    """Before any work: a directory the command writes its own files into
+    (`--logdir`) is no existing file, nor any of the command's `others`
+    (option or role -> path)."""
+    if os.path.exists(path) and not os.path.isdir(path):
+        raise TenflangError(f"{option}: {path} is a file; name a directory", Location(path))
+    for other, given in others.items():
+        if given not in (None, "-") and os.path.realpath(given) == os.path.realpath(path):
+            raise TenflangError(f"{option} and {other} name the same place; give the log "
+                                "its own directory", Location(path))
+
+
 def check_writable(option: str, path: str) -> None:
     """The output `path` can be written: its directory exists and takes new
     files (tried, not guessed: permission bits say nothing to root or on a
     read-only mount).  Devices and FIFOs are not tried."""
     if inherited_fd(path) is not None:
         return
-    if os.path.isdir(path):
+    if os.path.isdir(path) or path.endswith(os.sep):
         raise TenflangError(f"{option}: the output is a directory; name a file", Location(path))
     if os.path.exists(path) and not os.path.isfile(path):
         return
+    if os.path.islink(path) and not os.path.exists(path):
+        check_link(option, path)
+    if os.path.isfile(path) and not os.stat(path).st_mode & 0o222:
+        raise TenflangError(f"{option}: the file is read-only; make it writable (chmod u+w) "
+                            "to replace it, or name another", Location(path))
     folder = os.path.dirname(os.path.realpath(path))
     if not os.path.isdir(folder):
-        raise TenflangError(f"{option}: the directory {os.path.dirname(path) or '.'} does not "
-                            "exist", Location(path))
+        shown = folder if os.path.islink(path) else os.path.dirname(path) or "."
+        raise TenflangError(f"{option}: the directory {shown} does not exist", Location(path))
+    check_name_length(option, path, folder)
     try:
         fd, probe = new_file(folder, ".tenflang-probe.")
         os.close(fd)

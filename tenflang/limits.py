@@ -71,3 +71,7 @@ FIFO_READER_WAIT_S = 10.0
 
 # parentheses one expression may nest (docs/guide.md §2.3, nested expressions)
 MAX_NESTING = 100
+
+#: Bytes of an output's name that the temporary file written next to it keeps:
+#: with a dot, the pid, 12 letters and `.tmp` its name stays under 255 bytes.
+TEMPORARY_NAME_BYTES = 200

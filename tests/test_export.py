@@ -403,10 +403,18 @@ def test_verify_inputs_must_bind_the_model_inputs(run_cli, mlp_weights, tmp_path
 def test_never_writes_over_an_input(run_cli, mlp_weights, tmp_path):
     before = mlp_weights.read_bytes()
     code, _, err = run_cli(["tenflang", "export", MLP, mlp_weights, "-o", mlp_weights])
-    assert code == 2 and "is the command's input file" in err
+    assert code == 2 and "would overwrite the input WEIGHTS" in err
     assert mlp_weights.read_bytes() == before
     code, _, err = run_cli(["tenflang", "export", MLP, mlp_weights, "-o", tmp_path])
-    assert code == 2 and "not a regular file" in err
+    assert code == 2 and "the output is a directory" in err
+    code, _, err = run_cli(["tenflang", "export", MLP, mlp_weights, "-o", tmp_path / "no" / "m"])
+    assert code == 2 and "the directory" in err and "does not exist" in err
+
+
+def test_a_device_output_is_written_through(run_cli, mlp_weights):
+    """As every command's -o (docs/guide.md, Outputs): it once refused /dev/null."""
+    code, _, err = run_cli(["tenflang", "export", MLP, mlp_weights, "-o", os.devnull])
+    assert code == 0, err
 
 
 @pytest.mark.parametrize("missing", ["onnx", "onnxruntime"])

@@ -265,6 +265,49 @@ def test_an_output_that_is_a_directory_fails_before_training(work):
     assert code == 2 and "-o: the output is a directory" in err
 
 
+def test_odd_output_paths_fail_before_training(work):
+    """Each once trained and then failed (exit 1), or wrote where it should not."""
+    (work / "loop-a").symlink_to("loop-b")
+    (work / "loop-b").symlink_to("loop-a")
+    (work / "dangling").symlink_to("nowhere/x.txt")
+    (work / "ro.txt").write_text("keep\n")
+    (work / "ro.txt").chmod(0o444)
+    cases = {"loop-a": "-o: the symbolic link cannot be followed",
+             "w.txt/": "-o: the output is a directory; name a file",
+             "new/": "-o: the output is a directory; name a file",
+             "dangling": f"-o: the directory {work / 'nowhere'} does not exist",
+             "ro.txt": "-o: the file is read-only",
+             "n" * 260 + ".txt": "-o: the file name is 264 bytes long; this file system takes "
+                                 "at most"}
+    for out, message in cases.items():
+        code, _, err = cli(["train", "g.tf", "d.txt", "-o", out, "--max-iters", "100000",
+                            "--tol", "0"], work)
+        assert code == 2 and message in err and "iterations" not in err, (out, err)
+    assert (work / "ro.txt").read_text() == "keep\n" and not (work / "new").exists()
+
+
+@pytest.mark.parametrize("option", ["-o", "--checkpoint", "DATA"])
+def test_a_log_directory_is_checked_before_training(work, option):
+    """--logdir naming another output, or an existing file: once found after training."""
+    args = {"-o": ["-o", "same"], "--checkpoint": ["--checkpoint", "same"], "DATA": []}[option]
+    logdir = "d.txt" if option == "DATA" else "same"
+    code, _, err = cli(["train", "g.tf", "d.txt", *args, "--logdir", logdir, "--max-iters",
+                        "100000", "--tol", "0"], work)
+    message = ("--logdir: d.txt is a file; name a directory" if option == "DATA" else
+               f"--logdir and {option} name the same place")
+    assert code == 2 and message in err and "iterations" not in err, err
+    assert not (work / "same").exists()
+
+
+def test_a_name_near_the_length_limit_is_written(work):
+    """The temporary file beside an output is named after it, cut short: a
+    244-character name could be made by `touch` but never written."""
+    name = "a" * 240 + ".txt"
+    assert cli(["compile", "s.tf", "-o", name], work)[0] == 0
+    assert "d/dw" in (work / name).read_text()
+    assert [p.name for p in work.iterdir() if p.name.endswith(".tmp")] == []
+
+
 # ----------------------------------------------------------------------------- weights kept
 
 def test_a_checkpoint_that_fails_mid_run_stops_and_keeps_the_weights(work, monkeypatch):

@@ -9,14 +9,12 @@ atomically, never over one of the command's own input files.
 """
 from __future__ import annotations
 
-import os
-
 import click
 
 from ..lang.ast import DeclKind
 from ..data import vectors
-from ..errors import Location, RunFailure, TenflangError
-from ..files import write_file
+from ..errors import Location, RunFailure
+from ..files import check_outputs, write_file
 from ..lang import parse_file
 from ..interp.statistics import check_statistics, split_statistics
 from ..lang.checks import check
@@ -40,7 +38,8 @@ OPSET_HELP = "ONNX opset to write (default: the newest onnxruntime 1.18 and late
 def export_command(shape_file, weights_file, out, with_loss, inputs_file, dtype, opset):
     """Export the forward part of SHAPE with the trained WEIGHTS as an ONNX model."""
     from ..export import DEFAULT_OPSET, TOLERANCE, export_model, verify_model
-    refuse_to_overwrite(out, [shape_file, weights_file, inputs_file])
+    check_outputs({"-o": out}, {"SHAPE": shape_file, "WEIGHTS": weights_file,
+                                "--verify": inputs_file})
     program = parse_file(shape_file)
     shapes = check(program)
     weights, statistics = split_statistics(program, vectors.load_weights(weights_file))
@@ -73,17 +72,6 @@ def left_out(program, model) -> list[str]:
     exported = {o.name for o in model.graph.output}
     return [d.name for d in program.declarations().values()
             if d.kind == DeclKind.OUTPUT and d.name not in exported]
-
-
-def refuse_to_overwrite(out: str, sources) -> None:
-    """The model never replaces an input of the command, nor a non-regular file."""
-    for source in filter(None, sources):
-        if os.path.exists(out) and os.path.exists(source) and os.path.samefile(out, source):
-            raise TenflangError(f"-o {out} is the command's input file {source}; "
-                                "choose another name", Location(out))
-    if os.path.exists(out) and not os.path.isfile(out):
-        raise TenflangError("-o: not a regular file; the model is written to a file",
-                            Location(out))
 
 
 def load_inputs(path: str, program, model, shapes) -> dict:

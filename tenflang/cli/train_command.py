@@ -45,6 +45,7 @@ from ..training.rescue import CheckpointFailed, keep_weights
 from ..training.watch import EpochLines, Figures, validation_metrics
 from .train_options import steering_options
 from .train_report import ProgressBar, close, plot_loss, require_matplotlib, summary
+from ..files import check_log_directory
 from .common import FiniteFloat, check_outputs, device_option, dtype_option, reports_errors, say
 
 
@@ -113,8 +114,11 @@ def tfweightcalc(gcp_file, data_file, out, lr, optimizer, weight_decay, lr_sched
                  chunk_size, sync_every, connect_timeout, logdir, **steering):
     """Learn the weights of the GCP from the training examples in DATA.  GCP may
     also be a shape program: it is compiled first (as by tfcompiler), saying so."""
-    check_outputs({"-o": out, "--checkpoint": checkpoint, "--plot": plot},
-                  {"GCP": gcp_file, "DATA": data_file, "--init": init_file})
+    outputs = {"-o": out, "--checkpoint": checkpoint, "--plot": plot}
+    inputs = {"GCP": gcp_file, "DATA": data_file, "--init": init_file}
+    check_outputs(outputs, inputs)
+    if logdir:
+        check_log_directory("--logdir", logdir, outputs | inputs)
     if plot:
         require_matplotlib()
     if logdir:
