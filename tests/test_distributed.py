@@ -476,14 +476,14 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def dask_processes(tmp_path_factory):
-    """A `dask scheduler` and two `dask worker` processes (the `dask` command
-    beside this Python) on 127.0.0.1 (a random free port), shared by the
-    module; yields the scheduler address; all stopped at the end."""
+@contextlib.contextmanager
+def dask_cluster(folder, workers: int = 2):
+    """A `dask scheduler` and `workers` `dask worker` processes (the `dask`
+    command beside this Python) on 127.0.0.1 (a random free port), logging to
+    `folder`; yields (the scheduler address, its process); all stopped at the end."""
     port, procs = free_port(), []
     address = f"tcp://127.0.0.1:{port}"
-    log = open(tmp_path_factory.mktemp("dask") / "dask.log", "w")
+    log = open(folder / "dask.log", "w")
     dask = os.path.join(os.path.dirname(sys.executable), "dask")
 
     def start(*args):
@@ -491,13 +491,13 @@ def dask_processes(tmp_path_factory):
                                       start_new_session=True))
     try:
         start("scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard")
-        for _ in range(2):
+        for _ in range(workers):
             start("worker", address, "--host", "127.0.0.1", "--nthreads", "1",
                   "--no-dashboard")
         from distributed import Client
         with Client(address, timeout=60) as c:
-            c.wait_for_workers(2, timeout=60)
-        yield address
+            c.wait_for_workers(workers, timeout=60)
+        yield address, procs[0]
     finally:
         for p in reversed(procs):
             with contextlib.suppress(ProcessLookupError):
@@ -509,6 +509,30 @@ def dask_processes(tmp_path_factory):
                 os.killpg(p.pid, signal.SIGKILL)
                 p.wait(15)
         log.close()
+
+
+@pytest.fixture(scope="module")
+def dask_processes(tmp_path_factory):
+    """`dask_cluster` with two workers, shared by the module: its address."""
+    with dask_cluster(tmp_path_factory.mktemp("dask")) as (address, _):
+        yield address
+
+
+def test_a_scheduler_that_dies_is_one_message_and_the_weights_are_kept(files, tmp_path):
+    """Dask's client logged tracebacks, and the message said every worker was lost."""
+    with dask_cluster(tmp_path, workers=1) as (address, scheduler):
+        run = subprocess.Popen(command_line([
+            "tfweightcalc", files["cancer_gcp"], CANCER, "--scheduler", address, "--chunk-size",
+            "100", "--max-iters", "100000", "--tol", "0", "--quiet", "-o", tmp_path / "w.txt"]),
+            env=cli_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(8)                                  # connected and training
+        os.killpg(scheduler.pid, signal.SIGKILL)
+        out, err = run.communicate(timeout=120)
+    assert run.returncode == 1 and "Traceback" not in err and " - ERROR - " not in err, err
+    assert "error: the Dask cluster lost its scheduler (" in err
+    assert len(err.strip().splitlines()) == 2, err      # where the weights are, and why
+    assert "the last good weights (iteration" in err and str(tmp_path / "w.txt") in err
+    assert np.isfinite(vectors.load_weights(str(tmp_path / "w.txt"))["w"]).all()
 
 
 def test_cli_on_a_real_scheduler_and_workers(files, tmp_path, dask_processes):

@@ -81,6 +81,7 @@ def connect(spec: str, timeout: float = 10.0, should_stop=lambda: False):
         raise TenflangError("--scheduler needs dask.distributed, which is not installed; "
                             "pip install 'tenflang[dask]'") from None
     with contextlib.ExitStack() as stack:
+        stack.enter_context(_quiet_client_logs())
         try:
             if kind == "local":
                 client = within(None, lambda: _start_local(stack, value), should_stop,
@@ -102,6 +103,23 @@ def connect(spec: str, timeout: float = 10.0, should_stop=lambda: False):
                                  f"within {timeout:g} s); start some with: dask worker "
                                  f"{value}") from None
         yield client
+
+
+@contextlib.contextmanager
+def _quiet_client_logs():
+    """The client's own logs off while it runs: a scheduler that dies makes it
+    log tracebacks, where the run reports the failure as one message."""
+    logging.getLogger("distributed")           # made, should Dask not have made it yet
+    loggers = [logger for name, logger in logging.root.manager.loggerDict.items()
+               if name.split(".")[0] == "distributed" and isinstance(logger, logging.Logger)]
+    levels = [logger.level for logger in loggers]     # Dask's config sets some of its own
+    for logger in loggers:
+        logger.setLevel(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        for logger, level in zip(loggers, levels):
+            logger.setLevel(level)
 
 
 def _start_local(stack: contextlib.ExitStack, count: int):

@@ -203,13 +203,18 @@ def retrying(client, once, waiting):
                                  "workers") from None
         except cluster_errors() as err:
             if attempt == RETRIES:
-                raise ClusterFailure(f"the Dask cluster failed ({type(err).__name__}: "
-                                     f"{err})") from None
+                raise ClusterFailure(f"the Dask cluster failed ({briefly(err)})") from None
             try:
                 client.wait_for_workers(1, timeout=waiting.worker_timeout)
             except Exception:
-                raise ClusterFailure(f"the Dask cluster lost every worker "
-                                     f"({type(err).__name__}: {err})") from None
+                lost = "every worker" if client.status == "running" else "its scheduler"
+                raise ClusterFailure(f"the Dask cluster lost {lost} ({briefly(err)})") from None
+
+
+def briefly(err: BaseException) -> str:
+    """An error of the cluster in one line (Dask's list every task they touch)."""
+    text = f"{type(err).__name__}: {err}".splitlines()[0]
+    return text if len(text) <= 120 else text[:117] + "..."
 
 
 def gcp_text(gcp: Program) -> tuple:
