@@ -845,3 +845,35 @@ def test_dropout_masks_do_not_depend_on_the_chunking(client, tmp_path, batch_siz
         batches = batch_size and functools.partial(global_batch, data.chunk_rows(), batch_size, 4)
         alone = train(gcp, arrays, cfg, LocalGradients(batches=batches or None))
         assert_same(on_cluster(client, gcp, data, cfg).weights, alone.weights)
+
+
+def test_a_cluster_without_tenflang_is_named_before_training():
+    """A scheduler without TenFlang failed with Dask's traceback; a worker
+    without it died at the first task, and the run waited a minute for workers.
+    (Run for real with `env -u PYTHONPATH dask scheduler` from a source tree.)"""
+    from tenflang.distributed.cluster import check_tenflang_importable
+    probes = []
+
+    class Cluster:          # a scheduler with TenFlang, and one worker without
+        def run_on_scheduler(self, probe):
+            probes.append(probe)
+            return probe()
+
+        def run(self, probe):
+            return {"tcp://10.0.0.1:4000": probe(), "tcp://10.0.0.2:4000": False}
+    with pytest.raises(TenflangError, match=r"error: the worker tcp://10\.0\.0\.2:4000 cannot import "
+                                            r"TenFlang: install"):
+        check_tenflang_importable(Cluster(), "tcp://10.0.0.9:8786")
+    # the probe travels by value: a process where importing TenFlang fails reads it
+    import cloudpickle
+    blocked = ("import sys, cloudpickle\n"
+               "class Block:\n"
+               "    def find_spec(self, name, *rest):\n"
+               "        if name.split('.')[0] == 'tenflang':\n"
+               "            raise ImportError('no TenFlang here')\n"
+               "sys.meta_path.insert(0, Block())\n"
+               "cloudpickle.loads(sys.stdin.buffer.read())\n"
+               "print('read')\n")
+    done = subprocess.run([sys.executable, "-c", blocked], input=cloudpickle.dumps(probes[0]),
+                          capture_output=True, timeout=60)
+    assert done.stdout == b"read\n", done.stderr

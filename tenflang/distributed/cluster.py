@@ -102,7 +102,26 @@ def connect(spec: str, timeout: float = 10.0, should_stop=lambda: False):
                 raise RunFailure(f"the Dask scheduler at {value} has no workers (none joined "
                                  f"within {timeout:g} s); start some with: dask worker "
                                  f"{value}") from None
+            check_tenflang_importable(client, value)
         yield client
+
+
+def check_tenflang_importable(client, address: str) -> None:
+    """A scheduler or worker without TenFlang cannot read its tasks: the scheduler
+    failed with Dask's traceback, a worker died at the first task and the run
+    waited a minute for workers."""
+    def has_tenflang() -> bool:       # nested: sent by value, read without TenFlang
+        import importlib.util
+        return importlib.util.find_spec("tenflang") is not None
+    try:
+        missing = [] if client.run_on_scheduler(has_tenflang) else [f"the scheduler {address}"]
+        missing += [f"the worker {w}" for w, ok in client.run(has_tenflang).items() if not ok]
+    except Exception:       # noqa: BLE001 - a cluster that cannot answer fails later, clearly
+        return
+    if missing:
+        raise TenflangError(f"{', '.join(missing)} cannot import TenFlang: install the "
+                            "TenFlang of this client where the scheduler and every worker run "
+                            "(docs/distributed.md)")
 
 
 @contextlib.contextmanager
