@@ -877,3 +877,23 @@ def test_a_cluster_without_tenflang_is_named_before_training():
     done = subprocess.run([sys.executable, "-c", blocked], input=cloudpickle.dumps(probes[0]),
                           capture_output=True, timeout=60)
     assert done.stdout == b"read\n", done.stderr
+
+
+@pytest.mark.parametrize("layout", ["one file", "shards"])
+def test_a_file_changed_during_the_run_is_not_loaded_again(tmp_path, layout):
+    """A worker that dies has its chunks loaded again elsewhere: from a file
+    replaced meanwhile they would mix two versions of the data (they were
+    checked only by their row count)."""
+    from tenflang.data.shards import load_chunk
+    arrays = {"x": np.arange(40.0), "y": np.ones(40)}
+    path = tmp_path / ("d.npz" if layout == "one file" else "shards/a.npz")
+    path.parent.mkdir(exist_ok=True)
+    vectors.save_examples(str(path), arrays)
+    data = dist.describe(str(path) if layout == "one file" else str(path.parent), chunk_size=20)
+    chunk = data.chunks[-1]
+    assert load_chunk(chunk, data.shapes, "float64", "cpu", False)["x"][0] in (0.0, 20.0)
+    time.sleep(0.01)
+    vectors.save_examples(str(path), {"x": arrays["x"] * 0.5, "y": arrays["y"]})
+    with pytest.raises(TenflangError, match="the file changed after the run began") as caught:
+        load_chunk(chunk, data.shapes, "float64", "cpu", False)
+    assert caught.value.location.file == str(path)

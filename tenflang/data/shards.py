@@ -54,11 +54,23 @@ DEFAULT_CHUNK_ROWS = 100_000
 @frozen
 class Piece:
     """What one file gives a chunk: a whole shard (start is None) or rows
-    [start, stop) of a data file.  `rows`: the example count expected."""
+    [start, stop) of a data file.  `rows`: the example count expected;
+    `stamp`: the file's `file_stamp` when the run described it."""
     path: str
     start: int | None = None
     stop: int | None = None
     rows: int | None = None
+    stamp: tuple | None = None
+
+
+def file_stamp(path: str) -> tuple | None:
+    """(modification time in ns, size) of `path`, None when it cannot be read
+    (a missing file is reported where it is loaded)."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return info.st_mtime_ns, info.st_size
 
 
 @mutable
@@ -106,7 +118,7 @@ def describe(path: str, chunk_size: int | None = None, allow_nan: bool = False,
         shapes = {n: a.shape[1:] for n, a in examples.arrays.items() if a is not None}
         rows = len(examples)
     size = max(chunk_size or DEFAULT_CHUNK_ROWS, smallest_chunk(rows))
-    chunks = [(Piece(full, a, min(a + size, rows), min(a + size, rows) - a),)
+    chunks = [(Piece(full, a, min(a + size, rows), min(a + size, rows) - a, file_stamp(full)),)
               for a in range(0, rows, size)]
     return Dataset(path, chunks, shapes, rows)
 
@@ -138,8 +150,9 @@ def _describe_directory(path: str) -> Dataset:
     manifest = os.path.join(path, MANIFEST)
     if os.path.exists(manifest):
         meta = read_manifest(manifest)
-        chunks = [(Piece(os.path.abspath(os.path.join(path, s["file"])), rows=s["rows"]),)
-                  for s in meta["shards"]]
+        shards = [os.path.abspath(os.path.join(path, s["file"])) for s in meta["shards"]]
+        chunks = [(Piece(f, rows=s["rows"], stamp=file_stamp(f)),)
+                  for f, s in zip(shards, meta["shards"])]
         shapes = {n: tuple(s) for n, s in meta["variables"].items()}
         return Dataset(path, chunks, shapes, meta["rows"])
     try:
@@ -165,7 +178,7 @@ def _scan_shards(path: str, files: list) -> Dataset:
         elif these != shapes:
             raise TenflangError(f"the shard's variables {_describe_shapes(these)} differ from "
                                 f"{_describe_shapes(shapes)} in {first}", Location(shard))
-        chunks.append((Piece(os.path.abspath(shard), rows=rows),))
+        chunks.append((Piece(os.path.abspath(shard), rows=rows, stamp=file_stamp(shard)),))
         total += rows
     return Dataset(path, chunks, shapes, total)
 
@@ -275,6 +288,10 @@ def load_piece(piece: Piece, shapes: dict, allow_nan: bool, indices: dict | None
         raise TenflangError(f"worker {socket.gethostname()} (pid {os.getpid()}) cannot see this "
                             "file: every worker must read the data at the same path as the "
                             "client (shared storage)", Location(piece.path))
+    if piece.stamp is not None and file_stamp(piece.path) != piece.stamp:
+        raise TenflangError("the file changed after the run began (its time or size differs), "
+                            "so its chunks would mix two versions of the data; run again on "
+                            "data that stays as it is", Location(piece.path))
     arrays = {n: a for n, a in _read_piece(piece, allow_nan, indices or {}).items()
               if a is not None}
     found = {n: a.shape[1:] for n, a in arrays.items()}
