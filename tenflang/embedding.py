@@ -16,7 +16,7 @@ cost, never 50 000 rows per example.
 from __future__ import annotations
 
 from .errors import TenflangError
-from .forwards import bad_index
+from .forwards import index_error
 from .shapes import Shape, fmt_shape, mismatch
 
 
@@ -48,7 +48,7 @@ def indices(xp, i, n: int, op: str):
         flat = bad.reshape(len(bad), -1)
         k = int(xp.argmax(flat.any(axis=1)))
         value = float(i[k].reshape(-1)[int(xp.argmax(flat[k]))])
-        raise TenflangError(bad_index(op, "row index", value, k, n))
+        raise index_error(op, "row index", value, k, n)
     return i.astype(xp.int64)
 
 

@@ -274,13 +274,31 @@ def one_hot(xp, y, n):
     hot = y[:, None] == xp.arange(n, dtype=y.dtype)
     found = hot.any(axis=-1)
     if not bool(found.all()):
-        raise TenflangError(outside_classes(y, n, int(xp.argmin(found))))
+        raise outside_classes(y, n, int(xp.argmin(found)))
     return hot.astype(y.dtype)
 
 
-def outside_classes(y, n: int, k: int) -> str:
-    """one_hot's message for the class index of example k."""
-    return bad_index("one_hot", "class index", float(y[k]), k, n)
+def outside_classes(y, n: int, k: int) -> TenflangError:
+    """one_hot's error for the class index of example k."""
+    return index_error("one_hot", "class index", float(y[k]), k, n)
+
+
+def index_error(op: str, noun: str, value: float, k: int, n: int) -> TenflangError:
+    """The error of an index that names no row or class (`bad_index`), in
+    example k of the arrays the op ran on.  Its parts stay on it (`.index`),
+    so that a caller running a batch of the data can name the example's own
+    row (`renumbered`); they pickle with it, from a worker."""
+    err = TenflangError(bad_index(op, noun, value, k, n))
+    err.index = (op, noun, value, k, n)
+    return err
+
+
+def renumbered(err: TenflangError, row_of) -> TenflangError:
+    """`err`, if an index error, with its example k given as `row_of(k)`."""
+    if getattr(err, "index", None) is None:
+        return err
+    op, noun, value, k, n = err.index
+    return index_error(op, noun, value, int(row_of(k)), n)
 
 
 def bad_index(op: str, noun: str, value: float, k: int, n: int) -> str:

@@ -208,3 +208,33 @@ def test_a_table_float32_cannot_index_is_refused(tmp_path):
     with pytest.raises(TenflangError, match=r"take: a table of 16,777,218 rows needs more "
                        r"than float32, which holds whole numbers exactly only up to 16,777,216"):
         embedding.take(np, np.broadcast_to(np.float32(0), (1, rows)), i.astype(np.float32))
+
+
+FOLDED_TAKE = """macro cell h x E -> hn
+  define hn = add h (take E x)
+end
+declare input xs [3]
+declare weight E [4]
+declare intvar hT
+declare loss l
+define hT = fold cell 0 xs E
+define l = pow hT 2
+"""
+
+
+@pytest.mark.parametrize("args", [[], ["--batch-size", "16"],
+                                  ["--batch-size", "16", "--val-fraction", "0.2"]])
+def test_an_index_computed_from_the_data_is_named_by_its_row_in_the_file(run_cli, tmp_path,
+                                                                          args):
+    """A row index read through a fold is not a data variable the file check
+    sees: met in a step, it was numbered by its place in the batch."""
+    (tmp_path / "p.tf").write_text(FOLDED_TAKE)
+    rows = ["{xs: [1, 2, 3]}"] * 300
+    rows[250] = "{xs: [1, 2, 7]}"
+    (tmp_path / "d.txt").write_text("\n".join(rows) + "\n")
+    (tmp_path / "w.txt").write_text("{E: [1, 2, 3, 0]}\n")
+    code, out, err = run_cli(["tenflang", "train", "p.tf", "d.txt", "--init", "w.txt",
+                              "--max-iters", "200", "--quiet", "-o", "w-out.txt", *args],
+                             cwd=tmp_path)
+    assert code == (2 if not args else 1) and "Traceback" not in err, err
+    assert "take: row index 7.0 in example 250 (0-based) must be an integer in 0..3" in err

@@ -36,7 +36,6 @@ import functools
 import numpy as np
 
 from .. import forwards, native
-from ..errors import TenflangError
 from ..native import address
 from . import c_loops
 from .scalar_c import CTYPES, DTYPES, function, vector_declarations
@@ -155,7 +154,7 @@ def one_hot(xp, y, n):
     out = np.empty((len(y), n), y.dtype)
     bad = lib.one_hot_rows(len(y), n, address(y), address(out))
     if bad >= 0:
-        raise TenflangError(forwards.outside_classes(y, n, bad))
+        raise forwards.outside_classes(y, n, bad)
     return out
 
 

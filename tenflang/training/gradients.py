@@ -28,6 +28,7 @@ messages (and the indices `one_hot` and `take` read), anything else as
 from __future__ import annotations
 
 import contextlib
+import functools
 from typing import Callable
 
 import numpy as np
@@ -35,8 +36,10 @@ import numpy as np
 from ..records import mutable
 from ..data.examples import Examples, first_nonfinite
 from ..errors import TenflangError
+from ..forwards import renumbered
 from ..interp import make_plan
 from ..interp.arguments import check_data
+from ..interp.device import to_host
 from ..interp.engine import Engine
 from ..interp.memory import Buffers
 from ..interp.statistics import population, statistic_names
@@ -117,7 +120,9 @@ class LocalGradients:
         on_device = to_device({k: np.asarray(v)[rows] for k, v in examples.items()}, self.xp,
                               cfg.dtype)
         validate = self.validation(gcp, sig, examples, val_idx, cfg) if len(val_idx) else None
-        yield Descent(self.gradient(gcp, sig, on_device, cfg), self.rows_of(len(train_idx), cfg),
+        original = train_idx if len(val_idx) else None      # training row -> data row
+        yield Descent(self.gradient(gcp, sig, on_device, cfg, original),
+                      self.rows_of(len(train_idx), cfg),
                       self.xp, epoch_iterations(len(train_idx), cfg.batch_size), validate,
                       population=lambda weights: population(gcp, on_device, weights, self.xp,
                                                             cfg.dtype))
@@ -127,9 +132,15 @@ class LocalGradients:
             return self.batches
         return lambda iteration: batch_indices(n, cfg.batch_size, cfg.seed, iteration, self.xp)
 
-    def gradient(self, gcp, sig, data: dict, cfg) -> Callable:
+    def gradient(self, gcp, sig, data: dict, cfg, original=None) -> Callable:
+        """`gradient(weights, iteration, rows)` over the training examples `data`
+        (`original`: each one's row in the data file, where a split moved them)."""
         plan, engine, xp = gradient_plan(gcp, sig), self.engine, self.xp
         buffers = Buffers()      # the step's intermediates: made once per batch shape
+
+        def data_row(k: int, rows) -> int:     # a batch position, as the data file numbers it
+            k = k if rows is None else int(to_host(xp.asarray(rows)[k]))
+            return k if original is None else int(original[k])
 
         def gradient(weights: dict, iteration: int, rows):
             # take: the rows fancy indexing gathers, in a third of its time on a small batch
@@ -138,8 +149,11 @@ class LocalGradients:
             # dropout keyed by each example's index among the training examples; the
             # indices stay where they are (on the device: no copy back per step)
             mode = Mode(seed=cfg.seed, iteration=iteration, rows=rows)
-            values = engine.run(plan, {**batch, **weights}, dtype=cfg.dtype,
-                                reduce=Reduction.MEAN, mode=mode, buffers=buffers)
+            try:
+                values = engine.run(plan, {**batch, **weights}, dtype=cfg.dtype,
+                                    reduce=Reduction.MEAN, mode=mode, buffers=buffers)
+            except TenflangError as err:      # an index computed from the data: name its row
+                raise renumbered(err, functools.partial(data_row, rows=rows)) from None
             # the loss stays on the device: the loop copies it back with the gradient norm
             return ({w: values[g] for w, g in sig.gradients.items()},
                     sum(values[name] for name in sig.losses))
