@@ -11,16 +11,6 @@ See docs/api.md (the API guide).  The names below load on first use, so
 """
 import importlib
 
-
-def version() -> str:
-    """TenFlang's installed version; "unknown" when run from a source tree."""
-    from importlib import metadata        # here: its import costs every command 10 ms
-    try:
-        return metadata.version("tenflang")
-    except metadata.PackageNotFoundError:
-        return "unknown"
-
-
 # public name -> (module, its name there)
 _EXPORTS = {
     "TenflangError": ("errors", "TenflangError"), "RunFailure": ("errors", "RunFailure"),

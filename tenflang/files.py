@@ -334,8 +334,11 @@ def check_writable(option: str, path: str) -> None:
     read-only mount).  Devices and FIFOs are not tried."""
     if inherited_fd(path) is not None:
         return
-    if os.path.isdir(path) or path.endswith(os.sep):
+    if os.path.isdir(path):
         raise TenflangError(f"{option}: the output is a directory; name a file", Location(path))
+    if path.endswith(os.sep):
+        raise TenflangError(f"{option}: the name ends in '{os.sep}', as a directory's does; "
+                            "name a file", Location(path))
     if os.path.exists(path) and not os.path.isfile(path):
         return
     if os.path.islink(path) and not os.path.exists(path):

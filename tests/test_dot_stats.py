@@ -336,7 +336,7 @@ def test_version_from_a_source_tree():
     """click's --version looked the version up by package name: a traceback where
     TenFlang is not installed (PYTHONPATH on the source tree, as the tests run it)."""
     from support.commands import cli_env, command_line
-    from tenflang import version
+    from tenflang.installed import version
     done = subprocess.run(command_line(["tenflang", "--version"]), capture_output=True,
                           text=True, env=cli_env())
     assert done.returncode == 0 and done.stderr == ""

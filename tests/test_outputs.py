@@ -273,8 +273,8 @@ def test_odd_output_paths_fail_before_training(work):
     (work / "ro.txt").write_text("keep\n")
     (work / "ro.txt").chmod(0o444)
     cases = {"loop-a": "-o: the symbolic link cannot be followed",
-             "w.txt/": "-o: the output is a directory; name a file",
-             "new/": "-o: the output is a directory; name a file",
+             "w.txt/": "-o: the name ends in '/', as a directory's does; name a file",
+             "new/": "-o: the name ends in '/', as a directory's does; name a file",
              "dangling": f"-o: the directory {work / 'nowhere'} does not exist",
              "ro.txt": "-o: the file is read-only",
              "n" * 260 + ".txt": "-o: the file name is 264 bytes long; this file system takes "

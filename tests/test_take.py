@@ -238,3 +238,24 @@ def test_an_index_computed_from_the_data_is_named_by_its_row_in_the_file(run_cli
                              cwd=tmp_path)
     assert code == (2 if not args else 1) and "Traceback" not in err, err
     assert "take: row index 7.0 in example 250 (0-based) must be an integer in 0..3" in err
+
+
+def test_an_index_met_in_validation_is_named_by_its_row_and_the_weights_are_kept(run_cli,
+                                                                                  tmp_path):
+    """The held-out rows are evaluated apart: their error once counted from the
+    split's start, and ended the run with exit 2 and no weights."""
+    from tenflang.training.sampling import split
+    held_out = int(split(300, 0.2, 0)[1][7])
+    (tmp_path / "p.tf").write_text(FOLDED_TAKE)
+    rows = ["{xs: [1, 2, 3]}"] * 300
+    rows[held_out] = "{xs: [1, 2, 7]}"
+    (tmp_path / "d.txt").write_text("\n".join(rows) + "\n")
+    (tmp_path / "w.txt").write_text("{E: [1, 2, 3, 0]}\n")
+    code, out, err = run_cli(["tenflang", "train", "p.tf", "d.txt", "--init", "w.txt",
+                              "--max-iters", "200", "--quiet", "--batch-size", "16",
+                              "--val-fraction", "0.2", "-o", "w-out.txt"], cwd=tmp_path)
+    assert code == 1 and "Traceback" not in err, err
+    assert (f"take: row index 7.0 in example {held_out} (0-based) must be an integer in 0..3"
+            in err)
+    assert "the last good weights (iteration 15) are in w-out.txt" in err
+    assert set(tenflang.load_weights(str(tmp_path / "w-out.txt"))) == {"E"}

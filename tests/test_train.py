@@ -273,6 +273,19 @@ def test_cli_bad_environment_values_are_named(linear_gcp, var, value, expected):
     assert done.stdout == ""
 
 
+def test_cli_a_bad_device_for_a_cluster_names_the_variable_before_starting_it(linear_gcp):
+    """The workers were given it as if it were --device, after the cluster started."""
+    pytest.importorskip("distributed", reason="dask.distributed is an optional dependency")
+    done = subprocess.run(command_line(["tfweightcalc", str(linear_gcp),
+                                        str(SAMPLES_DIR / "linear_train.txt"), "--scheduler",
+                                        "local:1"]),
+                          capture_output=True, text=True, timeout=120,
+                          env={**cli_env(), "TENFLANG_DEVICE": "tpu"})
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.strip() == ("error: TENFLANG_DEVICE=tpu: unknown device; expected one "
+                                   "of auto, cpu, gpu")
+
+
 def test_cli_gpu_from_the_environment_names_the_variable(linear_gcp):
     from tenflang.interp.device import cupy_or_reason
     if cupy_or_reason()[0] is not None:

@@ -94,7 +94,7 @@ def show_version(ctx, param, value):
     """--version: click's own looks the version up by package name, and ended in a
     traceback where TenFlang runs from a source tree."""
     if value and not ctx.resilient_parsing:
-        from .. import version
+        from ..installed import version
         click.echo(f"tenflang, version {version()}")
         ctx.exit()
 

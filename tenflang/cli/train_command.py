@@ -32,6 +32,7 @@ from .. import native
 from ..lang.checks import check
 from ..data import vectors
 from ..errors import Location, RunFailure, TenflangError
+from ..interp.device import device_choice
 from ..interp.engine import choose_engine
 from ..interp.statistics import split_statistics
 from ..lang import parse_file
@@ -139,6 +140,7 @@ def tfweightcalc(gcp_file, data_file, out, lr, optimizer, weight_decay, lr_sched
     stop = StopFlag()
     bar = None if quiet or not sys.stderr.isatty() else ProgressBar(max_iters)
     engine = None if scheduler else choose_engine(device)
+    worker_device = device_choice(device)[1] if scheduler else None    # named as the user set it
     watching, board = watchers(cfg, program, data, engine, quiet, logdir)
     hooks = combine(bar, watching, checkpoint and Checkpoints(checkpoint_saver(checkpoint, cfg),
                                                               checkpoint_every),
@@ -147,7 +149,6 @@ def tfweightcalc(gcp_file, data_file, out, lr, optimizer, weight_decay, lr_sched
         with stop.installed():
             if scheduler:
                 from ..distributed import cluster as distributed
-                worker_device = device or os.environ.get("TENFLANG_DEVICE") or "auto"
                 with distributed.connect(scheduler, connect_timeout, stop) as client:
                     source = distributed.ClusterGradients(client, worker_device, allow_nan,
                                                           sync_every=sync_every)

@@ -24,7 +24,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import ops, version
+from .. import ops
+from ..installed import version
 from ..errors import Location, TenflangError, text_of_path
 from ..interp.plan import make_plan
 from ..interp.statistics import missing_statistic

@@ -168,7 +168,10 @@ class LocalGradients:
                          cfg.dtype)
 
         def validate(weights: dict, statistics: dict) -> float:
-            values = self.engine.run(plan, {**data, **weights, **statistics}, dtype=cfg.dtype,
-                                     reduce=Reduction.MEAN, mode=EVALUATION)
+            try:
+                values = self.engine.run(plan, {**data, **weights, **statistics},
+                                         dtype=cfg.dtype, reduce=Reduction.MEAN, mode=EVALUATION)
+            except TenflangError as err:      # an index computed from the data: name its row
+                raise renumbered(err, lambda k: rows[k]) from None
             return sum(float(v) for v in values.values())
         return validate
