@@ -71,8 +71,8 @@ class Estimator:
     def set_params(self, **params) -> "Estimator":
         for name, value in params.items():
             if name not in self._param_names():
-                raise TenflangError(f"Estimator has no parameter '{name}'; its parameters: "
-                                    f"{', '.join(self._param_names())}")
+                raise TenflangError(f"{type(self).__name__} has no parameter '{name}'; its "
+                                    f"parameters: {', '.join(self._param_names())}")
             setattr(self, name, value)
         return self
 
@@ -119,13 +119,13 @@ class Estimator:
         return -sum(float(np.mean(v)) for v in self._losses(X, y).values())
 
     def summary(self, X, y=None) -> dict:
-        """The mean over the examples of every scalar output and loss (None:
-        NULL), as `tfevaluate --summary` prints them (tensor outputs left out)."""
+        """The mean over the examples of every output and loss (None: NULL), as
+        `tfevaluate --summary` prints them: a float for a scalar, an array of the
+        output's shape for a tensor (its mean entry by entry)."""
         shape = self._shape()
         values = evaluate(shape, self._data(shape, X, y), self._weights(), dtype=self.dtype)
-        shapes = check(shape)
-        return {n: None if v is None else float(np.mean(v))
-                for n, v in values.items() if not shapes[n]}
+        return {n: None if v is None else float(np.mean(v)) if v.ndim == 1 else v.mean(axis=0)
+                for n, v in values.items()}
 
     # ------------------------------------------------------------ helpers
     def _shape(self, fitted: bool = True) -> Program:

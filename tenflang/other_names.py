@@ -35,6 +35,13 @@ OTHER_NAMES: dict[str, tuple[str, tuple[str, ...]]] = {
     "dropout": ("dropout is 'mul x (dropout_mask x 0.5)' (0.5 the probability of a zero)",
                 ("mul", "dropout_mask")),
     "embedding": ("did you mean 'take'? ('take W i' picks rows of W)", ("take",)),
+    "square": ("write 'pow x 2' (or 'mul x x')", ("pow", "mul")),
+    "mse_loss": ("a program describes one example: write its squared error, as "
+                 "'pow (sub x b) 2' for a prediction x and a target b (training takes the "
+                 "mean over the examples)", ("pow", "sub")),
+    "cross_entropy": ("a program describes one example: write its cross-entropy, as "
+                      "'neg (dot (log_softmax x) (one_hot i 3))' for scores x and a class "
+                      "index i of 3", ("neg", "dot", "log_softmax", "one_hot")),
     "max_pool2d": ("did you mean 'maxpool2d'?", ("maxpool2d",)),
     "avg_pool2d": ("did you mean 'avgpool2d'?", ("avgpool2d",)),
 }

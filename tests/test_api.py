@@ -184,6 +184,8 @@ def test_estimator_errors():
         model.predict(np.zeros((2, 3)))
     with raises("Estimator has no parameter 'learning_rate'"):
         model.set_params(learning_rate=0.1)
+    with raises("Classifier has no parameter 'learning_rate'"):
+        tenflang.Classifier(LINEAR).set_params(learning_rate=0.1)
     with raises("unknown optimizer 'lbfgs'"):
         tenflang.Estimator(LINEAR, optimizer="lbfgs").fit(np.zeros((2, 3)), np.zeros(2))
     with raises("output='p' is not an output of the program; its outputs: o"):

@@ -113,6 +113,20 @@ def test_conventions_against_numpy():
     assert model.score(X[300:400], names[300:400]) == np.mean(predicted == names[300:400])
 
 
+def test_summary_averages_every_output_as_tfevaluate_does():
+    """The tensor output too, entry by entry (it was left out, as the CLI once did)."""
+    X, y = digits()
+    model = tenflang.Estimator(tenflang.parse(SOFTMAX.format(n=64, k=10), shape_program=True),
+                               optimizer="adam", lr=0.1, max_iters=20)
+    model.fit(X[:300], y[:300].astype(float))
+    got = model.summary(X[300:400], y[300:400].astype(float))
+    w = model.weights_
+    scores = X[300:400] @ w["W"].T + w["b"]
+    assert set(got) == {"scores", "correct", "xent"}
+    np.testing.assert_allclose(got["scores"], scores.mean(axis=0), rtol=1e-12)
+    assert got["correct"] == np.mean(scores.argmax(axis=1) == y[300:400])
+
+
 PROBABILITIES = """
 declare input x [2, 2]
 declare exp_output label

@@ -142,6 +142,7 @@ def test_a_checkpoint_of_another_optimizer(run_cli_batch, work, checkpoint):
     [(code, _, err)] = run_cli_batch([["tfweightcalc", "g.tf", "d.txt", "--checkpoint", path]],
                                      cwd=work)
     assert code == 2 and "written by a run with --optimizer adam, not sgd" in err
+    assert "or start afresh from its weights with --init" in err
 
 
 # ----------------------------------------------------------------------------- option values

@@ -130,7 +130,7 @@ CASES = [
     Case("unknown_op_did_you_mean", "declare input x\n" + LOSS + "define l = logistc x\n", 3, 12,
          "unknown op 'logistc'; did you mean 'logistic'?", exact=True),
     Case("unknown_op_no_hint", "declare input x\n" + LOSS + "define l = wibble x\n", 3, 12,
-         "unknown op 'wibble'", exact=True),
+         "unknown op 'wibble'; the ops are listed in docs/guide.md §3", exact=True),
     Case("too_few_operands", "declare input x\n" + LOSS + "define l = add x\n", 3, 12,
          "'add' takes 2 operands, got 1"),
     Case("too_many_operands", "declare input x\n" + LOSS + "define l = exp x x\n", 3, 12,
@@ -342,6 +342,11 @@ CASES = [
          "as in PyTorch), or 'matmul x W' for x @ W", exact=True, command="tfcompiler"),
     Case("unknown_op_relu6", TWO.format(a="[3]", b="[3]", line="relu6 a"), 4, 12,
          "unknown op 'relu6'; write 'clip x 0 6'", exact=True),
+    Case("unknown_op_square", TWO.format(a="[3]", b="[3]", line="square a"), 4, 12,
+         "unknown op 'square'; write 'pow x 2' (or 'mul x x')", exact=True),
+    Case("infix_operator", TWO.format(a="[3]", b="[3]", line="a * b"), 4, 14,
+         "unexpected character '*'; TenFlang has no infix operators: write the op first, as "
+         "'mul a b'", exact=True),
     Case("conv2d_image_grad_adjoint_shape", src("""
         declare input g [2, 5, 5]
         declare weight K [2, 1, 3, 3]

@@ -228,6 +228,20 @@ def test_cli_plot_writes_a_png(linear_gcp, tmp_path):
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+def test_cli_plot_writes_the_format_its_extension_names(linear_gcp, tmp_path):
+    """As matplotlib's savefig: a .pdf held PNG bytes once."""
+    pytest.importorskip("matplotlib")
+    for name, start in (("loss.pdf", b"%PDF"), ("loss.svg", b"<?xml"), ("loss", b"\x89PNG")):
+        code, _, err = cli(linear_gcp, SAMPLES_DIR / "linear_train.txt", "--max-iters", "20",
+                           "--plot", tmp_path / name)
+        assert code == 0, err
+        assert (tmp_path / name).read_bytes().startswith(start), name
+    code, _, err = cli(linear_gcp, SAMPLES_DIR / "linear_train.txt", "--max-iters", "100000",
+                       "--tol", "0", "--plot", tmp_path / "loss.plot")
+    assert code == 2 and "matplotlib writes no '.plot' files; name one ending in" in err
+    assert "iterations" not in err and not (tmp_path / "loss.plot").exists()
+
+
 def test_cli_plot_without_matplotlib_says_how_to_install(linear_gcp, tmp_path):
     fake = tmp_path / "fake" / "matplotlib"
     fake.mkdir(parents=True)

@@ -134,6 +134,16 @@ def test_validation_reports_the_mean_of_every_scalar_output():
     assert f" - val_loss: {result.val_loss:.4g}" in last.group(6)
 
 
+def test_validation_metrics_take_examples_read_from_a_file(tmp_path):
+    """As `tenflang.train` does (docs/api.md): it was an AttributeError."""
+    shape = tenflang.parse(CLASSIFIER, "iris.tf", shape_program=True)
+    data, cfg = iris(), TrainConfig(lr=0.5, val_fraction=0.2, max_iters=3, tol=0)
+    tenflang.save_examples(str(tmp_path / "iris.npz"), data)
+    weights = train(tenflang.compile_gradient(shape), data, cfg).weights
+    from_file = validation_metrics(shape, tenflang.load_examples(str(tmp_path / "iris.npz")), cfg)
+    assert from_file(weights, {}) == validation_metrics(shape, data, cfg)(weights, {})
+
+
 # ---------------------------------------------------------------- the final line
 
 def summary_of(err: str) -> str:

@@ -39,8 +39,7 @@ from .common import (check_outputs, device_option, dtype_option, reports_errors,
 @click.option("-o", "--output", "out", metavar="OUT", help="Write here (default stdout): "
               ".npz, .csv, .json or .jsonl (JSON Lines) by extension, else text.")
 @click.option("--summary", is_flag=True, help="One line: the mean over the examples of every "
-              "scalar output and loss (an accuracy, the mean loss); tensor outputs are left "
-              "out.")
+              "output and loss (an accuracy, the mean loss; a tensor output entry by entry).")
 @device_option
 @dtype_option
 @click.option("--allow-nan", is_flag=True, help="Accept NaN/inf in the inputs.")

@@ -63,7 +63,9 @@ from .common import FiniteFloat, check_outputs, device_option, dtype_option, rep
               metavar="F", help="sgd/momentum: L2 penalty added to the gradient (as "
               "torch.optim.SGD); adam: decoupled (as torch.optim.AdamW).")
 @click.option("--lr-schedule", type=click.Choice(list(SCHEDULES)), default="constant",
-              show_default=True, help="cosine: anneal the learning rate to 0 over --max-iters.")
+              show_default=True, help="constant; cosine: anneal the learning rate to 0 over "
+              "--max-iters; step: multiply it by --lr-gamma every --lr-step iterations; "
+              "warmup-cosine: rise over --warmup iterations, then cosine.")
 @click.option("--batch-size", type=click.IntRange(min=1), help="Examples per step "
               "(default: the whole data set).")
 @click.option("--max-iters", type=click.IntRange(min=0), default=1000, show_default=True,
@@ -79,17 +81,21 @@ from .common import FiniteFloat, check_outputs, device_option, dtype_option, rep
 @click.option("--checkpoint", metavar="FILE", help="Save the state here now and then "
               "(.npz); resume from it when it exists.")
 @click.option("--checkpoint-every", type=click.IntRange(min=1), default=100, show_default=True)
-@click.option("--resume-anyway", is_flag=True, help="Resume from --checkpoint even when --lr, "
-              "--batch-size, --weight-decay, the schedule, --seed or --val-fraction differ "
-              "from the run that wrote it (the new values apply from the next step).")
+@click.option("--resume-anyway", is_flag=True, help="Resume from --checkpoint even when the "
+              "settings that shape the steps (--lr, --batch-size, --weight-decay, the schedule "
+              "and its options, --seed, --val-fraction, the optimizer's own options, --freeze, "
+              "--clip-norm) differ from the run that wrote it (the new values apply from the "
+              "next step).")
 @click.option("--val-fraction", type=FiniteFloat(0, 1, max_open=True), default=0.0,
+              show_default=True,
               help="Hold out this fraction of the examples and report their loss.")
 @click.option("--patience", type=click.IntRange(min=1), metavar="N", help="With "
               "--val-fraction: stop when the validation loss (taken after every epoch) has "
               "not improved for N evaluations, and write the best weights.")
 @click.option("--allow-nan", is_flag=True, help="Accept NaN/inf in the data.")
 @click.option("--quiet", is_flag=True, help="Only the final summary line on stderr.")
-@click.option("--plot", metavar="PNG", help="Plot the loss curve (needs matplotlib).")
+@click.option("--plot", metavar="FILE", help="Plot the loss curve (needs matplotlib), in the "
+              "format the extension names: .png (also without one), .pdf, .svg, ...")
 @click.option("--scheduler", metavar="ADDRESS", help="Compute the gradient on a Dask cluster: "
               "a scheduler address (tcp://HOST:8786) or local:N for N local worker processes. "
               "DATA may then be a directory of .npz shards (tenflang shard).")
@@ -121,7 +127,7 @@ def tfweightcalc(gcp_file, data_file, out, lr, optimizer, weight_decay, lr_sched
     if logdir:
         check_log_directory("--logdir", logdir, outputs | inputs)
     if plot:
-        require_matplotlib()
+        require_matplotlib(plot)
     if logdir:
         from ..training import tensorboard_log     # here, as checkpoints: a plain run
         tensorboard_log.require()                  # does not load them (start-up)

@@ -11,6 +11,7 @@ needs matplotlib, checked before training starts (`require_matplotlib`).
 from __future__ import annotations
 
 import io
+import os
 import sys
 
 import numpy as np
@@ -100,8 +101,22 @@ def plot_loss(path: str, result) -> None:
         ax.set_yscale("log")
     fig.tight_layout()
     buffer = io.BytesIO()
-    fig.savefig(buffer, format="png")
+    fig.savefig(buffer, format=plot_format(path))
     write_file(path, buffer.getvalue())
+
+
+def plot_format(path: str) -> str:
+    """What --plot writes: the format its extension names, as matplotlib's
+    `savefig` reads it (png, pdf, svg, ...); png for a name without one."""
+    extension = os.path.splitext(path)[1].lower().lstrip(".")
+    if not extension:
+        return "png"
+    from matplotlib.backend_bases import FigureCanvasBase
+    formats = FigureCanvasBase.get_supported_filetypes()
+    if extension not in formats:
+        raise TenflangError(f"--plot {path}: matplotlib writes no '.{extension}' files; name "
+                            f"one ending in {', '.join('.' + f for f in sorted(formats))}")
+    return extension
 
 
 def trailing_mean(values: list, window: int) -> list:
@@ -112,9 +127,11 @@ def trailing_mean(values: list, window: int) -> list:
     return [(sums[i] - sums[max(0, i - window)]) / min(i, window) for i in range(1, len(sums))]
 
 
-def require_matplotlib() -> None:
+def require_matplotlib(path: str) -> None:
+    """Before training: matplotlib is there and writes the format `path` names."""
     try:
         import matplotlib  # noqa: F401
     except ImportError:
         raise TenflangError("--plot needs matplotlib, which is not installed; "
                             "pip install 'tenflang[plot]'") from None
+    plot_format(path)

@@ -118,6 +118,10 @@ def lexer_spec(lexer) -> tuple:
 # ----------------------------------------------------------------------------- syntax errors
 
 MALFORMED_NUMBER = re.compile(r"[+-]?\.?\d[\w.+-]*")
+# a user who wrote `w * x`: the op comes first, by name
+INFIX = {char: f"; TenFlang has no infix operators: write the op first, as '{op} a b'"
+         for char, op in (("*", "mul"), ("+", "add"), ("-", "sub"), ("/", "div"),
+                          ("@", "matmul"), ("^", "pow"))}
 MACRO_LINE = re.compile(r"[ \t\f]*(macro|end)\b[ \t\f]*([A-Za-z_]\w*)?")
 def malformed_number(err, text: str) -> str | None:
     """The text of a number-like word the NUMBER terminal refused (`1.2.3`, `2x`)."""
@@ -188,7 +192,8 @@ def syntax_error(err, text: str, filename: str) -> TenflangError:
     elif parenthesis:
         column, message = parenthesis
     elif isinstance(err, lark.exceptions.UnexpectedCharacters):
-        message = f"unexpected character {text[err.pos_in_stream]!r}"
+        char = text[err.pos_in_stream]
+        message = f"unexpected character {char!r}" + INFIX.get(char, "")
     elif (isinstance(err, lark.exceptions.UnexpectedToken) and err.token.type == "$END"
           and "_END" in err.expected and open_macro(text)):
         line, column, name = open_macro(text)

@@ -149,7 +149,9 @@ def check_meta(path: str, meta, optimizer: str) -> int:
                             where)
     if meta.get("optimizer") != optimizer:
         raise TenflangError(f"the checkpoint was written by a run with --optimizer "
-                            f"{meta.get('optimizer')}, not {optimizer}", where)
+                            f"{meta.get('optimizer')}, not {optimizer}; resume with the same "
+                            f"optimizer, or start afresh from its weights with --init {path} "
+                            "(and another --checkpoint)", where)
     if not isinstance(meta.get("settings", {}), dict):
         raise TenflangError("not a tfweightcalc checkpoint: its settings are not an object",
                             where)

@@ -128,13 +128,14 @@ class EpochLines(Hooks):
               flush=True)
 
 
-def validation_metrics(program, examples: dict, config, engine: Engine | None = None):
+def validation_metrics(program, examples, config, engine: Engine | None = None):
     """`metrics(weights, statistics) -> {output: mean over the validation
     examples}` for every scalar output of `program` (a shape program, or a
     GCP: its gradient outputs left out), or None without a validation split
     or without such outputs.  As the validation loss, they are taken in
     evaluation mode, `statistics` the population values of the batch
     statistics at `weights` (training/gradients.py)."""
+    examples = getattr(examples, "arrays", examples)      # an `Examples` read from a file
     decls = program.declarations()
     gradients = {adjoint(n) for n, d in decls.items() if d.kind == "weight"}
     names = [n for n, d in decls.items() if d.kind == "output" and not d.shape
