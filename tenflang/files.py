@@ -243,7 +243,16 @@ def write_stdout(data: str | bytes) -> None:
     if sys.stdout is None:                   # started with `>&-`
         raise RunFailure("standard output is closed")
     try:
-        if isinstance(data, bytes):
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):
+        fd = None                            # a stand-in (a test runner's): no descriptor
+    try:
+        if fd is not None:
+            sys.stdout.flush()
+            raw = data if isinstance(data, bytes) else data.encode(
+                sys.stdout.encoding or "utf-8", sys.stdout.errors or "strict")
+            write_all(fd, raw)
+        elif isinstance(data, bytes):
             sys.stdout.flush()
             sys.stdout.buffer.write(data)
         else:
@@ -255,6 +264,15 @@ def write_stdout(data: str | bytes) -> None:
     except OSError as err:
         silence_stdout()
         raise RunFailure(f"cannot write to standard output: {err.strerror or err}") from None
+
+
+def write_all(fd: int, raw: bytes) -> None:
+    """Write all of `raw` to `fd`: an unbuffered stream (PYTHONUNBUFFERED) takes a
+    short write on a disk that fills up without an error, and its caller never
+    knew; the next write then fails (ENOSPC) and says so."""
+    view = memoryview(raw)
+    while view:
+        view = view[os.write(fd, view):]
 
 
 def silence_stdout() -> None:

@@ -75,3 +75,10 @@ MAX_NESTING = 100
 #: Bytes of an output's name that the temporary file written next to it keeps:
 #: with a dot, the pid, 12 letters and `.tmp` its name stays under 255 bytes.
 TEMPORARY_NAME_BYTES = 200
+
+#: Seconds `--scheduler local:N` is given to start its workers (a machine short
+#: of file descriptors or processes never finishes starting them).
+LOCAL_CLUSTER_START_S = 120.0
+
+#: Open files a local cluster's scheduler and client need, besides 16 a worker.
+LOCAL_CLUSTER_FILES = 128

@@ -100,6 +100,9 @@ class Abandoned(RuntimeError):
     without compiled loops rather than start another long compile (numba)."""
 
 
+NOT_BUILT = (Unavailable, Abandoned)      # what a caller that can do without a library catches
+
+
 @functools.lru_cache(maxsize=1)
 def compiler() -> str:
     """The C compiler's path; Unavailable when there is none."""
@@ -120,20 +123,32 @@ def library(source: str, extra: tuple = (), libs: tuple = ()) -> ctypes.CDLL:
     key = (source, cc, platform.machine(), sys.platform) + flags + ("--libs",) + tuple(libs)
     digest = blake2b("\0".join(key).encode(), digest_size=12).hexdigest()
     folder = cache_dir("native")
-    if folder is None:           # a loaded library stays mapped after its file is gone
-        import tempfile          # here and in `build`: a run whose library is cached needs none
-        with tempfile.TemporaryDirectory(prefix="tenflang-native-") as folder:
-            path = os.path.join(folder, f"lib_{digest}.so")
-            build(cc, source, path, flags, libs)
-            return load(path)
+    if folder is None:
+        return built_apart(cc, source, digest, flags, libs)
     path = os.path.join(folder, f"lib_{digest}.so")
     if os.path.exists(path):
         try:
             return load(path)
         except Unavailable:      # a damaged file: built again
             pass
-    build(cc, source, path, flags, libs)
+    try:
+        build(cc, source, path, flags, libs)
+    except OSError:              # a cache that takes no file (a full disk): as without one
+        return built_apart(cc, source, digest, flags, libs)
     return load(path)
+
+
+def built_apart(cc: str, source: str, digest: str, flags: tuple, libs: tuple) -> ctypes.CDLL:
+    """`source` built in a temporary directory and loaded (a loaded library stays
+    mapped after its file is gone); Unavailable when no directory takes it."""
+    import tempfile          # here and in `build`: a run whose library is cached needs none
+    try:
+        with tempfile.TemporaryDirectory(prefix="tenflang-native-") as folder:
+            path = os.path.join(folder, f"lib_{digest}.so")
+            build(cc, source, path, flags, libs)
+            return load(path)
+    except OSError as e:
+        raise Unavailable(f"no directory takes the compiled library: {e}") from None
 
 
 def library_any_width(source: str, extra: tuple = ()):
@@ -347,6 +362,21 @@ def pool() -> ThreadPoolExecutor:
     """The threads that run compiled loops (ctypes releases the GIL during a call)."""
     from concurrent.futures import ThreadPoolExecutor      # a one-thread run needs none
     return ThreadPoolExecutor(max_workers=threads(), thread_name_prefix="tenflang-loop")
+
+
+def submit(f, *args):
+    """`pool().submit(f, *args)`; where no thread can be started (a limit on a
+    user's processes), `f` runs here and now and its future is done."""
+    try:
+        return pool().submit(f, *args)
+    except RuntimeError:                 # "can't start new thread"
+        from concurrent.futures import Future
+        done = Future()
+        try:
+            done.set_result(f(*args))
+        except Exception as err:         # noqa: BLE001 - the caller's result() raises it
+            done.set_exception(err)
+        return done
 
 
 if hasattr(os, "register_at_fork"):      # a forked child has none of the pool's threads

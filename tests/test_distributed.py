@@ -897,3 +897,21 @@ def test_a_file_changed_during_the_run_is_not_loaded_again(tmp_path, layout):
     with pytest.raises(TenflangError, match="the file changed after the run began") as caught:
         load_chunk(chunk, data.shapes, "float64", "cpu", False)
     assert caught.value.location.file == str(path)
+
+
+def test_a_local_cluster_short_of_open_files_is_refused_before_it_starts(files, tmp_path):
+    """Under `ulimit -n 16` the local scheduler spun on connections it could not
+    accept, flooding stderr with tracebacks, and never started."""
+    import resource
+
+    def few_files():
+        resource.setrlimit(resource.RLIMIT_NOFILE, (16, 16))
+    done = subprocess.run(command_line(["tfweightcalc", files["cancer_gcp"], CANCER,
+                                        "--scheduler", "local:2", "-o", tmp_path / "w.txt"]),
+                          capture_output=True, text=True, env=cli_env(), timeout=120,
+                          preexec_fn=few_files)
+    assert done.returncode == 2 and done.stdout == "" and not (tmp_path / "w.txt").exists()
+    assert done.stderr.strip() == ("error: --scheduler local:2 needs at least 160 open files, "
+                                   "and this process may open 16 (ulimit -n); raise the limit "
+                                   "(ulimit -n 1024)")
+

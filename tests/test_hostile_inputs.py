@@ -373,6 +373,56 @@ def test_ctrl_c_and_sigterm_during_the_c_compile_answer_within_a_second(work, si
     assert not list((work / "cache").rglob("*.c"))   # no source left behind
 
 
+def test_ctrl_c_during_a_compile_of_the_first_step_keeps_the_weights(work):
+    """The row kernels' compile (softmax) is asked for in the first step: Ctrl-C
+    there raised `Abandoned` past the callers, which caught only Unavailable."""
+    from support.paths import SAMPLES_DIR
+    (work / "mlp.tf").write_text(tenflang.print_program(tenflang.compile_gradient(
+        tenflang.parse_file(str(SAMPLES_DIR / "mlp_digits.tf"), shape_program=True))))
+    cc = work / "slow-cc"         # stuck on the row kernels, a compiler for the rest
+    cc.write_text("#!/bin/sh\nfor a; do case $a in *.c) if grep -q softmax_rows $a; then "
+                  f"touch {work}/stuck; sleep 300; fi;; esac; done\nexec cc \"$@\"\n")
+    cc.chmod(0o755)
+    env = {**cli_env(), "CC": str(cc), "TENFLANG_CACHE_DIR": str(work / "cache")}
+    proc = subprocess.Popen(command_line(["tfweightcalc", "mlp.tf",
+                                          str(SAMPLES_DIR / "digits_train.txt"),
+                                          "--max-iters", "5", "-o", "w-out.txt"]),
+                            cwd=work, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    deadline = time.monotonic() + 120
+    while not (work / "stuck").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert (work / "stuck").exists(), proc.communicate()
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 1 and "Traceback" not in err, err
+    assert "interrupted at iteration 1" in err
+    assert set(tenflang.load_weights(str(work / "w-out.txt"))) == {"W1", "b1", "W2", "b2"}
+
+
+def test_a_cache_that_takes_no_file_compiles_elsewhere_or_not_at_all(tmp_path, monkeypatch):
+    """A cache on a full disk (ENOSPC while the source or library is written)
+    ended the run in a traceback; the library is now built in a temporary
+    directory, and where none takes it either, it is Unavailable (the caller
+    runs without it, as without a compiler)."""
+    from tenflang import native
+    monkeypatch.setenv("TENFLANG_CACHE_DIR", str(tmp_path / "cache"))
+    real, calls = native.build, []
+
+    def full_cache(cc, source, path, *rest):
+        calls.append(path)
+        if path.startswith(str(tmp_path / "cache")) or len(calls) > 2:
+            raise OSError(28, "No space left on device")
+        real(cc, source, path, *rest)
+    monkeypatch.setattr(native, "build", full_cache)
+    source = "int tenflang_probe_%d(void) { return 7; }\n"
+    lib = native.library(source % 1)
+    assert lib.tenflang_probe_1() == 7 and len(calls) == 2
+    assert not calls[1].startswith(str(tmp_path / "cache"))
+    with pytest.raises(native.Unavailable, match="no directory takes the compiled library"):
+        native.library(source % 2)
+
+
 # ----------------------------------------------------------------------------- item 5: Ctrl-C at start
 
 @pytest.mark.parametrize("delay", [0.15, 0.3, 0.5])
@@ -507,8 +557,9 @@ def test_running_out_of_memory_while_a_command_loads_is_one_line(monkeypatch, ca
     with pytest.raises(SystemExit) as stop:
         cli._command("shard")
     assert stop.value.code == 1
-    assert capfd.readouterr().err == "error: out of memory: the data or the program's " \
-        "tensors are larger than this machine's memory (try --batch-size, or smaller shapes)\n"
+    assert capfd.readouterr().err == "error: out of memory: the data, the program or its " \
+        "tensors are larger than this machine's memory (training: try --batch-size; or " \
+        "smaller shapes)\n"
 
 
 @pytest.mark.parametrize("where", ["data", "checkpoint"])

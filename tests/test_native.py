@@ -131,3 +131,17 @@ def test_the_switches_are_read_once_per_process(monkeypatch, env_switch):
     assert not native.fused_loops_on() and native.native_kernels_on()
     env_switch("TENFLANG_FUSE", "1")           # the fixture forgets both answers
     assert native.fused_loops_on() and not native.native_kernels_on()
+
+
+def test_a_loop_runs_here_where_no_thread_can_be_started(monkeypatch):
+    """A limit on a user's processes: the pool's thread start raised
+    RuntimeError ("can't start new thread") out of a training step."""
+    from tenflang import native
+
+    class NoThreads:
+        def submit(self, f, *args):
+            raise RuntimeError("can't start new thread")
+    monkeypatch.setattr(native, "pool", lambda: NoThreads())
+    assert native.submit(lambda a, b: a + b, 2, 3).result() == 5
+    with pytest.raises(ZeroDivisionError):
+        native.submit(lambda: 1 / 0).result()

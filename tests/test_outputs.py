@@ -460,3 +460,22 @@ def test_ctrl_c_while_the_weights_are_written_keeps_them(work):
     assert run.returncode == 1 and "Traceback" not in err, err
     assert "fifo: interrupted while the weights were written" in err
     assert np.isfinite(rescued(work)["w"])
+
+
+def test_a_short_write_to_an_unbuffered_standard_output_is_a_failure(work):
+    """With PYTHONUNBUFFERED a write that fills the disk part-way returns a
+    short count and no error: the output was cut and the command said 0."""
+    import resource
+    import subprocess
+    import sys
+    from support.commands import cli_env
+
+    def small_files():
+        resource.setrlimit(resource.RLIMIT_FSIZE, (1024, 1024))
+    with open(work / "gcp.tf", "w") as out:
+        done = subprocess.run([sys.executable, "-m", "tenflang", "compile",
+                               str(ROOT / "samples" / "mlp_digits.tf")], cwd=work, stdout=out,
+                              stderr=subprocess.PIPE, text=True, preexec_fn=small_files,
+                              env={**cli_env(), "PYTHONUNBUFFERED": "1"}, timeout=120)
+    assert done.returncode == 1
+    assert done.stderr.strip() == "error: cannot write to standard output: File too large"

@@ -47,8 +47,8 @@ _TOOLS = {"tfcompiler": "compile", "tfweightcalc": "train", "tfevaluate": "evalu
 
 
 # the one line a command prints when memory runs out (also while its modules load)
-OUT_OF_MEMORY = ("error: out of memory: the data or the program's tensors are larger than "
-                 "this machine's memory (try --batch-size, or smaller shapes)")
+OUT_OF_MEMORY = ("error: out of memory: the data, the program or its tensors are larger "
+                 "than this machine's memory (training: try --batch-size; or smaller shapes)")
 
 
 def _command(name: str) -> click.Command:

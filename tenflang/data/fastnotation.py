@@ -122,7 +122,7 @@ def _kernel():
     only a run that reads text data pays for it), else None."""
     try:
         return c_kernel(native.library((Path(__file__).parent / "notation_reader.c").read_text()))
-    except (native.Unavailable, native.Abandoned):
+    except native.NOT_BUILT:
         pass
     try:
         from ._notation_kernel import read_lines

@@ -52,6 +52,7 @@ import asyncio
 import contextlib
 import logging
 
+from .. import limits
 from ..errors import RunFailure, TenflangError
 from .address import parse_scheduler, within
 from ..data.shards import describe  # noqa: F401 (API)
@@ -80,12 +81,14 @@ def connect(spec: str, timeout: float = 10.0, should_stop=lambda: False):
     except ImportError:
         raise TenflangError("--scheduler needs dask.distributed, which is not installed; "
                             "pip install 'tenflang[dask]'") from None
+    if kind == "local":
+        check_open_files(value)
     with contextlib.ExitStack() as stack:
         stack.enter_context(_quiet_client_logs())
         try:
             if kind == "local":
-                client = within(None, lambda: _start_local(stack, value), should_stop,
-                                "the local cluster to start")
+                client = within(limits.LOCAL_CLUSTER_START_S, lambda: _start_local(stack, value),
+                                should_stop, "the local cluster to start")
             else:
                 client = within(timeout, lambda: Client(value, timeout=timeout),
                                 should_stop, f"the Dask scheduler at {value}", slack=2)
@@ -124,13 +127,20 @@ def check_tenflang_importable(client, address: str) -> None:
                             "(docs/distributed.md)")
 
 
+# the loggers of the client and of the local cluster's scheduler (in this process)
+QUIET = ("distributed", "tornado", "asyncio")
+
+
 @contextlib.contextmanager
 def _quiet_client_logs():
     """The client's own logs off while it runs: a scheduler that dies makes it
-    log tracebacks, where the run reports the failure as one message."""
-    logging.getLogger("distributed")           # made, should Dask not have made it yet
+    log tracebacks, and a local scheduler short of file descriptors logs one per
+    connection it cannot accept (hundreds of thousands a minute), where the run
+    reports the failure as one message."""
+    for name in QUIET:                         # made, should Dask not have made them yet
+        logging.getLogger(name)
     loggers = [logger for name, logger in logging.root.manager.loggerDict.items()
-               if name.split(".")[0] == "distributed" and isinstance(logger, logging.Logger)]
+               if name.split(".")[0] in QUIET and isinstance(logger, logging.Logger)]
     levels = [logger.level for logger in loggers]     # Dask's config sets some of its own
     for logger in loggers:
         logger.setLevel(logging.CRITICAL)
@@ -139,6 +149,19 @@ def _quiet_client_logs():
     finally:
         for logger, level in zip(loggers, levels):
             logger.setLevel(level)
+
+
+def check_open_files(count: int) -> None:
+    """A local cluster of `count` workers needs file descriptors for its
+    connections: below `limits.LOCAL_CLUSTER_FILES` (+ 16 a worker) its
+    scheduler spins on connections it cannot accept, and never starts."""
+    import resource
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    need = limits.LOCAL_CLUSTER_FILES + 16 * count
+    if soft != resource.RLIM_INFINITY and soft < need:
+        raise TenflangError(f"--scheduler local:{count} needs at least {need} open files, and "
+                            f"this process may open {soft} (ulimit -n); raise the limit "
+                            f"(ulimit -n {max(need, 1024)})")
 
 
 def _start_local(stack: contextlib.ExitStack, count: int):

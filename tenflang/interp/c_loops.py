@@ -117,7 +117,7 @@ def vector_math() -> bool:
                   f"{{ for (long i = 0; i < n; i++) y[i] = {calls}; }}"]
     try:
         native.library("\n".join(lines) + "\n", VECTOR_FLAGS, VECTOR_LIBS)
-    except native.Unavailable:
+    except native.NOT_BUILT:
         return False
     return True
 

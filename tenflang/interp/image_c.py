@@ -140,7 +140,7 @@ def kernels(dtype: str):
     """The compiled library for a dtype char ('d', 'f'), None without a C compiler."""
     try:
         return declared(native.library_any_width(source(dtype), FLAGS))
-    except native.Unavailable:
+    except native.NOT_BUILT:
         return None
 
 
@@ -165,7 +165,7 @@ def split(f, n: int, work: int, *args) -> None:
     """f(start, stop, *args) over 0..n-1, cut into one range per thread."""
     count = max(1, min(native.threads(), n, work // native.MIN_WORK))
     cuts = [n * t // count for t in range(count + 1)]
-    calls = [native.pool().submit(f, a, b, *args) for a, b in zip(cuts[1:-1], cuts[2:])]
+    calls = [native.submit(f, a, b, *args) for a, b in zip(cuts[1:-1], cuts[2:])]
     f(cuts[0], cuts[1], *args)
     for call in calls:
         call.result()
@@ -215,7 +215,7 @@ def over_chunks(task, count: int) -> list:
 
     def run(a, b):
         return [task(i) for i in range(a, b)]
-    calls = [native.pool().submit(run, a, b) for a, b in zip(cuts[1:-1], cuts[2:])]
+    calls = [native.submit(run, a, b) for a, b in zip(cuts[1:-1], cuts[2:])]
     out = run(cuts[0], cuts[1])
     for call in calls:
         out += call.result()
@@ -376,7 +376,7 @@ def conv2d_grads_of_columns(xp, g, cols, x, K, stride: int = 1, pad: int = 0):
     kernel = functools.partial(conv2d_kernel_grad_sum_of_columns, xp, g, cols, x, K, stride, pad)
     if not side_by_side(xp, g, cols, x, K, stride, pad):
         return conv2d_image_grad(xp, g, K, x, stride, pad), kernel()
-    later = native.pool().submit(kernel)
+    later = native.submit(kernel)
     return conv2d_image_grad(xp, g, K, x, stride, pad), later.result()
 
 

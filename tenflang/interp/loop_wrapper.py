@@ -36,7 +36,7 @@ import math
 import numpy as np
 
 from .. import native
-from ..native import pool, threads
+from ..native import submit, threads
 from ..naming import Generated, numbered
 from . import c_loops
 from .render import BLOCK, group_specs, output_order
@@ -92,7 +92,7 @@ class Loop:
             f(0, n, *args)                          # one thread: `spans` would say so
         else:
             work = spans(n, threads(), self.size, bool(spec.reduced))
-            calls = [pool().submit(f, a, b, *args) for a, b in work[1:]]
+            calls = [submit(f, a, b, *args) for a, b in work[1:]]
             f(*work[0], *args)
             for call in calls:
                 call.result()

@@ -33,6 +33,7 @@ import sys
 
 from .. import native
 from ..digests import blake2b
+from ..errors import TenflangError
 from ..files import cache_dir, write_file
 from ..naming import Identifiers, python_identifier
 from .render import BLOCK, WORDS, KernelSpec, Line, Renderer
@@ -97,19 +98,27 @@ def load(source: str) -> dict:
     """The loops of a generated module, imported from the cache directory."""
     digest = blake2b(source.encode(), digest_size=10).hexdigest()
     folder = cache_dir("fused")
-    namespace: dict = {}
     if folder is None:                     # no cache: compile in memory every run
-        source = source.replace("cache=True, ", "")
-        exec(compile(source, f"<tenflang fused {digest}>", "exec"), namespace)
-        return namespace
+        return load_in_memory(source, digest)
     path = os.path.join(folder, f"plan_{digest}.py")
     if not os.path.exists(path):
-        write_file(path, source)
+        try:
+            write_file(path, source)
+        except TenflangError:              # a cache that takes no file: as without one
+            return load_in_memory(source, digest)
     spec = importlib.util.spec_from_file_location(f"tenflang_fused_{digest}", path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module        # numba's cache finds the module by name
     spec.loader.exec_module(module)
     return vars(module)
+
+
+def load_in_memory(source: str, digest: str) -> dict:
+    """The loops compiled in memory, without numba's cache (every run)."""
+    namespace: dict = {}
+    exec(compile(source.replace("cache=True, ", ""), f"<tenflang fused {digest}>", "exec"),
+         namespace)
+    return namespace
 
 
 class Compiled:

@@ -111,7 +111,7 @@ def kernels(dtype: str):
     vector = source(dtype, True) if c_loops.vector_math() else None
     try:
         lib = c_loops.library_with_vector_math(vector, source(dtype))
-    except native.Unavailable:
+    except native.NOT_BUILT:
         return None
     for name in ("softmax_rows", "log_softmax_rows", "one_hot_rows"):
         f = getattr(lib, name)

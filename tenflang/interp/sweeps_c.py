@@ -43,7 +43,7 @@ import math
 import numpy as np
 
 from .. import native
-from ..native import address, pool, threads
+from ..native import address, submit, threads
 from ..naming import Generated, numbered
 from .c_loops import RENDERER
 from .loop_wrapper import MIN_BLOCKS_PER_THREAD
@@ -197,7 +197,7 @@ class Pass:
         g = np.zeros((blocks, self.sweep.width), dtype)
         pointers = [address(a) for a in arrays + outs + [g]]
         work = spans(n, rows, threads())
-        calls = [pool().submit(f, a, b, rows, *pointers) for a, b in work[1:]]
+        calls = [submit(f, a, b, rows, *pointers) for a, b in work[1:]]
         f(*work[0], rows, *pointers)
         for call in calls:
             call.result()

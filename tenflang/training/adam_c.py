@@ -89,7 +89,7 @@ def kernel(dtype: str):
         return None
     try:
         library = native.library_any_width(source(dtype))
-    except (native.Unavailable, native.Abandoned):
+    except native.NOT_BUILT:
         return None
     f = library.adam
     f.argtypes = [ctypes.c_long] + [ctypes.py_object] * 2 + [ctypes.c_double] * len(SCALARS)
