@@ -321,6 +321,18 @@ def stuck_compiler(tmp_path):
     return cc
 
 
+def compiling(args, work, env, marker):
+    """The command `args` started in `work`, once its stuck compiler has left
+    `marker` (within two minutes)."""
+    proc = subprocess.Popen(command_line(args), cwd=work, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while not marker.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert marker.exists(), proc.communicate()
+    return proc
+
+
 def gone(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -355,13 +367,8 @@ def test_ctrl_c_and_sigterm_during_the_c_compile_answer_within_a_second(work, si
     np.savez(work / "d.npz", x=rng.random(2000), y=rng.random(2000))   # fused: ≥ 1000 examples
     env = {**cli_env(), "CC": str(stuck_compiler(work)), "TENFLANG_CACHE_DIR": str(work / "cache"),
            "TENFLANG_FUSE": "1"}
-    proc = subprocess.Popen(command_line(["tfweightcalc", "c.tf", "d.npz", "--max-iters", "3"]),
-                            cwd=work, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
-    deadline = time.monotonic() + 60
-    while not (work / "helper.pid").exists() and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert (work / "helper.pid").exists(), proc.communicate()
+    proc = compiling(["tfweightcalc", "c.tf", "d.npz", "--max-iters", "3"], work, env,
+                     work / "helper.pid")
     time.sleep(0.3)
     sent = time.perf_counter()
     proc.send_signal(sig)
@@ -384,15 +391,8 @@ def test_ctrl_c_during_a_compile_of_the_first_step_keeps_the_weights(work):
                   f"touch {work}/stuck; sleep 300; fi;; esac; done\nexec cc \"$@\"\n")
     cc.chmod(0o755)
     env = {**cli_env(), "CC": str(cc), "TENFLANG_CACHE_DIR": str(work / "cache")}
-    proc = subprocess.Popen(command_line(["tfweightcalc", "mlp.tf",
-                                          str(SAMPLES_DIR / "digits_train.txt"),
-                                          "--max-iters", "5", "-o", "w-out.txt"]),
-                            cwd=work, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
-    deadline = time.monotonic() + 120
-    while not (work / "stuck").exists() and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert (work / "stuck").exists(), proc.communicate()
+    proc = compiling(["tfweightcalc", "mlp.tf", str(SAMPLES_DIR / "digits_train.txt"),
+                      "--max-iters", "5", "-o", "w-out.txt"], work, env, work / "stuck")
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 1 and "Traceback" not in err, err
