@@ -523,9 +523,12 @@ def test_a_scheduler_that_dies_is_one_message_and_the_weights_are_kept(files, tm
     with dask_cluster(tmp_path, workers=1) as (address, scheduler):
         run = subprocess.Popen(command_line([
             "tfweightcalc", files["cancer_gcp"], CANCER, "--scheduler", address, "--chunk-size",
-            "100", "--max-iters", "100000", "--tol", "0", "--quiet", "-o", tmp_path / "w.txt"]),
+            "100", "--max-iters", "100000", "--tol", "0", "--quiet", "-o", tmp_path / "w.txt",
+            "--checkpoint", tmp_path / "ck.npz", "--checkpoint-every", "1"]),
             env=cli_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        time.sleep(8)                                  # connected and training
+        deadline = time.monotonic() + 120
+        while not (tmp_path / "ck.npz").exists() and time.monotonic() < deadline:
+            time.sleep(0.1)                            # connected, and a step taken
         os.killpg(scheduler.pid, signal.SIGKILL)
         out, err = run.communicate(timeout=120)
     assert run.returncode == 1 and "Traceback" not in err and " - ERROR - " not in err, err

@@ -537,7 +537,7 @@ def test_a_nan_from_the_data_is_not_blamed_on_the_learning_rate(run_cli_batch, w
                              ["tfweightcalc", "q.tf", "r.txt", "--max-iters", "30", "--lr",
                               "1e6"]], cwd=work)
     code, out, err = results[0]
-    assert code == 1 and "w: 0.0" in out
+    assert code == 1 and out == ""                       # no step: nothing trained to keep
     assert "training diverged at iteration 1: the loss is nan" in err
     assert "the weights have not moved yet, so an example gives NaN" in err
     assert "smaller --lr" not in err

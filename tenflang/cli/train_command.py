@@ -165,6 +165,10 @@ def tfweightcalc(gcp_file, data_file, out, lr, optimizer, weight_decay, lr_sched
     except (Diverged, Interrupted) as failure:
         close(bar)
         close(board)
+        if failure.state.iteration == (resume.iteration if resume else 0):
+            say("no step was taken: no weights are written (-o and --checkpoint are left as "
+                "they were)")
+            raise
         retry = not isinstance(failure, CheckpointFailed)
         keep(failure.state, out, checkpoint if retry else None, cfg)
         raise
