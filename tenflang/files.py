@@ -125,18 +125,17 @@ def check_name_length(option: str, path: str, folder: str) -> None:
         longest = os.pathconf(folder, "PC_NAME_MAX")
     except (OSError, ValueError):
         return
-    name = os.path.basename(os.path.realpath(path))
-    if len(os.fsencode(name)) > longest:
-        raise TenflangError(f"{option}: the file name is {len(os.fsencode(name))} bytes long; "
-                            f"this file system takes at most {longest}", Location(path))
+    size = len(os.fsencode(os.path.basename(os.path.realpath(path))))
+    if size > longest:
+        raise TenflangError(f"{option}: the file name is {size} bytes long; this file system "
+                            f"takes at most {longest}", Location(path))
 
 
-def temporary_prefix(target: str) -> str:
-    """The start of the name of a temporary file written next to `target`
-    (`.<name>.<pid>.`): the name is cut to `limits.TEMPORARY_NAME_BYTES`
+def temporary_stem(target: str) -> str:
+    """`target`'s name as the temporary files written next to it carry it
+    (`.<stem>.<pid>.<random>.tmp`): cut to `limits.TEMPORARY_NAME_BYTES`
     bytes, so that a name near the file system's limit can still be written."""
-    name = os.fsencode(os.path.basename(target))[:limits.TEMPORARY_NAME_BYTES]
-    return f".{os.fsdecode(name)}.{os.getpid()}."
+    return os.fsdecode(os.fsencode(os.path.basename(target))[:limits.TEMPORARY_NAME_BYTES])
 
 
 def new_file(folder: str, prefix: str) -> tuple[int, str]:
@@ -159,7 +158,8 @@ def replace_atomically(path: str, target: str, raw: bytes, mode: int | None) -> 
         mode = 0o666 & ~umask
     tmp = None
     try:
-        fd, tmp = new_file(os.path.dirname(target), temporary_prefix(target))
+        fd, tmp = new_file(os.path.dirname(target),
+                           f".{temporary_stem(target)}.{os.getpid()}.")
         with os.fdopen(fd, "wb") as f:
             f.write(raw)
             f.flush()
@@ -182,8 +182,7 @@ def remove_stale(target: str) -> None:
     """Remove the temporary files of earlier writes of `target` whose process
     is gone (killed mid-write: `.ck.npz.<pid>.<random>.tmp`)."""
     folder = os.path.dirname(target)
-    base = temporary_prefix(target)[1:].rsplit(".", 2)[0]
-    pattern = re.compile(rf"\.{re.escape(base)}\.([0-9]+)\.[^.]+\.tmp")
+    pattern = re.compile(rf"\.{re.escape(temporary_stem(target))}\.([0-9]+)\.[^.]+\.tmp")
     try:
         names = os.listdir(folder or ".")
     except OSError:

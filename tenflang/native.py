@@ -312,8 +312,8 @@ def threads() -> int:
     (the pool below is sized by the first answer): reading the environment and the
     affinity at each of a LeNet step's 14 calls cost 3 % of the step."""
     for var in ("TENFLANG_NUM_THREADS", "OMP_NUM_THREADS"):
-        if thread_count(os.environ.get(var, "")):
-            return thread_count(os.environ[var])
+        if count := thread_count(os.environ.get(var, "")):
+            return count
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
@@ -326,12 +326,17 @@ def thread_count(value: str) -> int | None:
 SWITCHES = ("TENFLANG_FUSE", "TENFLANG_NATIVE")        # 0 off, 1 (or unset) on
 
 
+def switched_on(var: str) -> bool:
+    """Whether the switch `var` (one of `SWITCHES`) is on: unless it is 0."""
+    return os.environ.get(var, "1").strip() != "0"
+
+
 @functools.lru_cache(maxsize=1)
 def fused_loops_on() -> bool:
     """Whether fused loops (interp/fusion.py) and Adam's C loop may run: unless
     $TENFLANG_FUSE is 0.  Read once, as `threads` is: a step read it three times
     (1-3 µs each)."""
-    return os.environ.get("TENFLANG_FUSE", "1").strip() != "0"
+    return switched_on("TENFLANG_FUSE")
 
 
 @functools.lru_cache(maxsize=1)
@@ -339,7 +344,7 @@ def native_kernels_on() -> bool:
     """Whether the C convolution, pooling and row kernels (interp/image_c.py,
     interp/rows_c.py) may run: unless $TENFLANG_NATIVE is 0.  Read once, as
     `fused_loops_on` is."""
-    return os.environ.get("TENFLANG_NATIVE", "1").strip() != "0"
+    return switched_on("TENFLANG_NATIVE")
 
 
 def environment_problem() -> str | None:

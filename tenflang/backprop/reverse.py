@@ -92,7 +92,8 @@ def reverse_sweep(graph: Graph, shapes: dict, nodes: set[str], keep_zero: bool =
     """The sweep over `nodes`; `rules` is `edge_rules(graph, shapes, keep_zero)` if the
     caller has it; `simplify`: the -O1 clean-up as it goes (module docstring)."""
     rules = edge_rules(graph, shapes, keep_zero) if rules is None else rules
-    sweep = Sweep(graph, dict(shapes), nodes, Namer(set(shapes), variables=frozenset(shapes)), rules)
+    namer = Namer(set(shapes), variables=frozenset(shapes))
+    sweep = Sweep(graph, dict(shapes), nodes, namer, rules)
     if simplify:
         losses = {n for n, kind in graph.kinds.items() if kind == LOSS}
         sweep.simplifier = Simplifier.after(graph.defs.values(), losses, sweep.shapes)

@@ -22,7 +22,7 @@ import click
 from . import OUT_OF_MEMORY
 from .. import native
 from ..errors import TenflangError, printable
-from ..files import check_outputs, silence, write_file  # noqa: F401 (check_outputs: for the commands)
+from ..files import check_outputs, silence, write_file  # noqa: F401 (check_outputs: commands)
 
 
 def reports_errors(command):

@@ -32,6 +32,7 @@ from .. import native
 from ..lang.checks import check
 from ..data import vectors
 from ..errors import Location, RunFailure, TenflangError
+from ..files import check_log_directory
 from ..interp.device import device_choice
 from ..interp.engine import choose_engine
 from ..interp.statistics import split_statistics
@@ -46,7 +47,6 @@ from ..training.rescue import CheckpointFailed, keep_weights
 from ..training.watch import EpochLines, Figures, validation_metrics
 from .train_options import steering_options
 from .train_report import ProgressBar, close, plot_loss, require_matplotlib, summary
-from ..files import check_log_directory
 from .common import FiniteFloat, check_outputs, device_option, dtype_option, reports_errors, say
 
 

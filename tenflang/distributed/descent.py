@@ -83,7 +83,6 @@ def persist_chunks(client, data: Dataset, dtype: str, device: str, allow_nan: bo
         except cluster_errors() as err:
             raise ClusterFailure(f"loading {chunk[0].path} failed: its workers died "
                                  f"(out of memory?) ({briefly(err)})") from None
-
     if any(piece.start is not None for chunk in data.chunks for piece in chunk):
         client.run(forget_file, on_error="ignore")
     return futures

@@ -132,7 +132,7 @@ def descend(state: State, descent: Descent, cfg: TrainConfig, hooks: Hooks):
         epoch_ended = crossed(before, state.iteration, descent.epoch_iterations)
         val, stop = None, False
         if descent.validate is not None and epoch_ended:
-            val, stop = guarded(lambda *_: evaluate_validation(state, descent.validate, cfg, hooks),
+            val, stop = guarded(lambda s, d, c: evaluate_validation(s, d.validate, c, hooks),
                                 state, descent, cfg, first)
         lr = optimizers.learning_rate(cfg, state.iteration - 1)
         hooks.on_step(state, StepInfo(state.iteration, loss, norm, lr, done.rows,
@@ -153,8 +153,9 @@ def descend(state: State, descent: Descent, cfg: TrainConfig, hooks: Hooks):
 def guarded(take_pass, state: State, descent: Descent, cfg: TrainConfig, first: int) -> Pass:
     """`take_pass(state, descent, cfg)` (a step, a round or a validation); an
     error it raises after the run's first step (bad data met mid-run, a class
-    index computed from the weights, out of memory) becomes `StepFailed`, keeping the last good weights as
-    divergence does.  In the first step it is bad input and goes on as it is."""
+    index computed from the weights, out of memory) becomes `StepFailed`,
+    keeping the last good weights as divergence does.  In the first step it is
+    bad input and goes on as it is."""
     try:
         return take_pass(state, descent, cfg)
     except RunFailure:
