@@ -95,7 +95,7 @@ from .common import FiniteFloat, check_outputs, device_option, dtype_option, rep
 @click.option("--allow-nan", is_flag=True, help="Accept NaN/inf in the data.")
 @click.option("--quiet", is_flag=True, help="Only the final summary line on stderr.")
 @click.option("--plot", metavar="FILE", help="Plot the loss curve (needs matplotlib), in the "
-              "format the extension names: .png (also without one), .pdf, .svg, ...")
+              "format the extension names (.pdf, .svg, ...), else PNG.")
 @click.option("--scheduler", metavar="ADDRESS", help="Compute the gradient on a Dask cluster: "
               "a scheduler address (tcp://HOST:8786) or local:N for N local worker processes. "
               "DATA may then be a directory of .npz shards (tenflang shard).")

@@ -20,6 +20,7 @@ from ..errors import TenflangError
 from ..files import write_file
 from ..training.hooks import Hooks
 from ..training.watch import final_loss
+from .common import say
 
 
 class ProgressBar(Hooks):
@@ -107,16 +108,25 @@ def plot_loss(path: str, result) -> None:
 
 def plot_format(path: str) -> str:
     """What --plot writes: the format its extension names, as matplotlib's
-    `savefig` reads it (png, pdf, svg, ...); png for a name without one."""
+    `savefig` reads it (pdf, svg, ...); else PNG, the format docs/design.md
+    §4 gives --plot (a name without an extension, or one matplotlib does not
+    write: `unknown_plot_extension` says so before training)."""
     extension = os.path.splitext(path)[1].lower().lstrip(".")
-    if not extension:
-        return "png"
+    return extension if extension in plot_formats() else "png"
+
+
+def plot_formats() -> dict:
     from matplotlib.backend_bases import FigureCanvasBase
-    formats = FigureCanvasBase.get_supported_filetypes()
-    if extension not in formats:
-        raise TenflangError(f"--plot {path}: matplotlib writes no '.{extension}' files; name "
-                            f"one ending in {', '.join('.' + f for f in sorted(formats))}")
-    return extension
+    return FigureCanvasBase.get_supported_filetypes()
+
+
+def unknown_plot_extension(path: str) -> str | None:
+    """The note for a --plot name whose extension matplotlib does not write."""
+    extension = os.path.splitext(path)[1].lower().lstrip(".")
+    if not extension or extension in plot_formats():
+        return None
+    return (f"--plot {path}: matplotlib writes no '.{extension}' files, so the plot is PNG "
+            f"(other formats: {', '.join('.' + f for f in sorted(plot_formats()))})")
 
 
 def trailing_mean(values: list, window: int) -> list:
@@ -128,10 +138,12 @@ def trailing_mean(values: list, window: int) -> list:
 
 
 def require_matplotlib(path: str) -> None:
-    """Before training: matplotlib is there and writes the format `path` names."""
+    """Before training: matplotlib is there, and a note when it does not write
+    the format `path`'s extension names."""
     try:
         import matplotlib  # noqa: F401
     except ImportError:
         raise TenflangError("--plot needs matplotlib, which is not installed; "
                             "pip install 'tenflang[plot]'") from None
-    plot_format(path)
+    if note := unknown_plot_extension(path):
+        say(f"note: {note}")
