@@ -1,8 +1,9 @@
 """Adam's update of every weight in one C call (training/adam_c.py) against
 optimizers.adam's numpy form: the same weights and state bit for bit, in
 float64 and float32, with and without weight decay, over several steps of
-optimizers.step on weights of several shapes (one frozen); and the numpy form
-where the call does not apply to every weight, with nothing done by C."""
+optimizers.step on weights of several shapes (one frozen); the numpy form
+where the call does not apply to every weight, with nothing done by C; and
+its finiteness flag, with which the loop keeps the last good weights."""
 from __future__ import annotations
 
 import numpy as np
@@ -95,7 +96,7 @@ def test_it_applies_only_to_contiguous_numpy_arrays_of_one_dtype(env_switch):
     env_switch("TENFLANG_FUSE", "1")         # whatever the caller's environment says
     cfg = config(0.0)
     first, second = weight(), weight((5,))
-    assert adam_c.update([first, second], 1, 0.1, cfg)
+    assert adam_c.update([first, second], 1, 0.1, cfg) is True
     assert not (first[0] == 1.0).any() and not (second[0] == 1.0).any()    # both took the step
     for bad in (weight(g=np.ones((3, 4)).T),                    # not contiguous
                 weight(g=np.ones((4, 3), np.float32)),          # another dtype
@@ -103,17 +104,52 @@ def test_it_applies_only_to_contiguous_numpy_arrays_of_one_dtype(env_switch):
                 weight(dtype="float32"),                         # a weight of another dtype
                 weight(dtype="int64")):
         fine = weight()
-        assert not adam_c.update([fine, bad], 2, 0.1, cfg)
+        assert adam_c.update([fine, bad], 2, 0.1, cfg) is None
         assert (fine[0] == 1.0).all() and (bad[0] == 1.0).all()     # nothing done
     read_only = weight()
     read_only[0].flags.writeable = False
-    assert not adam_c.update([read_only], 1, 0.1, cfg)
+    assert adam_c.update([read_only], 1, 0.1, cfg) is None
     with pytest.raises(ValueError, match="read-only"):        # as numpy refuses it
         optimizers.adam(*read_only[:2], {"m": read_only[2], "v": read_only[3]}, 1, 0.1, cfg, np)
-    assert not adam_c.update([], 1, 0.1, cfg)
+    assert adam_c.update([], 1, 0.1, cfg) is None
     env_switch("TENFLANG_FUSE", "0")
     fine = weight()
-    assert not adam_c.update([fine], 1, 0.1, cfg) and (fine[0] == 1.0).all()
+    assert adam_c.update([fine], 1, 0.1, cfg) is None and (fine[0] == 1.0).all()
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("bad", [np.inf, -np.inf, np.nan])
+def test_the_c_update_says_whether_every_new_weight_is_finite(dtype, bad, env_switch):
+    """Its flag replaces the loop's own pass over the weights: one entry that turns
+    infinite or NaN, wherever it is in whichever weight, makes it False."""
+    env_switch("TENFLANG_FUSE", "1")
+    cfg = config(0.0)
+    for where in (0, 8, 29):           # the first entry, the first weight's vector tail, the last
+        weights = [weight((3, 3), dtype), weight((21,), dtype)]
+        flat = [w[1].reshape(-1) for w in weights]
+        assert adam_c.update(weights, 1, 0.1, cfg) is True
+        (flat[0] if where < 9 else flat[1])[where % 9 if where < 9 else where - 9] = bad
+        assert adam_c.update(weights, 2, 0.1, cfg) is False
+
+
+@pytest.mark.parametrize("fused", ["1", "0"])
+def test_a_step_whose_weights_are_not_finite_leaves_the_last_good_ones(fused, env_switch):
+    """With --eps 0 a weight whose gradient is 0 divides 0 by 0 in its first
+    Adam step: the run diverges at iteration 1 keeping the starting weights
+    exactly, whether the C update's flag or the loop's own check finds it."""
+    import tenflang
+    from tenflang.training.loop import Diverged, train
+    env_switch("TENFLANG_FUSE", fused)
+    gcp = tenflang.compile_gradient(tenflang.parse(
+        "declare input x\ndeclare exp_output y\ndeclare weight a\ndeclare weight k\n"
+        "declare output o\ndeclare loss l\ndefine o = add (mul a x) (mul k (mul k x))\n"
+        "define l = pow (sub o y) 2\n"))
+    start = {"a": np.array(0.5), "k": np.array(0.0)}
+    data = {"x": np.arange(4.0), "y": np.arange(4.0) * 2}
+    with pytest.raises(Diverged, match="diverged at iteration 1: a weight became infinite") as e:
+        train(gcp, data, TrainConfig(optimizer="adam", lr=0.1, eps=0.0, max_iters=3, tol=0),
+              init=start)
+    assert {k: float(v) for k, v in e.value.state.weights.items()} == {"a": 0.5, "k": 0.0}
 
 
 def test_cpythons_tuple_items_are_read_where_native_reads_them():

@@ -1,12 +1,13 @@
 """Adam's update of every weight of a step as one C call (training/optimizers.py's `adam`).
 
-    done = update([(w, g, m, v), ...], t, lr, config)   # False: the caller updates with numpy
+    finite = update([(w, g, m, v), ...], t, lr, config)  # None: the caller updates with numpy
 
 numpy runs Adam's update as eight array operations per weight, each a call of
 a few microseconds and a temporary; on the small weights of a small network
 the calls are the whole cost.  One C call takes every weight of the step: its
 loop reads w, g, m and v once and writes w, m and v in place, weight after
-weight.
+weight, and says whether every weight it wrote is finite (the training loop's
+divergence check, without a pass over the weights of its own).
 
 Conventions:
 
@@ -28,7 +29,9 @@ Conventions:
   would write where numpy refuses to), all of one dtype, float64 or float32,
   a working C compiler, and fused loops not turned off (TENFLANG_FUSE=0,
   `native.fused_loops_on`); otherwise `update` does nothing
-  and returns False, and the caller runs the numpy form.
+  and returns None, and the caller runs the numpy form.
+* Finiteness is `w − w == 0` (false for ±inf and NaN) and-ed over the new
+  weights: an integer reduction the compiler vectorises, unlike a sum.
 """
 from __future__ import annotations
 
@@ -58,8 +61,9 @@ def source(dtype: str) -> str:
 {native.TUPLE_ITEMS}
 {native.WIDE}
 
-WIDE void adam(long count, const void *arrays_, const void *sizes_, {params})
-{{
+WIDE long adam(long count, const void *arrays_, const void *sizes_, {params})
+{{   /* 1 when every weight written is finite, else 0 */
+    long finite = 1;
     void *const *arrays = TF_ITEMS(arrays_);        /* w, g, m, v of each weight */
     const long long *sizes = (const long long *)TF_DATA(sizes_);
     {constants}
@@ -73,11 +77,14 @@ WIDE void adam(long count, const void *arrays_, const void *sizes_, {params})
             {t} vi = v[i] * beta2;                      /* v *= β2 */
             vi = vi + (c2 * g[i]) * g[i];               /* v += (1 - β2) g g */
             {t} denom = {sqrt}(vi) / root + eps;        /* √v / √(1 - β2ᵗ) + ε */
-            w[i] = wi - (step * mi) / denom;            /* w -= γ/(1 - β1ᵗ) m / denom */
+            wi = wi - (step * mi) / denom;              /* w -= γ/(1 - β1ᵗ) m / denom */
+            finite &= wi - wi == 0;
+            w[i] = wi;
             m[i] = mi;
             v[i] = vi;
         }}
     }}
+    return finite;
 }}
 """
 
@@ -93,7 +100,7 @@ def kernel(dtype: str):
         return None
     f = library.adam
     f.argtypes = [ctypes.c_long] + [ctypes.py_object] * 2 + [ctypes.c_double] * len(SCALARS)
-    f.restype = None
+    f.restype = ctypes.c_long
     return f
 
 
@@ -119,18 +126,19 @@ def fits(arrays, dtype) -> bool:
             and vf.c_contiguous and vf.writeable)
 
 
-def update(weights: list, t: int, lr: float, config) -> bool:
-    """Adam's step t on every (w, g, m, v) of `weights`, in place, in one C call;
-    False (nothing done) where it does not apply (module docstring)."""
+def update(weights: list, t: int, lr: float, config) -> bool | None:
+    """Adam's step t on every (w, g, m, v) of `weights`, in place, in one C call:
+    whether every new weight is finite; None (nothing done) where it does not
+    apply (module docstring)."""
     if not (weights and native.fused_loops_on()):
-        return False
+        return None
     dtype = getattr(weights[0][0], "dtype", None)
     name = DTYPES.get(dtype)
     if name is None or not all([fits(arrays, dtype) for arrays in weights]):
-        return False
+        return None
     f = kernel(name)
     if f is None:
-        return False
+        return None
     sizes = np.array([arrays[0].size for arrays in weights], np.int64)
-    f(len(weights), tuple(itertools.chain.from_iterable(weights)), sizes, *scalars(t, lr, config))
-    return True
+    return bool(f(len(weights), tuple(itertools.chain.from_iterable(weights)), sizes,
+                  *scalars(t, lr, config)))

@@ -41,6 +41,7 @@ takes the very same steps as one that was never interrupted.
 """
 from __future__ import annotations
 
+import functools
 import math
 import time
 from typing import Callable
@@ -76,20 +77,31 @@ class Pass:
     gradients: dict | None = None
 
 
-def one_step(state: State, descent: Descent, cfg: TrainConfig) -> Pass:
-    """One gradient and one optimizer step on the iteration's batch."""
+def one_step(state: State, descent: Descent, cfg: TrainConfig, kept: dict) -> Pass:
+    """One gradient and one optimizer step on the iteration's batch; `kept`
+    takes the weights from before the step (`keep`), the last good ones
+    should the step's be infinite or NaN."""
     rows = descent.rows(state.iteration)
     grads, loss = descent.gradient(state.weights, state.iteration, rows)
     loss, norm = loss_and_norm(loss, optimizers.trainable(grads, cfg), descent.xp)
     check_finite([loss], norm, state, cfg)
     if norm < cfg.tol:
         return Pass([loss], norm, rows, converged=True)
-    previous = {k: w.copy() for k, w in state.weights.items()}
-    step(state, grads, cfg, descent.xp)
-    if not weights_finite(state.weights, descent.xp):
-        state.weights = previous     # the last good weights, not the overflowed ones
+    keep(kept, state.weights, descent.xp)
+    finite = step(state, grads, cfg, descent.xp)
+    if not (weights_finite(state.weights, descent.xp) if finite is None else finite):
+        keep(state.weights, kept, descent.xp)     # the last good weights again
         raise weights_diverged(state, cfg)
     return Pass([loss], norm, rows, gradients=grads)
+
+
+def keep(into: dict, weights: dict, xp) -> None:
+    """`weights`' values copied into the arrays of `into`, made on the first call
+    (a step allocates no copy of the weights)."""
+    for name, w in weights.items():
+        if name not in into:
+            into[name] = xp.empty_like(w)
+        xp.copyto(into[name], w)
 
 
 def one_round(state: State, descent: Descent, cfg: TrainConfig) -> Pass:
@@ -120,9 +132,10 @@ def descend(state: State, descent: Descent, cfg: TrainConfig, hooks: Hooks):
     if descent.validate is not None and patience_spent(state, cfg):   # resumed where it stopped
         return state.history[-1], state.grad_norm, "early-stopped"
     loss, norm, first = math.nan, math.nan, state.iteration
+    take = one_round if descent.local_round else functools.partial(one_step, kept={})
     while state.iteration < cfg.max_iters:
         before = state.iteration
-        done = guarded(one_round if descent.local_round else one_step, state, descent, cfg, first)
+        done = guarded(take, state, descent, cfg, first)
         loss, norm = done.losses[-1], done.norm
         state.grad_norm = norm
         if done.converged:      # no step taken: the history holds one loss per step

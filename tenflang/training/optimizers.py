@@ -167,15 +167,19 @@ def trainable(grads: dict, config) -> dict:
     return {n: g for n, g in grads.items() if n not in config.freeze}
 
 
-def step(state, grads: dict, config, xp) -> None:
+def step(state, grads: dict, config, xp) -> bool | None:
     """One optimizer step of `config.optimizer`, in place on `state.weights`
-    and `state.slots` (slot keys `<slot>:<weight>`, e.g. `m:W1`)."""
+    and `state.slots` (slot keys `<slot>:<weight>`, e.g. `m:W1`): whether the
+    weights it wrote are finite where its own pass over them tells (Adam's C
+    update), else None."""
     lr = learning_rate(config, state.iteration)
     grads = trainable(grads, config)
     if config.clip_norm is not None:
         grads = clipped(grads, config.clip_norm, xp)
-    if config.optimizer == "adam" and adam_step(state, grads, lr, config, xp):
-        return
+    if config.optimizer == "adam":
+        finite = adam_step(state, grads, lr, config, xp)
+        if finite is not None:
+            return finite
     update = OPTIMIZERS[config.optimizer]
     for name, w in state.weights.items():
         if name in grads:
@@ -183,11 +187,12 @@ def step(state, grads: dict, config, xp) -> None:
             slots = {kind: state.slots[key] for kind, key in keys if key in state.slots}
             update(w, grads[name], slots, state.iteration + 1, lr, config, xp)
             state.slots.update({key: slots[kind] for kind, key in keys if kind in slots})
+    return None
 
 
-def adam_step(state, grads: dict, lr: float, config, xp) -> bool:
-    """Adam's step on every weight as one C call (adam_c); False, and no weight
-    changed, where that does not apply."""
+def adam_step(state, grads: dict, lr: float, config, xp) -> bool | None:
+    """Adam's step on every weight as one C call (adam_c): whether the new weights
+    are finite; None, and no weight changed, where that does not apply."""
     weights = []
     for name, w in state.weights.items():
         if name in grads:
