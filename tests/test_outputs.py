@@ -330,6 +330,29 @@ def test_a_checkpoint_that_fails_mid_run_stops_and_keeps_the_weights(work, monke
     assert "w" in tenflang.load_weights(str(work / "w-out.txt"))
 
 
+def test_a_resumed_run_that_fails_after_steps_keeps_the_weights_it_trained(work, monkeypatch):
+    """The check for 'no step was taken' compared with the resumed state's
+    iteration, which the run itself moves on: every resumed run that then
+    failed wrote no weights at all."""
+    from tenflang.training import checkpoints
+    args = ["train", "g.tf", "d.txt", "-o", "w-out.txt", "--checkpoint", "c.npz",
+            "--checkpoint-every", "5", "--tol", "0"]
+    assert cli(args + ["--max-iters", "10"], work)[0] == 0
+    (work / "w-out.txt").unlink()
+    real = checkpoints.save_checkpoint
+
+    def failing_from_15(path, state, *rest):
+        if state.iteration >= 15:
+            raise RunFailure("cannot write file: No space left on device")
+        real(path, state, *rest)
+    monkeypatch.setattr(checkpoints, "save_checkpoint", failing_from_15)
+    code, _, err = cli(args + ["--max-iters", "50"], work)
+    assert code == 1 and "resuming from c.npz at iteration 10" in err
+    assert "no step was taken" not in err
+    assert "the last good weights (iteration 15) are in w-out.txt" in err
+    assert "w" in tenflang.load_weights(str(work / "w-out.txt"))
+
+
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
 def test_an_output_that_fails_after_training_goes_to_a_rescue_file(work):
     code, _, err = cli(["train", "g.tf", "d.txt", "-o", "/dev/full", "--max-iters", "20",

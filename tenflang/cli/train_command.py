@@ -143,6 +143,7 @@ def tfweightcalc(gcp_file, data_file, out, lr, optimizer, weight_decay, lr_sched
         data = local_data(data_file, sig, chunk_size, sync_every, allow_nan, dtype)
     init = load_init(init_file, gcp, sig) if init_file else None
     resume = resume_from(checkpoint, sig, cfg, resume_anyway) if checkpoint else None
+    first = resume.iteration if resume else 0     # `resume` is the run's state: it moves on
     stop = StopFlag()
     bar = None if quiet or not sys.stderr.isatty() else ProgressBar(max_iters)
     engine = None if scheduler else choose_engine(device)
@@ -165,7 +166,7 @@ def tfweightcalc(gcp_file, data_file, out, lr, optimizer, weight_decay, lr_sched
     except (Diverged, Interrupted) as failure:
         close(bar)
         close(board)
-        if failure.state.iteration == (resume.iteration if resume else 0):
+        if failure.state.iteration == first:
             say("no step was taken: no weights are written (-o and --checkpoint are left as "
                 "they were)")
             raise
