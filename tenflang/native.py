@@ -320,7 +320,8 @@ def threads() -> int:
 def thread_count(value: str) -> int | None:
     """A thread-count variable's value as a count, None when it is not one
     (unset and empty read as not set, as OpenMP reads them)."""
-    return int(value) if value.strip().isdigit() and int(value) > 0 else None
+    value = value.strip()     # ASCII digits only: str.isdigit takes '²', which int refuses
+    return int(value) if value.isascii() and value.isdigit() and int(value) > 0 else None
 
 
 SWITCHES = ("TENFLANG_FUSE", "TENFLANG_NATIVE")        # 0 off, 1 (or unset) on
@@ -370,18 +371,26 @@ def pool() -> ThreadPoolExecutor:
 
 
 def submit(f, *args):
-    """`pool().submit(f, *args)`; where no thread can be started (a limit on a
-    user's processes), `f` runs here and now and its future is done."""
-    try:
-        return pool().submit(f, *args)
-    except RuntimeError:                 # "can't start new thread"
-        from concurrent.futures import Future
-        done = Future()
+    """`f(*args)` on the pool, as a future; where no thread can be started (a
+    limit on a user's processes), here and now.  The pool has queued the call
+    before it finds that it cannot start a thread, and a thread it started
+    earlier would run it again later, over buffers the step has moved on to:
+    whichever takes the call first runs it, the other does nothing."""
+    from concurrent.futures import Future
+    done, taken = Future(), threading.Lock()
+
+    def once():
+        if not taken.acquire(blocking=False):
+            return
         try:
             done.set_result(f(*args))
         except Exception as err:         # noqa: BLE001 - the caller's result() raises it
             done.set_exception(err)
-        return done
+    try:
+        pool().submit(once)
+    except RuntimeError:                 # "can't start new thread"
+        once()
+    return done
 
 
 if hasattr(os, "register_at_fork"):      # a forked child has none of the pool's threads

@@ -145,3 +145,33 @@ def test_a_loop_runs_here_where_no_thread_can_be_started(monkeypatch):
     assert native.submit(lambda a, b: a + b, 2, 3).result() == 5
     with pytest.raises(ZeroDivisionError):
         native.submit(lambda: 1 / 0).result()
+
+
+def test_a_call_queued_where_no_thread_could_be_started_runs_once(monkeypatch):
+    """ThreadPoolExecutor queues a call before it starts a thread for it: where
+    the start fails, the call ran here, and a thread started earlier ran it a
+    second time later, writing into buffers the step had moved on to."""
+    import threading
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+    from tenflang import native
+    real_start, started = threading.Thread.start, []
+
+    def start(thread):                   # the process limit: one thread, no more
+        started.append(thread)
+        if len(started) > 1:
+            raise RuntimeError("can't start new thread")
+        real_start(thread)
+    monkeypatch.setattr(threading.Thread, "start", start)
+    executor = ThreadPoolExecutor(max_workers=4)
+    monkeypatch.setattr(native, "pool", lambda: executor)
+    calls = []
+
+    def f(i):
+        calls.append(i)
+        time.sleep(0.05)
+        return i
+    futures = [native.submit(f, i) for i in range(4)]     # the first one's thread is busy
+    assert [future.result() for future in futures] == [0, 1, 2, 3]
+    executor.shutdown(wait=True)         # the queued copies have been taken by now
+    assert sorted(calls) == [0, 1, 2, 3]
