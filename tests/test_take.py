@@ -257,5 +257,6 @@ def test_an_index_met_in_validation_is_named_by_its_row_and_the_weights_are_kept
     assert code == 1 and "Traceback" not in err, err
     assert (f"take: row index 7.0 in example {held_out} (0-based) must be an integer in 0..3"
             in err)
+    assert "training stopped in the validation after iteration 15: take" in err
     assert "the last good weights (iteration 15) are in w-out.txt" in err
     assert set(tenflang.load_weights(str(tmp_path / "w-out.txt"))) == {"E"}

@@ -276,6 +276,7 @@ def test_cli_gpu_without_a_gpu_is_a_clear_error(linear_gcp):
 @pytest.mark.parametrize("var, value, expected", [
     ("TENFLANG_NUM_THREADS", "abc", "a number of threads"),
     ("TENFLANG_NUM_THREADS", "0", "a number of threads"),
+    ("TENFLANG_NUM_THREADS", "²", "a number of threads"),      # a digit to str.isdigit
     ("TENFLANG_FUSE", "off", "0 (off) or 1 (on)"),
     ("TENFLANG_NATIVE", "no", "0 (off) or 1 (on)"),
     ("TENFLANG_DEVICE", "tpu", "unknown device"),

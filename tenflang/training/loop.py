@@ -146,7 +146,7 @@ def descend(state: State, descent: Descent, cfg: TrainConfig, hooks: Hooks):
         val, stop = None, False
         if descent.validate is not None and epoch_ended:
             val, stop = guarded(lambda s, d, c: evaluate_validation(s, d.validate, c, hooks),
-                                state, descent, cfg, first)
+                                state, descent, cfg, first, validating=True)
         lr = optimizers.learning_rate(cfg, state.iteration - 1)
         hooks.on_step(state, StepInfo(state.iteration, loss, norm, lr, done.rows,
                                       len(done.losses), val, stop, done.gradients))
@@ -163,12 +163,13 @@ def descend(state: State, descent: Descent, cfg: TrainConfig, hooks: Hooks):
     return loss, norm, "max-iters"
 
 
-def guarded(take_pass, state: State, descent: Descent, cfg: TrainConfig, first: int) -> Pass:
-    """`take_pass(state, descent, cfg)` (a step, a round or a validation); an
-    error it raises after the run's first step (bad data met mid-run, a class
-    index computed from the weights, out of memory) becomes `StepFailed`,
-    keeping the last good weights as divergence does.  In the first step it is
-    bad input and goes on as it is."""
+def guarded(take_pass, state: State, descent: Descent, cfg: TrainConfig, first: int,
+            validating: bool = False) -> Pass:
+    """`take_pass(state, descent, cfg)` (a step, a round or, `validating`, the
+    validation after a step); an error it raises after the run's first step
+    (bad data met mid-run, a class index computed from the weights, out of
+    memory) becomes `StepFailed`, keeping the last good weights as divergence
+    does.  In the first step it is bad input and goes on as it is."""
     try:
         return take_pass(state, descent, cfg)
     except RunFailure:
@@ -177,8 +178,9 @@ def guarded(take_pass, state: State, descent: Descent, cfg: TrainConfig, first: 
         if state.iteration == first:
             raise
         what = err.message if isinstance(err, TenflangError) else "out of memory"
-        failed = StepFailed(f"training stopped at iteration {state.iteration + 1}: {what}",
-                            host_state(state))
+        where = (f"in the validation after iteration {state.iteration}" if validating
+                 else f"at iteration {state.iteration + 1}")
+        failed = StepFailed(f"training stopped {where}: {what}", host_state(state))
         failed.location = getattr(err, "location", failed.location)
         raise failed from None
 
