@@ -25,15 +25,15 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from tenflang import ops
+from tenflang.ops import table as ops
 from tenflang.cli import main
 from tenflang.data.vectors import load_examples, load_weights, save_weights
-from tenflang.errors import TenflangError
+from tenflang.base.errors import TenflangError
 from tenflang.interp import evaluate
-from tenflang.interp.statistics import population
+from tenflang.interp.runtime.population import population
 from tenflang.lang import parse, parse_file
 from tenflang.lang.checks import check
-from tenflang.shapes import fmt_shape
+from tenflang.ops.shapes import fmt_shape
 
 from support.data_files import write
 from support.paths import ROOT, SAMPLES_DIR

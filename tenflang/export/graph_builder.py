@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..records import frozen
+from tenflang.base.frozen import frozen
 
 
 @frozen

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 
-from .. import ops
+from tenflang.ops import table as ops
 from .graph_builder import Builder, Value
 from .onnx_conv import avgpool2d, conv2d, maxpool2d
 from .onnx_erf import erf, gelu, gelu_deriv
@@ -306,7 +306,7 @@ ONNX_OPS = {
     "equal": equal,                       # Equal, Cast
     "take": take,                         # Cast, Gather (GatherElements for a per-example table)
     # evaluation mode (docs/design.md §2.3.2): no dropout; a batch_mean is never reached, its
-    # population value from the weights file being an initializer (export/forward.py)
+    # population value from the weights file being an initializer (export/model.py)
     "dropout_mask": lambda b, a, p: b.node("Expand", [b.literal(1), b.node("Shape", [a.name])]),
 }
 
