@@ -32,8 +32,8 @@ from tenflang.interp.runtime.population import missing_statistic
 from tenflang.lang.syntax_tree import DeclKind, Num, Program
 from tenflang.lang.checks import check
 from tenflang.lang.diagnostics import error_at
-from .graph_builder import Builder, Value
-from .onnx_graph import NOT_EXPORTABLE, ONNX_OPS, result_is_batched
+from tenflang.ops.onnx_forms.graph_builder import Builder, Value
+from tenflang.ops.onnx_forms.onnx_graph import NOT_EXPORTABLE, ONNX_OPS, result_is_batched
 
 DEFAULT_OPSET = 21
 MIN_OPSET = 18      # ReduceMax/ReduceMean take their axes as an input from 18 on

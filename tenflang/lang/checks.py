@@ -370,25 +370,25 @@ def check_losses(program, decls, shapes, defined, shape_program: bool) -> None:
                        "tfcompiler needs at least one 'declare loss' to differentiate")
 
 
-# what reads a data variable as indices, as the data check's message says it
-INDEX_READERS = {"one_hot": "a class index for one_hot", "take": "a row index for take"}
-
-
 def data_indices(program: Program) -> dict[str, tuple[int, str]]:
     """Data variables read as indices: name -> (n, what reads them), for each
-    `one_hot y n` and each `take W i` (W a table of n rows) of a declared input
-    or exp_output y or i.  The data files are checked against it before a run,
-    so a bad index is reported with its file and line, not mid-run."""
+    operand an op reads as indices (`Op.index`: `one_hot y n`, `take W i` with W
+    a table of n rows) that is a declared input or exp_output.  The data files
+    are checked against it before a run, so a bad index is reported with its
+    file and line, not mid-run."""
     decls, shapes = program.declarations(), check(program)
     out: dict[str, tuple[int, str]] = {}
     for define in program.definitions():
-        if define.op == "one_hot":
-            index, n = define.operands[0], define.attrs[0]
-        elif define.op == "take" and isinstance(define.operands[0], Var):
-            index, n = define.operands[1], shapes[define.operands[0].name][0]
-        else:
+        op = ops.TABLE.get(define.op)
+        read = op.index if op else None
+        if read is None:
             continue
-        if isinstance(index, Var) and index.name in decls and decls[index.name].kind in BOUND_KINDS:
+        index = define.operands[read.operand]
+        n = read.limit([shapes[o.name] if isinstance(o, Var) else () for o in define.operands],
+                       define.attrs)
+        if n is None or not isinstance(index, Var) or index.name not in decls:
+            continue
+        if decls[index.name].kind in BOUND_KINDS:
             if index.name not in out or n < out[index.name][0]:
-                out[index.name] = (n, INDEX_READERS[define.op])
+                out[index.name] = (n, read.what)
     return out

@@ -9,7 +9,7 @@ else a `TenflangError` names the example, as `one_hot`'s does.
 Memory: `take_grad` per example is a [batch, n, ...] array, the price of a
 per-example result.  A weight's gradient is summed over the examples, and
 the interpreter sums a `take_grad` that is a weight gradient inside the op
-(`take_grad_sum`, interp/runtime/codegen.py's REDUCIBLE): the batch's rows are added
+(`take_grad_sum`, the op's `batch_sum`): the batch's rows are added
 into one array of W's shape, so a 50 000-row table costs what the rows used
 cost, never 50 000 rows per example.
 """

@@ -177,6 +177,16 @@ def permutation(value) -> str | None:
 # --- an op ---------------------------------------------------------------------
 
 @frozen
+class IndexRead:
+    """An operand read as integer indices 0 ≤ i < n (docs/design.md §2.3.2): its
+    position, how a message names it, and `limit(shapes, attrs)`, n from the
+    operands' shapes and the attributes (None where they do not say)."""
+    operand: int
+    what: str
+    limit: Callable
+
+
+@frozen
 class Op:
     name: str
     arity: int
@@ -194,6 +204,12 @@ class Op:
     cross_example: bool = False  # one value for the whole batch (batch_mean): never per example
     drawn: bool = False        # drawn from the run's mode (dropout_mask): see tenflang/ops/modes.py
     literals: tuple[Attr, ...] = ()     # trailing operands that must be number literals
+    index: IndexRead | None = None      # an operand read as indices, checked with the data
+    # its sum over a batch of per-example results as one call (a product's BLAS call):
+    # generated code over the operands {a}, {b}, {c} and {attrs}, calling at most
+    # `batch_sum_forward` (as F.<name>_sum) besides xp
+    batch_sum: str | None = None
+    batch_sum_forward: Callable | None = None
 
     def full(self, attrs=()) -> tuple:
         """The attributes as written, defaults filled in for the rest."""

@@ -40,7 +40,7 @@ from . import convolution, embedding, forwards, modes
 from .forwards import INV_SQRT_2PI, SQRT_HALF, broadcast_like, dot, elementwise2, logistic
 from .forwards import logistic_deriv, log_softmax, matmul, softmax, softplus, step, sum_like
 from .forwards import tanh_deriv
-from .entries import Attr, Op, at_least, chain, custom, linear, linear_passing, no_grad
+from .entries import Attr, IndexRead, Op, at_least, chain, custom, linear, linear_passing, no_grad
 from .entries import no_grad_like, permutation, probability, rules, shape_literal
 from .shapes import Shape, argmax_shape, axis_of, broadcast, broadcast_like_shape, concat_shape
 from .shapes import conv2d_shape, dot_shape, fmt_shape, gather_shape, index_shape
@@ -171,11 +171,14 @@ def matmul_flops(a: Shape, b: Shape) -> int:
 defop("matmul", 2, matmul, matmul_shape, matmul_rules,
       "v = A x  ([m, k] · [k] → [m]),  v = A B  ([m, k] · [k, n] → [m, n]),  v = x A  "
       "([k] · [k, n] → [n], PyTorch's x @ W); batched over the first axis of a rank-3 A: "
-      "[b, m, k] · [b, k, n] or [k, n] → [b, m, n]", flops=matmul_flops)
+      "[b, m, k] · [b, k, n] or [k, n] → [b, m, n]", flops=matmul_flops,
+      # Σ_b A_b C_b contracts the example axis with the inner one
+      batch_sum="xp.tensordot({a}, {b}, axes=((0, 2), (0, 1)))")
 defop("dot", 2, dot, dot_shape, rules(chain("b"), chain("a")), "v = Σ_i a_i b_i",
       flops=lambda a, b: 2 * size(a))
 defop("outer", 2, elementwise2(lambda xp, a, b: a[..., :, None] * b[..., None, :]), outer_shape,
-      rules(custom("b", "matmul g p"), custom("a", "matmul (transpose g) p")), "v_ij = a_i b_j")
+      rules(custom("b", "matmul g p"), custom("a", "matmul (transpose g) p")), "v_ij = a_i b_j",
+      batch_sum="xp.matmul({a}.T, {b})")            # Σ_b a_b ⊗ c_b = aᵀc
 defop("transpose", 1, lambda xp, a: a.swapaxes(-1, -2), transpose_shape,
       rules(linear("transpose g")), "v_ij = a_ji  (rank ≥ 2: the last two axes swap)",
       flops=lambda a: 0, view=True)
@@ -295,7 +298,8 @@ defop("permute", 1, forwards.permute, permute_shape, permute_rules,
       attrs=(AXES,), flops=lambda a, axes: 0, view=True)
 defop("one_hot", 1, forwards.one_hot, one_hot_shape, rules(no_grad_like("a")),
       "v_i = 1 if i = a else 0, 0 ≤ i < n  (a holds a class index 0 ≤ a < n)",
-      attrs=(CLASSES,), flops=lambda y, n: n)
+      attrs=(CLASSES,), flops=lambda y, n: n,
+      index=IndexRead(0, "a class index for one_hot", lambda shapes, attrs: attrs[0]))
 defop("argmax", 1, forwards.argmax, argmax_shape, rules(no_grad_like("a")),
       "v = the index of the first maximum of a along its last axis", flops=lambda a: size(a))
 defop("equal", 2, forwards.equal, lambda a, b: broadcast("equal", a, b),
@@ -310,7 +314,9 @@ def broadcast_like_rules(a: Shape, b: Shape, axis=None):
 
 defop("sum_like", 2, sum_like, sum_like_shape, rules(linear("broadcast_like g a")),
       "v = a summed over the axes that broadcasting b to a's shape would add or widen",
-      shape_only=(1,), view=True)
+      shape_only=(1,), view=True,
+      # a bias's gradient: the batch's planes added, then summed down to the bias
+      batch_sum="F.sum_like_sum(xp, {a}, {b})", batch_sum_forward=forwards.sum_like_sum)
 defop("broadcast_like", 2, broadcast_like, broadcast_like_shape, broadcast_like_rules,
       "v = a broadcast to b's shape (with an axis: a unit axis put back there first)",
       attrs=(AXIS,), shape_only=(1,), flops=lambda a, b, axis: 0, view=True)
@@ -369,7 +375,10 @@ defop("conv2d_kernel_grad", 3, convolution.conv2d_kernel_grad,
       linear_passing(CONV, "conv2d b g", "conv2d_image_grad a g b"),
       "v[f, c, u, w] = Σ_i,j a[f, i, j] · b°[c, s·i + u, s·j + w]: the adjoint of "
       "`conv2d b c` in its kernel c, given the adjoint a of its result (c gives only "
-      "the shape)", shape_only=(2,), flops=flops_of(conv_flops, 3, 1, 2), attrs=CONV)
+      "the shape)", shape_only=(2,), flops=flops_of(conv_flops, 3, 1, 2), attrs=CONV,
+      # the batch sum contracts the example axis with the pixels (docs/guide.md)
+      batch_sum="F.conv2d_kernel_grad_sum(xp, {a}, {b}, {c}, {attrs})",
+      batch_sum_forward=convolution.conv2d_kernel_grad_sum)
 defop("maxpool2d", 1, convolution.maxpool2d, pool_shape("maxpool2d"),
       linear_passing(POOL, "maxpool2d_grad g a"),
       "v[c, i, j] = max_u,w a°[c, s·i + u, s·j + w], 0 ≤ u, w < k  (s = `stride`, default "
@@ -410,13 +419,20 @@ defop("dropout_mask", 2, modes.dropout_mask, lambda a, p: a, rules(no_grad(), no
 
 # --- embeddings (docs/design.md §2.3.2; numerics and shapes in tenflang/ops/embedding.py) ---
 
+def table_rows(W: Shape) -> int | None:
+    return W[0] if W else None
+
+
 defop("take", 2, embedding.take, embedding.take_shape,
       rules(linear("take_grad g b a"), no_grad_like("b")),
       "v = the rows of a picked by the indices b: v[j, ...] = a[b_j, ...]  (shape(b) + a's "
       "shape without its first axis; PyTorch's embedding; no derivative in b)",
-      flops=lambda W, i: size(i) * size(W[1:]), view=False)
+      flops=lambda W, i: size(i) * size(W[1:]), view=False,
+      index=IndexRead(1, "a row index for take", lambda shapes, attrs: table_rows(shapes[0])))
 defop("take_grad", 3, embedding.take_grad, embedding.take_grad_shape,
       rules(linear("take g b"), no_grad_like("b")),
       "v = zeros of c's shape with each row a_j added at row b_j  (the adjoint of `take c b` "
       "in c; c gives only the shape; the batch's rows are summed into one table)",
-      shape_only=(2,), flops=lambda g, i, W: size(g))
+      shape_only=(2,), flops=lambda g, i, W: size(g),
+      # an embedding's gradient: the batch's rows added into one table
+      batch_sum="F.take_grad_sum(xp, {a}, {b}, {c})", batch_sum_forward=embedding.take_grad_sum)

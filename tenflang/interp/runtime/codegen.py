@@ -32,7 +32,7 @@ from __future__ import annotations
 import functools
 from types import SimpleNamespace
 
-from tenflang.ops import convolution, embedding, forwards, table as ops
+from tenflang.ops import table as ops
 from tenflang.native import clib
 from tenflang.ops.modes import MODE_KEY
 from tenflang.lang.printer import attribute, number
@@ -46,20 +46,10 @@ from .memory import Slots
 from ..planning.sweeps import Sweep, with_sweeps
 from ..backends.c import sweeps_c
 
-# a batch sum pushed into the product, as one BLAS call: Σ_b a_b ⊗ c_b = aᵀc, and
-# Σ_b A_b C_b contracts the example axis with the inner one
-# (a convolution's kernel gradient contracts it with the pixels, docs/guide.md)
-REDUCIBLE = {"outer": "xp.matmul({a}.T, {b})",
-             "matmul": "xp.tensordot({a}, {b}, axes=((0, 2), (0, 1)))",
-             "conv2d_kernel_grad": "F.conv2d_kernel_grad_sum(xp, {a}, {b}, {c}, {attrs})",
-             # an embedding's gradient: the batch's rows added into one table
-             "take_grad": "F.take_grad_sum(xp, {a}, {b}, {c})",
-             # a bias's gradient: the batch's planes added, then summed down to the bias
-             "sum_like": "F.sum_like_sum(xp, {a}, {b})"}
+# the op table's forwards, and the functions its batch sums call (`Op.batch_sum`)
 FORWARDS = SimpleNamespace(**{name: op.forward for name, op in ops.TABLE.items()},
-                           conv2d_kernel_grad_sum=convolution.conv2d_kernel_grad_sum,
-                           take_grad_sum=embedding.take_grad_sum,
-                           sum_like_sum=forwards.sum_like_sum)
+                           **{f"{name}_sum": op.batch_sum_forward
+                              for name, op in ops.TABLE.items() if op.batch_sum_forward})
 vars(FORWARDS).update(NATIVE_IMAGE_OPS)     # C and BLAS on the CPU, else these same forwards
 vars(FORWARDS).update(NATIVE_ROW_OPS)       # C on the CPU, else these same forwards
 
@@ -108,7 +98,7 @@ def reduction_code(step, shapes) -> str | None:
         return f"xp.matmul({scalar}, {vector})"
     if step.op.name == "matmul" and len(shapes[step.target]) != 2:
         return None
-    return REDUCIBLE.get(step.op.name)
+    return step.op.batch_sum
 
 
 PARAMETERS = ("env", "xp", "F", "dtype", "buf")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 
-from tenflang.ops import table as ops
+from .. import table as ops
 from .graph_builder import Builder, Value
 from .onnx_conv import avgpool2d, conv2d, maxpool2d
 from .onnx_erf import erf, gelu, gelu_deriv
