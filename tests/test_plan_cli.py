@@ -61,3 +61,23 @@ def test_plan_of_a_bad_program_is_a_clear_error(run_cli, tmp_path):
     bad.write_text("declare input x\ndefine y = mul x x\n")
     code, out, err = run_cli(["tenflang", "plan", bad])
     assert code == 2 and "bad.tf:2:8: error:" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("sample", ["lenet_digits.tf", "inception_digits.tf", "resnet_digits.tf"])
+def test_each_comment_is_the_steps_tenflang_line_as_a_person_writes_it(run_cli, sample):
+    """Attributes as written, trailing defaults left out: `maxpool2d a1.4 2`, never
+    the filled-in `maxpool2d a1.4 2 None 0`, which is not TenFlang."""
+    import re
+
+    from tenflang.ops import TABLE
+    code, source, err = run_cli(["tenflang", "plan", ROOT / "samples" / sample])
+    assert code == 0, err
+    comments = [c for line in source.splitlines() if "    # " in line
+                for c in line.split("    # ", 1)[1].split("; ")]
+    lines = [c for c in comments if re.match(r"[\w./]+ = \w", c)]
+    assert any(" maxpool2d " in c or " conv2d " in c for c in lines)
+    for line in lines:
+        assert "None" not in line and not line.endswith(" 0"), line
+        words = re.findall(r"\[[^\]]*\]|\S+", line.split(" = ", 1)[1])
+        op = TABLE[words[0]]
+        assert len(words) - 1 <= op.arity + len(op.attrs), line

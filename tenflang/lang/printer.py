@@ -41,10 +41,15 @@ def operand(o: Var | Num | Dims | Expr) -> str:
 
 def right_side(s: Define) -> str:
     """What follows `=`: `op operands... attributes...` (`a` alone for a copy)."""
-    words = list(map(operand, s.operands))
-    if s.attrs:
-        words += map(attribute, s.attrs)
-    return " ".join(words if s.op == "copy" else [s.op, *words])
+    return op_words(s.op, list(map(operand, s.operands)), s.attrs)
+
+
+def op_words(op: str, operands: list[str], attrs=()) -> str:
+    """`op operands... attributes...` from operands already written (`a` alone
+    for a copy): the one way a definition's right side is written, in a
+    program and in the comments of generated code."""
+    words = operands + list(map(attribute, attrs))
+    return " ".join(words if op == "copy" else [op, *words])
 
 
 def statement(s, indent: str = "") -> str:

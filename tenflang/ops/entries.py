@@ -215,6 +215,13 @@ class Op:
         """The attributes as written, defaults filled in for the rest."""
         return tuple(attrs) + tuple(a.default for a in self.attrs[len(attrs):])
 
+    def written(self, attrs) -> tuple:
+        """The attributes as a person writes them: trailing defaults left out."""
+        attrs = tuple(attrs)
+        while attrs and attrs[-1] == self.attrs[len(attrs) - 1].default:
+            attrs = attrs[:-1]
+        return attrs
+
     def result_shape(self, shapes, attrs=()) -> Shape:
         return tuple(self.shape(*shapes, *self.full(attrs)))
 

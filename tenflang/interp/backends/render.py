@@ -53,7 +53,7 @@ from __future__ import annotations
 import math
 
 from tenflang.base.frozen import frozen
-from tenflang.lang.printer import number
+from tenflang.lang.printer import number, op_words
 from tenflang.base.naming import Generated, Identifiers, c_identifier, numbered
 from tenflang.ops.shapes import Shape
 from .scalar_c import CTYPES, Untranslatable, literal, preamble, to_c
@@ -90,8 +90,10 @@ class KernelSpec:
 
 
 def tenflang_line(step) -> str:
-    return f"{step.target} = {step.op.name} " + " ".join(
-        o if isinstance(o, str) else number(o) for o in step.operands)
+    """A plan's step as its TenFlang line (a comment of generated code)."""
+    return f"{step.target} = " + op_words(
+        step.op.name, [o if isinstance(o, str) else number(o) for o in step.operands],
+        step.op.written(step.attrs))
 
 
 def form_of(op, forms: dict | None) -> str:

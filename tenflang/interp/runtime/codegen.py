@@ -35,12 +35,12 @@ from types import SimpleNamespace
 from tenflang.ops import table as ops
 from tenflang.native import clib
 from tenflang.ops.modes import MODE_KEY
-from tenflang.lang.printer import attribute, number
 from tenflang.base.naming import Generated, Identifiers, numbered, python_identifier
 from ..planning.fusion import Group, fuse
 from ..backends.c.image_c import FORWARDS as NATIVE_IMAGE_OPS
 from ..backends.c.rows_c import FORWARDS as NATIVE_ROW_OPS
 from ..backends.cpu_loops import functions as loop_functions
+from ..backends.render import tenflang_line
 from . import memory
 from .memory import Slots
 from ..planning.sweeps import Sweep, with_sweeps
@@ -366,13 +366,6 @@ def step_lines(src: Source, step, fused: dict, owned: set[str], batched: set[str
     if not step.op.view:
         made(src, step.target, step.target in batched, scratch(src, step))
     return code, line if renamed else ""
-
-
-def tenflang_line(step) -> str:
-    """The step as its TenFlang line (a comment of the generated code)."""
-    return f"{step.target} = {step.op.name} " + " ".join(
-        [o if isinstance(o, str) else number(o) for o in step.operands]
-        + [attribute(a) for a in written(step.attrs)])
 
 
 def made(src: Source, target: str, varies: bool, scratch=(0, 0)) -> None:
