@@ -20,7 +20,7 @@ from ..lang.ast import DeclKind
 from ..data import vectors
 from ..interp.device import array_module, to_host
 from ..interp import evaluate
-from ..interp.statistics import split_statistics
+from ..interp.statistics import check_statistics, split_statistics
 from ..modes import EVALUATION, Mode
 from ..lang import parse_file
 from ..lang.checks import check, data_indices
@@ -65,6 +65,8 @@ def tfevaluate(program_file, inputs_file, weights_file, fmt, out, summary, devic
                                                                         allow_nan=allow_nan))
     vectors.validate_weights(weights_file, weights,
                              {d.name: shapes[d.name] for d in decls if d.kind == DeclKind.WEIGHT})
+    statistics = check_statistics(program, statistics, shapes,
+                                  lambda name: vectors.weight_location(weights_file, name))
     examples = vectors.load_examples(inputs_file, allow_nan=allow_nan, shapes=shapes)
     examples.validate(shapes, required={d.name for d in decls if d.kind == DeclKind.INPUT},
                       optional={d.name for d in decls if d.kind == DeclKind.EXP_OUTPUT})
