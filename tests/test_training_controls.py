@@ -414,6 +414,30 @@ def test_resuming_with_other_settings_is_refused_naming_them(files, tmp_path, ch
     assert code == 0 and "resuming from" in err and "10 iterations" in err
 
 
+@pytest.mark.parametrize("name,value,message", [
+    ("lr", "0.1", '--lr is "0.1", text, where the option takes a number'),
+    ("nesterov", 0, "--nesterov is 0, a number, where the option takes true or false"),
+    ("lr_schedule", ["constant"], '--lr-schedule is ["constant"], a list, where the option '
+                                  "takes text"),
+])
+def test_a_setting_stored_as_another_kind_is_named(files, tmp_path, name, value, message):
+    """A hand-edited setting of another kind: said as such, never as the
+    contradiction '--lr 0.1, not --lr 0.1'."""
+    import json
+    checkpoint = tmp_path / "ck.npz"
+    assert cli(files, "--max-iters", "5", "--checkpoint", checkpoint)[0] == 0
+    with np.load(checkpoint) as npz:
+        arrays = dict(npz)
+    meta = json.loads(str(arrays["meta"]))
+    meta["settings"][name] = value
+    arrays["meta"] = np.asarray(json.dumps(meta))
+    np.savez(checkpoint, **arrays)
+    code, out, err = cli(files, "--max-iters", "10", "--checkpoint", checkpoint)
+    assert code == 2 and out == "" and "Traceback" not in err
+    assert err.startswith(f"{checkpoint}: error: not a tfweightcalc checkpoint: its {message} "
+                          "(a checkpoint edited by hand?)"), err
+
+
 def test_a_cosine_schedule_keeps_its_length_when_resumed(files, tmp_path):
     checkpoint = tmp_path / "ck.npz"
     common = ["--lr-schedule", "cosine", "--checkpoint", checkpoint]
