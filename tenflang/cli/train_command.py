@@ -137,7 +137,7 @@ def tfweightcalc(gcp_file, data_file, out, lr, optimizer, weight_decay, lr_sched
                       **steering)
     gcp, program = gradient_program(gcp_file)
     sig = signature(gcp)
-    if scheduler:
+    if scheduler is not None:          # '' is a bad address, not "no scheduler"
         data = cluster_data(data_file, sig, scheduler, chunk_size, allow_nan)
     else:
         data = local_data(data_file, sig, chunk_size, sync_every, allow_nan, dtype)
