@@ -354,6 +354,41 @@ def test_a_zero_eps_that_divides_0_by_0_is_named_as_the_cause(optimizer):
     assert done.iterations == 5
 
 
+CENTRED = """declare input x [3]
+declare exp_output y
+declare weight w [3]
+declare output o
+declare loss l
+define o = dot w (sub x (batch_mean x))
+define l = mul (sub o y) (sub o y)
+"""
+
+
+@pytest.mark.parametrize("data,options,lead", [
+    ("{x: [1, 2, 3], y: 1}\n", [], "is 0 and the gradient was 0 from the start"),
+    ("{x: [1, 2, 3], y: 1}\n{x: [2, 2, 1], y: 0}\n", ["--batch-size", "1", "--tol", "0"],
+     "is still 0 after 5 iterations"),
+])
+def test_a_batch_of_one_with_batch_statistics_is_named_as_the_cause(tmp_path, data, options,
+                                                                   lead):
+    """With one example a step, x - batch_mean x is 0: the warning says so, not
+    that the weight starts at 0 among other zero weights."""
+    (tmp_path / "s.tf").write_text(CENTRED)
+    (tmp_path / "d.txt").write_text(data)
+    done = subprocess.run(command_line(["tfweightcalc", tmp_path / "s.tf", tmp_path / "d.txt",
+                                        "--max-iters", "5", "--quiet", *options]),
+                          capture_output=True, text=True, env=cli_env(), timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert f"warning: weight 'w' {lead}" in done.stderr
+    assert ("Each step saw a batch of 1 example, and a batch_mean over one example is the "
+            "example itself") in done.stderr
+    assert "starts at 0 and multiplies" not in done.stderr
+    # without batch statistics the usual diagnosis stays
+    two = train(gcp(CENTRED.replace("(sub x (batch_mean x))", "(mul x 0)")),
+                {"x": np.ones((2, 3)), "y": np.ones(2)}, TrainConfig(max_iters=3, tol=0))
+    assert "starts at 0 and multiplies" in two.warnings[0]
+
+
 def test_healthy_runs_have_no_warnings():
     result = train(sample_gcp("linear_regression.tf"), linear_data(),
                    TrainConfig(lr=0.05, batch_size=8, max_iters=2000, tol=0))
