@@ -26,8 +26,6 @@ import sys
 
 import click
 
-from ..lang.ast import DeclKind
-from ..naming import adjoint
 from .. import native
 from ..lang.checks import check
 from ..data import vectors
@@ -41,7 +39,7 @@ from ..training.gradients import LocalGradients
 from ..training.hooks import Callbacks, Checkpoints, combine
 from ..training.config import TrainConfig
 from ..training.loop import Diverged, Interrupted, State, train
-from ..training.signature import signature
+from ..training.signature import gradient_outputs, signature
 from ..training.optimizers import OPTIMIZERS, SCHEDULES
 from ..training.rescue import CheckpointFailed, keep_weights
 from ..training.watch import EpochLines, Figures, validation_metrics
@@ -183,9 +181,7 @@ def gradient_program(path: str):
     compiled first, saying so on stderr; its outputs are then the shape
     program's (the GCP keeps only what the gradients need)."""
     program = parse_file(path)
-    decls = program.declarations()
-    weights = [n for n, d in decls.items() if d.kind == DeclKind.WEIGHT]
-    if any(decls.get(adjoint(w)) is not None for w in weights):
+    if gradient_outputs(program):
         return program, program
     from ..backprop import compile_gradient     # here: training a GCP compiles nothing
     check(program, shape_program=True)          # tfcompiler's rules for its input
