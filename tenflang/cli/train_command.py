@@ -23,6 +23,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import time
 
 import click
 
@@ -44,7 +45,8 @@ from ..training.optimizers import OPTIMIZERS, SCHEDULES
 from ..training.rescue import CheckpointFailed, keep_weights
 from ..training.watch import EpochLines, Figures, validation_metrics
 from .train_options import steering_options
-from .train_report import ProgressBar, close, plot_loss, require_matplotlib, summary
+from .train_report import (ProgressBar, close, plot_loss, require_matplotlib,
+                           command_start, summary)
 from .common import FiniteFloat, check_outputs, device_option, dtype_option, reports_errors, say
 
 
@@ -119,6 +121,7 @@ def tfweightcalc(gcp_file, data_file, out, lr, optimizer, weight_decay, lr_sched
                  chunk_size, sync_every, connect_timeout, logdir, **steering):
     """Learn the weights of the GCP from the training examples in DATA.  GCP may
     also be a shape program: it is compiled first (as by tfcompiler), saying so."""
+    started = command_start()
     outputs = {"-o": out, "--checkpoint": checkpoint, "--plot": plot}
     inputs = {"GCP": gcp_file, "DATA": data_file, "--init": init_file}
     check_outputs(outputs, inputs)
@@ -172,7 +175,7 @@ def tfweightcalc(gcp_file, data_file, out, lr, optimizer, weight_decay, lr_sched
         keep(failure.state, out, checkpoint if retry else None, cfg)
         raise
     close(bar)
-    finish(result, out, checkpoint, cfg, plot)
+    finish(result, out, checkpoint, cfg, plot, started)
 
 
 def gradient_program(path: str):
@@ -229,9 +232,10 @@ def local_data(data_file, sig, chunk_size, sync_every, allow_nan, dtype="float64
                                  dtype=dtype or "float64")
 
 
-def finish(result, out, checkpoint, cfg, plot) -> None:
+def finish(result, out, checkpoint, cfg, plot, started: float) -> None:
     """Write the last checkpoint, the learned weights, the warnings, the summary
-    and the plot.  An output that fails does not lose the weights (see `keep`)."""
+    (its time in all counted from `started`, `command_start`) and the plot.  An
+    output that fails does not lose the weights (see `keep`)."""
     kept, failed = keep_weights(result.state, out, checkpoint, cfg, result.weights,
                                 result.statistics)
     if failed:
@@ -239,7 +243,7 @@ def finish(result, out, checkpoint, cfg, plot) -> None:
         raise RunFailure("training finished, but not every output could be written")
     for warning in result.warnings:
         say(f"warning: {warning}")
-    click.echo(summary(result, cfg), err=True)
+    click.echo(summary(result, cfg, time.perf_counter() - started), err=True)
     if plot:
         plot_loss(plot, result)
 
