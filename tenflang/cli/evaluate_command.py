@@ -1,8 +1,8 @@
 """`tfevaluate PROGRAM INPUTS WEIGHTS` — the Evaluation Phase.
 
 Runs any program (a shape program, or a GCP: its outputs are then the
-per-example gradients, and a note on stderr says so) on the examples in INPUTS with the weights in WEIGHTS
-and prints, per example, the outputs and losses — or with `--summary` one
+per-example gradients, and a note on stderr says so) on the examples in
+INPUTS with the weights in WEIGHTS and prints, per example, the outputs and losses — or with `--summary` one
 line of the means over the examples of the scalar ones.  An exp_output missing from INPUTS is
 NULL, and so is every loss depending on it (printed `null`).  `-o FILE`
 writes the format its extension names (.npz, .csv, .json/.jsonl, else
