@@ -244,6 +244,28 @@ def test_a_fitted_estimator_keeps_the_program_it_read(tmp_path, monkeypatch):
     np.testing.assert_array_equal(pickle.loads(copy).predict(d["x"][:3]), before)
 
 
+class _Planted:
+    """What a hostile pickle holds: unpickling it runs code (here: writes a file)."""
+    def __init__(self, mark):
+        self.mark = mark
+
+    def __reduce__(self):
+        return (open, (str(self.mark), "w"))
+
+
+def test_the_weights_file_docs_api_offers_instead_of_a_pickle_runs_nothing(tmp_path):
+    """docs/api.md warns that unpickling a model runs its author's code and
+    offers the weights file instead: a weights file holding a pickled object
+    is refused, and the code in it never runs."""
+    mark, path = tmp_path / "ran", tmp_path / "w.npz"
+    np.savez(path, w=np.array([_Planted(mark)], dtype=object))
+    with pytest.raises(TenflangError) as caught:
+        tenflang.load_weights(str(path))
+    assert "w.npz" in caught.value.render()
+    assert not mark.exists()
+    assert "unpickle only models you made" in (ROOT / "docs" / "api.md").read_text()
+
+
 def test_train_refuses_data_tfweightcalc_refuses(gcp):
     """No examples, NaN or infinity (tfweightcalc's --allow-nan: an Examples read
     with allow_nan=True), and a name the GCP does not declare."""

@@ -293,6 +293,25 @@ def test_evaluation_refuses_weights_without_statistics(run_cli, tmp_path):
         evaluate(parse(BN_NET), data, weights)
 
 
+def test_a_statistic_of_the_wrong_shape_is_reported_at_its_line(run_cli, tmp_path):
+    _, weights, stats = write_bn(tmp_path)
+    from tenflang.data.vectors import save_weights
+    name = "h.s.2"
+    save_weights(str(tmp_path / "bad.txt"), weights, {**stats, name: np.ones(7)})
+    save_weights(str(tmp_path / "bad.npz"), weights, {**stats, name: np.ones(7)})
+    line = 1 + next(i for i, text in enumerate(
+        (tmp_path / "bad.txt").read_text().splitlines()) if text.strip().startswith(name))
+    expected = f"'{name}' has shape [7], expected {list(stats[name].shape)}"
+    for path, where in (("bad.txt", f"bad.txt:{line}:3: "), ("bad.npz", "bad.npz: ")):
+        for command in (["tfevaluate", tmp_path / "bn.tf", tmp_path / "d.txt", tmp_path / path],
+                        ["tenflang", "export", tmp_path / "bn.tf", tmp_path / path,
+                         "-o", tmp_path / "m.onnx"]):
+            code, out, err = run_cli(command)
+            assert code == 2 and out == "", err
+            assert f"{where}error: batch statistic {expected}" in err, err
+    assert not (tmp_path / "m.onnx").exists()
+
+
 def test_tfevaluate_uses_the_statistics_or_evaluates_as_in_training(run_cli, tmp_path):
     import json
     data, weights, stats = write_bn(tmp_path)

@@ -600,6 +600,32 @@ def test_cli_usage_errors_exit_2_with_a_message(files, run_cli_batch):
         assert message in err and "Traceback" not in err, (opts, err)
 
 
+@pytest.mark.parametrize("address,message", [
+    ("inproc://x", "--scheduler 'inproc://x': an inproc:// address names a scheduler inside one "
+                   "Python process, which a command cannot reach"),
+    ("ucx://127.0.0.1:8786", "--scheduler 'ucx://127.0.0.1:8786': Dask speaks UCX only with "
+                             "the distributed-ucxx package, which is not installed"),
+    ("tls://127.0.0.1:8786", "--scheduler 'tls://127.0.0.1:8786': TLS needs Dask's TLS "
+                             "settings (distributed.comm.tls"),
+    ("wss://127.0.0.1:8786", "--scheduler 'wss://127.0.0.1:8786': TLS needs Dask's TLS "
+                             "settings (distributed.comm.tls"),
+    ("", "--scheduler '': expected a Dask scheduler address such as tcp://HOST:8786"),
+])
+def test_a_scheduler_address_a_command_cannot_use_is_a_usage_error(files, address, message):
+    """These failed inside Dask (exit 1, its internal exception's text), and ''
+    trained without a cluster."""
+    import importlib.util
+    if address.startswith("ucx") and importlib.util.find_spec("distributed_ucxx"):
+        pytest.skip("distributed-ucxx is installed: ucx:// is usable")
+    code, out, err, seconds = cli("tfweightcalc", files["cancer_gcp"], files["shards"],
+                                  "--scheduler", address, "--connect-timeout", "2",
+                                  "-o", files["shards"].parent / "never.txt")
+    assert (code, out) == (2, ""), err
+    assert err.startswith(f"error: {message}"), err
+    assert "Traceback" not in err and seconds < 30
+    assert not (files["shards"].parent / "never.txt").exists()
+
+
 INDEXED = """declare input x [3]
 declare input i [2]
 declare exp_output label

@@ -276,6 +276,19 @@ def test_a_gcp_from_tfcompiler_runs(runs):
     assert ok(runs, "tfcompiler")[0] == ok(runs, "gcp1")[0]
 
 
+@pytest.mark.parametrize("name", ["gcp0", "gcp1", "tfcompiler"])
+def test_a_gcp_says_its_outputs_are_gradients_and_what_to_run_instead(runs, name):
+    """The per-example gradients come out (a documented use), with a note
+    saying what they are; a shape program gets no note."""
+    out, err = ok(runs, name)
+    assert "d/dw" in out
+    assert ": note: this is a gradient program (GCP, what tfcompiler writes): its outputs are "\
+           "the gradients of the loss for each example (d/dw), not the model's outputs; for " \
+           "those, run tfevaluate on the shape program it was compiled from" in err, err
+    assert err.count("note:") == 1
+    assert "gradient program" not in ok(runs, "labels")[1]
+
+
 def test_npz_inputs_and_the_tenflang_command_agree_with_text(runs):
     text = ok(runs, "labels")[0]
     assert ok(runs, "npz")[0] == text

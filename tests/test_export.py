@@ -440,3 +440,30 @@ def test_the_guide_tables_every_op():
     rows = [line for line in table.split("\n\n")[0].splitlines() if line.startswith("| `")]
     tabled = {word.strip("`") for row in rows for word in row.split("|")[1].split()}
     assert tabled == set(ops.TABLE) - set(NOT_EXPORTABLE)
+
+
+TAKE = ("declare input i [2]\ndeclare weight W [3, 2]\ndeclare output o [2, 2]\n"
+        "define o = take W i\n")
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_take_indices_tfevaluate_refuses_do_in_a_model_what_the_guide_says(tmp_path, run_cli,
+                                                                         dtype):
+    """docs/guide.md §5.9: a model does not check `take`'s indices as tfevaluate
+    does; it drops the fraction, counts −n..−1 from the end and fails at n."""
+    (tmp_path / "t.tf").write_text(TAKE)
+    (tmp_path / "w.txt").write_text("{W: [[0, 1], [2, 3], [4, 5]]}\n")
+    (tmp_path / "d.txt").write_text("{i: [-1, 1.5]}\n")
+    code, _, err = run_cli(["tfevaluate", str(tmp_path / "t.tf"), str(tmp_path / "d.txt"),
+                            str(tmp_path / "w.txt")])
+    assert code == 2
+    assert "d.txt:1:2: error: variable 'i' is -1.0: a row index for take must be an integer " \
+           "in 0..2" in err
+    W = np.arange(6.0).reshape(3, 2)
+    model = export_model(parse(TAKE, "t.tf"), {"W": W}, dtype=dtype)
+    got = run_model(model, {"i": np.array([[-1, 1.5], [2.9, -0.5]])}, dtype)["o"]
+    np.testing.assert_array_equal(got, [[W[2], W[1]], [W[2], W[0]]])
+    with pytest.raises(Exception, match="indices element out of data bounds"):
+        run_model(model, {"i": np.array([[3.0, 0.0]])}, dtype)
+    guide = (ROOT / "docs" / "guide.md").read_text(encoding="utf-8")
+    assert "(dropping the fraction, so 1.5 picks row 1)" in guide

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import tenflang
-from support.commands import run_cli_batch
+from support.commands import run_cli, run_cli_batch
 from support.gradcheck import check_gradients
 from support.programs import gcp, src
 from tenflang.base import limits
@@ -264,6 +264,21 @@ def test_a_loop_inside_a_macro_is_refused(error_results):
     assert code == 2
     assert err.startswith("in_a_macro.tf:10:14: error: 'fold' is written in the program, not "
                           "inside a macro ('m')"), err
+
+
+@pytest.mark.parametrize("loop", ["fold", "scan"])
+def test_a_loop_over_an_op_in_a_program_without_macros(tmp_path, loop):
+    """Without a macro the program skips macro expansion: the loop is still
+    read as a loop, never as an unknown op."""
+    path = tmp_path / "p.tf"
+    path.write_text("declare input xs [4, 3]\ndeclare weight h0 [3]\ndeclare output h\n"
+                    f"define h = {loop} add h0 xs\n")
+    for command in (["tenflang", "check", path], ["tfevaluate", path, path, path]):
+        code, out, err = run_cli(command)
+        assert (code, out) == (2, ""), err
+        assert err.startswith(f"{path}:4:{13 + len(loop)}: error: 'add' is not a macro defined "
+                              f"before this line; '{loop}' calls a macro"), err
+        assert "unknown op" not in err
 
 
 @pytest.mark.parametrize("state,problem", [

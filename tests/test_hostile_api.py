@@ -125,3 +125,19 @@ def test_train_config_refuses_what_would_misbehave(settings_, message):
     with pytest.raises(TenflangError) as caught:
         tenflang.TrainConfig(**settings_)
     assert message in caught.value.message
+
+
+@pytest.mark.parametrize("program", [None, 5, b"p.tf", ""])
+@pytest.mark.parametrize("estimator", ["Estimator", "Classifier"])
+def test_an_estimator_refuses_a_program_that_is_no_path(tmp_path, monkeypatch, program,
+                                                        estimator):
+    monkeypatch.chdir(tmp_path)
+    # files named as str() would name them: fitting one of them would be the bug
+    for name in ("None", "5", "b'p.tf'"):
+        (tmp_path / name).write_text((SAMPLES_DIR / "example_shape.tf").read_text())
+    with pytest.raises(TenflangError) as caught:
+        getattr(tenflang, estimator)(program).fit(np.ones((3, 1)), np.ones(3))
+    assert f"{estimator}(): program" in caught.value.message
+    if program != "":
+        assert ("must be a Program (tenflang.parse) or the path of a shape program, not "
+                f"{type(program).__name__}") in caught.value.message

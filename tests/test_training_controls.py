@@ -354,6 +354,41 @@ def test_a_zero_eps_that_divides_0_by_0_is_named_as_the_cause(optimizer):
     assert done.iterations == 5
 
 
+CENTRED = """declare input x [3]
+declare exp_output y
+declare weight w [3]
+declare output o
+declare loss l
+define o = dot w (sub x (batch_mean x))
+define l = mul (sub o y) (sub o y)
+"""
+
+
+@pytest.mark.parametrize("data,options,lead", [
+    ("{x: [1, 2, 3], y: 1}\n", [], "is 0 and the gradient was 0 from the start"),
+    ("{x: [1, 2, 3], y: 1}\n{x: [2, 2, 1], y: 0}\n", ["--batch-size", "1", "--tol", "0"],
+     "is still 0 after 5 iterations"),
+])
+def test_a_batch_of_one_with_batch_statistics_is_named_as_the_cause(tmp_path, data, options,
+                                                                   lead):
+    """With one example a step, x - batch_mean x is 0: the warning says so, not
+    that the weight starts at 0 among other zero weights."""
+    (tmp_path / "s.tf").write_text(CENTRED)
+    (tmp_path / "d.txt").write_text(data)
+    done = subprocess.run(command_line(["tfweightcalc", tmp_path / "s.tf", tmp_path / "d.txt",
+                                        "--max-iters", "5", "--quiet", *options]),
+                          capture_output=True, text=True, env=cli_env(), timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert f"warning: weight 'w' {lead}" in done.stderr
+    assert ("Each step saw a batch of 1 example, and a batch_mean over one example is the "
+            "example itself") in done.stderr
+    assert "starts at 0 and multiplies" not in done.stderr
+    # without batch statistics the usual diagnosis stays
+    two = train(gcp(CENTRED.replace("(sub x (batch_mean x))", "(mul x 0)")),
+                {"x": np.ones((2, 3)), "y": np.ones(2)}, TrainConfig(max_iters=3, tol=0))
+    assert "starts at 0 and multiplies" in two.warnings[0]
+
+
 def test_healthy_runs_have_no_warnings():
     result = train(sample_gcp("linear_regression.tf"), linear_data(),
                    TrainConfig(lr=0.05, batch_size=8, max_iters=2000, tol=0))
@@ -412,6 +447,30 @@ def test_resuming_with_other_settings_is_refused_naming_them(files, tmp_path, ch
     code, out, err = cli(files, "--max-iters", "10", "--checkpoint", checkpoint, *changed,
                          "--resume-anyway")
     assert code == 0 and "resuming from" in err and "10 iterations" in err
+
+
+@pytest.mark.parametrize("name,value,message", [
+    ("lr", "0.1", '--lr is "0.1", text, where the option takes a number'),
+    ("nesterov", 0, "--nesterov is 0, a number, where the option takes true or false"),
+    ("lr_schedule", ["constant"], '--lr-schedule is ["constant"], a list, where the option '
+                                  "takes text"),
+])
+def test_a_setting_stored_as_another_kind_is_named(files, tmp_path, name, value, message):
+    """A hand-edited setting of another kind: said as such, never as the
+    contradiction '--lr 0.1, not --lr 0.1'."""
+    import json
+    checkpoint = tmp_path / "ck.npz"
+    assert cli(files, "--max-iters", "5", "--checkpoint", checkpoint)[0] == 0
+    with np.load(checkpoint) as npz:
+        arrays = dict(npz)
+    meta = json.loads(str(arrays["meta"]))
+    meta["settings"][name] = value
+    arrays["meta"] = np.asarray(json.dumps(meta))
+    np.savez(checkpoint, **arrays)
+    code, out, err = cli(files, "--max-iters", "10", "--checkpoint", checkpoint)
+    assert code == 2 and out == "" and "Traceback" not in err
+    assert err.startswith(f"{checkpoint}: error: not a tfweightcalc checkpoint: its {message} "
+                          "(a checkpoint edited by hand?)"), err
 
 
 def test_a_cosine_schedule_keeps_its_length_when_resumed(files, tmp_path):

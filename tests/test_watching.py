@@ -96,7 +96,7 @@ def test_without_a_terminal_each_epoch_has_a_line_of_its_figures(tmp_path):
     assert first.group(1, 2, 3, 4) == ("1", str(-(-40 // per_epoch)), str(per_epoch), "40")
     assert first.group(5) == f"{np.mean(result.history[:per_epoch]):.4g}"
     assert first.group(6).startswith(f" - val_loss: {result.val_history[0][1]:.4g} - val_o: ")
-    seconds = float(re.search(r", ([\d.]+) s$", err.splitlines()[-1]).group(1))
+    seconds = float(re.search(r", ([\d.]+) s training, ", err.splitlines()[-1]).group(1))
     assert len(epoch_lines(err)) <= 1 + int(seconds) + 1      # at most one a second
 
 
@@ -148,7 +148,28 @@ def test_validation_metrics_take_examples_read_from_a_file(tmp_path):
 
 def summary_of(err: str) -> str:
     """The summary line without its time."""
-    return re.sub(r", [\d.]+ s$", "", err.splitlines()[-1])
+    return re.sub(r", [\d.]+ s training, [\d.]+ s in all$", "", err.splitlines()[-1])
+
+
+def test_the_final_line_shows_the_training_time_and_the_time_in_all(tmp_path):
+    """The training loop's time left out start-up, reading the data and the
+    statistics pass: the time in all comes with it, and is the command's own."""
+    import subprocess
+    import time
+    from support.commands import cli_env, command_line
+    started = time.perf_counter()
+    done = subprocess.run(command_line(["tfweightcalc", LINEAR, LINEAR_DATA, "--max-iters", "20",
+                                        "--quiet", "-o", tmp_path / "w.txt"]),
+                          capture_output=True, text=True, env=cli_env(), timeout=120)
+    wall = time.perf_counter() - started
+    assert done.returncode == 0, done.stderr
+    found = re.search(r" parameters, ([\d.]+) s training, ([\d.]+) s in all$",
+                      done.stderr.splitlines()[-1])
+    assert found, done.stderr
+    training, in_all = map(float, found.groups())
+    assert training <= in_all <= wall + 0.01
+    assert in_all >= 0.1          # the interpreter's start-up and imports are in it
+    assert in_all > 0.5 * wall    # counted from the process's start, not the training's
 
 
 def test_the_final_line_says_what_its_loss_is_and_a_resume_reports_the_same(tmp_path):

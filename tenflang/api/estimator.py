@@ -20,6 +20,7 @@ that cannot be trusted (`TrainResult.warnings`) are issued as
 from __future__ import annotations
 
 import inspect
+import os
 import warnings
 
 import numpy as np
@@ -135,7 +136,13 @@ class Estimator:
             return self.shape_
         if isinstance(self.program, Program):
             return self.program
-        return parse_file(str(self.program), shape_program=True)
+        # refused here rather than in __init__, which only stores (scikit-learn's rule);
+        # str() would turn None or 5 into the name of a file in the working directory
+        what = f"{type(self).__name__}(): program"
+        if not isinstance(self.program, (str, os.PathLike)):
+            edge.refuse(what, "must be a Program (tenflang.parse) or the path of a shape "
+                              f"program, not {type(self.program).__name__}")
+        return parse_file(edge.path(what, self.program), shape_program=True)
 
     def _weights(self) -> dict:
         if not hasattr(self, "weights_"):

@@ -1,8 +1,8 @@
 """`tfevaluate PROGRAM INPUTS WEIGHTS` — the Evaluation Phase.
 
 Runs any program (a shape program, or a GCP: its outputs are then the
-per-example gradients) on the examples in INPUTS with the weights in WEIGHTS
-and prints, per example, the outputs and losses — or with `--summary` one
+per-example gradients, and a note on stderr says so) on the examples in
+INPUTS with the weights in WEIGHTS and prints, per example, the outputs and losses — or with `--summary` one
 line of the means over the examples of the scalar ones.  An exp_output missing from INPUTS is
 NULL, and so is every loss depending on it (printed `null`).  `-o FILE`
 writes the format its extension names (.npz, .csv, .json/.jsonl, else
@@ -20,10 +20,11 @@ from tenflang.lang.syntax_tree import DeclKind
 from ..data import vectors
 from ..interp.device import array_module, to_host
 from ..interp import evaluate
-from tenflang.interp.runtime.population import split_statistics
+from tenflang.interp.runtime.population import check_statistics, split_statistics
 from tenflang.ops.modes import EVALUATION, Mode
 from ..lang import parse_file
 from ..lang.checks import check, data_indices
+from ..training.signature import gradient_outputs
 from tenflang.base.errors import TenflangError
 from .common import (check_outputs, device_option, dtype_option, reports_errors, say,
                      write_output)
@@ -60,11 +61,14 @@ def tfevaluate(program_file, inputs_file, weights_file, fmt, out, summary, devic
     xp = array_module(device)          # a bad --device fails before any file is read
     program = parse_file(program_file)
     shapes = check(program)
+    say_if_gradient_program(program_file, program)
     decls = program.declarations().values()
     weights, statistics = split_statistics(program, vectors.load_weights(weights_file,
                                                                         allow_nan=allow_nan))
     vectors.validate_weights(weights_file, weights,
                              {d.name: shapes[d.name] for d in decls if d.kind == DeclKind.WEIGHT})
+    statistics = check_statistics(program, statistics, shapes,
+                                  lambda name: vectors.weight_location(weights_file, name))
     examples = vectors.load_examples(inputs_file, allow_nan=allow_nan, shapes=shapes)
     examples.validate(shapes, required={d.name for d in decls if d.kind == DeclKind.INPUT},
                       optional={d.name for d in decls if d.kind == DeclKind.EXP_OUTPUT})
@@ -85,6 +89,19 @@ def tfevaluate(program_file, inputs_file, weights_file, fmt, out, summary, devic
     else:
         write_output(out, "".join(line + "\n" for line in vectors.format_examples(
             host, fmt, count=1 if summary else len(examples))))
+
+
+def say_if_gradient_program(path: str, program) -> None:
+    """A GCP runs as any program, its outputs the gradients of each example (a
+    documented use); one given by mistake for the model printed pages of them
+    without a word, so the note says what they are and what to run instead."""
+    gradients = gradient_outputs(program)
+    if gradients:
+        shown = ", ".join(gradients[:3]) + (", ..." if len(gradients) > 3 else "")
+        say(f"{path}: note: this is a gradient program (GCP, what tfcompiler writes): its "
+            f"outputs are the gradients of the loss for each example ({shown}), not the "
+            "model's outputs; for those, run tfevaluate on the shape program it was "
+            "compiled from")
 
 
 def summary_means(values: dict) -> dict:

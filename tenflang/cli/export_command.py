@@ -46,7 +46,8 @@ def export_command(shape_file, weights_file, out, with_loss, inputs_file, dtype,
     vectors.validate_weights(weights_file, weights, {
         d.name: shapes[d.name] for d in program.declarations().values()
         if d.kind == DeclKind.WEIGHT})
-    weights |= check_statistics(program, statistics, shapes)
+    weights |= check_statistics(program, statistics, shapes,
+                                lambda name: vectors.weight_location(weights_file, name))
     model = export_model(program, weights, dtype=dtype, with_loss=with_loss,
                          opset=DEFAULT_OPSET if opset is None else opset)
     if inputs_file:

@@ -23,11 +23,10 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import time
 
 import click
 
-from tenflang.lang.syntax_tree import DeclKind
-from tenflang.base.naming import adjoint
 from tenflang.native import clib
 from ..lang.checks import check
 from ..data import vectors
@@ -41,12 +40,13 @@ from ..training.gradients import LocalGradients
 from ..training.hooks import Callbacks, Checkpoints, combine
 from ..training.config import TrainConfig
 from ..training.loop import Diverged, Interrupted, State, train
-from ..training.signature import signature
+from ..training.signature import gradient_outputs, signature
 from ..training.optimizers import OPTIMIZERS, SCHEDULES
 from ..training.rescue import CheckpointFailed, keep_weights
 from ..training.watch import EpochLines, Figures, validation_metrics
 from .train_options import steering_options
-from .train_report import ProgressBar, close, plot_loss, require_matplotlib, summary
+from .train_report import (ProgressBar, close, plot_loss, require_matplotlib,
+                           command_start, summary)
 from .common import FiniteFloat, check_outputs, device_option, dtype_option, reports_errors, say
 
 
@@ -121,6 +121,7 @@ def tfweightcalc(gcp_file, data_file, out, lr, optimizer, weight_decay, lr_sched
                  chunk_size, sync_every, connect_timeout, logdir, **steering):
     """Learn the weights of the GCP from the training examples in DATA.  GCP may
     also be a shape program: it is compiled first (as by tfcompiler), saying so."""
+    started = command_start()
     outputs = {"-o": out, "--checkpoint": checkpoint, "--plot": plot}
     inputs = {"GCP": gcp_file, "DATA": data_file, "--init": init_file}
     check_outputs(outputs, inputs)
@@ -137,7 +138,7 @@ def tfweightcalc(gcp_file, data_file, out, lr, optimizer, weight_decay, lr_sched
                       **steering)
     gcp, program = gradient_program(gcp_file)
     sig = signature(gcp)
-    if scheduler:
+    if scheduler is not None:          # '' is a bad address, not "no scheduler"
         data = cluster_data(data_file, sig, scheduler, chunk_size, allow_nan)
     else:
         data = local_data(data_file, sig, chunk_size, sync_every, allow_nan, dtype)
@@ -174,7 +175,7 @@ def tfweightcalc(gcp_file, data_file, out, lr, optimizer, weight_decay, lr_sched
         keep(failure.state, out, checkpoint if retry else None, cfg)
         raise
     close(bar)
-    finish(result, out, checkpoint, cfg, plot)
+    finish(result, out, checkpoint, cfg, plot, started)
 
 
 def gradient_program(path: str):
@@ -183,9 +184,7 @@ def gradient_program(path: str):
     compiled first, saying so on stderr; its outputs are then the shape
     program's (the GCP keeps only what the gradients need)."""
     program = parse_file(path)
-    decls = program.declarations()
-    weights = [n for n, d in decls.items() if d.kind == DeclKind.WEIGHT]
-    if any(decls.get(adjoint(w)) is not None for w in weights):
+    if gradient_outputs(program):
         return program, program
     from ..backprop import compile_gradient     # here: training a GCP compiles nothing
     check(program, shape_program=True)          # tfcompiler's rules for its input
@@ -233,9 +232,10 @@ def local_data(data_file, sig, chunk_size, sync_every, allow_nan, dtype="float64
                                  dtype=dtype or "float64")
 
 
-def finish(result, out, checkpoint, cfg, plot) -> None:
+def finish(result, out, checkpoint, cfg, plot, started: float) -> None:
     """Write the last checkpoint, the learned weights, the warnings, the summary
-    and the plot.  An output that fails does not lose the weights (see `keep`)."""
+    (its time in all counted from `started`, `command_start`) and the plot.  An
+    output that fails does not lose the weights (see `keep`)."""
     kept, failed = keep_weights(result.state, out, checkpoint, cfg, result.weights,
                                 result.statistics)
     if failed:
@@ -243,7 +243,7 @@ def finish(result, out, checkpoint, cfg, plot) -> None:
         raise RunFailure("training finished, but not every output could be written")
     for warning in result.warnings:
         say(f"warning: {warning}")
-    click.echo(summary(result, cfg), err=True)
+    click.echo(summary(result, cfg, time.perf_counter() - started), err=True)
     if plot:
         plot_loss(plot, result)
 

@@ -4,7 +4,9 @@ and the `--plot` loss curve.
 The progress bar (tqdm, on stderr) is shown only when stderr is a terminal
 and `--quiet` is not given: iteration, loss, the last validation loss and
 the gradient norm.  The summary line on stderr says why the run stopped
-and what its loss is (`watch.final_loss`).  `--plot PNG` draws the training
+and what its loss is (`watch.final_loss`), and two times: the training loop's
+and the command's in all (start-up, reading the data, the statistics pass and
+writing the weights included: `command_start`).  `--plot PNG` draws the training
 loss per iteration, smoothed over an epoch, and the validation loss; it
 needs matplotlib, checked before training starts (`require_matplotlib`).
 """
@@ -13,6 +15,7 @@ from __future__ import annotations
 import io
 import os
 import sys
+import time
 
 import numpy as np
 
@@ -54,8 +57,30 @@ def close(bar) -> None:
         bar.close()
 
 
-def summary(result, cfg) -> str:
-    """The run in one line: its loss says what it is (`watch.final_loss`)."""
+STARTUP_AT_MOST = 60.0      # s: a process older than this was not started for the command
+
+
+def command_start() -> float:
+    """The `time.perf_counter()` reading the command's time "in all" counts
+    from: the start of this process where it was started for the command
+    (Linux's /proc: its start in clock ticks since boot, as /proc/uptime
+    counts), so the interpreter's start-up and imports are in; else (no /proc,
+    a long-lived process calling the command) now."""
+    now = time.perf_counter()
+    try:
+        with open("/proc/self/stat", encoding="ascii") as f:
+            ticks = int(f.read().rsplit(")", 1)[1].split()[19])    # field 22, starttime
+        with open("/proc/uptime", encoding="ascii") as f:
+            age = float(f.read().split()[0]) - ticks / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return now
+    # a container's /proc/uptime may count from another boot than starttime
+    return now - age if 0 <= age <= STARTUP_AT_MOST else now
+
+
+def summary(result, cfg, in_all: float | None = None) -> str:
+    """The run in one line: its loss says what it is (`watch.final_loss`);
+    the training loop's time, and with `in_all` the command's."""
     why = {"converged": f"converged: gradient norm below --tol {cfg.tol:g}",
            "max-iters": "reached --max-iters",
            "early-stopped": f"stopped early: no better validation loss in --patience "
@@ -72,7 +97,7 @@ def summary(result, cfg) -> str:
     parameters = sum(int(np.size(w)) for w in result.weights.values())
     return (f"{result.iterations} iterations, loss {loss:.6g} ({what}){val}, gradient norm "
             f"{result.grad_norm:.3g}, {why}, {parameters:,} parameter{'s' * (parameters != 1)}, "
-            f"{result.seconds:.2f} s")
+            f"{result.seconds:.2f} s training" + (f", {in_all:.2f} s in all" if in_all else ""))
 
 
 def plot_loss(path: str, result) -> None:

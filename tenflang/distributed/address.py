@@ -8,7 +8,8 @@ Conventions:
 * ``local:N`` starts N local worker processes, 1 <= N <= limits.MAX_LOCAL_WORKERS
   (``local``: one per core); otherwise an address ``[SCHEME://]HOST[:PORT]``
   with a scheme Dask speaks (`SCHEMES`) and a port 1-65535.  Anything else is a
-  usage error (exit 2) saying which part is wrong.
+  usage error (exit 2) saying which part is wrong, and so is a scheme a command
+  cannot use here (`check_usable`; TLS without Dask's TLS settings: cluster.py).
 * `within` runs a blocking cluster call in a helper thread and waits for it in
   short slices: a server that accepts a connection but never answers cannot
   hang the command past its deadline, and Ctrl-C / SIGTERM (which set the
@@ -17,6 +18,7 @@ Conventions:
 """
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import threading
@@ -45,12 +47,29 @@ def parse_scheduler(text: str) -> tuple[str, int | str]:
     if scheme is not None and scheme not in SCHEMES:
         raise TenflangError(f"--scheduler {text!r}: unknown protocol '{scheme}'; Dask speaks "
                             f"{', '.join(SCHEMES)} (for example {EXAMPLE})")
+    check_usable(scheme, text)
     if scheme is None and port is None:
         raise TenflangError(f"--scheduler {text!r}: expected a Dask scheduler address "
                             f"(HOST:PORT or SCHEME://HOST[:PORT]) such as {EXAMPLE}")
     if port is not None and not (port.isdigit() and 1 <= int(port) <= 65535):
         raise TenflangError(f"--scheduler {text!r}: the port must be a number from 1 to 65535")
     return "address", text
+
+
+def check_usable(scheme: str | None, text: str) -> None:
+    """The schemes a command cannot use (exit 2, before any data is read): an
+    inproc scheduler lives inside another process; Dask speaks UCX only
+    through the distributed-ucxx package (its own `ucx` backend is a stub that
+    fails with an internal error).  TLS (tls, wss) needs Dask's TLS settings:
+    tenflang.distributed.cluster checks them, as that needs dask."""
+    if scheme == "inproc":
+        raise TenflangError(f"--scheduler {text!r}: an inproc:// address names a scheduler "
+                            "inside one Python process, which a command cannot reach; give "
+                            f"the scheduler's address ({EXAMPLE})")
+    if scheme == "ucx" and importlib.util.find_spec("distributed_ucxx") is None:
+        raise TenflangError(f"--scheduler {text!r}: Dask speaks UCX only with the "
+                            "distributed-ucxx package, which is not installed (pip install "
+                            "distributed-ucxx-cu12); or give the scheduler's tcp:// address")
 
 
 def local_workers(text: str) -> int:

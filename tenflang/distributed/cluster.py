@@ -83,6 +83,8 @@ def connect(spec: str, timeout: float = 10.0, should_stop=lambda: False):
                             "pip install 'tenflang[dask]'") from None
     if kind == "local":
         check_open_files(value)
+    else:
+        check_tls_settings(value)
     with contextlib.ExitStack() as stack:
         stack.enter_context(_quiet_client_logs())
         try:
@@ -107,6 +109,21 @@ def connect(spec: str, timeout: float = 10.0, should_stop=lambda: False):
                                  f"{value}") from None
             check_tenflang_importable(client, value)
         yield client
+
+
+def check_tls_settings(address: str) -> None:
+    """A tls:// or wss:// address needs the client's certificate settings in
+    Dask's configuration (distributed.comm.tls); without them Dask fails with
+    an internal TypeError, where this says what to set (exit 2)."""
+    scheme, separator, _ = address.partition("://")
+    if not separator or scheme not in ("tls", "wss"):
+        return
+    from distributed.security import Security
+    if Security().get_connection_args("client").get("ssl_context") is None:
+        raise TenflangError(f"--scheduler {address!r}: TLS needs Dask's TLS settings "
+                            "(distributed.comm.tls: ca-file, and client cert and key, in Dask's "
+                            "configuration or DASK_DISTRIBUTED__COMM__TLS__... variables), and "
+                            "none are set; see docs/distributed.md")
 
 
 def check_tenflang_importable(client, address: str) -> None:

@@ -358,6 +358,7 @@ class ClusterGradients:
                           lambda iteration: None, np, epoch_iterations(n_train, cfg.batch_size),
                           stopping(validate) if validate else None,
                           stopping(rounds) if rounds else None,
-                          cluster_population(client, gcp, parts, cfg, waiting.regardless()))
+                          cluster_population(client, gcp, parts, cfg, waiting.regardless()),
+                          n_train)
         except (Stopped, ClusterFailure) as failure:       # while the chunks load
             raise interrupted(failure, state) from None

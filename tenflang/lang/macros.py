@@ -65,9 +65,11 @@ def expand(program: Program) -> Program:
 
 
 def plain(program: Program) -> bool:
-    """Nothing to expand: no macro, no nested expression, and within the size limit."""
+    """Nothing to expand: no macro, no loop, no nested expression, and within the
+    size limit.  (A `fold` over an op in a program without macros must still reach
+    expand_loop, whose error says that `fold` calls a macro.)"""
     return len(program.statements) <= limits.MAX_EXPANDED_STATEMENTS and not any(
-        isinstance(s, Macro) or isinstance(s, Define) and has_nested(s)
+        isinstance(s, Macro) or isinstance(s, Define) and (has_nested(s) or is_loop(s))
         for s in program.statements)
 
 

@@ -69,8 +69,35 @@ def settings(cfg) -> dict:
 def differences(saved: dict, cfg) -> list[tuple[str, object, object]]:
     """(option, saved value, new value) for each setting that changed."""
     now = settings(cfg)
-    return [(SETTINGS.get(n, "--max-iters"), saved[n], now[n])
+    return [(option_of(n), saved[n], now[n])
             for n in now if n in saved and saved[n] != now[n]]
+
+
+def option_of(name: str) -> str:
+    return SETTINGS.get(name, "--max-iters")
+
+
+def check_setting_kinds(path: str, saved: dict, cfg) -> None:
+    """Each saved setting is of the kind the run's is (unset matches any): a
+    value of another kind (the text "0.1" for --lr) was not written by
+    tfweightcalc, and comparing it would print '--lr 0.1, not --lr 0.1'."""
+    now = settings(cfg)
+    for name in [n for n in now if n in saved and None not in (saved[n], now[n])]:
+        if kind_of(saved[name]) != kind_of(now[name]):
+            raise TenflangError(
+                f"not a tfweightcalc checkpoint: its {option_of(name)} is "
+                f"{json.dumps(saved[name])[:60]}, {kind_of(saved[name])}, where the option "
+                f"takes {kind_of(now[name])} (a checkpoint edited by hand?)", Location(path))
+
+
+def kind_of(value) -> str:
+    """A setting's kind, as a message names it (a whole number is a number too)."""
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    return "text" if isinstance(value, str) else "a list" if isinstance(value, list) \
+        else "an object"
 
 
 def option_text(option: str, value) -> str:
@@ -108,6 +135,7 @@ def load_checkpoint(path: str, weight_shapes: dict, cfg, anyway: bool = False) -
             f"{type(err).__name__}: {err}"
         raise TenflangError(f"not a tfweightcalc checkpoint ({why})", Location(path)) from None
     iteration = check_meta(path, meta, cfg.optimizer)
+    check_setting_kinds(path, meta["settings"], cfg)
     changed = differences(meta["settings"], cfg)
     if changed and not anyway:
         raise TenflangError(

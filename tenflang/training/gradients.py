@@ -16,7 +16,8 @@ hooks, state) as descent:`, and gives the loop a `Descent`:
   the batch statistics at `weights` (`State.current_statistics`);
 * `population(weights)`: the population values of the GCP's batch statistics
   over the training examples (docs/design.md §2.3.2; interp/runtime/population.py);
-* `epoch_iterations`, and `xp`, the array module the weights live on;
+* `epoch_iterations`, `train_count` (the training examples), and `xp`, the
+  array module the weights live on;
 * `local_round(state)`, with local steps on a cluster only (see
   tenflang.distributed.descent).
 
@@ -58,6 +59,7 @@ class Descent:
     validate: Callable | None = None
     local_round: Callable | None = None
     population: Callable | None = None
+    train_count: int | None = None          # the training examples (None: not known)
 
 
 def to_device(arrays: dict, xp, dtype, copy: bool = False) -> dict:
@@ -125,7 +127,8 @@ class LocalGradients:
                       self.rows_of(len(train_idx), cfg),
                       self.xp, epoch_iterations(len(train_idx), cfg.batch_size), validate,
                       population=lambda weights: population(gcp, on_device, weights, self.xp,
-                                                            cfg.dtype))
+                                                            cfg.dtype),
+                      train_count=len(train_idx))
 
     def rows_of(self, n: int, cfg) -> Callable:
         if self.batches:

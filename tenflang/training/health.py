@@ -12,9 +12,11 @@ Three symptoms are checked after a run (docs/guide.md §8 explains them):
 * a weight that was all zero when the run started is still all zero: its
   gradient was zero at every step, as for a weight that starts at 0 and
   multiplies only weights that also start at 0 (hidden units written with
-  scalar or vector weights: by symmetry none of them gets a gradient).  A run
-  whose gradient is 0 from the start stops at once (`--tol`), and says so for
-  each such weight too.
+  scalar or vector weights: by symmetry none of them gets a gradient), or, in
+  a program with batch statistics, for steps of one example each, where
+  `x - batch_mean x` is 0 (the warning then names that cause).  A run whose
+  gradient is 0 from the start stops at once (`--tol`), and says so for each
+  such weight too.
 
 And one cause is known before a run: a weight no loss is computed from
 (`backprop.graph.unused_weights`) never moves; it gets that diagnosis, not
@@ -30,18 +32,22 @@ RISE = 0.1       # how far above the first epoch's loss the last one ends to cou
 
 
 def untrusted(state, first_iteration: int, zero_at_start: set, epoch_iterations: int,
-              lr: float, unused: tuple = (), converged: bool = False) -> list[str]:
+              lr: float, unused: tuple = (), converged: bool = False,
+              centred_to_zero: bool = False) -> list[str]:
     """The warnings for a run that ended in `state`, having started at
     `first_iteration` with the weights `zero_at_start` all zero; `unused` are
-    the weights no loss is computed from; `converged`: it stopped on `--tol`."""
+    the weights no loss is computed from; `converged`: it stopped on `--tol`;
+    `centred_to_zero`: the program has batch statistics and each step saw one
+    example (`ONE_EXAMPLE` is then the likelier cause of a zero gradient)."""
     import numpy as np
     found = [oscillation(state.history, epoch_iterations, lr)]
     found = found if found[0] else [risen(state.history, epoch_iterations, lr)]
     found += [not_used(name) for name in unused]
     zero_at_start = set(zero_at_start) - set(unused)
     steps = state.iteration - first_iteration
+    cause = ONE_EXAMPLE if centred_to_zero else ZERO_START
     if steps or converged:
-        found += [frozen(name, steps) if steps else stopped_at_zero(name)
+        found += [frozen(name, steps, cause) if steps else stopped_at_zero(name, cause)
                   for name in state.weights if name in zero_at_start and not np.any(state.weights[name])]
     return [w for w in found if w]
 
@@ -80,17 +86,23 @@ def risen(history: list, epoch_iterations: int, lr: float) -> str | None:
             f"--lr-schedule cosine, or inputs scaled to unit size")
 
 
-def frozen(name: str, steps: int) -> str:
+# why a weight's gradient stays 0: the usual cause, and the one of batch statistics
+# over a batch of one example (the value a batch_mean centres equals its mean)
+ZERO_START = ("A weight that starts at 0 and multiplies only weights that also start at 0 "
+              "never learns; start it from small random values with --init (docs/guide.md §7)")
+ONE_EXAMPLE = ("Each step saw a batch of 1 example, and a batch_mean over one example is the "
+               "example itself: what it centres (x minus batch_mean x) is 0 and passes no "
+               "gradient; train on batches of 2 or more examples (--batch-size)")
+
+
+def frozen(name: str, steps: int, cause: str = ZERO_START) -> str:
     return (f"weight '{name}' is still 0 after {steps} iterations: its gradient was 0 at every "
-            f"step.  A weight that starts at 0 and multiplies only weights that also start at 0 "
-            f"never learns; start it from small random values with --init (docs/guide.md §7)")
+            f"step.  {cause}")
 
 
-def stopped_at_zero(name: str) -> str:
+def stopped_at_zero(name: str, cause: str = ZERO_START) -> str:
     return (f"weight '{name}' is 0 and the gradient was 0 from the start, so the run stopped at "
-            f"once (gradient norm below --tol).  A weight that starts at 0 and multiplies only "
-            f"weights that also start at 0 never learns; start it from small random values "
-            f"with --init (docs/guide.md §7)")
+            f"once (gradient norm below --tol).  {cause}")
 
 
 def not_used(name: str) -> str:

@@ -289,7 +289,7 @@ def train(gcp: Program, examples, config: TrainConfig, gradients=None, hooks: Ho
                 with_kept_statistics(failure.state, state.population)
                 raise
         result = result_of(state, start, config, ending, descent.validate,
-                           descent.epoch_iterations)
+                           descent.epoch_iterations, descent.train_count)
         if state.population:
             with_statistics(result, state.population)
     hooks.on_end(result)
@@ -343,10 +343,15 @@ class Start:
         self.iteration = state.iteration
         self.zero = zero_weights(state.weights, xp)
         self.unused = tuple(unused_weights(gcp)) if gcp is not None else ()
+        self.coupled = gcp is not None and bool(statistic_lines(gcp))   # has batch statistics
+
+
+def one_example_a_step(cfg: TrainConfig, train_count: int | None) -> bool:
+    return cfg.batch_size == 1 or train_count == 1
 
 
 def result_of(state: State, start: Start, cfg: TrainConfig, ending: tuple, validate,
-              epoch: int) -> TrainResult:
+              epoch: int, train_count: int | None = None) -> TrainResult:
     """The `TrainResult` of a run that ended in `state` with (loss, gradient
     norm, reason) `ending`: with patience the best weights, the validation
     loss of the weights returned, the warnings."""
@@ -360,7 +365,8 @@ def result_of(state: State, start: Start, cfg: TrainConfig, ending: tuple, valid
                     else validate(state.weights, state.current_statistics()))
     # a weight --freeze keeps is meant to stay where it started, 0 included
     warnings = untrusted(final, start.iteration, start.zero - set(cfg.freeze), epoch, cfg.lr,
-                         start.unused, converged=ending[2] == "converged")
+                         start.unused, converged=ending[2] == "converged",
+                         centred_to_zero=start.coupled and one_example_a_step(cfg, train_count))
     warnings += nonfinite_validation(final.val_history)
     return TrainResult(weights, state.iteration, *ending, time.perf_counter() - start.clock,
                        final.history, val_loss, final, final.val_history, best_iteration, epoch,

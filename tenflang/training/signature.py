@@ -64,6 +64,14 @@ def signature(gcp: Program) -> Signature:
                      data_indices(gcp))
 
 
+def gradient_outputs(program: Program) -> list[str]:
+    """The gradients `d/dw` a program declares, one per weight that has one: a
+    GCP has some, a shape program none (the commands tell the two apart by it)."""
+    decls = program.declarations()
+    return [adjoint(n) for n, d in decls.items()
+            if d.kind == DeclKind.WEIGHT and decls.get(adjoint(n)) is not None]
+
+
 def check_gradients(gcp: Program, weights: dict, shapes: dict) -> None:
     """Every gradient output `d/dw` is defined and has its weight's shape (a
     hand-written GCP may get either wrong)."""

@@ -106,14 +106,17 @@ def split_statistics(program: Program, values: dict) -> tuple[dict, dict]:
             {k: v for k, v in values.items() if k in names})
 
 
-def check_statistics(program: Program, statistics: dict, shapes: dict) -> dict:
-    """The statistics as arrays, each of its result's shape."""
+def check_statistics(program: Program, statistics: dict, shapes: dict,
+                     where=lambda name: None) -> dict:
+    """The statistics as arrays, each of its result's shape; `where(name)`: the
+    Location of a statistic in the weights file, for the error (a command knows
+    the file, the API has arrays)."""
     out = {}
     for name, value in statistics.items():
         out[name] = value if hasattr(value, "dtype") else np.asarray(value, dtype=np.float64)
         if tuple(out[name].shape) != tuple(shapes[name]):
             raise TenflangError(f"batch statistic '{name}' has shape {fmt_shape(out[name].shape)}, "
-                                f"expected {fmt_shape(shapes[name])}")
+                                f"expected {fmt_shape(shapes[name])}", where(name))
     return out
 
 
