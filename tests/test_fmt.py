@@ -109,6 +109,23 @@ def test_alignment_is_per_run_of_declarations():
         """)
 
 
+def test_initialisers_line_up_after_the_shapes():
+    text = src("""
+        declare input x[4]   # four features
+        declare   weight W [2,4] init   normal 0.02
+        declare weight gamma  [2] init 1
+        declare weight b init -0.5  # scalar
+        declare weight longername [2,4]
+        """)
+    assert format_source(text) == src("""
+        declare input  x          [4]                      # four features
+        declare weight W          [2, 4] init normal 0.02
+        declare weight gamma      [2]    init 1
+        declare weight b                 init -0.5         # scalar
+        declare weight longername [2, 4]
+        """)
+
+
 def test_comment_lines_do_not_break_a_run_but_trailing_ones_stay_outside():
     text = "declare input x [3]\n# middle\ndeclare weight ww [3]\n# after\ndefine o = x\n"
     assert format_source(text) == ("declare input  x  [3]\n# middle\ndeclare weight ww [3]\n"

@@ -26,7 +26,8 @@ from .. import limits, ops, other_names
 from ..naming import is_numbered
 from ..opkinds import Attr, Op
 from ..shapes import Shape, ShapeMismatch, fmt_shape
-from .ast import BOUND_KINDS, KINDS, DeclKind, Declare, Define, Dims, Num, Program, Var
+from .ast import (BOUND_KINDS, INIT_SCHEMES, KINDS, DeclKind, Declare, Define, Dims, Num,
+                  Program, Var)
 from . import printer
 from .diagnostics import error_at
 
@@ -139,7 +140,7 @@ def passes_declare(checker: Checker, declare, ready: set[str]) -> bool:
     if not isinstance(declare, Declare):
         return False
     name, shape = declare.name, declare.shape
-    if (declare.kind not in KIND_SET or name in checker.decls
+    if (declare.kind not in KIND_SET or name in checker.decls or declare.init is not None
             or (checker.shape_program and ("." in name or "/" in name))
             or not (shape is None or size_ok(tuple(shape)))):
         return False
@@ -236,6 +237,46 @@ def check_declare(program, declare: Declare, decls, shape_program: bool) -> None
                        f"in its shape {fmt_shape(declare.shape)}", declare.origin)
     if declare.shape is not None:
         check_size(program, declare.name_pos, declare.name, declare.shape, declare.origin)
+    if declare.init is not None:
+        check_init(program, declare)
+
+
+INIT_FORMS = "a number, normal STD, uniform LO HI, he or glorot"
+
+
+def check_init(program, declare: Declare) -> None:
+    """A weight's initialiser: a known scheme with its numbers, which make sense
+    for the weight's shape (he and glorot need a fan-in: two axes or more)."""
+    init, name = declare.init, declare.name
+    at = lambda message: error_at(program, init.pos or declare.name_pos,  # noqa: E731
+                                  message, declare.origin)
+    if declare.kind != DeclKind.WEIGHT:
+        raise at(f"'{name}' is declared {declare.kind}: only a weight has an initial "
+                 "value (init); its value comes from " +
+                 ("the data" if declare.kind in BOUND_KINDS else "its definition"))
+    takes = INIT_SCHEMES.get(init.scheme)
+    if takes is None:
+        raise at(f"unknown initialiser '{init.scheme}'; init takes {INIT_FORMS}")
+    if len(init.args) != len(takes):
+        form = " ".join([init.scheme, *takes])
+        raise at(f"'init {init.scheme}' takes {len(takes) or 'no'} "
+                 f"number{'' if len(takes) == 1 else 's'} (init {form}), got {len(init.args)}")
+    problem = init_problem(init.scheme, [n.value for n in init.args], declare.shape or ())
+    if problem:
+        raise at(f"'{name}': {problem}")
+
+
+def init_problem(scheme: str, args: list, shape: tuple) -> str | None:
+    """What is wrong with an initialiser's numbers for a weight of `shape`, or None."""
+    if scheme == "normal" and args[0] < 0:
+        return f"init normal takes a standard deviation ≥ 0, got {printer.number(args[0])}"
+    if scheme == "uniform" and not args[0] <= args[1]:
+        return (f"init uniform LO HI needs LO ≤ HI, got {printer.number(args[0])} "
+                f"and {printer.number(args[1])}")
+    if scheme in ("he", "glorot") and len(shape) < 2:
+        return (f"init {scheme} scales by the fan-in, which needs a weight of two axes "
+                f"or more ([out, in, ...]); its shape is {fmt_shape(shape)}")
+    return None
 
 
 def size_ok(shape: tuple) -> bool:

@@ -10,8 +10,9 @@ The layout:
   nested expressions stay as written, none inside their parentheses:
   `define h = tanh (add (matmul W x) b)`;
 * in a run of consecutive declarations (one not broken by a blank line or
-  another kind of statement; comment lines may sit inside it) the names and
-  the shapes line up in columns, and so do trailing comments;
+  another kind of statement; comment lines may sit inside it) the names, the
+  shapes and the initialisers (`init 1`) line up in columns, and so do
+  trailing comments;
 * comments are kept, own-line and trailing, with their text unchanged
   (a trailing comment follows the code after two spaces, or at its run's
   comment column);
@@ -126,19 +127,33 @@ def code(line: Line) -> str:
     raise ValueError(f"fmt: unexpected line {t!r}")
 
 
+def declaration_parts(tokens: list[str]) -> tuple[str, str]:
+    """The shape (`[3, 3]`, or '') and the initialiser (`init normal 0.02`, or '')
+    of a declaration's tokens after its name."""
+    rest = tokens[3:]
+    if rest and rest[0] == "[":
+        end = rest.index("]") + 1
+        return shape_text(rest[:end]), " ".join(rest[end:])
+    return "", " ".join(rest)
+
+
 def declaration_columns(run: list[Line]) -> list[str]:
-    """The code of a run of declarations, names and shapes aligned."""
+    """The code of a run of declarations, names, shapes and initialisers aligned."""
     kind_width = max(len(line.tokens[1]) for line in run)
-    shaped = [line for line in run if len(line.tokens) > 3]
-    name_width = max((len(line.tokens[2]) for line in shaped), default=0)
+    parts = [declaration_parts(line.tokens) for line in run]
+    name_width = max((len(line.tokens[2]) for line, (shape, init) in zip(run, parts)
+                      if shape or init), default=0)
+    shape_width = max((len(shape) for shape, init in parts if init), default=0)
     out = []
-    for line in run:
-        kind, name = line.tokens[1], line.tokens[2]
-        if len(line.tokens) > 3:
-            out.append(f"declare {kind.ljust(kind_width)} {name.ljust(name_width)} "
-                       f"{shape_text(line.tokens[3:])}")
+    for line, (shape, init) in zip(run, parts):
+        head = f"declare {line.tokens[1].ljust(kind_width)} "
+        if init:
+            out.append(f"{head}{line.tokens[2].ljust(name_width)} {shape.ljust(shape_width)}"
+                       f" {init}")
+        elif shape:
+            out.append(f"{head}{line.tokens[2].ljust(name_width)} {shape}")
         else:
-            out.append(f"declare {kind.ljust(kind_width)} {name}")
+            out.append(head + line.tokens[2])
     return out
 
 
