@@ -325,9 +325,7 @@ def refuse_define(program, define: Define, decls, defined: set[str], op) -> None
     """The error of a definition whose target or op is wrong."""
     at = lambda pos, message: error_at(program, pos, message, define.origin)  # noqa: E731
     if define.name not in decls:
-        later = any(isinstance(s, Declare) and s.name == define.name for s in program.statements)
-        raise at(define.pos, f"'{define.name}' is defined before it is declared" if later
-                 else f"'{define.name}' is defined but never declared")
+        raise at(define.pos, undeclared(program, define))
     kind = decls[define.name].kind
     if kind in BOUND_KINDS:
         raise at(define.pos, f"'{define.name}' is declared {kind} and cannot be defined; "
@@ -342,6 +340,25 @@ def refuse_define(program, define: Define, decls, defined: set[str], op) -> None
                 "; the ops are listed in docs/guide.md §3")
         raise at(define.op_pos, f"unknown op '{define.op}'{hint}")
     raise at(define.op_pos, f"'{define.op}' takes {takes(op)}, got {len(define.operands)}")
+
+
+def undeclared(program, define: Define) -> str:
+    """The message for a definition of a name not declared above it: where it is
+    declared nowhere, the line to add (`tenflang fmt --fix` adds it for you)."""
+    name = define.name
+    if any(isinstance(s, Declare) and s.name == name for s in program.statements):
+        return f"'{name}' is defined before it is declared"
+    if define.pos is None:
+        return f"'{name}' is defined but never declared"
+    fixer = "" if define.origin else " (tenflang fmt --fix adds it)"      # not in macros
+    return (f"'{name}' is defined but never declared; add '{missing_declaration(name)}' "
+            f"before line {define.pos.line}{fixer}")
+
+
+def missing_declaration(name: str) -> str:
+    """The line that declares a defined name nobody declared (`tenflang fmt --fix`
+    adds it, with the inferred shape)."""
+    return f"declare intvar {name}"
 
 
 def check_literals(program, define: Define, op: Op) -> None:

@@ -21,6 +21,9 @@ The layout:
 * macro bodies are indented by two spaces; everything else starts at column 1;
 * line ends are `\\n`, and the file ends with exactly one.
 
+With `--fix` (`fixed_source`), the intvar declarations the program lacks are
+added first (lang/fixes.py).
+
 The source is checked by the parser first (syntax only: a program that does
 not yet type-check still formats).  Formatting works line by line on tokens,
 because the syntax tree has no comments; afterwards the result is parsed
@@ -221,10 +224,22 @@ def format_source(text: str, filename: str = "<input>") -> str:
     return result
 
 
-def format_file(path: str, check: bool = False) -> bool:
+def fixed_source(text: str, filename: str = "<input>", added: list | None = None) -> str:
+    """`format_source`, after adding the missing intvar declarations where
+    `added` is a list (`tenflang fmt --fix`; lang/fixes.py), which then receives
+    what was added: (line of the definition, the declaration)."""
+    if added is not None:
+        from .fixes import add_missing_declarations
+        text, new = add_missing_declarations(text.removeprefix("\ufeff"), filename)
+        added += new
+    return format_source(text, filename)
+
+
+def format_file(path: str, check: bool = False, added: list | None = None) -> bool:
     """Format the program file at `path` in place (atomically).  Returns whether
     its text changes; with `check`, only says so and writes nothing.  A syntax
-    error raises TenflangError and leaves the file untouched."""
+    error raises TenflangError and leaves the file untouched.  With a list
+    `added`, the missing intvar declarations are added too (`fixed_source`)."""
     from pathlib import Path
 
     from . import read_source
@@ -233,7 +248,7 @@ def format_file(path: str, check: bool = False) -> bool:
         raise TenflangError("not a regular file: fmt rewrites files in place; format a "
                             "stream with `tenflang fmt -`", Location(path))
     text = read_source(path)                 # TenflangError if unreadable
-    new = format_source(text, path)
+    new = fixed_source(text, path, added)
     try:
         changed = new.encode("utf-8") != Path(path).read_bytes()
     except OSError as err:
@@ -243,4 +258,4 @@ def format_file(path: str, check: bool = False) -> bool:
     return changed
 
 
-__all__ = ["format_source", "format_file"]
+__all__ = ["format_source", "format_file", "fixed_source"]
