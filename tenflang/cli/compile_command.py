@@ -97,11 +97,9 @@ def declaration_table(program) -> list[str]:
 
 def initial_value(declare, shape) -> str:
     """`init 1`, `init normal 0.02`, or `init glorot (default)`."""
-    from ..lang.printer import number
+    from ..lang.printer import init_text
     from ..training.signature import initialiser
-    scheme, args = initialiser(declare.init, shape)
-    values = [number(a) for a in args]
-    text = "init " + " ".join(values if scheme == "constant" else [scheme, *values])
+    text = init_text(*initialiser(declare.init, shape))
     return text if declare.init is not None else text + " (default)"
 
 

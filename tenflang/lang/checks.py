@@ -10,6 +10,8 @@ No tensor, declared or inferred, may hold more than
 `limits.MAX_TENSOR_ELEMENTS` elements per example or have more than
 `limits.MAX_RANK` axes (`check_size`); no integer attribute may exceed
 `limits.MAX_ATTRIBUTE` in magnitude, nor a shape literal `limits.MAX_RANK` entries.
+Only a weight may have an initialiser (`init ...`), a known one with its
+numbers (`check_init`).
 
 A `Program` is immutable, so its result is remembered on it: parsing, compiling
 and planning the same program check it once (a compile used to check the shape

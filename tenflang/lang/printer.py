@@ -24,9 +24,13 @@ def shape(dims) -> str:
 
 def initialiser(init) -> str:
     """` init 1`, ` init normal 0.02`, ` init he` (with its leading space)."""
-    values = [number(n.value) for n in init.args]
-    words = values if init.scheme == "constant" else [init.scheme, *values]
-    return " init " + " ".join(words)
+    return " " + init_text(init.scheme, [n.value for n in init.args])
+
+
+def init_text(scheme: str, values) -> str:
+    """`init 1` for ("constant", [1.0]), `init uniform -0.1 0.1`, `init he`."""
+    words = [number(v) for v in values]
+    return "init " + " ".join(words if scheme == "constant" else [scheme, *words])
 
 
 def attribute(value) -> str:
