@@ -9,7 +9,7 @@ import pytest
 from support import programs
 from support.paths import SAMPLES
 from support.programs import src
-from tenflang.errors import TenflangError
+from tenflang.base.errors import TenflangError
 from tenflang.lang import (Declare, Define, Macro, Num, Program, Var, check, expand, parse,
                            parse_file, parse_source, print_program, split_attributes)
 
@@ -556,7 +556,7 @@ INITIALISED = src("""
 
 
 def test_initialisers_parse_print_and_parse_again():
-    from tenflang.lang.ast import Init
+    from tenflang.lang.syntax_tree import Init
     from tenflang.lang import larkpath
     program = parse(INITIALISED, shape_program=True)
     inits = {d.name: d.init for d in program.declarations().values()}

@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import click
 
-from ..lang.ast import DeclKind
+from tenflang.lang.syntax_tree import DeclKind
 from ..backprop import compile_gradient
 from ..backprop.graph import unused_weights
-from ..errors import TenflangError, lead, safe
-from ..gcpause import paused_gc
+from tenflang.base.errors import TenflangError, lead, safe
+from tenflang.base.gc_pause import paused_gc
 from ..lang import parse_file, print_program
 from ..lang.diagnostics import location
 from ..training.health import not_used
@@ -85,7 +85,7 @@ def declaration_table(program) -> list[str]:
     results left out): kind, name, shape, and a weight's initialiser, marked
     `(default)` where none is written (training/signature.py decides it)."""
     from ..lang.checks import check
-    from ..shapes import fmt_shape
+    from tenflang.ops.shapes import fmt_shape
     shapes = check(program)
     rows = [(d.kind, d.name, fmt_shape(shapes[d.name]),
              initial_value(d, shapes[d.name]) if d.kind == DeclKind.WEIGHT else "")
@@ -105,8 +105,8 @@ def initial_value(declare, shape) -> str:
 
 def training_step_bytes(gcp) -> tuple[int, int]:
     """(per example, per batch) bytes, float64, of the arrays a training step's
-    run holds at its peak: its memory plan (interp/memory.py)."""
-    from ..interp.codegen import memory_plan
+    run holds at its peak: its memory plan (interp/runtime/memory.py)."""
+    from tenflang.interp.runtime.codegen import memory_plan
     from ..training.gradients import gradient_plan
     from ..training.signature import signature
     from ..analysis.stats import BYTES_PER_ELEMENT

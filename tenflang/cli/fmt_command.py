@@ -17,8 +17,8 @@ from pathlib import Path
 
 import click
 
-from ..errors import TenflangError, printable
-from ..files import write_file
+from tenflang.base.errors import TenflangError, printable
+from tenflang.base.outputs import write_file
 from ..lang import decode_source
 from .common import say
 from ..lang.formatter import fixed_source, format_file

@@ -16,9 +16,9 @@ text is edited line by line, so comments and layout stay as they were.
 """
 from __future__ import annotations
 
-from ..errors import TenflangError
-from ..shapes import fmt_shape
-from .ast import Declare, Define
+from tenflang.base.errors import TenflangError
+from tenflang.ops.shapes import fmt_shape
+from .syntax_tree import Declare, Define
 from .checks import missing_declaration
 
 
