@@ -49,7 +49,7 @@ def batchnorm2d(torch, x, gamma, beta, stats, key):
         if isinstance(stats, dict):
             stats[key] = (mean, var)
     y = (x - mean[:, None, None]) / torch.sqrt(var[:, None, None] + 1e-5)
-    return y * (1 + gamma)[:, None, None] + beta[:, None, None]
+    return y * gamma[:, None, None] + beta[:, None, None]
 
 
 def vgg(torch, F, w, x, training, stats=None):

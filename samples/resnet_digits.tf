@@ -6,14 +6,13 @@
 # Batch normalisation per channel: the batch statistics (`batch_mean`) of the
 # channel's mean and mean square over the image; in evaluation tfevaluate uses
 # their population values, written by tfweightcalc after the weights.  The
-# scale is stored as its offset from 1 (vectors start at zero: at scale 1, as
-# PyTorch's BatchNorm2d does).
+# scales start at 1 (`init 1`), as PyTorch's BatchNorm2d does.
 macro batchnorm2d x gamma beta -> y
   declare intvar c
   declare intvar s
   define c = sub x (reshape (batch_mean (mean (mean x 2) 1)) [16, 1, 1])
   define s = sqrt (add (reshape (batch_mean (mean (mean (mul c c) 2) 1)) [16, 1, 1]) 1e-5)
-  define y = add (mul (div c s) (reshape (add gamma 1) [16, 1, 1])) (reshape beta [16, 1, 1])
+  define y = add (mul (div c s) (reshape gamma [16, 1, 1])) (reshape beta [16, 1, 1])
 end
 
 macro residual x K1 g1 b1 K2 g2 b2 -> y
@@ -25,19 +24,19 @@ end
 declare input x [8, 8]
 declare exp_output label
 declare weight K0 [16, 1, 3, 3]
-declare weight g0 [16]
+declare weight g0 [16] init 1
 declare weight b0 [16]
 declare weight K1 [16, 16, 3, 3]
-declare weight g1 [16]
+declare weight g1 [16] init 1
 declare weight b1 [16]
 declare weight K2 [16, 16, 3, 3]
-declare weight g2 [16]
+declare weight g2 [16] init 1
 declare weight b2 [16]
 declare weight K3 [16, 16, 3, 3]
-declare weight g3 [16]
+declare weight g3 [16] init 1
 declare weight b3 [16]
 declare weight K4 [16, 16, 3, 3]
-declare weight g4 [16]
+declare weight g4 [16] init 1
 declare weight b4 [16]
 declare weight W [10, 16]
 declare weight b [10]

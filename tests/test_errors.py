@@ -83,7 +83,7 @@ CASES = [
     Case("syntax_unknown_keyword_in_macro", "macro f a -> r\n  foo\nend\n", 2, 3,
          "unexpected 'foo'; expected 'declare', 'define', 'end' or 'macro'", exact=True),
     Case("syntax_extra_word_in_declaration", "declare input x y\n", 1, 17,
-         "unexpected 'y'; expected '[' or end of line"),
+         "unexpected 'y'; expected '[', 'init' or end of line"),
     Case("syntax_name_starting_with_digit", "declare input 3x\n", 1, 15,
          "unexpected '3'; expected a name"),
     Case("syntax_name_ending_with_dot", "declare input x.\n", 1, 16,
@@ -116,7 +116,14 @@ CASES = [
          "'l' is defined before it is declared"),
     Case("defined_but_never_declared",
          "declare input x\n" + LOSS + "define l = add x 1\ndefine m = add x 1\n", 4, 8,
-         "'m' is defined but never declared"),
+         "'m' is defined but never declared; add 'declare intvar m' before line 4 "
+         "(tenflang fmt --fix adds it)", exact=True),
+    # initialisers (docs/design.md §2.2): a weight's only
+    Case("init_on_an_input", "declare input x init 1\n" + LOSS + "define l = add x 1\n", 1, 22,
+         "'x' is declared input: only a weight has an initial value (init)"),
+    Case("init_unknown", "declare weight w [2, 2] init kaiming\n" + LOSS + "define l = sum w\n",
+         1, 30, "unknown initialiser 'kaiming'; init takes a number, normal STD, uniform LO HI, "
+         "he or glorot", exact=True),
     Case("used_before_defined", "declare input x\n" + LOSS + "declare intvar t\n"
          "define l = add x t\ndefine t = add x 1\n", 4, 18, "'t' is used before it is defined"),
     Case("used_in_own_definition", "declare input x\n" + LOSS + "define l = add x l\n", 3, 18,

@@ -109,6 +109,23 @@ def test_alignment_is_per_run_of_declarations():
         """)
 
 
+def test_initialisers_line_up_after_the_shapes():
+    text = src("""
+        declare input x[4]   # four features
+        declare   weight W [2,4] init   normal 0.02
+        declare weight gamma  [2] init 1
+        declare weight b init -0.5  # scalar
+        declare weight longername [2,4]
+        """)
+    assert format_source(text) == src("""
+        declare input  x          [4]                      # four features
+        declare weight W          [2, 4] init normal 0.02
+        declare weight gamma      [2]    init 1
+        declare weight b                 init -0.5         # scalar
+        declare weight longername [2, 4]
+        """)
+
+
 def test_comment_lines_do_not_break_a_run_but_trailing_ones_stay_outside():
     text = "declare input x [3]\n# middle\ndeclare weight ww [3]\n# after\ndefine o = x\n"
     assert format_source(text) == ("declare input  x  [3]\n# middle\ndeclare weight ww [3]\n"
@@ -328,3 +345,65 @@ def test_fmt_in_a_fresh_process(run_cli, messy):
     assert (code, out.strip()) == (1, str(messy))
     code, _, _ = run_cli(["tenflang", "fmt", messy])
     assert code == 0 and messy.read_text() == MESSY_FORMATTED
+
+
+# ---- --fix: the missing intvar declarations added ---------------------------------------
+
+UNDECLARED = src("""
+    # an MLP whose intvars are not declared
+    declare input x [3]
+    declare exp_output y
+    declare weight W [4, 3] init he
+    declare weight v [4]
+    declare loss l
+
+    define h = relu (matmul W x)   # hidden
+    define o = dot v h
+    define l = pow (sub o y) 2
+    """)
+
+
+def test_fix_adds_every_missing_declaration_then_the_program_checks_and_compiles(run_cli_batch,
+                                                                                tmp_path):
+    path = tmp_path / "mlp.tf"
+    path.write_text(UNDECLARED)
+    results = run_cli_batch([["tenflang", "check", path], ["tenflang", "fmt", "--fix", path],
+                             ["tenflang", "check", path], ["tfcompiler", path]])
+    (code, _, err), (fix_code, _, fixed), (check_code, _, ok), (compile_code, gcp, _) = results
+    assert code == 2 and "'h' is defined but never declared; add 'declare intvar h' " \
+        "before line 8 (tenflang fmt --fix adds it)" in err
+    assert fix_code == 0
+    assert fixed.splitlines() == [f"{path}: added 'declare intvar h [4]' before line 8",
+                                  f"{path}: added 'declare intvar o []' before line 9",
+                                  f"reformatted {path}"]
+    assert "declare intvar h [4]\ndefine h = relu (matmul W x)  # hidden\n" \
+           "declare intvar o []\ndefine o = dot v h\n" in path.read_text()
+    assert check_code == 0 and ok.strip() == f"{path}: ok"
+    assert compile_code == 0 and "define d/dW" in gcp
+
+
+def test_fix_with_check_writes_nothing_and_says_what_it_would_add(tmp_path):
+    path = tmp_path / "mlp.tf"
+    path.write_text(UNDECLARED)
+    code, out, err = invoke("--check", "--fix", path)
+    assert (code, out) == (1, f"{path}\n") and path.read_text() == UNDECLARED
+    assert f"{path}: would add 'declare intvar h [4]' before line 8" in err
+    code, out, err = invoke("--fix", "-", input=UNDECLARED)
+    assert code == 0 and "declare intvar o []\ndefine o = dot v h\n" in out
+    assert "<stdin>: added 'declare intvar h [4]' before line 8" in err
+
+
+def test_fix_leaves_declared_programs_alone_and_adds_no_shape_it_cannot_infer(tmp_path):
+    path = tmp_path / "p.tf"
+    path.write_text(MESSY_FORMATTED)
+    assert invoke("--fix", path) == (0, "", "")
+    # a program that does not check for another reason: declarations without shapes
+    text = "declare input x\ndefine t = wibble x\ndefine u = neg t\n"
+    added = []
+    from tenflang.lang.formatter import fixed_source
+    assert fixed_source(text, "q.tf", added) == (
+        "declare input  x\ndeclare intvar t\ndefine t = wibble x\n"
+        "declare intvar u\ndefine u = neg t\n")
+    assert added == [(2, "declare intvar t"), (3, "declare intvar u")]
+    with pytest.raises(TenflangError, match="unknown op 'wibble'"):
+        parse(fixed_source(text, "q.tf", []))

@@ -45,7 +45,7 @@ def derivative_names_read_true(gcp: str) -> None:
     for line in gcp.splitlines():
         words = line.replace("[", " [").split(maxsplit=3)
         if words[:1] == ["declare"]:
-            shapes[words[2]] = words[3] if len(words) > 3 else "[]"
+            shapes[words[2]] = words[3].split(" init ")[0] if len(words) > 3 else "[]"
         elif words[:1] == ["define"] and "/" not in words[1]:
             operands[words[1]] = set(line.replace("(", " ").replace(")", " ").split()[3:])
     variables = {name for name in shapes if "/" not in name}

@@ -89,6 +89,17 @@ def test_token_types():
     assert got == expect
 
 
+def test_initialisers_are_highlighted():
+    got = tokens("declare weight init [2, 3] init uniform -0.1 1\ndeclare weight g init 1\n")
+    assert got == [
+        (Keyword.Declaration, "declare"), (Keyword.Type, "weight"), (Name.Variable, "init"),
+        (Punctuation, "["), (Number.Integer, "2"), (Punctuation, ","), (Number.Integer, "3"),
+        (Punctuation, "]"), (Keyword, "init"), (Name.Builtin, "uniform"),
+        (Number.Float, "-0.1"), (Number.Integer, "1"),
+        (Keyword.Declaration, "declare"), (Keyword.Type, "weight"), (Name.Variable, "g"),
+        (Keyword, "init"), (Number.Integer, "1")]
+
+
 def test_op_names_come_from_the_op_table():
     from tenflang.ops import table as ops
     for name in ops.TABLE:

@@ -538,3 +538,113 @@ def test_program_equality_ignores_positions_and_filename():
     b = parse_source("\n\n  declare   loss l\n\n\ndefine l=1", "b.tf")
     assert a == b and a.filename != b.filename
     assert math.isclose(b.statements[1].operands[0].value, 1.0)
+
+
+# ---- initialisers: `declare weight gamma [64] init 1` (docs/design.md §2.2) ----------
+
+INITIALISED = src("""
+    declare input x [3]
+    declare weight gamma [3] init 1
+    declare weight b init -0.5
+    declare weight W [3, 3] init normal 0.02
+    declare weight U [3, 3] init uniform -0.1 0.1
+    declare weight K [3,3]init he   # no blank needed after ']'
+    declare weight init [3, 3] init glorot
+    declare loss l
+    define l = sum (add (matmul (add (add W U) (add K init)) (mul x gamma)) b)
+    """)
+
+
+def test_initialisers_parse_print_and_parse_again():
+    from tenflang.lang.syntax_tree import Init
+    from tenflang.lang import larkpath
+    program = parse(INITIALISED, shape_program=True)
+    inits = {d.name: d.init for d in program.declarations().values()}
+    assert inits["gamma"] == Init("constant", (Num(1.0),))
+    assert inits["b"] == Init("constant", (Num(-0.5),))
+    assert inits["W"] == Init("normal", (Num(0.02),))
+    assert inits["U"] == Init("uniform", (Num(-0.1), Num(0.1)))
+    assert inits["K"] == Init("he") and inits["init"] == Init("glorot")
+    assert inits["x"] is None and inits["l"] is None
+    # lark's own path reads the same tree as the fast lanes
+    assert larkpath.statements(INITIALISED + "\n", "p.tf") == parse_source(INITIALISED).statements
+    printed = print_program(program)
+    assert "declare weight gamma [3] init 1\n" in printed
+    assert "declare weight U [3, 3] init uniform -0.1 0.1\n" in printed
+    assert "declare weight K [3, 3] init he\n" in printed
+    assert parse(printed) == program
+
+
+def test_the_gcp_keeps_each_weights_initialiser():
+    from tenflang.backprop import compile_gradient
+    gcp = compile_gradient(parse(INITIALISED, shape_program=True))
+    text = print_program(gcp)
+    assert "declare weight gamma [3] init 1\n" in text
+    assert "declare weight W [3, 3] init normal 0.02\n" in text
+    assert parse(text).declarations()["U"].init == parse(INITIALISED).declarations()["U"].init
+
+
+BAD_INITIALISERS = [
+    ("declare input g [3] init 1", 1, 26,
+     "'g' is declared input: only a weight has an initial value (init); its value comes "
+     "from the data"),
+    ("declare intvar g [3] init 0", 1, 27,
+     "'g' is declared intvar: only a weight has an initial value (init)"),
+    ("declare weight g [3] init zeros", 1, 27,
+     "unknown initialiser 'zeros'; init takes a number, normal STD, uniform LO HI, he or glorot"),
+    ("declare weight g [3] init normal", 1, 27,
+     "'init normal' takes 1 number (init normal STD), got 0"),
+    ("declare weight g [3] init he 2", 1, 27, "'init he' takes no numbers (init he), got 1"),
+    ("declare weight g [3] init normal -1", 1, 27,
+     "'g': init normal takes a standard deviation ≥ 0, got -1"),
+    ("declare weight g [3] init uniform 1 0", 1, 27,
+     "'g': init uniform LO HI needs LO ≤ HI, got 1 and 0"),
+    ("declare weight g [3] init glorot", 1, 27,
+     "'g': init glorot scales by the fan-in, which needs a weight of two axes or more"),
+]
+
+
+@pytest.mark.parametrize("line,row,column,message", BAD_INITIALISERS)
+def test_bad_initialisers_are_located_errors(line, row, column, message):
+    with pytest.raises(TenflangError) as info:
+        parse(f"{line}\ndeclare loss l\ndefine l = sum g\n", "p.tf")
+    assert info.value.message.startswith(message)
+    assert (info.value.location.line, info.value.location.column) == (row, column)
+
+
+def test_bad_initialiser_on_the_command_line_exits_2(run_cli_batch, tmp_path):
+    cases = [(line, f"1:{column}: error: {message}")
+             for line, _, column, message in BAD_INITIALISERS[:3]]
+    cases.append(("declare weight g [3] init", "1:26: error: unexpected end of line"))
+    for k, (line, _) in enumerate(cases):
+        (tmp_path / f"p{k}.tf").write_text(f"{line}\ndeclare loss l\ndefine l = sum g\n")
+    results = run_cli_batch([["tenflang", "check", tmp_path / f"p{k}.tf"]
+                             for k in range(len(cases))])
+    for k, ((code, _, err), (_, expected)) in enumerate(zip(results, cases)):
+        assert code == 2 and f"p{k}.tf:{expected}" in err and "Traceback" not in err, err
+
+
+def test_check_verbose_lists_declarations_with_initial_values(run_cli, tmp_path):
+    (tmp_path / "p.tf").write_text(INITIALISED)
+    code, out, err = run_cli(["tenflang", "check", "--verbose", tmp_path / "p.tf"])
+    assert code == 0 and err.strip().endswith("p.tf: ok")
+    rows = [line.split() for line in out.splitlines()]
+    assert rows[0] == ["input", "x", "[3]"]
+    assert rows[1] == ["weight", "gamma", "[3]", "init", "1"]
+    assert rows[3] == ["weight", "W", "[3,", "3]", "init", "normal", "0.02"]
+    assert rows[-1] == ["loss", "l", "[]"]
+    (tmp_path / "q.tf").write_text(src("""
+        declare input x [3]
+        declare weight W [2, 3]
+        declare weight b [2]
+        declare output o
+        declare loss l
+        define o = tanh (add (matmul W x) b)
+        define l = sum o
+        """))
+    code, out, err = run_cli(["tenflang", "check", "-v", tmp_path / "q.tf"])
+    assert code == 0, err
+    listed = " ".join(out.split())
+    assert "weight W [2, 3] init glorot (default)" in listed
+    assert "weight b [2] init 0 (default)" in listed
+    assert "output o [2]" in listed         # the inferred shape

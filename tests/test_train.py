@@ -18,7 +18,7 @@ from tenflang.data.vectors import load_weights
 
 from support.paths import SAMPLES_DIR
 from support.commands import cli_env, command_line, stderr_on_a_terminal
-from support.programs import sample_gcp
+from support.programs import sample_gcp, src
 
 
 @pytest.fixture(scope="module")
@@ -74,6 +74,86 @@ def test_initialisation_breaks_symmetry_for_matrices_and_is_seeded():
     assert np.array_equal(w["b1"], np.zeros(32))
     assert np.array_equal(initial_weights(sig, 0)["W2"], w["W2"])
     assert not np.array_equal(initial_weights(sig, 1)["W2"], w["W2"])
+
+
+INIT_PROGRAM = """\
+declare input x [400]
+declare weight C [200, 400] init -0.25
+declare weight N [200, 400] init normal 0.02
+declare weight U [200, 400] init uniform -0.1 0.3
+declare weight H [200, 400] init he
+declare weight G [200, 400] init glorot
+declare weight D [200, 400]
+declare loss l
+define l = sum (matmul (add (add (add C N) (add U H)) (add G D)) x)
+"""
+
+
+def test_every_initialiser_has_its_statistics_over_a_large_weight():
+    sig = signature(tenflang.compile_gradient(tenflang.parse(INIT_PROGRAM, shape_program=True)))
+    w = initial_weights(sig, seed=0)
+    assert np.array_equal(w["C"], np.full((200, 400), -0.25))
+    assert abs(w["N"].mean()) < 0.001 and w["N"].std() == pytest.approx(0.02, rel=0.02)
+    assert w["U"].min() >= -0.1 and w["U"].max() < 0.3
+    assert w["U"].mean() == pytest.approx(0.1, abs=0.002)
+    assert w["U"].std() == pytest.approx(0.4 / np.sqrt(12), rel=0.02)
+    assert abs(w["H"].mean()) < 0.002 and w["H"].std() == pytest.approx(np.sqrt(2 / 400), rel=0.02)
+    limit = np.sqrt(6 / (400 + 200))
+    assert np.abs(w["G"]).max() <= limit
+    assert w["G"].std() == pytest.approx(limit / np.sqrt(3), rel=0.02)
+    # a matrix without an initialiser draws what `init glorot` draws, as it always did
+    assert np.abs(w["D"]).max() <= limit and not np.array_equal(w["D"], w["G"])
+    again = initial_weights(sig, seed=0)
+    assert all(np.array_equal(again[n], w[n]) for n in w)
+    assert not np.array_equal(initial_weights(sig, seed=1)["N"], w["N"])
+
+
+def test_init_1_trains_batch_norm_with_gamma_starting_at_1(run_cli, tmp_path):
+    """The issue's case: batch norm's scale written `init 1` starts at 1 (checked after
+    0 iterations), and a weights file given with --init still wins over `init`."""
+    (tmp_path / "bn.tf").write_text(src("""
+        macro batchnorm x gamma beta -> y
+          declare intvar c
+          declare intvar s
+          define c = sub x (batch_mean x)
+          define s = sqrt (add (batch_mean (mul c c)) 1e-5)
+          define y = add (mul (div c s) gamma) beta
+        end
+
+        declare input x [4]
+        declare exp_output t [3]
+        declare weight W [3, 4] init he
+        declare weight gamma [3] init 1
+        declare weight beta [3]
+        declare intvar y [3]
+        declare loss l
+        define y = batchnorm (matmul W x) gamma beta
+        define l = sum (mul (sub y t) (sub y t))
+        """))
+    rng = np.random.default_rng(0)
+    tenflang.save_examples(str(tmp_path / "d.txt"), {"x": rng.normal(size=(20, 4)),
+                                                   "t": rng.normal(size=(20, 3))})
+    code, _, err = run_cli(["tfcompiler", tmp_path / "bn.tf", "-o", tmp_path / "g.tf"])
+    assert code == 0, err
+    assert "declare weight gamma [3] init 1" in (tmp_path / "g.tf").read_text()
+    code, _, err = run_cli(["tfweightcalc", tmp_path / "g.tf", tmp_path / "d.txt",
+                            "--max-iters", "0", "-o", tmp_path / "w0.txt"])
+    assert code == 0, err
+    start = load_weights(str(tmp_path / "w0.txt"))
+    assert np.array_equal(start["gamma"], np.ones(3)) and np.array_equal(start["beta"], np.zeros(3))
+    assert start["W"].std() == pytest.approx(np.sqrt(2 / 4), rel=0.5)
+    code, _, err = run_cli(["tfweightcalc", tmp_path / "g.tf", tmp_path / "d.txt",
+                            "--max-iters", "20", "--lr", "0.1", "-o", tmp_path / "w.txt"])
+    assert code == 0, err
+    assert not np.array_equal(load_weights(str(tmp_path / "w.txt"))["gamma"], np.ones(3))
+    (tmp_path / "g2.txt").write_text("{gamma: [2, 2, 2]}\n")
+    code, _, err = run_cli(["tfweightcalc", tmp_path / "g.tf", tmp_path / "d.txt",
+                            "--max-iters", "0", "--init", tmp_path / "g2.txt",
+                            "-o", tmp_path / "w2.txt"])
+    assert code == 0, err
+    given = load_weights(str(tmp_path / "w2.txt"))
+    assert np.array_equal(given["gamma"], [2.0, 2.0, 2.0])
+    assert np.array_equal(given["W"], start["W"])          # the rest start as without --init
 
 
 def test_validation_split_reports_held_out_loss():

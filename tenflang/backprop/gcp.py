@@ -5,7 +5,8 @@ program's, retyped, then the new names in definition order), then the shape
 program's definitions, then one commented block per node of the reverse
 sweep.  Retyping: input and exp_output become input; weight and loss stay;
 intvar and output become intvar; each weight's `d/dw` is an output.  Every
-declaration carries its shape (scalars omit `[]`).
+declaration carries its shape (scalars omit `[]`); a weight keeps its
+initialiser (`init ...`), which tfweightcalc reads from the GCP.
 """
 from __future__ import annotations
 
@@ -17,8 +18,8 @@ RETYPE = {"input": "input", "exp_output": "input", "weight": "weight",
 ALWAYS_DECLARED = frozenset({DeclKind.INPUT, DeclKind.EXP_OUTPUT, DeclKind.WEIGHT, DeclKind.LOSS})
 
 
-def declaration(kind: str, name: str, shape) -> Declare:
-    return Declare(kind, name, tuple(shape) if shape else None)
+def declaration(kind: str, name: str, shape, init=None) -> Declare:
+    return Declare(kind, name, tuple(shape) if shape else None, init=init)
 
 
 def assemble(program: Program, shapes: dict, forward: list[Define],
@@ -28,7 +29,7 @@ def assemble(program: Program, shapes: dict, forward: list[Define],
     The sweep's names are fresh (never the program's), so each backward line
     adds its own declaration."""
     defined = {d.name for d in forward}
-    header = [declaration(RETYPE[d.kind], d.name, shapes[d.name])
+    header = [declaration(RETYPE[d.kind], d.name, shapes[d.name], d.init)
               for d in program.declarations().values()
               if d.kind in ALWAYS_DECLARED or d.name in defined]
     header += [declaration("output" if d.name in outputs else "intvar", d.name, shapes[d.name])

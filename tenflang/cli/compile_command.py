@@ -68,11 +68,39 @@ def compile_file(shape, out, level, dot_file, dot_gcp, stats, check_only) -> Non
 @click.argument("program", type=click.Path(dir_okay=False))
 @click.option("--shape-program/--any-program", default=True, show_default=True,
               help="Apply tfcompiler's extra rules (a loss, no reserved names).")
+@click.option("-v", "--verbose", is_flag=True, help="List the declared variables on stdout: "
+              "kind, name, shape (inferred where not written) and each weight's initial value.")
 @reports_errors
-def check_command(program, shape_program):
+def check_command(program, shape_program, verbose):
     """Validate PROGRAM: syntax, declarations, definitions and shapes."""
-    warn_unused(parse_file(program, shape_program=shape_program))
+    checked = parse_file(program, shape_program=shape_program)
+    warn_unused(checked)
+    if verbose:
+        click.echo("\n".join(declaration_table(checked)))
     say(f"{program}: ok")
+
+
+def declaration_table(program) -> list[str]:
+    """One aligned row per declaration the user wrote (macro locals and nested
+    results left out): kind, name, shape, and a weight's initialiser, marked
+    `(default)` where none is written (training/signature.py decides it)."""
+    from ..lang.checks import check
+    from tenflang.ops.shapes import fmt_shape
+    shapes = check(program)
+    rows = [(d.kind, d.name, fmt_shape(shapes[d.name]),
+             initial_value(d, shapes[d.name]) if d.kind == DeclKind.WEIGHT else "")
+            for d in program.declarations().values() if not (d.origin or d.generated)]
+    widths = [max(len(row[i]) for row in rows) for i in range(3)]
+    return [" ".join(cell.ljust(width) for cell, width in zip(row, widths + [0])).rstrip()
+            for row in rows]
+
+
+def initial_value(declare, shape) -> str:
+    """`init 1`, `init normal 0.02`, or `init glorot (default)`."""
+    from ..lang.printer import init_text
+    from ..training.signature import initialiser
+    text = init_text(*initialiser(declare.init, shape))
+    return text if declare.init is not None else text + " (default)"
 
 
 def training_step_bytes(gcp) -> tuple[int, int]:

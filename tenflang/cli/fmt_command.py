@@ -4,7 +4,9 @@ layout (see `tenflang.fmt`).
 A directory stands for every `*.tf` file under it; `-` formats standard input
 to standard output.  Files are rewritten atomically, and only when their text
 changes (each one is named on stderr).  `--check` writes nothing: it lists on
-stdout the files that would change and exits 1 if there are any.  A file with
+stdout the files that would change and exits 1 if there are any.  `--fix`
+also adds each missing intvar declaration (its shape inferred) before the
+definition that needs it, and names each one on stderr.  A file with
 a syntax error gets the usual error message and is left untouched; the other
 files are still formatted, and the exit status is 2.
 """
@@ -19,7 +21,7 @@ from tenflang.base.errors import TenflangError, printable
 from tenflang.base.outputs import write_file
 from ..lang import decode_source
 from .common import say
-from ..lang.formatter import format_file, format_source
+from ..lang.formatter import fixed_source, format_file
 
 
 def expand_paths(paths) -> list[str]:
@@ -32,9 +34,9 @@ def expand_paths(paths) -> list[str]:
     return out
 
 
-def format_stdin(check: bool) -> bool:
+def format_stdin(check: bool, added: list | None) -> bool:
     text = decode_source(sys.stdin.buffer.read(), "<stdin>")
-    new = format_source(text, "<stdin>")
+    new = fixed_source(text, "<stdin>", added)
     if not check:
         write_file(None, new)
     return new != text
@@ -45,21 +47,34 @@ def format_stdin(check: bool) -> bool:
                 type=click.Path(allow_dash=True))
 @click.option("--check", is_flag=True, help="Write nothing; list the files that would change "
               "and exit 1 if there are any.")
-def fmt_command(files, check):
+@click.option("--fix", is_flag=True, help="Also add every missing 'declare intvar' line, its "
+              "shape inferred, and say what was added.")
+def fmt_command(files, check, fix):
     """Format TenFlang programs in place: single spaces, aligned declarations,
     comments kept, macro bodies indented.  A directory means every *.tf file
     under it; - reads standard input and writes standard output."""
     status = 0
     for path in expand_paths(files):
+        added = [] if fix else None
         try:
-            changed = format_stdin(check) if path == "-" else format_file(path, check)
+            changed = (format_stdin(check, added) if path == "-"
+                       else format_file(path, check, added))
         except TenflangError as err:
             click.echo(err.render(), err=True)
             status = max(status, err.exit_code)
             continue
+        report_added(path, added or [], check)
         if changed and check:
             click.echo(printable(path))
             status = max(status, 1)
         elif changed and path != "-":
             say(f"reformatted {path}")
     sys.exit(status)
+
+
+def report_added(path: str, added: list, check: bool) -> None:
+    """One line per declaration --fix added (or, with --check, would add)."""
+    name = "<stdin>" if path == "-" else path
+    verb = "would add" if check else "added"
+    for line, declaration in added:
+        say(f"{name}: {verb} '{declaration}' before line {line}")

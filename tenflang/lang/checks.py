@@ -10,6 +10,8 @@ No tensor, declared or inferred, may hold more than
 `limits.MAX_TENSOR_ELEMENTS` elements per example or have more than
 `limits.MAX_RANK` axes (`check_size`); no integer attribute may exceed
 `limits.MAX_ATTRIBUTE` in magnitude, nor a shape literal `limits.MAX_RANK` entries.
+Only a weight may have an initialiser (`init ...`), a known one with its
+numbers (`check_init`).
 
 A `Program` is immutable, so its result is remembered on it: parsing, compiling
 and planning the same program check it once (a compile used to check the shape
@@ -27,7 +29,8 @@ from tenflang.ops import table as ops, other_names
 from tenflang.base.naming import is_numbered
 from tenflang.ops.entries import Attr, Op
 from tenflang.ops.shapes import Shape, ShapeMismatch, fmt_shape
-from .syntax_tree import BOUND_KINDS, KINDS, DeclKind, Declare, Define, Dims, Num, Program, Var
+from .syntax_tree import (BOUND_KINDS, INIT_SCHEMES, KINDS, DeclKind, Declare, Define, Dims,
+                          Num, Program, Var)
 from . import printer
 from .diagnostics import error_at
 
@@ -140,7 +143,7 @@ def passes_declare(checker: Checker, declare, ready: set[str]) -> bool:
     if not isinstance(declare, Declare):
         return False
     name, shape = declare.name, declare.shape
-    if (declare.kind not in KIND_SET or name in checker.decls
+    if (declare.kind not in KIND_SET or name in checker.decls or declare.init is not None
             or (checker.shape_program and ("." in name or "/" in name))
             or not (shape is None or size_ok(tuple(shape)))):
         return False
@@ -237,6 +240,46 @@ def check_declare(program, declare: Declare, decls, shape_program: bool) -> None
                        f"in its shape {fmt_shape(declare.shape)}", declare.origin)
     if declare.shape is not None:
         check_size(program, declare.name_pos, declare.name, declare.shape, declare.origin)
+    if declare.init is not None:
+        check_init(program, declare)
+
+
+INIT_FORMS = "a number, normal STD, uniform LO HI, he or glorot"
+
+
+def check_init(program, declare: Declare) -> None:
+    """A weight's initialiser: a known scheme with its numbers, which make sense
+    for the weight's shape (he and glorot need a fan-in: two axes or more)."""
+    init, name = declare.init, declare.name
+    at = lambda message: error_at(program, init.pos or declare.name_pos,  # noqa: E731
+                                  message, declare.origin)
+    if declare.kind != DeclKind.WEIGHT:
+        raise at(f"'{name}' is declared {declare.kind}: only a weight has an initial "
+                 "value (init); its value comes from " +
+                 ("the data" if declare.kind in BOUND_KINDS else "its definition"))
+    takes = INIT_SCHEMES.get(init.scheme)
+    if takes is None:
+        raise at(f"unknown initialiser '{init.scheme}'; init takes {INIT_FORMS}")
+    if len(init.args) != len(takes):
+        form = " ".join([init.scheme, *takes])
+        raise at(f"'init {init.scheme}' takes {len(takes) or 'no'} "
+                 f"number{'' if len(takes) == 1 else 's'} (init {form}), got {len(init.args)}")
+    problem = init_problem(init.scheme, [n.value for n in init.args], declare.shape or ())
+    if problem:
+        raise at(f"'{name}': {problem}")
+
+
+def init_problem(scheme: str, args: list, shape: tuple) -> str | None:
+    """What is wrong with an initialiser's numbers for a weight of `shape`, or None."""
+    if scheme == "normal" and args[0] < 0:
+        return f"init normal takes a standard deviation ≥ 0, got {printer.number(args[0])}"
+    if scheme == "uniform" and not args[0] <= args[1]:
+        return (f"init uniform LO HI needs LO ≤ HI, got {printer.number(args[0])} "
+                f"and {printer.number(args[1])}")
+    if scheme in ("he", "glorot") and len(shape) < 2:
+        return (f"init {scheme} scales by the fan-in, which needs a weight of two axes "
+                f"or more ([out, in, ...]); its shape is {fmt_shape(shape)}")
+    return None
 
 
 def size_ok(shape: tuple) -> bool:
@@ -285,9 +328,7 @@ def refuse_define(program, define: Define, decls, defined: set[str], op) -> None
     """The error of a definition whose target or op is wrong."""
     at = lambda pos, message: error_at(program, pos, message, define.origin)  # noqa: E731
     if define.name not in decls:
-        later = any(isinstance(s, Declare) and s.name == define.name for s in program.statements)
-        raise at(define.pos, f"'{define.name}' is defined before it is declared" if later
-                 else f"'{define.name}' is defined but never declared")
+        raise at(define.pos, undeclared(program, define))
     kind = decls[define.name].kind
     if kind in BOUND_KINDS:
         raise at(define.pos, f"'{define.name}' is declared {kind} and cannot be defined; "
@@ -302,6 +343,25 @@ def refuse_define(program, define: Define, decls, defined: set[str], op) -> None
                 "; the ops are listed in docs/guide.md §3")
         raise at(define.op_pos, f"unknown op '{define.op}'{hint}")
     raise at(define.op_pos, f"'{define.op}' takes {takes(op)}, got {len(define.operands)}")
+
+
+def undeclared(program, define: Define) -> str:
+    """The message for a definition of a name not declared above it: where it is
+    declared nowhere, the line to add (`tenflang fmt --fix` adds it for you)."""
+    name = define.name
+    if any(isinstance(s, Declare) and s.name == name for s in program.statements):
+        return f"'{name}' is defined before it is declared"
+    if define.pos is None:
+        return f"'{name}' is defined but never declared"
+    fixer = "" if define.origin else " (tenflang fmt --fix adds it)"      # not in macros
+    return (f"'{name}' is defined but never declared; add '{missing_declaration(name)}' "
+            f"before line {define.pos.line}{fixer}")
+
+
+def missing_declaration(name: str) -> str:
+    """The line that declares a defined name nobody declared (`tenflang fmt --fix`
+    adds it, with the inferred shape)."""
+    return f"declare intvar {name}"
 
 
 def check_literals(program, define: Define, op: Op) -> None:

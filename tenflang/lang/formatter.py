@@ -10,8 +10,9 @@ The layout:
   nested expressions stay as written, none inside their parentheses:
   `define h = tanh (add (matmul W x) b)`;
 * in a run of consecutive declarations (one not broken by a blank line or
-  another kind of statement; comment lines may sit inside it) the names and
-  the shapes line up in columns, and so do trailing comments;
+  another kind of statement; comment lines may sit inside it) the names, the
+  shapes and the initialisers (`init 1`) line up in columns, and so do
+  trailing comments;
 * comments are kept, own-line and trailing, with their text unchanged
   (a trailing comment follows the code after two spaces, or at its run's
   comment column);
@@ -19,6 +20,9 @@ The layout:
   the file;
 * macro bodies are indented by two spaces; everything else starts at column 1;
 * line ends are `\\n`, and the file ends with exactly one.
+
+With `--fix` (`fixed_source`), the intvar declarations the program lacks are
+added first (lang/fixes.py).
 
 The source is checked by the parser first (syntax only: a program that does
 not yet type-check still formats).  Formatting works line by line on tokens,
@@ -126,19 +130,33 @@ def code(line: Line) -> str:
     raise ValueError(f"fmt: unexpected line {t!r}")
 
 
+def declaration_parts(tokens: list[str]) -> tuple[str, str]:
+    """The shape (`[3, 3]`, or '') and the initialiser (`init normal 0.02`, or '')
+    of a declaration's tokens after its name."""
+    rest = tokens[3:]
+    if rest and rest[0] == "[":
+        end = rest.index("]") + 1
+        return shape_text(rest[:end]), " ".join(rest[end:])
+    return "", " ".join(rest)
+
+
 def declaration_columns(run: list[Line]) -> list[str]:
-    """The code of a run of declarations, names and shapes aligned."""
+    """The code of a run of declarations, names, shapes and initialisers aligned."""
     kind_width = max(len(line.tokens[1]) for line in run)
-    shaped = [line for line in run if len(line.tokens) > 3]
-    name_width = max((len(line.tokens[2]) for line in shaped), default=0)
+    parts = [declaration_parts(line.tokens) for line in run]
+    name_width = max((len(line.tokens[2]) for line, (shape, init) in zip(run, parts)
+                      if shape or init), default=0)
+    shape_width = max((len(shape) for shape, init in parts if init), default=0)
     out = []
-    for line in run:
-        kind, name = line.tokens[1], line.tokens[2]
-        if len(line.tokens) > 3:
-            out.append(f"declare {kind.ljust(kind_width)} {name.ljust(name_width)} "
-                       f"{shape_text(line.tokens[3:])}")
+    for line, (shape, init) in zip(run, parts):
+        head = f"declare {line.tokens[1].ljust(kind_width)} "
+        if init:
+            out.append(f"{head}{line.tokens[2].ljust(name_width)} {shape.ljust(shape_width)}"
+                       f" {init}")
+        elif shape:
+            out.append(f"{head}{line.tokens[2].ljust(name_width)} {shape}")
         else:
-            out.append(f"declare {kind.ljust(kind_width)} {name}")
+            out.append(head + line.tokens[2])
     return out
 
 
@@ -206,10 +224,22 @@ def format_source(text: str, filename: str = "<input>") -> str:
     return result
 
 
-def format_file(path: str, check: bool = False) -> bool:
+def fixed_source(text: str, filename: str = "<input>", added: list | None = None) -> str:
+    """`format_source`, after adding the missing intvar declarations where
+    `added` is a list (`tenflang fmt --fix`; lang/fixes.py), which then receives
+    what was added: (line of the definition, the declaration)."""
+    if added is not None:
+        from .fixes import add_missing_declarations
+        text, new = add_missing_declarations(text.removeprefix("\ufeff"), filename)
+        added += new
+    return format_source(text, filename)
+
+
+def format_file(path: str, check: bool = False, added: list | None = None) -> bool:
     """Format the program file at `path` in place (atomically).  Returns whether
     its text changes; with `check`, only says so and writes nothing.  A syntax
-    error raises TenflangError and leaves the file untouched."""
+    error raises TenflangError and leaves the file untouched.  With a list
+    `added`, the missing intvar declarations are added too (`fixed_source`)."""
     from pathlib import Path
 
     from . import read_source
@@ -218,7 +248,7 @@ def format_file(path: str, check: bool = False) -> bool:
         raise TenflangError("not a regular file: fmt rewrites files in place; format a "
                             "stream with `tenflang fmt -`", Location(path))
     text = read_source(path)                 # TenflangError if unreadable
-    new = format_source(text, path)
+    new = fixed_source(text, path, added)
     try:
         changed = new.encode("utf-8") != Path(path).read_bytes()
     except OSError as err:
@@ -228,4 +258,4 @@ def format_file(path: str, check: bool = False) -> bool:
     return changed
 
 
-__all__ = ["format_source", "format_file"]
+__all__ = ["format_source", "format_file", "fixed_source"]

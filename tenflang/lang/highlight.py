@@ -10,7 +10,8 @@ file given without `-l`, `analyse_text` lets Pygments pick the right one.)
 
 NAME and NUMBER are the grammar's own (`lexical`).  Tokens: the keywords
 `declare`, `define`, `macro`, `end` and, in operator position, the loops
-`fold` and `scan` (Keyword, the macro after them Name.Function), the six
+`fold` and `scan` (Keyword, the macro after them Name.Function), `init` after
+a declaration's shape (Keyword, its scheme Name.Builtin), the six
 variable types (Keyword.Type), ops of the op table in operator position
 (Name.Builtin), macro names (Name.Function), variables, generated names such
 as `d/dw` and `h.t` included (Name.Variable), numbers, `=`/`->` (Operator),
@@ -72,9 +73,20 @@ class TenflangLexer(RegexLexer):
         ],
         "declare": line_end() + [
             (words(KINDS, suffix=END_OF_NAME), Keyword.Type),
-            (NAME, Name.Variable),
+            (NAME, Name.Variable, ("#pop", "declared")),
+            (r"[^\n]", Error),
+        ],
+        # after the declared name: its shape, then perhaps `init ...`
+        "declared": line_end() + [
             (r"\d+", Number.Integer),
             (r"[\[\],]", Punctuation),
+            (r"init" + END_OF_NAME, Keyword, ("#pop", "initialiser")),
+            (NAME, Name.Variable),              # after an unknown type: the name
+            (r"[^\n]", Error),
+        ],
+        "initialiser": line_end() + [
+            (NAME, Name.Builtin),               # the scheme: normal, uniform, he, glorot
+        ] + number_token() + [
             (r"[^\n]", Error),
         ],
         "define": line_end() + [

@@ -31,6 +31,7 @@ READABLE = {
     "EQUAL": "'='", "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "COMMA": "','",
     "ARROW": "'->'",
     "_DECLARE": "'declare'", "_DEFINE": "'define'", "_MACRO": "'macro'", "_END": "'end'",
+    "_INIT": "'init'",
     "$END": "end of file",
 }
 

@@ -22,6 +22,17 @@ def shape(dims) -> str:
     return "[" + ", ".join(map(str, dims)) + "]"
 
 
+def initialiser(init) -> str:
+    """` init 1`, ` init normal 0.02`, ` init he` (with its leading space)."""
+    return " " + init_text(init.scheme, [n.value for n in init.args])
+
+
+def init_text(scheme: str, values) -> str:
+    """`init 1` for ("constant", [1.0]), `init uniform -0.1 0.1`, `init he`."""
+    words = [number(v) for v in values]
+    return "init " + " ".join(words if scheme == "constant" else [scheme, *words])
+
+
 def attribute(value) -> str:
     """An attribute as written: `2`, or a shape literal `[16, 4]`."""
     return shape(value) if isinstance(value, tuple) else str(value)
@@ -57,7 +68,8 @@ def statement(s, indent: str = "") -> str:
         return f"{indent}define {s.name} = {right_side(s)}"
     if isinstance(s, Declare):
         dims = "" if s.shape is None else " " + shape(s.shape)
-        return f"{indent}declare {s.kind} {s.name}{dims}"
+        init = "" if s.init is None else initialiser(s.init)
+        return f"{indent}declare {s.kind} {s.name}{dims}{init}"
     if isinstance(s, Comment):
         return f"{indent}# {s.text}" if s.text else f"{indent}#"
     if isinstance(s, Macro):

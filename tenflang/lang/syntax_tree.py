@@ -81,6 +81,21 @@ Attribute = int | tuple[int, ...]
 
 
 @node
+class Init:
+    """A weight's initialiser, `init ...` after its declaration (docs/design.md
+    §2.2): `scheme` is "constant" for `init 1` (its number in `args`), else
+    the word written (`normal`, `uniform`, `he`, `glorot`) with its numbers.
+    `checks` decides whether the scheme and its numbers make sense."""
+    scheme: str
+    args: tuple[Num, ...] = ()
+    pos: Pos | None = field(default=None, compare=False, repr=False)     # the scheme's
+
+
+INIT_SCHEMES = {"constant": ("VALUE",), "normal": ("STD",), "uniform": ("LO", "HI"),
+                "he": (), "glorot": ()}      # scheme -> the numbers it takes
+
+
+@node
 class Declare:
     kind: str
     name: str
@@ -89,6 +104,7 @@ class Declare:
     name_pos: Pos | None = field(default=None, compare=False, repr=False)
     origin: tuple[Pos | Step, ...] = field(default=(), compare=False, repr=False)
     generated: bool = field(default=False, compare=False, repr=False)   # a nested result
+    init: Init | None = None                  # a weight's `init ...`, None if not written
 
 
 @node

@@ -14,7 +14,7 @@ import math
 import re
 
 from tenflang.base import limits
-from .syntax_tree import Declare, Define, Dims, Expr, Macro, Num, Pos, Var
+from .syntax_tree import Declare, Define, Dims, Expr, Init, Macro, Num, Pos, Var
 
 INTEGER = re.compile(r"[+-]?[0-9]+")
 
@@ -51,8 +51,15 @@ class AstBuilder:
     def shape(self, *dims):
         return tuple(int(d) for d in dims if d is not None)
 
-    def declare(self, kind, name, shape=None):
-        return Declare(str(kind), str(name), shape, pos(kind), pos(name))
+    def declare(self, kind, name, shape=None, init=None):
+        if init is None:
+            return Declare(str(kind), str(name), shape, pos(kind), pos(name))
+        return Declare(str(kind), str(name), shape, pos(kind), pos(name), init=init)
+
+    def init(self, first, *numbers):
+        if first.type == "NUMBER":
+            return Init("constant", (number(first),), pos(first))
+        return Init(str(first), tuple(map(number, numbers)), pos(first))
 
     def apply(self, name, op, *operands):
         if not operands:

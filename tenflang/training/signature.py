@@ -8,10 +8,15 @@ losses are read from the GCP (`signature`, computed once per program); a GCP
 that lacks any of them, or whose gradient has another shape than its weight,
 is refused with one message.
 
-Initialisation (documented in docs/guide.md §7): a matrix weight [out, in] is
-drawn from Glorot's uniform U(-a, a), a = sqrt(6 / (in + out)), which breaks
-the symmetry between hidden units; scalars and vectors start at zero.  `init`
-may give any subset of the weights; the others start as they would without it.
+Initialisation (documented in docs/guide.md §7): a weight declared with an
+initialiser (`init 1`, `init normal 0.02`, `init uniform -0.1 0.1`, `init he`,
+`init glorot`; docs/design.md §2.2) starts from it; without one, a matrix
+weight [out, in] is drawn from Glorot's uniform U(-a, a), a = sqrt(6 / (in +
+out)), which breaks the symmetry between hidden units, and scalars and vectors
+start at zero.  The random ones draw, in declaration order, from one generator
+seeded by `seed`, so a program without initialisers starts as it always did.
+`given` (--init) may give any subset of the weights; the others start as they
+would without it.
 """
 from __future__ import annotations
 
@@ -36,6 +41,7 @@ class Signature:
     inputs: dict           # data name -> per-example shape
     losses: tuple
     indices: dict = field(default_factory=dict)   # index data name -> (n, reader): data_indices
+    inits: dict = field(default_factory=dict)     # weight name -> its written `Init`
 
 
 @functools.lru_cache(maxsize=8)
@@ -60,8 +66,9 @@ def signature(gcp: Program) -> Signature:
                             "minimises", where)
     inputs = {n: shapes[n] for n, d in decls.items()
               if d.kind in (DeclKind.INPUT, DeclKind.EXP_OUTPUT)}
+    inits = {n: decls[n].init for n in weights if decls[n].init is not None}
     return Signature(weights, {w: adjoint(w) for w in weights}, inputs, losses,
-                     data_indices(gcp))
+                     data_indices(gcp), inits)
 
 
 def gradient_outputs(program: Program) -> list[str]:
@@ -93,11 +100,35 @@ def initial_weights(sig: Signature, seed: int, given: dict | None = None) -> dic
     rng = None                  # made at the first draw: importing numpy.random costs start-up
     weights = {}
     for name, shape in sig.weights.items():
-        if len(shape) >= 2:
+        scheme, args = initialiser(sig.inits.get(name), shape)
+        if scheme in RANDOM:
             rng = rng or np.random.default_rng(seed)
-            fan_out, fan_in = shape[0], math.prod(shape[1:])
-            limit = math.sqrt(6.0 / (fan_in + fan_out))
-            weights[name] = rng.uniform(-limit, limit, shape)
-        else:
-            weights[name] = np.zeros(shape)
+        weights[name] = draw(scheme, args, tuple(shape), rng)
     return weights | {n: v for n, v in (given or {}).items() if n in weights}
+
+
+RANDOM = frozenset({"normal", "uniform", "he", "glorot"})
+
+
+def initialiser(init, shape) -> tuple[str, tuple]:
+    """(scheme, numbers) a weight starts from: its written `init`, else the
+    default by shape (glorot for two axes or more, else 0)."""
+    if init is not None:
+        return init.scheme, tuple(n.value for n in init.args)
+    return ("glorot", ()) if len(shape) >= 2 else ("constant", (0.0,))
+
+
+def draw(scheme: str, args: tuple, shape: tuple, rng) -> np.ndarray:
+    """A weight's starting value; fans as PyTorch's for [out, in]: fan-in is the
+    product of all axes but the first, fan-out the first."""
+    if scheme == "constant":
+        return np.full(shape, args[0], dtype=np.float64)
+    if scheme == "normal":
+        return rng.normal(0.0, args[0], shape)
+    if scheme == "uniform":
+        return rng.uniform(args[0], args[1], shape)
+    fan_out, fan_in = shape[0], math.prod(shape[1:])
+    if scheme == "he":              # Kaiming's normal, for relu: std sqrt(2 / fan-in)
+        return rng.normal(0.0, math.sqrt(2.0 / fan_in), shape)
+    limit = math.sqrt(6.0 / (fan_in + fan_out))      # glorot
+    return rng.uniform(-limit, limit, shape)

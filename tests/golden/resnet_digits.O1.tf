@@ -1,19 +1,19 @@
 declare input x [8, 8]
 declare input label
 declare weight K0 [16, 1, 3, 3]
-declare weight g0 [16]
+declare weight g0 [16] init 1
 declare weight b0 [16]
 declare weight K1 [16, 16, 3, 3]
-declare weight g1 [16]
+declare weight g1 [16] init 1
 declare weight b1 [16]
 declare weight K2 [16, 16, 3, 3]
-declare weight g2 [16]
+declare weight g2 [16] init 1
 declare weight b2 [16]
 declare weight K3 [16, 16, 3, 3]
-declare weight g3 [16]
+declare weight g3 [16] init 1
 declare weight b3 [16]
 declare weight K4 [16, 16, 3, 3]
-declare weight g4 [16]
+declare weight g4 [16] init 1
 declare weight b4 [16]
 declare weight W [10, 16]
 declare weight b [10]
@@ -38,10 +38,9 @@ declare intvar h0.3.s.4 [16]
 declare intvar h0.3.s.5 [16, 1, 1]
 declare intvar h0.3.s.6 [16, 1, 1]
 declare intvar h0.3.1 [16, 8, 8]
-declare intvar h0.3.2 [16]
-declare intvar h0.3.3 [16, 1, 1]
-declare intvar h0.3.4 [16, 8, 8]
-declare intvar h0.3.5 [16, 1, 1]
+declare intvar h0.3.2 [16, 1, 1]
+declare intvar h0.3.3 [16, 8, 8]
+declare intvar h0.3.4 [16, 1, 1]
 declare intvar h1.h [16, 8, 8]
 declare intvar h1.h.1 [16, 8, 8]
 declare intvar h1.h.2 [16, 8, 8]
@@ -58,10 +57,9 @@ declare intvar h1.h.2.s.4 [16]
 declare intvar h1.h.2.s.5 [16, 1, 1]
 declare intvar h1.h.2.s.6 [16, 1, 1]
 declare intvar h1.h.2.1 [16, 8, 8]
-declare intvar h1.h.2.2 [16]
-declare intvar h1.h.2.3 [16, 1, 1]
-declare intvar h1.h.2.4 [16, 8, 8]
-declare intvar h1.h.2.5 [16, 1, 1]
+declare intvar h1.h.2.2 [16, 1, 1]
+declare intvar h1.h.2.3 [16, 8, 8]
+declare intvar h1.h.2.4 [16, 1, 1]
 declare intvar h1.1 [16, 8, 8]
 declare intvar h1.2 [16, 8, 8]
 declare intvar h1.3 [16, 8, 8]
@@ -78,10 +76,9 @@ declare intvar h1.2.s.4 [16]
 declare intvar h1.2.s.5 [16, 1, 1]
 declare intvar h1.2.s.6 [16, 1, 1]
 declare intvar h1.2.1 [16, 8, 8]
-declare intvar h1.2.2 [16]
-declare intvar h1.2.3 [16, 1, 1]
-declare intvar h1.2.4 [16, 8, 8]
-declare intvar h1.2.5 [16, 1, 1]
+declare intvar h1.2.2 [16, 1, 1]
+declare intvar h1.2.3 [16, 8, 8]
+declare intvar h1.2.4 [16, 1, 1]
 declare intvar h2.1 [16, 4, 4]
 declare intvar h2.h [16, 4, 4]
 declare intvar h2.h.1 [16, 4, 4]
@@ -99,10 +96,9 @@ declare intvar h2.h.2.s.4 [16]
 declare intvar h2.h.2.s.5 [16, 1, 1]
 declare intvar h2.h.2.s.6 [16, 1, 1]
 declare intvar h2.h.2.1 [16, 4, 4]
-declare intvar h2.h.2.2 [16]
-declare intvar h2.h.2.3 [16, 1, 1]
-declare intvar h2.h.2.4 [16, 4, 4]
-declare intvar h2.h.2.5 [16, 1, 1]
+declare intvar h2.h.2.2 [16, 1, 1]
+declare intvar h2.h.2.3 [16, 4, 4]
+declare intvar h2.h.2.4 [16, 1, 1]
 declare intvar h2.2 [16, 4, 4]
 declare intvar h2.3 [16, 4, 4]
 declare intvar h2.4 [16, 4, 4]
@@ -119,10 +115,9 @@ declare intvar h2.3.s.4 [16]
 declare intvar h2.3.s.5 [16, 1, 1]
 declare intvar h2.3.s.6 [16, 1, 1]
 declare intvar h2.3.1 [16, 4, 4]
-declare intvar h2.3.2 [16]
-declare intvar h2.3.3 [16, 1, 1]
-declare intvar h2.3.4 [16, 4, 4]
-declare intvar h2.3.5 [16, 1, 1]
+declare intvar h2.3.2 [16, 1, 1]
+declare intvar h2.3.3 [16, 4, 4]
+declare intvar h2.3.4 [16, 1, 1]
 declare intvar scores.1 [16, 1, 1]
 declare intvar scores.2 [16]
 declare intvar scores.3 [10]
@@ -140,10 +135,9 @@ declare intvar d/dscores.1 [16, 1, 1]
 declare intvar d/dh2 [16, 4, 4]
 declare intvar dh2/dh2.4 [16, 4, 4]
 declare intvar d/dh2.4 [16, 4, 4]
-declare intvar d/dh2.3.5 [16, 1, 1]
-declare intvar d/dh2.3.3.1 [16, 4, 4]
-declare intvar d/dh2.3.3 [16, 1, 1]
-declare intvar d/dh2.3.2 [16]
+declare intvar d/dh2.3.4 [16, 1, 1]
+declare intvar d/dh2.3.2.1 [16, 4, 4]
+declare intvar d/dh2.3.2 [16, 1, 1]
 declare intvar d/dh2.3.1 [16, 4, 4]
 declare intvar dh2.3.1/dh2.3.c [16, 1, 1]
 declare intvar dh2.3.1/dh2.3.s.7 [16, 4, 4]
@@ -174,10 +168,9 @@ declare intvar d/dh2.2 [16, 4, 4]
 declare intvar d/dh2.h [16, 4, 4]
 declare intvar dh2.h/dh2.h.2 [16, 4, 4]
 declare intvar d/dh2.h.2 [16, 4, 4]
-declare intvar d/dh2.h.2.5 [16, 1, 1]
-declare intvar d/dh2.h.2.3.1 [16, 4, 4]
-declare intvar d/dh2.h.2.3 [16, 1, 1]
-declare intvar d/dh2.h.2.2 [16]
+declare intvar d/dh2.h.2.4 [16, 1, 1]
+declare intvar d/dh2.h.2.2.1 [16, 4, 4]
+declare intvar d/dh2.h.2.2 [16, 1, 1]
 declare intvar d/dh2.h.2.1 [16, 4, 4]
 declare intvar dh2.h.2.1/dh2.h.2.c [16, 1, 1]
 declare intvar dh2.h.2.1/dh2.h.2.s.7 [16, 4, 4]
@@ -210,10 +203,9 @@ declare intvar d/dh2.1 [16, 4, 4]
 declare intvar d/dh1 [16, 8, 8]
 declare intvar dh1/dh1.3 [16, 8, 8]
 declare intvar d/dh1.3 [16, 8, 8]
-declare intvar d/dh1.2.5 [16, 1, 1]
-declare intvar d/dh1.2.3.1 [16, 8, 8]
-declare intvar d/dh1.2.3 [16, 1, 1]
-declare intvar d/dh1.2.2 [16]
+declare intvar d/dh1.2.4 [16, 1, 1]
+declare intvar d/dh1.2.2.1 [16, 8, 8]
+declare intvar d/dh1.2.2 [16, 1, 1]
 declare intvar d/dh1.2.1 [16, 8, 8]
 declare intvar dh1.2.1/dh1.2.c [16, 1, 1]
 declare intvar dh1.2.1/dh1.2.s.7 [16, 8, 8]
@@ -244,10 +236,9 @@ declare intvar d/dh1.1 [16, 8, 8]
 declare intvar d/dh1.h [16, 8, 8]
 declare intvar dh1.h/dh1.h.2 [16, 8, 8]
 declare intvar d/dh1.h.2 [16, 8, 8]
-declare intvar d/dh1.h.2.5 [16, 1, 1]
-declare intvar d/dh1.h.2.3.1 [16, 8, 8]
-declare intvar d/dh1.h.2.3 [16, 1, 1]
-declare intvar d/dh1.h.2.2 [16]
+declare intvar d/dh1.h.2.4 [16, 1, 1]
+declare intvar d/dh1.h.2.2.1 [16, 8, 8]
+declare intvar d/dh1.h.2.2 [16, 1, 1]
 declare intvar d/dh1.h.2.1 [16, 8, 8]
 declare intvar dh1.h.2.1/dh1.h.2.c [16, 1, 1]
 declare intvar dh1.h.2.1/dh1.h.2.s.7 [16, 8, 8]
@@ -279,10 +270,9 @@ declare intvar d/dh0.4 [16, 8, 8]
 declare intvar d/dh0 [16, 8, 8]
 declare intvar dh0/dh0.3 [16, 8, 8]
 declare intvar d/dh0.3 [16, 8, 8]
-declare intvar d/dh0.3.5 [16, 1, 1]
-declare intvar d/dh0.3.3.1 [16, 8, 8]
-declare intvar d/dh0.3.3 [16, 1, 1]
-declare intvar d/dh0.3.2 [16]
+declare intvar d/dh0.3.4 [16, 1, 1]
+declare intvar d/dh0.3.2.1 [16, 8, 8]
+declare intvar d/dh0.3.2 [16, 1, 1]
 declare intvar d/dh0.3.1 [16, 8, 8]
 declare intvar dh0.3.1/dh0.3.c [16, 1, 1]
 declare intvar dh0.3.1/dh0.3.s.7 [16, 8, 8]
@@ -344,11 +334,10 @@ define h0.3.s.5 = reshape h0.3.s.4 [16, 1, 1]
 define h0.3.s.6 = add h0.3.s.5 1e-05
 define h0.3.s = sqrt h0.3.s.6
 define h0.3.1 = div h0.3.c h0.3.s
-define h0.3.2 = add g0 1
-define h0.3.3 = reshape h0.3.2 [16, 1, 1]
-define h0.3.4 = mul h0.3.1 h0.3.3
-define h0.3.5 = reshape b0 [16, 1, 1]
-define h0.3 = add h0.3.4 h0.3.5
+define h0.3.2 = reshape g0 [16, 1, 1]
+define h0.3.3 = mul h0.3.1 h0.3.2
+define h0.3.4 = reshape b0 [16, 1, 1]
+define h0.3 = add h0.3.3 h0.3.4
 define h0 = relu h0.3
 define h1.h.1 = conv2d h0 K1 1 1
 define h1.h.2.c.1 = mean h1.h.1 2
@@ -364,11 +353,10 @@ define h1.h.2.s.5 = reshape h1.h.2.s.4 [16, 1, 1]
 define h1.h.2.s.6 = add h1.h.2.s.5 1e-05
 define h1.h.2.s = sqrt h1.h.2.s.6
 define h1.h.2.1 = div h1.h.2.c h1.h.2.s
-define h1.h.2.2 = add g1 1
-define h1.h.2.3 = reshape h1.h.2.2 [16, 1, 1]
-define h1.h.2.4 = mul h1.h.2.1 h1.h.2.3
-define h1.h.2.5 = reshape b1 [16, 1, 1]
-define h1.h.2 = add h1.h.2.4 h1.h.2.5
+define h1.h.2.2 = reshape g1 [16, 1, 1]
+define h1.h.2.3 = mul h1.h.2.1 h1.h.2.2
+define h1.h.2.4 = reshape b1 [16, 1, 1]
+define h1.h.2 = add h1.h.2.3 h1.h.2.4
 define h1.h = relu h1.h.2
 define h1.1 = conv2d h1.h K2 1 1
 define h1.2.c.1 = mean h1.1 2
@@ -384,11 +372,10 @@ define h1.2.s.5 = reshape h1.2.s.4 [16, 1, 1]
 define h1.2.s.6 = add h1.2.s.5 1e-05
 define h1.2.s = sqrt h1.2.s.6
 define h1.2.1 = div h1.2.c h1.2.s
-define h1.2.2 = add g2 1
-define h1.2.3 = reshape h1.2.2 [16, 1, 1]
-define h1.2.4 = mul h1.2.1 h1.2.3
-define h1.2.5 = reshape b2 [16, 1, 1]
-define h1.2 = add h1.2.4 h1.2.5
+define h1.2.2 = reshape g2 [16, 1, 1]
+define h1.2.3 = mul h1.2.1 h1.2.2
+define h1.2.4 = reshape b2 [16, 1, 1]
+define h1.2 = add h1.2.3 h1.2.4
 define h1.3 = add h0 h1.2
 define h1 = relu h1.3
 define h2.1 = maxpool2d h1 2
@@ -406,11 +393,10 @@ define h2.h.2.s.5 = reshape h2.h.2.s.4 [16, 1, 1]
 define h2.h.2.s.6 = add h2.h.2.s.5 1e-05
 define h2.h.2.s = sqrt h2.h.2.s.6
 define h2.h.2.1 = div h2.h.2.c h2.h.2.s
-define h2.h.2.2 = add g3 1
-define h2.h.2.3 = reshape h2.h.2.2 [16, 1, 1]
-define h2.h.2.4 = mul h2.h.2.1 h2.h.2.3
-define h2.h.2.5 = reshape b3 [16, 1, 1]
-define h2.h.2 = add h2.h.2.4 h2.h.2.5
+define h2.h.2.2 = reshape g3 [16, 1, 1]
+define h2.h.2.3 = mul h2.h.2.1 h2.h.2.2
+define h2.h.2.4 = reshape b3 [16, 1, 1]
+define h2.h.2 = add h2.h.2.3 h2.h.2.4
 define h2.h = relu h2.h.2
 define h2.2 = conv2d h2.h K4 1 1
 define h2.3.c.1 = mean h2.2 2
@@ -426,11 +412,10 @@ define h2.3.s.5 = reshape h2.3.s.4 [16, 1, 1]
 define h2.3.s.6 = add h2.3.s.5 1e-05
 define h2.3.s = sqrt h2.3.s.6
 define h2.3.1 = div h2.3.c h2.3.s
-define h2.3.2 = add g4 1
-define h2.3.3 = reshape h2.3.2 [16, 1, 1]
-define h2.3.4 = mul h2.3.1 h2.3.3
-define h2.3.5 = reshape b4 [16, 1, 1]
-define h2.3 = add h2.3.4 h2.3.5
+define h2.3.2 = reshape g4 [16, 1, 1]
+define h2.3.3 = mul h2.3.1 h2.3.2
+define h2.3.4 = reshape b4 [16, 1, 1]
+define h2.3 = add h2.3.3 h2.3.4
 define h2.4 = add h2.1 h2.3
 define h2 = relu h2.4
 define scores.1 = avgpool2d h2 4
@@ -468,18 +453,15 @@ define dh2/dh2.4 = step h2.4
 # h2.4 = add h2.1 h2.3
 define d/dh2.4 = mul d/dh2 dh2/dh2.4
 
-# h2.3.5 = reshape b4 [16, 1, 1]
-define d/dh2.3.5 = sum_like d/dh2.4 h2.3.5
+# h2.3.4 = reshape b4 [16, 1, 1]
+define d/dh2.3.4 = sum_like d/dh2.4 h2.3.4
 
-# h2.3.3 = reshape h2.3.2 [16, 1, 1]
-define d/dh2.3.3.1 = mul d/dh2.4 h2.3.1
-define d/dh2.3.3 = sum_like d/dh2.3.3.1 h2.3.3
-
-# h2.3.2 = add g4 1
-define d/dh2.3.2 = reshape d/dh2.3.3 [16]
+# h2.3.2 = reshape g4 [16, 1, 1]
+define d/dh2.3.2.1 = mul d/dh2.4 h2.3.1
+define d/dh2.3.2 = sum_like d/dh2.3.2.1 h2.3.2
 
 # h2.3.1 = div h2.3.c h2.3.s
-define d/dh2.3.1 = mul d/dh2.4 h2.3.3
+define d/dh2.3.1 = mul d/dh2.4 h2.3.2
 define dh2.3.1/dh2.3.c = div 1 h2.3.s
 define dh2.3.1/dh2.3.s.7 = div h2.3.1 h2.3.s
 define dh2.3.1/dh2.3.s = neg dh2.3.1/dh2.3.s.7
@@ -535,21 +517,18 @@ define d/dh2.2 = add d/dh2.2.1 d/dh2.3.c
 define d/dh2.h = conv2d_image_grad d/dh2.2 K4 h2.h 1 1
 define dh2.h/dh2.h.2 = step h2.h.2
 
-# h2.h.2 = add h2.h.2.4 h2.h.2.5
+# h2.h.2 = add h2.h.2.3 h2.h.2.4
 define d/dh2.h.2 = mul d/dh2.h dh2.h/dh2.h.2
 
-# h2.h.2.5 = reshape b3 [16, 1, 1]
-define d/dh2.h.2.5 = sum_like d/dh2.h.2 h2.h.2.5
+# h2.h.2.4 = reshape b3 [16, 1, 1]
+define d/dh2.h.2.4 = sum_like d/dh2.h.2 h2.h.2.4
 
-# h2.h.2.3 = reshape h2.h.2.2 [16, 1, 1]
-define d/dh2.h.2.3.1 = mul d/dh2.h.2 h2.h.2.1
-define d/dh2.h.2.3 = sum_like d/dh2.h.2.3.1 h2.h.2.3
-
-# h2.h.2.2 = add g3 1
-define d/dh2.h.2.2 = reshape d/dh2.h.2.3 [16]
+# h2.h.2.2 = reshape g3 [16, 1, 1]
+define d/dh2.h.2.2.1 = mul d/dh2.h.2 h2.h.2.1
+define d/dh2.h.2.2 = sum_like d/dh2.h.2.2.1 h2.h.2.2
 
 # h2.h.2.1 = div h2.h.2.c h2.h.2.s
-define d/dh2.h.2.1 = mul d/dh2.h.2 h2.h.2.3
+define d/dh2.h.2.1 = mul d/dh2.h.2 h2.h.2.2
 define dh2.h.2.1/dh2.h.2.c = div 1 h2.h.2.s
 define dh2.h.2.1/dh2.h.2.s.7 = div h2.h.2.1 h2.h.2.s
 define dh2.h.2.1/dh2.h.2.s = neg dh2.h.2.1/dh2.h.2.s.7
@@ -612,18 +591,15 @@ define dh1/dh1.3 = step h1.3
 # h1.3 = add h0 h1.2
 define d/dh1.3 = mul d/dh1 dh1/dh1.3
 
-# h1.2.5 = reshape b2 [16, 1, 1]
-define d/dh1.2.5 = sum_like d/dh1.3 h1.2.5
+# h1.2.4 = reshape b2 [16, 1, 1]
+define d/dh1.2.4 = sum_like d/dh1.3 h1.2.4
 
-# h1.2.3 = reshape h1.2.2 [16, 1, 1]
-define d/dh1.2.3.1 = mul d/dh1.3 h1.2.1
-define d/dh1.2.3 = sum_like d/dh1.2.3.1 h1.2.3
-
-# h1.2.2 = add g2 1
-define d/dh1.2.2 = reshape d/dh1.2.3 [16]
+# h1.2.2 = reshape g2 [16, 1, 1]
+define d/dh1.2.2.1 = mul d/dh1.3 h1.2.1
+define d/dh1.2.2 = sum_like d/dh1.2.2.1 h1.2.2
 
 # h1.2.1 = div h1.2.c h1.2.s
-define d/dh1.2.1 = mul d/dh1.3 h1.2.3
+define d/dh1.2.1 = mul d/dh1.3 h1.2.2
 define dh1.2.1/dh1.2.c = div 1 h1.2.s
 define dh1.2.1/dh1.2.s.7 = div h1.2.1 h1.2.s
 define dh1.2.1/dh1.2.s = neg dh1.2.1/dh1.2.s.7
@@ -679,21 +655,18 @@ define d/dh1.1 = add d/dh1.1.1 d/dh1.2.c
 define d/dh1.h = conv2d_image_grad d/dh1.1 K2 h1.h 1 1
 define dh1.h/dh1.h.2 = step h1.h.2
 
-# h1.h.2 = add h1.h.2.4 h1.h.2.5
+# h1.h.2 = add h1.h.2.3 h1.h.2.4
 define d/dh1.h.2 = mul d/dh1.h dh1.h/dh1.h.2
 
-# h1.h.2.5 = reshape b1 [16, 1, 1]
-define d/dh1.h.2.5 = sum_like d/dh1.h.2 h1.h.2.5
+# h1.h.2.4 = reshape b1 [16, 1, 1]
+define d/dh1.h.2.4 = sum_like d/dh1.h.2 h1.h.2.4
 
-# h1.h.2.3 = reshape h1.h.2.2 [16, 1, 1]
-define d/dh1.h.2.3.1 = mul d/dh1.h.2 h1.h.2.1
-define d/dh1.h.2.3 = sum_like d/dh1.h.2.3.1 h1.h.2.3
-
-# h1.h.2.2 = add g1 1
-define d/dh1.h.2.2 = reshape d/dh1.h.2.3 [16]
+# h1.h.2.2 = reshape g1 [16, 1, 1]
+define d/dh1.h.2.2.1 = mul d/dh1.h.2 h1.h.2.1
+define d/dh1.h.2.2 = sum_like d/dh1.h.2.2.1 h1.h.2.2
 
 # h1.h.2.1 = div h1.h.2.c h1.h.2.s
-define d/dh1.h.2.1 = mul d/dh1.h.2 h1.h.2.3
+define d/dh1.h.2.1 = mul d/dh1.h.2 h1.h.2.2
 define dh1.h.2.1/dh1.h.2.c = div 1 h1.h.2.s
 define dh1.h.2.1/dh1.h.2.s.7 = div h1.h.2.1 h1.h.2.s
 define dh1.h.2.1/dh1.h.2.s = neg dh1.h.2.1/dh1.h.2.s.7
@@ -750,21 +723,18 @@ define d/dh0.4 = conv2d_image_grad d/dh1.h.1 K1 h0 1 1
 define d/dh0 = add d/dh0.4 d/dh1.3
 define dh0/dh0.3 = step h0.3
 
-# h0.3 = add h0.3.4 h0.3.5
+# h0.3 = add h0.3.3 h0.3.4
 define d/dh0.3 = mul d/dh0 dh0/dh0.3
 
-# h0.3.5 = reshape b0 [16, 1, 1]
-define d/dh0.3.5 = sum_like d/dh0.3 h0.3.5
+# h0.3.4 = reshape b0 [16, 1, 1]
+define d/dh0.3.4 = sum_like d/dh0.3 h0.3.4
 
-# h0.3.3 = reshape h0.3.2 [16, 1, 1]
-define d/dh0.3.3.1 = mul d/dh0.3 h0.3.1
-define d/dh0.3.3 = sum_like d/dh0.3.3.1 h0.3.3
-
-# h0.3.2 = add g0 1
-define d/dh0.3.2 = reshape d/dh0.3.3 [16]
+# h0.3.2 = reshape g0 [16, 1, 1]
+define d/dh0.3.2.1 = mul d/dh0.3 h0.3.1
+define d/dh0.3.2 = sum_like d/dh0.3.2.1 h0.3.2
 
 # h0.3.1 = div h0.3.c h0.3.s
-define d/dh0.3.1 = mul d/dh0.3 h0.3.3
+define d/dh0.3.1 = mul d/dh0.3 h0.3.2
 define dh0.3.1/dh0.3.c = div 1 h0.3.s
 define dh0.3.1/dh0.3.s.7 = div h0.3.1 h0.3.s
 define dh0.3.1/dh0.3.s = neg dh0.3.1/dh0.3.s.7
@@ -823,46 +793,46 @@ define d/db = d/dscores
 define d/dW = outer d/dscores scores.2
 
 # weight b4
-define d/db4 = reshape d/dh2.3.5 [16]
+define d/db4 = reshape d/dh2.3.4 [16]
 
 # weight g4
-define d/dg4 = d/dh2.3.2
+define d/dg4 = reshape d/dh2.3.2 [16]
 
 # weight K4
 define d/dK4 = conv2d_kernel_grad d/dh2.2 h2.h K4 1 1
 
 # weight b3
-define d/db3 = reshape d/dh2.h.2.5 [16]
+define d/db3 = reshape d/dh2.h.2.4 [16]
 
 # weight g3
-define d/dg3 = d/dh2.h.2.2
+define d/dg3 = reshape d/dh2.h.2.2 [16]
 
 # weight K3
 define d/dK3 = conv2d_kernel_grad d/dh2.h.1 h2.1 K3 1 1
 
 # weight b2
-define d/db2 = reshape d/dh1.2.5 [16]
+define d/db2 = reshape d/dh1.2.4 [16]
 
 # weight g2
-define d/dg2 = d/dh1.2.2
+define d/dg2 = reshape d/dh1.2.2 [16]
 
 # weight K2
 define d/dK2 = conv2d_kernel_grad d/dh1.1 h1.h K2 1 1
 
 # weight b1
-define d/db1 = reshape d/dh1.h.2.5 [16]
+define d/db1 = reshape d/dh1.h.2.4 [16]
 
 # weight g1
-define d/dg1 = d/dh1.h.2.2
+define d/dg1 = reshape d/dh1.h.2.2 [16]
 
 # weight K1
 define d/dK1 = conv2d_kernel_grad d/dh1.h.1 h0 K1 1 1
 
 # weight b0
-define d/db0 = reshape d/dh0.3.5 [16]
+define d/db0 = reshape d/dh0.3.4 [16]
 
 # weight g0
-define d/dg0 = d/dh0.3.2
+define d/dg0 = reshape d/dh0.3.2 [16]
 
 # weight K0
 define d/dK0 = conv2d_kernel_grad d/dh0.2 h0.1 K0 1 1
