@@ -115,6 +115,7 @@ def test_digits_accuracy(run_cli, tmp_path, name, minimum):
     assert ours >= minimum
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name,minimum", [("lenet_digits", 0.975), ("rnn_digits", 0.96),
                                           ("attention_digits", 0.95), ("vgg_digits", 0.975),
                                           ("resnet_digits", 0.98), ("inception_digits", 0.975),
@@ -168,6 +169,7 @@ def character_baselines(positions) -> tuple[float, float]:
     return -np.mean(np.log2(unigram[after])), -np.mean(np.log2(bigram[before, after]))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name,output,positions", [("charlm", "bits", [16]),
                                                    ("charlm_scan", "bits", list(range(1, 17)))])
 def test_character_language_model_beats_the_bigram(run_cli, tmp_path, name, output, positions):
