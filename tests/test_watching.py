@@ -332,3 +332,24 @@ def test_a_log_that_cannot_be_written_stops_the_run_and_keeps_the_weights(tmp_pa
     assert "the last good weights" in done.stderr and str(tmp_path / "w.txt") in done.stderr
     weights = tenflang.load_weights(str(tmp_path / "w.txt"))
     assert set(weights) == {"w", "b"} and all(np.isfinite(v).all() for v in weights.values())
+
+
+def test_a_gcp_with_val_fraction_reports_the_shape_programs_metrics(tmp_path):
+    """The README's workflow, `tfweightcalc gcp.tf DATA --val-fraction`: the
+    GCP keeps the shape program's metric `correct`, so the epoch lines show
+    `val_correct` with the figures training the shape program shows."""
+    shape, gcp, data = tmp_path / "iris.tf", tmp_path / "gcp.tf", tmp_path / "iris.txt"
+    shape.write_text(CLASSIFIER)
+    tenflang.save_examples(str(data), iris())
+    options = [data, "--batch-size", "30", "--val-fraction", "0.2", "--max-iters", "12",
+               "--tol", "0", "-o", "/dev/null"]
+    (code, _, err), (code2, _, err2) = run_cli_batch([
+        ["tfcompiler", shape, "-o", gcp],
+        ["tfweightcalc", gcp, *options]])
+    assert code == code2 == 0, err + err2
+    code3, _, err3 = run_cli(["tfweightcalc", shape, *options])
+    assert code3 == 0, err3
+    figures = [line.rsplit(" - ", 1)[0] for line in err2.splitlines() if line.startswith("epoch")]
+    assert figures and all(" - val_correct: " in line for line in figures)
+    assert figures == [line.rsplit(" - ", 1)[0] for line in err3.splitlines()
+                       if line.startswith("epoch")]
