@@ -45,6 +45,7 @@ from ..training.signature import signature
 from ..training.optimizers import OPTIMIZERS, SCHEDULES
 from ..training.rescue import CheckpointFailed, keep_weights
 from ..training.watch import EpochLines, Figures, validation_metrics
+from .dtype_hint import float32_hint
 from .train_options import steering_options
 from .train_report import ProgressBar, close, plot_loss, require_matplotlib, summary
 from .common import FiniteFloat, check_outputs, device_option, dtype_option, reports_errors, say
@@ -137,6 +138,8 @@ def tfweightcalc(gcp_file, data_file, out, lr, optimizer, weight_decay, lr_sched
                       **steering)
     gcp, program = gradient_program(gcp_file)
     sig = signature(gcp)
+    if not quiet:
+        hint_float32(gcp, sig)
     if scheduler:
         data = cluster_data(data_file, sig, scheduler, chunk_size, allow_nan)
     else:
@@ -191,6 +194,14 @@ def gradient_program(path: str):
     check(program, shape_program=True)          # tfcompiler's rules for its input
     say(f"{path} is a shape program: compiling it to its GCP first (as tfcompiler does)")
     return compile_gradient(program), program
+
+
+def hint_float32(gcp, sig) -> None:
+    """Once, before training: a network left in float64 by default could
+    train in float32 (tenflang/cli/dtype_hint.py)."""
+    source = click.get_current_context().get_parameter_source("dtype")
+    if source == click.core.ParameterSource.DEFAULT and (hint := float32_hint(gcp, sig.weights)):
+        say(hint)
 
 
 def watchers(cfg, program, data, engine, quiet: bool, logdir):
