@@ -151,7 +151,8 @@ def tfweightcalc(gcp_file, data_file, out, lr, optimizer, weight_decay, lr_sched
     bar = None if quiet or not sys.stderr.isatty() else ProgressBar(max_iters)
     engine = None if scheduler else choose_engine(device)
     worker_device = device_choice(device)[1] if scheduler else None    # named as the user set it
-    watching, board = watchers(cfg, program, data, engine, quiet, logdir)
+    kept = {}       # a cluster run's last validation metrics (ClusterGradients fills it)
+    watching, board = watchers(cfg, program, data, engine, quiet, logdir, kept)
     hooks = combine(bar, watching, checkpoint and Checkpoints(checkpoint_saver(checkpoint, cfg),
                                                               checkpoint_every),
                     Callbacks(should_stop=stop))
@@ -161,7 +162,7 @@ def tfweightcalc(gcp_file, data_file, out, lr, optimizer, weight_decay, lr_sched
                 from ..distributed import cluster as distributed
                 with distributed.connect(scheduler, connect_timeout, stop) as client:
                     source = distributed.ClusterGradients(client, worker_device, allow_nan,
-                                                          sync_every=sync_every)
+                                                          sync_every=sync_every, metrics=kept)
                     result = train(gcp, data, cfg, source, hooks, init=init, resume=resume)
             else:
                 source = LocalGradients(engine)
@@ -204,15 +205,19 @@ def hint_float32(gcp, sig) -> None:
         say(hint)
 
 
-def watchers(cfg, program, data, engine, quiet: bool, logdir):
+def watchers(cfg, program, data, engine, quiet: bool, logdir, kept: dict):
     """(hooks, the TensorBoard hook or None): one line per epoch when stderr
     is no terminal (unless --quiet) and the --logdir log, sharing one
-    `Figures`; the validation means of `program`'s scalar outputs for a
-    local run (`engine` given)."""
+    `Figures`; the validation means of `program`'s scalar outputs, computed
+    here for a local run (`engine` given), on a cluster with the validation
+    loss (into `kept`: the same figures)."""
     lines = not quiet and not sys.stderr.isatty()
     if not (lines or logdir):
         return None, None
-    metrics = engine and validation_metrics(program, data.arrays, cfg, engine)
+    if engine:
+        metrics = validation_metrics(program, data.arrays, cfg, engine)
+    else:
+        metrics = lambda weights, statistics: dict(kept)    # noqa: E731
     figures = Figures(cfg, metrics or None)
     board = None
     if logdir:

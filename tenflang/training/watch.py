@@ -163,10 +163,7 @@ def validation_metrics(program, examples, config, engine: Engine | None = None):
     evaluation mode, `statistics` the population values of the batch
     statistics at `weights` (training/gradients.py)."""
     examples = getattr(examples, "arrays", examples)      # an `Examples` read from a file
-    decls = program.declarations()
-    gradients = {adjoint(n) for n, d in decls.items() if d.kind == "weight"}
-    names = [n for n, d in decls.items() if d.kind == "output" and not d.shape
-             and n not in gradients]
+    decls, names = program.declarations(), metric_names(program)
     n = len(next(iter(examples.values()))) if examples else 0
     _, rows = split(n, config.val_fraction, config.seed)
     if not names or not len(rows):
@@ -184,6 +181,15 @@ def validation_metrics(program, examples, config, engine: Engine | None = None):
         return {name: float(values[name]) for name in names}
     metrics.names = names
     return metrics
+
+
+def metric_names(program) -> list[str]:
+    """The scalar outputs whose validation means an epoch line shows, in
+    declaration order: a GCP's gradient outputs are not among them."""
+    decls = program.declarations()
+    gradients = {adjoint(n) for n, d in decls.items() if d.kind == "weight"}
+    return [n for n, d in decls.items() if d.kind == "output" and not d.shape
+            and n not in gradients]
 
 
 def final_loss(history: list, epoch_iterations: int) -> tuple[float, str]:
