@@ -353,3 +353,17 @@ def test_a_gcp_with_val_fraction_reports_the_shape_programs_metrics(tmp_path):
     assert figures and all(" - val_correct: " in line for line in figures)
     assert figures == [line.rsplit(" - ", 1)[0] for line in err3.splitlines()
                        if line.startswith("epoch")]
+
+
+def test_a_run_of_many_epochs_ending_within_one_shows_its_last_whole_epoch():
+    """301 iterations of 2 per epoch: epoch 150 (iteration 300) is the last
+    whole one, and its line shows although the clock held it back."""
+    cfg = TrainConfig(lr=0.05, max_iters=301, tol=0, batch_size=100)
+    out = io.StringIO()
+    figures = Figures(cfg, clock=itertools.count(0, 0.25).__next__)
+    data = tenflang.load_examples(str(LINEAR_DATA))
+    result = train(sample_gcp("linear_regression.tf"), data, cfg,
+                   hooks=combine(figures, EpochLines(figures=figures, stream=out)))
+    per_epoch = result.epoch_iterations
+    last = epoch_lines(out.getvalue())[-1]
+    assert per_epoch == 2 and int(last.group(3)) == 300

@@ -138,8 +138,10 @@ class EpochLines(Hooks):
     def held_back(self, info, now) -> bool:
         """Whether this epoch's line waits: only in a run of many epochs,
         within `every` seconds of the last line, and not its last epoch."""
-        epochs = math.ceil(self.figures.config.max_iters / info.epoch_iterations)
-        last = info.epoch >= epochs or self.stopping
+        max_iters = self.figures.config.max_iters
+        epochs = math.ceil(max_iters / info.epoch_iterations)
+        # the last whole epoch (a run may end within the next), or early stopping's
+        last = info.iteration + info.epoch_iterations > max_iters or self.stopping
         return (epochs > self.many and self.shown is not None and not last
                 and now - self.shown < self.every)
 
