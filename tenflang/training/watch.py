@@ -18,8 +18,8 @@ them (`EpochLines`, the TensorBoard log of `tensorboard_log`), an `Epoch`:
 `EpochLines` prints an `Epoch` as Keras' `verbose=2` does, one plain line
 per epoch.  Only a run of more than `MANY_EPOCHS` epochs (full-batch
 training, where every iteration is an epoch) is held to at most one line a
-second, so as not to flood a log; its first epoch and its last (the one the
-run ends with, whatever stops it) always show:
+second, so as not to flood a log; its first epoch and its last whole one
+(whatever ends the run) always show:
 
     epoch 3/30 - iteration 30/300 - loss: 0.4321 - val_loss: 0.5012 - val_correct: 0.875 - 1.2 s
 
