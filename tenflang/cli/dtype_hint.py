@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 
-from ..lang.ast import Define
+from tenflang.lang.syntax_tree import Define
 
 NETWORK_PARAMETERS = 100_000    # from here a model is a network whatever its ops
 NETWORK_OPS = frozenset({"conv2d"})
