@@ -295,3 +295,49 @@ def test_estimator_issues_training_warnings():
         tenflang.Estimator(program, max_iters=3, tol=0).fit(np.ones(4), np.ones(4))
     assert [str(w.message).split("'")[1] for w in caught] == ["a", "v"]
     assert "is still 0 after 3 iterations" in str(caught[0].message)
+
+
+# every optimiser setting the command line has, as keywords: (Estimator keywords)
+OPTIMISER_SETTINGS = [
+    {"optimizer": "rmsprop", "lr": 0.01, "momentum": 0.5, "eps": 1e-6},
+    {"optimizer": "adagrad", "lr": 0.3, "eps": 1e-9, "weight_decay": 0.01},
+    {"optimizer": "momentum", "momentum": 0.8, "nesterov": True, "clip_norm": 0.5},
+    {"optimizer": "adam", "lr": 0.05, "betas": (0.8, 0.99), "eps": 1e-7, "freeze": ("b",)},
+    {"lr_schedule": "step", "lr_step": 5, "lr_gamma": 0.5, "batch_size": 8, "seed": 3},
+    {"optimizer": "adam", "lr_schedule": "warmup-cosine", "warmup": 4, "batch_size": 16},
+    {"lr_schedule": "cosine", "val_fraction": 0.25, "patience": 3},
+]
+
+
+def as_options(settings: dict) -> list[str]:
+    """`tfweightcalc`'s options for Estimator keywords (`--lr-step 5`, `--betas 0.8,0.99`)."""
+    options = []
+    for name, value in settings.items():
+        option = "--" + name.replace("_", "-")
+        if value is True:
+            options.append(option)
+        elif isinstance(value, tuple):
+            options += [option, ",".join(map(str, value))]
+        else:
+            options += [option, str(value)]
+    return options
+
+
+def test_the_estimator_takes_every_optimiser_setting_and_matches_tfweightcalc_bit_for_bit(
+        tmp_path):
+    """Each setting of the command line as a keyword: the weights are
+    tfweightcalc's, to the bit, on the same data."""
+    from support.commands import run_cli_batch
+    d = data(48)
+    tenflang.save_examples(str(tmp_path / "data.npz"), d)
+    common = {"max_iters": 20, "tol": 0}
+    runs = run_cli_batch([["tfweightcalc", LINEAR, tmp_path / "data.npz", "--quiet", "-o",
+                           tmp_path / f"{k}.npz", *as_options(common | settings)]
+                          for k, settings in enumerate(OPTIMISER_SETTINGS)])
+    assert all(code == 0 for code, _, _ in runs), runs
+    for k, settings in enumerate(OPTIMISER_SETTINGS):
+        model = tenflang.Estimator(LINEAR, **common, **settings).fit(d["x"], d["y"])
+        want = tenflang.load_weights(str(tmp_path / f"{k}.npz"))
+        assert set(model.weights_) == set(want), settings
+        for name, value in want.items():
+            assert np.array_equal(model.weights_[name], value), (settings, name)

@@ -225,3 +225,25 @@ def test_predict_never_returns_null():
     model = tenflang.Estimator(classifier(64, 10).program, max_iters=1)
     model.fit(X[:50], {"label": y[:50].astype(float)})
     assert model.predict(X[:5]).shape == (5, 10)
+
+
+def test_optimiser_settings_match_tfweightcalc_bit_for_bit(tmp_path):
+    """rmsprop with momentum, clipping and a warm-up: the Classifier's weights
+    are those tfweightcalc learns from the same examples, to the bit."""
+    from support.commands import run_cli
+    X, y = digits()
+    X, y = X[:200], y[:200]
+    program = tmp_path / "softmax.tf"
+    program.write_text(SOFTMAX.format(n=64, k=10))
+    tenflang.save_examples(str(tmp_path / "digits.npz"), {"x": X, "label": y.astype(float)})
+    settings = dict(optimizer="rmsprop", lr=0.01, momentum=0.5, eps=1e-7, clip_norm=1.0,
+                    lr_schedule="warmup-cosine", warmup=3, batch_size=32, max_iters=12, tol=0)
+    code, _, err = run_cli(["tfweightcalc", program, tmp_path / "digits.npz", "--quiet",
+                            "--optimizer", "rmsprop", "--lr", "0.01", "--momentum", "0.5",
+                            "--eps", "1e-7", "--clip-norm", "1.0", "--lr-schedule",
+                            "warmup-cosine", "--warmup", "3", "--batch-size", "32",
+                            "--max-iters", "12", "--tol", "0", "-o", tmp_path / "w.npz"])
+    assert code == 0, err
+    model = tenflang.Classifier(str(program), output="scores", **settings).fit(X, y)
+    want = tenflang.load_weights(str(tmp_path / "w.npz"))
+    assert all(np.array_equal(model.weights_[n], w) for n, w in want.items())

@@ -470,6 +470,38 @@ def test_cli_local_cluster_matches_the_single_process_run(files, tmp_path):
     assert (tmp_path / "ck.npz").exists()
 
 
+SOFTMAX_WITH_ACCURACY = """declare input x [64]
+declare exp_output y [10]
+declare weight W [10, 64]
+declare weight b [10]
+declare intvar scores [10]
+declare output correct
+declare loss xent
+define scores = add (matmul W x) b
+define xent = neg (dot (log_softmax scores) y)
+define correct = equal (argmax scores) (argmax y)
+"""
+
+
+def test_cli_epoch_lines_on_a_cluster_show_the_local_runs_metrics(tmp_path):
+    """A GCP with a metric (`correct`) trained with --val-fraction: the
+    cluster's epoch lines show val_correct with the local run's figures (one
+    chunk: the same validation rows)."""
+    gcp, data = tmp_path / "gcp.tf", tmp_path / "digits.npz"
+    gcp.write_text(tenflang.print_program(tenflang.compile_gradient(
+        tenflang.parse(SOFTMAX_WITH_ACCURACY, "softmax.tf", shape_program=True))))
+    vectors.save_examples(str(data), vectors.load_examples(
+        str(SAMPLES_DIR / "digits_train.txt")).arrays)
+    args = ["--val-fraction", "0.2", "--max-iters", "4", "--tol", "0", "-o", "/dev/null"]
+    runs = [cli("tfweightcalc", gcp, data, *args),
+            cli("tfweightcalc", gcp, data, "--scheduler", "local:1", *args)]
+    assert all(code == 0 for code, *_ in runs), runs
+    lines = [[line.rsplit(" - ", 1)[0] for line in err.splitlines() if line.startswith("epoch")]
+             for _, _, err, _ in runs]
+    assert len(lines[0]) == 4 and all(" - val_correct: " in line for line in lines[0])
+    assert lines[1] == lines[0]
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -19,6 +19,7 @@ import json
 import os
 import re
 import subprocess
+import sys
 import zlib
 
 import numpy as np
@@ -219,12 +220,12 @@ def test_model_has_names_dynamic_batch_opset_and_initializers():
     assert dims[0].dim_param == "N" and dims[1].dim_value == 64
     assert {i.name for i in graph.initializer} == {"W1", "b1", "W2", "b2"}
     assert model.opset_import[0].version == DEFAULT_OPSET
-    assert graph.input[0].type.tensor_type.elem_type == onnx.TensorProto.DOUBLE
+    assert graph.input[0].type.tensor_type.elem_type == onnx.TensorProto.FLOAT   # by default
     ops_used = [n.op_type for n in graph.node]
     assert "Softmax" not in ops_used and "LogSoftmax" not in ops_used   # not in the forward part
     for batch in (1, 7):                                               # N is dynamic
         x = np.random.default_rng(batch).uniform(0, 1, (batch, 64))
-        assert run_model(model, {"x": x}, "float64")["scores"].shape == (batch, 10)
+        assert run_model(model, {"x": x}, "float32")["scores"].shape == (batch, 10)
 
 
 def test_an_output_that_does_not_vary_per_example_has_n_rows():
@@ -242,7 +243,7 @@ def test_other_opsets(opset):
         pytest.skip(f"the installed onnx knows opsets up to {onnx.defs.onnx_opset_version()}")
     program = parse_file(str(MLP))
     weights = random_weights(program)
-    model = export_model(program, weights, opset=opset)
+    model = export_model(program, weights, dtype="float64", opset=opset)
     assert model.opset_import[0].version == opset
     x = np.random.default_rng(0).uniform(0, 1, (5, 64))
     assert_close(run_model(model, {"x": x}, "float64")["scores"],
@@ -313,17 +314,79 @@ def mlp_weights(tmp_path_factory):
     return path
 
 
-def test_verify_prints_the_error_per_output(run_cli, mlp_weights, tmp_path):
+@pytest.mark.parametrize("dtype, options, bound", [("float32", [], 1e-5),
+                                                    ("float64", ["--dtype", "float64"], 1e-12)])
+def test_verify_prints_the_error_per_output(run_cli, mlp_weights, tmp_path, dtype, options,
+                                            bound):
+    """float32 by default, float64 on request; the error is the dtype's."""
     model = tmp_path / "mlp.onnx"
     code, out, err = run_cli(["tenflang", "export", MLP, mlp_weights, "-o", model, "--verify",
-                              SAMPLES_DIR / "digits_test.txt", "--with-loss"])
+                              SAMPLES_DIR / "digits_test.txt", "--with-loss", *options])
     assert code == 0, err
     lines = out.splitlines()
     assert [line.split(":")[0] for line in lines] == ["scores", "xent"]
     errors = [float(line.split("max relative error ")[1].split()[0]) for line in lines]
-    assert all(e <= 1e-12 for e in errors) and "over 360 examples" in lines[0]
+    assert all(e <= bound for e in errors) and "over 360 examples" in lines[0]
     assert "inputs x [N, 64], y [N, 10]" in err and f"opset {DEFAULT_OPSET}" in err
-    onnx.checker.check_model(onnx.load(str(model)), full_check=True)
+    loaded = onnx.load(str(model))
+    onnx.checker.check_model(loaded, full_check=True)
+    elem = onnx.helper.np_dtype_to_tensor_dtype(np.dtype(dtype))
+    assert {i.type.tensor_type.elem_type for i in loaded.graph.input} == {elem}
+
+
+def test_the_tolerance_of_verify_follows_the_dtype():
+    from tenflang.export import TOLERANCE
+    assert TOLERANCE["float32"] > 1e-6 > 1e-8 > TOLERANCE["float64"]
+
+
+INDEXED = """declare input tokens [3]
+declare exp_output label
+declare weight E [5, 4]
+declare weight W [2, 4]
+declare intvar h [4]
+declare output scores [2]
+declare loss xent
+define h = mean (take E tokens) 0
+define scores = matmul W (mul h (dropout_mask h 0.3))
+define xent = neg (dot (log_softmax scores) (one_hot label 2))
+"""
+
+ONNXRUNTIME_AS_A_USER = """
+import sys
+import numpy as np
+import onnxruntime
+session = onnxruntime.InferenceSession(sys.argv[1])
+print(sorted((i.name, i.type) for i in session.get_inputs()))
+tokens = np.array([[0, 4, 2], [1, 1, 3]], np.int64)
+feeds = {"tokens": tokens, "label": np.array([1, 0], np.int64)}
+scores, xent = session.run(["scores", "xent"], feeds)
+print(scores.dtype, xent.dtype, scores.shape)
+"""
+
+
+def test_an_exported_model_takes_float32_and_int64_indices_without_warnings(run_cli,
+                                                                               tmp_path):
+    """take's indices and one_hot's labels are int64 inputs, the floats
+    float32, and no initializer is left unused (dropout's rate): onnxruntime,
+    at its default log level, loads and runs it without a word."""
+    program, weights = tmp_path / "indexed.tf", tmp_path / "w.npz"
+    program.write_text(INDEXED)
+    rng = np.random.default_rng(0)
+    save_weights(str(weights), {"E": rng.normal(size=(5, 4)), "W": rng.normal(size=(2, 4))})
+    data = tmp_path / "data.txt"
+    data.write_text("{tokens: [0, 4, 2], label: 1}\n{tokens: [1, 1, 3], label: 0}\n")
+    code, _, err = run_cli(["tenflang", "export", program, weights, "-o", tmp_path / "m.onnx",
+                            "--with-loss", "--verify", data])
+    assert code == 0, err
+    model = onnx.load(str(tmp_path / "m.onnx"))
+    used = {name for node in model.graph.node for name in node.input}
+    assert {i.name for i in model.graph.initializer} <= used
+    (tmp_path / "run.py").write_text(ONNXRUNTIME_AS_A_USER)
+    done = subprocess.run([sys.executable, tmp_path / "run.py", tmp_path / "m.onnx"],
+                          capture_output=True, text=True, env=cli_env())
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert done.stdout.splitlines() == [
+        "[('label', 'tensor(int64)'), ('tokens', 'tensor(int64)')]", "float32 float32 (2, 2)"]
 
 
 def invoke(args):

@@ -458,3 +458,39 @@ def test_the_loss_and_norm_on_the_host_are_the_devices_floats(dtype):
     assert loss_and_norm(loss, grads, np) == on_device
     assert on_device[0] == float(loss) and on_device[1] == pytest.approx(
         np.sqrt(sum((g.astype(float) ** 2).sum() for g in grads.values())), rel=1e-6)
+
+
+# ---------------------------------------------------------------- the float32 hint
+
+WIDE = """declare input x [256]
+declare exp_output y [400]
+declare weight W [400, 256]
+declare intvar d [400]
+declare loss L
+define d = sub (matmul W x) y
+define L = dot d d
+"""
+FLOAT32_HINT = "add --dtype float32 to train it as PyTorch does"
+
+
+def test_a_network_in_float64_by_default_gets_the_float32_hint_once(tmp_path):
+    """A convolution, or 100 000 parameters or more: one note on how to run in
+    float32 and what it gains; none when --dtype is given or for a small model."""
+    from support.commands import run_cli_batch
+    (tmp_path / "wide.tf").write_text(WIDE)
+    rng = np.random.default_rng(0)
+    tenflang.save_examples(str(tmp_path / "wide.npz"), {"x": rng.normal(size=(4, 256)),
+                                                        "y": rng.normal(size=(4, 400))})
+    lenet = [SAMPLES_DIR / "lenet_digits.tf", SAMPLES_DIR / "digit_images_train.txt"]
+    common = ["--max-iters", "1", "-o", "/dev/null"]
+    runs = run_cli_batch([["tenflang", "train", *lenet, *common],
+                          ["tenflang", "train", tmp_path / "wide.tf", tmp_path / "wide.npz",
+                           *common],
+                          ["tenflang", "train", *lenet, *common, "--dtype", "float64"],
+                          ["tenflang", "train", SAMPLES_DIR / "linear_regression.tf",
+                           SAMPLES_DIR / "linear_train.txt", *common]])
+    assert all(code == 0 for code, _, _ in runs), runs
+    hints = [[line for line in err.splitlines() if FLOAT32_HINT in line] for _, _, err in runs]
+    assert [len(h) for h in hints] == [1, 1, 0, 0]
+    assert hints[0][0].startswith("note: a convolutional network trains in float64, the default")
+    assert hints[1][0].startswith("note: a network of 102,400 parameters trains in float64")

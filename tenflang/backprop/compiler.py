@@ -6,7 +6,13 @@
 `level=0` is the original design's literal algorithm: an adjoint for every node and a
 local partial for every operand, inputs included.  `level=1` (the default)
 sweeps only the nodes between the weights and the losses, then simplifies
-(see `simplify`).  Both give the same gradients.
+(see `simplify`).  Both give the same gradients.  At both levels a scalar
+output of the shape program that its losses are not computed from (a metric
+such as `correct = equal (argmax scores) label`) stays an `output` of the GCP
+with what it is computed from, so that training a GCP reports its validation
+mean as training the shape program does; training computes only the
+gradients and losses (an output on the loss's path, as `o` in the original
+design's example, becomes an intvar).
 
 `verify=True` (the default) checks the GCP as any program is checked, which
 proves the compiler wrote a valid program and remembers its shapes for the
@@ -54,9 +60,19 @@ def sweep_and_assemble(program: Program, level: int) -> Program:
         missing = sweep.simplifier.block(missing)
     blocks = sweep.blocks + ([(Comment("weights no loss depends on: gradient zero"), missing)]
                              if missing else [])
+    metrics = metric_outputs(program, shapes, losses)
     if level >= 1:
-        forward, blocks = remove_dead(forward, blocks, outputs | set(losses))
-    return assemble(program, sweep.shapes, forward, blocks, outputs)
+        forward, blocks = remove_dead(forward, blocks, outputs | set(losses) | metrics)
+    return assemble(program, sweep.shapes, forward, blocks, outputs, metrics)
+
+
+def metric_outputs(program: Program, shapes: dict, losses: list[str]) -> set[str]:
+    """The shape program's defined scalar outputs that its `losses` are not
+    computed from: its metrics."""
+    defined = {d.name for d in program.definitions()}
+    used = computed_from(program.definitions(), losses)
+    return {n for n, d in program.declarations().items()
+            if d.kind == "output" and not shapes[n] and n in defined and n not in used}
 
 
 def relevant_nodes(graph, rules, weights, losses) -> set[str]:

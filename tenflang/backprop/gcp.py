@@ -4,9 +4,10 @@ Layout, like the original design's example: every declaration first (the shape
 program's, retyped, then the new names in definition order), then the shape
 program's definitions, then one commented block per node of the reverse
 sweep.  Retyping: input and exp_output become input; weight and loss stay;
-intvar and output become intvar; each weight's `d/dw` is an output.  Every
-declaration carries its shape (scalars omit `[]`); a weight keeps its
-initialiser (`init ...`), which tfweightcalc reads from the GCP.
+intvar and output become intvar, but for the scalar outputs (metrics, which
+stay outputs); each weight's `d/dw` is an output.  Every declaration carries
+its shape (scalars omit `[]`); a weight keeps its initialiser (`init ...`),
+which tfweightcalc reads from the GCP.
 """
 from __future__ import annotations
 
@@ -23,13 +24,15 @@ def declaration(kind: str, name: str, shape, init=None) -> Declare:
 
 
 def assemble(program: Program, shapes: dict, forward: list[Define],
-             blocks: list[tuple[Comment | None, list[Define]]], outputs: set[str]) -> Program:
+             blocks: list[tuple[Comment | None, list[Define]]], outputs: set[str],
+             metrics: frozenset | set = frozenset()) -> Program:
     """The GCP as a syntax tree; `forward` and `blocks` hold only what is kept
     (a block that was empty from the start has no title: it is never written).
     The sweep's names are fresh (never the program's), so each backward line
     adds its own declaration."""
     defined = {d.name for d in forward}
-    header = [declaration(RETYPE[d.kind], d.name, shapes[d.name], d.init)
+    header = [declaration("output" if d.name in metrics else RETYPE[d.kind], d.name,
+                          shapes[d.name], d.init)
               for d in program.declarations().values()
               if d.kind in ALWAYS_DECLARED or d.name in defined]
     header += [declaration("output" if d.name in outputs else "intvar", d.name, shapes[d.name])

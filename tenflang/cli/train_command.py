@@ -44,6 +44,7 @@ from ..training.signature import gradient_outputs, signature
 from ..training.optimizers import OPTIMIZERS, SCHEDULES
 from ..training.rescue import CheckpointFailed, keep_weights
 from ..training.watch import EpochLines, Figures, validation_metrics
+from .dtype_hint import float32_hint
 from .train_options import steering_options
 from .train_report import (ProgressBar, close, plot_loss, require_matplotlib,
                            command_start, summary)
@@ -138,6 +139,8 @@ def tfweightcalc(gcp_file, data_file, out, lr, optimizer, weight_decay, lr_sched
                       **steering)
     gcp, program = gradient_program(gcp_file)
     sig = signature(gcp)
+    if not quiet:
+        hint_float32(gcp, sig)
     if scheduler is not None:          # '' is a bad address, not "no scheduler"
         data = cluster_data(data_file, sig, scheduler, chunk_size, allow_nan)
     else:
@@ -149,7 +152,8 @@ def tfweightcalc(gcp_file, data_file, out, lr, optimizer, weight_decay, lr_sched
     bar = None if quiet or not sys.stderr.isatty() else ProgressBar(max_iters)
     engine = None if scheduler else choose_engine(device)
     worker_device = device_choice(device)[1] if scheduler else None    # named as the user set it
-    watching, board = watchers(cfg, program, data, engine, quiet, logdir)
+    kept = {}       # a cluster run's last validation metrics (ClusterGradients fills it)
+    watching, board = watchers(cfg, program, data, engine, quiet, logdir, kept)
     hooks = combine(bar, watching, checkpoint and Checkpoints(checkpoint_saver(checkpoint, cfg),
                                                               checkpoint_every),
                     Callbacks(should_stop=stop))
@@ -159,7 +163,7 @@ def tfweightcalc(gcp_file, data_file, out, lr, optimizer, weight_decay, lr_sched
                 from ..distributed import cluster as distributed
                 with distributed.connect(scheduler, connect_timeout, stop) as client:
                     source = distributed.ClusterGradients(client, worker_device, allow_nan,
-                                                          sync_every=sync_every)
+                                                          sync_every=sync_every, metrics=kept)
                     result = train(gcp, data, cfg, source, hooks, init=init, resume=resume)
             else:
                 source = LocalGradients(engine)
@@ -192,15 +196,27 @@ def gradient_program(path: str):
     return compile_gradient(program), program
 
 
-def watchers(cfg, program, data, engine, quiet: bool, logdir):
+def hint_float32(gcp, sig) -> None:
+    """Once, before training: a network left in float64 by default could
+    train in float32 (tenflang/cli/dtype_hint.py)."""
+    source = click.get_current_context().get_parameter_source("dtype")
+    if source == click.core.ParameterSource.DEFAULT and (hint := float32_hint(gcp, sig.weights)):
+        say(hint)
+
+
+def watchers(cfg, program, data, engine, quiet: bool, logdir, kept: dict):
     """(hooks, the TensorBoard hook or None): one line per epoch when stderr
     is no terminal (unless --quiet) and the --logdir log, sharing one
-    `Figures`; the validation means of `program`'s scalar outputs for a
-    local run (`engine` given)."""
+    `Figures`; the validation means of `program`'s scalar outputs, computed
+    here for a local run (`engine` given), on a cluster with the validation
+    loss (into `kept`: the same figures)."""
     lines = not quiet and not sys.stderr.isatty()
     if not (lines or logdir):
         return None, None
-    metrics = engine and validation_metrics(program, data.arrays, cfg, engine)
+    if engine:
+        metrics = validation_metrics(program, data.arrays, cfg, engine)
+    else:
+        metrics = lambda weights, statistics: dict(kept)    # noqa: E731
     figures = Figures(cfg, metrics or None)
     board = None
     if logdir:

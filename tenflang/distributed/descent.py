@@ -21,6 +21,9 @@ tree, errors).  Here:
   steps (`dask_gradient`) sum one step's gradient; local steps
   (`dask_rounds`, `--sync-every K`) let every chunk take K optimizer steps
   alone and average the weights and optimizer slots.
+* The validation loss is one round too, its tasks summing the GCP's metrics
+  (`correct`) with it: `ClusterGradients.metrics` gives their means, the
+  figures a local run's epoch lines show.
 * A round that fails because the cluster lost a worker is run again
   (`retrying`): every task is a pure function of its arguments, so the rerun
   gives the same bits.
@@ -293,14 +296,17 @@ def cluster_population(client, gcp: Program, parts: list, cfg: TrainConfig, wait
 
 
 def validation_loss(client, gcp: Program, val: list, weights: dict, statistics: dict,
-                    cfg: TrainConfig, waiting) -> float:
+                    cfg: TrainConfig, waiting, metrics: dict) -> float:
     """Mean over the held-out rows of the sum of the losses, in evaluation mode
-    with the population values `statistics` (training/gradients.py)."""
+    with the population values `statistics` (training/gradients.py); the
+    means of the GCP's metrics, taken in the same tasks, go into `metrics`."""
     round_ = (*gcp_text(gcp), on_host(weights, cfg.dtype), on_host(statistics, cfg.dtype),
               cfg.dtype)
     total = retrying(client, lambda: tree_sum(client, [client.submit(validation_sums, f, round_,
                                                                      pure=False) for f in val],
                                               waiting), waiting)
+    metrics.clear()
+    metrics.update({name: float(v) / total["rows"] for name, v in total["grads"].items()})
     return total["loss"] / total["rows"]
 
 
@@ -335,9 +341,17 @@ class ClusterGradients:
     xp = np      # the weights stay in host memory between rounds
 
     def __init__(self, client, device: str = "auto", allow_nan: bool = False,
-                 worker_timeout: float = 60.0, sync_every: int | None = None):
+                 worker_timeout: float = 60.0, sync_every: int | None = None,
+                 metrics: dict | None = None):
         self.client, self.device, self.allow_nan = client, device, allow_nan
         self.worker_timeout, self.sync_every = worker_timeout, sync_every
+        self.kept = {} if metrics is None else metrics     # the last validation's metrics
+
+    def metrics(self, weights: dict, statistics: dict) -> dict:
+        """The validation means of the GCP's metrics at the last validation
+        (taken with the validation loss), as `watch.validation_metrics` gives
+        them for a local run: `Figures` asks right after each validation."""
+        return dict(self.kept)
 
     @contextlib.contextmanager
     def open(self, gcp: Program, sig, data: Dataset, cfg: TrainConfig, hooks, state: State):
@@ -352,7 +366,7 @@ class ClusterGradients:
             rounds = self.sync_every and dask_rounds(client, gcp, parts, cfg, self.sync_every,
                                                      waiting)
             validate = val and functools.partial(validation_loss, client, gcp, val, cfg=cfg,
-                                                 waiting=waiting)
+                                                 waiting=waiting, metrics=self.kept)
             stopping = functools.partial(stops_within_the_loop, state=state)
             yield Descent(stopping(dask_gradient(client, gcp, parts, cfg, waiting)),
                           lambda iteration: None, np, epoch_iterations(n_train, cfg.batch_size),

@@ -46,6 +46,7 @@ from ..training.signature import signature
 from ..training.state import State
 from ..training.optimizers import step
 from ..training.sampling import chunk_batch, chunk_split
+from ..training.watch import metric_names
 
 _PLANS = {}       # GCP digest -> (plan, signature), per worker process
 _PROGRAM = {}     # the GCP last parsed: its digest and program
@@ -169,15 +170,19 @@ def local_steps(chunk: dict, round_: tuple, sample, count: int, first: int = 0) 
 def validation_sums(chunk: dict, round_: tuple) -> dict:
     """The sum of the losses over the chunk's held-out examples, in evaluation
     mode, from `round_` (digest, text, weights, the population values of the
-    batch statistics, dtype); in `add_sums`' form."""
+    batch statistics, dtype); in `add_sums`' form, the sums of the GCP's
+    metrics (`watch.metric_names`: what a local run's epoch lines show) as
+    its "grads"."""
     digest, text, weights, statistics, dtype = round_
     program = program_for(digest, text)
     sig = signature(program)
-    plan = make_plan(program, set(sig.inputs) | set(weights) | set(statistics), list(sig.losses))
+    metrics = metric_names(program)
+    plan = make_plan(program, set(sig.inputs) | set(weights) | set(statistics),
+                     [*sig.losses, *metrics])
     values = Engine(module_of(chunk)).run(plan, {**chunk, **weights, **statistics}, dtype=dtype,
                                           reduce=Reduction.SUM, mode=EVALUATION)
     return {"rows": rows_of(chunk), "loss": sum(float(values[name]) for name in sig.losses),
-            "grads": {}}
+            "grads": {name: np.asarray(float(values[name])) for name in metrics}}
 
 
 def statistic_sums(chunk: dict, round_: tuple, level: int) -> dict:

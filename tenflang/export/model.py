@@ -1,13 +1,15 @@
 """A shape program's forward part, with its trained weights, as an ONNX model.
 
-    model = export_model(program, weights, dtype="float64", with_loss=False)
+    model = export_model(program, weights, dtype="float32", with_loss=False)
 
 The forward part is the lines that lead to the program's `output` variables
 (with `with_loss`, to its losses too); without `with_loss`, an output that
 needs an exp_output (an accuracy) is left out, unless no output is left.  Graph inputs are the program's
 `input`s (with `with_loss`, its `exp_output`s too), every one of them, used or
 not, as `tfevaluate` asks for them all; each has a leading dynamic dimension
-`N`, the example axis.  Weights the forward part uses are initializers (never
+`N`, the example axis; floats are `dtype` (float32 by default, as deployed
+models are; float64 on request), and an input read as an index (`take`'s
+indices, `one_hot`'s labels: `checks.data_indices`) is int64.  Weights the forward part uses are initializers (never
 graph inputs, so runtimes fold them as constants), and so are the population
 values of its batch statistics (`weights` holds them too, as a weights file
 does): the model is in evaluation mode, `dropout_mask` is 1.  Outputs keep their
@@ -30,7 +32,7 @@ from tenflang.base.errors import Location, TenflangError, text_of_path
 from tenflang.interp.planning.plan import make_plan
 from tenflang.interp.runtime.population import missing_statistic
 from tenflang.lang.syntax_tree import DeclKind, Num, Program
-from tenflang.lang.checks import check
+from tenflang.lang.checks import check, data_indices
 from tenflang.lang.diagnostics import error_at
 from tenflang.ops.onnx_forms.graph_builder import Builder, Value
 from tenflang.ops.onnx_forms.onnx_graph import NOT_EXPORTABLE, ONNX_OPS, result_is_batched
@@ -49,7 +51,7 @@ def require(module: str):
                             "pip install 'tenflang[onnx]'") from None
 
 
-def export_model(program: Program, weights: dict, dtype: str = "float64",
+def export_model(program: Program, weights: dict, dtype: str = "float32",
                  with_loss: bool = False, opset: int = DEFAULT_OPSET):
     """The ONNX ModelProto of `program`'s forward part (checked with full_check)."""
     onnx = require("onnx")
@@ -63,7 +65,8 @@ def export_model(program: Program, weights: dict, dtype: str = "float64",
     outputs = list(plan.results)
     b = Builder(onnx, dtype)
     b.taken.update(inputs)
-    values = {n: Value(n, shapes[n], True) for n in inputs}
+    integers = [n for n in data_indices(program) if n in inputs]
+    values = {n: graph_input(b, n, shapes[n], n in integers) for n in inputs}
     defines = {d.name: d for d in program.definitions()}
     for step in plan.steps:
         define = defines[step.target]
@@ -75,9 +78,10 @@ def export_model(program: Program, weights: dict, dtype: str = "float64",
             result, batched = per_example(b, result, inputs), True
         b.finish(result)
         values[define.name] = Value(define.name, shapes[define.name], batched)
+    b.prune(outputs)
     graph = onnx.helper.make_graph(
         b.nodes, program_name(program),
-        [tensor_info(b, n, shapes[n], True) for n in inputs],
+        [tensor_info(b, n, shapes[n], True, n in integers) for n in inputs],
         [tensor_info(b, n, shapes[n], bool(inputs)) for n in outputs],
         initializer=list(b.initializers.values()),
         doc_string=f"The forward part of {text_of_path(program.filename)}, exported by "
@@ -169,9 +173,19 @@ def per_example(b: Builder, result: str, inputs: list[str]) -> str:
     return b.node("Expand", [result, b.node("Concat", [n, b.ints(b.shape)], axis=0)])
 
 
-def tensor_info(b: Builder, name: str, shape, batched: bool):
+def graph_input(b: Builder, name: str, shape, integer: bool) -> Value:
+    """The Value of graph input `name`; an int64 one (an index) is read as
+    a float through a cast, which `prune` drops where nothing reads it."""
+    if not integer:
+        return Value(name, shape, True)
+    b.start(name, shape)
+    return Value(b.node("Cast", [name], to=b.elem), shape, True, integer=name)
+
+
+def tensor_info(b: Builder, name: str, shape, batched: bool, integer: bool = False):
     dims = [BATCH if batched else 1] + list(shape)
-    return b.onnx.helper.make_tensor_value_info(name, b.elem, dims)
+    elem = b.onnx.TensorProto.INT64 if integer else b.elem
+    return b.onnx.helper.make_tensor_value_info(name, elem, dims)
 
 
 

@@ -20,6 +20,7 @@ from ..interp import evaluate
 from .model import require
 
 TOLERANCE = {"float64": 1e-9, "float32": 1e-4}
+INPUT_TYPES = {"tensor(int64)": np.int64}    # an index input; the others take the model's float
 
 
 @frozen
@@ -36,7 +37,8 @@ def run_model(model, examples: dict, dtype: str) -> dict[str, np.ndarray]:
     options.log_severity_level = 3          # its warnings are not the user's business
     session = ort.InferenceSession(model.SerializeToString(), options,
                                    providers=["CPUExecutionProvider"])
-    feeds = {i.name: np.asarray(examples[i.name], dtype) for i in session.get_inputs()}
+    feeds = {i.name: np.asarray(examples[i.name], INPUT_TYPES.get(i.type, dtype))
+             for i in session.get_inputs()}
     names = [o.name for o in session.get_outputs()]
     return dict(zip(names, session.run(names, feeds)))
 

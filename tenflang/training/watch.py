@@ -15,8 +15,11 @@ them (`EpochLines`, the TensorBoard log of `tensorboard_log`), an `Epoch`:
   accuracy for `define correct = equal (argmax scores) label`);
 * `seconds` since the run (or this resumed part of it) started.
 
-`EpochLines` prints an `Epoch` as Keras' `verbose=2` does, one plain line,
-at most one a second (the first epoch's always shows):
+`EpochLines` prints an `Epoch` as Keras' `verbose=2` does, one plain line
+per epoch.  Only a run of more than `MANY_EPOCHS` epochs (full-batch
+training, where every iteration is an epoch) is held to at most one line a
+second, so as not to flood a log; its first epoch and its last whole one
+(whatever ends the run) always show:
 
     epoch 3/30 - iteration 30/300 - loss: 0.4321 - val_loss: 0.5012 - val_correct: 0.875 - 1.2 s
 
@@ -43,7 +46,8 @@ from .gradients import to_device
 from .hooks import Hooks
 from .sampling import split
 
-EVERY = 1.0     # seconds between two epoch lines at least
+EVERY = 1.0         # seconds between two epoch lines at least, in a run of many epochs
+MANY_EPOCHS = 100   # a run of at most this many epochs prints every one
 
 
 @frozen
@@ -100,30 +104,55 @@ def epoch_line(e: Epoch) -> str:
 
 
 class EpochLines(Hooks):
-    """One line per epoch on `stream` (stderr), at most one every `every`
-    seconds; `figures` as for `tensorboard_log.TensorBoard` (this one calls
+    """One line per epoch on `stream` (stderr); in a run of more than
+    `many` epochs at most one every `every` seconds, the first and the last
+    always; `figures` as for `tensorboard_log.TensorBoard` (this one calls
     them only when it made them)."""
 
     def __init__(self, config=None, metrics=None, stream=None, every: float = EVERY,
-                 figures: Figures | None = None):
+                 figures: Figures | None = None, many: int = MANY_EPOCHS):
         self.own = figures is None
         self.figures = figures or Figures(config, metrics)
-        self.stream, self.every = stream, every
+        self.stream, self.every, self.many = stream, every, many
         self.shown = None       # the clock of the last line shown
+        self.skipped = None     # (state, info) of the last epoch not shown, if the latest
+        self.stopping = False   # early stopping ends the run with this epoch
 
     def on_start(self, state):
         if self.own:
             self.figures.on_start(state)
 
     def on_step(self, state, step):
+        self.stopping = step.stopping
         if self.own:
             self.figures.on_step(state, step)
 
     def on_epoch(self, state, info):
         now = self.figures.clock()
-        if self.shown is not None and now - self.shown < self.every:
+        if self.held_back(info, now):
+            self.skipped = (state, info)
             return
-        self.shown = now
+        self.shown, self.skipped = now, None
+        self.show(state, info)
+
+    def held_back(self, info, now) -> bool:
+        """Whether this epoch's line waits: only in a run of many epochs,
+        within `every` seconds of the last line, and not its last epoch."""
+        max_iters = self.figures.config.max_iters
+        epochs = math.ceil(max_iters / info.epoch_iterations)
+        # the last whole epoch (a run may end within the next), or early stopping's
+        last = info.iteration + info.epoch_iterations > max_iters or self.stopping
+        return (epochs > self.many and self.shown is not None and not last
+                and now - self.shown < self.every)
+
+    def on_end(self, result):
+        """A run that converged on an epoch whose line waited shows it now:
+        the last epoch always shows."""
+        if self.skipped and self.skipped[1].iteration == result.iterations:
+            self.show(*self.skipped)
+        self.skipped = None
+
+    def show(self, state, info):
         print(epoch_line(self.figures.of(state, info)), file=self.stream or sys.stderr,
               flush=True)
 
@@ -136,10 +165,7 @@ def validation_metrics(program, examples, config, engine: Engine | None = None):
     evaluation mode, `statistics` the population values of the batch
     statistics at `weights` (training/gradients.py)."""
     examples = getattr(examples, "arrays", examples)      # an `Examples` read from a file
-    decls = program.declarations()
-    gradients = {adjoint(n) for n, d in decls.items() if d.kind == "weight"}
-    names = [n for n, d in decls.items() if d.kind == "output" and not d.shape
-             and n not in gradients]
+    decls, names = program.declarations(), metric_names(program)
     n = len(next(iter(examples.values()))) if examples else 0
     _, rows = split(n, config.val_fraction, config.seed)
     if not names or not len(rows):
@@ -157,6 +183,15 @@ def validation_metrics(program, examples, config, engine: Engine | None = None):
         return {name: float(values[name]) for name in names}
     metrics.names = names
     return metrics
+
+
+def metric_names(program) -> list[str]:
+    """The scalar outputs whose validation means an epoch line shows, in
+    declaration order: a GCP's gradient outputs are not among them."""
+    decls = program.declarations()
+    gradients = {adjoint(n) for n, d in decls.items() if d.kind == "weight"}
+    return [n for n, d in decls.items() if d.kind == "output" and not d.shape
+            and n not in gradients]
 
 
 def final_loss(history: list, epoch_iterations: int) -> tuple[float, str]:

@@ -21,7 +21,7 @@ declare intvar centred [8, 16]
 declare intvar spread [8, 1]
 declare intvar normed [8, 16]
 declare intvar scores [10]
-declare intvar correct
+declare output correct
 declare loss xent
 declare intvar h.1 [8, 16]
 declare intvar q.1 [8, 16]

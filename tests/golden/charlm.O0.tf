@@ -8,7 +8,7 @@ declare weight V [32, 64]
 declare weight c [32]
 declare intvar h [64]
 declare intvar logp [32]
-declare intvar bits
+declare output bits
 declare loss xent
 declare intvar h.1 [16]
 declare intvar h.2 [16, 16]

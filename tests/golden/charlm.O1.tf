@@ -8,6 +8,7 @@ declare weight V [32, 64]
 declare weight c [32]
 declare intvar h [64]
 declare intvar logp [32]
+declare output bits
 declare loss xent
 declare intvar h.1 [16]
 declare intvar h.2 [16, 16]
@@ -1268,6 +1269,7 @@ define xent.1 = index chars 16
 define xent.2 = one_hot xent.1 32
 define xent.3 = dot logp xent.2
 define xent = neg xent.3
+define bits = div xent 0.6931471805599453
 
 # backward: adjoints d/dv and local partials dv/dm
 # logp = log_softmax logp.2

@@ -9,8 +9,8 @@ declare weight c [32]
 declare intvar hs [16, 64]
 declare intvar targets [16, 32]
 declare intvar logp [16, 32]
-declare intvar bits
-declare intvar last_bits
+declare output bits
+declare output last_bits
 declare loss xent
 declare intvar hs.1 [16]
 declare intvar hs.2 [16, 16]

@@ -9,6 +9,8 @@ declare weight c [32]
 declare intvar hs [16, 64]
 declare intvar targets [16, 32]
 declare intvar logp [16, 32]
+declare output bits
+declare output last_bits
 declare loss xent
 declare intvar hs.1 [16]
 declare intvar hs.2 [16, 16]
@@ -446,6 +448,10 @@ declare intvar targets.45 [8, 32]
 declare intvar xent.1 [16, 32]
 declare intvar xent.2 [16]
 declare intvar xent.3
+declare intvar last_bits.1 [32]
+declare intvar last_bits.2 [32]
+declare intvar last_bits.3
+declare intvar last_bits.4
 declare intvar d/dxent.2 [16]
 declare intvar d/dxent.1 [16, 32]
 declare intvar d/dlogp [16, 32]
@@ -1521,6 +1527,12 @@ define xent.1 = mul logp targets
 define xent.2 = sum xent.1 1
 define xent.3 = mean xent.2
 define xent = neg xent.3
+define bits = div xent 0.6931471805599453
+define last_bits.1 = index logp 15
+define last_bits.2 = index targets 15
+define last_bits.3 = dot last_bits.1 last_bits.2
+define last_bits.4 = neg last_bits.3
+define last_bits = div last_bits.4 0.6931471805599453
 
 # backward: adjoints d/dv and local partials dv/dm
 # xent.2 = sum xent.1 1

@@ -23,7 +23,7 @@ declare intvar five [4, 8, 8]
 declare intvar pool [4, 8, 8]
 declare intvar block [24, 8, 8]
 declare intvar scores [10]
-declare intvar correct
+declare output correct
 declare loss xent
 declare intvar h.1 [1, 8, 8]
 declare intvar h.2 [8, 8, 8]

@@ -9,7 +9,7 @@ declare weight b [10]
 declare intvar a1 [16, 4, 4]
 declare intvar a2 [32, 2, 2]
 declare intvar scores [10]
-declare intvar correct
+declare output correct
 declare loss xent
 declare intvar a1.1 [1, 8, 8]
 declare intvar a1.2 [16, 8, 8]

@@ -4,7 +4,7 @@ declare weight w [30]
 declare weight b
 declare intvar t
 declare intvar z
-declare intvar p
+declare output p
 declare intvar sp
 declare intvar yz
 declare loss xent

@@ -8,7 +8,7 @@ declare weight V [10, 32]
 declare weight c [10]
 declare intvar s [2, 32]
 declare intvar scores [10]
-declare intvar correct
+declare output correct
 declare loss xent
 declare intvar s.0 [2, 32]
 declare intvar s.0.1 [8]

@@ -21,7 +21,7 @@ declare intvar h0 [16, 8, 8]
 declare intvar h1 [16, 8, 8]
 declare intvar h2 [16, 4, 4]
 declare intvar scores [10]
-declare intvar correct
+declare output correct
 declare loss xent
 declare intvar h0.1 [1, 8, 8]
 declare intvar h0.2 [16, 8, 8]

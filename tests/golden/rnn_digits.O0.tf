@@ -14,7 +14,7 @@ declare intvar h6 [32]
 declare intvar h7 [32]
 declare intvar h8 [32]
 declare intvar scores [10]
-declare intvar correct
+declare output correct
 declare loss xent
 declare intvar h1.1 [8]
 declare intvar h1.2 [32]

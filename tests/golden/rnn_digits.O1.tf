@@ -14,6 +14,7 @@ declare intvar h6 [32]
 declare intvar h7 [32]
 declare intvar h8 [32]
 declare intvar scores [10]
+declare output correct
 declare loss xent
 declare intvar h1.1 [8]
 declare intvar h1.2 [32]
@@ -57,6 +58,7 @@ declare intvar scores.1 [10]
 declare intvar xent.1 [10]
 declare intvar xent.2 [10]
 declare intvar xent.3
+declare intvar correct.1
 declare intvar d/dxent.1 [10]
 declare intvar dxent.1/dscores [10]
 declare intvar d/dscores.2
@@ -179,6 +181,8 @@ define xent.1 = log_softmax scores
 define xent.2 = one_hot label 10
 define xent.3 = dot xent.1 xent.2
 define xent = neg xent.3
+define correct.1 = argmax scores
+define correct = equal correct.1 label
 
 # backward: adjoints d/dv and local partials dv/dm
 # xent.1 = log_softmax scores

@@ -14,7 +14,7 @@ declare intvar a1 [8, 4, 4]
 declare intvar a2 [16, 2, 2]
 declare intvar f [64]
 declare intvar scores [10]
-declare intvar correct
+declare output correct
 declare loss xent
 declare intvar a1.1 [1, 8, 8]
 declare intvar a1.2 [8, 8, 8]

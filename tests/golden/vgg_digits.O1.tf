@@ -14,6 +14,7 @@ declare intvar a1 [8, 4, 4]
 declare intvar a2 [16, 2, 2]
 declare intvar f [64]
 declare intvar scores [10]
+declare output correct
 declare loss xent
 declare intvar a1.1 [1, 8, 8]
 declare intvar a1.2 [8, 8, 8]
@@ -34,6 +35,7 @@ declare intvar scores.3 [10]
 declare intvar xent.1 [10]
 declare intvar xent.2 [10]
 declare intvar xent.3
+declare intvar correct.1
 declare intvar d/dxent.1 [10]
 declare intvar dxent.1/dscores [10]
 declare intvar d/dscores.4
@@ -92,6 +94,8 @@ define xent.1 = log_softmax scores
 define xent.2 = one_hot label 10
 define xent.3 = dot xent.1 xent.2
 define xent = neg xent.3
+define correct.1 = argmax scores
+define correct = equal correct.1 label
 
 # backward: adjoints d/dv and local partials dv/dm
 # xent.1 = log_softmax scores

@@ -16,6 +16,12 @@ Conventions (docs/guide.md, 5.9 "tenflang export"):
   are `h/1`, `h/2`, … (names with `/` never collide with the program's own).
   Float literals are initializers named by their value (`2.0`), integer
   constants (axes, shapes) by their values (`[1, 2]`).
+* An input read as an index (`take`'s indices, `one_hot`'s labels) is an
+  int64 graph input: `take` and `one_hot` read it as it is, every other use
+  reads its cast to the graph's float (`Value.integer`).
+* `prune` leaves out the nodes and initializers nothing reads (dropout's rate
+  in evaluation mode, an index's unused cast): onnxruntime warns about each
+  one whenever it loads the model.
 """
 from __future__ import annotations
 
@@ -29,6 +35,7 @@ class Value:
     name: str
     shape: tuple[int, ...]     # per example
     batched: bool              # carries the leading example axis N
+    integer: str | None = None  # an int64 graph input holding the same values (an index)
 
 
 class Builder:
@@ -92,6 +99,17 @@ class Builder:
     def int_scalar(self, value: int) -> str:
         """A scalar int64 constant (an index, a depth)."""
         return self.initializer(f"int64({int(value)})", np.array(int(value), np.int64))
+
+    def prune(self, outputs) -> None:
+        """Keep only the nodes that `outputs` are computed from, and the
+        initializers those read (the nodes are in order: one pass back)."""
+        needed, kept = set(outputs), []
+        for node in reversed(self.nodes):
+            if any(o in needed for o in node.output):
+                kept.append(node)
+                needed.update(node.input)
+        self.nodes = kept[::-1]
+        self.initializers = {k: v for k, v in self.initializers.items() if k in needed}
 
     # ---------------------------------------------------------------- axes
 

@@ -228,7 +228,7 @@ def permute(b: Builder, a: Value, order) -> str:
 def one_hot(b: Builder, y: Value, n: int) -> str:
     """OneHot on int64 (onnxruntime has no float64 OneHot), cast back to the
     graph's float; a class index without the example axis gets one for OneHot."""
-    indices = b.node("Cast", [y.name], to=b.onnx.TensorProto.INT64)
+    indices = y.integer or b.node("Cast", [y.name], to=b.onnx.TensorProto.INT64)
     alone = not y.batched and not y.shape
     if alone:
         indices = b.node("Unsqueeze", [indices, b.ints([0])])
@@ -242,8 +242,8 @@ def take(b: Builder, W: Value, i: Value) -> str:
     """Gather on axis 0 of a weight table, the indices cast to int64; a table
     that varies per example: GatherElements over its rows, flattened."""
     if not W.batched:
-        return b.node("Gather", [W.name, b.node("Cast", [i.name], to=b.onnx.TensorProto.INT64)],
-                      axis=0)
+        indices = i.integer or b.node("Cast", [i.name], to=b.onnx.TensorProto.INT64)
+        return b.node("Gather", [W.name, indices], axis=0)
     n, picked, rest = W.shape[0], math.prod(i.shape), math.prod(W.shape[1:])
     table = b.node("Reshape", [W.name, b.ints([0, n, rest])])
     indices = b.node("Cast", [with_example_axis(b, i, W)], to=b.onnx.TensorProto.INT64)
