@@ -626,3 +626,85 @@ def test_a_header_claiming_more_than_its_member_holds_is_a_bad_file(work, monkey
     assert "out of memory" not in result.output
     assert (work / "lie.npz").read_bytes() == lie
     assert not (work / "w-out.txt").exists()
+
+
+# ----------------------------------------------------------------------------- corrupt .npz members
+
+def npy_member(array=None, shape=None, keep=None) -> bytes:
+    """An .npy member: `array`'s, or a header claiming `shape`; cut to `keep` data bytes."""
+    out = io.BytesIO()
+    if array is not None:
+        np.lib.format.write_array(out, np.asarray(array, dtype=np.float64))
+        shape = np.shape(array)
+        header = len(out.getvalue()) - 8 * int(np.prod(shape))
+    else:
+        np.lib.format.write_array_header_1_0(
+            out, {"descr": "<f8", "fortran_order": False, "shape": shape})
+        header = len(out.getvalue())
+        out.write(np.arange(1.0, 3.0).tobytes())
+    data = out.getvalue()
+    return data if keep is None else data[:header + keep]
+
+
+def stored_npz(path, members: dict) -> None:
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_STORED) as archive:
+        for name, data in members.items():
+            archive.writestr(name, data)
+
+
+def flipped(path) -> None:
+    """`path` with one bit flipped in the middle of its first member's values."""
+    raw = bytearray(path.read_bytes())
+    raw[len(raw) // 4] ^= 0x40
+    path.write_bytes(bytes(raw))
+
+
+CORRUPT = {
+    "short": (lambda p: stored_npz(p, {"x.npy": npy_member(shape=(5,)),
+                                       "y.npy": npy_member(np.ones(5))}),
+              "member 'x.npy' claims 40 bytes but holds 16"),
+    "negative": (lambda p: stored_npz(p, {"x.npy": npy_member(shape=(-5,)),
+                                          "y.npy": npy_member(np.ones(2))}),
+                 "member 'x.npy' has the shape [-5] in its header"),
+    "flipped": (lambda p: (tenflang.save_examples(str(p), {"x": np.ones(100_000),
+                                                           "y": np.ones(100_000)}), flipped(p)),
+                "member 'x.npy' fails its CRC-32 check"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CORRUPT))
+def test_a_corrupt_npz_data_member_is_refused_naming_file_and_member(run_cli, work, case):
+    """The fast reader read a member's values where its header said, however many
+    the member held: the next member's zip header came back as floats, exit 0."""
+    make, message = CORRUPT[case]
+    make(work / "d.npz")
+    started = time.perf_counter()
+    code, out, err = run_cli(["tfweightcalc", "g.tf", "d.npz", "--max-iters", "2",
+                              "-o", "w-out.txt"], cwd=work)
+    assert (code, out) == (2, "") and "Traceback" not in err
+    assert f"d.npz: error: not a valid .npz file: {message}" in err
+    assert not (work / "w-out.txt").exists() and time.perf_counter() - started < 60
+
+
+@pytest.mark.parametrize("keep", [0, 4])
+def test_a_weights_npz_member_missing_its_bytes_is_refused(run_cli, work, keep):
+    stored_npz(work / "w.npz", {"w.npy": npy_member(np.float64(0.5), keep=keep)})
+    code, out, err = run_cli(["tfevaluate", "g.tf", "in.txt", "w.npz"], cwd=work)
+    assert (code, out) == (2, "") and "Traceback" not in err
+    assert f"w.npz: error: not a valid .npz file: member 'w.npy' claims 8 bytes but " \
+           f"holds {keep}" in err
+
+
+def test_a_member_read_in_place_is_checked_against_its_crc(tmp_path, monkeypatch):
+    """A member read straight into its array (`_read_checked`) never passes numpy's
+    own checks: its CRC-32 is computed as it is read."""
+    from tenflang.data import npzfiles
+    path = tmp_path / "d.npz"
+    tenflang.save_examples(str(path), {"x": np.arange(300_000.0)})
+    assert tenflang.load_examples(str(path)).arrays["x"][-1] == 299_999
+    flipped(path)
+    calls, real = [], npzfiles._read_checked
+    monkeypatch.setattr(npzfiles, "_read_checked", lambda *a: calls.append(1) or real(*a))
+    with pytest.raises(TenflangError, match="member 'x.npy' fails its CRC-32 check"):
+        tenflang.load_examples(str(path))
+    assert calls
