@@ -708,3 +708,34 @@ def test_a_member_read_in_place_is_checked_against_its_crc(tmp_path, monkeypatch
     with pytest.raises(TenflangError, match="member 'x.npy' fails its CRC-32 check"):
         tenflang.load_examples(str(path))
     assert calls
+
+
+# ----------------------------------------------------------------------------- repeats
+
+def test_a_weights_npz_holding_a_weight_twice_is_refused(run_cli, work):
+    """zipfile reads the last of two members of one name: the text format
+    refuses a repeated weight, and so does the archive."""
+    stored_npz(work / "w.npz", {"w.npy": npy_member(np.float64(0.5)),
+                                "x.npy": npy_member(np.float64(1.0))})
+    raw = (work / "w.npz").read_bytes().replace(b"x.npy", b"w.npy")
+    (work / "w.npz").write_bytes(raw)
+    code, out, err = run_cli(["tfevaluate", "g.tf", "in.txt", "w.npz"], cwd=work)
+    assert (code, out) == (2, "") and "Traceback" not in err
+    assert "w.npz: error: not a valid .npz file: it holds member 'w.npy' twice" in err
+
+
+def test_a_manifest_listing_a_shard_twice_is_refused_at_once(run_cli_batch, work):
+    [(code, _, err)] = run_cli_batch([["tenflang", "shard", "d.txt", "--out", "sh",
+                                       "--rows", "50"]], cwd=work)
+    assert code == 0, err
+    meta = json.loads((work / "sh" / "manifest.json").read_text())
+    first = meta["shards"][0]
+    meta["shards"] += [first] * 100_000             # 5 MB of manifest
+    meta["rows"] += first["rows"] * 100_000
+    (work / "sh" / "manifest.json").write_text(json.dumps(meta))
+    code, out, err, seconds, peak = measured(["tfweightcalc", "g.tf", "sh", "--max-iters", "2",
+                                              "--scheduler", "local:1", "-o", "w-out.txt"], work)
+    assert (code, out) == (2, "") and "Traceback" not in err
+    assert f"manifest.json: error: the manifest lists the shard '{first['file']}' more than " \
+           "once" in err
+    assert seconds < 30 and peak < 400 and not (work / "w-out.txt").exists()

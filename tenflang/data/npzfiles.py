@@ -156,6 +156,8 @@ def member_headers(path: str, what: str = "data") -> dict[str, tuple]:
                     read = _NPY_HEADERS.get(version, np.lib.format.read_array_header_2_0)
                     shape, _, dtype = read(f)
                     check_size(info, tuple(shape), dtype, f.tell())
+                if info.filename[:-4] in headers:   # zipfile would read the last one alone
+                    raise ValueError(f"it holds member '{info.filename}' twice")
                 headers[info.filename[:-4]] = (tuple(shape), dtype, info)
     except OSError as err:
         raise unreadable(path, what, err) from None
