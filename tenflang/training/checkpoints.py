@@ -128,6 +128,7 @@ def load_checkpoint(path: str, weight_shapes: dict, cfg, anyway: bool = False) -
             vectors.validate_weights(path, parts[kind], weight_shapes)
             check_numbers(path, what, parts[kind])
     check_slots(path, parts["s"], weight_shapes, cfg.optimizer)
+    check_all_slots(path, parts["s"], weight_shapes, iteration, meta)
     check_numbers(path, "loss history", {"history": history}, rank=1)
     check_numbers(path, "validation history", {"val_history": val_history}, rank=2)
     if val_history.shape[1:] != (2,):
@@ -142,7 +143,7 @@ def load_checkpoint(path: str, weight_shapes: dict, cfg, anyway: bool = False) -
 
 def check_meta(path: str, meta, optimizer: str) -> int:
     """The iteration of a checkpoint's `meta` (a JSON object with the
-    optimizer, a whole iteration count and the seed)."""
+    optimizer, a whole iteration count, the seed and every setting)."""
     where = Location(path)
     if not isinstance(meta, dict):
         raise TenflangError("not a tfweightcalc checkpoint: its meta record is not an object",
@@ -152,10 +153,6 @@ def check_meta(path: str, meta, optimizer: str) -> int:
                             f"{meta.get('optimizer')}, not {optimizer}; resume with the same "
                             f"optimizer, or start afresh from its weights with --init {path} "
                             "(and another --checkpoint)", where)
-    if not isinstance(meta.get("settings", {}), dict):
-        raise TenflangError("not a tfweightcalc checkpoint: its settings are not an object",
-                            where)
-    meta.setdefault("settings", {})
     iteration = meta.get("iteration")
     if type(iteration) is not int or not 0 <= iteration <= limits.MAX_ITERATIONS:
         raise TenflangError(f"the checkpoint's iteration is {iteration!r}, not a whole number "
@@ -164,7 +161,22 @@ def check_meta(path: str, meta, optimizer: str) -> int:
     if norm is not None and (type(norm) not in (int, float) or not math.isfinite(norm) or norm < 0):
         raise TenflangError(f"the checkpoint's gradient norm is {norm!r}, not a finite number "
                             "of 0 or more", where)
+    if not isinstance(meta.get("settings"), dict):
+        raise TenflangError("not a tfweightcalc checkpoint: its meta record has no settings "
+                            "object (they are checked against the new run's)", where)
+    check_settings(path, meta["settings"])
     return iteration
+
+
+def check_settings(path: str, saved: dict) -> None:
+    """Every setting a run saves is there: one missing would go unchecked, and
+    the resumed run could take other steps than the uninterrupted one."""
+    needed = list(SETTINGS) + (["max_iters"] if saved.get("lr_schedule") in LENGTHY else [])
+    missing = [SETTINGS.get(name, "--max-iters") for name in needed if name not in saved]
+    if missing:
+        raise TenflangError("not a tfweightcalc checkpoint: its meta record lacks the "
+                            f"setting{'s' * (len(missing) > 1)} {', '.join(missing)}",
+                            Location(path))
 
 
 def check_numbers(path: str, what: str, arrays: dict, rank: int | None = None) -> None:
@@ -181,9 +193,35 @@ def check_numbers(path: str, what: str, arrays: dict, rank: int | None = None) -
                                 Location(path))
 
 
+def expected_slots(weight_shapes: dict, meta: dict) -> list[str]:
+    """The slot keys a run with the checkpoint's settings keeps after its first
+    step: each slot of its optimizer for each weight it does not freeze
+    (rmsprop's `b` only with momentum)."""
+    saved = meta["settings"]
+    kinds = [k for k in SLOTS[meta["optimizer"]]
+             if not (meta["optimizer"] == "rmsprop" and k == "b" and not saved["momentum"])]
+    frozen = set(saved["freeze"]) if isinstance(saved["freeze"], list) else set()
+    return [f"{kind}:{w}" for w in weight_shapes if w not in frozen for kind in kinds]
+
+
+def check_all_slots(path: str, slots: dict, weight_shapes: dict, iteration: int,
+                    meta: dict) -> None:
+    """A checkpoint past iteration 0 holds every optimizer slot its run kept:
+    one removed would restart at zero, and the run would take other steps."""
+    missing = [k for k in expected_slots(weight_shapes, meta) if k not in slots] \
+        if iteration else []
+    if missing:
+        raise TenflangError(f"the checkpoint lacks the optimizer state "
+                            f"{', '.join(repr('s:' + k) for k in missing[:5])}"
+                            f"{f' (and {len(missing) - 5} more)' if len(missing) > 5 else ''}"
+                            f" of its --optimizer {meta['optimizer']} run at iteration "
+                            f"{iteration}; resume from a complete checkpoint, or start afresh "
+                            f"from its weights with --init {path}", Location(path))
+
+
 def check_slots(path: str, slots: dict, weight_shapes: dict, optimizer: str) -> None:
     """Optimizer slots `<kind>:<weight>` of the optimizer's kinds, each of its
-    weight's shape (none for sgd; the loop makes missing ones as zeros)."""
+    weight's shape (none for sgd; `check_all_slots` checks none is missing)."""
     kinds = SLOTS[optimizer]
     for key, value in slots.items():
         kind, _, weight = key.partition(":")
