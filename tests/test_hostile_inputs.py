@@ -739,3 +739,58 @@ def test_a_manifest_listing_a_shard_twice_is_refused_at_once(run_cli_batch, work
     assert f"manifest.json: error: the manifest lists the shard '{first['file']}' more than " \
            "once" in err
     assert seconds < 30 and peak < 400 and not (work / "w-out.txt").exists()
+
+
+# ----------------------------------------------------------------------------- --dtype float32
+
+BEYOND_FLOAT32 = "beyond the range of --dtype float32 (±3.4028235e+38), where it would " \
+                 "become infinite"
+
+
+def test_values_beyond_float32_are_refused_naming_the_variable(run_cli_batch, work):
+    """`--dtype float32` turned 1e300 into inf without a word: `--init {w: 1e300}`
+    trained to `w: inf`, tfevaluate printed `o: 1.0`, export verified an inf
+    initializer with a relative error of 0."""
+    pytest.importorskip("onnxruntime")
+    (work / "big.txt").write_text("{w: 1e300}\n")
+    (work / "bigx.txt").write_text("{x: 0.5}\n{x: -1e300}\n")
+    (work / "bigd.txt").write_text("{x: 1, y: 1}\n{x: 1e39, y: 2}\n")
+    np.savez(work / "big.npz", x=np.array([1.0, 3.4028235e38, 3.5e38]), y=np.ones(3))
+    f32 = ["--dtype", "float32"]
+    cases = [
+        (["tfweightcalc", "g.tf", "d.txt", "--init", "big.txt", "-o", "o1.txt", *f32],
+         "big.txt:1:2: error: weight 'w' is 1e+300, "),
+        (["tfweightcalc", "g.tf", "bigd.txt", "-o", "o2.txt", *f32],
+         "bigd.txt:2:2: error: variable 'x' is 1e+39, "),
+        (["tfweightcalc", "g.tf", "big.npz", "-o", "o3.txt", *f32],
+         "big.npz: error: variable 'x' is 3.5e+38 in example 2 (0-based), "),
+        (["tfevaluate", "s.tf", "bigx.txt", "w.txt", "-o", "o4.txt", *f32],
+         "bigx.txt:2:2: error: variable 'x' is -1e+300, "),
+        (["tfevaluate", "s.tf", "in.txt", "big.txt", "-o", "o5.txt", *f32],
+         "big.txt:1:2: error: weight 'w' is 1e+300, "),
+        (["tenflang", "export", "s.tf", "big.txt", "-o", "o6.onnx", *f32],
+         "big.txt:1:2: error: weight 'w' is 1e+300, "),
+        (["tenflang", "export", "s.tf", "w.txt", "-o", "o7.onnx", "--verify", "bigx.txt", *f32],
+         "bigx.txt:2:2: error: variable 'x' is -1e+300, "),
+    ]
+    results = run_cli_batch([args for args, _ in cases], cwd=work)
+    for (args, message), (code, out, err) in zip(cases, results):
+        assert (code, out) == (2, ""), (args, err)
+        assert err.startswith(message + BEYOND_FLOAT32) and "Warning" not in err, (args, err)
+    assert not [p.name for p in work.iterdir() if p.name.startswith("o")]
+    [(code, _, err)] = run_cli_batch([["tfevaluate", "s.tf", "bigx.txt", "big.txt"]], cwd=work)
+    assert code == 0, err                    # float64 holds them
+
+
+def test_first_unfit_finds_the_earliest_value_past_the_rounding_edge():
+    from tenflang.data.examples import first_unfit
+    top = float(np.finfo(np.float32).max)
+    edge = top + 2.0 ** 103                  # from here float32 rounds to inf
+    with np.errstate(over="ignore"):
+        assert np.isinf(np.float32(edge)) and np.float32(np.nextafter(edge, 0)) == top
+    arrays = {"a": np.array([[0.0, np.inf], [np.nan, -edge]]), "b": np.array([edge, 0.0]),
+              "c": np.array([np.nextafter(edge, 0)]), "d": np.full(1, np.inf, np.float32)}
+    assert first_unfit(arrays, "float32") == (0, "b", edge)
+    assert first_unfit({"a": arrays["a"]}, "float32") == (1, "a", -edge)
+    assert first_unfit({k: arrays[k] for k in "cd"}, "float32") is None
+    assert first_unfit(arrays, "float64") is None

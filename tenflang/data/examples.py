@@ -109,6 +109,46 @@ class Examples:
             raise TenflangError(f"variable '{name}' is {value!r}{self._in_example(k)}; {NONFINITE}",
                                 self.locate(k, name))
 
+    def check_fits(self, dtype) -> None:
+        """Every value within `dtype`'s range (`first_unfit`); else TenflangError
+        at the earliest."""
+        bad = first_unfit(self.arrays, dtype)
+        if bad:
+            k, name, value = bad
+            raise TenflangError(unfit("variable", name, value, dtype, self._in_example(k)),
+                                self.locate(k, name))
+
+
+def first_unfit(arrays: dict, dtype) -> tuple[int, str, float] | None:
+    """(example index, name, value) of the earliest finite value that `dtype`
+    cannot hold (converted, it would become infinite: float32 ends at 3.4e38),
+    or None.  A minimum and a maximum (no temporary) clear most arrays."""
+    dtype, best = np.dtype(dtype), None
+    if dtype.kind != "f":
+        return None
+    info = np.finfo(dtype)
+    edge = float(info.max) + 2.0 ** (info.maxexp - info.nmant - 2)    # rounds to inf from here
+    for name, a in arrays.items():
+        if a is None or a.dtype.kind != "f" or a.dtype.itemsize <= dtype.itemsize or not a.size:
+            continue
+        if -edge < a.min() and a.max() < edge:       # NaN fails both: searched below
+            continue
+        flat = a.reshape(len(a), -1) if a.ndim else a.reshape(1, 1)
+        with np.errstate(invalid="ignore"):
+            over = (np.abs(flat) >= edge) & np.isfinite(flat)
+        if over.any():
+            k = int(np.argmax(over.any(axis=1)))
+            if best is None or k < best[0]:
+                best = (k, name, float(flat[k][np.argmax(over[k])]))
+    return best
+
+
+def unfit(what: str, name: str, value: float, dtype, example: str = "") -> str:
+    """The message for a value `first_unfit` found."""
+    return (f"{what} '{name}' is {value!r}{example}, beyond the range of --dtype {dtype} "
+            f"(±{float(np.finfo(dtype).max):.8g}), where it would become infinite; use "
+            "--dtype float64, or scale the values")
+
 
 def first_nonfinite(arrays: dict) -> tuple[int, str, float] | None:
     """(example index, name, value) of the earliest NaN/inf, or None.  A finite

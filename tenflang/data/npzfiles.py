@@ -29,7 +29,7 @@ import numpy as np
 from .. import limits
 from ..errors import Location, TenflangError
 from ..shapes import fmt_shape
-from .examples import Examples
+from .examples import Examples, first_unfit, unfit
 from .notation import NAME_RE
 from .reading import unreadable
 
@@ -91,6 +91,11 @@ def read_members(path: str, what: str, dtype, members: dict | None = None) -> di
         raise TenflangError(f"not a valid .npz file: {problem}", Location(file=path)) from None
     except Exception as e:      # numpy/zipfile raise many kinds for a corrupt file
         raise TenflangError(f"not a valid .npz file: {e}", Location(file=path)) from None
+    bad = first_unfit(arrays, dtype)        # before astype makes it infinite
+    if bad:
+        example = f" in example {bad[0]} (0-based)" if what == "data" else ""
+        raise TenflangError(unfit("variable" if what == "data" else "weight", bad[1], bad[2],
+                                  dtype, example), Location(file=path))
     return {name: a.astype(dtype, copy=False) for name, a in arrays.items()}
 
 

@@ -35,7 +35,7 @@ import numpy as np
 from ..errors import Location, TenflangError
 from ..files import write_file
 from ..shapes import fmt_missing, fmt_shape
-from .examples import NONFINITE, Examples, first_nonfinite
+from .examples import NONFINITE, Examples, first_nonfinite, first_unfit, unfit
 from .notation import Source, parse_vector, skip, value_strings, vector_lines
 from .npzfiles import npz_bytes, npz_weights, read_npz
 from .reading import file_text
@@ -68,12 +68,15 @@ def load_examples(path: str, *, allow_nan: bool = False, shapes: dict | None = N
                             Location(file=path))
     if not allow_nan:
         examples.check_finite()
+    examples.check_fits(dtype)
     return examples
 
 
-def load_weights(path: str, *, allow_nan: bool = False) -> dict[str, np.ndarray]:
+def load_weights(path: str, *, allow_nan: bool = False,
+                 dtype="float64") -> dict[str, np.ndarray]:
     """Load weights: .npz (or a tfweightcalc checkpoint: the weights it holds),
-    otherwise one vector (which may span lines)."""
+    otherwise one vector (which may span lines); each within the range of the
+    `dtype` they will be used in."""
     if _ext(path) == ".npz":
         weights, where = npz_weights(path), lambda name: Location(file=path)
     else:
@@ -93,6 +96,9 @@ def load_weights(path: str, *, allow_nan: bool = False) -> dict[str, np.ndarray]
     bad = None if allow_nan else first_nonfinite({k: v.reshape(1, -1) for k, v in weights.items()})
     if bad:
         raise TenflangError(f"weight '{bad[1]}' is {bad[2]!r}; {NONFINITE}", where(bad[1]))
+    bad = first_unfit({k: v.reshape(1, -1) for k, v in weights.items()}, dtype)
+    if bad:
+        raise TenflangError(unfit("weight", bad[1], bad[2], dtype), where(bad[1]))
     return weights
 
 
