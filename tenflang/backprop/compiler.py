@@ -8,6 +8,11 @@ local partial for every operand, inputs included.  `level=1` (the default)
 sweeps only the nodes between the weights and the losses, then simplifies
 (see `simplify`).  Both give the same gradients.
 
+A GCP has at most `limits.MAX_EXPANDED_STATEMENTS` statements, the limit
+every program is read with: a shape program within it whose GCP is not
+(backpropagation adds statements) is refused here, so the compiler never
+writes a GCP that tfweightcalc would refuse.
+
 `verify=True` (the default) checks the GCP as any program is checked, which
 proves the compiler wrote a valid program and remembers its shapes for the
 run that follows.  `tfcompiler` passes False: it only prints the GCP, and
@@ -16,6 +21,8 @@ large program's compile time.  The test suite compiles with the check.
 """
 from __future__ import annotations
 
+from .. import limits
+from ..errors import Location, TenflangError
 from ..gcpause import paused_gc
 from ..lang.ast import Comment, Program
 from ..lang.checks import check
@@ -30,6 +37,7 @@ def compile_gradient(program: Program, level: int = 1, verify: bool = True) -> P
     """The GCP of a checked shape program (see module docstring)."""
     with paused_gc():
         gcp = sweep_and_assemble(program, level)
+        check_size(program, gcp)
         if verify:
             check(gcp)
         return gcp
@@ -57,6 +65,16 @@ def sweep_and_assemble(program: Program, level: int) -> Program:
     if level >= 1:
         forward, blocks = remove_dead(forward, blocks, outputs | set(losses))
     return assemble(program, sweep.shapes, forward, blocks, outputs)
+
+
+def check_size(program: Program, gcp: Program) -> None:
+    """`gcp` within the statement limit its readers apply (they keep no comments)."""
+    count = sum(not isinstance(s, Comment) for s in gcp.statements)
+    if count > limits.MAX_EXPANDED_STATEMENTS:
+        raise TenflangError(
+            f"the GCP of this program would have {count} statements, more than "
+            f"{limits.MAX_EXPANDED_STATEMENTS} (the limit a program is read with); shorten its "
+            "loops (fold, scan) or its macros' expansion", Location(program.filename))
 
 
 def relevant_nodes(graph, rules, weights, losses) -> set[str]:
