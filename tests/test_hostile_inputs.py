@@ -794,3 +794,53 @@ def test_first_unfit_finds_the_earliest_value_past_the_rounding_edge():
     assert first_unfit({"a": arrays["a"]}, "float32") == (1, "a", -edge)
     assert first_unfit({k: arrays[k] for k in "cd"}, "float32") is None
     assert first_unfit(arrays, "float64") is None
+
+
+# ----------------------------------------------------------------------------- long names
+
+def renamed(work, name: str, program: str = "s.tf") -> str:
+    """The sample program with its weight `w` named `name`, written to a new file."""
+    import re
+    text = re.sub(r"\bw\b", name, (work / program).read_text())
+    path = f"n{len(name)}.tf"
+    (work / path).write_text(text)
+    return path
+
+
+def test_a_name_past_the_limit_is_refused_when_the_program_is_read(run_cli_batch, work):
+    """A weight named with 100 000 characters crashed `-o w.npz`, --checkpoint,
+    `tfevaluate -o out.npz` and `tenflang shard` (zip's 65 535-byte member
+    name) with a traceback, losing the trained weights."""
+    long = renamed(work, "w" * 100_000)
+    (work / "long.txt").write_text("{%s: 1, y: 2}\n" % ("x" * 100_000))
+    commands = [["tfcompiler", long, "-o", "o1.tf"], ["tenflang", "check", long],
+                ["tfweightcalc", long, "d.txt", "-o", "o2.npz", "--checkpoint", "o3.npz"],
+                ["tfevaluate", long, "in.txt", "w.txt", "-o", "o4.npz"],
+                ["tenflang", "shard", "long.txt", "--rows", "1", "--out", "o5"]]
+    message = f"(100000 characters) is longer than {limits.MAX_NAME_CHARS} characters (the limit)"
+    for args, (code, out, err) in zip(commands, run_cli_batch(commands, cwd=work)):
+        assert (code, out) == (2, "") and "Traceback" not in err, (args, err)
+        where = "long.txt:1:2" if args[1] == "shard" else f"{long}:4:17"
+        assert err.startswith(f"{where}: error: the name '") and message in err, (args, err)
+    assert not [p.name for p in work.iterdir() if p.name.startswith("o")]
+
+
+def test_names_at_the_limit_train_and_write_every_output(run_cli_batch, work):
+    """A name of MAX_NAME_CHARS is read; its GCP's gradient `d/d<name>` would be
+    longer, so tfcompiler refuses it (never writing a GCP tfweightcalc refuses);
+    a name short enough for its GCP trains and is written everywhere."""
+    limit = limits.MAX_NAME_CHARS
+    at, short = renamed(work, "w" * limit), renamed(work, "w" * (limit - 3))
+    results = run_cli_batch([["tenflang", "check", at], ["tfcompiler", at, "-o", "g-at.tf"],
+                             ["tfcompiler", short, "-o", "g-short.tf"]], cwd=work)
+    assert results[0][0] == 0 and results[2][0] == 0, results
+    code, out, err = results[1]
+    assert code == 2 and err.startswith(f"{at}: error: the GCP of this program would declare "
+                                        "'d/dwww") and "(the limit of a name)" in err
+    assert not (work / "g-at.tf").exists()
+    [(code, _, err), (code2, _, err2)] = run_cli_batch([
+        ["tfweightcalc", "g-short.tf", "d.txt", "--max-iters", "3", "-o", "w.npz",
+         "--checkpoint", "c.npz"], ["tfevaluate", short, "in.txt", "w.npz", "-o", "o.npz"]],
+        cwd=work)
+    assert code == 0 and code2 == 0, (err, err2)
+    assert list(np.load(work / "w.npz")) == ["w" * (limit - 3)]

@@ -8,10 +8,11 @@ local partial for every operand, inputs included.  `level=1` (the default)
 sweeps only the nodes between the weights and the losses, then simplifies
 (see `simplify`).  Both give the same gradients.
 
-A GCP has at most `limits.MAX_EXPANDED_STATEMENTS` statements, the limit
-every program is read with: a shape program within it whose GCP is not
-(backpropagation adds statements) is refused here, so the compiler never
-writes a GCP that tfweightcalc would refuse.
+A GCP has at most `limits.MAX_EXPANDED_STATEMENTS` statements and names of
+at most `limits.MAX_NAME_CHARS`, the limits every program is read with: a
+shape program within them whose GCP is not (backpropagation adds statements
+and longer names) is refused here, so the compiler never writes a GCP that
+tfweightcalc would refuse.
 
 `verify=True` (the default) checks the GCP as any program is checked, which
 proves the compiler wrote a valid program and remembers its shapes for the
@@ -24,7 +25,7 @@ from __future__ import annotations
 from .. import limits
 from ..errors import Location, TenflangError
 from ..gcpause import paused_gc
-from ..lang.ast import Comment, Program
+from ..lang.ast import Comment, Declare, Program
 from ..lang.checks import check
 from .gcp import assemble
 from .graph import build_graph, computed_from, computed_with
@@ -37,7 +38,7 @@ def compile_gradient(program: Program, level: int = 1, verify: bool = True) -> P
     """The GCP of a checked shape program (see module docstring)."""
     with paused_gc():
         gcp = sweep_and_assemble(program, level)
-        check_size(program, gcp)
+        check_limits(program, gcp)
         if verify:
             check(gcp)
         return gcp
@@ -67,8 +68,16 @@ def sweep_and_assemble(program: Program, level: int) -> Program:
     return assemble(program, sweep.shapes, forward, blocks, outputs)
 
 
-def check_size(program: Program, gcp: Program) -> None:
-    """`gcp` within the statement limit its readers apply (they keep no comments)."""
+def check_limits(program: Program, gcp: Program) -> None:
+    """`gcp` within the limits its readers apply: statements (they keep no
+    comments) and the length of a name (a gradient's `d/d<weight>` is longer
+    than the weight's)."""
+    longest = max((s.name for s in gcp.statements if isinstance(s, Declare)), key=len,
+                  default="")
+    if len(longest) > limits.MAX_NAME_CHARS:
+        raise TenflangError(f"the GCP of this program would declare '{longest}', longer than "
+                            f"{limits.MAX_NAME_CHARS} characters (the limit of a name); shorten "
+                            "the names it is made from", Location(program.filename))
     count = sum(not isinstance(s, Comment) for s in gcp.statements)
     if count > limits.MAX_EXPANDED_STATEMENTS:
         raise TenflangError(

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import limits
 from ..records import mutable
 from ..errors import Location, TenflangError
 from ..shapes import fmt_shape
@@ -100,6 +101,15 @@ class Examples:
                 where = self.locate(k, None if self.header_line else name)
                 raise TenflangError(f"variable '{name}' is {value!r}{self._in_example(k)}: "
                                     f"{reader} must be an integer in 0..{n - 1}", where)
+
+    def check_names(self) -> None:
+        """Every name within `limits.MAX_NAME_CHARS`, as a program's names are
+        (a data file read without a program, by `tenflang shard`, names the
+        members it writes)."""
+        for name in self.arrays:
+            if len(name) > limits.MAX_NAME_CHARS:
+                raise TenflangError(f"the name '{name}' is longer than {limits.MAX_NAME_CHARS} "
+                                    "characters (the limit)", self.locate(None, name))
 
     def check_finite(self) -> None:
         """No NaN or infinity in any array; else TenflangError at the earliest."""

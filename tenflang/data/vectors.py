@@ -66,6 +66,7 @@ def load_examples(path: str, *, allow_nan: bool = False, shapes: dict | None = N
     if not len(examples):
         raise TenflangError("no examples in file (it is empty or holds only comments or a header)",
                             Location(file=path))
+    examples.check_names()
     if not allow_nan:
         examples.check_finite()
     examples.check_fits(dtype)

@@ -140,7 +140,7 @@ def passes_declare(checker: Checker, declare, ready: set[str]) -> bool:
         return False
     name, shape = declare.name, declare.shape
     if (declare.kind not in KIND_SET or name in checker.decls
-            or (checker.shape_program and ("." in name or "/" in name))
+            or len(name) > limits.MAX_NAME_CHARS or (checker.shape_program and ("." in name or "/" in name))
             or not (shape is None or size_ok(tuple(shape)))):
         return False
     checker.decls[name] = declare
@@ -227,6 +227,7 @@ def check_declare(program, declare: Declare, decls, shape_program: bool) -> None
         first = decls[declare.name].pos
         raise error_at(program, declare.name_pos, f"'{declare.name}' is already declared"
                        + (f" on line {first.line}" if first else ""), declare.origin)
+    check_name(program, declare)
     if (shape_program and not declare.origin and not declare.generated
             and ("." in declare.name or "/" in declare.name)):
         raise error_at(program, declare.name_pos, f"'{declare.name}': names containing '.' or "
@@ -236,6 +237,13 @@ def check_declare(program, declare: Declare, decls, shape_program: bool) -> None
                        f"in its shape {fmt_shape(declare.shape)}", declare.origin)
     if declare.shape is not None:
         check_size(program, declare.name_pos, declare.name, declare.shape, declare.origin)
+
+
+def check_name(program, declare: Declare) -> None:
+    """A name within `limits.MAX_NAME_CHARS` (a macro's local as its call names it)."""
+    if len(declare.name) > limits.MAX_NAME_CHARS:
+        raise error_at(program, declare.name_pos, f"the name '{declare.name}' is longer than "
+                       f"{limits.MAX_NAME_CHARS} characters (the limit)", declare.origin)
 
 
 def size_ok(shape: tuple) -> bool:
