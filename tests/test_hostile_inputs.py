@@ -710,6 +710,35 @@ def test_a_member_read_in_place_is_checked_against_its_crc(tmp_path, monkeypatch
     assert calls
 
 
+@pytest.mark.parametrize("flip", [False, True])
+def test_a_large_member_is_checksummed_in_parallel_parts(tmp_path, monkeypatch, loop_threads,
+                                                         flip):
+    """A single thread checksums at half the speed the page cache reads: a large
+    member is read in parts on several threads, their CRCs combined."""
+    import zlib
+    from tenflang.data import crc
+    loop_threads("3")
+    monkeypatch.setattr(crc, "PARALLEL_BYTES", 1 << 16)
+    monkeypatch.setattr(crc, "CHUNK_BYTES", 1 << 12)
+    parts = []
+    real = crc.read_part
+    monkeypatch.setattr(crc, "read_part", lambda *a: parts.append(len(a[2])) or real(*a))
+    values = np.random.default_rng(0).random(100_001)
+    path = tmp_path / "d.npz"
+    tenflang.save_examples(str(path), {"x": values})
+    if flip:
+        raw = bytearray(path.read_bytes())
+        raw[len(raw) * 3 // 4] ^= 1                     # in the last part
+        path.write_bytes(bytes(raw))
+        with pytest.raises(TenflangError, match="member 'x.npy' fails its CRC-32 check"):
+            tenflang.load_examples(str(path))
+    else:
+        assert np.array_equal(tenflang.load_examples(str(path)).arrays["x"], values)
+    assert len(parts) == 3 and sum(parts) == values.nbytes
+    for a, b in [(b"hello ", b"world"), (b"", b"x"), (b"x", b""), (bytes(9), values.tobytes())]:
+        assert crc.combine(zlib.crc32(a), zlib.crc32(b), len(b)) == zlib.crc32(a + b)
+
+
 # ----------------------------------------------------------------------------- repeats
 
 def test_a_weights_npz_holding_a_weight_twice_is_refused(run_cli, work):

@@ -7,11 +7,13 @@ Conventions:
   variable unbound in every example has no array.
 * Arrays load in the dtype asked for; one stored uncompressed, C-ordered and
   already in that dtype is read straight into place, not copied
-  (`_npz_member`).  Problems raise `TenflangError` at the file (an archive
+  (`_npz_member`), its CRC-32 computed as it is read (`crc.read_into`;
+  numpy checks the others).  Problems raise `TenflangError` at the file (an archive
   has no lines: `Examples.locate` gives the file, messages name the example).
 * Every member's .npy header is read, and checked, before any array is
-  decompressed (`member_headers`): its name, its dtype, its rank and size
-  (`limits`), its expansion (`limits.MAX_COMPRESSION_RATIO`) and, when the
+  decompressed (`member_headers`): its name (once), its dtype, a shape that
+  fills the member exactly (`check_size`), its rank and size (`limits`), its
+  expansion (`limits.MAX_COMPRESSION_RATIO`) and, when the
   caller gives the program's variables, that the program reads it.  A
   small archive cannot make TenFlang inflate gigabytes before an error.
 * Written uncompressed in numpy's own layout (`npz_bytes`); the caller writes
@@ -29,12 +31,11 @@ import numpy as np
 from .. import limits
 from ..errors import Location, TenflangError
 from ..shapes import fmt_shape
+from . import crc
 from .examples import Examples, first_unfit, unfit
 from .notation import NAME_RE
 from .reading import unreadable
 
-# bytes read and checked at a time by the fast reader: a chunk stays in the cache
-_CHUNK_BYTES = 1 << 22
 _NPY_HEADERS = {(1, 0): np.lib.format.read_array_header_1_0,
                 (2, 0): np.lib.format.read_array_header_2_0}
 
@@ -125,23 +126,20 @@ def _npz_member(f, z, name: str, dtype: np.dtype) -> np.ndarray:
 def _read_checked(f, info, start: int, array: np.ndarray, name: str) -> np.ndarray:
     """`array` filled from `f` (just past member `name`'s .npy header, which
     starts at `start`), refused unless the member holds exactly its bytes and
-    its CRC-32 matches the archive's.  The CRC runs on each chunk as it is
-    read, while the chunk is in the cache: a corrupt member never passes as
-    numbers, and the read stays as fast as one `np.fromfile`."""
+    its CRC-32 matches the archive's.  The CRC is computed as the bytes are
+    read (`crc.read_into`): a corrupt member never passes as numbers, and the
+    read stays about as fast as one `np.fromfile`."""
     end = f.tell()
     if end - start + array.nbytes != info.file_size:
         raise ValueError(f"member '{name}.npy' claims {array.nbytes} bytes but holds "
                          f"{info.file_size - (end - start)}")
     f.seek(start)
-    crc = zlib.crc32(f.read(end - start))
-    view, done = memoryview(array.reshape(-1).view(np.uint8)), 0
-    while done < array.nbytes:
-        got = f.readinto(view[done:done + _CHUNK_BYTES])
-        if not got:
-            raise ValueError(f"member '{name}.npy' ends early (the file is cut short)")
-        crc = zlib.crc32(view[done:done + got], crc)
-        done += got
-    if crc != info.CRC:
+    header = zlib.crc32(f.read(end - start))
+    try:
+        data = crc.read_into(f.fileno(), end, memoryview(array.reshape(-1).view(np.uint8)))
+    except ValueError as err:
+        raise ValueError(f"member '{name}.npy': {err}") from None
+    if crc.combine(header, data, array.nbytes) != info.CRC:
         raise ValueError(f"member '{name}.npy' fails its CRC-32 check (its bytes changed "
                          "after it was written)")
     return array
