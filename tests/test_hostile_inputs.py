@@ -686,6 +686,12 @@ def test_a_corrupt_npz_data_member_is_refused_naming_file_and_member(run_cli, wo
     assert not (work / "w-out.txt").exists() and time.perf_counter() - started < 60
 
 
+def test_a_pickled_member_is_refused_as_not_numbers_not_by_its_size(tmp_path):
+    np.savez(tmp_path / "d.npz", x=np.array([1, "a", None], dtype=object), y=np.ones(3))
+    with pytest.raises(TenflangError, match="array 'x' holds object values, not numbers"):
+        tenflang.load_examples(str(tmp_path / "d.npz"))
+
+
 @pytest.mark.parametrize("keep", [0, 4])
 def test_a_weights_npz_member_missing_its_bytes_is_refused(run_cli, work, keep):
     stored_npz(work / "w.npz", {"w.npy": npy_member(np.float64(0.5), keep=keep)})
