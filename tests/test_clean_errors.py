@@ -148,6 +148,20 @@ def test_an_untampered_checkpoint_resumes(run_cli_batch, work, checkpoint):
     assert code == 0 and "resuming from t.npz at iteration 3" in err
 
 
+def test_a_checkpoint_holding_a_member_twice_is_refused(run_cli_batch, work, checkpoint):
+    import warnings
+    import zipfile
+    path = tampered(work, checkpoint)
+    with warnings.catch_warnings(), zipfile.ZipFile(work / path, "a") as archive:
+        warnings.simplefilter("ignore")               # zipfile's "Duplicate name"
+        with archive.open("s:v:w.npy", "w") as f:
+            np.lib.format.write_array(f, np.zeros(()))
+    [(code, _, err)] = run_cli_batch([["tfweightcalc", "g.tf", "d.txt", "--optimizer", "adam",
+                                       "--checkpoint", path, "--max-iters", "5"]], cwd=work)
+    assert code == 2 and err.startswith("t.npz: error: not a tfweightcalc checkpoint ("
+                                        "ValueError: it holds member 's:v:w.npy' twice)"), err
+
+
 def test_a_checkpoint_of_another_optimizer(run_cli_batch, work, checkpoint):
     path = tampered(work, checkpoint)
     [(code, _, err)] = run_cli_batch([["tfweightcalc", "g.tf", "d.txt", "--checkpoint", path]],

@@ -15,6 +15,7 @@ naming them, unless the caller allows it (`--resume-anyway`).
 """
 from __future__ import annotations
 
+import collections
 import io
 import json
 import math
@@ -93,6 +94,9 @@ def load_checkpoint(path: str, weight_shapes: dict, cfg, anyway: bool = False) -
         return None
     try:
         with np.load(path, allow_pickle=False) as npz:
+            twice = [k for k, n in collections.Counter(npz.files).items() if n > 1]
+            if twice:               # zipfile would read the last one alone
+                raise ValueError(f"it holds member '{twice[0]}.npy' twice")
             arrays = {k: npz[k] for k in npz.files}
         if not all(isinstance(a, np.ndarray) for a in arrays.values()):
             raise ValueError("a member of the archive is not a numpy array")
