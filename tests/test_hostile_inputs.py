@@ -778,8 +778,8 @@ def test_a_manifest_listing_a_shard_twice_is_refused_at_once(run_cli_batch, work
 
 # ----------------------------------------------------------------------------- --dtype float32
 
-BEYOND_FLOAT32 = "beyond the range of --dtype float32 (±3.4028235e+38), where it would " \
-                 "become infinite"
+BEYOND_FLOAT32 = "beyond the range of float32 (±3.4028235e+38), where it would become " \
+                 "infinite; use float64 (--dtype float64)"
 
 
 def test_values_beyond_float32_are_refused_naming_the_variable(run_cli_batch, work):
@@ -815,6 +815,29 @@ def test_values_beyond_float32_are_refused_naming_the_variable(run_cli_batch, wo
     assert not [p.name for p in work.iterdir() if p.name.startswith("o")]
     [(code, _, err)] = run_cli_batch([["tfevaluate", "s.tf", "bigx.txt", "big.txt"]], cwd=work)
     assert code == 0, err                    # float64 holds them
+
+
+def test_the_api_refuses_values_beyond_float32_too():
+    from support import programs
+    gcp = programs.sample_gcp("example_shape.tf")
+    program = tenflang.parse((programs.SAMPLES_DIR / "example_shape.tf").read_text())
+    f32, ones = tenflang.TrainConfig(max_iters=2, dtype="float32"), np.ones(2)
+    calls = [
+        (lambda: tenflang.train(gcp, {"x": ones, "y": np.array([1.0, -1e300])}, f32),
+         "data 'y' is -1e+300 in example 1 (0-based), "),
+        (lambda: tenflang.train(gcp, {"x": ones, "y": ones}, f32, init={"w": 1e300}),
+         "weight 'w' is 1e+300, "),
+        (lambda: tenflang.evaluate(program, {"x": np.array([1e39])}, {"w": 1.0},
+                                   dtype="float32"), "data 'x' is 1e+39 in example 0 (0-based), "),
+        (lambda: tenflang.evaluate(program, {"x": ones}, {"w": 1e300}, dtype="float32"),
+         "weight 'w' is 1e+300, "),
+    ]
+    for call, message in calls:
+        with pytest.raises(TenflangError) as caught:
+            call()
+        assert caught.value.message.startswith(message + BEYOND_FLOAT32)
+    result = tenflang.train(gcp, {"x": ones, "y": ones}, f32, init={"w": 3e38})
+    assert np.isfinite(result.weights["w"])
 
 
 def test_first_unfit_finds_the_earliest_value_past_the_rounding_edge():

@@ -35,7 +35,7 @@ import numpy as np
 from ..errors import Location, TenflangError
 from ..files import write_file
 from ..shapes import fmt_missing, fmt_shape
-from .examples import NONFINITE, Examples, first_nonfinite, first_unfit, unfit
+from .examples import NONFINITE, Examples, check_weights_fit, first_nonfinite
 from .notation import Source, parse_vector, skip, value_strings, vector_lines
 from .npzfiles import npz_bytes, npz_weights, read_npz
 from .reading import file_text
@@ -97,9 +97,7 @@ def load_weights(path: str, *, allow_nan: bool = False,
     bad = None if allow_nan else first_nonfinite({k: v.reshape(1, -1) for k, v in weights.items()})
     if bad:
         raise TenflangError(f"weight '{bad[1]}' is {bad[2]!r}; {NONFINITE}", where(bad[1]))
-    bad = first_unfit({k: v.reshape(1, -1) for k, v in weights.items()}, dtype)
-    if bad:
-        raise TenflangError(unfit("weight", bad[1], bad[2], dtype), where(bad[1]))
+    check_weights_fit(weights, dtype, where)
     return weights
 
 
