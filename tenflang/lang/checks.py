@@ -140,7 +140,8 @@ def passes_declare(checker: Checker, declare, ready: set[str]) -> bool:
         return False
     name, shape = declare.name, declare.shape
     if (declare.kind not in KIND_SET or name in checker.decls
-            or len(name) > limits.MAX_NAME_CHARS or (checker.shape_program and ("." in name or "/" in name))
+            or len(name) > limits.MAX_NAME_CHARS
+            or (checker.shape_program and ("." in name or "/" in name))
             or not (shape is None or size_ok(tuple(shape)))):
         return False
     checker.decls[name] = declare
