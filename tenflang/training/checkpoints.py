@@ -212,15 +212,15 @@ def check_all_slots(path: str, slots: dict, weight_shapes: dict, iteration: int,
                     meta: dict) -> None:
     """A checkpoint past iteration 0 holds every optimizer slot its run kept:
     one removed would restart at zero, and the run would take other steps."""
-    missing = [k for k in expected_slots(weight_shapes, meta) if k not in slots] \
-        if iteration else []
+    if not iteration:               # no step taken yet: no slot made yet
+        return
+    missing = [f"'s:{k}'" for k in expected_slots(weight_shapes, meta) if k not in slots]
     if missing:
-        raise TenflangError(f"the checkpoint lacks the optimizer state "
-                            f"{', '.join(repr('s:' + k) for k in missing[:5])}"
-                            f"{f' (and {len(missing) - 5} more)' if len(missing) > 5 else ''}"
-                            f" of its --optimizer {meta['optimizer']} run at iteration "
-                            f"{iteration}; resume from a complete checkpoint, or start afresh "
-                            f"from its weights with --init {path}", Location(path))
+        listed = ", ".join(missing[:5]) + (f" (and {len(missing) - 5} more)" if missing[5:] else "")
+        raise TenflangError(f"the checkpoint lacks the optimizer state {listed} of its "
+                            f"--optimizer {meta['optimizer']} run at iteration {iteration}; "
+                            "resume from a complete checkpoint, or start afresh from its "
+                            f"weights with --init {path}", Location(path))
 
 
 def check_slots(path: str, slots: dict, weight_shapes: dict, optimizer: str) -> None:
