@@ -7,7 +7,7 @@ Conventions:
 * The bytes are read with `os.preadv` and checksummed (`zlib.crc32`) chunk by
   chunk, each chunk while it is still in the cache.  Both release the GIL, so a
   large member is cut into parts that run on the loops' threads at once
-  (`native.threads`, `native.submit`): a single thread checksums at about half
+  (`loop_pool.threads`, `loop_pool.submit`): a single thread checksums at about half
   the speed the page cache delivers, and the check would halve the speed of
   the fast reader.
 * `combine(crc1, crc2, length2)` is zlib's crc32_combine (Python's zlib does
@@ -29,13 +29,13 @@ _POLY = 0xEDB88320                      # CRC-32's polynomial, bit-reflected
 
 def read_into(fd: int, offset: int, view: memoryview) -> int:
     """Fill `view` from `fd` at `offset`; the CRC-32 of the bytes read."""
-    from .. import native
-    parts = native.threads() if len(view) >= PARALLEL_BYTES else 1
+    from tenflang.native import loop_pool
+    parts = loop_pool.threads() if len(view) >= PARALLEL_BYTES else 1
     size = -(-len(view) // parts)
     bounds = [(start, min(start + size, len(view))) for start in range(0, len(view), size)]
     if len(bounds) == 1:
         return read_part(fd, offset, view)
-    futures = [native.submit(read_part, fd, offset + a, view[a:b]) for a, b in bounds]
+    futures = [loop_pool.submit(read_part, fd, offset + a, view[a:b]) for a, b in bounds]
     crc = 0
     for (a, b), future in zip(bounds, futures):
         crc = combine(crc, future.result(), b - a)

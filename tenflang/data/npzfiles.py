@@ -28,9 +28,9 @@ import zlib
 
 import numpy as np
 
-from .. import limits
-from ..errors import Location, TenflangError
-from ..shapes import fmt_shape
+from tenflang.base import limits
+from tenflang.base.errors import Location, TenflangError
+from tenflang.ops.shapes import fmt_shape
 from . import crc
 from .examples import Examples, first_unfit, unfit
 from .notation import NAME_RE

@@ -11,7 +11,7 @@ Conventions:
 """
 from __future__ import annotations
 
-from ..errors import Location, TenflangError
+from tenflang.base.errors import Location, TenflangError
 
 
 def file_bytes(path: str, what: str) -> bytes:
