@@ -6,6 +6,7 @@ program (blamed on the first line that disagrees)."""
 from __future__ import annotations
 
 import io
+import json
 import os
 import subprocess
 import sys
@@ -101,6 +102,16 @@ TAMPERINGS = {
     "2-D history": (replaced("history", np.zeros((2, 2))), "has 2 dimensions, not 1"),
     "string history": (replaced("history", ["a"]), "holds <U1 values"),
     "stray array": (replaced("extra", np.zeros(1)), "unexpected array 'extra'"),
+    "settings missing": (meta_text('{"optimizer": "adam", "iteration": 3, "seed": 0}'),
+                         "its meta record has no settings object"),
+    "a setting missing": (lambda arrays: {**arrays, "meta": np.asarray(json.dumps(
+        {**json.loads(str(arrays["meta"])), "settings": {
+            k: v for k, v in json.loads(str(arrays["meta"]))["settings"].items()
+            if k not in ("lr", "betas")}}))}, "lacks the settings --lr, --betas"),
+    "a moment missing": (without("s:v:w"), "the checkpoint lacks the optimizer state 's:v:w' "
+                                           "of its --optimizer adam run at iteration 3"),
+    "both moments missing": (lambda arrays: without("s:v:w")(without("s:m:w")(arrays)),
+                             "lacks the optimizer state 's:m:w', 's:v:w'"),
 }
 
 
@@ -135,6 +146,20 @@ def test_an_untampered_checkpoint_resumes(run_cli_batch, work, checkpoint):
     [(code, _, err)] = run_cli_batch([["tfweightcalc", "g.tf", "d.txt", "--optimizer", "adam",
                                        "--checkpoint", path, "--max-iters", "5"]], cwd=work)
     assert code == 0 and "resuming from t.npz at iteration 3" in err
+
+
+def test_a_checkpoint_holding_a_member_twice_is_refused(run_cli_batch, work, checkpoint):
+    import warnings
+    import zipfile
+    path = tampered(work, checkpoint)
+    with warnings.catch_warnings(), zipfile.ZipFile(work / path, "a") as archive:
+        warnings.simplefilter("ignore")               # zipfile's "Duplicate name"
+        with archive.open("s:v:w.npy", "w") as f:
+            np.lib.format.write_array(f, np.zeros(()))
+    [(code, _, err)] = run_cli_batch([["tfweightcalc", "g.tf", "d.txt", "--optimizer", "adam",
+                                       "--checkpoint", path, "--max-iters", "5"]], cwd=work)
+    assert code == 2 and err.startswith("t.npz: error: not a tfweightcalc checkpoint ("
+                                        "ValueError: it holds member 's:v:w.npy' twice)"), err
 
 
 def test_a_checkpoint_of_another_optimizer(run_cli_batch, work, checkpoint):

@@ -162,6 +162,45 @@ def test_the_expansion_limit_applies(monkeypatch):
         tenflang.parse(head(50) + "define hT = fold cell h0 xs W U b\n")
 
 
+FOLD = src("""
+    macro cell h x w -> hn
+      define hn = tanh (add (mul h w) x)
+    end
+    declare input xs [200]
+    declare weight w
+    declare weight h0
+    declare exp_output y
+    declare output o
+    declare loss l
+    define o = fold cell h0 xs w
+    define l = pow (sub o y) 2
+    """)
+
+
+def test_tfcompiler_writes_no_gcp_that_the_limit_refuses(tmp_path, monkeypatch):
+    """A fold within the limit compiled to a GCP past it (backpropagation adds
+    statements), which tfweightcalc then refused: the one limit is applied to
+    the GCP as it is made, exit 2, and nothing is written."""
+    from click.testing import CliRunner
+    from tenflang.cli import tfcompiler, tfweightcalc
+    (tmp_path / "fold.tf").write_text(FOLD)
+    monkeypatch.chdir(tmp_path)
+    assert CliRunner().invoke(tfcompiler, ["fold.tf", "-o", "big.tf"]).exit_code == 0
+    size = len(tenflang.parse((tmp_path / "big.tf").read_text()).statements)
+    monkeypatch.setattr(limits, "MAX_EXPANDED_STATEMENTS", size - 1)
+    assert len(tenflang.parse(FOLD).statements) < size - 1        # the program itself fits
+    result = CliRunner().invoke(tfweightcalc, ["big.tf", "d.txt"])
+    assert result.exit_code == 2 and f"more than {size - 1} statements" in result.output
+    result = CliRunner().invoke(tfcompiler, ["fold.tf", "-o", "gcp.tf"])
+    assert result.exit_code == 2, result.output
+    assert result.output == f"fold.tf: error: the GCP of this program would have {size} " \
+        f"statements, more than {size - 1} (the limit a program is read with); shorten its " \
+        "loops (fold, scan) or its macros' expansion\n"
+    assert not (tmp_path / "gcp.tf").exists()
+    monkeypatch.setattr(limits, "MAX_EXPANDED_STATEMENTS", size)
+    assert CliRunner().invoke(tfcompiler, ["fold.tf", "-o", "gcp.tf"]).exit_code == 0
+
+
 def compile_cost(steps: int) -> tuple[int, float]:
     source = head(steps) + "define hT = fold cell h0 xs W U b\ndefine l = sum hT\n"
     start = time.process_time()

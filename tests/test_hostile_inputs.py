@@ -626,3 +626,279 @@ def test_a_header_claiming_more_than_its_member_holds_is_a_bad_file(work, monkey
     assert "out of memory" not in result.output
     assert (work / "lie.npz").read_bytes() == lie
     assert not (work / "w-out.txt").exists()
+
+
+# ----------------------------------------------------------------------------- corrupt .npz members
+
+def npy_member(array=None, shape=None, keep=None) -> bytes:
+    """An .npy member: `array`'s, or a header claiming `shape`; cut to `keep` data bytes."""
+    out = io.BytesIO()
+    if array is not None:
+        np.lib.format.write_array(out, np.asarray(array, dtype=np.float64))
+        shape = np.shape(array)
+        header = len(out.getvalue()) - 8 * int(np.prod(shape))
+    else:
+        np.lib.format.write_array_header_1_0(
+            out, {"descr": "<f8", "fortran_order": False, "shape": shape})
+        header = len(out.getvalue())
+        out.write(np.arange(1.0, 3.0).tobytes())
+    data = out.getvalue()
+    return data if keep is None else data[:header + keep]
+
+
+def stored_npz(path, members: dict) -> None:
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_STORED) as archive:
+        for name, data in members.items():
+            archive.writestr(name, data)
+
+
+def flipped(path) -> None:
+    """`path` with one bit flipped in the middle of its first member's values."""
+    raw = bytearray(path.read_bytes())
+    raw[len(raw) // 4] ^= 0x40
+    path.write_bytes(bytes(raw))
+
+
+CORRUPT = {
+    "short": (lambda p: stored_npz(p, {"x.npy": npy_member(shape=(5,)),
+                                       "y.npy": npy_member(np.ones(5))}),
+              "member 'x.npy' claims 40 bytes but holds 16"),
+    "negative": (lambda p: stored_npz(p, {"x.npy": npy_member(shape=(-5,)),
+                                          "y.npy": npy_member(np.ones(2))}),
+                 "member 'x.npy' has the shape [-5] in its header"),
+    "flipped": (lambda p: (tenflang.save_examples(str(p), {"x": np.ones(100_000),
+                                                           "y": np.ones(100_000)}), flipped(p)),
+                "member 'x.npy' fails its CRC-32 check"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CORRUPT))
+def test_a_corrupt_npz_data_member_is_refused_naming_file_and_member(run_cli, work, case):
+    """The fast reader read a member's values where its header said, however many
+    the member held: the next member's zip header came back as floats, exit 0."""
+    make, message = CORRUPT[case]
+    make(work / "d.npz")
+    started = time.perf_counter()
+    code, out, err = run_cli(["tfweightcalc", "g.tf", "d.npz", "--max-iters", "2",
+                              "-o", "w-out.txt"], cwd=work)
+    assert (code, out) == (2, "") and "Traceback" not in err
+    assert f"d.npz: error: not a valid .npz file: {message}" in err
+    assert not (work / "w-out.txt").exists() and time.perf_counter() - started < 60
+
+
+def test_a_pickled_member_is_refused_as_not_numbers_not_by_its_size(tmp_path):
+    np.savez(tmp_path / "d.npz", x=np.array([1, "a", None], dtype=object), y=np.ones(3))
+    with pytest.raises(TenflangError, match="array 'x' holds object values, not numbers"):
+        tenflang.load_examples(str(tmp_path / "d.npz"))
+
+
+@pytest.mark.parametrize("keep", [0, 4])
+def test_a_weights_npz_member_missing_its_bytes_is_refused(run_cli, work, keep):
+    stored_npz(work / "w.npz", {"w.npy": npy_member(np.float64(0.5), keep=keep)})
+    code, out, err = run_cli(["tfevaluate", "g.tf", "in.txt", "w.npz"], cwd=work)
+    assert (code, out) == (2, "") and "Traceback" not in err
+    assert f"w.npz: error: not a valid .npz file: member 'w.npy' claims 8 bytes but " \
+           f"holds {keep}" in err
+
+
+def test_a_member_read_in_place_is_checked_against_its_crc(tmp_path, monkeypatch):
+    """A member read straight into its array (`_read_checked`) never passes numpy's
+    own checks: its CRC-32 is computed as it is read."""
+    from tenflang.data import npzfiles
+    path = tmp_path / "d.npz"
+    tenflang.save_examples(str(path), {"x": np.arange(300_000.0)})
+    assert tenflang.load_examples(str(path)).arrays["x"][-1] == 299_999
+    flipped(path)
+    calls, real = [], npzfiles._read_checked
+    monkeypatch.setattr(npzfiles, "_read_checked", lambda *a: calls.append(1) or real(*a))
+    with pytest.raises(TenflangError, match="member 'x.npy' fails its CRC-32 check"):
+        tenflang.load_examples(str(path))
+    assert calls
+
+
+@pytest.mark.parametrize("flip", [False, True])
+def test_a_large_member_is_checksummed_in_parallel_parts(tmp_path, monkeypatch, loop_threads,
+                                                         flip):
+    """A single thread checksums at half the speed the page cache reads: a large
+    member is read in parts on several threads, their CRCs combined."""
+    import zlib
+    from tenflang.data import crc
+    loop_threads("3")
+    monkeypatch.setattr(crc, "PARALLEL_BYTES", 1 << 16)
+    monkeypatch.setattr(crc, "CHUNK_BYTES", 1 << 12)
+    parts = []
+    real = crc.read_part
+    monkeypatch.setattr(crc, "read_part", lambda *a: parts.append(len(a[2])) or real(*a))
+    values = np.random.default_rng(0).random(100_001)
+    path = tmp_path / "d.npz"
+    tenflang.save_examples(str(path), {"x": values})
+    if flip:
+        raw = bytearray(path.read_bytes())
+        raw[len(raw) * 3 // 4] ^= 1                     # in the last part
+        path.write_bytes(bytes(raw))
+        with pytest.raises(TenflangError, match="member 'x.npy' fails its CRC-32 check"):
+            tenflang.load_examples(str(path))
+    else:
+        assert np.array_equal(tenflang.load_examples(str(path)).arrays["x"], values)
+    assert len(parts) == 3 and sum(parts) == values.nbytes
+    for a, b in [(b"hello ", b"world"), (b"", b"x"), (b"x", b""), (bytes(9), values.tobytes())]:
+        assert crc.combine(zlib.crc32(a), zlib.crc32(b), len(b)) == zlib.crc32(a + b)
+
+
+# ----------------------------------------------------------------------------- repeats
+
+def test_a_weights_npz_holding_a_weight_twice_is_refused(run_cli, work):
+    """zipfile reads the last of two members of one name: the text format
+    refuses a repeated weight, and so does the archive."""
+    stored_npz(work / "w.npz", {"w.npy": npy_member(np.float64(0.5)),
+                                "x.npy": npy_member(np.float64(1.0))})
+    raw = (work / "w.npz").read_bytes().replace(b"x.npy", b"w.npy")
+    (work / "w.npz").write_bytes(raw)
+    code, out, err = run_cli(["tfevaluate", "g.tf", "in.txt", "w.npz"], cwd=work)
+    assert (code, out) == (2, "") and "Traceback" not in err
+    assert "w.npz: error: not a valid .npz file: it holds member 'w.npy' twice" in err
+
+
+def test_a_manifest_listing_a_shard_twice_is_refused_at_once(run_cli_batch, work):
+    [(code, _, err)] = run_cli_batch([["tenflang", "shard", "d.txt", "--out", "sh",
+                                       "--rows", "50"]], cwd=work)
+    assert code == 0, err
+    meta = json.loads((work / "sh" / "manifest.json").read_text())
+    first = meta["shards"][0]
+    meta["shards"] += [first] * 100_000             # 5 MB of manifest
+    meta["rows"] += first["rows"] * 100_000
+    (work / "sh" / "manifest.json").write_text(json.dumps(meta))
+    code, out, err, seconds, peak = measured(["tfweightcalc", "g.tf", "sh", "--max-iters", "2",
+                                              "--scheduler", "local:1", "-o", "w-out.txt"], work)
+    assert (code, out) == (2, "") and "Traceback" not in err
+    assert f"manifest.json: error: the manifest lists the shard '{first['file']}' more than " \
+           "once" in err
+    assert seconds < 30 and peak < 400 and not (work / "w-out.txt").exists()
+
+
+# ----------------------------------------------------------------------------- --dtype float32
+
+BEYOND_FLOAT32 = "beyond the range of float32 (±3.4028235e+38), where it would become " \
+                 "infinite; use float64 (--dtype float64)"
+
+
+def test_values_beyond_float32_are_refused_naming_the_variable(run_cli_batch, work):
+    """`--dtype float32` turned 1e300 into inf without a word: `--init {w: 1e300}`
+    trained to `w: inf`, tfevaluate printed `o: 1.0`, export verified an inf
+    initializer with a relative error of 0."""
+    pytest.importorskip("onnxruntime")
+    (work / "big.txt").write_text("{w: 1e300}\n")
+    (work / "bigx.txt").write_text("{x: 0.5}\n{x: -1e300}\n")
+    (work / "bigd.txt").write_text("{x: 1, y: 1}\n{x: 1e39, y: 2}\n")
+    np.savez(work / "big.npz", x=np.array([1.0, 3.4028235e38, 3.5e38]), y=np.ones(3))
+    f32 = ["--dtype", "float32"]
+    cases = [
+        (["tfweightcalc", "g.tf", "d.txt", "--init", "big.txt", "-o", "o1.txt", *f32],
+         "big.txt:1:2: error: weight 'w' is 1e+300, "),
+        (["tfweightcalc", "g.tf", "bigd.txt", "-o", "o2.txt", *f32],
+         "bigd.txt:2:2: error: variable 'x' is 1e+39, "),
+        (["tfweightcalc", "g.tf", "big.npz", "-o", "o3.txt", *f32],
+         "big.npz: error: variable 'x' is 3.5e+38 in example 2 (0-based), "),
+        (["tfevaluate", "s.tf", "bigx.txt", "w.txt", "-o", "o4.txt", *f32],
+         "bigx.txt:2:2: error: variable 'x' is -1e+300, "),
+        (["tfevaluate", "s.tf", "in.txt", "big.txt", "-o", "o5.txt", *f32],
+         "big.txt:1:2: error: weight 'w' is 1e+300, "),
+        (["tenflang", "export", "s.tf", "big.txt", "-o", "o6.onnx", *f32],
+         "big.txt:1:2: error: weight 'w' is 1e+300, "),
+        (["tenflang", "export", "s.tf", "w.txt", "-o", "o7.onnx", "--verify", "bigx.txt", *f32],
+         "bigx.txt:2:2: error: variable 'x' is -1e+300, "),
+    ]
+    results = run_cli_batch([args for args, _ in cases], cwd=work)
+    for (args, message), (code, out, err) in zip(cases, results):
+        assert (code, out) == (2, ""), (args, err)
+        assert err.startswith(message + BEYOND_FLOAT32) and "Warning" not in err, (args, err)
+    assert not [p.name for p in work.iterdir() if p.name.startswith("o")]
+    [(code, _, err)] = run_cli_batch([["tfevaluate", "s.tf", "bigx.txt", "big.txt"]], cwd=work)
+    assert code == 0, err                    # float64 holds them
+
+
+def test_the_api_refuses_values_beyond_float32_too():
+    from support import programs
+    gcp = programs.sample_gcp("example_shape.tf")
+    program = tenflang.parse((programs.SAMPLES_DIR / "example_shape.tf").read_text())
+    f32, ones = tenflang.TrainConfig(max_iters=2, dtype="float32"), np.ones(2)
+    calls = [
+        (lambda: tenflang.train(gcp, {"x": ones, "y": np.array([1.0, -1e300])}, f32),
+         "data 'y' is -1e+300 in example 1 (0-based), "),
+        (lambda: tenflang.train(gcp, {"x": ones, "y": ones}, f32, init={"w": 1e300}),
+         "weight 'w' is 1e+300, "),
+        (lambda: tenflang.evaluate(program, {"x": np.array([1e39])}, {"w": 1.0},
+                                   dtype="float32"), "data 'x' is 1e+39 in example 0 (0-based), "),
+        (lambda: tenflang.evaluate(program, {"x": ones}, {"w": 1e300}, dtype="float32"),
+         "weight 'w' is 1e+300, "),
+    ]
+    for call, message in calls:
+        with pytest.raises(TenflangError) as caught:
+            call()
+        assert caught.value.message.startswith(message + BEYOND_FLOAT32)
+    result = tenflang.train(gcp, {"x": ones, "y": ones}, f32, init={"w": 3e38})
+    assert np.isfinite(result.weights["w"])
+
+
+def test_first_unfit_finds_the_earliest_value_past_the_rounding_edge():
+    from tenflang.data.examples import first_unfit
+    top = float(np.finfo(np.float32).max)
+    edge = top + 2.0 ** 103                  # from here float32 rounds to inf
+    with np.errstate(over="ignore"):
+        assert np.isinf(np.float32(edge)) and np.float32(np.nextafter(edge, 0)) == top
+    arrays = {"a": np.array([[0.0, np.inf], [np.nan, -edge]]), "b": np.array([edge, 0.0]),
+              "c": np.array([np.nextafter(edge, 0)]), "d": np.full(1, np.inf, np.float32)}
+    assert first_unfit(arrays, "float32") == (0, "b", edge)
+    assert first_unfit({"a": arrays["a"]}, "float32") == (1, "a", -edge)
+    assert first_unfit({k: arrays[k] for k in "cd"}, "float32") is None
+    assert first_unfit(arrays, "float64") is None
+
+
+# ----------------------------------------------------------------------------- long names
+
+def renamed(work, name: str, program: str = "s.tf") -> str:
+    """The sample program with its weight `w` named `name`, written to a new file."""
+    import re
+    text = re.sub(r"\bw\b", name, (work / program).read_text())
+    path = f"n{len(name)}.tf"
+    (work / path).write_text(text)
+    return path
+
+
+def test_a_name_past_the_limit_is_refused_when_the_program_is_read(run_cli_batch, work):
+    """A weight named with 100 000 characters crashed `-o w.npz`, --checkpoint,
+    `tfevaluate -o out.npz` and `tenflang shard` (zip's 65 535-byte member
+    name) with a traceback, losing the trained weights."""
+    long = renamed(work, "w" * 100_000)
+    (work / "long.txt").write_text("{%s: 1, y: 2}\n" % ("x" * 100_000))
+    commands = [["tfcompiler", long, "-o", "o1.tf"], ["tenflang", "check", long],
+                ["tfweightcalc", long, "d.txt", "-o", "o2.npz", "--checkpoint", "o3.npz"],
+                ["tfevaluate", long, "in.txt", "w.txt", "-o", "o4.npz"],
+                ["tenflang", "shard", "long.txt", "--rows", "1", "--out", "o5"]]
+    message = f"(100000 characters) is longer than {limits.MAX_NAME_CHARS} characters (the limit)"
+    for args, (code, out, err) in zip(commands, run_cli_batch(commands, cwd=work)):
+        assert (code, out) == (2, "") and "Traceback" not in err, (args, err)
+        where = "long.txt:1:2" if args[1] == "shard" else f"{long}:4:17"
+        assert err.startswith(f"{where}: error: the name '") and message in err, (args, err)
+    assert not [p.name for p in work.iterdir() if p.name.startswith("o")]
+
+
+def test_names_at_the_limit_train_and_write_every_output(run_cli_batch, work):
+    """A name of MAX_NAME_CHARS is read; its GCP's gradient `d/d<name>` would be
+    longer, so tfcompiler refuses it (never writing a GCP tfweightcalc refuses);
+    a name short enough for its GCP trains and is written everywhere."""
+    limit = limits.MAX_NAME_CHARS
+    at, short = renamed(work, "w" * limit), renamed(work, "w" * (limit - 3))
+    results = run_cli_batch([["tenflang", "check", at], ["tfcompiler", at, "-o", "g-at.tf"],
+                             ["tfcompiler", short, "-o", "g-short.tf"]], cwd=work)
+    assert results[0][0] == 0 and results[2][0] == 0, results
+    code, out, err = results[1]
+    assert code == 2 and err.startswith(f"{at}: error: the GCP of this program would declare "
+                                        "'d/dwww") and "(the limit of a name)" in err
+    assert not (work / "g-at.tf").exists()
+    [(code, _, err), (code2, _, err2)] = run_cli_batch([
+        ["tfweightcalc", "g-short.tf", "d.txt", "--max-iters", "3", "-o", "w.npz",
+         "--checkpoint", "c.npz"], ["tfevaluate", short, "in.txt", "w.npz", "-o", "o.npz"]],
+        cwd=work)
+    assert code == 0 and code2 == 0, (err, err2)
+    assert list(np.load(work / "w.npz")) == ["w" * (limit - 3)]

@@ -14,6 +14,12 @@ mean as training the shape program does; training computes only the
 gradients and losses (an output on the loss's path, as `o` in the original
 design's example, becomes an intvar).
 
+A GCP has at most `limits.MAX_EXPANDED_STATEMENTS` statements and names of
+at most `limits.MAX_NAME_CHARS`, the limits every program is read with: a
+shape program within them whose GCP is not (backpropagation adds statements
+and longer names) is refused here, so the compiler never writes a GCP that
+tfweightcalc would refuse.
+
 `verify=True` (the default) checks the GCP as any program is checked, which
 proves the compiler wrote a valid program and remembers its shapes for the
 run that follows.  `tfcompiler` passes False: it only prints the GCP, and
@@ -22,8 +28,10 @@ large program's compile time.  The test suite compiles with the check.
 """
 from __future__ import annotations
 
+from tenflang.base import limits
+from tenflang.base.errors import Location, TenflangError
 from tenflang.base.gc_pause import paused_gc
-from tenflang.lang.syntax_tree import Comment, Program
+from tenflang.lang.syntax_tree import Comment, Declare, Program
 from ..lang.checks import check
 from .gcp import assemble
 from .graph import build_graph, computed_from, computed_with
@@ -36,6 +44,7 @@ def compile_gradient(program: Program, level: int = 1, verify: bool = True) -> P
     """The GCP of a checked shape program (see module docstring)."""
     with paused_gc():
         gcp = sweep_and_assemble(program, level)
+        check_limits(program, gcp)
         if verify:
             check(gcp)
         return gcp
@@ -73,6 +82,24 @@ def metric_outputs(program: Program, shapes: dict, losses: list[str]) -> set[str
     used = computed_from(program.definitions(), losses)
     return {n for n, d in program.declarations().items()
             if d.kind == "output" and not shapes[n] and n in defined and n not in used}
+
+
+def check_limits(program: Program, gcp: Program) -> None:
+    """`gcp` within the limits its readers apply: statements (they keep no
+    comments) and the length of a name (a gradient's `d/d<weight>` is longer
+    than the weight's)."""
+    longest = max((s.name for s in gcp.statements if isinstance(s, Declare)), key=len,
+                  default="")
+    if len(longest) > limits.MAX_NAME_CHARS:
+        raise TenflangError(f"the GCP of this program would declare '{longest}', longer than "
+                            f"{limits.MAX_NAME_CHARS} characters (the limit of a name); shorten "
+                            "the names it is made from", Location(program.filename))
+    count = sum(not isinstance(s, Comment) for s in gcp.statements)
+    if count > limits.MAX_EXPANDED_STATEMENTS:
+        raise TenflangError(
+            f"the GCP of this program would have {count} statements, more than "
+            f"{limits.MAX_EXPANDED_STATEMENTS} (the limit a program is read with); shorten its "
+            "loops (fold, scan) or its macros' expansion", Location(program.filename))
 
 
 def relevant_nodes(graph, rules, weights, losses) -> set[str]:

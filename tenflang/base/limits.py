@@ -25,6 +25,12 @@ MAX_ATTRIBUTE = 2 ** 31
 MAX_COMPRESSION_RATIO = 100
 MIN_COMPRESSED_BYTES = 1 << 20
 
+#: Characters of a name a program declares (a weight, an input, a macro's local
+#: as expanded, a GCP's gradient) or a data file binds: names become the member
+#: names of .npz outputs and checkpoints (`w:<name>.npy`), which zip caps at
+#: 65 535 bytes; names are ASCII, one byte a character.
+MAX_NAME_CHARS = 1000
+
 #: Statements a program may have after macro and nested-expression expansion.
 MAX_EXPANDED_STATEMENTS = 2_000_000
 

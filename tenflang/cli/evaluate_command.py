@@ -63,13 +63,14 @@ def tfevaluate(program_file, inputs_file, weights_file, fmt, out, summary, devic
     shapes = check(program)
     say_if_gradient_program(program_file, program)
     decls = program.declarations().values()
-    weights, statistics = split_statistics(program, vectors.load_weights(weights_file,
-                                                                        allow_nan=allow_nan))
+    weights, statistics = split_statistics(program, vectors.load_weights(
+        weights_file, allow_nan=allow_nan, dtype=dtype))
     vectors.validate_weights(weights_file, weights,
                              {d.name: shapes[d.name] for d in decls if d.kind == DeclKind.WEIGHT})
     statistics = check_statistics(program, statistics, shapes,
                                   lambda name: vectors.weight_location(weights_file, name))
-    examples = vectors.load_examples(inputs_file, allow_nan=allow_nan, shapes=shapes)
+    examples = vectors.load_examples(inputs_file, allow_nan=allow_nan, shapes=shapes,
+                                     dtype=dtype)
     examples.validate(shapes, required={d.name for d in decls if d.kind == DeclKind.INPUT},
                       optional={d.name for d in decls if d.kind == DeclKind.EXP_OUTPUT})
     examples.check_indices(data_indices(program))

@@ -44,7 +44,8 @@ def export_command(shape_file, weights_file, out, with_loss, inputs_file, dtype,
                                 "--verify": inputs_file})
     program = parse_file(shape_file)
     shapes = check(program)
-    weights, statistics = split_statistics(program, vectors.load_weights(weights_file))
+    weights, statistics = split_statistics(program, vectors.load_weights(weights_file,
+                                                                        dtype=dtype))
     vectors.validate_weights(weights_file, weights, {
         d.name: shapes[d.name] for d in program.declarations().values()
         if d.kind == DeclKind.WEIGHT})
@@ -53,7 +54,7 @@ def export_command(shape_file, weights_file, out, with_loss, inputs_file, dtype,
     model = export_model(program, weights, dtype=dtype, with_loss=with_loss,
                          opset=DEFAULT_OPSET if opset is None else opset)
     if inputs_file:
-        examples = load_inputs(inputs_file, program, model, shapes)
+        examples = load_inputs(inputs_file, program, model, shapes, dtype)
         report = verify_model(model, program, examples, weights, dtype)
         count = len(next(iter(examples.values()))) if examples else 1
         for row in report:
@@ -77,9 +78,9 @@ def left_out(program, model) -> list[str]:
             if d.kind == DeclKind.OUTPUT and d.name not in exported]
 
 
-def load_inputs(path: str, program, model, shapes) -> dict:
+def load_inputs(path: str, program, model, shapes, dtype="float64") -> dict:
     """The model's inputs from a data file (which may hold exp_outputs, as tfevaluate's do)."""
-    examples = vectors.load_examples(path)
+    examples = vectors.load_examples(path, dtype=dtype)
     names = {i.name for i in model.graph.input}
     labels = {d.name for d in program.declarations().values() if d.kind == DeclKind.EXP_OUTPUT}
     examples.validate(shapes, required=names, optional=labels)

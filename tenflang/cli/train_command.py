@@ -145,7 +145,7 @@ def tfweightcalc(gcp_file, data_file, out, lr, optimizer, weight_decay, lr_sched
         data = cluster_data(data_file, sig, scheduler, chunk_size, allow_nan)
     else:
         data = local_data(data_file, sig, chunk_size, sync_every, allow_nan, dtype)
-    init = load_init(init_file, gcp, sig) if init_file else None
+    init = load_init(init_file, gcp, sig, dtype) if init_file else None
     resume = resume_from(checkpoint, sig, cfg, resume_anyway) if checkpoint else None
     first = resume.iteration if resume else 0     # `resume` is the run's state: it moves on
     stop = StopFlag()
@@ -278,11 +278,11 @@ def checkpoint_saver(path: str, cfg):
     return save
 
 
-def load_init(path: str, gcp, sig) -> dict:
+def load_init(path: str, gcp, sig, dtype=None) -> dict:
     """The weights of --init: any subset of the GCP's (a message names which
     when it is not all of them).  The batch statistics a weights file holds
     after its weights are left out: training computes its own."""
-    weights, _ = split_statistics(gcp, vectors.load_weights(path))
+    weights, _ = split_statistics(gcp, vectors.load_weights(path, dtype=dtype))
     vectors.validate_weights(path, weights, sig.weights, subset=True)
     rest = [n for n in sig.weights if n not in weights]
     if rest:

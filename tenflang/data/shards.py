@@ -216,9 +216,15 @@ def read_manifest(path: str) -> dict:
 def check_manifest(path: str, shards: list, variables: dict, rows: int) -> None:
     """A manifest names only files of its own directory (a plain file name:
     no directory part, no '..', so a run never reads outside the shard
-    directory), row counts >= 1 that add up, and shapes within the limit."""
+    directory), each once, row counts >= 1 that add up, and shapes within the
+    limit."""
+    seen = set()
     for shard in shards:
         name = shard["file"]
+        if name in seen:            # listed twice, its examples would count twice
+            raise TenflangError(f"the manifest lists the shard '{name}' more than once",
+                                Location(path))
+        seen.add(name)
         if name in ("", ".", "..") or os.path.basename(name) != name or "\\" in name \
                 or "\0" in name:
             raise TenflangError(f"the manifest names the shard '{name}', which is not a file "

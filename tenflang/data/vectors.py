@@ -35,7 +35,7 @@ import numpy as np
 from tenflang.base.errors import Location, TenflangError
 from tenflang.base.outputs import write_file
 from tenflang.ops.shapes import fmt_missing, fmt_shape
-from .examples import NONFINITE, Examples, first_nonfinite
+from .examples import NONFINITE, Examples, check_weights_fit, first_nonfinite
 from .notation import Source, parse_vector, skip, value_strings, vector_lines
 from .npzfiles import npz_bytes, npz_weights, read_npz
 from .reading import file_text
@@ -66,14 +66,18 @@ def load_examples(path: str, *, allow_nan: bool = False, shapes: dict | None = N
     if not len(examples):
         raise TenflangError("no examples in file (it is empty or holds only comments or a header)",
                             Location(file=path))
+    examples.check_names()
     if not allow_nan:
         examples.check_finite()
+    examples.check_fits(dtype)
     return examples
 
 
-def load_weights(path: str, *, allow_nan: bool = False) -> dict[str, np.ndarray]:
+def load_weights(path: str, *, allow_nan: bool = False,
+                 dtype="float64") -> dict[str, np.ndarray]:
     """Load weights: .npz (or a tfweightcalc checkpoint: the weights it holds),
-    otherwise one vector (which may span lines)."""
+    otherwise one vector (which may span lines); each within the range of the
+    `dtype` they will be used in."""
     if _ext(path) == ".npz":
         weights, where = npz_weights(path), lambda name: Location(file=path)
     else:
@@ -93,6 +97,7 @@ def load_weights(path: str, *, allow_nan: bool = False) -> dict[str, np.ndarray]
     bad = None if allow_nan else first_nonfinite({k: v.reshape(1, -1) for k, v in weights.items()})
     if bad:
         raise TenflangError(f"weight '{bad[1]}' is {bad[2]!r}; {NONFINITE}", where(bad[1]))
+    check_weights_fit(weights, dtype, where)
     return weights
 
 

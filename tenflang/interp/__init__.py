@@ -13,6 +13,7 @@ import numpy as np
 
 from tenflang.lang.syntax_tree import DeclKind, Program
 from ..lang.checks import check
+from ..data.examples import check_data_fits, check_weights_fit
 from .runtime.arguments import check_data, check_weights
 from .planning.plan import Plan, default_results, make_plan
 from .runtime.run import run_plan
@@ -60,6 +61,8 @@ def evaluate(program: Program, examples: dict, weights: dict, xp=np, dtype="floa
     weights = check_weights(weights, {d.name: shapes[d.name] for d in decls
                                       if d.kind == DeclKind.WEIGHT})
     stats = {} if mode.training else check_statistics(program, stats, shapes)
+    check_data_fits(examples, dtype)          # before the run's dtype makes one infinite
+    check_weights_fit(weights | stats, dtype)
     data = {n: v for n, v in examples.items() if v is not None} | weights | stats
     plan = make_plan(program, set(data), results, shapes)
     missing = None if mode.training else missing_statistic(program, plan)

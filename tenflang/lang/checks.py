@@ -144,6 +144,7 @@ def passes_declare(checker: Checker, declare, ready: set[str]) -> bool:
         return False
     name, shape = declare.name, declare.shape
     if (declare.kind not in KIND_SET or name in checker.decls or declare.init is not None
+            or len(name) > limits.MAX_NAME_CHARS
             or (checker.shape_program and ("." in name or "/" in name))
             or not (shape is None or size_ok(tuple(shape)))):
         return False
@@ -231,6 +232,7 @@ def check_declare(program, declare: Declare, decls, shape_program: bool) -> None
         first = decls[declare.name].pos
         raise error_at(program, declare.name_pos, f"'{declare.name}' is already declared"
                        + (f" on line {first.line}" if first else ""), declare.origin)
+    check_name(program, declare)
     if (shape_program and not declare.origin and not declare.generated
             and ("." in declare.name or "/" in declare.name)):
         raise error_at(program, declare.name_pos, f"'{declare.name}': names containing '.' or "
@@ -280,6 +282,13 @@ def init_problem(scheme: str, args: list, shape: tuple) -> str | None:
         return (f"init {scheme} scales by the fan-in, which needs a weight of two axes "
                 f"or more ([out, in, ...]); its shape is {fmt_shape(shape)}")
     return None
+
+
+def check_name(program, declare: Declare) -> None:
+    """A name within `limits.MAX_NAME_CHARS` (a macro's local as its call names it)."""
+    if len(declare.name) > limits.MAX_NAME_CHARS:
+        raise error_at(program, declare.name_pos, f"the name '{declare.name}' is longer than "
+                       f"{limits.MAX_NAME_CHARS} characters (the limit)", declare.origin)
 
 
 def size_ok(shape: tuple) -> bool:

@@ -15,6 +15,7 @@ naming them, unless the caller allows it (`--resume-anyway`).
 """
 from __future__ import annotations
 
+import collections
 import io
 import json
 import math
@@ -120,6 +121,9 @@ def load_checkpoint(path: str, weight_shapes: dict, cfg, anyway: bool = False) -
         return None
     try:
         with np.load(path, allow_pickle=False) as npz:
+            twice = [k for k, n in collections.Counter(npz.files).items() if n > 1]
+            if twice:               # zipfile would read the last one alone
+                raise ValueError(f"it holds member '{twice[0]}.npy' twice")
             arrays = {k: npz[k] for k in npz.files}
         if not all(isinstance(a, np.ndarray) for a in arrays.values()):
             raise ValueError("a member of the archive is not a numpy array")
@@ -156,6 +160,7 @@ def load_checkpoint(path: str, weight_shapes: dict, cfg, anyway: bool = False) -
             vectors.validate_weights(path, parts[kind], weight_shapes)
             check_numbers(path, what, parts[kind])
     check_slots(path, parts["s"], weight_shapes, cfg.optimizer)
+    check_all_slots(path, parts["s"], weight_shapes, iteration, meta)
     check_numbers(path, "loss history", {"history": history}, rank=1)
     check_numbers(path, "validation history", {"val_history": val_history}, rank=2)
     if val_history.shape[1:] != (2,):
@@ -170,7 +175,7 @@ def load_checkpoint(path: str, weight_shapes: dict, cfg, anyway: bool = False) -
 
 def check_meta(path: str, meta, optimizer: str) -> int:
     """The iteration of a checkpoint's `meta` (a JSON object with the
-    optimizer, a whole iteration count and the seed)."""
+    optimizer, a whole iteration count, the seed and every setting)."""
     where = Location(path)
     if not isinstance(meta, dict):
         raise TenflangError("not a tfweightcalc checkpoint: its meta record is not an object",
@@ -180,10 +185,6 @@ def check_meta(path: str, meta, optimizer: str) -> int:
                             f"{meta.get('optimizer')}, not {optimizer}; resume with the same "
                             f"optimizer, or start afresh from its weights with --init {path} "
                             "(and another --checkpoint)", where)
-    if not isinstance(meta.get("settings", {}), dict):
-        raise TenflangError("not a tfweightcalc checkpoint: its settings are not an object",
-                            where)
-    meta.setdefault("settings", {})
     iteration = meta.get("iteration")
     if type(iteration) is not int or not 0 <= iteration <= limits.MAX_ITERATIONS:
         raise TenflangError(f"the checkpoint's iteration is {iteration!r}, not a whole number "
@@ -192,7 +193,22 @@ def check_meta(path: str, meta, optimizer: str) -> int:
     if norm is not None and (type(norm) not in (int, float) or not math.isfinite(norm) or norm < 0):
         raise TenflangError(f"the checkpoint's gradient norm is {norm!r}, not a finite number "
                             "of 0 or more", where)
+    if not isinstance(meta.get("settings"), dict):
+        raise TenflangError("not a tfweightcalc checkpoint: its meta record has no settings "
+                            "object (they are checked against the new run's)", where)
+    check_settings(path, meta["settings"])
     return iteration
+
+
+def check_settings(path: str, saved: dict) -> None:
+    """Every setting a run saves is there: one missing would go unchecked, and
+    the resumed run could take other steps than the uninterrupted one."""
+    needed = list(SETTINGS) + (["max_iters"] if saved.get("lr_schedule") in LENGTHY else [])
+    missing = [SETTINGS.get(name, "--max-iters") for name in needed if name not in saved]
+    if missing:
+        raise TenflangError("not a tfweightcalc checkpoint: its meta record lacks the "
+                            f"setting{'s' * (len(missing) > 1)} {', '.join(missing)}",
+                            Location(path))
 
 
 def check_numbers(path: str, what: str, arrays: dict, rank: int | None = None) -> None:
@@ -209,9 +225,35 @@ def check_numbers(path: str, what: str, arrays: dict, rank: int | None = None) -
                                 Location(path))
 
 
+def expected_slots(weight_shapes: dict, meta: dict) -> list[str]:
+    """The slot keys a run with the checkpoint's settings keeps after its first
+    step: each slot of its optimizer for each weight it does not freeze
+    (rmsprop's `b` only with momentum)."""
+    saved = meta["settings"]
+    kinds = [k for k in SLOTS[meta["optimizer"]]
+             if not (meta["optimizer"] == "rmsprop" and k == "b" and not saved["momentum"])]
+    frozen = set(saved["freeze"]) if isinstance(saved["freeze"], list) else set()
+    return [f"{kind}:{w}" for w in weight_shapes if w not in frozen for kind in kinds]
+
+
+def check_all_slots(path: str, slots: dict, weight_shapes: dict, iteration: int,
+                    meta: dict) -> None:
+    """A checkpoint past iteration 0 holds every optimizer slot its run kept:
+    one removed would restart at zero, and the run would take other steps."""
+    if not iteration:               # no step taken yet: no slot made yet
+        return
+    missing = [f"'s:{k}'" for k in expected_slots(weight_shapes, meta) if k not in slots]
+    if missing:
+        listed = ", ".join(missing[:5]) + (f" (and {len(missing) - 5} more)" if missing[5:] else "")
+        raise TenflangError(f"the checkpoint lacks the optimizer state {listed} of its "
+                            f"--optimizer {meta['optimizer']} run at iteration {iteration}; "
+                            "resume from a complete checkpoint, or start afresh from its "
+                            f"weights with --init {path}", Location(path))
+
+
 def check_slots(path: str, slots: dict, weight_shapes: dict, optimizer: str) -> None:
     """Optimizer slots `<kind>:<weight>` of the optimizer's kinds, each of its
-    weight's shape (none for sgd; the loop makes missing ones as zeros)."""
+    weight's shape (none for sgd; `check_all_slots` checks none is missing)."""
     kinds = SLOTS[optimizer]
     for key, value in slots.items():
         kind, _, weight = key.partition(":")

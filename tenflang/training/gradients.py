@@ -35,7 +35,7 @@ from typing import Callable
 import numpy as np
 
 from tenflang.base.frozen import mutable
-from ..data.examples import Examples, first_nonfinite
+from ..data.examples import Examples, check_data_fits, first_nonfinite
 from tenflang.base.errors import TenflangError
 from tenflang.ops.forwards import renumbered
 from ..interp import make_plan
@@ -76,11 +76,13 @@ def gradient_plan(gcp, sig):
                      list(sig.gradients.values()) + list(sig.losses))
 
 
-def checked_examples(data, sig) -> dict:
-    """The arrays of `data`, checked against the GCP's data variables once."""
+def checked_examples(data, sig, dtype="float64") -> dict:
+    """The arrays of `data`, checked against the GCP's data variables once,
+    and within `dtype`'s range."""
     if isinstance(data, Examples):
         data.validate(sig.inputs, required=set(sig.inputs))
         data.check_indices(sig.indices)
+        data.check_fits(dtype)
         return data.arrays
     arrays = check_data(dict(getattr(data, "arrays", data)), sig.inputs, sig.inputs)
     if arrays and not len(next(iter(arrays.values()))):
@@ -92,6 +94,7 @@ def checked_examples(data, sig) -> dict:
                             "infinity are rejected, as tfweightcalc rejects them without "
                             "--allow-nan (to train on them, pass load_examples(path, "
                             "allow_nan=True))")
+    check_data_fits(arrays, dtype)
     return arrays
 
 
@@ -115,7 +118,7 @@ class LocalGradients:
 
     @contextlib.contextmanager
     def open(self, gcp, sig, data, cfg, hooks=None, state=None):
-        examples = checked_examples(data, sig)
+        examples = checked_examples(data, sig, cfg.dtype)
         n = len(next(iter(examples.values()))) if examples else 1
         train_idx, val_idx = split(n, cfg.val_fraction, cfg.seed)
         rows = train_idx if len(val_idx) else slice(None)

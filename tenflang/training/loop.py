@@ -50,6 +50,7 @@ import numpy as np
 
 from tenflang.base.frozen import frozen
 from ..backprop.graph import unused_weights
+from ..data.examples import check_weights_fit
 from tenflang.base.errors import RunFailure, TenflangError
 from tenflang.interp.runtime.arguments import check_weights
 from ..interp.device import to_host
@@ -250,6 +251,7 @@ def patience_spent(state: State, cfg: TrainConfig) -> bool:
 def start_state(sig: Signature, cfg: TrainConfig, xp, init=None, resume=None) -> State:
     optimizers.check_frozen(cfg.freeze, sig.weights)
     state = resume or State(initial_weights(sig, cfg.seed, init))
+    check_weights_fit(state.weights, cfg.dtype)     # before to_device makes one infinite
     state.weights = to_device(state.weights, xp, cfg.dtype, copy=True)
     state.slots = to_device(state.slots, xp, cfg.dtype, copy=True)
     if state.best is not None:
