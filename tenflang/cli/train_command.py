@@ -2,7 +2,7 @@
 
 Nothing is lost: `-o` is written atomically; with `--checkpoint FILE` the
 state (weights, optimizer slots, iteration, loss history) is saved every
-`--checkpoint-every` iterations, on Ctrl-C/SIGTERM and on divergence, and a
+`--checkpoint-every` iterations, on Ctrl-C/SIGTERM/SIGHUP and on divergence, and a
 run started with an existing checkpoint file continues from it (refused when
 the settings that shape the steps differ, unless `--resume-anyway`).
 Divergence and interruption exit with status 1 after writing the last good
@@ -21,14 +21,13 @@ reached exits with status 1; a malformed `--scheduler` value with 2.
 from __future__ import annotations
 
 import os
-import signal
 import sys
 
 import click
 
 from ..lang.ast import DeclKind
 from ..naming import adjoint
-from .. import native
+from .. import native, stopping
 from ..lang.checks import check
 from ..data import vectors
 from ..errors import Location, RunFailure, TenflangError
@@ -276,7 +275,9 @@ def load_init(path: str, gcp, sig) -> dict:
 
 
 class StopFlag:
-    """Turns true on SIGINT/SIGTERM so training stops cleanly after the step."""
+    """Turns true on SIGINT, SIGTERM or SIGHUP so training stops cleanly after
+    the step.  The handler only sets flags (`stopping`); once one is set the
+    later signals stay noted, also while the weights are written."""
 
     def __init__(self):
         self.raised = None
@@ -289,15 +290,15 @@ class StopFlag:
 
         class Handlers:
             def __enter__(self):
-                self.old = {s: signal.signal(s, flag.handle) for s in (signal.SIGINT, signal.SIGTERM)}
+                self.old = stopping.install(flag.handle)
 
             def __exit__(self, *exc):
-                for s, handler in self.old.items():
-                    signal.signal(s, handler)
+                stopping.restore(self.old)
         return Handlers()
 
     def handle(self, signum, frame):
         self.raised = signum
+        stopping.note(signum, frame)
         native.abandon_compiles()      # a C compile under way would hold the step up
 
 
