@@ -401,6 +401,46 @@ def test_dev_stdout_is_the_commands_own_standard_output(work):
     assert done.returncode == 0 and "d/dw" in done.stdout
 
 
+@pytest.mark.parametrize("args,role,target", [
+    (["tfcompiler", "s.tf"], "SHAPE", "s.tf"),
+    (["tfweightcalc", "g.tf", "d.txt", "--max-iters", "3"], "DATA", "d.txt"),
+    (["tfweightcalc", "g.tf", "d.txt", "--max-iters", "3"], "GCP", "g.tf"),
+    (["tfevaluate", "s.tf", "in.txt", "w.txt"], "WEIGHTS", "w.txt"),
+    (["tenflang", "plan", "s.tf"], "PROGRAM", "s.tf"),
+    (["tenflang", "export", "s.tf", "w.txt", "-o", "m.onnx"], "WEIGHTS", "w.txt"),
+])
+def test_standard_output_appended_onto_an_input_is_refused(work, args, role, target):
+    """`tfcompiler sp.tf >> sp.tf` appended the GCP to its own program, exit 0
+    (as `-o /dev/stdout` it was refused): standard output is checked too."""
+    import subprocess
+    import time
+    from support.commands import cli_env, command_line
+    before = {p.name: p.read_bytes() for p in work.iterdir()}
+    started = time.perf_counter()
+    with open(work / target, "ab") as appended:
+        done = subprocess.run(command_line(args), cwd=work, stdout=appended,
+                              stderr=subprocess.PIPE, text=True, env=cli_env(), timeout=120)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr == (f"{target}: error: standard output is the input {role} ({target}): "
+                           "what the command prints would be added to it; redirect standard "
+                           "output to another file\n")
+    assert {p.name: p.read_bytes() for p in work.iterdir()} == before
+    assert time.perf_counter() - started < 30
+
+
+def test_standard_output_inside_an_input_directory_is_refused(work):
+    import subprocess
+    from support.commands import cli_env, command_line
+    np.savez(work / "d.npz", x=np.arange(4.0), y=np.arange(4.0))
+    assert subprocess.run(command_line(["tenflang", "shard", "d.npz", "--out", "sh", "--rows",
+                                        "2"]), cwd=work, env=cli_env()).returncode == 0
+    with open(work / "sh" / "manifest.json", "ab") as appended:
+        done = subprocess.run(command_line(["tfweightcalc", "g.tf", "sh", "--scheduler",
+                                            "local:1"]), cwd=work, stdout=appended,
+                              stderr=subprocess.PIPE, text=True, env=cli_env(), timeout=120)
+    assert done.returncode == 2 and "standard output is the input DATA (sh)" in done.stderr
+
+
 def test_an_inherited_descriptor_is_written_as_it_is(work):
     import subprocess
     import sys
