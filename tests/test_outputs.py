@@ -172,6 +172,29 @@ def test_shard_refuses_to_replace_its_own_input(work):
     assert (work / "sh" / "shard-00000.npz").read_bytes() == before
 
 
+@pytest.mark.parametrize("target", ["../precious.txt", "shard-00000.npz", "fifo"])
+def test_shard_force_never_writes_through_a_link(run_cli, work, target):
+    """`shard --force` wrote through `DIR/shard-00001.npz -> ../precious.txt` and
+    overwrote precious.txt; a link onto another shard would overwrite that one."""
+    assert run_cli(["tenflang", "shard", "d.txt", "--out", "sh", "--rows", "2"], cwd=work)[0] == 0
+    (work / "precious.txt").write_text("precious\n")
+    if target == "fifo":
+        os.unlink(work / "sh" / "shard-00001.npz")
+        os.mkfifo(work / "sh" / "shard-00001.npz")
+    else:
+        os.unlink(work / "sh" / "shard-00001.npz")
+        (work / "sh" / "shard-00001.npz").symlink_to(target)
+    before = {p: p.read_bytes() for p in (work / "precious.txt", work / "sh" / "shard-00000.npz")}
+    code, _, err = run_cli(["tenflang", "shard", "d.txt", "--out", "sh", "--rows", "2",
+                            "--force"], cwd=work, timeout=60)
+    assert code == 2 and "Traceback" not in err, err
+    link = f"a symbolic link (to {target})" if target != "fifo" else "not a regular file"
+    assert err.startswith(f"sh/shard-00001.npz: error: shard-00001.npz in the shard directory "
+                          f"is {link}; --force replaces only the files an earlier run wrote"), err
+    assert {p: p.read_bytes() for p in before} == before
+    assert (work / "sh" / "shard-00001.npz").is_symlink() == (target != "fifo")
+
+
 # ----------------------------------------------------------------------------- commands use it
 
 # /dev/zero, not /dev/null: on a shared machine a program that replaces /dev/null
