@@ -40,6 +40,7 @@ from ..records import frozen, mutable
 from .. import limits
 from ..errors import Location, TenflangError
 from ..files import write_file
+from ..inputs import require_regular
 from .examples import Examples
 from .npzfiles import npz_header
 from .vectors import load_examples, save_examples
@@ -110,6 +111,7 @@ def describe(path: str, chunk_size: int | None = None, allow_nan: bool = False,
             data.chunks = chunks_of([piece for chunk in data.chunks for piece in chunk],
                                     max(chunk_size or 0, floor))
         return data
+    require_regular(path, "data file", "a distributed run's workers each read DATA again")
     full = os.path.abspath(path)
     if path.lower().endswith(".npz"):
         shapes, rows = npz_header(path)
