@@ -642,6 +642,8 @@ DEVICE_CASES = [
     (["tenflang", "export", "s.tf", "zero.npz", "-o", "m.onnx"], "weights file", "zero.npz"),
     (["tenflang", "shard", "/dev/urandom", "--out", "sh", "--rows", "2"], "data file",
      "/dev/urandom"),
+    (["tfweightcalc", "g.tf", "zdir", "--scheduler", "local:1"], "shard",
+     "zdir/shard-00000.npz"),
 ]
 
 
@@ -652,6 +654,8 @@ def test_a_device_where_a_file_is_meant_is_refused_at_once(run_cli_batch, work):
     `tenflang check /dev/urandom` was still reading at 40 s: a device is
     refused before a byte is read, a link to one too."""
     (work / "zero.npz").symlink_to("/dev/zero")
+    (work / "zdir").mkdir()                      # zipfile read a device to its end
+    (work / "zdir" / "shard-00000.npz").symlink_to("/dev/zero")
     started = time.perf_counter()
     results = run_cli_batch([args for args, _, _ in DEVICE_CASES], cwd=work, timeout=120)
     assert time.perf_counter() - started < 60

@@ -174,6 +174,7 @@ def _scan_shards(path: str, files: list) -> Dataset:
     chunks, shapes, total = [], None, 0
     for name in files:
         shard = os.path.join(path, name)
+        require_regular(shard, "shard", "an .npz archive is read by seeking in it")
         these, rows = npz_header(shard)
         if shapes is None:
             shapes, first = these, shard
