@@ -260,7 +260,7 @@ def test_a_second_signal_inside_the_stop_handler_does_not_hang_it(first, second)
     assert "abandon_compiles" in names and "handle" in names
 
 
-def test_signals_after_the_first_are_noted_and_the_exit_status_stays_1():
+def test_signals_after_the_first_are_ignored_and_the_exit_status_stays_1():
     """Once a stop signal has arrived, the handlers restored ignore the stop
     signals: a second Ctrl-C while the weights are written or the process
     ends must not end it by the signal (exit -2/130)."""
@@ -276,6 +276,23 @@ def test_signals_after_the_first_are_noted_and_the_exit_status_stays_1():
     done = subprocess.run([sys.executable, "-c", script], env=cli_env(), capture_output=True,
                           text=True, timeout=60)
     assert done.returncode == 1 and done.stdout.split() == ["interrupted", "1"], done
+
+
+def test_sighup_ignored_at_start_stays_ignored(linear_gcp, tmp_path):
+    """As under `nohup`: a closed terminal must not stop a run started so."""
+    out = tmp_path / "w.txt"
+    proc = subprocess.Popen(command_line([
+        "tfweightcalc", linear_gcp, SAMPLES_DIR / "linear_train.txt", "--max-iters", "100000000",
+        "--tol", "0", "-o", out]), env=cli_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True, preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN))
+    assert "epoch 1/" in proc.stderr.readline()          # training runs
+    proc.send_signal(signal.SIGHUP)
+    time.sleep(1.0)
+    assert proc.poll() is None
+    proc.send_signal(signal.SIGTERM)
+    _, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 1 and "interrupted at iteration" in stderr
+    assert set(load_weights(str(out))) == {"w", "b"}
 
 
 def test_bursts_of_signals_end_a_run_at_once_with_its_weights(tmp_path):
