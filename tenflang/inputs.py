@@ -1,6 +1,7 @@
 """Reading an input file (a program, data, weights): what may be read, and how much.
 
     data = read_input(path, "program")         # bytes
+    data = read_stdin("program")               # a command's `-`
     require_regular(path, "data file")         # an .npz archive: it is read by seeking
     if regular(path): ...                      # read a file again, for a message
 
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import os
 import stat
+import sys
 
 from . import limits
 from .errors import Location, TenflangError
@@ -42,6 +44,22 @@ def read_input(path: str, what: str) -> bytes:
             return f.read()
     except OSError as err:
         raise TenflangError(f"cannot read {what}: {err.strerror or err}", Location(path)) from None
+
+
+def read_stdin(what: str) -> bytes:
+    """Standard input (a command's `-`), as `read_input` reads a path."""
+    stdin = sys.stdin.buffer
+    try:
+        fd = stdin.fileno()
+        st = os.fstat(fd)
+    except (AttributeError, OSError, ValueError):     # a stand-in (a test runner's): a stream
+        return read_stream(stdin, "<stdin>", what)
+    try:
+        return read_stream(stdin, "<stdin>", what) if stream("<stdin>", st, what, fd) \
+            else stdin.read()
+    except OSError as err:
+        raise TenflangError(f"cannot read {what}: {err.strerror or err}",
+                            Location("<stdin>")) from None
 
 
 def stream(path: str, st: os.stat_result, what: str, fd: int | None = None) -> bool:

@@ -731,3 +731,16 @@ def test_streams_and_dev_stdin_keep_working(work):
     assert done.returncode == 2 and done.stderr == (
         "fifo.npz: error: cannot read data file: it is a pipe or FIFO, and an .npz archive is "
         "read by seeking in it; write it to a file and give that\n")
+
+
+def test_fmt_reads_standard_input_as_any_input(work):
+    """`tenflang fmt -` read standard input without bound (`< /dev/zero`)."""
+    with open("/dev/zero", "rb") as zero:
+        done = subprocess.run(command_line(["tenflang", "fmt", "-"]), cwd=work, stdin=zero,
+                              capture_output=True, text=True, env=cli_env(), timeout=60)
+    assert done.returncode == 2 and done.stderr.startswith(
+        "<stdin>: error: cannot read program: it is a character device, not a regular file")
+    with open(work / "s.tf", "rb") as program:
+        done = subprocess.run(command_line(["tenflang", "fmt", "-"]), cwd=work, stdin=program,
+                              capture_output=True, text=True, env=cli_env(), timeout=60)
+    assert done.returncode == 0 and "declare weight" in done.stdout

@@ -17,6 +17,7 @@ import click
 
 from ..errors import TenflangError, printable
 from ..files import write_file
+from ..inputs import read_stdin
 from ..lang import decode_source
 from .common import say
 from ..lang.formatter import format_file, format_source
@@ -33,7 +34,7 @@ def expand_paths(paths) -> list[str]:
 
 
 def format_stdin(check: bool) -> bool:
-    text = decode_source(sys.stdin.buffer.read(), "<stdin>")
+    text = decode_source(read_stdin("program"), "<stdin>")
     new = format_source(text, "<stdin>")
     if not check:
         write_file(None, new)
