@@ -628,7 +628,7 @@ def test_a_header_claiming_more_than_its_member_holds_is_a_bad_file(work, monkey
     assert not (work / "w-out.txt").exists()
 
 
-# ----------------------------------------------------------------------------- issue 49, item 10: devices and streams
+# ----------------------------------------------------------------- issue 49, item 10: devices, streams
 
 DEVICE_CASES = [
     (["tenflang", "check", "/dev/urandom"], "program", "/dev/urandom"),

@@ -238,7 +238,9 @@ def local(frame, event, arg):
     return local
 
 def tracer(frame, event, arg):
-    return local(frame, event, arg) if inside[0] or frame.f_code is StopFlag.handle.__code__ else None
+    if inside[0] or frame.f_code is StopFlag.handle.__code__:
+        return local(frame, event, arg)
+    return None
 
 with flag.installed():
     sys.settrace(tracer)
