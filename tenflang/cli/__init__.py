@@ -2,8 +2,8 @@
 names) and the `tenflang` group gathering them with `check`, `shard` and friends.
 Each command is a thin wrapper over the Python API, in its own module, imported
 only when that command runs (start-up pays for what a run uses).  Ctrl-C,
-SIGTERM or SIGHUP while those modules load ends the process at once, exit 1, with one
-line "interrupted" (`quiet_interrupts`): there is nothing to clean up yet;
+SIGTERM or SIGHUP while those modules load ends the process at once, exit 1,
+with one line "interrupted" (`quiet_interrupts`): there is nothing to clean up yet;
 so does running out of memory, with the line every command prints for it.
 
 Start-up (bench/results_startup.md): the collector is off while a command's

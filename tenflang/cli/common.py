@@ -88,8 +88,8 @@ def terminate_as_interrupt():
     """SIGINT, SIGTERM and SIGHUP raise KeyboardInterrupt while the command
     runs (the launchers leave SIGINT at its default while they start): every
     phase ends the same way on each (its cleanup runs, exit 1).  Only the
-    first does: later ones are noted, and still are once the command has
-    answered, so that the process exits 1, never by the signal (`stopping`)."""
+    first does: later ones change nothing, and are ignored once the command
+    has answered, so that the process exits 1, never by the signal (`stopping`)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return

@@ -2,8 +2,8 @@
 
 Nothing is lost: `-o` is written atomically; with `--checkpoint FILE` the
 state (weights, optimizer slots, iteration, loss history) is saved every
-`--checkpoint-every` iterations, on Ctrl-C/SIGTERM/SIGHUP and on divergence, and a
-run started with an existing checkpoint file continues from it (refused when
+`--checkpoint-every` iterations, on Ctrl-C/SIGTERM/SIGHUP and on divergence,
+and a run started with an existing checkpoint file continues from it (refused when
 the settings that shape the steps differ, unless `--resume-anyway`).
 Divergence and interruption exit with status 1 after writing the last good
 weights — to stdout, the weights' channel, when neither -o nor --checkpoint
@@ -276,8 +276,9 @@ def load_init(path: str, gcp, sig) -> dict:
 
 class StopFlag:
     """Turns true on SIGINT, SIGTERM or SIGHUP so training stops cleanly after
-    the step.  The handler only sets flags (`stopping`); once one is set the
-    later signals stay noted, also while the weights are written."""
+    the step.  The handler only sets flags (`stopping`); once one is set,
+    the stop signals are ignored when training ends, while the weights are
+    written."""
 
     def __init__(self):
         self.raised = None

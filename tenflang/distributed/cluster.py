@@ -226,8 +226,9 @@ def _hide_main_script():
 
 def ignore_ctrl_c(client) -> None:
     """Make the workers of `client` ignore SIGINT and SIGHUP (local workers
-    only: Ctrl-C, or a closed terminal, reaches the whole terminal process group, and the client, which stops
-    cleanly after the step as in a local run, then shuts them down itself).
+    only: Ctrl-C, or a closed terminal, reaches the whole terminal process
+    group, and the client, which stops cleanly after the step as in a local
+    run, then shuts them down itself).
     The plugin class is made here, not at import, so that importing this
     module does not import dask.distributed; Dask pickles it by value."""
     from distributed import WorkerPlugin
