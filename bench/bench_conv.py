@@ -42,7 +42,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import tenflang  # noqa: E402
-from tenflang import ops  # noqa: E402
+from tenflang.ops import table as ops  # noqa: E402
 from tenflang.backprop import compile_gradient  # noqa: E402
 from tenflang.lang.checks import check  # noqa: E402
 from tenflang.interp import run_plan  # noqa: E402

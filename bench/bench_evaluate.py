@@ -44,7 +44,7 @@ sys.path.insert(0, str(ROOT))
 
 import tenflang  # noqa: E402
 from tenflang.data import vectors  # noqa: E402
-from tenflang.files import write_file  # noqa: E402
+from tenflang.base.outputs import write_file  # noqa: E402
 from tenflang.interp import evaluate  # noqa: E402
 
 PROGRAM = ROOT / "samples" / "example_shape.tf"

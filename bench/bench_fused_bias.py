@@ -5,8 +5,8 @@
 
 The program is the digits LeNet's `define a = add z c` (c a bias [C, 1, 1])
 then `define r = relu a`, planned as tfweightcalc plans a batch of 64
-(interp/fusion.py's small-batch rule); the fused call is the plan's own
-`F.fused_1` (interp/loop_wrapper.py: the C loop, its inner loop over a plane),
+(interp/planning/fusion.py's small-batch rule); the fused call is the plan's own
+`F.fused_1` (interp/backends/cpu_loops.py: the C loop, its inner loop over a plane),
 numpy's the unfused plan's `xp.add` and `maximum`.  Both results are checked
 to be the same bits first.  Each figure is the best of `--repeats` rounds of
 `--number` calls, the two alternated round by round; run it with
@@ -26,8 +26,8 @@ sys.path.insert(0, str(ROOT))
 
 import tenflang  # noqa: E402
 from tenflang.interp import make_plan  # noqa: E402
-from tenflang.interp.codegen import FORWARDS, build  # noqa: E402
-from tenflang.interp.loop_wrapper import functions  # noqa: E402
+from tenflang.interp.runtime.codegen import FORWARDS, build  # noqa: E402
+from tenflang.interp.backends.cpu_loops import functions  # noqa: E402
 
 BATCH = 64
 LAYERS = [(16, 8, 8), (32, 4, 4)]       # the digits LeNet's two convolutions' outputs

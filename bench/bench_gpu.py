@@ -27,7 +27,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import tenflang                                       # noqa: E402
-from tenflang import ops                              # noqa: E402
+from tenflang.ops import table as ops                              # noqa: E402
 from tenflang.interp.engine import Engine              # noqa: E402
 from tenflang.interp import make_plan                 # noqa: E402
 from tenflang.interp.device import cupy_or_reason, to_host  # noqa: E402

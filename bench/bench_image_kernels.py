@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The column kernels of tenflang/interp/image_kernels.c (`im2col`, `col2im`) alone,
+"""The column kernels of tenflang/interp/backends/c/image_kernels.c (`im2col`, `col2im`) alone,
 against those of another checkout, in one process.
 
     python bench/bench_image_kernels.py                       # this checkout's kernels
@@ -28,8 +28,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tenflang import native  # noqa: E402
-from tenflang.interp import image_c  # noqa: E402
+from tenflang.native import clib, cpython  # noqa: E402
+from tenflang.interp.backends.c import image_c  # noqa: E402
 
 CASES = [(64, 16, 4, 3, 1), (64, 1, 8, 3, 1), (64, 6, 12, 5, 2), (64, 16, 4, 3, 0)]
 
@@ -38,7 +38,7 @@ def build(root: Path):
     """The float32 kernels of the checkout at `root` (WIDE defined before them as
     image_c does; a checkout that defines it itself redefines it identically)."""
     source = (root / "tenflang" / "interp" / "image_kernels.c").read_text()
-    return image_c.declared(native.library(f"#define TYPE float\n{native.WIDE}\n" + source,
+    return image_c.declared(clib.library(f"#define TYPE float\n{clib.WIDE}\n" + source,
                                            image_c.FLAGS))
 
 
@@ -49,7 +49,7 @@ def run(libs: dict, case: tuple, number: int, repeats: int) -> dict:
     sizes = (b, c, h, h, k, k, 1, pad, ho, ho)
     cols = {n: np.empty((c * k * k, b * ho * ho), np.float32) for n in libs}
     image = {n: np.empty(x.shape, np.float32) for n in libs}
-    at = native.address
+    at = cpython.address
     calls = {n: (lambda lib=lib, n=n: lib.im2col(0, b, at(x), at(cols[n]), *sizes),
                  lambda lib=lib, n=n: lib.col2im(0, b, at(cols[n]), at(image[n]), *sizes))
              for n, lib in libs.items()}

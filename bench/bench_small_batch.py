@@ -12,10 +12,10 @@ read once per process):
 
 * numpy: every step a numpy call (TENFLANG_FUSE=0, TENFLANG_NATIVE=0);
 * + row kernels: softmax, log_softmax and one_hot one C call each
-  (interp/rows_c.py; TENFLANG_FUSE=0);
+  (interp/backends/c/rows_c.py; TENFLANG_FUSE=0);
 * + fused loops: the small-batch rule without vector math (c_loops.vector_math
   made to answer False in that process): chains calling tanh or exp stay numpy's;
-* + vector math: everything, as a run gets it (interp/c_loops.py): the tanh
+* + vector math: everything, as a run gets it (interp/backends/c/c_loops.py): the tanh
   layer and its gradient fused, calling libmvec's vector forms in float64.
 
 Per configuration: the median over interleaved rounds (the order reversed every
@@ -48,13 +48,14 @@ def child(dtype: str, vector: bool) -> dict:
     sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
     from bench_convnets import CASES, initial_weights, make_data, program
     import tenflang
-    from tenflang import native
-    from tenflang.interp import c_loops, run_plan
+    from tenflang.native import malloc
+    from tenflang.interp.backends.c import c_loops
+    from tenflang.interp import run_plan
     from tenflang.training.gradients import gradient_plan
     from tenflang.training.signature import signature
     if not vector:
         c_loops.vector_math = lambda: False
-    native.keep_freed_memory()
+    malloc.keep_freed_memory()
     spec = CASES["mlp"]
     gcp = tenflang.compile_gradient(tenflang.parse(program(spec)))
     plan = gradient_plan(gcp, signature(gcp))

@@ -31,7 +31,7 @@ try:
 except ImportError:          # run from a checkout without installing: the repository root
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     import tenflang
-from tenflang.lang.ast import Declare, Define, Num
+from tenflang.lang.syntax_tree import Declare, Define, Num
 
 NULL = None
 

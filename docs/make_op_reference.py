@@ -24,8 +24,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tenflang import opkinds, ops  # noqa: E402
-from tenflang.shapes import ShapeMismatch, broadcast, fmt_shape  # noqa: E402
+from tenflang.ops import entries as opkinds, table as ops  # noqa: E402
+from tenflang.ops.shapes import ShapeMismatch, broadcast, fmt_shape  # noqa: E402
 
 Shape = tuple[int, ...]
 

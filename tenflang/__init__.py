@@ -13,7 +13,7 @@ import importlib
 
 # public name -> (module, its name there)
 _EXPORTS = {
-    "TenflangError": ("errors", "TenflangError"), "RunFailure": ("errors", "RunFailure"),
+    "TenflangError": ("base.errors", "TenflangError"), "RunFailure": ("base.errors", "RunFailure"),
     "parse": ("lang", "parse"), "parse_file": ("lang", "parse_file"),
     "print_program": ("lang", "print_program"),
     "compile_gradient": ("backprop", "compile_gradient"),
@@ -27,8 +27,8 @@ _EXPORTS = {
     "load_vectors": ("data.vectors", "load_examples"),   # a data file -> vectors.Examples
     "save_vectors": ("data.vectors", "save_examples"),   # name -> array -> a data file
     "TrainConfig": ("training.config", "TrainConfig"), "train": ("training.loop", "train"),
-    "Estimator": ("estimator", "Estimator"), "Classifier": ("estimator", "Classifier"),
-    "TrainingWarning": ("estimator", "TrainingWarning"),
+    "Estimator": ("api.estimator", "Estimator"), "Classifier": ("api.estimator", "Classifier"),
+    "TrainingWarning": ("api.estimator", "TrainingWarning"),
     "TensorBoard": ("training.tensorboard_log", "TensorBoard"),
     "EpochLines": ("training.watch", "EpochLines"),
 }
@@ -39,8 +39,8 @@ def _class(module: str, name: str):
 
 
 def _kinds(edge) -> dict:
-    """Each public function's arguments and their kinds (tenflang/edge.py)."""
-    program = edge.instance(_class("lang.ast", "Program"), "a Program (tenflang.parse)")
+    """Each public function's arguments and their kinds (tenflang/api/guards.py)."""
+    program = edge.instance(_class("lang.syntax_tree", "Program"), "a Program (tenflang.parse)")
     data, weights = edge.arrays("data", nulls=True), edge.arrays("weight", nulls=False)
     results, fmt = edge.optional(edge.names), edge.one_of("txt", "json", "csv")
     return {
@@ -55,7 +55,8 @@ def _kinds(edge) -> dict:
                       "dtype": edge.dtype, "batched": edge.flag},
         "make_plan": {"program": program, "available": edge.names, "results": results,
                       "shapes": edge.optional(edge.shapes)},
-        "run_plan": {"plan": edge.instance(_class("interp.plan", "Plan"), "a Plan (make_plan)"),
+        "run_plan": {"plan": edge.instance(_class("interp.planning.plan", "Plan"),
+                                           "a Plan (make_plan)"),
                      "data": data, "dtype": edge.dtype,
                      "reduce": edge.optional(edge.one_of("sum", "mean"))},
         "format_examples": {"arrays": data, "fmt": fmt, "count": edge.optional(edge.count)},
@@ -79,7 +80,7 @@ def __getattr__(name: str):
     module, attr = _EXPORTS[name]
     value = getattr(importlib.import_module(f".{module}", __name__), attr)
     if callable(value) and not isinstance(value, type):
-        from . import edge          # every public function checks its arguments first
+        from .api import guards as edge          # every public function checks its arguments first
         value = edge.guarded(name, value, _kinds(edge).get(attr, {}))
     globals()[name] = value
     return value

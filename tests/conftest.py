@@ -58,13 +58,13 @@ def work(tmp_path):
 @pytest.fixture
 def loop_threads(monkeypatch):
     """`loop_threads("3")`: TENFLANG_NUM_THREADS=3 from now on in this test.  A process
-    reads the count once (`tenflang.native.threads`) and sizes its loop pool by it, so
+    reads the count once (`tenflang.native.loop_pool.threads`) and sizes its loop pool by it, so
     both are forgotten at each change and when the test ends."""
-    from tenflang import native
+    from tenflang.native import loop_pool
 
     def forget():
-        native.threads.cache_clear()
-        native.pool.cache_clear()
+        loop_pool.threads.cache_clear()
+        loop_pool.pool.cache_clear()
 
     def use(count: str) -> None:
         monkeypatch.setenv("TENFLANG_NUM_THREADS", count)
@@ -77,14 +77,14 @@ def loop_threads(monkeypatch):
 def env_switch(monkeypatch):
     """`env_switch("TENFLANG_FUSE", "0")`: the variable set (None: unset) from now on
     in this test.  A process reads TENFLANG_FUSE and TENFLANG_NATIVE once
-    (`tenflang.native.fused_loops_on`, `native_kernels_on`), so their answers are
+    (`tenflang.native.switches.fused_loops_on`, `native_kernels_on`), so their answers are
     forgotten at each change and when the test ends (before monkeypatch restores
     the environment: the next read sees the caller's)."""
-    from tenflang import native
+    from tenflang.native import switches
 
     def forget():
-        native.fused_loops_on.cache_clear()
-        native.native_kernels_on.cache_clear()
+        switches.fused_loops_on.cache_clear()
+        switches.native_kernels_on.cache_clear()
 
     def use(name: str, value: str | None) -> None:
         if value is None:

@@ -9,12 +9,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tenflang import native
+from tenflang.native import clib, cpython
 from tenflang.training import adam_c, optimizers
 from tenflang.training.config import TrainConfig
 from tenflang.training.state import State
 
-pytestmark = pytest.mark.skipif(native.unavailable_reason() is not None,
+pytestmark = pytest.mark.skipif(clib.unavailable_reason() is not None,
                                 reason="no C compiler here")
 
 SHAPES = {"W1": (7, 5), "b1": (7,), "W2": (3, 7), "s": (), "frozen": (2, 2)}
@@ -56,13 +56,13 @@ def test_the_c_update_equals_numpy_bit_for_bit(dtype, weight_decay, env_switch, 
 
 
 def test_a_toolchain_without_target_clones_gets_the_plain_loop(env_switch, monkeypatch):
-    real = native.library
+    real = clib.library
 
     def picky(source, extra=()):
         if "#define NO_CLONES" not in source:
-            raise native.Unavailable("target_clones: not on this toolchain (a test's stand-in)")
+            raise clib.Unavailable("target_clones: not on this toolchain (a test's stand-in)")
         return real(source, extra)
-    monkeypatch.setattr(native, "library", picky)
+    monkeypatch.setattr(clib, "library", picky)
     adam_c.kernel.cache_clear()
     try:
         assert adam_c.kernel("float32") is not None
@@ -154,4 +154,4 @@ def test_a_step_whose_weights_are_not_finite_leaves_the_last_good_ones(fused, en
 
 def test_cpythons_tuple_items_are_read_where_native_reads_them():
     import sys
-    assert native.tuple_read() == (sys.implementation.name == "cpython")
+    assert cpython.tuple_read() == (sys.implementation.name == "cpython")

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import tenflang
-from tenflang.errors import TenflangError
+from tenflang.base.errors import TenflangError
 
 from support import programs
 from support.paths import ROOT

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import tenflang
-from tenflang import opkinds, ops
+from tenflang.ops import entries as opkinds, table as ops
 from tenflang.analysis.graphviz import to_dot
 from tenflang.analysis.stats import program_stats
 from tenflang.backprop import compile_gradient
@@ -24,9 +24,9 @@ from tenflang.backprop.simplify import key
 from tenflang.data.notation import NAME_RE, NUM_RE
 from tenflang.interp import interpret
 from tenflang.lang import lexical
-from tenflang.lang.ast import Num, Var
+from tenflang.lang.syntax_tree import Num, Var
 from tenflang.lang.formatter import TOKEN, format_source
-from tenflang.shapes import ShapeMismatch
+from tenflang.ops.shapes import ShapeMismatch
 
 B = 5
 AXES = """\
@@ -189,7 +189,7 @@ TILE = opkinds.Op("tile_test", 1, tile_forward,
 
 @pytest.fixture
 def tile_op(monkeypatch):
-    from tenflang.interp import codegen
+    from tenflang.interp.runtime import codegen
     monkeypatch.setitem(ops.TABLE, TILE.name, TILE)
     monkeypatch.setattr(codegen.FORWARDS, TILE.name, tile_forward, raising=False)
 

@@ -21,8 +21,8 @@ import pytest
 import tenflang
 from tenflang.backprop import adjoint, compile_gradient
 from tenflang.interp import evaluate, make_plan, run_plan
-from tenflang.interp.statistics import levels, population
-from tenflang.modes import EVALUATION, Mode
+from tenflang.interp.runtime.population import levels, population
+from tenflang.ops.modes import EVALUATION, Mode
 
 from support.gradcheck import check_gradients
 

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 import tenflang
-from tenflang.errors import TenflangError
+from tenflang.base.errors import TenflangError
 
 sklearn = pytest.importorskip("sklearn")
 from sklearn.utils.estimator_checks import parametrize_with_checks  # noqa: E402

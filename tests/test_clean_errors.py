@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import tenflang
-from tenflang import limits
+from tenflang.base import limits
 from tenflang.backprop import compile_gradient
 
 from support import programs

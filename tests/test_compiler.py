@@ -6,11 +6,11 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import tenflang
-from tenflang import ops
+from tenflang.ops import table as ops
 from tenflang.backprop import compile_gradient
 from tenflang.lang import Declare
-from tenflang.lang.ast import Var
-from tenflang.shapes import ShapeMismatch, broadcast, broadcasts_to, fmt_shape
+from tenflang.lang.syntax_tree import Var
+from tenflang.ops.shapes import ShapeMismatch, broadcast, broadcasts_to, fmt_shape
 
 from support import programs
 from support.gradcheck import check_gradients, gcp_gradients
@@ -238,7 +238,7 @@ def test_constants_folded_by_python_arithmetic_have_numpy_s_bits():
     (no numpy): each gives the bits of the op's numpy forward, or no fold where
     numpy's value is not finite (backprop/simplify.py)."""
     from tenflang.backprop.simplify import ARITHMETIC, fold
-    from tenflang.lang.ast import Num
+    from tenflang.lang.syntax_tree import Num
     rng = np.random.default_rng(7)
     values = [0.0, -0.0, 1.0, -1.0, 2.0, 0.1, 1e308, -1e308, 5e-324, 3.0, 7.0,
               *rng.standard_normal(20), *rng.standard_normal(20) * 1e200]
@@ -261,7 +261,7 @@ def test_identities_and_rewrites_keep_numpy_s_bits_signed_zeros_included():
     exception is by design: `mul x 0` of a scalar is 0, a symbolic zero, even
     where x is infinite or NaN (backprop/simplify.py)."""
     from tenflang.backprop.simplify import reduce, rewrite
-    from tenflang.lang.ast import Num, Var
+    from tenflang.lang.syntax_tree import Num, Var
     xs = [0.0, -0.0, 1.0, -2.5, 1e308, 5e-324, np.inf, -np.inf, np.nan]
     shapes = {"x": (), "r": ()}
     simplified = 0

@@ -1,11 +1,11 @@
-"""tenflang.convolution against PyTorch (forwards and, through torch.autograd, the
+"""tenflang.ops.convolution against PyTorch (forwards and, through torch.autograd, the
 adjoints) in float64, on several shapes, strides, paddings and windows."""
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from tenflang import convolution as cv
+from tenflang.ops import convolution as cv
 
 torch = pytest.importorskip("torch", reason="PyTorch is the reference for convolution")
 F = torch.nn.functional
@@ -229,7 +229,7 @@ def test_kernel_gradient_is_summed_inside_the_gemm():
     import tenflang
     from tenflang.backprop import compile_gradient
     from tenflang.interp import make_plan, run_plan
-    from tenflang.interp.codegen import plan_source
+    from tenflang.interp.runtime.codegen import plan_source
     # many filters, few pixels: the per-example kernel gradients dwarf the columns
     shape = ("declare input x [4, 3, 3]\ndeclare weight K [64, 4, 3, 3]\ndeclare intvar c\n"
              "declare intvar s\ndeclare loss l\ndefine c = conv2d x K 1\n"

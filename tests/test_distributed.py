@@ -26,9 +26,9 @@ import tenflang  # noqa: E402
 from tenflang.distributed import cluster as dist  # noqa: E402
 from tenflang.data import vectors  # noqa: E402
 from tenflang.backprop import compile_gradient  # noqa: E402
-from tenflang.errors import TenflangError  # noqa: E402
+from tenflang.base.errors import TenflangError  # noqa: E402
 from tenflang.interp import evaluate  # noqa: E402
-from tenflang.interp.statistics import population  # noqa: E402
+from tenflang.interp.runtime.population import population  # noqa: E402
 from tenflang.data.shards import MANIFEST, manifest  # noqa: E402
 from tenflang.training.gradients import LocalGradients  # noqa: E402
 from tenflang.training.hooks import Callbacks, Checkpoints, combine  # noqa: E402

@@ -226,7 +226,7 @@ def random_program(steps: list[tuple[int, int, bool]]) -> str:
 def brute_force_peak(program) -> int:
     """Live sets point by point, straight from the definitions (quadratic)."""
     from tenflang.lang import check
-    from tenflang.shapes import size
+    from tenflang.ops.shapes import size
     shapes, defs, decls = check(program), program.definitions(), program.declarations()
     varying = {"v0"}
     for d in defs:
@@ -336,7 +336,7 @@ def test_version_from_a_source_tree():
     """click's --version looked the version up by package name: a traceback where
     TenFlang is not installed (PYTHONPATH on the source tree, as the tests run it)."""
     from support.commands import cli_env, command_line
-    from tenflang.installed import version
+    from tenflang.base.version import version
     done = subprocess.run(command_line(["tenflang", "--version"]), capture_output=True,
                           text=True, env=cli_env())
     assert done.returncode == 0 and done.stderr == ""

@@ -24,8 +24,8 @@ import pytest
 from support import programs
 from support.commands import run_cli_batch as run_cli_batch_impl, run_cli as run_cli_impl
 from support.programs import src
-from tenflang import limits
-from tenflang.errors import TenflangError
+from tenflang.base import limits
+from tenflang.base.errors import TenflangError
 from tenflang.lang import parse, parse_file, read_source
 
 

@@ -25,15 +25,15 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from tenflang import ops
+from tenflang.ops import table as ops
 from tenflang.cli import main
 from tenflang.data.vectors import load_examples, load_weights, save_weights
-from tenflang.errors import TenflangError
+from tenflang.base.errors import TenflangError
 from tenflang.interp import evaluate
-from tenflang.interp.statistics import population
+from tenflang.interp.runtime.population import population
 from tenflang.lang import parse, parse_file
 from tenflang.lang.checks import check
-from tenflang.shapes import fmt_shape
+from tenflang.ops.shapes import fmt_shape
 
 from support.data_files import write
 from support.paths import ROOT, SAMPLES_DIR
@@ -144,7 +144,7 @@ def test_op_exports(op, shapes, attrs, kinds, dtype):
                                                 rf"exported to ONNX: {re.escape(NOT_EXPORTABLE[op])}"):
             onnx_and_tenflang(op_source(op, shapes, kinds, attrs), data, weights, dtype)
         return
-    assert op in ONNX_OPS, f"op '{op}' has no ONNX mapping: add one to export/onnx_graph.py"
+    assert op in ONNX_OPS, f"op '{op}' has no ONNX mapping: add one to ops/onnx_forms/onnx_graph.py"
     got, want = onnx_and_tenflang(op_source(op, shapes, kinds, attrs), data, weights, dtype)
     expected = (BATCH,) + ops.TABLE[op].result_shape(shapes, attrs)
     assert got["v"].shape == want["v"].shape == expected
@@ -188,7 +188,7 @@ def test_stable_forms_stay_stable(op):
 
 @pytest.mark.parametrize("op", ["erf", "gelu", "gelu_deriv"])
 def test_float64_erf_series_is_exact(op):
-    """onnxruntime has no float64 Erf: the series that replaces it (export/onnx_erf.py)
+    """onnxruntime has no float64 Erf: the series that replaces it (ops/onnx_forms/onnx_erf.py)
     agrees with the C library's erf to 1e-14 · max(1, |a|) over the whole line (the
     error in gelu's left tail, where ONNX's a (1 + erf) cancels, grows with |a|)."""
     grid = np.concatenate([np.linspace(-12, 12, 2401), EXTREMES])

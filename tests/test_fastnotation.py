@@ -7,11 +7,11 @@ import numpy as np
 import pytest
 from hypothesis import given, strategies as st
 
-from tenflang import native
+from tenflang.native import clib
 from tenflang.data import fastnotation, textfiles
 from tenflang.data.fastnotation import FastRead, read_uniform
 from tenflang.data.vectors import load_examples
-from tenflang.errors import TenflangError
+from tenflang.base.errors import TenflangError
 
 from support.data_files import FLOATS, NAMES, SETTINGS, SPACES, assert_same, write
 
@@ -21,8 +21,8 @@ SEPARATORS = st.sampled_from([",", " ,", ", ", " ", "  ", "\t", ",\t"])
 @pytest.fixture(scope="module", params=["c", "numba"], autouse=True)
 def tokenizer(request):
     if request.param == "c":
-        if native.unavailable_reason():
-            pytest.skip(native.unavailable_reason())
+        if clib.unavailable_reason():
+            pytest.skip(clib.unavailable_reason())
         assert fastnotation._kernel().__module__ == fastnotation.__name__
         yield "c"
         return

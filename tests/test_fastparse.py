@@ -11,7 +11,7 @@ import pytest
 
 from support.paths import SAMPLES
 from tenflang.backprop import compile_gradient
-from tenflang.errors import TenflangError
+from tenflang.base.errors import TenflangError
 from tenflang.lang import parse, parse_source, print_program, syntax
 from tenflang.lang.fastparse import Fallback
 

@@ -15,7 +15,7 @@ from support.paths import SAMPLES
 from support.programs import src
 from tenflang import cli
 from tenflang.backprop import compile_gradient
-from tenflang.errors import TenflangError
+from tenflang.base.errors import TenflangError
 from tenflang.lang.formatter import TOKEN, format_file, format_source
 from tenflang.lang import parse, parse_source, print_program
 

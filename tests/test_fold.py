@@ -19,10 +19,10 @@ import tenflang
 from support.commands import run_cli_batch
 from support.gradcheck import check_gradients
 from support.programs import gcp, src
-from tenflang import limits
-from tenflang.errors import TenflangError
+from tenflang.base import limits
+from tenflang.base.errors import TenflangError
 from tenflang.lang import check, print_program
-from tenflang.lang.ast import Declare, Define, Var
+from tenflang.lang.syntax_tree import Declare, Define, Var
 from tenflang.lang.formatter import format_source
 
 CELLS = src("""

@@ -1,5 +1,5 @@
-"""Fused elementwise loops (interp/fusion.py; rendered by interp/c_loops.py, or
-interp/numba_loops.py without a C compiler, through interp/render.py's contract): the groups as data, results of
+"""Fused elementwise loops (interp/planning/fusion.py; rendered by interp/backends/c/c_loops.py, or
+interp/backends/numba/numba_loops.py without a C compiler, through interp/backends/render.py's contract): the groups as data, results of
 both engines equal to the step-by-step plan (numpy) to round-off on every
 elementwise op with NaN, infinities, signed zeros and far tails, the batch sums
 that end a group, sums that do not depend on the thread count, and machine
@@ -17,15 +17,17 @@ import numpy as np
 import pytest
 
 import tenflang
-from tenflang import ops
+from tenflang.ops import table as ops
 from tenflang.backprop import compile_gradient
 from tenflang.interp import make_plan, run_plan
-from tenflang import native
-from tenflang.interp import c_loops, loop_wrapper
-from tenflang.interp.render import BLOCK, group_specs
-from tenflang.interp.codegen import batched_names, build, compiled, fused_reductions, generate
-from tenflang.interp.fusion import Group, Input, Output, fuse
-from tenflang.interp.run import FUSE_FROM
+from tenflang.native import clib, cpython, loop_pool
+from tenflang.interp.backends.c import c_loops
+from tenflang.interp.backends import cpu_loops as loop_wrapper
+from tenflang.interp.backends.render import BLOCK, group_specs
+from tenflang.interp.runtime.codegen import (batched_names, build, compiled, fused_reductions,
+                                             generate)
+from tenflang.interp.planning.fusion import Group, Input, Output, fuse
+from tenflang.interp.runtime.run import FUSE_FROM
 from tenflang.training.gradients import gradient_plan
 from tenflang.training.signature import signature
 
@@ -39,15 +41,15 @@ SPECIAL = [0.0, -0.0, 1.0, -1.0, 0.5, -2.5, 1e4, -1e4, 40.0, -40.0, 1e-300, 7e30
 
 
 def no_compiler(groups):
-    raise native.Unavailable("no C compiler (a test's stand-in)")
+    raise clib.Unavailable("no C compiler (a test's stand-in)")
 
 
 @pytest.fixture(params=["c", "numba"])
 def engine(request, monkeypatch):
     """Runs a test with the C loops, then with the numba loops a machine
     without a C compiler uses."""
-    if request.param == "c" and native.unavailable_reason():
-        pytest.skip(native.unavailable_reason())
+    if request.param == "c" and clib.unavailable_reason():
+        pytest.skip(clib.unavailable_reason())
     if request.param == "numba":
         pytest.importorskip("numba")
         monkeypatch.setattr(c_loops, "compiled", no_compiler)
@@ -193,10 +195,10 @@ def test_float32_loops_equal_the_float32_plan(env_switch, engine):
         np.testing.assert_allclose(fused[name], plain[name], rtol=1e-4, err_msg=name)
 
 
-@pytest.mark.skipif(native.unavailable_reason() is not None, reason="no C compiler here")
+@pytest.mark.skipif(clib.unavailable_reason() is not None, reason="no C compiler here")
 def test_loops_given_the_arrays_equal_loops_given_pointers(monkeypatch):
     """`loop_k_arrays` reads numpy's data pointer itself (no ~3 µs `a.ctypes.data`
-    per array); where that read does not hold (native.struct_read) the wrapper
+    per array); where that read does not hold (cpython.struct_read) the wrapper
     passes addresses."""
     plan = original_example_gradient_plan()
     rng = np.random.default_rng(6)
@@ -206,7 +208,7 @@ def test_loops_given_the_arrays_equal_loops_given_pointers(monkeypatch):
     assert c_loops.compiled(group_specs(groups)).direct
     compiled.cache_clear()
     direct = run_plan(plan, data, reduce="sum")
-    monkeypatch.setattr(native, "struct_read", lambda: False)
+    monkeypatch.setattr(cpython, "struct_read", lambda: False)
     compiled.cache_clear()
     assert not c_loops.compiled(group_specs(groups)).direct
     pointers = run_plan(plan, data, reduce="sum")
@@ -240,8 +242,8 @@ define r = relu a
 def test_a_loop_without_sums_is_split_by_the_elements_it_writes():
     """Sums split at blocks of examples; a loop without them anywhere, or at
     multiples of `GRAIN` examples where each has fewer than `GRAIN` elements;
-    each thread writing `native.MIN_WORK` elements at least."""
-    spans, grain, least = loop_wrapper.spans, loop_wrapper.GRAIN, native.MIN_WORK
+    each thread writing `loop_pool.MIN_WORK` elements at least."""
+    spans, grain, least = loop_wrapper.spans, loop_wrapper.GRAIN, loop_pool.MIN_WORK
     assert grain == 64
     assert spans(256, 2, 6 * 28 * 28, sums=False) == [(0, 128), (128, 256)]
     assert spans(100, 3, 6 * 28 * 28, sums=False) == [(0, 33), (33, 66), (66, 100)]
@@ -278,17 +280,17 @@ def test_a_loop_without_sums_gives_the_same_bits_on_any_threads(loop_threads, en
     loop_threads("1")
     one = run_plan(plan, data)["r"]
     loop_threads(threads)
-    assert len(loop_wrapper.spans(300, native.threads(), 6 * 28 * 28, sums=False)) == int(threads)
+    assert len(loop_wrapper.spans(300, loop_pool.threads(), 6 * 28 * 28, sums=False)) == int(threads)
     many = run_plan(plan, data)["r"]
     assert np.array_equal(one, many) and np.array_equal(one, np.maximum(data["x"] + data["c"], 0))
 
 
-@pytest.mark.skipif(native.unavailable_reason() is not None, reason="no C compiler here")
+@pytest.mark.skipif(clib.unavailable_reason() is not None, reason="no C compiler here")
 def test_plan_fused_shows_the_call_and_the_c_loop(run_cli):
     code, out, err = run_cli(["tenflang", "plan", SAMPLES_DIR / "example_shape.tf", "--reduce",
                               "mean", "--fused"])
     assert code == 0, err
-    python, c = out.split("// the fused loops (tenflang.interp.c_loops)\n")
+    python, c = out.split("// the fused loops (tenflang.interp.backends.c.c_loops)\n")
     assert "o, lambda_ = F.fused_1(dtype, x, w, y)    # fused: z, o, diff, lambda" in python
     compile(python, "plan", "exec")
     assert ("void loop_1(long start, long stop, const double *restrict v_x_in, "
@@ -297,7 +299,7 @@ def test_plan_fused_shows_the_call_and_the_c_loop(run_cli):
     assert "const double v_o = (((v_z >= 0.0) ? 1.0 : exp((-fabs(v_z)))) / (1.0 + exp((-fabs(v_z)))));" \
         "    // o = logistic z" in c
     assert "v_lambda_partial[block] += v_lambda;" in c
-    assert native.library(c).loop_1        # the text shown is the text that compiles
+    assert clib.library(c).loop_1        # the text shown is the text that compiles
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork here")
@@ -343,7 +345,7 @@ def test_plan_fused_shows_numba_loops_without_a_c_compiler(run_cli, monkeypatch)
 PROBE = """
 import numpy as np, tenflang
 from tenflang.interp import make_plan, run_plan
-from tenflang.interp.codegen import compiled
+from tenflang.interp.runtime.codegen import compiled
 program = tenflang.parse("declare input x\\ndeclare output o\\ndeclare intvar t\\n"
                          "define t = mul x 3\\ndefine o = tanh t\\n")
 plan = make_plan(program, {"x"})
@@ -400,7 +402,7 @@ def test_a_c_compiler_that_fails_falls_back_to_numba(tmp_path):
     pytest.importorskip("numba")          # an optional extra
     out = probe(PROBE + "print(type(fused_1.loops).__module__)",
                 {"TENFLANG_CACHE_DIR": str(tmp_path), "CC": "false"})
-    assert out == ["tenflang.interp.numba_loops"]
+    assert out == ["tenflang.interp.backends.numba.numba_loops"]
 
 
 SMALL_BATCH_CHAINS = """declare input z [16, 16]
@@ -443,8 +445,8 @@ define s = mul r v
 def test_inputs_broadcast_along_some_axes_are_fused_and_read_at_their_coordinates(
         env_switch, engine, reduce):
     """A convolution's bias [C, 1, 1], a per-example [1, 4, 1], weights [5] and
-    [4, 1] against [3, 4, 5]: one group reads them all (interp/fusion.py), the
-    loop splits j into `jo` over [3, 4] and `ji` over [5] (interp/render.py),
+    [4, 1] against [3, 4, 5]: one group reads them all (interp/planning/fusion.py), the
+    loop splits j into `jo` over [3, 4] and `ji` over [5] (interp/backends/render.py),
     and every result, sums included, is numpy's broadcasting to the bit."""
     plan = make_plan(tenflang.parse(BROADCASTS), {"x", "u", "c", "w", "v"})
     groups = generate(plan, reduce, True)[2]
@@ -464,11 +466,11 @@ def test_inputs_broadcast_along_some_axes_are_fused_and_read_at_their_coordinate
 
 def test_a_small_batch_fuses_only_wide_chains_without_math_functions(env_switch):
     """Below FUSE_FROM examples a loop beats numpy only on arithmetic and selects
-    over enough elements per example (interp/fusion.py): the relu-gradient-like
+    over enough elements per example (interp/planning/fusion.py): the relu-gradient-like
     chain is fused, the one calling tanh and the narrow one run as numpy calls,
     and the results are the step-by-step ones."""
-    if native.unavailable_reason():
-        pytest.skip(native.unavailable_reason())
+    if clib.unavailable_reason():
+        pytest.skip(clib.unavailable_reason())
     plan = make_plan(tenflang.parse(SMALL_BATCH_CHAINS), {"z", "d", "u"})
     source = build(plan, None, True, small=True)[0]
     assert "a, = F.fused_1(dtype, z, d)" in source and "fused_2" not in source

@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 
 from support import programs
 from support.paths import SAMPLES
-from tenflang import opkinds, ops
+from tenflang.ops import entries as opkinds, table as ops
 from tenflang.backprop import compile_gradient
-from tenflang.errors import TenflangError
+from tenflang.base.errors import TenflangError
 from tenflang.lang import Comment, parse, print_program
 
 FUZZ = settings(max_examples=250, deadline=None, database=None,

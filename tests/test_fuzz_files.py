@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from tenflang.data import vectors
 from tenflang.data.shards import describe, load_piece
-from tenflang.errors import TenflangError
+from tenflang.base.errors import TenflangError
 from tenflang.training.checkpoints import load_checkpoint, save_checkpoint
 from tenflang.training.config import TrainConfig
 from tenflang.training.loop import State

@@ -1,4 +1,4 @@
-"""tenflang/gcpause.py: the collector is off inside the block and back on after
+"""tenflang/base/gc_pause.py: the collector is off inside the block and back on after
 it; what the block left alive waits in the oldest generation (the next young
 collection does not visit it); cycles made inside are still collected; objects
 the process froze itself stay frozen."""
@@ -7,7 +7,7 @@ from __future__ import annotations
 import gc
 import weakref
 
-from tenflang.gcpause import paused_gc
+from tenflang.base.gc_pause import paused_gc
 
 
 class Node:

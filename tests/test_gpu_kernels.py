@@ -18,16 +18,16 @@ import numpy as np
 import pytest
 
 import tenflang
-from tenflang import ops
+from tenflang.ops import table as ops
 from tenflang.backprop import compile_gradient
-from tenflang.gpu import groups as grouping
-from tenflang.gpu.fused import kernel_specs, kernels_source
-from tenflang.gpu.kernels import KernelSpec, Line, Value, render
-from tenflang.gpu.launch import FusedKernel, reduction_rows
-from tenflang.gpu.ptx import ARCH, KernelCompileError, nvrtc_or_reason, to_ptx
-from tenflang.interp.scalar_c import Untranslatable, to_c
+from tenflang.interp.runtime import on_gpu as grouping
+from tenflang.interp.backends.cuda.fused import kernel_specs, kernels_source
+from tenflang.interp.backends.cuda.kernels import KernelSpec, Line, Value, render
+from tenflang.interp.backends.cuda.launch import FusedKernel, reduction_rows
+from tenflang.interp.backends.cuda.ptx import ARCH, KernelCompileError, nvrtc_or_reason, to_ptx
+from tenflang.interp.backends.scalar_c import Untranslatable, to_c
 from tenflang.interp import make_plan
-from tenflang.lang.ast import BOUND_KINDS
+from tenflang.lang.syntax_tree import BOUND_KINDS
 
 import test_gradients
 from support.paths import SAMPLES, SAMPLES_DIR
@@ -297,7 +297,7 @@ def plan_data(plan, rng, batch: int) -> dict:
 def make_plan_reporting(plan, names):
     """`plan` with every value reported (to feed kernels the interpreter's values)."""
     from dataclasses import replace
-    from tenflang.interp.plan import with_releases
+    from tenflang.interp.planning.plan import with_releases
     steps = [(s.target, s.op.name, s.operands, s.attrs) for s in plan.steps]
     return replace(plan, steps=with_releases(steps, tuple(names), plan.bound),
                    results=tuple(names), null=frozenset())
@@ -308,7 +308,7 @@ def make_plan_reporting(plan, names):
 def test_sample_plans_run_fused_equal_the_interpreter(path):
     """Whole plans run with their groups as (emulated) kernels: the forward pass
     and the training step at -O0 and -O1, per example and reduced."""
-    from tenflang.gpu.execute import run_fused
+    from tenflang.interp.runtime.on_gpu import run_fused
     from tenflang.interp import run_plan
     rng = np.random.default_rng(1)
     for label, plan, reduce in sample_plans(path):
@@ -328,7 +328,7 @@ def test_plan_command_prints_the_gpu_kernels_nvrtc_compiles(run_cli, tmp_path):
     code, out, err = run_cli(["tenflang", "plan", gcp, "--reduce", "mean", "--device", "gpu",
                               "--fused", "--dtype", "float32"])
     assert code == 0, err
-    python, marker, kernels = out.partition("// the fused kernels (tenflang.gpu)\n")
+    python, marker, kernels = out.partition("// the fused kernels (tenflang.interp.backends.cuda)\n")
     assert marker and "= F.fused_1(dtype, " in python          # the calls the kernels serve
     assert "summed over the examples" in kernels and "// h = " in kernels
     assert 'extern "C" __global__ void tenflang_fused_1(' in kernels and "const float" in kernels
@@ -347,7 +347,7 @@ def first_case_of_each_op():
 def test_op_table_programs_run_fused_equal_the_interpreter(op, shapes):
     """Each op's gradient-test program, forward and training step, through the
     whole GPU path (groups as emulated kernels, the rest the op's xp forward)."""
-    from tenflang.gpu.execute import run_fused
+    from tenflang.interp.runtime.on_gpu import run_fused
     from tenflang.interp import run_plan
     program = tenflang.parse(test_gradients.program_for(op, shapes))
     data, weights = test_gradients.data_for(op, shapes, seed=3)

@@ -6,9 +6,9 @@ import zlib
 import numpy as np
 import pytest
 
-from tenflang import opkinds, ops
+from tenflang.ops import entries as opkinds, table as ops
 from tenflang.lang.printer import attribute
-from tenflang.shapes import fmt_shape
+from tenflang.ops.shapes import fmt_shape
 
 from support.gradcheck import check_gradients
 

@@ -16,10 +16,10 @@ import time
 import pytest
 
 import tenflang
-from tenflang import limits
+from tenflang.base import limits
 from tenflang.data.vectors import load_examples
 from tenflang.distributed.address import parse_scheduler, within
-from tenflang.errors import Location, RunFailure, TenflangError, printable
+from tenflang.base.errors import Location, RunFailure, TenflangError, printable
 
 from support.paths import ROOT
 from support.commands import cli_env, command_line

@@ -1,4 +1,4 @@
-"""The Python API's edge (tenflang/edge.py): a public function called with
+"""The Python API's edge (tenflang/api/guards.py): a public function called with
 wrong types or values raises TenflangError, and nothing else."""
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import tenflang
-from tenflang.errors import TenflangError
+from tenflang.base.errors import TenflangError
 
 from support.paths import SAMPLES_DIR
 

@@ -19,8 +19,8 @@ import numpy as np
 import pytest
 
 import tenflang
-from tenflang import limits
-from tenflang.errors import TenflangError
+from tenflang.base import limits
+from tenflang.base.errors import TenflangError
 
 from support.commands import cli_env, command_line
 
@@ -301,8 +301,8 @@ def chain_program(n: int) -> str:
 
 
 def test_a_long_chain_is_cut_into_loops_of_bounded_size():
-    from tenflang.interp.codegen import batched_names
-    from tenflang.interp.fusion import Group, fuse
+    from tenflang.interp.runtime.codegen import batched_names
+    from tenflang.interp.planning.fusion import Group, fuse
     from tenflang.training.gradients import gradient_plan
     from tenflang.training.signature import signature
     gcp = tenflang.compile_gradient(tenflang.parse(chain_program(1000)))
@@ -344,13 +344,13 @@ def gone(pid: int) -> bool:
 
 
 def test_a_compile_past_its_time_limit_ends_the_whole_compiler(tmp_path, monkeypatch):
-    from tenflang import native
+    from tenflang.native import clib
     monkeypatch.setattr(limits, "COMPILE_SECONDS", 1)
     work = tmp_path / "work"
     work.mkdir()
     started = time.perf_counter()
-    with pytest.raises(native.Abandoned, match="the C compiler took more than 1 s"):
-        native.compile_c([str(stuck_compiler(tmp_path))], str(work))
+    with pytest.raises(clib.Abandoned, match="the C compiler took more than 1 s"):
+        clib.compile_c([str(stuck_compiler(tmp_path))], str(work))
     assert time.perf_counter() - started < 5
     helper = int((tmp_path / "helper.pid").read_text())
     deadline = time.monotonic() + 5
@@ -407,22 +407,22 @@ def test_a_cache_that_takes_no_file_compiles_elsewhere_or_not_at_all(tmp_path, m
     ended the run in a traceback; the library is now built in a temporary
     directory, and where none takes it either, it is Unavailable (the caller
     runs without it, as without a compiler)."""
-    from tenflang import native
+    from tenflang.native import clib
     monkeypatch.setenv("TENFLANG_CACHE_DIR", str(tmp_path / "cache"))
-    real, calls = native.build, []
+    real, calls = clib.build, []
 
     def full_cache(cc, source, path, *rest):
         calls.append(path)
         if path.startswith(str(tmp_path / "cache")) or len(calls) > 2:
             raise OSError(28, "No space left on device")
         real(cc, source, path, *rest)
-    monkeypatch.setattr(native, "build", full_cache)
+    monkeypatch.setattr(clib, "build", full_cache)
     source = "int tenflang_probe_%d(void) { return 7; }\n"
-    lib = native.library(source % 1)
+    lib = clib.library(source % 1)
     assert lib.tenflang_probe_1() == 7 and len(calls) == 2
     assert not calls[1].startswith(str(tmp_path / "cache"))
-    with pytest.raises(native.Unavailable, match="no directory takes the compiled library"):
-        native.library(source % 2)
+    with pytest.raises(clib.Unavailable, match="no directory takes the compiled library"):
+        clib.library(source % 2)
 
 
 # ----------------------------------------------------------------------------- item 5: Ctrl-C at start
@@ -688,7 +688,7 @@ def test_a_stream_is_capped_as_it_is_read(tmp_path, monkeypatch):
     """The limit holds while reading: a writer that never stops is left after
     the limit and one chunk."""
     import threading
-    from tenflang import inputs
+    from tenflang.base import inputs
     monkeypatch.setattr(limits, "MAX_STREAM_BYTES", 5 * inputs.CHUNK_BYTES)
     fifo = tmp_path / "endless"
     os.mkfifo(fifo)

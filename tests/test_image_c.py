@@ -1,5 +1,5 @@
-"""The native image ops (tenflang/interp/image_c.py) against the numpy path
-(tenflang/convolution.py, itself checked against PyTorch in test_convolution.py):
+"""The native image ops (tenflang/interp/backends/c/image_c.py) against the numpy path
+(tenflang/ops/convolution.py, itself checked against PyTorch in test_convolution.py):
 per op, stride, padding and dtype, on whole training steps of the convolutional
 sample, across thread counts, and the fallbacks."""
 from __future__ import annotations
@@ -9,14 +9,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tenflang import convolution as cv
-from tenflang import native
-from tenflang.interp import image_c
+from tenflang.ops import convolution as cv
+from tenflang.native import clib, cpython, loop_pool
+from tenflang.interp.backends.c import image_c
 
 from support.commands import cli_env
 
-if native.unavailable_reason():
-    pytest.skip(native.unavailable_reason(), allow_module_level=True)
+if clib.unavailable_reason():
+    pytest.skip(clib.unavailable_reason(), allow_module_level=True)
 
 ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.usefixtures("native_on")     # tests of the native kernels
@@ -194,12 +194,12 @@ def test_columns_of_small_planes_equal_numpy_bit_for_bit(width, dtype):
         want = numpy_columns(x, kh, kw, pad)
         cols = np.full(want.shape, np.nan, dtype)
         sizes = (3, 2, h, w, kh, kw, 1, pad, width, width)     # ..., stride, pad, H', W'
-        lib.im2col(0, 3, native.address(x), native.address(cols), *sizes)
+        lib.im2col(0, 3, cpython.address(x), cpython.address(cols), *sizes)
         assert cols.tobytes() == want.tobytes()
         g = r.normal(size=want.shape).astype(dtype)
         g[0, 0] = -0.0
         image = np.full(x.shape, np.nan, dtype)
-        lib.col2im(0, 3, native.address(g), native.address(image), *sizes)
+        lib.col2im(0, 3, cpython.address(g), cpython.address(image), *sizes)
         assert image.tobytes() == numpy_image_of_columns(g, x.shape, kh, kw, pad).tobytes()
 
 
@@ -231,18 +231,18 @@ def test_pooling_and_adjoints_equal_the_numpy_path(case, dtype, ties):
 
 
 def test_addresses_asked_of_numpy_give_the_same_bits(monkeypatch):
-    """Where the array struct is not read (native.struct_read), the kernels get
+    """Where the array struct is not read (cpython.struct_read), the kernels get
     numpy's `a.ctypes.data`: the same arrays, the same results."""
     case = CONV_CASES[1]
     read = [got for got, _ in conv_ops(case, "float64")]
-    monkeypatch.setattr(native, "struct_read", lambda: False)
+    monkeypatch.setattr(cpython, "struct_read", lambda: False)
     asked = [got for got, _ in conv_ops(case, "float64")]
     assert all(np.array_equal(a, b) for a, b in zip(read, asked))
 
 
 def test_the_numpy_path_is_taken_when_asked_or_when_it_must(monkeypatch, env_switch):
     """TENFLANG_NATIVE=0, a per-example kernel, a shared image of the kernel
-    gradient or another dtype go to convolution.py."""
+    gradient or another dtype go to ops/convolution.py."""
     calls = []
     monkeypatch.setattr(cv, "conv2d", lambda *a: calls.append(a) or "numpy")
     x, K = np.ones((2, 1, 4, 4)), np.ones((1, 2, 1, 3, 3))
@@ -259,8 +259,8 @@ def test_the_numpy_path_is_taken_when_asked_or_when_it_must(monkeypatch, env_swi
 
 def test_without_a_c_compiler_the_numpy_path_runs(monkeypatch):
     def unavailable(source, *flags):
-        raise native.Unavailable("no compiler here")
-    monkeypatch.setattr(native, "library", unavailable)
+        raise clib.Unavailable("no compiler here")
+    monkeypatch.setattr(clib, "library", unavailable)
     image_c.kernels.cache_clear()
     try:
         for got, want in conv_ops(CONV_CASES[1], "float64"):
@@ -276,11 +276,11 @@ def test_a_compiler_refusing_the_flags_or_the_avx2_copies_builds_the_plain_kerne
 
     def picky(source, extra=()):
         if extra or "#define NO_CLONES" not in source:
-            raise native.Unavailable("unknown argument")
+            raise clib.Unavailable("unknown argument")
         built.append(source)
         return real(source)
-    real = native.library
-    monkeypatch.setattr(native, "library", picky)
+    real = clib.library
+    monkeypatch.setattr(clib, "library", picky)
     image_c.kernels.cache_clear()
     try:
         for got, want in conv_ops(CONV_CASES[4], "float64") + conv_ops(CONV_CASES[1], "float64"):
@@ -293,7 +293,7 @@ def test_a_compiler_refusing_the_flags_or_the_avx2_copies_builds_the_plain_kerne
 def test_results_do_not_depend_on_the_thread_count(monkeypatch, loop_threads):
     """Each thread writes its own examples (the kernel gradient's chunks summed in
     their order): 1 and 3 threads give the same bits, direct loops and GEMMs."""
-    monkeypatch.setattr(native, "MIN_WORK", 1)
+    monkeypatch.setattr(loop_pool, "MIN_WORK", 1)
     monkeypatch.setattr(image_c, "CHUNK_BYTES", 1)
     results = []
     for threads in ("1", "3"):
@@ -417,8 +417,8 @@ def test_a_training_step_of_every_convolutional_sample_equals_the_numpy_path(
 KEEP = """
 import resource, sys
 import numpy as np
-from tenflang import native
-kept = native.keep_freed_memory()
+from tenflang.native import malloc
+kept = malloc.keep_freed_memory()
 def step():                      # two large arrays alive at once, as in a training step
     a = np.ones(1 << 17) @ np.ones((1 << 17, 1))
     b = np.ones((256, 1024)); c = np.ascontiguousarray(b.T); return a, c

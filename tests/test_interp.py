@@ -22,14 +22,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import tenflang
-from tenflang import ops
+from tenflang.ops import table as ops
 from tenflang.backprop import compile_gradient
 from tenflang.interp import evaluate, interpret, make_plan, run_plan
-from tenflang.interp.statistics import population, statistic_lines
-from tenflang.modes import EVALUATION, Mode
-from tenflang.lang.ast import Var
+from tenflang.interp.runtime.population import population, statistic_lines
+from tenflang.ops.modes import EVALUATION, Mode
+from tenflang.lang.syntax_tree import Var
 from tenflang.lang.printer import attribute
-from tenflang.shapes import fmt_shape
+from tenflang.ops.shapes import fmt_shape
 from tenflang.lang.checks import check
 
 from support import programs

@@ -1,7 +1,11 @@
-"""The package's folders are layers and imports only point down (docs/guide.md,
-"How the code is organised"): a module imports from its own layer or a lower one.
-Imports are read from the source with `ast`, so a lazy import inside a function
-counts too."""
+"""The package's folders are layers and imports only point down (docs/design.md §5):
+a module imports from its own layer or a lower one.  Imports are read from the
+source with `ast`, so a lazy import inside a function counts too.
+
+The interpreter is layered inside as well: what a run computes (`planning`), the
+code generators of its fused groups (`backends`: C, numba, CUDA), running a plan
+(`runtime`: the generated Python step that calls them), and on top the choice
+of device and engine (`interp/engine.py`, `interp/device.py`)."""
 from __future__ import annotations
 
 import ast
@@ -11,22 +15,27 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "tenflang"
 
-# lowest first; "base" is the modules directly in tenflang/ (errors, ops, files, ...)
-LAYERS = ["base", "lang", "backprop", "analysis", "interp", "data", "training",
-          "distributed", "export", "estimator", "cli"]
-# folders that belong to another's layer: the CUDA engine is one of the interpreter's
-# engines (tenflang/interp/engine.py chooses it; it imports the interpreter's code generator)
-PART_OF = {"gpu": "interp"}
+# lowest first: each folder of tenflang/ is one layer
+LAYERS = ["base", "native", "ops", "lang", "backprop", "analysis", "interp", "data",
+          "training", "distributed", "export", "api", "cli"]
+INTERP_LAYERS = ["planning", "backends", "runtime", "interp"]
+LOOSE = {"__init__.py", "__main__.py"}     # the public API's gathering point, `python -m`
 
 
 def layer_of(module: str) -> str | None:
-    """'tenflang.lang.ast' -> 'lang'; the package's own __init__ and __main__ -> None."""
+    """'tenflang.lang.syntax_tree' -> 'lang'; the package's own __init__/__main__ -> None."""
     parts = module.split(".")
     if parts[0] != "tenflang" or len(parts) == 1 or parts[1] == "__main__":
         return None
-    if parts[1] in LAYERS or parts[1] in PART_OF:
-        return PART_OF.get(parts[1], parts[1])
-    return "base" if (PACKAGE / f"{parts[1]}.py").exists() else parts[1]
+    return parts[1]
+
+
+def interp_layer_of(module: str) -> str | None:
+    """'tenflang.interp.runtime.run' -> 'runtime'; engine and device -> 'interp'."""
+    parts = module.split(".")
+    if layer_of(module) != "interp":
+        return None
+    return parts[2] if len(parts) > 2 and parts[2] in INTERP_LAYERS else "interp"
 
 
 def module_name(path: Path) -> str:
@@ -55,19 +64,34 @@ def modules():
     return sorted(p for p in PACKAGE.rglob("*.py") if "__pycache__" not in p.parts)
 
 
+def above(order: list[str], a: str | None, b: str | None) -> bool:
+    return a is not None and b is not None and order.index(a) > order.index(b)
+
+
 def test_every_folder_is_a_known_layer():
-    folders = {p.parent.name for p in modules() if p.parent != PACKAGE}
-    assert folders <= set(LAYERS) | set(PART_OF), f"add {folders - set(LAYERS)} to LAYERS in order"
+    folders = {p.relative_to(PACKAGE).parts[0] for p in modules() if p.parent != PACKAGE}
+    assert folders <= set(LAYERS), f"add {folders - set(LAYERS)} to LAYERS in order"
+    inner = {p.relative_to(PACKAGE / "interp").parts[0] for p in (PACKAGE / "interp").rglob("*.py")
+             if p.parent != PACKAGE / "interp"} - {"__pycache__"}
+    assert inner <= set(INTERP_LAYERS), f"add {inner - set(INTERP_LAYERS)} to INTERP_LAYERS"
+
+
+def test_only_the_entry_points_are_loose():
+    loose = {p.name for p in PACKAGE.glob("*.py")}
+    assert loose <= LOOSE, f"{sorted(loose - LOOSE)}: put each in the folder of its layer"
 
 
 @pytest.mark.parametrize("path", modules(), ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_imports_point_down(path):
-    own = layer_of(module_name(path))
-    if own is None:
+    own = module_name(path)
+    if layer_of(own) is None:
         return          # tenflang/__init__.py gathers the public API from every layer
-    upward = sorted(n for n in imported(path)
-                    if layer_of(n) is not None and LAYERS.index(layer_of(n)) > LAYERS.index(own))
-    assert not upward, f"{own} imports from a layer above it: {upward}"
+    names = imported(path)
+    upward = sorted(n for n in names if above(LAYERS, layer_of(n), layer_of(own)))
+    assert not upward, f"{layer_of(own)} imports from a layer above it: {upward}"
+    inside = sorted(n for n in names
+                    if above(INTERP_LAYERS, interp_layer_of(n), interp_layer_of(own)))
+    assert not inside, f"interp.{interp_layer_of(own)} imports from above it: {inside}"
 
 
 def test_no_two_modules_share_a_name():
@@ -75,8 +99,19 @@ def test_no_two_modules_share_a_name():
     assert len(names) == len(set(names)), sorted(n for n in names if names.count(n) > 1)
 
 
+def test_no_module_shadows_the_standard_library():
+    import sys
+    shadows = sorted(str(p.relative_to(PACKAGE)) for p in modules()
+                     if p.stem in sys.stdlib_module_names)
+    assert not shadows, f"{shadows}: running Python in their folder breaks the standard module"
+
+
 def test_relative_and_lazy_imports_are_resolved():
     path = PACKAGE / "lang" / "checks.py"
-    found = imported(path, "def f():\n    from ..training import loop\nfrom .ast import Var\n")
-    assert {"tenflang.training.loop", "tenflang.lang.ast"} <= found
-    assert layer_of("tenflang.training.loop") == "training" and layer_of("tenflang.ops") == "base"
+    found = imported(path, "def f():\n    from ..training import loop\nfrom .syntax_tree import Var\n")
+    assert {"tenflang.training.loop", "tenflang.lang.syntax_tree"} <= found
+    assert layer_of("tenflang.training.loop") == "training" and layer_of("tenflang.ops") == "ops"
+    assert interp_layer_of("tenflang.interp.runtime.run") == "runtime"
+    assert interp_layer_of("tenflang.interp.engine") == "interp"
+    assert interp_layer_of("tenflang.interp.backends.cuda.kernels") == "backends"
+    assert above(INTERP_LAYERS, "runtime", "backends") and above(LAYERS, "lang", "ops")

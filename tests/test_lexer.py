@@ -90,7 +90,7 @@ def test_token_types():
 
 
 def test_op_names_come_from_the_op_table():
-    from tenflang import ops
+    from tenflang.ops import table as ops
     for name in ops.TABLE:
         assert (Name.Builtin, name) in tokens(f"define v = {name} a\n")
     assert (Name.Variable, "logistic_z") in tokens("define v = logistic_z\n")

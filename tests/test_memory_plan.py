@@ -1,4 +1,4 @@
-"""The static memory plan (interp/memory.py): buffers by liveness, reused between runs.
+"""The static memory plan (interp/runtime/memory.py): buffers by liveness, reused between runs.
 
 * `Slots` gives a value a free slot of its shape, keeps a slot busy while a
   view or an in-place result may still read it, and never hands a slot freed
@@ -18,13 +18,13 @@ import tracemalloc
 import numpy as np
 import pytest
 
-from tenflang import native
+from tenflang.native import clib
 from tenflang.cli.compile_command import training_step_bytes
 from tenflang.interp import run_plan
-from tenflang.interp.codegen import compiled, memory_plan
-from tenflang.interp.memory import Buffers, Slots
-from tenflang.interp.run import collect, prepare
-from tenflang.modes import Mode
+from tenflang.interp.runtime.codegen import compiled, memory_plan
+from tenflang.interp.runtime.memory import Buffers, Slots
+from tenflang.interp.runtime.run import collect, prepare
+from tenflang.ops.modes import Mode
 from tenflang.training.gradients import gradient_plan
 from tenflang.training.signature import initial_weights, signature
 
@@ -84,7 +84,7 @@ def run(plan, data, fused: bool, buffers=None, dtype="float64"):
 
 @pytest.mark.parametrize("name", NETWORKS)
 def test_a_step_with_buffers_equals_one_without(name):
-    fused = [False] + ([True] if native.unavailable_reason() is None else [])
+    fused = [False] + ([True] if clib.unavailable_reason() is None else [])
     for f in fused:
         plan, first = problem(name, 9, seed=1)
         _, second = problem(name, 9, seed=2)

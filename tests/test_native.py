@@ -1,6 +1,6 @@
-"""Generated C compiled and loaded (tenflang/native.py): a library is built once
+"""Generated C compiled and loaded (tenflang/native/): a library is built once
 per source and machine and found in the cache after; every way it cannot be had
-(no compiler, a compile error) is `native.Unavailable` with the reason, which
+(no compiler, a compile error) is `clib.Unavailable` with the reason, which
 callers turn into the numba fallback; a damaged cache file is built again; an
 array's data pointer read from its struct (from Python and from C) is numpy's."""
 import ctypes
@@ -11,10 +11,10 @@ import sys
 import numpy as np
 import pytest
 
-from tenflang import native
+from tenflang.native import clib, cpython, switches
 
-pytestmark = pytest.mark.skipif(native.unavailable_reason() is not None,
-                                reason=native.unavailable_reason() or "")
+pytestmark = pytest.mark.skipif(clib.unavailable_reason() is not None,
+                                reason=clib.unavailable_reason() or "")
 
 ADD = "double add(double a, double b) { return a + b; }\n"
 
@@ -23,11 +23,11 @@ ADD = "double add(double a, double b) { return a + b; }\n"
 def fresh(monkeypatch, tmp_path):
     """An empty cache directory, and no library remembered by this process."""
     monkeypatch.setenv("TENFLANG_CACHE_DIR", str(tmp_path))
-    native.library.cache_clear()
-    native.compiler.cache_clear()
+    clib.library.cache_clear()
+    clib.compiler.cache_clear()
     yield tmp_path / "native"
-    native.library.cache_clear()
-    native.compiler.cache_clear()
+    clib.library.cache_clear()
+    clib.compiler.cache_clear()
 
 
 def call_add(lib) -> float:
@@ -37,30 +37,30 @@ def call_add(lib) -> float:
 
 
 def test_a_source_compiles_once_and_is_loaded_from_the_cache(fresh):
-    assert call_add(native.library(ADD)) == 3.75
+    assert call_add(clib.library(ADD)) == 3.75
     [built] = fresh.glob("lib_*.so")
     stamp = built.stat().st_mtime_ns
-    native.library.cache_clear()
-    assert call_add(native.library(ADD)) == 3.75
+    clib.library.cache_clear()
+    assert call_add(clib.library(ADD)) == 3.75
     assert [p.stat().st_mtime_ns for p in fresh.glob("lib_*.so")] == [stamp]
     assert not [p for p in fresh.iterdir() if not p.name.startswith("lib_")]   # no leftovers
 
 
 def test_no_compiler_is_unavailable_naming_it(fresh, monkeypatch):
     monkeypatch.setenv("CC", "no-such-cc")
-    with pytest.raises(native.Unavailable, match="no C compiler .'no-such-cc' is not on PATH"):
-        native.library(ADD)
-    assert "no-such-cc" in native.unavailable_reason()
+    with pytest.raises(clib.Unavailable, match="no C compiler .'no-such-cc' is not on PATH"):
+        clib.library(ADD)
+    assert "no-such-cc" in clib.unavailable_reason()
 
 
 def test_a_compile_error_is_unavailable_with_the_compilers_message(fresh):
-    with pytest.raises(native.Unavailable, match="(?s)the C compiler failed: .*undeclared"):
-        native.library("double f(void) { return missing; }\n")
+    with pytest.raises(clib.Unavailable, match="(?s)the C compiler failed: .*undeclared"):
+        clib.library("double f(void) { return missing; }\n")
     assert not list(fresh.glob("lib_*.so"))
 
 
 def test_a_damaged_cache_file_is_built_again(fresh):
-    native.library(ADD)
+    clib.library(ADD)
     [built] = fresh.glob("lib_*.so")
     # damaged by a new file put in its place: truncating the file this process has
     # mapped would crash it (SIGBUS) when the pages are next read
@@ -68,8 +68,8 @@ def test_a_damaged_cache_file_is_built_again(fresh):
     damaged.write_bytes(b"not a shared library")
     os.replace(damaged, built)
     # a new process: this one has the library loaded, and dlopen would hand it back
-    code = ("import ctypes\nfrom tenflang import native\n"
-            "f = native.library(%r).add\n"
+    code = ("import ctypes\nfrom tenflang.native import clib\n"
+            "f = clib.library(%r).add\n"
             "f.restype, f.argtypes = ctypes.c_double, [ctypes.c_double] * 2\n"
             "print(f(1.25, 2.5))\n" % ADD)
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
@@ -86,13 +86,13 @@ def test_without_a_writable_cache_the_library_is_built_and_nothing_is_left(monke
     monkeypatch.setenv("TENFLANG_CACHE_DIR", str(blocked))
     monkeypatch.setenv("TMPDIR", str(tmp_path / "tmp"))
     os.mkdir(tmp_path / "tmp")
-    native.library.cache_clear()
+    clib.library.cache_clear()
     import tempfile
     monkeypatch.setattr(tempfile, "tempdir", None)       # TMPDIR read again
     try:
-        assert call_add(native.library(ADD)) == 3.75
+        assert call_add(clib.library(ADD)) == 3.75
     finally:
-        native.library.cache_clear()
+        clib.library.cache_clear()
     assert not list((tmp_path / "tmp").iterdir())
 
 
@@ -103,17 +103,17 @@ def test_an_arrays_address_is_numpys_read_from_the_struct_or_asked(monkeypatch, 
     """`address` reads the data pointer from the array struct where the check
     holds (CPython) and asks numpy where it does not: the same address both ways."""
     a = make()
-    assert native.struct_read() == (sys.implementation.name == "cpython")
-    assert native.address(a) == a.ctypes.data
-    monkeypatch.setattr(native, "struct_read", lambda: False)
-    assert native.address(a) == a.ctypes.data
+    assert cpython.struct_read() == (sys.implementation.name == "cpython")
+    assert cpython.address(a) == a.ctypes.data
+    monkeypatch.setattr(cpython, "struct_read", lambda: False)
+    assert cpython.address(a) == a.ctypes.data
 
 
 def test_c_reads_the_data_pointer_of_an_array_passed_as_itself():
     """`DATA_POINTER`'s TF_DATA, on a py_object argument, is numpy's data pointer."""
-    if not native.struct_read():
+    if not cpython.struct_read():
         pytest.skip("the array struct is not read on this Python")
-    f = native.library(native.DATA_POINTER + "\nconst void *data_of(const void *a)"
+    f = clib.library(cpython.DATA_POINTER + "\nconst void *data_of(const void *a)"
                        " { return TF_DATA(a); }\n").data_of
     f.argtypes, f.restype = [ctypes.py_object], ctypes.c_void_p
     a = np.arange(10.0)[3:]
@@ -125,26 +125,26 @@ def test_the_switches_are_read_once_per_process(monkeypatch, env_switch):
     count is (docs/guide.md): a change after that is not seen by this process."""
     env_switch("TENFLANG_FUSE", "0")
     env_switch("TENFLANG_NATIVE", None)
-    assert not native.fused_loops_on() and native.native_kernels_on()
+    assert not switches.fused_loops_on() and switches.native_kernels_on()
     monkeypatch.setenv("TENFLANG_FUSE", "1")
     monkeypatch.setenv("TENFLANG_NATIVE", "0")
-    assert not native.fused_loops_on() and native.native_kernels_on()
+    assert not switches.fused_loops_on() and switches.native_kernels_on()
     env_switch("TENFLANG_FUSE", "1")           # the fixture forgets both answers
-    assert native.fused_loops_on() and not native.native_kernels_on()
+    assert switches.fused_loops_on() and not switches.native_kernels_on()
 
 
 def test_a_loop_runs_here_where_no_thread_can_be_started(monkeypatch):
     """A limit on a user's processes: the pool's thread start raised
     RuntimeError ("can't start new thread") out of a training step."""
-    from tenflang import native
+    from tenflang.native import loop_pool
 
     class NoThreads:
         def submit(self, f, *args):
             raise RuntimeError("can't start new thread")
-    monkeypatch.setattr(native, "pool", lambda: NoThreads())
-    assert native.submit(lambda a, b: a + b, 2, 3).result() == 5
+    monkeypatch.setattr(loop_pool, "pool", lambda: NoThreads())
+    assert loop_pool.submit(lambda a, b: a + b, 2, 3).result() == 5
     with pytest.raises(ZeroDivisionError):
-        native.submit(lambda: 1 / 0).result()
+        loop_pool.submit(lambda: 1 / 0).result()
 
 
 def test_a_call_queued_where_no_thread_could_be_started_runs_once(monkeypatch):
@@ -154,7 +154,7 @@ def test_a_call_queued_where_no_thread_could_be_started_runs_once(monkeypatch):
     import threading
     import time
     from concurrent.futures import ThreadPoolExecutor
-    from tenflang import native
+    from tenflang.native import loop_pool
     real_start, started = threading.Thread.start, []
 
     def start(thread):                   # the process limit: one thread, no more
@@ -164,14 +164,14 @@ def test_a_call_queued_where_no_thread_could_be_started_runs_once(monkeypatch):
         real_start(thread)
     monkeypatch.setattr(threading.Thread, "start", start)
     executor = ThreadPoolExecutor(max_workers=4)
-    monkeypatch.setattr(native, "pool", lambda: executor)
+    monkeypatch.setattr(loop_pool, "pool", lambda: executor)
     calls = []
 
     def f(i):
         calls.append(i)
         time.sleep(0.05)
         return i
-    futures = [native.submit(f, i) for i in range(4)]     # the first one's thread is busy
+    futures = [loop_pool.submit(f, i) for i in range(4)]     # the first one's thread is busy
     assert [future.result() for future in futures] == [0, 1, 2, 3]
     executor.shutdown(wait=True)         # the queued copies have been taken by now
     assert sorted(calls) == [0, 1, 2, 3]

@@ -14,12 +14,12 @@ import pytest
 
 import tenflang
 from tenflang.backprop import compile_gradient
-from tenflang.errors import TenflangError
+from tenflang.base.errors import TenflangError
 from tenflang.interp import interpret
 from tenflang.lang import check, parse_source
-from tenflang.lang.ast import Declare, Define, Num, Var
+from tenflang.lang.syntax_tree import Declare, Define, Num, Var
 from tenflang.lang.formatter import format_source
-from tenflang.limits import MAX_NESTING
+from tenflang.base.limits import MAX_NESTING
 
 from support.paths import ROOT
 

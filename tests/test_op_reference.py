@@ -14,13 +14,13 @@ import numpy as np
 import pytest
 
 import tenflang
-from tenflang import ops
+from tenflang.ops import table as ops
 from tenflang.backprop import compile_gradient
 from tenflang.interp import evaluate
 from tenflang.lang.checks import check
 from tenflang.lang.printer import attribute
-from tenflang.modes import Mode
-from tenflang.shapes import fmt_shape
+from tenflang.ops.modes import Mode
+from tenflang.ops.shapes import fmt_shape
 
 from test_docs import load_generator
 

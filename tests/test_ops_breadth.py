@@ -13,10 +13,10 @@ import numpy as np
 import pytest
 
 import tenflang
-from tenflang import ops, other_names
-from tenflang.errors import TenflangError
+from tenflang.ops import table as ops, other_names
+from tenflang.base.errors import TenflangError
 from tenflang.interp import evaluate
-from tenflang.shapes import fmt_shape
+from tenflang.ops.shapes import fmt_shape
 
 from support.gradcheck import gcp_gradients
 
@@ -203,7 +203,7 @@ def test_a_real_op_is_never_another_frameworks_name():
 def test_erf_without_scipy_is_the_c_librarys(monkeypatch):
     """numpy has no erf: scipy's ufunc when installed, else libm's element by element;
     the two agree to 1e-13 relative, the far tails of erfc (1e-196) included."""
-    from tenflang import forwards
+    from tenflang.ops import forwards
     x = np.concatenate([grid(low=-30, high=30), [np.inf, -np.inf, np.nan]])[None]
     with np.errstate(all="ignore"):
         fast = [f(np, x) for f in (forwards.erf, forwards.gelu, forwards.gelu_deriv)]

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import tenflang
-from tenflang.errors import TenflangError
+from tenflang.base.errors import TenflangError
 from tenflang.training.config import TrainConfig
 from tenflang.training.loop import State, train
 from tenflang.training.optimizers import step

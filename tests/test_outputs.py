@@ -1,4 +1,4 @@
-"""Outputs lose nothing: the one writer (`tenflang.files`) and every command's
+"""Outputs lose nothing: the one writer (`tenflang.base.outputs`) and every command's
 use of it — symbolic links followed, devices and FIFOs written through, an
 output that is an input refused, outputs checked before training, and trained
 weights kept when an output fails."""
@@ -13,10 +13,10 @@ import pytest
 from click.testing import CliRunner
 
 import tenflang
-from tenflang import files, limits
+from tenflang.base import outputs as files, limits
 from tenflang.backprop import compile_gradient
 from tenflang.cli import main
-from tenflang.errors import RunFailure, TenflangError
+from tenflang.base.errors import RunFailure, TenflangError
 
 from support.paths import ROOT
 

@@ -9,7 +9,7 @@ import pytest
 from support import programs
 from support.paths import SAMPLES
 from support.programs import src
-from tenflang.errors import TenflangError
+from tenflang.base.errors import TenflangError
 from tenflang.lang import (Declare, Define, Macro, Num, Program, Var, check, expand, parse,
                            parse_file, parse_source, print_program, split_attributes)
 

@@ -1,7 +1,7 @@
 """`records.frozen` behaves as `dataclass(frozen=True)` and `records.mutable` as
 a plain `dataclass`: the same repr, equality, hashing, defaults, `replace`,
 pickling and refusals, each checked against a dataclass of the same fields
-(tenflang/records.py)."""
+(tenflang/base/frozen.py)."""
 from __future__ import annotations
 
 import copy
@@ -11,7 +11,7 @@ import pickle
 
 import pytest
 
-from tenflang.records import frozen, mutable
+from tenflang.base.frozen import frozen, mutable
 
 
 def pair():

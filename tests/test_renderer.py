@@ -1,4 +1,4 @@
-"""One renderer contract (tenflang/interp/render.py): the CPU's C loops, the
+"""One renderer contract (tenflang/interp/backends/render.py): the CPU's C loops, the
 numba loops and the CUDA kernels render one `KernelSpec` with the same
 offsets, names and step lines; the numba loops are the C loops in Python
 (bit-identical results, sums included); numba is an optional extra, and
@@ -14,18 +14,20 @@ import numpy as np
 import pytest
 
 import tenflang
-from tenflang import native
-from tenflang.gpu.kernels import RENDERER as CUDA
-from tenflang.interp import c_loops, make_plan, numba_loops, run_plan
-from tenflang.interp.codegen import compiled
-from tenflang.interp.render import BLOCK, KernelSpec, Line, Value, split_axes
-from tenflang.interp.run import FUSE_FROM
+from tenflang.native import clib
+from tenflang.interp.backends.cuda.kernels import RENDERER as CUDA
+from tenflang.interp.backends.c import c_loops
+from tenflang.interp import make_plan, run_plan
+from tenflang.interp.backends.numba import numba_loops
+from tenflang.interp.runtime.codegen import compiled
+from tenflang.interp.backends.render import BLOCK, KernelSpec, Line, Value, split_axes
+from tenflang.interp.runtime.run import FUSE_FROM
 
 from support.paths import SAMPLES_DIR
 
 RENDERERS = {"c": c_loops.RENDERER, "numba": numba_loops.RENDERER, "cuda": CUDA}
 
-# every role a fused group reads (interp/fusion.py), a literal, and a batch sum
+# every role a fused group reads (interp/planning/fusion.py), a literal, and a batch sum
 SPEC = KernelSpec(
     "loop_1", (5,),
     (Value("x", (5,), True), Value("s", (), True), Value("w", (5,), False), Value("k", (), False)),
@@ -67,7 +69,7 @@ def test_a_cpu_loop_splits_after_the_axes_an_input_is_broadcast_along(group, sha
 @pytest.mark.parametrize("target", ["c", "numba"])
 def test_a_bias_is_read_once_per_inner_loop_on_the_cpu(target):
     """`c_in[jo]`, the same for the inner loop over a plane, which the C compiler
-    vectorises; `c_in[j / 64]` it did not (interp/render.py)."""
+    vectorises; `c_in[j / 64]` it did not (interp/backends/render.py)."""
     text = "\n".join(RENDERERS[target].kernel(BIAS, "float32"))
     c, p = ("c", "p") if target == "numba" else ("v_c", "v_p")
     assert f"{c} = {c}_in[jo]" in text and f"{p} = {p}_in[e * 1024 + j]" in text
@@ -77,10 +79,10 @@ def test_a_bias_is_read_once_per_inner_loop_on_the_cpu(target):
 
 
 def test_a_split_c_loop_vectorises_and_equals_numpy(tmp_path):
-    if native.unavailable_reason():
-        pytest.skip(native.unavailable_reason())
+    if clib.unavailable_reason():
+        pytest.skip(clib.unavailable_reason())
     source = c_loops.module_source([BIAS], "float32")
-    log = subprocess.run([native.compiler(), *native.FLAGS, "-fopt-info-vec-optimized", "-c",
+    log = subprocess.run([clib.compiler(), *clib.FLAGS, "-fopt-info-vec-optimized", "-c",
                           "-x", "c", "-", "-o", str(tmp_path / "bias.o")], input=source,
                          capture_output=True, text=True)
     if log.returncode and "-fopt-info" in log.stderr:
@@ -119,8 +121,8 @@ define l = mul o o
 
 
 def test_numba_loops_are_the_c_loops_bit_for_bit(monkeypatch):
-    if native.unavailable_reason():
-        pytest.skip(native.unavailable_reason())
+    if clib.unavailable_reason():
+        pytest.skip(clib.unavailable_reason())
     pytest.importorskip("numba")
     plan = make_plan(tenflang.parse(SUMS), {"x", "w"})
     n = 3 * BLOCK + 17
@@ -138,7 +140,7 @@ def test_numba_loops_are_the_c_loops_bit_for_bit(monkeypatch):
 
 
 def no_compiler(specs):
-    raise native.Unavailable("no C compiler (a test's stand-in)")
+    raise clib.Unavailable("no C compiler (a test's stand-in)")
 
 
 def test_without_a_compiler_or_numba_the_plan_runs_unfused(monkeypatch):

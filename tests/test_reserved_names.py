@@ -1,4 +1,4 @@
-"""A program's names never collide with generated code (tenflang/naming.py):
+"""A program's names never collide with generated code (tenflang/base/naming.py):
 values named like every C keyword (C89 to C23), math.h function and macro,
 predefined C macro, Python keyword and builtin run on the numpy path, the C
 loops and the numba loops with the results numpy gives written out here; the
@@ -14,10 +14,13 @@ import numpy as np
 import pytest
 
 import tenflang
-from tenflang import native, naming
-from tenflang.interp import c_loops, make_plan, numba_loops, run_plan
-from tenflang.interp.codegen import compiled, plan_source
-from tenflang.interp.run import FUSE_FROM
+from tenflang.native import clib
+from tenflang.base import naming
+from tenflang.interp.backends.c import c_loops
+from tenflang.interp import make_plan, run_plan
+from tenflang.interp.backends.numba import numba_loops
+from tenflang.interp.runtime.codegen import compiled, plan_source
+from tenflang.interp.runtime.run import FUSE_FROM
 
 C_KEYWORDS = """auto break case char const continue default do double else enum extern float for
     goto if inline int long register restrict return short signed sizeof static struct switch
@@ -67,15 +70,15 @@ def fallen_back(specs):
 
 
 def no_compiler(specs):
-    raise native.Unavailable("no C compiler (a test's stand-in)")
+    raise clib.Unavailable("no C compiler (a test's stand-in)")
 
 
 @pytest.fixture(params=["c", "numba"])
 def loops(request, monkeypatch):
     """The C loops (a compile failure fails the test), then the numba loops."""
     if request.param == "c":
-        if native.unavailable_reason():
-            pytest.skip(native.unavailable_reason())
+        if clib.unavailable_reason():
+            pytest.skip(clib.unavailable_reason())
         monkeypatch.setattr(numba_loops, "compiled", fallen_back)
     else:
         pytest.importorskip("numba")
@@ -107,11 +110,11 @@ def test_values_named_like_reserved_words_run_in_fused_loops(loops):
 
 
 def test_cuda_kernels_of_reserved_names_compile():
-    from tenflang.gpu import ptx
+    from tenflang.interp.backends.cuda import ptx
     if ptx.nvrtc_or_reason()[0] is None:
         pytest.skip(ptx.nvrtc_or_reason()[1])
-    from tenflang.gpu.fused import kernels_source
-    from tenflang.gpu.groups import groups
+    from tenflang.interp.backends.cuda.fused import kernels_source
+    from tenflang.interp.runtime.on_gpu import groups
     plan = make_plan(tenflang.parse(chain_program()), {"x"})
     for dtype in ("float64", "float32"):
         source = kernels_source(groups(plan, None), dtype)

@@ -1,5 +1,5 @@
-"""The C row kernels (interp/rows_c.py): softmax, log_softmax and one_hot equal
-forwards.py's numpy forms to round-off, on ordinary and hostile rows, in both
+"""The C row kernels (interp/backends/c/rows_c.py): softmax, log_softmax and one_hot equal
+ops/forwards.py's numpy forms to round-off, on ordinary and hostile rows, in both
 dtypes; a bad class index is the same error; and the plan uses them unless
 TENFLANG_NATIVE=0 or there is no C compiler."""
 from __future__ import annotations
@@ -8,9 +8,12 @@ import numpy as np
 import pytest
 
 import tenflang
-from tenflang import forwards, native
-from tenflang.errors import TenflangError
-from tenflang.interp import codegen, rows_c, run_plan
+from tenflang.ops import forwards
+from tenflang.native import clib
+from tenflang.base.errors import TenflangError
+from tenflang.interp.runtime import codegen
+from tenflang.interp.backends.c import rows_c
+from tenflang.interp import run_plan
 
 
 pytestmark = pytest.mark.usefixtures("native_on")     # tests of the native kernels
@@ -18,8 +21,8 @@ pytestmark = pytest.mark.usefixtures("native_on")     # tests of the native kern
 
 @pytest.fixture(autouse=True)
 def compiler():
-    if native.unavailable_reason():
-        pytest.skip(native.unavailable_reason())
+    if clib.unavailable_reason():
+        pytest.skip(clib.unavailable_reason())
 
 
 def hostile_rows(dtype: str, shape=(40, 3, 10)):

@@ -202,8 +202,8 @@ def test_computed_class_index_out_of_range_is_reported_at_run_time(run_cli, file
 
 @pytest.mark.parametrize("bad", [np.nan, 2.5, -1.0, 3.0, np.inf])
 def test_one_hot_names_the_first_example_whose_class_index_is_not_one_of_0_to_n_1(bad):
-    from tenflang.errors import TenflangError
-    from tenflang.forwards import one_hot
+    from tenflang.base.errors import TenflangError
+    from tenflang.ops.forwards import one_hot
     y = np.array([0.0, -0.0, bad, 1.0, bad])
     with pytest.raises(TenflangError, match=rf"class index {bad!r} in example 2 \(0-based\)"):
         one_hot(np, y, 3)

@@ -3,7 +3,7 @@
 A plain run of each tool imports neither the optional packages (numba, Dask,
 matplotlib, TensorBoard, ONNX) nor lark, nor what only an option needs (json
 for checkpoints, the TensorBoard hook), nor hashlib (its import sets up OpenSSL:
-tenflang/digests.py): the fast lane reads the grammar's
+tenflang/base/hashing.py): the fast lane reads the grammar's
 tables from the cache directory; once the cache is filled, no C compiler
 runs (not even `subprocess` is imported).  The commands set OpenBLAS's spin
 before numpy loads it (tenflang/cli/__init__.py).  The cache file is checked: a missing,
@@ -26,7 +26,7 @@ HEAVY = ("lark", "numba", "dask", "distributed", "scipy", "matplotlib", "tqdm", 
          "tensorboardX", "onnx", "onnxruntime", "torch", "jax", "sklearn", "json")
 # what only an option needs (--checkpoint, --logdir): a plain run does not load it
 OPTIONAL = ("tenflang.training.checkpoints", "tenflang.training.tensorboard_log")
-SLOW = ("hashlib",)     # OpenSSL's digests set up on import: ~3 ms (tenflang/digests.py)
+SLOW = ("hashlib",)     # OpenSSL's digests set up on import: ~3 ms (tenflang/base/hashing.py)
 
 # runs a command's script, then writes the names of the modules it imported
 IMPORTED = ("import atexit, runpy, sys; out = sys.argv.pop(1); "
@@ -105,7 +105,7 @@ def damaged(good: bytes) -> dict[str, bytes]:
     digest = len(good) - len(good[syntax.DIGEST:])
 
     def signed(payload: bytes) -> bytes:
-        from tenflang.digests import blake2b
+        from tenflang.base.hashing import blake2b
         return blake2b(payload).digest() + payload
     flipped = bytearray(good)
     flipped[-20] ^= 0x40

@@ -1,4 +1,4 @@
-"""Sweeps (interp/sweeps.py, rendered by interp/sweeps_c.py): a dense product,
+"""Sweeps (interp/planning/sweeps.py, rendered by interp/backends/c/sweeps_c.py): a dense product,
 its elementwise chain and its transposed product in one pass over the data.
 The pattern as data; results equal to the unfused plan (numpy and BLAS) to
 round-off on the logistic regression of the benchmark, the linear regression
@@ -12,19 +12,21 @@ import numpy as np
 import pytest
 
 import tenflang
-from tenflang import native
+from tenflang.native import clib, cpython, loop_pool
 from tenflang.backprop import compile_gradient
-from tenflang.interp import loop_wrapper, make_plan, run_plan, sweeps_c
-from tenflang.interp.render import BLOCK
-from tenflang.interp.codegen import compiled, generate
-from tenflang.interp.run import FUSE_FROM
-from tenflang.interp.sweeps import MAX_WIDTH, Sweep
+from tenflang.interp.backends import cpu_loops as loop_wrapper
+from tenflang.interp import make_plan, run_plan
+from tenflang.interp.backends.c import sweeps_c
+from tenflang.interp.backends.render import BLOCK
+from tenflang.interp.runtime.codegen import compiled, generate
+from tenflang.interp.runtime.run import FUSE_FROM
+from tenflang.interp.planning.sweeps import MAX_WIDTH, Sweep
 from tenflang.training.gradients import gradient_plan
 from tenflang.training.signature import signature
 
 from support.paths import SAMPLES, SAMPLES_DIR
 
-pytestmark = pytest.mark.skipif(native.unavailable_reason() is not None,
+pytestmark = pytest.mark.skipif(clib.unavailable_reason() is not None,
                                 reason="sweeps are compiled C: no C compiler here")
 
 LOGREG = """\
@@ -100,12 +102,12 @@ def test_logistic_regression_swept_equals_the_plain_plan(env_switch, order):
 
 
 def test_addresses_asked_of_numpy_give_the_same_bits(monkeypatch):
-    """Where the array struct is not read (native.struct_read), the sweep gets
+    """Where the array struct is not read (cpython.struct_read), the sweep gets
     numpy's `a.ctypes.data`: the same arrays, the same results."""
     plan = plan_of(LOGREG.format(d=20, first="w", second="x"))
     data = logreg_data(FUSE_FROM + 3, 20)
     read = run_plan(plan, data, reduce="mean")
-    monkeypatch.setattr(native, "struct_read", lambda: False)
+    monkeypatch.setattr(cpython, "struct_read", lambda: False)
     asked = run_plan(plan, data, reduce="mean")
     assert all(np.array_equal(read[k], asked[k]) for k in read)
 
@@ -166,7 +168,7 @@ def test_sweep_sums_do_not_depend_on_the_thread_count(loop_threads, threads):
     one = run_plan(plan, data, reduce="mean")
     loop_threads(threads)
     rows = sweeps_c.block_rows(n)
-    assert len(sweeps_c.spans(n, rows, native.threads())) == int(threads)
+    assert len(sweeps_c.spans(n, rows, loop_pool.threads())) == int(threads)
     many = run_plan(plan, data, reduce="mean")
     assert all(np.array_equal(one[k], many[k]) for k in one)
 
@@ -209,8 +211,8 @@ def test_a_dot_of_two_per_example_vectors_is_not_swept():
 def test_without_a_c_compiler_the_plan_runs_unswept(monkeypatch, env_switch):
     pytest.importorskip("numba")          # the groups' loops without C
     def no_compiler(source, *flags):
-        raise native.Unavailable("no C compiler (a test's stand-in)")
-    monkeypatch.setattr(native, "library", no_compiler)
+        raise clib.Unavailable("no C compiler (a test's stand-in)")
+    monkeypatch.setattr(clib, "library", no_compiler)
     compiled.cache_clear()
     try:
         plan = plan_of(LOGREG.format(d=6, first="w", second="x"))
@@ -229,10 +231,10 @@ def test_plan_fused_shows_the_sweep_and_its_c(run_cli, tmp_path):
     gcp.write_text(tenflang.print_program(compile_gradient(tenflang.parse(program.read_text()))))
     code, out, err = run_cli(["tenflang", "plan", gcp, "--reduce", "mean", "--fused"])
     assert code == 0, err
-    python, c = out.split("// the sweeps (tenflang.interp.sweeps_c)\n")
+    python, c = out.split("// the sweeps (tenflang.interp.backends.c.sweeps_c)\n")
     assert "F.sweep_1(dtype, w, x, b, y)    # one pass over x: z.1, z, xent.1" in python
     assert "for (long j = 0; j < D; j++) g[j] += v_d_dz * row[j];" in c
-    assert native.library(c).sweep_1      # the text shown is the text that compiles
+    assert clib.library(c).sweep_1      # the text shown is the text that compiles
 
 
 @pytest.mark.parametrize("dtype", ["float64", "float32"])

@@ -1,4 +1,4 @@
-"""`take W i` and its adjoint `take_grad` (docs/design.md §2.3.2; tenflang/embedding.py).
+"""`take W i` and its adjoint `take_grad` (docs/design.md §2.3.2; tenflang/ops/embedding.py).
 
 Checked against numpy's `W[i]` written here, finite differences (the op
 table's gradient tests skip ops whose operand holds indices), the batch
@@ -16,7 +16,7 @@ import pytest
 
 import tenflang
 from support.gradcheck import check_gradients, gcp_gradients
-from tenflang.errors import TenflangError
+from tenflang.base.errors import TenflangError
 from tenflang.interp import interpret
 
 EMBED = """declare input i {ishape}
@@ -186,7 +186,7 @@ def test_a_computed_index_out_of_range_names_the_example(bad, shown, run_cli, tm
 @pytest.mark.parametrize("bad", [9.0, 2.5, np.nan])
 def test_take_and_one_hot_word_a_bad_index_alike(bad):
     """The two run-time index errors differ only in the op and what the index names."""
-    from tenflang import embedding, forwards
+    from tenflang.ops import embedding, forwards
     index = np.array([[0.0], [1.0], [bad]])
     with pytest.raises(TenflangError) as take_error:
         embedding.take(np, np.zeros((1, 4)), index)
@@ -200,7 +200,7 @@ def test_take_and_one_hot_word_a_bad_index_alike(bad):
 def test_a_table_float32_cannot_index_is_refused(tmp_path):
     """float32 holds whole numbers exactly up to 2^24 only: a bigger table
     could have rows no index names, so the run says so (float64 runs)."""
-    from tenflang import embedding
+    from tenflang.ops import embedding
     rows = 2 ** 24 + 2               # a table of zeros that takes no memory
     i = np.array([[2.0 ** 24 + 1]])
     table = np.broadcast_to(np.float64(0), (1, rows))

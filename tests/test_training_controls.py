@@ -13,7 +13,7 @@ import pytest
 
 import tenflang
 from tenflang.cli import tfweightcalc
-from tenflang.errors import TenflangError
+from tenflang.base.errors import TenflangError
 from tenflang.training.config import TrainConfig
 from tenflang.training.loop import State, train
 from tenflang.training.signature import initial_weights, signature

@@ -1,4 +1,4 @@
-"""Fused C loops that call math functions in vectors (interp/c_loops.py,
+"""Fused C loops that call math functions in vectors (interp/backends/c/c_loops.py,
 `vector_math`): they are found where glibc's libmvec is, the loops call its
 vector forms, results are numpy's to a few units in the last place, and they
 do not depend on where the arrays lie or on the thread count.  Where the
@@ -9,11 +9,13 @@ import numpy as np
 import pytest
 
 import tenflang
-from tenflang import native
-from tenflang.interp import c_loops, loop_wrapper, make_plan, run_plan
-from tenflang.interp import run as run_module
-from tenflang.interp.codegen import build, compiled, generate
-from tenflang.interp.render import group_specs
+from tenflang.native import clib, loop_pool
+from tenflang.interp.backends.c import c_loops
+from tenflang.interp.backends import cpu_loops as loop_wrapper
+from tenflang.interp import make_plan, run_plan
+from tenflang.interp.runtime import run as run_module
+from tenflang.interp.runtime.codegen import build, compiled, generate
+from tenflang.interp.backends.render import group_specs
 
 MATH = """declare input x [5, 40]
 declare weight c [40]
@@ -39,8 +41,8 @@ EVERY_FUNCTION = ["tanh", "exp", "log", "logistic", "softplus", "sin", "cos", "e
 
 
 def needs_vector_math():
-    if native.unavailable_reason():
-        pytest.skip(native.unavailable_reason())
+    if clib.unavailable_reason():
+        pytest.skip(clib.unavailable_reason())
     if not c_loops.vector_math():
         pytest.skip("no libmvec vector math here (glibc before 2.35, or another C library)")
 
@@ -157,7 +159,7 @@ def test_results_do_not_depend_on_the_thread_count(monkeypatch, count):
     computed as by one call over the whole batch (a cut anywhere else changes
     some; tried: 50 of the first 199 cuts do)."""
     needs_vector_math()
-    monkeypatch.setattr(native, "MIN_WORK", 1)         # a thread for a few examples
+    monkeypatch.setattr(loop_pool, "MIN_WORK", 1)         # a thread for a few examples
     plan = make_plan(tenflang.parse(SCALARS.replace("logistic z", "tanh z")), {"x", "w"})
     loop = loop_wrapper.functions(generate(plan, None, True)[2])["fused_1"]
     f = loop.function("float64")
@@ -200,15 +202,15 @@ def test_a_small_float64_batch_fuses_a_tanh_layer_and_float32_does_not(monkeypat
 def test_a_failed_vector_build_falls_back_to_the_plain_loops(monkeypatch, fresh):
     """A library with vector math that does not build (a libmvec without one of the
     functions): the same loops, plain, and the same results as numpy's."""
-    if native.unavailable_reason():
-        pytest.skip(native.unavailable_reason())
-    real = native.library
+    if clib.unavailable_reason():
+        pytest.skip(clib.unavailable_reason())
+    real = clib.library
 
     def refuse_libs(source, extra=(), libs=()):
         if libs:
-            raise native.Unavailable("no libmvec (a test's stand-in)")
+            raise clib.Unavailable("no libmvec (a test's stand-in)")
         return real(source, extra)
-    monkeypatch.setattr(native, "library", refuse_libs)
+    monkeypatch.setattr(clib, "library", refuse_libs)
     monkeypatch.setattr(c_loops, "vector_math", lambda: True)
     plan = make_plan(tenflang.parse(MATH), {"x", "c"})
     specs = group_specs(generate(plan, None, True)[2])

@@ -11,10 +11,10 @@ from hypothesis.extra import numpy as hnp
 
 from tenflang.data import textfiles
 from tenflang.data.fastnotation import FastRead
-from tenflang.errors import Location, RunFailure, TenflangError
+from tenflang.base.errors import Location, RunFailure, TenflangError
 from tenflang.data.vectors import (Examples, format_examples, format_weights, load_examples,
                               load_weights, save_examples, save_weights)
-from tenflang.files import write_file
+from tenflang.base.outputs import write_file
 
 from support.data_files import (FLOATS, NAMES, SETTINGS, SHAPES, SPACES, assert_same,
                                 same_bits, write)

@@ -1,5 +1,5 @@
-"""Fixed sets are enums (tenflang/lang/ast.py DeclKind, tenflang/opkinds.py
-RuleKind and Reduction, tenflang/interp/fusion.py Role): what the passes make
+"""Fixed sets are enums (tenflang/lang/syntax_tree.py DeclKind, tenflang/ops/entries.py
+RuleKind and Reduction, tenflang/interp/planning/fusion.py Role): what the passes make
 are members, not loose strings, and each member equals the word the language
 or the documentation writes, so printed programs do not change."""
 from __future__ import annotations
@@ -8,10 +8,10 @@ import numpy as np
 
 import tenflang
 from tenflang.interp import make_plan
-from tenflang.interp.codegen import batched_names
-from tenflang.interp.fusion import Role, fuse
-from tenflang.lang.ast import KINDS, DeclKind
-from tenflang.opkinds import Reduction, RuleKind
+from tenflang.interp.runtime.codegen import batched_names
+from tenflang.interp.planning.fusion import Role, fuse
+from tenflang.lang.syntax_tree import KINDS, DeclKind
+from tenflang.ops.entries import Reduction, RuleKind
 
 from support.programs import sample_gcp
 
@@ -26,7 +26,7 @@ def test_declaration_kinds_are_the_words_of_the_language():
 
 
 def test_every_derivative_rule_has_a_rule_kind():
-    from tenflang import opkinds
+    from tenflang.ops import entries as opkinds
     made = [opkinds.chain("p"), opkinds.linear("g"), opkinds.custom("p", "g"), opkinds.no_grad(),
             opkinds.no_grad_like("x")]
     assert [r.kind for r in made] == [RuleKind.CHAIN, RuleKind.LINEAR, RuleKind.CUSTOM,

@@ -22,11 +22,11 @@ Conventions
 """
 from __future__ import annotations
 
-from ..errors import text_of_path
+from tenflang.base.errors import text_of_path
 from ..lang import check
-from ..lang.ast import BOUND_KINDS, Declare, Define, Num, Program, Var
+from tenflang.lang.syntax_tree import BOUND_KINDS, Declare, Define, Num, Program, Var
 from ..lang.printer import attribute, number
-from ..shapes import fmt_shape
+from tenflang.ops.shapes import fmt_shape
 
 KIND_STYLE = {
     "input": 'shape=invhouse, style=filled, fillcolor="#cfe2f3"',

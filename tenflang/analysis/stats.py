@@ -27,7 +27,7 @@ known at compile time, a tensor is freed right after its last use)
   reached (None: program start).
 * The training step's rows (`report(..., step=...)`, the GCP's column) are
   what a training step's run holds at its peak, float64, computed by the
-  caller from the run's memory plan (interp/memory.py): per example (times
+  caller from the run's memory plan (interp/runtime/memory.py): per example (times
   the batch size) and per batch (weight-sized: gradients summed inside
   products).  Lower than the GCP's peak live: a weight gradient summed inside
   its product is never a per-example value in the run.
@@ -36,10 +36,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .. import ops
+from tenflang.ops import table as ops
 from ..lang import check
-from ..lang.ast import DeclKind, Define, Num, Program, Var
-from ..shapes import Shape, size
+from tenflang.lang.syntax_tree import DeclKind, Define, Num, Program, Var
+from tenflang.ops.shapes import Shape, size
 
 BYTES_PER_ELEMENT = 8                      # float64
 PER_EXAMPLE_DATA = (DeclKind.INPUT, DeclKind.EXP_OUTPUT)

@@ -2,7 +2,7 @@
 backpropagation (docs/guide.md, "Reading a GCP").  `compiler` drives the passes:
 `graph` (dataflow graph, topological order), `reverse` (the adjoint sweep),
 `rules` (derivative rules lowered to lines), `simplify` (-O1), `gcp` (assembly)."""
-from ..naming import adjoint  # the name of a gradient output (tenflang.naming)
+from tenflang.base.naming import adjoint  # the name of a gradient output
 
 def __getattr__(name: str):
     """`compile_gradient`, imported on first use: a run that only trains a GCP

@@ -16,12 +16,12 @@ large program's compile time.  The test suite compiles with the check.
 """
 from __future__ import annotations
 
-from ..gcpause import paused_gc
-from ..lang.ast import Comment, Program
+from tenflang.base.gc_pause import paused_gc
+from tenflang.lang.syntax_tree import Comment, Program
 from ..lang.checks import check
 from .gcp import assemble
 from .graph import build_graph, computed_from, computed_with
-from ..naming import adjoint
+from tenflang.base.naming import adjoint
 from .reverse import edge_rules, infer, reverse_sweep, zero
 from .simplify import remove_dead
 

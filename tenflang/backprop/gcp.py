@@ -9,7 +9,7 @@ declaration carries its shape (scalars omit `[]`).
 """
 from __future__ import annotations
 
-from ..lang.ast import Comment, DeclKind, Declare, Define, Program
+from tenflang.lang.syntax_tree import Comment, DeclKind, Declare, Define, Program
 
 RETYPE = {"input": "input", "exp_output": "input", "weight": "weight",
           "intvar": "intvar", "output": "intvar", "loss": "loss"}

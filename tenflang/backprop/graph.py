@@ -11,8 +11,8 @@ never matters.
 from __future__ import annotations
 
 
-from ..records import frozen
-from ..lang.ast import BOUND_KINDS, DeclKind, Define, Program, Var
+from tenflang.base.frozen import frozen
+from tenflang.lang.syntax_tree import BOUND_KINDS, DeclKind, Define, Program, Var
 
 
 @frozen

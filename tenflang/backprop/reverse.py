@@ -26,14 +26,14 @@ import functools
 
 from dataclasses import field, replace
 
-from ..records import mutable
-from .. import ops
-from ..lang.ast import Comment, DeclKind, Define, Num, Var
+from tenflang.base.frozen import mutable
+from tenflang.ops import table as ops
+from tenflang.lang.syntax_tree import Comment, DeclKind, Define, Num, Var
 from ..lang.checks import result_shape
-from ..naming import Namer, adjoint, partial_name
+from tenflang.base.naming import Namer, adjoint, partial_name
 from ..lang.printer import right_side
-from ..opkinds import Rule, RuleKind
-from ..shapes import Shape
+from tenflang.ops.entries import Rule, RuleKind
+from tenflang.ops.shapes import Shape
 from .graph import Graph, topological_order
 from .rules import leaf_value, lower
 from .simplify import Simplifier

@@ -13,8 +13,8 @@ from __future__ import annotations
 import functools
 import re
 
-from .. import ops
-from ..lang.ast import Define, Num, Var
+from tenflang.ops import table as ops
+from tenflang.lang.syntax_tree import Define, Num, Var
 
 TOKEN = re.compile(r"\(|\)|\[[^\]]*\]|[^\s()]+")      # a shape literal is one token
 

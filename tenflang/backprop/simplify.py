@@ -28,10 +28,10 @@ import functools
 import math
 from dataclasses import field
 
-from ..records import mutable
-from .. import ops
-from ..lang.ast import Define, Num, Var
-from ..shapes import Shape
+from tenflang.base.frozen import mutable
+from tenflang.ops import table as ops
+from tenflang.lang.syntax_tree import Define, Num, Var
+from tenflang.ops.shapes import Shape
 from .graph import computed_from
 
 # exactly commutative in IEEE arithmetic; not max and min: numpy's `maximum`

@@ -22,8 +22,8 @@ import threading
 
 import click
 
-from .. import stopping
-from ..gcpause import paused_gc
+from tenflang.base import stopping
+from tenflang.base.gc_pause import paused_gc
 
 # OpenBLAS's worker threads, started as numpy loads it, spin for 2^28 cycles (~0.1 s)
 # before they sleep: a short run paid that in CPU, and in wall time where another
@@ -93,7 +93,7 @@ def show_version(ctx, param, value):
     """--version: click's own looks the version up by package name, and ended in a
     traceback where TenFlang runs from a source tree."""
     if value and not ctx.resilient_parsing:
-        from ..installed import version
+        from tenflang.base.version import version
         click.echo(f"tenflang, version {version()}")
         ctx.exit()
 

@@ -19,9 +19,10 @@ import threading
 import click
 
 from . import OUT_OF_MEMORY
-from .. import native, stopping
-from ..errors import TenflangError, printable
-from ..files import check_outputs, silence, write_file  # noqa: F401 (check_outputs: commands)
+from tenflang.base import stopping
+from tenflang.native import switches
+from tenflang.base.errors import TenflangError, printable
+from tenflang.base.outputs import check_outputs, silence, write_file  # noqa: F401 (check_outputs: commands)
 
 
 def reports_errors(command):
@@ -31,7 +32,7 @@ def reports_errors(command):
         stderr, sys.stderr = sys.stderr, ForgivingStream(sys.stderr)
         try:
             with terminate_as_interrupt():
-                if problem := native.environment_problem():
+                if problem := switches.environment_problem():
                     raise TenflangError(problem)
                 return command(*args, **kwargs)
         except TenflangError as err:

@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import click
 
-from ..lang.ast import DeclKind
+from tenflang.lang.syntax_tree import DeclKind
 from ..backprop import compile_gradient
 from ..backprop.graph import unused_weights
-from ..errors import TenflangError, lead, safe
-from ..gcpause import paused_gc
+from tenflang.base.errors import TenflangError, lead, safe
+from tenflang.base.gc_pause import paused_gc
 from ..lang import parse_file, print_program
 from ..lang.diagnostics import location
 from ..training.health import not_used
@@ -77,8 +77,8 @@ def check_command(program, shape_program):
 
 def training_step_bytes(gcp) -> tuple[int, int]:
     """(per example, per batch) bytes, float64, of the arrays a training step's
-    run holds at its peak: its memory plan (interp/memory.py)."""
-    from ..interp.codegen import memory_plan
+    run holds at its peak: its memory plan (interp/runtime/memory.py)."""
+    from tenflang.interp.runtime.codegen import memory_plan
     from ..training.gradients import gradient_plan
     from ..training.signature import signature
     from ..analysis.stats import BYTES_PER_ELEMENT

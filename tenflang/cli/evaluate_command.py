@@ -16,15 +16,15 @@ from __future__ import annotations
 import click
 import numpy as np
 
-from ..lang.ast import DeclKind
+from tenflang.lang.syntax_tree import DeclKind
 from ..data import vectors
 from ..interp.device import array_module, to_host
 from ..interp import evaluate
-from ..interp.statistics import split_statistics
-from ..modes import EVALUATION, Mode
+from tenflang.interp.runtime.population import split_statistics
+from tenflang.ops.modes import EVALUATION, Mode
 from ..lang import parse_file
 from ..lang.checks import check, data_indices
-from ..errors import TenflangError
+from tenflang.base.errors import TenflangError
 from .common import (check_outputs, device_option, dtype_option, reports_errors, say,
                      write_output)
 

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import click
 
-from ..lang.ast import DeclKind
+from tenflang.lang.syntax_tree import DeclKind
 from ..data import vectors
-from ..errors import Location, RunFailure
-from ..files import check_outputs, write_file
+from tenflang.base.errors import Location, RunFailure
+from tenflang.base.outputs import check_outputs, write_file
 from ..lang import parse_file
-from ..interp.statistics import check_statistics, split_statistics
+from tenflang.interp.runtime.population import check_statistics, split_statistics
 from ..lang.checks import check
 from .common import dtype_option, reports_errors
 

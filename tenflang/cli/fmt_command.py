@@ -15,9 +15,9 @@ from pathlib import Path
 
 import click
 
-from ..errors import TenflangError, printable
-from ..files import write_file
-from ..inputs import read_stdin
+from tenflang.base.errors import TenflangError, printable
+from tenflang.base.outputs import write_file
+from tenflang.base.inputs import read_stdin
 from ..lang import decode_source
 from .common import say
 from ..lang.formatter import format_file, format_source

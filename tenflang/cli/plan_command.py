@@ -1,30 +1,30 @@
 """`tenflang plan PROGRAM` — show the Python a program runs as.
 
 The interpreter compiles each program once to straight-line Python (see
-`tenflang.interp.codegen`); this prints that code, one line per step with
+`tenflang.interp.runtime.codegen`); this prints that code, one line per step with
 the TenFlang line it comes from, so a user can see what runs, what is done
 in place and when each value is released.  With `--fused`, chains of
 elementwise steps are calls of fused loops, whose C source follows (numba's
 Python where this machine has no C compiler: what runs here); with
 `--device gpu --fused`, the CUDA kernels a GPU runs those calls as
-(`tenflang.gpu`), in `--dtype`, follow instead (NVRTC compiles that text as it
+(`tenflang.interp.backends.cuda`), in `--dtype`, follow instead (NVRTC compiles that text as it
 stands).  On the CPU with a C compiler, a dense product, its chain and its
 transposed product made in one pass over the data are a `sweep_k` call, whose
-C source follows the loops' (`tenflang.interp.sweeps_c`).  On the CPU, a plan with convolution or pooling steps is followed by
-the C kernels those steps call (`tenflang.interp.image_c`).
+C source follows the loops' (`tenflang.interp.backends.c.sweeps_c`).  On the CPU, a plan with convolution or pooling steps is followed by
+the C kernels those steps call (`tenflang.interp.backends.c.image_c`).
 """
 from __future__ import annotations
 
 import click
 
-from .. import native
+from tenflang.native import clib
 from ..interp import make_plan
-from ..interp.codegen import generate
-from ..interp.fusion import Group
-from ..interp.sweeps import Sweep
+from tenflang.interp.runtime.codegen import generate
+from tenflang.interp.planning.fusion import Group
+from tenflang.interp.planning.sweeps import Sweep
 from ..lang import parse_file
-from ..lang.ast import BOUND_KINDS, DeclKind
-from ..errors import TenflangError
+from tenflang.lang.syntax_tree import BOUND_KINDS, DeclKind
+from tenflang.base.errors import TenflangError
 from .common import check_outputs, dtype_option, reports_errors, write_output
 
 
@@ -56,19 +56,19 @@ def plan_command(program_file, reduce, without, fused, device, dtype, out):
         raise TenflangError(f"--without {stray}: not a data variable (input or exp_output) of "
                             f"the program; its data variables: {', '.join(examples) or 'none'}")
     plan = make_plan(program, data - set(without))
-    native_c = device == "cpu" and native.unavailable_reason() is None
-    # with a reduction the CPU runs it with its memory plan (interp/memory.py)
+    native_c = device == "cpu" and clib.unavailable_reason() is None
+    # with a reduction the CPU runs it with its memory plan (interp/runtime/memory.py)
     text, _, kernels = generate(plan, reduce, fused, sweeps=native_c, pooled=device == "cpu")
     groups = tuple(k for k in kernels if isinstance(k, Group))
     passes = tuple(k for k in kernels if isinstance(k, Sweep))
     if groups and device == "gpu":
-        from ..gpu.fused import kernels_source
-        text += "\n\n// the fused kernels (tenflang.gpu)\n" + kernels_source(groups, dtype)
+        from tenflang.interp.backends.cuda.fused import kernels_source
+        text += "\n\n// the fused kernels (tenflang.interp.backends.cuda)\n" + kernels_source(groups, dtype)
     elif groups:
         text += cpu_loops(groups, dtype)
     if passes:
-        from ..interp.sweeps_c import module_source
-        text += "\n\n// the sweeps (tenflang.interp.sweeps_c)\n" + module_source(passes, dtype)
+        from tenflang.interp.backends.c.sweeps_c import module_source
+        text += "\n\n// the sweeps (tenflang.interp.backends.c.sweeps_c)\n" + module_source(passes, dtype)
     if fused and native_c:
         text += image_kernels(plan, dtype)
     write_output(out, text)
@@ -77,24 +77,25 @@ def plan_command(program_file, reduce, without, fused, device, dtype, out):
 def cpu_loops(groups, dtype: str) -> str:
     """The fused loops' source, as this machine runs them: C, else numba, else
     why there are none."""
-    from ..interp import c_loops, numba_loops
-    from ..interp.render import group_specs
+    from tenflang.interp.backends.c import c_loops
+    from tenflang.interp.backends.numba import numba_loops
+    from tenflang.interp.backends.render import group_specs
     specs = group_specs(groups)
-    if native.unavailable_reason() is None:
-        return ("\n\n// the fused loops (tenflang.interp.c_loops)\n"
+    if clib.unavailable_reason() is None:
+        return ("\n\n// the fused loops (tenflang.interp.backends.c.c_loops)\n"
                 + c_loops.module_source(specs, dtype))
     if numba_loops.missing():
-        return (f"\n\n# no fused loops here: {native.unavailable_reason()}, and "
+        return (f"\n\n# no fused loops here: {clib.unavailable_reason()}, and "
                 f"{numba_loops.missing()}; the calls above run unfused, on numpy\n")
-    return ("\n\n# the fused loops (tenflang.interp.numba_loops)\n"
+    return ("\n\n# the fused loops (tenflang.interp.backends.numba.numba_loops)\n"
             + numba_loops.module_source(specs, dtype))
 
 
 def image_kernels(plan, dtype: str) -> str:
     """The C kernels of the plan's convolution and pooling steps, if it has any."""
-    from ..interp import image_c
+    from tenflang.interp.backends.c import image_c
     steps = image_c.used_by(plan)
     if not steps:
         return ""
-    return (f"\n\n// the convolution and pooling kernels (tenflang.interp.image_c), called by "
+    return (f"\n\n// the convolution and pooling kernels (tenflang.interp.backends.c.image_c), called by "
             f"{', '.join(steps)};\n// each GEMM is numpy's BLAS\n" + image_c.source(dtype))

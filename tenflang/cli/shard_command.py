@@ -17,9 +17,9 @@ import stat
 
 import click
 
-from ..files import same_file
+from tenflang.base.outputs import same_file
 from ..data import vectors
-from ..errors import Location, RunFailure, TenflangError
+from tenflang.base.errors import Location, RunFailure, TenflangError
 from ..data.shards import MANIFEST, write_shards
 from .common import reports_errors, say
 

@@ -25,16 +25,17 @@ import sys
 
 import click
 
-from ..lang.ast import DeclKind
-from ..naming import adjoint
-from .. import native, stopping
+from tenflang.lang.syntax_tree import DeclKind
+from tenflang.base.naming import adjoint
+from tenflang.base import stopping
+from tenflang.native import clib
 from ..lang.checks import check
 from ..data import vectors
-from ..errors import Location, RunFailure, TenflangError
-from ..files import check_log_directory
+from tenflang.base.errors import Location, RunFailure, TenflangError
+from tenflang.base.outputs import check_log_directory
 from ..interp.device import device_choice
 from ..interp.engine import choose_engine
-from ..interp.statistics import split_statistics
+from tenflang.interp.runtime.population import split_statistics
 from ..lang import parse_file
 from ..training.gradients import LocalGradients
 from ..training.hooks import Callbacks, Checkpoints, combine
@@ -300,7 +301,7 @@ class StopFlag:
     def handle(self, signum, frame):
         self.raised = signum
         stopping.note(signum, frame)
-        native.abandon_compiles()      # a C compile under way would hold the step up
+        clib.abandon_compiles()      # a C compile under way would hold the step up
 
 
 def resume_from(path: str, sig, cfg, anyway: bool) -> State | None:

@@ -16,8 +16,8 @@ import sys
 
 import numpy as np
 
-from ..errors import TenflangError
-from ..files import write_file
+from tenflang.base.errors import TenflangError
+from tenflang.base.outputs import write_file
 from ..training.hooks import Hooks
 from ..training.watch import final_loss
 from .common import say

@@ -25,10 +25,10 @@ from typing import Iterator
 
 import numpy as np
 
-from .. import limits
-from ..errors import Location, TenflangError
+from tenflang.base import limits
+from tenflang.base.errors import Location, TenflangError
 from ..lang.lexical import NAME
-from ..shapes import fmt_shape
+from tenflang.ops.shapes import fmt_shape
 from .examples import Examples
 from .notation import FLOATISH_RE, NUM_RE, check_uniform, content_lines, number_strings
 from .reading import file_text, line_of

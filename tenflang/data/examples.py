@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..records import mutable
-from ..errors import Location, TenflangError
-from ..shapes import fmt_shape
+from tenflang.base.frozen import mutable
+from tenflang.base.errors import Location, TenflangError
+from tenflang.ops.shapes import fmt_shape
 from .reading import line_of
 
 NONFINITE = "NaN and infinity are rejected unless --allow-nan is given"

@@ -22,7 +22,7 @@ Conventions:
   `_COLON`, `_OPEN`, `_CLOSE`, `_NUMBER`); one output buffer holds every
   variable's values, variable by variable, so each array is a contiguous view.
 * The tokenizer is C (`notation_reader.c`), compiled by the system's C
-  compiler on first use and cached on disk (`native.library`).  Without a
+  compiler on first use and cached on disk (`clib.library`).  Without a
   working compiler the same tokenizer written for numba (`_notation_kernel`)
   runs instead; numba is imported then only.  Without either (numba is an
   optional extra) the fast path does not start and the general reader reads.
@@ -35,8 +35,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..records import frozen
-from .. import native
+from tenflang.base.frozen import frozen
+from tenflang.native import clib, cpython
 from .notation import Source, is_blank, parse_vector
 
 _COLON, _OPEN, _CLOSE, _NUMBER, _NAME = -1, -2, -3, -4, 0
@@ -121,8 +121,8 @@ def _kernel():
     """The tokenizer: C where a compiler works, else numba (imported here:
     only a run that reads text data pays for it), else None."""
     try:
-        return c_kernel(native.library((Path(__file__).parent / "notation_reader.c").read_text()))
-    except native.NOT_BUILT:
+        return c_kernel(clib.library((Path(__file__).parent / "notation_reader.c").read_text()))
+    except clib.NOT_BUILT:
         pass
     try:
         from ._notation_kernel import read_lines
@@ -143,7 +143,7 @@ def c_kernel(lib):
         arrays = (buf, tokens, name_bytes, name_ends, sizes, values, numbers)
         assert all(a.flags.c_contiguous for a in arrays) and numbers.dtype == np.int64
         offsets = np.empty(len(sizes), dtype=np.int64)
-        at = native.address         # every array is held here until f returns
+        at = cpython.address         # every array is held here until f returns
         return f(at(buf), len(buf), at(tokens), len(tokens), at(name_bytes), at(name_ends),
                  at(sizes), len(sizes), at(values), at(numbers), capacity, at(offsets))
     return read_lines

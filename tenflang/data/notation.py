@@ -28,10 +28,10 @@ from typing import Iterator
 
 import numpy as np
 
-from .. import limits
-from ..errors import Location, TenflangError
+from tenflang.base import limits
+from tenflang.base.errors import Location, TenflangError
 from ..lang.lexical import NAME, NUMBER
-from ..shapes import fmt_shape
+from tenflang.ops.shapes import fmt_shape
 
 NAME_RE = re.compile(NAME)
 NUM = rf"(?:{NUMBER}|[+-]?(?i:inf(?:inity)?|nan))"

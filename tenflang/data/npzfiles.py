@@ -25,9 +25,9 @@ import zipfile
 
 import numpy as np
 
-from .. import limits
-from ..errors import Location, TenflangError
-from ..shapes import fmt_shape
+from tenflang.base import limits
+from tenflang.base.errors import Location, TenflangError
+from tenflang.ops.shapes import fmt_shape
 from .examples import Examples
 from .notation import NAME_RE
 from .reading import unreadable

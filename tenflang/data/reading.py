@@ -12,8 +12,8 @@ Conventions:
 """
 from __future__ import annotations
 
-from ..errors import Location, TenflangError
-from ..inputs import read_input, regular
+from tenflang.base.errors import Location, TenflangError
+from tenflang.base.inputs import read_input, regular
 
 
 def file_bytes(path: str, what: str) -> bytes:

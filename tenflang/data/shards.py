@@ -36,11 +36,11 @@ import os
 
 import numpy as np
 
-from ..records import frozen, mutable
-from .. import limits
-from ..errors import Location, TenflangError
-from ..files import write_file
-from ..inputs import require_regular
+from tenflang.base.frozen import frozen, mutable
+from tenflang.base import limits
+from tenflang.base.errors import Location, TenflangError
+from tenflang.base.outputs import write_file
+from tenflang.base.inputs import require_regular
 from .examples import Examples
 from .npzfiles import npz_header
 from .vectors import load_examples, save_examples

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import TenflangError
-from ..shapes import fmt_shape
+from tenflang.base.errors import TenflangError
+from tenflang.ops.shapes import fmt_shape
 from .examples import Examples
 from .notation import Source, check_uniform, entry_column, is_blank, parse_vector, skip
 from .reading import decode, file_bytes

@@ -32,10 +32,10 @@ from typing import Iterator
 
 import numpy as np
 
-from ..errors import Location, TenflangError
-from ..files import write_file
-from ..inputs import regular, require_regular
-from ..shapes import fmt_missing, fmt_shape
+from tenflang.base.errors import Location, TenflangError
+from tenflang.base.outputs import write_file
+from tenflang.base.inputs import regular, require_regular
+from tenflang.ops.shapes import fmt_missing, fmt_shape
 from .examples import NONFINITE, Examples, first_nonfinite
 from .notation import Source, parse_vector, skip, value_strings, vector_lines
 from .npzfiles import npz_bytes, npz_weights, read_npz

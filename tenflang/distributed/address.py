@@ -23,8 +23,8 @@ import threading
 import time
 from typing import Callable
 
-from .. import limits
-from ..errors import RunFailure, TenflangError
+from tenflang.base import limits
+from tenflang.base.errors import RunFailure, TenflangError
 
 SCHEMES = ("tcp", "tls", "ws", "wss", "ucx", "inproc")
 _ADDRESS_RE = re.compile(r"(?:(?P<scheme>[^:/\s]+)://)?(?P<host>\[[0-9A-Fa-f:.]+\]|[^\s/:\[\]]+)"

@@ -52,8 +52,8 @@ import asyncio
 import contextlib
 import logging
 
-from .. import limits
-from ..errors import RunFailure, TenflangError
+from tenflang.base import limits
+from tenflang.base.errors import RunFailure, TenflangError
 from .address import parse_scheduler, within
 from ..data.shards import describe  # noqa: F401 (API)
 from .descent import ClusterFailure, ClusterGradients  # noqa: F401 (API)

@@ -38,10 +38,10 @@ from typing import Callable
 
 import numpy as np
 
-from ..digests import blake2b
-from ..records import frozen
-from ..errors import RunFailure, TenflangError
-from ..lang.ast import Program
+from tenflang.base.hashing import blake2b
+from tenflang.base.frozen import frozen
+from tenflang.base.errors import RunFailure, TenflangError
+from tenflang.lang.syntax_tree import Program
 from ..lang.printer import print_program
 from ..data.shards import Dataset, forget_file, load_chunk
 from ..training.gradients import Descent, epoch_iterations
@@ -50,7 +50,7 @@ from ..training.state import Interrupted, State, host_state
 from ..training.norms import gradient_norm
 from ..training.optimizers import trainable
 from ..training.sampling import batch_shares, validation_shares
-from ..interp.statistics import levels, population_by
+from tenflang.interp.runtime.population import levels, population_by
 from .tasks import (add_sums, chunk_sums, local_steps, part_of, round_value, statistic_sums,
                     validation_sums)
 

@@ -16,7 +16,7 @@ Conventions:
 * A chunk's *sample* is None (every row, every step) or ``(rows, share,
   seed, chunk)``: step t takes `chunk_batch(rows, share, seed, chunk, t)`
   (tenflang.training.sampling).
-* The GCP travels as text with its digest (tenflang/digests.py); each worker process plans it once
+* The GCP travels as text with its digest (tenflang/base/hashing.py); each worker process plans it once
   (`plan_for`).
 * Dropout (docs/design.md §2.3.2) is keyed by the run's seed, the iteration and
   each example's index among the training rows of all the chunks, in chunk
@@ -37,10 +37,10 @@ import numpy as np
 
 from ..interp.device import to_host
 from ..interp.engine import Engine
-from ..interp.statistics import level_sums, levels
-from ..opkinds import Reduction
-from ..interp.plan import make_plan
-from ..modes import EVALUATION, Mode
+from tenflang.interp.runtime.population import level_sums, levels
+from tenflang.ops.entries import Reduction
+from tenflang.interp.planning.plan import make_plan
+from tenflang.ops.modes import EVALUATION, Mode
 from ..training.gradients import gradient_plan, to_device
 from ..training.signature import signature
 from ..training.state import State
@@ -182,7 +182,7 @@ def validation_sums(chunk: dict, round_: tuple) -> dict:
 
 def statistic_sums(chunk: dict, round_: tuple, level: int) -> dict:
     """The sums over the chunk's examples of the operands of the GCP's batch
-    statistics of `level` (interp/statistics.py), from `round_` (digest, text,
+    statistics of `level` (interp/runtime/population.py), from `round_` (digest, text,
     weights, the population values of the levels below, dtype); in
     `add_sums`' form, the sums as its "grads"."""
     digest, text, weights, found, dtype = round_

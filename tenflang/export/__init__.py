@@ -8,8 +8,8 @@ they are imported only when a model is built or run.  The op mapping is
 `onnx_graph.ONNX_OPS`; docs/guide.md (5.9 "tenflang export") describes the
 model's conventions.
 """
-from .forward import DEFAULT_OPSET, MIN_OPSET, export_model, require
-from .onnx_graph import NOT_EXPORTABLE, ONNX_OPS
+from .model import DEFAULT_OPSET, MIN_OPSET, export_model, require
+from tenflang.ops.onnx_forms.onnx_graph import NOT_EXPORTABLE, ONNX_OPS
 from .verify import TOLERANCE, Agreement, verify_model
 
 __all__ = ["export_model", "verify_model", "require", "Agreement", "ONNX_OPS", "NOT_EXPORTABLE",

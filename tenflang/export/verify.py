@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..records import frozen
+from tenflang.base.frozen import frozen
 from ..interp import evaluate
-from .forward import require
+from .model import require
 
 TOLERANCE = {"float64": 1e-9, "float32": 1e-4}
 

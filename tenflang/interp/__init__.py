@@ -5,26 +5,26 @@
     interpret(program, {"x": 3, "w": -2})             # one example, as in the original design
 
 The interpreter never imports cupy: the caller passes it in as `xp`; a run's
-device and engine are chosen once, in `engine` (its CUDA engine is `tenflang.gpu`).
+device and engine are chosen once, in `engine` (its CUDA engine is `tenflang.interp.backends.cuda`).
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..lang.ast import DeclKind, Program
+from tenflang.lang.syntax_tree import DeclKind, Program
 from ..lang.checks import check
-from .arguments import check_data, check_weights
-from .plan import Plan, default_results, make_plan
-from .run import run_plan
-from .statistics import check_statistics, missing_statistic, split_statistics
-from ..modes import EVALUATION, TRAINING, Mode
+from .runtime.arguments import check_data, check_weights
+from .planning.plan import Plan, default_results, make_plan
+from .runtime.run import run_plan
+from .runtime.population import check_statistics, missing_statistic, split_statistics
+from tenflang.ops.modes import EVALUATION, TRAINING, Mode
 
 
 def interpret(program: Program, inputs: dict, results=None, xp=np, dtype="float64",
               batched: bool = False, mode: Mode = TRAINING) -> dict:
     """Run `program` on one example (`batched=False`, values without an example
     axis, as in the original design) or on a batch (`batched=True`), in `mode`
-    (tenflang/modes.py).  Returns the results (default: outputs then losses)
+    (tenflang/ops/modes.py).  Returns the results (default: outputs then losses)
     by name; NULL results are None.  An input given as None is NULL, as if
     absent."""
     inputs = {n: v for n, v in inputs.items() if v is not None}
@@ -50,7 +50,7 @@ def evaluate(program: Program, examples: dict, weights: dict, xp=np, dtype="floa
     losses (or `results`) with a leading example axis; a NULL result (e.g. a
     loss when no exp_output is given) is None.  A missing input, weight or
     statistic, or an array of the wrong shape, raises TenflangError.  A
-    training `mode` (tenflang/modes.py) draws dropout and takes the batch
+    training `mode` (tenflang/ops/modes.py) draws dropout and takes the batch
     statistics from `examples` instead."""
     shapes, decls = check(program), program.declarations().values()
     examples = check_data(dict(getattr(examples, "arrays", examples)), shapes,

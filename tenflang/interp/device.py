@@ -12,7 +12,7 @@ import sys
 
 import numpy as np
 
-from ..errors import TenflangError
+from tenflang.base.errors import TenflangError
 
 DEVICES = ("auto", "cpu", "gpu")
 

@@ -6,7 +6,7 @@ engine that runs a plan on it.
 
 On numpy a plan runs as the interpreter's generated Python (`run_plan`, its
 fused groups as C or numba loops); on cupy the same generated Python with
-its fused groups as CUDA kernels (`tenflang.gpu.execute`, the CUDA engine of
+its fused groups as CUDA kernels (`tenflang.interp.runtime.on_gpu`, the CUDA engine of
 this layer: imported only when a GPU run asks for it).
 """
 from __future__ import annotations
@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..records import frozen
-from ..modes import TRAINING, Mode
+from tenflang.base.frozen import frozen
+from tenflang.ops.modes import TRAINING, Mode
 from .device import array_module
-from .run import run_plan
+from .runtime.run import run_plan
 
 
 @frozen
@@ -30,10 +30,10 @@ class Engine:
 
     def run(self, plan, data: dict, dtype: str = "float64", reduce: str | None = None,
             mode: Mode = TRAINING, buffers=None) -> dict:
-        """`run_plan`'s contract (interp/run.py) on this engine (`buffers`: on
+        """`run_plan`'s contract (interp/runtime/run.py) on this engine (`buffers`: on
         the CPU; a GPU run makes its arrays every run)."""
         if self.on_gpu:
-            from ..gpu.execute import run_fused
+            from .runtime.on_gpu import run_fused
             return run_fused(plan, data, self.xp, dtype, reduce, mode=mode)
         return run_plan(plan, data, xp=self.xp, dtype=dtype, reduce=reduce, mode=mode,
                         buffers=buffers)

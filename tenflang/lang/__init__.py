@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import codecs
 
-from ..errors import Location, TenflangError, source_line
-from ..inputs import read_input
-from .ast import Comment, Declare, Define, Macro, Num, Pos, Program, Var
+from tenflang.base.errors import Location, TenflangError, source_line
+from tenflang.base.inputs import read_input
+from .syntax_tree import Comment, Declare, Define, Macro, Num, Pos, Program, Var
 from .checks import check, split_attributes
 from .macros import expand
 from .printer import print_program

@@ -22,11 +22,12 @@ import math
 import re
 from dataclasses import replace
 
-from .. import limits, ops, other_names
-from ..naming import is_numbered
-from ..opkinds import Attr, Op
-from ..shapes import Shape, ShapeMismatch, fmt_shape
-from .ast import BOUND_KINDS, KINDS, DeclKind, Declare, Define, Dims, Num, Program, Var
+from tenflang.base import limits
+from tenflang.ops import table as ops, other_names
+from tenflang.base.naming import is_numbered
+from tenflang.ops.entries import Attr, Op
+from tenflang.ops.shapes import Shape, ShapeMismatch, fmt_shape
+from .syntax_tree import BOUND_KINDS, KINDS, DeclKind, Declare, Define, Dims, Num, Program, Var
 from . import printer
 from .diagnostics import error_at
 

@@ -6,8 +6,8 @@ step of a `fold`/`scan` is noted at that line with its step number.
 """
 from __future__ import annotations
 
-from ..errors import Location, TenflangError, source_line
-from .ast import Pos, Program, Step
+from tenflang.base.errors import Location, TenflangError, source_line
+from .syntax_tree import Pos, Program, Step
 
 
 def location(program: Program, pos: Pos | None) -> Location:

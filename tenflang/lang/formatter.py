@@ -32,8 +32,8 @@ import os
 import re
 from dataclasses import field
 
-from ..records import mutable
-from ..errors import Location, RunFailure, TenflangError
+from tenflang.base.frozen import mutable
+from tenflang.base.errors import Location, RunFailure, TenflangError
 from .lexical import NAME, NUMBER
 from .syntax import parse_source
 
@@ -213,7 +213,7 @@ def format_file(path: str, check: bool = False) -> bool:
     from pathlib import Path
 
     from . import read_source
-    from ..files import write_file
+    from tenflang.base.outputs import write_file
     if not check and os.path.exists(path) and not os.path.isfile(path):
         raise TenflangError("not a regular file: fmt rewrites files in place; format a "
                             "stream with `tenflang fmt -`", Location(path))

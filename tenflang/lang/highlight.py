@@ -26,8 +26,8 @@ from pygments.lexer import RegexLexer, bygroups, words
 from pygments.token import (Comment, Error, Keyword, Name, Number, Operator, Punctuation,
                             Whitespace)
 
-from .. import ops
-from .ast import KINDS
+from tenflang.ops import table as ops
+from .syntax_tree import KINDS
 from .loops import LOOPS
 from .lexical import NAME, NUMBER
 

@@ -21,8 +21,8 @@ from lark.parse_tree_builder import (ChildFilterLALR, ChildFilterLALR_NoPlacehol
                                      maybe_create_child_filter)
 from lark.parsers.lalr_analysis import Shift
 
-from ..errors import Location, TenflangError, source_line
-from ..files import cache_dir
+from tenflang.base.errors import Location, TenflangError, source_line
+from tenflang.base.outputs import cache_dir
 from .lexical import grammar_text
 from .treebuild import AstBuilder
 

@@ -23,7 +23,7 @@ import functools
 import math
 import re
 
-from .ast import Declare, Define, Num, Pos, Var
+from .syntax_tree import Declare, Define, Num, Pos, Var
 from .fastparse import Fallback
 from .lexical import NAME, NUMBER, grammar_text, terminal
 

@@ -25,9 +25,9 @@ a nested operand as written (`(sum xs)`), never its generated name.
 """
 from __future__ import annotations
 
-from .. import limits
-from ..shapes import fmt_shape
-from .ast import DeclKind, Declare, Define, Dims, Expr, Macro, Num, Step, Var
+from tenflang.base import limits
+from tenflang.ops.shapes import fmt_shape
+from .syntax_tree import DeclKind, Declare, Define, Dims, Expr, Macro, Num, Step, Var
 from .checks import Checker, check_size, split
 from .diagnostics import error_at
 from .nested import lower

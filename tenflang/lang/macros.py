@@ -19,11 +19,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .. import limits, ops
-from .ast import DeclKind, Declare, Define, Macro, Program, Var
+from tenflang.base import limits
+from tenflang.ops import table as ops
+from .syntax_tree import DeclKind, Declare, Define, Macro, Program, Var
 from .diagnostics import error_at
 from .loops import LOOPS, Prefix, is_loop, loop_parts, unroll
-from ..naming import Namer, local
+from tenflang.base.naming import Namer, local
 from .nested import has_nested, lower, names_used, nodes, rename
 
 

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..naming import Namer
-from .ast import DeclKind, Declare, Define, Expr, Var
+from tenflang.base.naming import Namer
+from .syntax_tree import DeclKind, Declare, Define, Expr, Var
 
 
 def nodes(define: Define):

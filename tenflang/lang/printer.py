@@ -8,7 +8,7 @@ gives back the same tree.
 """
 from __future__ import annotations
 
-from .ast import Comment, Declare, Define, Dims, Expr, Macro, Num, Program, Var
+from .syntax_tree import Comment, Declare, Define, Dims, Expr, Macro, Num, Program, Var
 
 
 def number(value: float) -> str:

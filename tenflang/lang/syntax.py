@@ -10,7 +10,7 @@ whose syntax errors become `TenflangError`s that say what was expected.
 The tables' cache file is `parser-<key>.pickle` in `files.cache_dir()`: the
 key is a hash of the grammar's text and of the modules that write and read
 the tables, so another grammar or another layout is another file.  A file is
-a BLAKE2b digest of its payload (tenflang/digests.py), then the payload (a pickle of plain data,
+a BLAKE2b digest of its payload (tenflang/base/hashing.py), then the payload (a pickle of plain data,
 read by an unpickler that refuses every class): a file that is missing,
 truncated, corrupt or of another key is ignored and written again, never an
 error, and a cache directory that cannot be written only costs time.
@@ -22,11 +22,11 @@ import io
 import os
 import pickle
 
-from ..digests import blake2b
-from ..errors import Location, RunFailure, TenflangError, source_line
-from ..files import cache_dir, write_file
-from ..gcpause import paused_gc
-from .ast import Program
+from tenflang.base.hashing import blake2b
+from tenflang.base.errors import Location, RunFailure, TenflangError, source_line
+from tenflang.base.outputs import cache_dir, write_file
+from tenflang.base.gc_pause import paused_gc
+from .syntax_tree import Program
 from .fastparse import Fallback, FastParser
 from .lineparse import parse_lines
 from .lexical import grammar_text

@@ -13,8 +13,8 @@ from __future__ import annotations
 import math
 import re
 
-from .. import limits
-from .ast import Declare, Define, Dims, Expr, Macro, Num, Pos, Var
+from tenflang.base import limits
+from .syntax_tree import Declare, Define, Dims, Expr, Macro, Num, Pos, Var
 
 INTEGER = re.compile(r"[+-]?[0-9]+")
 

@@ -23,11 +23,11 @@ import zipfile
 
 import numpy as np
 
-from .. import limits
-from ..files import write_file
+from tenflang.base import limits
+from tenflang.base.outputs import write_file
 from ..data import vectors
 from ..data.npzfiles import overclaimed
-from ..errors import Location, TenflangError
+from tenflang.base.errors import Location, TenflangError
 from .state import State
 
 from .optimizers import SLOTS

@@ -14,8 +14,8 @@ from __future__ import annotations
 import math
 import numbers
 
-from ..records import mutable
-from ..errors import TenflangError
+from tenflang.base.frozen import mutable
+from tenflang.base.errors import TenflangError
 from . import optimizers
 
 

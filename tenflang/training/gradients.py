@@ -15,7 +15,7 @@ hooks, state) as descent:`, and gives the loop a `Descent`:
   without), in evaluation mode with `statistics`, the population values of
   the batch statistics at `weights` (`State.current_statistics`);
 * `population(weights)`: the population values of the GCP's batch statistics
-  over the training examples (docs/design.md §2.3.2; interp/statistics.py);
+  over the training examples (docs/design.md §2.3.2; interp/runtime/population.py);
 * `epoch_iterations`, and `xp`, the array module the weights live on;
 * `local_round(state)`, with local steps on a cluster only (see
   tenflang.distributed.descent).
@@ -23,7 +23,7 @@ hooks, state) as descent:`, and gives the loop a `Descent`:
 The local source checks the data here, once, where training reads it: an
 `Examples` read from a file against the GCP with its file's lines in the
 messages (and the indices `one_hot` and `take` read), anything else as
-`tenflang.interp.arguments.check_data` checks what a Python caller passes.
+`tenflang.interp.runtime.arguments.check_data` checks what a Python caller passes.
 """
 from __future__ import annotations
 
@@ -33,18 +33,18 @@ from typing import Callable
 
 import numpy as np
 
-from ..records import mutable
+from tenflang.base.frozen import mutable
 from ..data.examples import Examples, first_nonfinite
-from ..errors import TenflangError
-from ..forwards import renumbered
+from tenflang.base.errors import TenflangError
+from tenflang.ops.forwards import renumbered
 from ..interp import make_plan
-from ..interp.arguments import check_data
+from tenflang.interp.runtime.arguments import check_data
 from ..interp.device import to_host
 from ..interp.engine import Engine
-from ..interp.memory import Buffers
-from ..interp.statistics import population, statistic_names
-from ..modes import EVALUATION, Mode
-from ..opkinds import Reduction
+from tenflang.interp.runtime.memory import Buffers
+from tenflang.interp.runtime.population import population, statistic_names
+from tenflang.ops.modes import EVALUATION, Mode
+from tenflang.ops.entries import Reduction
 from .sampling import batch_indices, split
 
 

@@ -31,8 +31,8 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ..records import frozen
-from ..errors import TenflangError
+from tenflang.base.frozen import frozen
+from tenflang.base.errors import TenflangError
 from .state import State, crossed, host_state
 
 

@@ -48,13 +48,13 @@ from typing import Callable
 
 import numpy as np
 
-from ..records import frozen
+from tenflang.base.frozen import frozen
 from ..backprop.graph import unused_weights
-from ..errors import RunFailure, TenflangError
-from ..interp.arguments import check_weights
+from tenflang.base.errors import RunFailure, TenflangError
+from tenflang.interp.runtime.arguments import check_weights
 from ..interp.device import to_host
-from ..interp.statistics import statistic_lines
-from ..lang.ast import Program
+from tenflang.interp.runtime.population import statistic_lines
+from tenflang.lang.syntax_tree import Program
 from .config import TrainConfig
 from .gradients import Descent, LocalGradients, to_device
 from .health import untrusted

@@ -43,7 +43,7 @@ from __future__ import annotations
 import functools
 import math
 
-from ..errors import TenflangError
+from tenflang.base.errors import TenflangError
 from . import adam_c
 from .norms import squared_norm
 

@@ -16,8 +16,8 @@ import os
 import time
 
 from ..data import vectors
-from ..errors import TenflangError
-from ..files import write_file
+from tenflang.base.errors import TenflangError
+from tenflang.base.outputs import write_file
 from .state import Interrupted, State
 
 

@@ -21,12 +21,12 @@ from dataclasses import field
 
 import numpy as np
 
-from ..records import frozen
-from ..errors import Location, TenflangError
-from ..lang.ast import DeclKind, Define, Program
+from tenflang.base.frozen import frozen
+from tenflang.base.errors import Location, TenflangError
+from tenflang.lang.syntax_tree import DeclKind, Define, Program
 from ..lang.checks import check, data_indices
 from ..lang.diagnostics import error_at
-from ..naming import adjoint
+from tenflang.base.naming import adjoint
 
 
 @frozen

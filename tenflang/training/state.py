@@ -13,8 +13,8 @@ from dataclasses import field
 
 import numpy as np
 
-from ..records import mutable
-from ..errors import RunFailure
+from tenflang.base.frozen import mutable
+from tenflang.base.errors import RunFailure
 from ..interp.device import to_host
 
 

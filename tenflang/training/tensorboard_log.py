@@ -31,7 +31,7 @@ import time
 
 import numpy as np
 
-from ..errors import TenflangError
+from tenflang.base.errors import TenflangError
 from ..interp.device import to_host
 from .hooks import Hooks
 from .state import Interrupted

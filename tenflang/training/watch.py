@@ -33,11 +33,11 @@ from typing import Callable
 
 import numpy as np
 
-from ..records import frozen
+from tenflang.base.frozen import frozen
 from ..interp import make_plan
-from ..interp.statistics import statistic_names
-from ..modes import EVALUATION
-from ..naming import adjoint
+from tenflang.interp.runtime.population import statistic_names
+from tenflang.ops.modes import EVALUATION
+from tenflang.base.naming import adjoint
 from ..interp.engine import Engine
 from .gradients import to_device
 from .hooks import Hooks

@@ -8,7 +8,7 @@ synchronisation, each element written by one thread — that is exactly what
 the GPU computes (up to the last bits of the math library), so the index
 arithmetic, broadcasting, guards and partial sums are checked here.
 
-`host_runner` has the signature of `tenflang.gpu.launch.cupy_runner`.
+`host_runner` has the signature of `tenflang.interp.backends.cuda.launch.cupy_runner`.
 Skip (with the reason) when no C++ compiler is present: `compiler_or_reason()`.
 """
 from __future__ import annotations

@@ -16,9 +16,9 @@ from __future__ import annotations
 import textwrap
 
 import tenflang
-from tenflang import ops
+from tenflang.ops import table as ops
 from tenflang.backprop import compile_gradient
-from tenflang.shapes import ShapeMismatch
+from tenflang.ops.shapes import ShapeMismatch
 
 from .paths import SAMPLES_DIR
 

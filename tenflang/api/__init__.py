@@ -1,0 +1,1 @@
+"""The Python API's upper layer: the estimators and the checks of public calls."""

@@ -1,0 +1,1 @@
+"""The base layer: what every other layer uses (errors, limits, names, outputs)."""

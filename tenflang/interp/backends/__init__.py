@@ -1,0 +1,1 @@
+"""The code generators that run a plan's fused groups: C, numba, CUDA."""

@@ -1,0 +1,1 @@
+"""The CPU's native code: generated C loops and the image kernels."""

@@ -1,0 +1,1 @@
+"""The CPU's loops for numba, where no C compiler works."""

@@ -1,0 +1,1 @@
+"""What a run computes: plans, fused groups, sweeps."""

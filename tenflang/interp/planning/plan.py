@@ -1,0 +1,110 @@
+"""A program compiled once into a plan, for batched runs.
+
+The original design's interpreter builds a bindings dictionary line by line: inputs and
+weights bound from the input dictionary, every other declaration NULL until
+defined, NULL propagating through ops.  Which names are NULL depends only on
+which data variables are present, so the plan settles it ahead of time:
+steps whose result would be NULL are left out, and a run does no NULL checks.
+
+Liveness is settled ahead of time too: each step lists the names whose last
+use it is, and the run releases them, so peak memory follows the program's
+live set rather than its length.
+
+Data conventions: `input` and `exp_output` values carry a leading example
+axis; `weight` values do not (the run adds a unit axis, see ops/forwards.py).
+
+A `batch_mean` result given in the data (a population value, in evaluation:
+tenflang/ops/modes.py) is bound like a weight and its line is not run.
+"""
+from __future__ import annotations
+
+
+from tenflang.base.frozen import frozen
+from tenflang.base.errors import TenflangError
+from tenflang.ops import table as ops
+from tenflang.lang.syntax_tree import BOUND_KINDS, DeclKind, Program, Var
+from tenflang.lang.checks import check
+from tenflang.ops.entries import Op
+
+BATCHED_KINDS = frozenset({DeclKind.INPUT, DeclKind.EXP_OUTPUT})
+
+
+@frozen
+class Step:
+    target: str
+    op: Op
+    operands: tuple          # names (str) or constants (float)
+    release: tuple[str, ...]  # names whose last use is this step
+    attrs: tuple = ()         # the op's attributes, defaults filled in
+
+
+@frozen(eq=False)     # compared by identity: generated code is cached per plan
+class Plan:
+    bound: tuple[str, ...]        # data names read from the inputs, in declaration order
+    batched: frozenset[str]       # those with a leading example axis in the data
+    steps: tuple[Step, ...]
+    results: tuple[str, ...]      # names reported, in declaration order
+    null: frozenset[str]          # results that are NULL
+    shapes: dict                  # per-example shape of every declared name
+
+
+def default_results(program: Program) -> list[str]:
+    """What a run reports: outputs, then losses (declaration order)."""
+    decls = program.declarations().values()
+    return ([d.name for d in decls if d.kind == DeclKind.OUTPUT]
+            + [d.name for d in decls if d.kind == DeclKind.LOSS])
+
+
+def make_plan(program: Program, available, results=None, shapes=None) -> Plan:
+    """Plan a run of `program` given the data names in `available`."""
+    shapes = shapes or check(program)
+    decls = program.declarations()
+    given = {d.name for d in program.definitions()
+             if d.name in available and ops.TABLE[d.op].cross_example}
+    bound = tuple(n for n, d in decls.items()
+                  if (d.kind in BOUND_KINDS or n in given) and n in available)
+    results = tuple(default_results(program) if results is None else results)
+    unknown = next((r for r in results if r not in decls and r not in shapes), None)
+    if unknown is not None:     # a misspelt name would come back as NULL
+        raise TenflangError(f"results: '{unknown}' is not a variable of the program")
+    has_value = set(bound)
+    steps = []
+    for define in program.definitions():
+        names = [o.name for o in define.operands if isinstance(o, Var)]
+        if define.name not in given and all(n in has_value for n in names):
+            has_value.add(define.name)
+            steps.append((define.name, define.op, tuple(
+                o.name if isinstance(o, Var) else o.value for o in define.operands),
+                ops.TABLE[define.op].full(define.attrs)))
+    needed = needed_steps(steps, {r for r in results if r in has_value})
+    batched = frozenset(n for n in bound if decls[n].kind in BATCHED_KINDS)
+    return Plan(bound, batched, with_releases(needed, results, bound), results,
+                frozenset(r for r in results if r not in has_value), shapes)
+
+
+def needed_steps(steps, wanted: set[str]) -> list:
+    """Only the steps some result depends on (backwards over the straight line)."""
+    live, kept = set(wanted), []
+    for step in reversed(steps):
+        if step[0] in live:
+            kept.append(step)
+            live.update(o for o in step[2] if isinstance(o, str))
+    return kept[::-1]
+
+
+def with_releases(steps, results, bound) -> tuple[Step, ...]:
+    keep = set(results)
+    last_use: dict[str, int] = {}
+    for i, (_, _, operands, _) in enumerate(steps):
+        for o in operands:
+            if isinstance(o, str):
+                last_use[o] = i
+    releases: dict[int, list[str]] = {}
+    for name, i in last_use.items():
+        if name not in keep:
+            releases.setdefault(i, []).append(name)
+    return tuple(Step(t, ops.TABLE[op], operands, tuple(sorted(releases.get(i, ()))), attrs)
+                 for i, (t, op, operands, attrs) in enumerate(steps))
+
+
+__all__ = ["Plan", "Step", "make_plan", "default_results"]

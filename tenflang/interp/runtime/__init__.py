@@ -1,0 +1,1 @@
+"""Running a plan: the generated Python step, its buffers, its results."""
