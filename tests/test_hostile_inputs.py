@@ -902,3 +902,121 @@ def test_names_at_the_limit_train_and_write_every_output(run_cli_batch, work):
         cwd=work)
     assert code == 0 and code2 == 0, (err, err2)
     assert list(np.load(work / "w.npz")) == ["w" * (limit - 3)]
+
+
+# ----------------------------------------------------------------- issue 49, item 10: devices, streams
+
+DEVICE_CASES = [
+    (["tenflang", "check", "/dev/urandom"], "program", "/dev/urandom"),
+    (["tfcompiler", "/dev/zero"], "program", "/dev/zero"),
+    (["tenflang", "plan", "/dev/zero"], "program", "/dev/zero"),
+    (["tfweightcalc", "g.tf", "/dev/zero"], "data file", "/dev/zero"),
+    (["tfweightcalc", "g.tf", "zero.npz"], "data file", "zero.npz"),
+    (["tfweightcalc", "g.tf", "d.txt", "--init", "/dev/urandom"], "weights file", "/dev/urandom"),
+    (["tfevaluate", "s.tf", "/dev/zero", "w.txt"], "data file", "/dev/zero"),
+    (["tfevaluate", "s.tf", "in.txt", "/dev/zero"], "weights file", "/dev/zero"),
+    (["tenflang", "export", "s.tf", "zero.npz", "-o", "m.onnx"], "weights file", "zero.npz"),
+    (["tenflang", "shard", "/dev/urandom", "--out", "sh", "--rows", "2"], "data file",
+     "/dev/urandom"),
+    (["tfweightcalc", "g.tf", "zdir", "--scheduler", "local:1"], "shard",
+     "zdir/shard-00000.npz"),
+]
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero") or not os.path.exists("/dev/urandom"),
+                    reason="no /dev/zero or /dev/urandom")
+def test_a_device_where_a_file_is_meant_is_refused_at_once(run_cli_batch, work):
+    """`tfcompiler /dev/zero` read 7.6 GB in 27.7 s before 'out of memory', and
+    `tenflang check /dev/urandom` was still reading at 40 s: a device is
+    refused before a byte is read, a link to one too."""
+    (work / "zero.npz").symlink_to("/dev/zero")
+    (work / "zdir").mkdir()                      # zipfile read a device to its end
+    (work / "zdir" / "shard-00000.npz").symlink_to("/dev/zero")
+    started = time.perf_counter()
+    results = run_cli_batch([args for args, _, _ in DEVICE_CASES], cwd=work, timeout=120)
+    assert time.perf_counter() - started < 60
+    for (args, what, path), (code, out, err) in zip(DEVICE_CASES, results):
+        assert code == 2 and out == "", (args, err)
+        assert err == (f"{path}: error: cannot read {what}: it is a character device, not a "
+                       "regular file (a device such as /dev/zero never ends); give a file, a "
+                       "pipe or a FIFO\n"), args
+    assert not (work / "m.onnx").exists() and not (work / "sh").exists()
+
+
+def test_a_stream_over_the_limit_is_refused_with_bounded_memory(work):
+    """`<(cat /dev/zero)` is a pipe: read up to `limits.MAX_STREAM_BYTES`, then
+    refused (it ran the machine out of memory)."""
+    script = 'exec "$@" <(exec cat /dev/zero)'
+    done = subprocess.run([sys.executable, "-c", _MEASURE, "bash", "-c", script, "bash",
+                           *command_line(["tfcompiler"])], cwd=work, capture_output=True,
+                          text=True, env=cli_env(), timeout=120)
+    err, _, tail = done.stderr.rpartition("\n@")
+    peak_mib, seconds = int(tail.split()[0]) / 1024, float(tail.split()[1])
+    assert done.returncode == 2 and "Traceback" not in err, err
+    assert err.endswith(f"error: cannot read program: the stream holds more than "
+                        f"{limits.MAX_STREAM_BYTES} bytes (the limit for a pipe or FIFO); "
+                        "write it to a file and give that\n"), err
+    assert seconds < 60
+    assert peak_mib < limits.MAX_STREAM_BYTES / 2**20 + 400, peak_mib
+
+
+def test_a_stream_is_capped_as_it_is_read(tmp_path, monkeypatch):
+    """The limit holds while reading: a writer that never stops is left after
+    the limit and one chunk."""
+    import threading
+    from tenflang.base import inputs
+    monkeypatch.setattr(limits, "MAX_STREAM_BYTES", 5 * inputs.CHUNK_BYTES)
+    fifo = tmp_path / "endless"
+    os.mkfifo(fifo)
+    written = [0]
+
+    def endless():
+        try:
+            with open(fifo, "wb") as f:
+                while True:
+                    written[0] += f.write(b"# comment\n" * 100_000)
+        except BrokenPipeError:
+            pass
+    writer = threading.Thread(target=endless, daemon=True)
+    writer.start()
+    with pytest.raises(TenflangError, match="the stream holds more than 5242880 bytes"):
+        tenflang.parse_file(str(fifo))
+    writer.join(10)
+    assert not writer.is_alive() and written[0] < 8 * inputs.CHUNK_BYTES
+
+
+def test_streams_and_dev_stdin_keep_working(work):
+    """A pipe (`/dev/stdin`, `<(...)`) and a FIFO are read; one read once, so a
+    message that quotes a line of a FIFO does not open it again (that would
+    wait for a writer for ever)."""
+    def shell(line: str, stdin=None):
+        return subprocess.run(["bash", "-c", line, "bash", *command_line(["tenflang"])],
+                              cwd=work, capture_output=True, text=True, env=cli_env(),
+                              timeout=60, stdin=stdin)
+    done = shell('"$@" compile /dev/stdin < s.tf && cat s.tf | "$@" compile /dev/stdin')
+    assert done.returncode == 0 and done.stdout.count("d/dw") >= 2, done.stderr
+    done = shell('"$@" evaluate <(cat s.tf) <(cat in.txt) <(cat w.txt)')
+    assert done.returncode == 0 and done.stdout.startswith("{o: "), done.stderr
+    done = shell('"$@" train g.tf <(cat d.txt) --max-iters 3 --init /dev/stdin < w.txt')
+    assert done.returncode == 0 and "w: " in done.stdout, done.stderr
+    os.mkfifo(work / "bad.csv")
+    done = shell("printf 'x,y\\n1,2\\n3,\\n' > bad.csv & \"$@\" train g.tf bad.csv")
+    assert done.returncode == 2 and "bad.csv:3: error: " in done.stderr, done.stderr
+    os.mkfifo(work / "fifo.npz")
+    done = shell('"$@" train g.tf fifo.npz')
+    assert done.returncode == 2 and done.stderr == (
+        "fifo.npz: error: cannot read data file: it is a pipe or FIFO, and an .npz archive is "
+        "read by seeking in it; write it to a file and give that\n")
+
+
+def test_fmt_reads_standard_input_as_any_input(work):
+    """`tenflang fmt -` read standard input without bound (`< /dev/zero`)."""
+    with open("/dev/zero", "rb") as zero:
+        done = subprocess.run(command_line(["tenflang", "fmt", "-"]), cwd=work, stdin=zero,
+                              capture_output=True, text=True, env=cli_env(), timeout=60)
+    assert done.returncode == 2 and done.stderr.startswith(
+        "<stdin>: error: cannot read program: it is a character device, not a regular file")
+    with open(work / "s.tf", "rb") as program:
+        done = subprocess.run(command_line(["tenflang", "fmt", "-"]), cwd=work, stdin=program,
+                              capture_output=True, text=True, env=cli_env(), timeout=60)
+    assert done.returncode == 0 and "declare weight" in done.stdout

@@ -172,6 +172,29 @@ def test_shard_refuses_to_replace_its_own_input(work):
     assert (work / "sh" / "shard-00000.npz").read_bytes() == before
 
 
+@pytest.mark.parametrize("target", ["../precious.txt", "shard-00000.npz", "fifo"])
+def test_shard_force_never_writes_through_a_link(run_cli, work, target):
+    """`shard --force` wrote through `DIR/shard-00001.npz -> ../precious.txt` and
+    overwrote precious.txt; a link onto another shard would overwrite that one."""
+    assert run_cli(["tenflang", "shard", "d.txt", "--out", "sh", "--rows", "2"], cwd=work)[0] == 0
+    (work / "precious.txt").write_text("precious\n")
+    if target == "fifo":
+        os.unlink(work / "sh" / "shard-00001.npz")
+        os.mkfifo(work / "sh" / "shard-00001.npz")
+    else:
+        os.unlink(work / "sh" / "shard-00001.npz")
+        (work / "sh" / "shard-00001.npz").symlink_to(target)
+    before = {p: p.read_bytes() for p in (work / "precious.txt", work / "sh" / "shard-00000.npz")}
+    code, _, err = run_cli(["tenflang", "shard", "d.txt", "--out", "sh", "--rows", "2",
+                            "--force"], cwd=work, timeout=60)
+    assert code == 2 and "Traceback" not in err, err
+    link = f"a symbolic link (to {target})" if target != "fifo" else "not a regular file"
+    assert err.startswith(f"sh/shard-00001.npz: error: shard-00001.npz in the shard directory "
+                          f"is {link}; --force replaces only the files an earlier run wrote"), err
+    assert {p: p.read_bytes() for p in before} == before
+    assert (work / "sh" / "shard-00001.npz").is_symlink() == (target != "fifo")
+
+
 # ----------------------------------------------------------------------------- commands use it
 
 # /dev/zero, not /dev/null: on a shared machine a program that replaces /dev/null
@@ -399,6 +422,46 @@ def test_dev_stdout_is_the_commands_own_standard_output(work):
     done = subprocess.run([sys.executable, "-m", "tenflang", "compile", "s.tf", "-o",
                            "/dev/stdout"], cwd=work, capture_output=True, text=True, env=cli_env())
     assert done.returncode == 0 and "d/dw" in done.stdout
+
+
+@pytest.mark.parametrize("args,role,target", [
+    (["tfcompiler", "s.tf"], "SHAPE", "s.tf"),
+    (["tfweightcalc", "g.tf", "d.txt", "--max-iters", "3"], "DATA", "d.txt"),
+    (["tfweightcalc", "g.tf", "d.txt", "--max-iters", "3"], "GCP", "g.tf"),
+    (["tfevaluate", "s.tf", "in.txt", "w.txt"], "WEIGHTS", "w.txt"),
+    (["tenflang", "plan", "s.tf"], "PROGRAM", "s.tf"),
+    (["tenflang", "export", "s.tf", "w.txt", "-o", "m.onnx"], "WEIGHTS", "w.txt"),
+])
+def test_standard_output_appended_onto_an_input_is_refused(work, args, role, target):
+    """`tfcompiler sp.tf >> sp.tf` appended the GCP to its own program, exit 0
+    (as `-o /dev/stdout` it was refused): standard output is checked too."""
+    import subprocess
+    import time
+    from support.commands import cli_env, command_line
+    before = {p.name: p.read_bytes() for p in work.iterdir()}
+    started = time.perf_counter()
+    with open(work / target, "ab") as appended:
+        done = subprocess.run(command_line(args), cwd=work, stdout=appended,
+                              stderr=subprocess.PIPE, text=True, env=cli_env(), timeout=120)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr == (f"{target}: error: standard output is the input {role} ({target}): "
+                           "what the command prints would be added to it; redirect standard "
+                           "output to another file\n")
+    assert {p.name: p.read_bytes() for p in work.iterdir()} == before
+    assert time.perf_counter() - started < 30
+
+
+def test_standard_output_inside_an_input_directory_is_refused(work):
+    import subprocess
+    from support.commands import cli_env, command_line
+    np.savez(work / "d.npz", x=np.arange(4.0), y=np.arange(4.0))
+    assert subprocess.run(command_line(["tenflang", "shard", "d.npz", "--out", "sh", "--rows",
+                                        "2"]), cwd=work, env=cli_env()).returncode == 0
+    with open(work / "sh" / "manifest.json", "ab") as appended:
+        done = subprocess.run(command_line(["tfweightcalc", "g.tf", "sh", "--scheduler",
+                                            "local:1"]), cwd=work, stdout=appended,
+                              stderr=subprocess.PIPE, text=True, env=cli_env(), timeout=120)
+    assert done.returncode == 2 and "standard output is the input DATA (sh)" in done.stderr
 
 
 def test_an_inherited_descriptor_is_written_as_it_is(work):

@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+import sys
 import time
 
 import numpy as np
@@ -274,7 +275,7 @@ def test_cli_corrupt_checkpoint(linear_gcp, tmp_path):
     assert "pickled" not in err and checkpoint.read_bytes() == b"not a zip file"
 
 
-@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
 def test_cli_signal_writes_checkpoint_and_weights_then_exits_1(tmp_path, signum):
     gcp = tmp_path / "mlp.gcp.tf"
     gcp.write_text(tenflang.print_program(sample_gcp("mlp_digits.tf")))
@@ -297,6 +298,116 @@ def test_cli_signal_writes_checkpoint_and_weights_then_exits_1(tmp_path, signum)
     assert weights["W1"].shape == (32, 64)
     with np.load(checkpoint) as saved:
         np.testing.assert_array_equal(saved["w:W1"], weights["W1"])
+
+
+# A second signal raised at every line the first one's handler runs (and the
+# functions it calls): a handler that took a lock (threading.Event.set) waited
+# for ever on the lock its interrupted self held.
+SECOND_SIGNAL_INSIDE_THE_HANDLER = """
+import signal, sys
+from tenflang import stopping
+from tenflang.cli.train_command import StopFlag
+flag, lines, inside = StopFlag(), [], [0]
+
+def local(frame, event, arg):
+    if frame.f_code is StopFlag.handle.__code__ and event in ("call", "return"):
+        inside[0] += 1 if event == "call" else -1
+    elif event == "line" and inside[0]:
+        lines.append(frame.f_code.co_name)
+        signal.raise_signal(signal.SIG%s)
+    return local
+
+def tracer(frame, event, arg):
+    if inside[0] or frame.f_code is StopFlag.handle.__code__:
+        return local(frame, event, arg)
+    return None
+
+with flag.installed():
+    sys.settrace(tracer)
+    signal.raise_signal(signal.SIG%s)
+    sys.settrace(None)
+print(flag.raised, len(stopping.received), len(lines), sorted(set(lines)))
+"""
+
+
+@pytest.mark.parametrize("first,second", [("INT", "INT"), ("TERM", "INT"), ("INT", "HUP")])
+def test_a_second_signal_inside_the_stop_handler_does_not_hang_it(first, second):
+    done = subprocess.run([sys.executable, "-c", SECOND_SIGNAL_INSIDE_THE_HANDLER
+                           % (second, first)], env=cli_env(), capture_output=True, text=True,
+                          timeout=30)
+    assert done.returncode == 0, done.stderr
+    raised, received, lines, names = done.stdout.split(" ", 3)
+    assert int(raised) in (getattr(signal, "SIG" + first), getattr(signal, "SIG" + second))
+    assert int(lines) >= 2 and int(received) == 1 + int(lines)     # each one noted
+    assert "abandon_compiles" in names and "handle" in names
+
+
+def test_signals_after_the_first_are_ignored_and_the_exit_status_stays_1():
+    """Once a stop signal has arrived, the handlers restored ignore the stop
+    signals: a second Ctrl-C while the weights are written or the process
+    ends must not end it by the signal (exit -2/130)."""
+    script = ("import os, signal, sys\n"
+              "from tenflang import stopping\n"
+              "old = stopping.install(stopping.interrupt_once)\n"
+              "try:\n    signal.raise_signal(signal.SIGINT)\nexcept KeyboardInterrupt:\n"
+              "    print('interrupted')\n"
+              "stopping.restore(old)\n"
+              "for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGINT):\n"
+              "    os.kill(os.getpid(), sig)\n"
+              "print(len(stopping.received))\nsys.exit(1)\n")
+    done = subprocess.run([sys.executable, "-c", script], env=cli_env(), capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 1 and done.stdout.split() == ["interrupted", "1"], done
+
+
+def test_sighup_ignored_at_start_stays_ignored(linear_gcp, tmp_path):
+    """As under `nohup`: a closed terminal must not stop a run started so."""
+    out = tmp_path / "w.txt"
+    proc = subprocess.Popen(command_line([
+        "tfweightcalc", linear_gcp, SAMPLES_DIR / "linear_train.txt", "--max-iters", "100000000",
+        "--tol", "0", "-o", out]), env=cli_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True, preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN))
+    assert "epoch 1/" in proc.stderr.readline()          # training runs
+    proc.send_signal(signal.SIGHUP)
+    time.sleep(1.0)
+    assert proc.poll() is None
+    proc.send_signal(signal.SIGTERM)
+    _, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 1 and "interrupted at iteration" in stderr
+    assert set(load_weights(str(out))) == {"w", "b"}
+
+
+def test_bursts_of_signals_end_a_run_at_once_with_its_weights(tmp_path):
+    """Bursts of SIGINT, SIGTERM and SIGHUP at random moments (once training
+    runs): each run ends within seconds, exit 1, with -o and the checkpoint
+    complete."""
+    gcp = tmp_path / "mlp.gcp.tf"
+    gcp.write_text(tenflang.print_program(sample_gcp("mlp_digits.tf")))
+    rng = np.random.default_rng(49)
+    for run in range(4):
+        checkpoint, out = tmp_path / f"ck{run}.npz", tmp_path / f"w{run}.txt"
+        proc = subprocess.Popen(command_line([
+            "tfweightcalc", gcp, SAMPLES_DIR / "digits_train.txt", "--max-iters", "1000000",
+            "--checkpoint", checkpoint, "--checkpoint-every", "2", "-o", out]), env=cli_env(),
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.time() + 60
+        while not checkpoint.exists() and time.time() < deadline:
+            time.sleep(0.05)
+        time.sleep(rng.uniform(0, 0.3))
+        signals = rng.choice([signal.SIGINT, signal.SIGTERM, signal.SIGHUP], size=8)
+        for sig, pause in zip(signals, rng.uniform(0, 0.05, size=len(signals))):
+            if proc.poll() is None:
+                proc.send_signal(sig)
+            time.sleep(pause)
+        sent = time.time()
+        stdout, stderr = proc.communicate(timeout=60)
+        assert time.time() - sent < 10, run
+        assert proc.returncode == 1 and "Traceback" not in stderr, (run, stderr)
+        assert "interrupted" in stderr and stdout == ""
+        weights = load_weights(str(out))
+        assert sorted(weights) == ["W1", "W2", "b1", "b2"] and weights["W1"].shape == (32, 64)
+        with np.load(checkpoint) as saved:
+            np.testing.assert_array_equal(saved["w:W1"], weights["W1"])
 
 
 def test_cli_plot_writes_a_png(linear_gcp, tmp_path):

@@ -88,3 +88,7 @@ LOCAL_CLUSTER_START_S = 120.0
 
 #: Open files a local cluster's scheduler and client need, besides 16 a worker.
 LOCAL_CLUSTER_FILES = 128
+
+#: Bytes a stream given as an input (a pipe, a FIFO, `/dev/stdin`, `<(...)`)
+#: may hold: its size is not known before it is read (`tenflang.base.inputs`).
+MAX_STREAM_BYTES = 1 << 30

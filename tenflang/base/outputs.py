@@ -22,6 +22,9 @@ Conventions (docs/guide.md, "Outputs"):
   symbolic link: same `st_dev` and `st_ino`), two outputs that are one file,
   and an output whose directory is missing or not writable are usage errors
   (exit 2), so nothing is computed only to be lost or to destroy an input.
+  Standard output is checked the same way (`check_stdout`: its descriptor's
+  `st_dev` and `st_ino`), whether or not the command writes to it:
+  `tfcompiler sp.tf >> sp.tf` is refused as `-o /dev/stdout` is.
 * A failed write raises `RunFailure` (exit 1); standard output included (a
   full disk, `> /dev/full`).
 
@@ -317,6 +320,7 @@ def check_outputs(outputs: dict, inputs: dict) -> None:
     is writable, is none of the `inputs` (role -> path) nor inside an input
     that is a directory (a shard directory: its shards, its manifest), and no
     two outputs are one file.  Raises TenflangError (exit 2)."""
+    check_stdout(inputs)
     named = [(option, path) for option, path in outputs.items() if path not in (None, "-")]
     for k, (option, path) in enumerate(named):
         for role, given in inputs.items():
@@ -331,6 +335,29 @@ def check_outputs(outputs: dict, inputs: dict) -> None:
                 raise TenflangError(f"{option} and {other} name the same file; give each "
                                     "output its own file", Location(path))
         check_writable(option, path)
+
+
+def check_stdout(inputs: dict) -> None:
+    """Standard output is none of the `inputs` (role -> path) nor inside an
+    input directory: `tfcompiler sp.tf >> sp.tf` would append to its input, as
+    `-o /dev/stdout` names it.  Raises TenflangError (exit 2)."""
+    try:
+        fd = sys.stdout.fileno()
+        out = os.fstat(fd)
+    except (AttributeError, OSError, ValueError):     # closed, or a stand-in without one
+        return
+    if not stat.S_ISREG(out.st_mode):
+        return
+    for role, given in inputs.items():
+        try:
+            st = os.stat(given) if given is not None else None
+        except (OSError, ValueError):
+            continue
+        if st is not None and ((st.st_dev, st.st_ino) == (out.st_dev, out.st_ino) or (
+                stat.S_ISDIR(st.st_mode) and inside(f"/proc/self/fd/{fd}", given))):
+            raise TenflangError(f"standard output is the input {role} ({given}): what the "
+                                "command prints would be added to it; redirect standard "
+                                "output to another file", Location(given))
 
 
 def check_log_directory(option: str, path: str, others: dict) -> None:

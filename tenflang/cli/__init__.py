@@ -1,9 +1,9 @@
 """Command-line tools: `tfcompiler`, `tfweightcalc`, `tfevaluate` (the original design's
 names) and the `tenflang` group gathering them with `check`, `shard` and friends.
 Each command is a thin wrapper over the Python API, in its own module, imported
-only when that command runs (start-up pays for what a run uses).  Ctrl-C or
-SIGTERM while those modules load ends the process at once, exit 1, with one
-line "interrupted" (`quiet_interrupts`): there is nothing to clean up yet;
+only when that command runs (start-up pays for what a run uses).  Ctrl-C,
+SIGTERM or SIGHUP while those modules load ends the process at once, exit 1,
+with one line "interrupted" (`quiet_interrupts`): there is nothing to clean up yet;
 so does running out of memory, with the line every command prints for it.
 
 Start-up (bench/results_startup.md): the collector is off while a command's
@@ -17,12 +17,12 @@ import contextlib
 import gc
 import importlib
 import os
-import signal
 import sys
 import threading
 
 import click
 
+from tenflang.base import stopping
 from tenflang.base.gc_pause import paused_gc
 
 # OpenBLAS's worker threads, started as numpy loads it, spin for 2^28 cycles (~0.1 s)
@@ -68,16 +68,15 @@ def _quit(signum, frame):
 
 @contextlib.contextmanager
 def quiet_interrupts():
-    """Within (in the main thread): SIGINT and SIGTERM end the process, exit 1."""
+    """Within (in the main thread): SIGINT, SIGTERM and SIGHUP end the process, exit 1."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    old = {sig: signal.signal(sig, _quit) for sig in (signal.SIGINT, signal.SIGTERM)}
+    old = stopping.install(_quit)
     try:
         yield
     finally:
-        for sig, handler in old.items():
-            signal.signal(sig, handler)
+        stopping.restore(old)
 
 
 class LazyGroup(click.Group):

@@ -5,21 +5,21 @@ interrupted, I/O); 2 bad input or usage.  A `TenflangError` is printed as its
 rendered message on stderr, with no traceback; so is running out of memory
 (exit 1), also when a cleanup failed after it and raised something else;
 anything else escaping is a bug and keeps its traceback.  A bad value of
-one of TenFlang's environment variables is bad input too.  SIGTERM is
-answered as Ctrl-C is (`terminate_as_interrupt`).
+one of TenFlang's environment variables is bad input too.  SIGTERM and
+SIGHUP are answered as Ctrl-C is (`terminate_as_interrupt`).
 """
 from __future__ import annotations
 
 import contextlib
 import functools
 import math
-import signal
 import sys
 import threading
 
 import click
 
 from . import OUT_OF_MEMORY
+from tenflang.base import stopping
 from tenflang.native import switches
 from tenflang.base.errors import TenflangError, printable
 from tenflang.base.outputs import check_outputs, silence, write_file  # noqa: F401 (check_outputs: commands)
@@ -86,19 +86,19 @@ class ForgivingStream:
 
 @contextlib.contextmanager
 def terminate_as_interrupt():
-    """SIGINT and SIGTERM raise KeyboardInterrupt while the command runs (the
-    launchers leave SIGINT at its default while they start): every phase ends
-    the same way on either (its cleanup runs, exit 1)."""
+    """SIGINT, SIGTERM and SIGHUP raise KeyboardInterrupt while the command
+    runs (the launchers leave SIGINT at its default while they start): every
+    phase ends the same way on each (its cleanup runs, exit 1).  Only the
+    first does: later ones change nothing, and are ignored once the command
+    has answered, so that the process exits 1, never by the signal (`stopping`)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    old = {sig: signal.signal(sig, signal.default_int_handler)
-           for sig in (signal.SIGINT, signal.SIGTERM)}
+    old = stopping.install(stopping.interrupt_once)
     try:
         yield
     finally:
-        for sig, handler in old.items():
-            signal.signal(sig, handler)
+        stopping.restore(old)
 
 
 def chain(err: BaseException):

@@ -19,6 +19,7 @@ import click
 
 from tenflang.base.errors import TenflangError, printable
 from tenflang.base.outputs import write_file
+from tenflang.base.inputs import read_stdin
 from ..lang import decode_source
 from .common import say
 from ..lang.formatter import fixed_source, format_file
@@ -35,7 +36,7 @@ def expand_paths(paths) -> list[str]:
 
 
 def format_stdin(check: bool, added: list | None) -> bool:
-    text = decode_source(sys.stdin.buffer.read(), "<stdin>")
+    text = decode_source(read_stdin("program"), "<stdin>")
     new = fixed_source(text, "<stdin>", added)
     if not check:
         write_file(None, new)

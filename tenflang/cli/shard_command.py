@@ -6,12 +6,14 @@ shapes, row count of each shard and in all), which a distributed run
 (`tfweightcalc GCP DIR --scheduler ...`) reads instead of opening every shard.
 Each file is written atomically and the manifest last, so a directory with a
 manifest is complete.  DIR must be new or empty; with `--force` an earlier
-shard directory is replaced (its shard-*.npz files and manifest only).
+shard directory is replaced (its shard-*.npz files and manifest only, each a
+regular file: a symbolic link among them is refused, never written through).
 """
 from __future__ import annotations
 
 import os
 import re
+import stat
 
 import click
 
@@ -77,4 +79,25 @@ def prepare(out_dir: str, force: bool) -> set:
         raise TenflangError(f"the shard directory holds other files (such as '{other}'); "
                             "--force replaces only shard-*.npz and manifest.json, so pass a "
                             "new or empty directory", Location(out_dir))
+    for name in sorted(ours):
+        check_replaceable(os.path.join(out_dir, name))
     return ours
+
+
+def check_replaceable(path: str) -> None:
+    """An earlier run's file that --force may replace: a regular file, never a
+    symbolic link (the writer would follow it, out of DIR or onto another
+    shard) nor a FIFO or device."""
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError:
+        return                           # gone since DIR was listed: nothing to replace
+    if stat.S_ISLNK(mode):
+        raise TenflangError(f"{os.path.basename(path)} in the shard directory is a symbolic "
+                            f"link (to {os.readlink(path)}); --force replaces only the files "
+                            "an earlier run wrote and never writes through a link: remove "
+                            "it, or pass a new or empty directory", Location(path))
+    if not stat.S_ISREG(mode):
+        raise TenflangError(f"{os.path.basename(path)} in the shard directory is not a regular "
+                            "file; --force replaces only the files an earlier run wrote: "
+                            "remove it, or pass a new or empty directory", Location(path))

@@ -2,8 +2,8 @@
 
 Nothing is lost: `-o` is written atomically; with `--checkpoint FILE` the
 state (weights, optimizer slots, iteration, loss history) is saved every
-`--checkpoint-every` iterations, on Ctrl-C/SIGTERM and on divergence, and a
-run started with an existing checkpoint file continues from it (refused when
+`--checkpoint-every` iterations, on Ctrl-C/SIGTERM/SIGHUP and on divergence,
+and a run started with an existing checkpoint file continues from it (refused when
 the settings that shape the steps differ, unless `--resume-anyway`).
 Divergence and interruption exit with status 1 after writing the last good
 weights — to stdout, the weights' channel, when neither -o nor --checkpoint
@@ -21,12 +21,12 @@ reached exits with status 1; a malformed `--scheduler` value with 2.
 from __future__ import annotations
 
 import os
-import signal
 import sys
 import time
 
 import click
 
+from tenflang.base import stopping
 from tenflang.native import clib
 from ..lang.checks import check
 from ..data import vectors
@@ -292,7 +292,10 @@ def load_init(path: str, gcp, sig, dtype=None) -> dict:
 
 
 class StopFlag:
-    """Turns true on SIGINT/SIGTERM so training stops cleanly after the step."""
+    """Turns true on SIGINT, SIGTERM or SIGHUP so training stops cleanly after
+    the step.  The handler only sets flags (`stopping`); once one is set,
+    the stop signals are ignored when training ends, while the weights are
+    written."""
 
     def __init__(self):
         self.raised = None
@@ -305,15 +308,15 @@ class StopFlag:
 
         class Handlers:
             def __enter__(self):
-                self.old = {s: signal.signal(s, flag.handle) for s in (signal.SIGINT, signal.SIGTERM)}
+                self.old = stopping.install(flag.handle)
 
             def __exit__(self, *exc):
-                for s, handler in self.old.items():
-                    signal.signal(s, handler)
+                stopping.restore(self.old)
         return Handlers()
 
     def handle(self, signum, frame):
         self.raised = signum
+        stopping.note(signum, frame)
         clib.abandon_compiles()      # a C compile under way would hold the step up
 
 

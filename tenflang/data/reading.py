@@ -2,7 +2,8 @@
 
 Conventions:
 
-* A file that cannot be opened, or text that is not UTF-8, is one
+* A file that cannot be opened, a device (`inputs`: a stream is read up to
+  a limit), or text that is not UTF-8, is one
   `TenflangError` at the file (and, for bad UTF-8, the line), saying which kind
   of file (`what`: "data", "weights") it was.  Text is read as UTF-8 with an
   optional byte-order mark.
@@ -12,14 +13,12 @@ Conventions:
 from __future__ import annotations
 
 from tenflang.base.errors import Location, TenflangError
+from tenflang.base.inputs import read_input, regular
 
 
 def file_bytes(path: str, what: str) -> bytes:
-    try:
-        with open(path, "rb") as f:
-            return f.read()
-    except OSError as e:
-        raise unreadable(path, what, e) from None
+    """The bytes of the file; a device is refused, a stream capped (`inputs`)."""
+    return read_input(path, f"{what} file")
 
 
 def unreadable(path: str, what: str, e: OSError) -> TenflangError:
@@ -41,7 +40,10 @@ def file_text(path: str, what: str) -> str:
 def line_of(path: str, number: int) -> str | None:
     """The text of line `number` (1-based) of a file, for a message; None when
     the file cannot be read or is shorter.  Read again, line by line: only a
-    message needs it, and the file may be far bigger than one line."""
+    message needs it, and the file may be far bigger than one line.  A stream
+    was read once and is not read again."""
+    if not regular(path):
+        return None
     try:
         with open(path, "rb") as f:
             for i, raw in enumerate(f, 1):

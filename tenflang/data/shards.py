@@ -40,6 +40,7 @@ from tenflang.base.frozen import frozen, mutable
 from tenflang.base import limits
 from tenflang.base.errors import Location, TenflangError
 from tenflang.base.outputs import write_file
+from tenflang.base.inputs import require_regular
 from .examples import Examples
 from .npzfiles import npz_header
 from .vectors import load_examples, save_examples
@@ -110,6 +111,7 @@ def describe(path: str, chunk_size: int | None = None, allow_nan: bool = False,
             data.chunks = chunks_of([piece for chunk in data.chunks for piece in chunk],
                                     max(chunk_size or 0, floor))
         return data
+    require_regular(path, "data file", "a distributed run's workers each read DATA again")
     full = os.path.abspath(path)
     if path.lower().endswith(".npz"):
         shapes, rows = npz_header(path)
@@ -172,6 +174,7 @@ def _scan_shards(path: str, files: list) -> Dataset:
     chunks, shapes, total = [], None, 0
     for name in files:
         shard = os.path.join(path, name)
+        require_regular(shard, "shard", "an .npz archive is read by seeking in it")
         these, rows = npz_header(shard)
         if shapes is None:
             shapes, first = these, shard

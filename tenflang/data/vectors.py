@@ -34,11 +34,14 @@ import numpy as np
 
 from tenflang.base.errors import Location, TenflangError
 from tenflang.base.outputs import write_file
+from tenflang.base.inputs import regular, require_regular
 from tenflang.ops.shapes import fmt_missing, fmt_shape
 from .examples import NONFINITE, Examples, check_weights_fit, first_nonfinite
 from .notation import Source, parse_vector, skip, value_strings, vector_lines
 from .npzfiles import npz_bytes, npz_weights, read_npz
 from .reading import file_text
+
+NPZ_SEEKS = "an .npz archive is read by seeking in it"
 
 
 def _ext(path: str) -> str:
@@ -56,6 +59,7 @@ def load_examples(path: str, *, allow_nan: bool = False, shapes: dict | None = N
     array already stored in `dtype` is read straight into place; text and csv
     values are read as float64 (see the module docstring)."""
     if _ext(path) == ".npz":
+        require_regular(path, "data file", NPZ_SEEKS)
         examples = read_npz(path, dtype, shapes)
     elif _ext(path) == ".csv":            # each reader is imported when its format is read
         from .csvfiles import read_csv
@@ -79,6 +83,7 @@ def load_weights(path: str, *, allow_nan: bool = False,
     otherwise one vector (which may span lines); each within the range of the
     `dtype` they will be used in."""
     if _ext(path) == ".npz":
+        require_regular(path, "weights file", NPZ_SEEKS)
         weights, where = npz_weights(path), lambda name: Location(file=path)
     else:
         text = file_text(path, "weights")
@@ -107,6 +112,8 @@ def weight_location(path: str, name: str | None = None) -> Location:
     if name is None or _ext(path) == ".npz":
         return Location(file=path)
     entry = re.compile(rf"(?:^|[{{,\s]){re.escape(name)}\s*:")
+    if not regular(path):                # a stream is read once (`inputs`)
+        return Location(file=path)
     try:
         with open(path, encoding="utf-8-sig", errors="replace") as f:
             for number, text in enumerate(f, 1):

@@ -242,9 +242,10 @@ def _hide_main_script():
 
 
 def ignore_ctrl_c(client) -> None:
-    """Make the workers of `client` ignore SIGINT (local workers only: Ctrl-C
-    reaches the whole terminal process group, and the client, which stops
-    cleanly after the step as in a local run, then shuts them down itself).
+    """Make the workers of `client` ignore SIGINT and SIGHUP (local workers
+    only: Ctrl-C, or a closed terminal, reaches the whole terminal process
+    group, and the client, which stops cleanly after the step as in a local
+    run, then shuts them down itself).
     The plugin class is made here, not at import, so that importing this
     module does not import dask.distributed; Dask pickles it by value."""
     from distributed import WorkerPlugin
@@ -255,5 +256,6 @@ def ignore_ctrl_c(client) -> None:
             import threading
             if threading.current_thread() is threading.main_thread():
                 signal.signal(signal.SIGINT, signal.SIG_IGN)
+                signal.signal(signal.SIGHUP, signal.SIG_IGN)     # a closed terminal too
 
     client.register_plugin(IgnoreCtrlC(), name="tenflang-ignore-ctrl-c")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import codecs
 
 from tenflang.base.errors import Location, TenflangError, source_line
+from tenflang.base.inputs import read_input
 from .syntax_tree import Comment, Declare, Define, Macro, Num, Pos, Program, Var
 from .checks import check, split_attributes
 from .macros import expand
@@ -27,14 +28,9 @@ def parse(text: str, filename: str = "<input>", shape_program: bool = False) -> 
 
 
 def read_source(path: str) -> str:
-    """The text of a program file: UTF-8 (a leading byte-order mark is dropped)."""
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as err:
-        reason = getattr(err, "strerror", None) or str(err)
-        raise TenflangError(f"cannot read program: {reason}", Location(path)) from None
-    return decode_source(data, path)
+    """The text of a program file: UTF-8 (a leading byte-order mark is dropped);
+    a device is refused and a stream capped (`inputs.read_input`)."""
+    return decode_source(read_input(path, "program"), path)
 
 
 def decode_source(data: bytes, path: str) -> str:

@@ -38,7 +38,7 @@ import sys
 import threading
 import time
 
-from tenflang.base import limits
+from tenflang.base import limits, stopping
 from tenflang.base.hashing import blake2b
 from tenflang.base.outputs import cache_dir
 
@@ -60,13 +60,16 @@ class Unavailable(RuntimeError):
     """No compiled library could be had (the message says why)."""
 
 
-_ABANDON = threading.Event()
+# a plain flag, not a threading.Event: a signal handler sets it, and an Event's
+# lock, taken again by a second signal's handler on the same thread, never frees
+_ABANDON = [False]
 
 
 def abandon_compiles() -> None:
     """From now on a compile under way, or asked for, is `Abandoned` at once
-    (a run told to stop: its step should not wait for a compiler)."""
-    _ABANDON.set()
+    (a run told to stop: its step should not wait for a compiler).  Safe in a
+    signal handler: it takes no lock."""
+    _ABANDON[0] = True
 
 
 class Abandoned(RuntimeError):
@@ -164,7 +167,7 @@ def compile_c(argv: list, work: str) -> tuple[int, str]:
     set, a default handler raises or ends the process): no compiler outlives
     the run, and no signal waits for the compile."""
     import subprocess           # here: a run that loads its libraries from the cache starts no process
-    if _ABANDON.is_set():
+    if _ABANDON[0]:
         raise Abandoned("the run is stopping: no compile")
     try:
         proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -179,7 +182,7 @@ def compile_c(argv: list, work: str) -> tuple[int, str]:
                     _, errors = proc.communicate(timeout=0.1)
                     return proc.returncode, errors
                 except subprocess.TimeoutExpired:
-                    if noted or _ABANDON.is_set():
+                    if noted or _ABANDON[0]:
                         raise Abandoned("the C compile was interrupted") from None
                     if time.monotonic() > deadline:
                         raise Abandoned(f"the C compiler took more than "
@@ -191,28 +194,26 @@ def compile_c(argv: list, work: str) -> tuple[int, str]:
 
 @contextlib.contextmanager
 def signals_noted():
-    """Within: SIGINT and SIGTERM are noted in the yielded list, then passed to
-    the handler they had (a handler that raises still raises).  One whose
-    handler was the default action is sent again when the block ends."""
+    """Within: the stop signals (SIGINT, SIGTERM, SIGHUP) are noted in the
+    yielded list, then passed to the handler they had (a handler that raises
+    still raises).  One whose handler was the default action is sent again
+    when the block ends."""
     noted: list = []
     if threading.current_thread() is not threading.main_thread():
         yield noted
         return
-    old = {}
+
+    old: dict = {}
 
     def note(signum, frame):
         noted.append(signum)
-        if callable(old[signum]):
+        if callable(old.get(signum)):
             old[signum](signum, frame)
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        old[sig] = signal.getsignal(sig)
-        if old[sig] != signal.SIG_IGN:
-            signal.signal(sig, note)
+    old.update(stopping.install(note))
     try:
         yield noted
     finally:
-        for sig, handler in old.items():
-            signal.signal(sig, handler)
+        stopping.restore(old)
         for sig in set(noted):
             if old[sig] == signal.SIG_DFL:
                 os.kill(os.getpid(), sig)
