@@ -7,7 +7,7 @@ Each net of samples/{vgg,resnet,inception}_digits.tf written again in PyTorch
 (functional, over the weights by their TenFlang names), started from the very
 initial weights tfweightcalc draws (`--seed`), trained on the same batches
 (tfweightcalc's batch order) with `torch.optim.Adam` and the options of the
-sample's recipe (tests/test_samples.py), then — as tfweightcalc does — the
+sample's recipe (tests/commands/test_samples.py), then — as tfweightcalc does — the
 batch statistics' population values computed over the training examples with
 the final weights, and the held-out accuracy taken in evaluation mode.  Only
 dropout's draws differ (PyTorch's generator).  Prints one line per sample.
@@ -28,7 +28,7 @@ import tenflang  # noqa: E402
 from tenflang.training.signature import initial_weights, signature  # noqa: E402
 from tenflang.training.sampling import batch_indices  # noqa: E402
 
-# sample -> (adam's lr, batch size, iterations): the recipes of tests/test_samples.py
+# sample -> (adam's lr, batch size, iterations): the recipes of tests/commands/test_samples.py
 RECIPES = {"vgg_digits": (0.01, 64, 400), "resnet_digits": (0.01, 64, 200),
            "inception_digits": (0.01, 64, 400)}
 

@@ -10,8 +10,8 @@ arity, its shape rule shown on example shapes of concrete sizes (each result
 is computed by calling the op's own shape rule, so it cannot disagree with the
 code), its attributes, and its derivative rules on those shapes (per operand
 its kind, local partial and contribution, as the compiler uses them).
-tests/test_docs.py fails when the committed text differs from what this script
-generates: adding or changing an op means running it; tests/test_op_reference.py
+tests/project/test_docs.py fails when the committed text differs from what this script
+generates: adding or changing an op means running it; tests/project/test_op_reference.py
 runs every example (`examples(op)`): the forward gives the shape shown, and the
 rules shown compile into a gradient program on those shapes.
 """

@@ -44,7 +44,7 @@ class TrainingWarning(UserWarning):
 class Estimator:
     """Fit a shape program's weights on arrays; predict and score with them."""
 
-    # every TrainConfig field, with its default (tests/test_api.py holds the two equal)
+    # every TrainConfig field, with its default (tests/api/test_api.py holds the two equal)
     def __init__(self, program, *, output: str | None = None, lr: float = 0.1,
                  optimizer: str = "sgd", batch_size: int | None = None, max_iters: int = 1000,
                  tol: float = 1e-6, seed: int = 0, momentum: float | None = None,

@@ -39,7 +39,7 @@ from .graph import computed_from
 COMMUTATIVE = {"add", "mul", "dot"}
 REWRITTEN = {"mul", "sub"}      # the ops `rewrite` may spell otherwise
 # ops whose per-element form is one IEEE operation on floats: Python folds them
-# to numpy's bits (tests/test_compiler.py), and a program folding only these
+# to numpy's bits (tests/compiler/test_compiler.py), and a program folding only these
 # (`sub 2 1` in the partial of `pow a 2`) compiles without importing numpy
 ARITHMETIC = frozenset({"add", "sub", "mul", "div", "neg"})
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from .table import TABLE
 
 
-# name -> (what to write, the ops it uses); tests/test_ops_breadth.py checks they exist
+# name -> (what to write, the ops it uses); tests/ops/test_ops_breadth.py checks they exist
 OTHER_NAMES: dict[str, tuple[str, tuple[str, ...]]] = {
     "sigmoid": ("did you mean 'logistic'?", ("logistic",)),
     "clamp": ("did you mean 'clip'?", ("clip",)),

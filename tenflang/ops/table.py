@@ -31,7 +31,7 @@ Adding an op is one `defop` call (or `defunary`/`defbinary`), e.g.
 
 with `forwards.per_example_sum(xp, a, axis=None)`, `reduce_shape("sum")(a,
 axis)` and `sum_rules(a, axis)`; then add example shapes to the tests
-(tests/test_gradients.py) and the reference generator (docs/make_op_reference.py)
+(tests/compiler/test_gradients.py) and the reference generator (docs/make_op_reference.py)
 if the defaults there do not fit, and run `python docs/make_op_reference.py`.
 """
 from __future__ import annotations

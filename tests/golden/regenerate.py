@@ -1,7 +1,7 @@
 """Regenerate the golden GCPs of the samples: `python tests/golden/regenerate.py`.
 
 Each sample's GCP at -O0 and -O1 is written next to this script as
-`<sample>.O<level>.tf`; tests/test_golden.py fails when the compiler's output
+`<sample>.O<level>.tf`; tests/compiler/test_golden.py fails when the compiler's output
 differs, so a change in generated code shows up in review as a diff of these
 files.
 """

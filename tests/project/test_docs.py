@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import contextlib
 import doctest
-import importlib.util
 import io
 import os
 import re
@@ -58,60 +57,16 @@ from pathlib import Path
 import click
 import pytest
 
+from support.doc_blocks import ALL_BLOCKS, PAGES, Block, load_generator
 from support.paths import ROOT
 from tenflang.backprop import compile_gradient
 from tenflang.base.errors import TenflangError
 from tenflang.lang import Declare, parse, parse_source, print_program
 
-PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 RUN = ("tenflang", "console", "python", "pycon")
-FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
 COPY_IGNORE = shutil.ignore_patterns(".git", ".venv", "__pycache__", ".pytest_cache",
                                      ".hypothesis", ".benchmarks", "*.egg-info", "build",
                                      "dist", "out", "tmp")
-
-
-# ----------------------------------------------------------------------------- fences
-
-@dataclass
-class Block:
-    page: Path
-    line: int                 # 1-based line of the opening fence
-    language: str
-    words: list[str]
-    text: str
-
-    @property
-    def file(self) -> str | None:
-        return next((w[5:] for w in self.words if w.startswith("file=")), None)
-
-    @property
-    def id(self) -> str:
-        return f"{self.page.name}:{self.line}:{self.language or 'none'}"
-
-
-def blocks_of(page: Path) -> list[Block]:
-    out, lines = [], page.read_text(encoding="utf-8").split("\n")
-    i = 0
-    while i < len(lines):
-        m = FENCE.match(lines[i])
-        if not m:
-            i += 1
-            continue
-        indent, fence = m.group("indent"), m.group("fence")
-        info = m.group("info").split()
-        body, j = [], i + 1
-        while j < len(lines) and not re.match(rf"^[ \t]*{re.escape(fence[0])}{{{len(fence)},}}"
-                                              r"[ \t]*$", lines[j]):
-            body.append(lines[j][len(indent):] if lines[j].startswith(indent) else lines[j])
-            j += 1
-        out.append(Block(page, i + 1, info[0] if info else "", info[1:],
-                         "\n".join(body) + "\n" if body else ""))
-        i = j + 1
-    return out
-
-
-ALL_BLOCKS = [b for page in PAGES for b in blocks_of(page)]
 
 
 # ----------------------------------------------------------------------------- sandboxes
@@ -486,14 +441,6 @@ def test_how_many_examples_run(capsys):
 
 
 # ----------------------------------------------------------------------------- the op reference
-
-def load_generator():
-    spec = importlib.util.spec_from_file_location("make_op_reference",
-                                                  ROOT / "docs" / "make_op_reference.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
 
 def test_op_reference_is_generated_from_the_op_table():
     generator = load_generator()

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parents[1] / "tenflang"
+PACKAGE = Path(__file__).resolve().parents[2] / "tenflang"
 
 # lowest first: each folder of tenflang/ is one layer
 LAYERS = ["base", "native", "ops", "lang", "backprop", "analysis", "interp", "data",

@@ -2,9 +2,9 @@
 by a matrix, `leaky_relu`, `gelu`, `erf`, `where`, `clip`) and padded pooling:
 forwards and gradients through the language against PyTorch (float64, when it is
 installed), and the hint an unknown op that is another framework's name gets.
-Their finite-difference checks are the op table's (tests/test_gradients.py),
-batched against per-example references tests/test_interp.py's, their fused
-loops tests/test_fusion.py's, their ONNX export tests/test_export.py's."""
+Their finite-difference checks are the op table's (tests/compiler/test_gradients.py),
+batched against per-example references tests/interpreter/test_interp.py's, their fused
+loops tests/interpreter/test_fusion.py's, their ONNX export tests/commands/test_export.py's."""
 from __future__ import annotations
 
 import re

@@ -34,8 +34,8 @@ def corpus() -> list[tuple[str, str]]:
         for level in (0, 1):
             gcp = compile_gradient(parse(p.read_text(), str(p), True), level)
             out.append((f"{p.name} -O{level}", print_program(gcp)))
-    import test_docs
-    out += [(b.id, b.text) for b in test_docs.ALL_BLOCKS if b.language == "tenflang"]
+    from support.doc_blocks import ALL_BLOCKS
+    out += [(b.id, b.text) for b in ALL_BLOCKS if b.language == "tenflang"]
     return out
 
 

@@ -5,7 +5,7 @@
   batch is split, identity in evaluation; gradients through it.
 * `batch_mean`: the objective's gradient with the batch coupling against finite
   differences at -O0 and -O1 (a whole-batch objective: the per-example tests of
-  tests/test_gradients.py cannot see the coupling); fused loops equal plain runs.
+  tests/compiler/test_gradients.py cannot see the coupling); fused loops equal plain runs.
 * Population statistics equal a numpy computation over the training set, one
   pass per level; evaluation refuses weights without them, naming the statistic.
 * PyTorch references (skipped without torch): a ResNet block with batch

@@ -1,6 +1,6 @@
 """`tenflang export`: ONNX models that onnxruntime runs to TenFlang's own numbers.
 
-* Per op of the table (the cases of test_gradients, so a new op comes with
+* Per op of the table (the cases of tests/support/op_cases.py, so a new op comes with
   its shapes), every mix of per-example inputs and weights as operands: the
   exported model passes onnx's full check, and onnxruntime's outputs equal the
   interpreter's to 1e-12 (float64) and 1e-5 (float32), relative to the
@@ -39,7 +39,7 @@ from tenflang.ops.shapes import fmt_shape
 from support.data_files import write
 from support.paths import ROOT, SAMPLES_DIR
 from support.commands import cli_env, command_line
-from test_gradients import POSITIVE, attribute_cases, cases
+from support.op_cases import POSITIVE, attribute_cases, cases
 from test_samples import RECIPES
 
 onnx = pytest.importorskip("onnx")
@@ -155,7 +155,7 @@ def test_op_exports(op, shapes, attrs, kinds, dtype):
 def test_every_op_is_tested_exportable_or_says_why():
     tested = {case.values[0] for case in op_cases()}
     for op in ops.TABLE:
-        assert op in tested, f"op '{op}' has no case here (nor in test_gradients)"
+        assert op in tested, f"op '{op}' has no case here (nor in tests/support/op_cases.py)"
         assert op in ONNX_OPS or NOT_EXPORTABLE.get(op), f"op '{op}': no ONNX mapping, no reason"
     assert not set(ONNX_OPS) - set(ops.TABLE), "a mapping for an op the table does not have"
 

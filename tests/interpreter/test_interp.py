@@ -190,7 +190,7 @@ def sample_programs():
         yield pytest.param(program, id=path.stem)
         if any(ops.TABLE[d.op].drawn or ops.TABLE[d.op].cross_example
                for d in program.definitions()):
-            continue    # training mode is not per example, by design: tests/test_batch_modes.py
+            continue    # training mode is not per example, by design: tests/ops/test_batch_modes.py
         for level in (0, 1):
             gcp = compile_gradient(tenflang.parse_file(str(path), shape_program=True), level)
             again = tenflang.parse(tenflang.print_program(gcp), f"{path.stem}-O{level}.tf")
@@ -515,7 +515,7 @@ WITH_ATTRIBUTES = {
 }
 
 
-# not per example (batch statistics, dropout): tests/test_batch_modes.py
+# not per example (batch statistics, dropout): tests/ops/test_batch_modes.py
 NOT_PER_EXAMPLE = {name for name, op in ops.TABLE.items() if op.cross_example or op.drawn}
 
 

@@ -4,8 +4,8 @@ An attribute is an integer literal (or a shape literal) after an op's operands;
 the op table says which positions are attributes.  These tests follow one
 through the parser, printer, `tenflang fmt`, macros, checks, the compiler's
 rule lowering and CSE, the statistics, DOT and the interpreter; the error cases
-are in tests/test_errors.py, the finite-difference checks in
-tests/test_gradients.py.
+are in tests/errors/test_errors.py, the finite-difference checks in
+tests/compiler/test_gradients.py.
 """
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent / "golden"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "golden"))
 
 from regenerate import golden_path, golden_text, samples  # noqa: E402
 

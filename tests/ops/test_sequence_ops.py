@@ -2,7 +2,7 @@
 PyTorch, the sample programs that use them, and class-index labels at run time.
 
 * forward results against PyTorch's own functions (skipped cleanly without
-  torch) — the per-example loops of tests/test_interp.py are the other reference;
+  torch) — the per-example loops of tests/interpreter/test_interp.py are the other reference;
 * the recurrent, attention and LeNet sample programs parse, compile at -O0 and
   -O1, re-parse, and their gradients match central differences along random
   directions (LeNet only once conv2d/maxpool2d are in the op table);

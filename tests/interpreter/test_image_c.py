@@ -18,7 +18,7 @@ from support.commands import cli_env
 if clib.unavailable_reason():
     pytest.skip(clib.unavailable_reason(), allow_module_level=True)
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.usefixtures("native_on")     # tests of the native kernels
 
 TOLERANCE = {"float64": 1e-12, "float32": 2e-5}

@@ -1,6 +1,6 @@
 """The GPU backend against numpy, parametrised over the backend.
 
-Every op's forward and gradient (the op-table cases of tests/test_gradients.py)
+Every op's forward and gradient (the op-table cases of tests/support/op_cases.py)
 and every sample's training agree with numpy: float64 to round-off, float32
 to 1e-5.  The "cupy" cases need a CUDA GPU and cupy; without them they are
 skipped with the reason (`tenflang.interp.device.cupy_or_reason`).  The
@@ -25,7 +25,7 @@ from tenflang.training.gradients import LocalGradients
 from tenflang.training.config import TrainConfig
 from tenflang.training.loop import train
 
-import test_gradients
+from support import op_cases
 from support.counting_xp import CountingXP
 from test_device_residency import SAMPLE_DATA
 from support.paths import SAMPLES_DIR
@@ -48,8 +48,8 @@ def module(backend, op=None):
 
 
 def op_case(op, shapes, dtype):
-    source = test_gradients.program_for(op, shapes)
-    data, weights = test_gradients.data_for(op, shapes, seed=zlib.crc32(repr((op, shapes)).encode()))
+    source = op_cases.program_for(op, shapes)
+    data, weights = op_cases.data_for(op, shapes, seed=zlib.crc32(repr((op, shapes)).encode()))
     if op in ("max", "min"):
         data["x1"] = -data["x1"] if op == "max" else data["x1"] + 3
     program = tenflang.parse(source)
@@ -70,7 +70,7 @@ def agree(got: dict, want: dict, dtype, where=""):
 
 
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
-@pytest.mark.parametrize("op, shapes", list(test_gradients.cases()))
+@pytest.mark.parametrize("op, shapes", list(op_cases.cases()))
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_op_forward_and_gradient_agree_with_numpy(backend, op, shapes, dtype):
     xp = module(backend, op)

@@ -4,7 +4,7 @@
 definitions it abbreviates, with inner results `h.1`, `h.2` (innermost first)
 whose shapes are inferred; names stay unique across macro expansion; the
 printer and the GCP keep one op per line; `tenflang fmt` keeps the nesting.
-Errors inside a nested expression are checked in tests/test_errors.py.
+Errors inside a nested expression are checked in tests/errors/test_errors.py.
 """
 from __future__ import annotations
 

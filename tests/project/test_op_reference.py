@@ -5,7 +5,7 @@ concrete sizes and attribute values), the op's forward, run by the interpreter
 on a batch, gives the result shape the reference prints (which it computes with
 the op's shape rule), and the derivative rules it prints for those shapes
 compile into a gradient program that parses again and passes the shape checker,
-at -O0 and -O1.  tests/test_docs.py checks that the guide holds what the
+at -O0 and -O1.  tests/project/test_docs.py checks that the guide holds what the
 generator prints.
 """
 from __future__ import annotations
@@ -22,7 +22,7 @@ from tenflang.lang.printer import attribute
 from tenflang.ops.modes import Mode
 from tenflang.ops.shapes import fmt_shape
 
-from test_docs import load_generator
+from support.doc_blocks import load_generator
 
 GENERATOR = load_generator()
 BATCH = 2
