@@ -24,10 +24,10 @@ from collections.abc import Mapping
 import numpy as np
 
 from tenflang.base.errors import TenflangError
+from tenflang.base.dtypes import dtype_refusal
 
 # a variable name as the grammar writes it (tenflang/grammar: NAME)
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:[./][A-Za-z0-9_]+)*")
-DTYPES = ("float64", "float32")
 
 
 class BadArgument(TenflangError):
@@ -126,8 +126,8 @@ def dtype(what, value):
         name = np.dtype(value).name
     except (TypeError, ValueError):
         name = None
-    if name not in DTYPES:
-        refuse(what, f"must be 'float64' or 'float32', not {value!r:.60}")
+    if dtype_refusal(name):
+        refuse(what, dtype_refusal(value))
     return name
 
 

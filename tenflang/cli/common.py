@@ -22,6 +22,7 @@ from . import OUT_OF_MEMORY
 from tenflang.base import stopping
 from tenflang.native import switches
 from tenflang.base.errors import TenflangError, printable
+from tenflang.base.dtypes import DTYPES
 from tenflang.base.outputs import check_outputs, silence, write_file  # noqa: F401 (check_outputs: commands)
 
 
@@ -144,4 +145,4 @@ device_option = click.option(
     "--device", type=click.Choice(["auto", "cpu", "gpu"]), default=None,
     help="Where to compute (default: $TENFLANG_DEVICE or auto).")
 dtype_option = click.option(
-    "--dtype", type=click.Choice(["float64", "float32"]), default="float64", show_default=True)
+    "--dtype", type=click.Choice(DTYPES), default=DTYPES[0], show_default=True)

@@ -32,7 +32,8 @@ from tenflang.base import limits
 from tenflang.base.errors import Location, TenflangError
 from tenflang.ops.shapes import fmt_shape
 from . import crc
-from .examples import Examples, first_unfit, unfit
+from tenflang.base.dtypes import first_unfit, unfit
+from .examples import Examples
 from .notation import NAME_RE
 from .reading import unreadable
 

@@ -36,7 +36,8 @@ from tenflang.base.errors import Location, TenflangError
 from tenflang.base.outputs import write_file
 from tenflang.base.inputs import regular, require_regular
 from tenflang.ops.shapes import fmt_missing, fmt_shape
-from .examples import NONFINITE, Examples, check_weights_fit, first_nonfinite
+from tenflang.base.dtypes import check_weights_fit
+from .examples import NONFINITE, Examples, first_nonfinite
 from .notation import Source, parse_vector, skip, value_strings, vector_lines
 from .npzfiles import npz_bytes, npz_weights, read_npz
 from .reading import file_text

@@ -13,7 +13,7 @@ import numpy as np
 
 from tenflang.lang.syntax_tree import DeclKind, Program
 from ..lang.checks import check
-from ..data.examples import check_data_fits, check_weights_fit
+from tenflang.base.dtypes import check_data_fits, check_weights_fit
 from .runtime.arguments import check_data, check_weights
 from .planning.plan import Plan, default_results, make_plan
 from .runtime.run import run_plan

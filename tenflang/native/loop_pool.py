@@ -11,6 +11,10 @@ from __future__ import annotations
 import functools
 import os
 import threading
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:                   # only a name in an annotation: a run imports it when it needs it
+    from concurrent.futures import ThreadPoolExecutor
 
 MIN_WORK = 1 << 17          # elements a loop thread should touch at least: below, one thread
                             # (handing work to a thread and back costs tens of µs)

@@ -16,6 +16,7 @@ import numbers
 
 from tenflang.base.frozen import mutable
 from tenflang.base.errors import TenflangError
+from tenflang.base.dtypes import dtype_refusal
 from . import optimizers
 
 
@@ -79,6 +80,6 @@ def check_fields(cfg: TrainConfig) -> None:
     number("seed", 0, whole=True)
     number("val_fraction", 0, 1)
     number("weight_decay", 0)
-    if cfg.dtype not in ("float64", "float32"):
-        raise optimizers.bad("dtype", f"must be 'float64' or 'float32', not {cfg.dtype!r:.60}")
+    if dtype_refusal(cfg.dtype):
+        raise optimizers.bad("dtype", dtype_refusal(cfg.dtype))
 

@@ -35,7 +35,8 @@ from typing import Callable
 import numpy as np
 
 from tenflang.base.frozen import mutable
-from ..data.examples import Examples, check_data_fits, first_nonfinite
+from tenflang.base.dtypes import check_data_fits
+from ..data.examples import Examples, first_nonfinite
 from tenflang.base.errors import TenflangError
 from tenflang.ops.forwards import renumbered
 from ..interp import make_plan

@@ -50,7 +50,7 @@ import numpy as np
 
 from tenflang.base.frozen import frozen
 from ..backprop.graph import unused_weights
-from ..data.examples import check_weights_fit
+from tenflang.base.dtypes import check_weights_fit
 from tenflang.base.errors import RunFailure, TenflangError
 from tenflang.interp.runtime.arguments import check_weights
 from ..interp.device import to_host

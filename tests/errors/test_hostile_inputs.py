@@ -841,7 +841,7 @@ def test_the_api_refuses_values_beyond_float32_too():
 
 
 def test_first_unfit_finds_the_earliest_value_past_the_rounding_edge():
-    from tenflang.data.examples import first_unfit
+    from tenflang.base.dtypes import first_unfit
     top = float(np.finfo(np.float32).max)
     edge = top + 2.0 ** 103                  # from here float32 rounds to inf
     with np.errstate(over="ignore"):
