@@ -1,13 +1,14 @@
 """Assembling the Gradient Computing Program (docs/design.md §2.5).
 
-Layout, like the original design's example: every declaration first (the shape
-program's, retyped, then the new names in definition order), then the shape
-program's definitions, then one commented block per node of the reverse
-sweep.  Retyping: input and exp_output become input; weight and loss stay;
-intvar and output become intvar, but for the scalar outputs (metrics, which
-stay outputs); each weight's `d/dw` is an output.  Every declaration carries
-its shape (scalars omit `[]`); a weight keeps its initialiser (`init ...`),
-which tfweightcalc reads from the GCP.
+Layout: the shape program's declarations (retyped), then its definitions,
+then one commented block per node of the reverse sweep, each block's
+declarations at its head, beside the lines that define them (a name is
+declared before it is defined, docs/design.md §2.1: a line's shape is a few
+lines up, never hundreds).  Retyping: input and exp_output become input;
+weight and loss stay; intvar and output become intvar, but for the scalar
+outputs (metrics, which stay outputs); each weight's `d/dw` is an output.
+Every declaration carries its shape (scalars omit `[]`); a weight keeps its
+initialiser (`init ...`), which tfweightcalc reads from the GCP.
 """
 from __future__ import annotations
 
@@ -35,11 +36,10 @@ def assemble(program: Program, shapes: dict, forward: list[Define],
                           shapes[d.name], d.init)
               for d in program.declarations().values()
               if d.kind in ALWAYS_DECLARED or d.name in defined]
-    header += [declaration("output" if d.name in outputs else "intvar", d.name, shapes[d.name])
-               for _, lines in blocks for d in lines]
     body: list = [Comment("forward: the shape program"), *forward,
-                  Comment("backward: adjoints d/dv and local partials dv/dm")]
+                  Comment("backward: adjoints d/dv, local partials dv/dm, temporaries tmp/v/k")]
     for title, lines in blocks:
         if lines:
-            body += [title, *lines]
+            body += [title, *[declaration("output" if d.name in outputs else "intvar", d.name,
+                                          shapes[d.name]) for d in lines], *lines]
     return Program(tuple(header + body), program.filename)

@@ -11,6 +11,13 @@ weights and losses); a node with no contribution has adjoint zero.  The
 result is a list of blocks, one per node, each a comment naming the forward
 line and the block's definitions, plus the shapes of all new names.
 
+Names (docs/design.md §2.5): `d/dv` is only ever v's adjoint and `dv/dm` only
+the partial of v by its operand m; everything else a block of node v defines
+is a temporary `tmp/v/<k>` (`naming.temporary`): a term of d/dv before the sum,
+a contribution before `sum_like`, a rule's inner node, and the partial by an
+operand that v's definition reads twice (`mul x x`: the partial by one
+position is not dv/dx).
+
 At -O1 (`simplify=True`) the sweep simplifies as it goes: each finished block
 goes through a `simplify.Simplifier`, and a local partial that is a bare
 symbol or number (`1` for `add`, `b` for `mul a b`) is never written: its name
@@ -128,13 +135,13 @@ def adjoint_lines(sweep: Sweep, node: str) -> list[Define]:
     lines: list[Define] = []
     terms = list(seed)
     for user, position in uses:
-        name = target if single else sweep.namer(target)
+        name = target if single else sweep.namer.temporary(node)
         lines += contribution(sweep, node, user, position, name)
         terms.append(Var(name))
     sums = [Define(target, "copy", (seed[0],))] if single and seed else []
     total = terms[0]
     for i, term in enumerate(terms[1:], start=2):
-        name = target if i == len(terms) else sweep.namer(target)
+        name = target if i == len(terms) else sweep.namer.temporary(node)
         sums.append(Define(name, "add", (total, term)))
         total = Var(name)
     infer(sums, sweep.shapes)
@@ -160,11 +167,12 @@ def contribution(sweep: Sweep, node: str, user: str, position: int, target: str)
     env["g"] = stands_for(sweep, sweep.adjoints[user])
     if (user, position) in sweep.partials:
         env["p"] = stands_for(sweep, sweep.partials[(user, position)])
-    lines = lower(sweep.rules[user][position].combine, target, env, sweep.namer)
+    fresh = functools.partial(sweep.namer.temporary, node)
+    lines = lower(sweep.rules[user][position].combine, target, env, fresh)
     shapes = sweep.shapes
     infer(lines, shapes)
     if shapes[target] != shapes[node]:       # broadcasting widened it: sum it back
-        wide = sweep.namer(target)
+        wide = fresh()
         shapes[wide] = shapes[target]
         lines = [*lines[:-1], replace(lines[-1], name=wide),
                  Define(target, "sum_like", (Var(wide), Var(node)))]
@@ -203,8 +211,12 @@ def partial_lines(sweep: Sweep, node: str) -> list[Define]:
 
 
 def partial(sweep: Sweep, define: Define, position: int, rule: str) -> list[Define]:
-    """The lines of d<node>/d<operand> for the operand at `position`."""
-    name = sweep.namer.claim(partial_name(define.name, define.operands[position].name))
+    """The lines of d<node>/d<operand> for the operand at `position` (a
+    temporary where the operand occurs twice: module docstring)."""
+    fresh = functools.partial(sweep.namer.temporary, define.name)
+    operand = define.operands[position]
+    name = (sweep.namer.claim(partial_name(define.name, operand.name))
+            if define.operands.count(operand) == 1 else fresh())
     sweep.partials[(define.name, position)] = name
     env = sweep.envs[define.name]
     leaf = None if sweep.simplifier is None else leaf_value(rule, env)
@@ -212,6 +224,6 @@ def partial(sweep: Sweep, define: Define, position: int, rule: str) -> list[Defi
         sweep.shapes[name] = operand_shapes((leaf,), sweep.shapes)[0]
         if sweep.simplifier.vanish(name, leaf):
             return []
-    lines = lower(rule, name, env, sweep.namer)
+    lines = lower(rule, name, env, fresh)
     infer(lines, sweep.shapes)
     return lines

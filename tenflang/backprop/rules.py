@@ -2,8 +2,7 @@
 
 A rule such as `mul b (pow a (sub b 1))` is parsed into a small tree and
 lowered to one `define` per op: the root gets the target name, inner ops get
-numbered temporaries `<target>.1`, `<target>.2`, ...  (a user's name segment
-never starts with a digit, so these never collide).  Leaves are the symbols
+the block's temporaries (`fresh()`: `tmp/<node>/1`, ..., `naming.temporary`).  Leaves are the symbols
 bound in `env` (a, b, c, v, g, p) or numbers.  Attribute literals follow an op's
 operands, as in a program (`sum g 1`, `reshape g [4, 4]`): the op table says
 how many operands an op takes, and the rest of its arguments are attributes.
@@ -67,36 +66,36 @@ def attribute(symbol: str):
 
 
 def lower(rule: str, target: str, env: dict, fresh) -> list[Define]:
-    """Lines defining `target` by `rule`; `fresh(target)` names temporaries."""
+    """Lines defining `target` by `rule`; `fresh()` names temporaries."""
     tree = compiled(rule)
     if not isinstance(tree, tuple):
-        return [Define(target, "copy", (value(tree, env, fresh, target, []),))]
+        return [Define(target, "copy", (value(tree, env, fresh, []),))]
     lines: list[Define] = []   # temporaries first (innermost first), the root last
-    lines.append(line(target, tree, env, fresh, target, lines))
+    lines.append(line(target, tree, env, fresh, lines))
     return lines
 
 
 def leaf_value(rule: str, env: dict) -> Var | Num | None:
     """What a rule that is a bare symbol or number stands for; None for an op."""
     tree = compiled(rule)
-    return None if isinstance(tree, tuple) else value(tree, env, None, None, None)
+    return None if isinstance(tree, tuple) else value(tree, env, None, None)
 
 
-def line(name: str | None, tree: tuple, env, fresh, target, lines) -> Define:
+def line(name: str | None, tree: tuple, env, fresh, lines) -> Define:
     """The line computing `tree`, its operands' lines appended to `lines` first;
     `name` None: a temporary, named once its operands are (innermost first)."""
     op, operands, attrs = tree
-    values = tuple([value(o, env, fresh, target, lines) for o in operands])
-    return Define(name or fresh(target), op, values, attrs=attrs)
+    values = tuple([value(o, env, fresh, lines) for o in operands])
+    return Define(name or fresh(), op, values, attrs=attrs)
 
 
-def value(tree, env, fresh, target, lines) -> Var | Num:
+def value(tree, env, fresh, lines) -> Var | Num:
     """What an operand stands for: a bound symbol, a number (shared: a `Num` is
     immutable), or the temporary computing a subtree."""
     if isinstance(tree, str):
         return env[tree]
     if isinstance(tree, Num):
         return tree
-    define = line(None, tree, env, fresh, target, lines)
+    define = line(None, tree, env, fresh, lines)
     lines.append(define)
     return Var(define.name)

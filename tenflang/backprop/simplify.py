@@ -9,7 +9,8 @@ either stays or is replaced by a value:
   `copy x`, `sum_like`/`broadcast_like` to x's own shape — only where the
   result has x's shape, so broadcasting is never lost; `mul x 0` of a scalar
   is 0 (a symbolic zero, even for an infinite x) and `mul x -1` becomes
-  `neg x`, `sub -0.0 x` too.  Each gives the line's own bits: `add x 0` stays
+  `neg x`, `sub -0.0 x` too, and `add x x` becomes `mul 2 x` (a doubling, as a
+  person writes it: the same bits).  Each gives the line's own bits: `add x 0` stays
   because -0.0 + 0.0 is +0.0, `sub 0 x` because 0 - 0 is +0.0, not `neg 0`;
 * common subexpressions merge: a line computing what an earlier line (forward
   lines included) computes becomes that line's name.
@@ -37,7 +38,7 @@ from .graph import computed_from
 # exactly commutative in IEEE arithmetic; not max and min: numpy's `maximum`
 # returns its second operand on a tie, so max(0, -0) is -0 and max(-0, 0) is 0
 COMMUTATIVE = {"add", "mul", "dot"}
-REWRITTEN = {"mul", "sub"}      # the ops `rewrite` may spell otherwise
+REWRITTEN = {"mul", "sub", "add"}      # the ops `rewrite` may spell otherwise
 # ops whose per-element form is one IEEE operation on floats: Python folds them
 # to numpy's bits (tests/compiler/test_compiler.py), and a program folding only these
 # (`sub 2 1` in the partial of `pow a 2`) compiles without importing numpy
@@ -207,6 +208,8 @@ def rewrite(op: str, operands) -> tuple[str, tuple]:
                 return "neg", (x,)
     if op == "sub" and is_exactly(operands[0], -0.0):
         return "neg", (operands[1],)
+    if op == "add" and operands[0] == operands[1] and isinstance(operands[0], Var):
+        return "mul", (Num(2.0), operands[0])      # x + x and 2·x are the same IEEE value
     return op, operands
 
 

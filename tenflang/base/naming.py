@@ -4,9 +4,15 @@ Names in programs (docs/design.md fixes them; they appear in GCPs):
 
 * `adjoint("W1")` is `d/dW1`, the gradient of the loss with respect to W1;
 * `partial_name("h", "x")` is `dh/dx`, the partial derivative of h by its operand x;
+* `temporary("h", 1)` is `tmp/h/1`: the k-th temporary of the GCP block of
+  node h (a term of `d/dh` before the sum, an inner node of a derivative
+  rule, a contribution before `sum_like`, the partial of an operand that
+  occurs twice); the `tmp/` prefix is never a user's name (no `/`), an
+  adjoint (`d/d...`) or a partial (`d<v>/d...`), so `d/dv` and `dv/dm` only
+  ever name real adjoints and partials;
 * `local("z", 1)` is `z.1`: the k-th local of a target — a macro's locals
-  (`<call>.<local>`, by name) and the nodes a nested expression or the GCP
-  assembly introduces (`<target>.<k>`); `Namer` hands out fresh ones.
+  (`<call>.<local>`, by name) and the nodes a nested expression
+  introduces (`<target>.<k>`); `Namer` hands out fresh ones.
 
 Identifiers in generated code (never a user's name bare where it could
 collide with anything the generated code or its language gives a meaning):
@@ -60,6 +66,19 @@ def partial_name(node: str, operand: str) -> str:
     return f"d{node}/d{operand}"
 
 
+TEMPORARY = "tmp"
+
+
+def temporary(node: str, k: int) -> str:
+    """The temporary `k` of node `node`'s GCP block: `tmp/<node>/<k>`."""
+    return f"{TEMPORARY}/{node}/{k}"
+
+
+def is_temporary(name: str) -> bool:
+    """Whether `name` is a GCP temporary (`tmp/h/1`)."""
+    return name.startswith(TEMPORARY + "/")
+
+
 def local(target: str, k) -> str:
     """The local `k` (a number, or a macro local's name) of `target`: `<target>.<k>`."""
     return f"{target}.{k}"
@@ -82,13 +101,15 @@ def derivative_of(name: str) -> str | None:
 @mutable
 class Namer:
     """Fresh names `<base>.1`, `<base>.2`, ... never reusing a name; the
-    macro and nested-expression lowering and the GCP assembly share one.  A
-    fresh name is never the derivative by one of `variables` (the GCP's
-    program variables): with `h` and `h.1` both in a program, the terms of
-    `d/dh` skip `d/dh.1`, which names the adjoint of `h.1` (docs/design.md §2.5)."""
+    macro and nested-expression lowering and the reverse sweep share one; the
+    sweep's temporaries come from `temporary`.  A fresh name is never the
+    derivative by one of `variables` (the program's variables): compiling a
+    GCP again (second derivatives), whose `d/dW` is taken, the new adjoint of
+    W is `d/dW.1` only where no variable `W.1` exists (docs/design.md §2.5)."""
     used: set[str]
     counters: dict[str, int] = field(default_factory=dict)
     variables: frozenset[str] = frozenset()
+    temporaries: dict[str, int] = field(default_factory=dict)   # node -> last k
 
     def __call__(self, base: str) -> str:
         n = self.counters.get(base, 0)
@@ -97,6 +118,17 @@ class Namer:
             name = local(base, n)
             if name not in self.used and derivative_of(name) not in self.variables:
                 self.counters[base] = n
+                self.used.add(name)
+                return name
+
+    def temporary(self, node: str) -> str:
+        """A fresh temporary of node's block (`naming.temporary`)."""
+        k = self.temporaries.get(node, 0)
+        while True:
+            k += 1
+            name = temporary(node, k)
+            if name not in self.used:     # taken only where the program is itself a GCP
+                self.temporaries[node] = k
                 self.used.add(name)
                 return name
 

@@ -80,17 +80,18 @@ def statement(s, indent: str = "") -> str:
 
 def lines(statements, indent: str = "") -> list[str]:
     """Blank lines separate runs of declarations, runs of definitions, macros,
-    and comment-led blocks; a comment sticks to what follows it."""
+    and comment-led blocks; a comment sticks to what follows it, and a
+    comment-led block is one run (a GCP block declares, then defines)."""
     out: list[str] = []
-    previous = None
+    previous, in_block = None, False
     for s in statements:
         kind = Macro if isinstance(s, Macro) else type(s)
         starts_group = kind is Comment or kind is Macro or (kind is not previous
-                                                          and previous is not Comment)
+                                                          and not in_block)
         if out and out[-1] != "" and starts_group and previous is not Comment:
             out.append("")
         out.append(statement(s, indent))
-        previous = kind
+        previous, in_block = kind, kind is Comment or (in_block and kind is not Macro)
     return out
 
 

@@ -284,6 +284,28 @@ def test_identities_and_rewrites_keep_numpy_s_bits_signed_zeros_included():
     assert simplified >= 8          # add, sub, mul, div and pow each simplify somewhere
 
 
+def test_a_doubling_is_written_mul_2_with_the_bits_of_the_sum():
+    """-O1 spells `add x x` as a person does, `mul 2 x` (docs/design.md §2.5):
+    for every x, signed zeros, overflow and NaN included, the same bits; `add x
+    y` of two names stays."""
+    from tenflang.backprop.simplify import rewrite
+    from tenflang.lang.syntax_tree import Num, Var
+    assert rewrite("add", (Var("x"), Var("x"))) == ("mul", (Num(2.0), Var("x")))
+    assert rewrite("add", (Var("x"), Var("y"))) == ("add", (Var("x"), Var("y")))
+    xs = np.array([0.0, -0.0, 1.0, -2.5, 1e308, -1e308, 5e-324, np.inf, -np.inf, np.nan])
+    with np.errstate(all="ignore"):
+        summed = ops.TABLE["add"].forward(np, xs, xs)
+        doubled = ops.TABLE["mul"].forward(np, np.float64(2.0), xs)
+    assert summed.tobytes() == doubled.tobytes()
+
+
+def test_the_doubling_of_mul_x_x_is_mul_2_in_the_gcp():
+    gcp = tenflang.print_program(tenflang.compile_gradient(tenflang.parse(
+        "declare input x\ndeclare weight w\ndeclare intvar e\ndeclare loss l\n"
+        "define e = sub w x\ndefine l = mul e e\n", shape_program=True)))
+    assert "define d/de = mul 2 e" in gcp and "add e e" not in gcp
+
+
 def test_lines_merge_only_where_they_give_the_same_bits():
     """Common subexpressions (backprop/simplify.py): `mul a b` and `mul b a` are
     one value, `max a b` and `max b a` are not (numpy's maximum returns its

@@ -289,7 +289,7 @@ def test_keywords_followed_by_spaces_tabs_or_comments_still_parse():
 
 @pytest.mark.parametrize("edit,message,line", [
     (lambda t: t.replace("define d/dw = mul d/dz x\n", ""),
-     "the gradient output 'd/dw' is declared but never defined", 11),
+     "the gradient output 'd/dw' is declared but never defined", 29),
     (lambda t: t.replace("declare output d/dw\n", "declare output d/dw [2]\n"),
      "'d/dw' is declared with shape [2] but its definition gives []", None),
     (lambda t: t.replace("declare input x\n", "declare input x\ndeclare input v [3]\n")

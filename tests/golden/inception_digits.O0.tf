@@ -52,110 +52,6 @@ declare intvar xent.1 [10]
 declare intvar xent.2 [10]
 declare intvar xent.3
 declare intvar correct.1
-declare intvar d/dcorrect
-declare intvar dcorrect/dcorrect.1
-declare intvar dcorrect/dlabel
-declare intvar d/dcorrect.1
-declare intvar d/dxent
-declare intvar dxent/dxent.3
-declare intvar d/dxent.3
-declare intvar dxent.3/dxent.1 [10]
-declare intvar dxent.3/dxent.2 [10]
-declare intvar d/dxent.2 [10]
-declare intvar d/dxent.1 [10]
-declare intvar dxent.1/dscores [10]
-declare intvar d/dscores.4.1
-declare intvar d/dscores.4.2 [10]
-declare intvar d/dscores.4 [10]
-declare intvar d/dscores.5 [10]
-declare intvar d/dscores [10]
-declare intvar dscores/dscores.3
-declare intvar dscores/db
-declare intvar d/dscores.3 [10]
-declare intvar dscores.3/dW [384]
-declare intvar dscores.3/dscores.2 [384, 10]
-declare intvar d/dscores.2 [384]
-declare intvar d/dscores.1 [24, 4, 4]
-declare intvar d/dblock [24, 8, 8]
-declare intvar d/dblock.2 [8, 8, 8]
-declare intvar d/dblock.1 [16, 8, 8]
-declare intvar d/dpool [4, 8, 8]
-declare intvar dpool/dpool.3 [4, 8, 8]
-declare intvar d/dpool.3 [4, 8, 8]
-declare intvar dpool.3/dpool.2
-declare intvar dpool.3/dc6
-declare intvar d/dpool.2 [4, 8, 8]
-declare intvar d/dpool.1 [8, 8, 8]
-declare intvar d/dfive [4, 8, 8]
-declare intvar dfive/dfive.3 [4, 8, 8]
-declare intvar d/dfive.3 [4, 8, 8]
-declare intvar dfive.3/dfive.2
-declare intvar dfive.3/dc5
-declare intvar d/dfive.2 [4, 8, 8]
-declare intvar d/dfive.1 [4, 8, 8]
-declare intvar dfive.1/dfive.1.2 [4, 8, 8]
-declare intvar d/dfive.1.2 [4, 8, 8]
-declare intvar dfive.1.2/dfive.1.1
-declare intvar dfive.1.2/dc4
-declare intvar d/dfive.1.1 [4, 8, 8]
-declare intvar d/dthree [8, 8, 8]
-declare intvar dthree/dthree.3 [8, 8, 8]
-declare intvar d/dthree.3 [8, 8, 8]
-declare intvar dthree.3/dthree.2
-declare intvar dthree.3/dc3
-declare intvar d/dthree.2 [8, 8, 8]
-declare intvar d/dthree.1 [8, 8, 8]
-declare intvar dthree.1/dthree.1.2 [8, 8, 8]
-declare intvar d/dthree.1.2 [8, 8, 8]
-declare intvar dthree.1.2/dthree.1.1
-declare intvar dthree.1.2/dc2
-declare intvar d/dthree.1.1 [8, 8, 8]
-declare intvar d/done [8, 8, 8]
-declare intvar done/done.2 [8, 8, 8]
-declare intvar d/done.2 [8, 8, 8]
-declare intvar done.2/done.1
-declare intvar done.2/dc1
-declare intvar d/done.1 [8, 8, 8]
-declare intvar d/dh.4 [8, 8, 8]
-declare intvar d/dh.5 [8, 8, 8]
-declare intvar d/dh.6 [8, 8, 8]
-declare intvar d/dh.7 [8, 8, 8]
-declare intvar d/dh.8 [8, 8, 8]
-declare intvar d/dh.9 [8, 8, 8]
-declare intvar d/dh [8, 8, 8]
-declare intvar dh/dh.3 [8, 8, 8]
-declare intvar d/dh.3 [8, 8, 8]
-declare intvar dh.3/dh.2
-declare intvar dh.3/dc0
-declare intvar d/dh.2 [8, 8, 8]
-declare intvar d/dh.1 [1, 8, 8]
-declare output d/db [10]
-declare output d/dW [10, 384]
-declare intvar d/dc6.1 [4, 8, 8]
-declare output d/dc6 [4, 1, 1]
-declare output d/dK6 [4, 8, 1, 1]
-declare intvar d/dc5.1 [4, 8, 8]
-declare output d/dc5 [4, 1, 1]
-declare output d/dK5 [4, 4, 5, 5]
-declare intvar d/dc4.1 [4, 8, 8]
-declare output d/dc4 [4, 1, 1]
-declare output d/dK4 [4, 8, 1, 1]
-declare intvar d/dc3.1 [8, 8, 8]
-declare output d/dc3 [8, 1, 1]
-declare output d/dK3 [8, 8, 3, 3]
-declare intvar d/dc2.1 [8, 8, 8]
-declare output d/dc2 [8, 1, 1]
-declare output d/dK2 [8, 8, 1, 1]
-declare intvar d/dc1.1 [8, 8, 8]
-declare output d/dc1 [8, 1, 1]
-declare output d/dK1 [8, 8, 1, 1]
-declare intvar d/dc0.1 [8, 8, 8]
-declare output d/dc0 [8, 1, 1]
-declare output d/dK0 [8, 1, 3, 3]
-declare intvar d/dlabel.1
-declare intvar d/dlabel.2
-declare intvar d/dlabel
-declare intvar d/dx [8, 8]
 
 # forward: the shape program
 define h.1 = reshape x [1, 8, 8]
@@ -195,215 +91,319 @@ define xent = neg xent.3
 define correct.1 = argmax scores
 define correct = equal correct.1 label
 
-# backward: adjoints d/dv and local partials dv/dm
+# backward: adjoints d/dv, local partials dv/dm, temporaries tmp/v/k
 # correct = equal correct.1 label
+declare intvar d/dcorrect
+declare intvar dcorrect/dcorrect.1
+declare intvar dcorrect/dlabel
 define d/dcorrect = 0
 define dcorrect/dcorrect.1 = 0
 define dcorrect/dlabel = 0
 
 # correct.1 = argmax scores
+declare intvar d/dcorrect.1
 define d/dcorrect.1 = mul d/dcorrect dcorrect/dcorrect.1
 
 # xent = neg xent.3
+declare intvar d/dxent
+declare intvar dxent/dxent.3
 define d/dxent = 1
 define dxent/dxent.3 = -1
 
 # xent.3 = dot xent.1 xent.2
+declare intvar d/dxent.3
+declare intvar dxent.3/dxent.1 [10]
+declare intvar dxent.3/dxent.2 [10]
 define d/dxent.3 = mul d/dxent dxent/dxent.3
 define dxent.3/dxent.1 = xent.2
 define dxent.3/dxent.2 = xent.1
 
 # xent.2 = one_hot label 10
+declare intvar d/dxent.2 [10]
 define d/dxent.2 = mul d/dxent.3 dxent.3/dxent.2
 
 # xent.1 = log_softmax scores
+declare intvar d/dxent.1 [10]
+declare intvar dxent.1/dscores [10]
 define d/dxent.1 = mul d/dxent.3 dxent.3/dxent.1
 define dxent.1/dscores = softmax scores
 
 # scores = add scores.3 b
-define d/dscores.4.1 = sum d/dxent.1
-define d/dscores.4.2 = mul dxent.1/dscores d/dscores.4.1
-define d/dscores.4 = sub d/dxent.1 d/dscores.4.2
-define d/dscores.5 = broadcast_like 0 scores
-define d/dscores = add d/dscores.4 d/dscores.5
+declare intvar tmp/scores/2
+declare intvar tmp/scores/3 [10]
+declare intvar tmp/scores/1 [10]
+declare intvar tmp/scores/4 [10]
+declare intvar d/dscores [10]
+declare intvar dscores/dscores.3
+declare intvar dscores/db
+define tmp/scores/2 = sum d/dxent.1
+define tmp/scores/3 = mul dxent.1/dscores tmp/scores/2
+define tmp/scores/1 = sub d/dxent.1 tmp/scores/3
+define tmp/scores/4 = broadcast_like 0 scores
+define d/dscores = add tmp/scores/1 tmp/scores/4
 define dscores/dscores.3 = 1
 define dscores/db = 1
 
 # scores.3 = matmul W scores.2
+declare intvar d/dscores.3 [10]
+declare intvar dscores.3/dW [384]
+declare intvar dscores.3/dscores.2 [384, 10]
 define d/dscores.3 = mul d/dscores dscores/dscores.3
 define dscores.3/dW = scores.2
 define dscores.3/dscores.2 = transpose W
 
 # scores.2 = flatten scores.1
+declare intvar d/dscores.2 [384]
 define d/dscores.2 = matmul dscores.3/dscores.2 d/dscores.3
 
 # scores.1 = maxpool2d block 2
+declare intvar d/dscores.1 [24, 4, 4]
 define d/dscores.1 = reshape d/dscores.2 [24, 4, 4]
 
 # block = concat block.1 block.2
+declare intvar d/dblock [24, 8, 8]
 define d/dblock = maxpool2d_grad d/dscores.1 block 2
 
 # block.2 = concat five pool
+declare intvar d/dblock.2 [8, 8, 8]
 define d/dblock.2 = slice d/dblock 16 24
 
 # block.1 = concat one three
+declare intvar d/dblock.1 [16, 8, 8]
 define d/dblock.1 = slice d/dblock 0 16
 
 # pool = relu pool.3
+declare intvar d/dpool [4, 8, 8]
+declare intvar dpool/dpool.3 [4, 8, 8]
 define d/dpool = slice d/dblock.2 4 8
 define dpool/dpool.3 = step pool.3
 
 # pool.3 = add pool.2 c6
+declare intvar d/dpool.3 [4, 8, 8]
+declare intvar dpool.3/dpool.2
+declare intvar dpool.3/dc6
 define d/dpool.3 = mul d/dpool dpool/dpool.3
 define dpool.3/dpool.2 = 1
 define dpool.3/dc6 = 1
 
 # pool.2 = conv2d pool.1 K6 1 0
+declare intvar d/dpool.2 [4, 8, 8]
 define d/dpool.2 = mul d/dpool.3 dpool.3/dpool.2
 
 # pool.1 = maxpool2d h 3 1 1
+declare intvar d/dpool.1 [8, 8, 8]
 define d/dpool.1 = conv2d_image_grad d/dpool.2 K6 pool.1
 
 # five = relu five.3
+declare intvar d/dfive [4, 8, 8]
+declare intvar dfive/dfive.3 [4, 8, 8]
 define d/dfive = slice d/dblock.2 0 4
 define dfive/dfive.3 = step five.3
 
 # five.3 = add five.2 c5
+declare intvar d/dfive.3 [4, 8, 8]
+declare intvar dfive.3/dfive.2
+declare intvar dfive.3/dc5
 define d/dfive.3 = mul d/dfive dfive/dfive.3
 define dfive.3/dfive.2 = 1
 define dfive.3/dc5 = 1
 
 # five.2 = conv2d five.1 K5 1 2
+declare intvar d/dfive.2 [4, 8, 8]
 define d/dfive.2 = mul d/dfive.3 dfive.3/dfive.2
 
 # five.1 = relu five.1.2
+declare intvar d/dfive.1 [4, 8, 8]
+declare intvar dfive.1/dfive.1.2 [4, 8, 8]
 define d/dfive.1 = conv2d_image_grad d/dfive.2 K5 five.1 1 2
 define dfive.1/dfive.1.2 = step five.1.2
 
 # five.1.2 = add five.1.1 c4
+declare intvar d/dfive.1.2 [4, 8, 8]
+declare intvar dfive.1.2/dfive.1.1
+declare intvar dfive.1.2/dc4
 define d/dfive.1.2 = mul d/dfive.1 dfive.1/dfive.1.2
 define dfive.1.2/dfive.1.1 = 1
 define dfive.1.2/dc4 = 1
 
 # five.1.1 = conv2d h K4 1 0
+declare intvar d/dfive.1.1 [4, 8, 8]
 define d/dfive.1.1 = mul d/dfive.1.2 dfive.1.2/dfive.1.1
 
 # three = relu three.3
+declare intvar d/dthree [8, 8, 8]
+declare intvar dthree/dthree.3 [8, 8, 8]
 define d/dthree = slice d/dblock.1 8 16
 define dthree/dthree.3 = step three.3
 
 # three.3 = add three.2 c3
+declare intvar d/dthree.3 [8, 8, 8]
+declare intvar dthree.3/dthree.2
+declare intvar dthree.3/dc3
 define d/dthree.3 = mul d/dthree dthree/dthree.3
 define dthree.3/dthree.2 = 1
 define dthree.3/dc3 = 1
 
 # three.2 = conv2d three.1 K3 1 1
+declare intvar d/dthree.2 [8, 8, 8]
 define d/dthree.2 = mul d/dthree.3 dthree.3/dthree.2
 
 # three.1 = relu three.1.2
+declare intvar d/dthree.1 [8, 8, 8]
+declare intvar dthree.1/dthree.1.2 [8, 8, 8]
 define d/dthree.1 = conv2d_image_grad d/dthree.2 K3 three.1 1 1
 define dthree.1/dthree.1.2 = step three.1.2
 
 # three.1.2 = add three.1.1 c2
+declare intvar d/dthree.1.2 [8, 8, 8]
+declare intvar dthree.1.2/dthree.1.1
+declare intvar dthree.1.2/dc2
 define d/dthree.1.2 = mul d/dthree.1 dthree.1/dthree.1.2
 define dthree.1.2/dthree.1.1 = 1
 define dthree.1.2/dc2 = 1
 
 # three.1.1 = conv2d h K2 1 0
+declare intvar d/dthree.1.1 [8, 8, 8]
 define d/dthree.1.1 = mul d/dthree.1.2 dthree.1.2/dthree.1.1
 
 # one = relu one.2
+declare intvar d/done [8, 8, 8]
+declare intvar done/done.2 [8, 8, 8]
 define d/done = slice d/dblock.1 0 8
 define done/done.2 = step one.2
 
 # one.2 = add one.1 c1
+declare intvar d/done.2 [8, 8, 8]
+declare intvar done.2/done.1
+declare intvar done.2/dc1
 define d/done.2 = mul d/done done/done.2
 define done.2/done.1 = 1
 define done.2/dc1 = 1
 
 # one.1 = conv2d h K1 1 0
+declare intvar d/done.1 [8, 8, 8]
 define d/done.1 = mul d/done.2 done.2/done.1
 
 # h = relu h.3
-define d/dh.4 = conv2d_image_grad d/done.1 K1 h
-define d/dh.5 = conv2d_image_grad d/dthree.1.1 K2 h
-define d/dh.6 = conv2d_image_grad d/dfive.1.1 K4 h
-define d/dh.7 = maxpool2d_grad d/dpool.1 h 3 1 1
-define d/dh.8 = add d/dh.4 d/dh.5
-define d/dh.9 = add d/dh.8 d/dh.6
-define d/dh = add d/dh.9 d/dh.7
+declare intvar tmp/h/1 [8, 8, 8]
+declare intvar tmp/h/2 [8, 8, 8]
+declare intvar tmp/h/3 [8, 8, 8]
+declare intvar tmp/h/4 [8, 8, 8]
+declare intvar tmp/h/5 [8, 8, 8]
+declare intvar tmp/h/6 [8, 8, 8]
+declare intvar d/dh [8, 8, 8]
+declare intvar dh/dh.3 [8, 8, 8]
+define tmp/h/1 = conv2d_image_grad d/done.1 K1 h
+define tmp/h/2 = conv2d_image_grad d/dthree.1.1 K2 h
+define tmp/h/3 = conv2d_image_grad d/dfive.1.1 K4 h
+define tmp/h/4 = maxpool2d_grad d/dpool.1 h 3 1 1
+define tmp/h/5 = add tmp/h/1 tmp/h/2
+define tmp/h/6 = add tmp/h/5 tmp/h/3
+define d/dh = add tmp/h/6 tmp/h/4
 define dh/dh.3 = step h.3
 
 # h.3 = add h.2 c0
+declare intvar d/dh.3 [8, 8, 8]
+declare intvar dh.3/dh.2
+declare intvar dh.3/dc0
 define d/dh.3 = mul d/dh dh/dh.3
 define dh.3/dh.2 = 1
 define dh.3/dc0 = 1
 
 # h.2 = conv2d h.1 K0 1 1
+declare intvar d/dh.2 [8, 8, 8]
 define d/dh.2 = mul d/dh.3 dh.3/dh.2
 
 # h.1 = reshape x [1, 8, 8]
+declare intvar d/dh.1 [1, 8, 8]
 define d/dh.1 = conv2d_image_grad d/dh.2 K0 h.1 1 1
 
 # weight b
+declare output d/db [10]
 define d/db = mul d/dscores dscores/db
 
 # weight W
+declare output d/dW [10, 384]
 define d/dW = outer d/dscores.3 dscores.3/dW
 
 # weight c6
-define d/dc6.1 = mul d/dpool.3 dpool.3/dc6
-define d/dc6 = sum_like d/dc6.1 c6
+declare intvar tmp/c6/1 [4, 8, 8]
+declare output d/dc6 [4, 1, 1]
+define tmp/c6/1 = mul d/dpool.3 dpool.3/dc6
+define d/dc6 = sum_like tmp/c6/1 c6
 
 # weight K6
+declare output d/dK6 [4, 8, 1, 1]
 define d/dK6 = conv2d_kernel_grad d/dpool.2 pool.1 K6
 
 # weight c5
-define d/dc5.1 = mul d/dfive.3 dfive.3/dc5
-define d/dc5 = sum_like d/dc5.1 c5
+declare intvar tmp/c5/1 [4, 8, 8]
+declare output d/dc5 [4, 1, 1]
+define tmp/c5/1 = mul d/dfive.3 dfive.3/dc5
+define d/dc5 = sum_like tmp/c5/1 c5
 
 # weight K5
+declare output d/dK5 [4, 4, 5, 5]
 define d/dK5 = conv2d_kernel_grad d/dfive.2 five.1 K5 1 2
 
 # weight c4
-define d/dc4.1 = mul d/dfive.1.2 dfive.1.2/dc4
-define d/dc4 = sum_like d/dc4.1 c4
+declare intvar tmp/c4/1 [4, 8, 8]
+declare output d/dc4 [4, 1, 1]
+define tmp/c4/1 = mul d/dfive.1.2 dfive.1.2/dc4
+define d/dc4 = sum_like tmp/c4/1 c4
 
 # weight K4
+declare output d/dK4 [4, 8, 1, 1]
 define d/dK4 = conv2d_kernel_grad d/dfive.1.1 h K4
 
 # weight c3
-define d/dc3.1 = mul d/dthree.3 dthree.3/dc3
-define d/dc3 = sum_like d/dc3.1 c3
+declare intvar tmp/c3/1 [8, 8, 8]
+declare output d/dc3 [8, 1, 1]
+define tmp/c3/1 = mul d/dthree.3 dthree.3/dc3
+define d/dc3 = sum_like tmp/c3/1 c3
 
 # weight K3
+declare output d/dK3 [8, 8, 3, 3]
 define d/dK3 = conv2d_kernel_grad d/dthree.2 three.1 K3 1 1
 
 # weight c2
-define d/dc2.1 = mul d/dthree.1.2 dthree.1.2/dc2
-define d/dc2 = sum_like d/dc2.1 c2
+declare intvar tmp/c2/1 [8, 8, 8]
+declare output d/dc2 [8, 1, 1]
+define tmp/c2/1 = mul d/dthree.1.2 dthree.1.2/dc2
+define d/dc2 = sum_like tmp/c2/1 c2
 
 # weight K2
+declare output d/dK2 [8, 8, 1, 1]
 define d/dK2 = conv2d_kernel_grad d/dthree.1.1 h K2
 
 # weight c1
-define d/dc1.1 = mul d/done.2 done.2/dc1
-define d/dc1 = sum_like d/dc1.1 c1
+declare intvar tmp/c1/1 [8, 8, 8]
+declare output d/dc1 [8, 1, 1]
+define tmp/c1/1 = mul d/done.2 done.2/dc1
+define d/dc1 = sum_like tmp/c1/1 c1
 
 # weight K1
+declare output d/dK1 [8, 8, 1, 1]
 define d/dK1 = conv2d_kernel_grad d/done.1 h K1
 
 # weight c0
-define d/dc0.1 = mul d/dh.3 dh.3/dc0
-define d/dc0 = sum_like d/dc0.1 c0
+declare intvar tmp/c0/1 [8, 8, 8]
+declare output d/dc0 [8, 1, 1]
+define tmp/c0/1 = mul d/dh.3 dh.3/dc0
+define d/dc0 = sum_like tmp/c0/1 c0
 
 # weight K0
+declare output d/dK0 [8, 1, 3, 3]
 define d/dK0 = conv2d_kernel_grad d/dh.2 h.1 K0 1 1
 
 # exp_output label
-define d/dlabel.1 = broadcast_like 0 label
-define d/dlabel.2 = mul d/dcorrect dcorrect/dlabel
-define d/dlabel = add d/dlabel.1 d/dlabel.2
+declare intvar tmp/label/1
+declare intvar tmp/label/2
+declare intvar d/dlabel
+define tmp/label/1 = broadcast_like 0 label
+define tmp/label/2 = mul d/dcorrect dcorrect/dlabel
+define d/dlabel = add tmp/label/1 tmp/label/2
 
 # input x
+declare intvar d/dx [8, 8]
 define d/dx = reshape d/dh.1 [8, 8]

@@ -6,9 +6,6 @@ declare intvar t
 declare intvar o
 declare intvar err
 declare loss sq
-declare intvar d/derr
-declare output d/db
-declare output d/dw [3]
 
 # forward: the shape program
 define t = dot w x
@@ -16,12 +13,15 @@ define o = add t b
 define err = sub o y
 define sq = mul err err
 
-# backward: adjoints d/dv and local partials dv/dm
+# backward: adjoints d/dv, local partials dv/dm, temporaries tmp/v/k
 # err = sub o y
-define d/derr = add err err
+declare intvar d/derr
+define d/derr = mul 2 err
 
 # weight b
+declare output d/db
 define d/db = d/derr
 
 # weight w
+declare output d/dw [3]
 define d/dw = mul d/derr x

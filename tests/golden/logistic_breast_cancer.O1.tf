@@ -10,13 +10,6 @@ declare intvar yz
 declare loss xent
 declare intvar ww
 declare loss penalty
-declare intvar d/dz.2
-declare intvar d/dz
-declare output d/db
-declare intvar d/dw.1 [30]
-declare intvar d/dw.2 [30]
-declare intvar d/dw.4 [30]
-declare output d/dw [30]
 
 # forward: the shape program
 define t = dot w x
@@ -28,16 +21,23 @@ define xent = sub sp yz
 define ww = dot w w
 define penalty = mul ww 0.001098901098901099
 
-# backward: adjoints d/dv and local partials dv/dm
+# backward: adjoints d/dv, local partials dv/dm, temporaries tmp/v/k
 # z = add t b
-define d/dz.2 = neg y
-define d/dz = add p d/dz.2
+declare intvar tmp/z/2
+declare intvar d/dz
+define tmp/z/2 = neg y
+define d/dz = add p tmp/z/2
 
 # weight b
+declare output d/db
 define d/db = d/dz
 
 # weight w
-define d/dw.1 = mul d/dz x
-define d/dw.2 = mul 0.001098901098901099 w
-define d/dw.4 = add d/dw.1 d/dw.2
-define d/dw = add d/dw.4 d/dw.2
+declare intvar tmp/w/1 [30]
+declare intvar tmp/w/2 [30]
+declare intvar tmp/w/4 [30]
+declare output d/dw [30]
+define tmp/w/1 = mul d/dz x
+define tmp/w/2 = mul 0.001098901098901099 w
+define tmp/w/4 = add tmp/w/1 tmp/w/2
+define d/dw = add tmp/w/4 tmp/w/2

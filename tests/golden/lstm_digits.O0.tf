@@ -200,554 +200,6 @@ declare intvar xent.1 [10]
 declare intvar xent.2 [10]
 declare intvar xent.3
 declare intvar correct.1
-declare intvar d/dcorrect
-declare intvar dcorrect/dcorrect.1
-declare intvar dcorrect/dlabel
-declare intvar d/dcorrect.1
-declare intvar d/dxent
-declare intvar dxent/dxent.3
-declare intvar d/dxent.3
-declare intvar dxent.3/dxent.1 [10]
-declare intvar dxent.3/dxent.2 [10]
-declare intvar d/dxent.2 [10]
-declare intvar d/dxent.1 [10]
-declare intvar dxent.1/dscores [10]
-declare intvar d/dscores.3.1
-declare intvar d/dscores.3.2 [10]
-declare intvar d/dscores.3 [10]
-declare intvar d/dscores.4 [10]
-declare intvar d/dscores [10]
-declare intvar dscores/dscores.2
-declare intvar dscores/dc
-declare intvar d/dscores.2 [10]
-declare intvar dscores.2/dV [32]
-declare intvar dscores.2/dscores.1 [32, 10]
-declare intvar d/dscores.1 [32]
-declare intvar d/ds.8 [1, 32]
-declare intvar d/ds [2, 32]
-declare intvar ds/ds.7
-declare intvar d/ds.7 [2, 32]
-declare intvar d/ds.7.7 [1, 32]
-declare intvar d/ds.7.6 [1, 32]
-declare intvar d/ds.7.5 [32]
-declare intvar ds.7.5/ds.7.3 [32]
-declare intvar ds.7.5/ds.7.4 [32]
-declare intvar d/ds.7.4 [32]
-declare intvar ds.7.4/ds.7.c [32]
-declare intvar d/ds.7.3 [32]
-declare intvar ds.7.3/ds.7.2 [32]
-declare intvar d/ds.7.2 [32]
-declare intvar d/ds.7.c.10 [32]
-declare intvar d/ds.7.c.11 [32]
-declare intvar d/ds.7.c [32]
-declare intvar ds.7.c/ds.7.c.4
-declare intvar ds.7.c/ds.7.c.9
-declare intvar d/ds.7.c.9 [32]
-declare intvar ds.7.c.9/ds.7.c.6 [32]
-declare intvar ds.7.c.9/ds.7.c.8 [32]
-declare intvar d/ds.7.c.8 [32]
-declare intvar ds.7.c.8/ds.7.c.7 [32]
-declare intvar d/ds.7.c.7 [32]
-declare intvar d/ds.7.c.6 [32]
-declare intvar ds.7.c.6/ds.7.c.5 [32]
-declare intvar d/ds.7.c.5 [32]
-declare intvar d/ds.7.c.4 [32]
-declare intvar ds.7.c.4/ds.7.c.2 [32]
-declare intvar ds.7.c.4/ds.7.c.3 [32]
-declare intvar d/ds.7.c.3 [32]
-declare intvar d/ds.7.c.2 [32]
-declare intvar ds.7.c.2/ds.7.c.1 [32]
-declare intvar d/ds.7.c.1 [32]
-declare intvar d/ds.7.z.5 [128]
-declare intvar d/ds.7.z.6 [128]
-declare intvar d/ds.7.z.7 [128]
-declare intvar d/ds.7.z.8 [128]
-declare intvar d/ds.7.z.9 [128]
-declare intvar d/ds.7.z.10 [128]
-declare intvar d/ds.7.z [128]
-declare intvar ds.7.z/ds.7.z.4
-declare intvar ds.7.z/db
-declare intvar d/ds.7.z.4 [128]
-declare intvar ds.7.z.4/ds.7.z.1
-declare intvar ds.7.z.4/ds.7.z.3
-declare intvar d/ds.7.z.3 [128]
-declare intvar ds.7.z.3/dU [32]
-declare intvar ds.7.z.3/ds.7.z.2 [32, 128]
-declare intvar d/ds.7.z.2 [32]
-declare intvar d/ds.7.z.1 [128]
-declare intvar ds.7.z.1/dW [8]
-declare intvar ds.7.z.1/ds.7.1 [8, 128]
-declare intvar d/ds.7.1 [8]
-declare intvar d/ds.6.8.1 [1, 32]
-declare intvar d/ds.6.8 [2, 32]
-declare intvar d/ds.6.9.1 [1, 32]
-declare intvar d/ds.6.9 [2, 32]
-declare intvar d/ds.6 [2, 32]
-declare intvar d/ds.6.7 [1, 32]
-declare intvar d/ds.6.6 [1, 32]
-declare intvar d/ds.6.5 [32]
-declare intvar ds.6.5/ds.6.3 [32]
-declare intvar ds.6.5/ds.6.4 [32]
-declare intvar d/ds.6.4 [32]
-declare intvar ds.6.4/ds.6.c [32]
-declare intvar d/ds.6.3 [32]
-declare intvar ds.6.3/ds.6.2 [32]
-declare intvar d/ds.6.2 [32]
-declare intvar d/ds.6.c.10 [32]
-declare intvar d/ds.6.c.11 [32]
-declare intvar d/ds.6.c [32]
-declare intvar ds.6.c/ds.6.c.4
-declare intvar ds.6.c/ds.6.c.9
-declare intvar d/ds.6.c.9 [32]
-declare intvar ds.6.c.9/ds.6.c.6 [32]
-declare intvar ds.6.c.9/ds.6.c.8 [32]
-declare intvar d/ds.6.c.8 [32]
-declare intvar ds.6.c.8/ds.6.c.7 [32]
-declare intvar d/ds.6.c.7 [32]
-declare intvar d/ds.6.c.6 [32]
-declare intvar ds.6.c.6/ds.6.c.5 [32]
-declare intvar d/ds.6.c.5 [32]
-declare intvar d/ds.6.c.4 [32]
-declare intvar ds.6.c.4/ds.6.c.2 [32]
-declare intvar ds.6.c.4/ds.6.c.3 [32]
-declare intvar d/ds.6.c.3 [32]
-declare intvar d/ds.6.c.2 [32]
-declare intvar ds.6.c.2/ds.6.c.1 [32]
-declare intvar d/ds.6.c.1 [32]
-declare intvar d/ds.6.z.5 [128]
-declare intvar d/ds.6.z.6 [128]
-declare intvar d/ds.6.z.7 [128]
-declare intvar d/ds.6.z.8 [128]
-declare intvar d/ds.6.z.9 [128]
-declare intvar d/ds.6.z.10 [128]
-declare intvar d/ds.6.z [128]
-declare intvar ds.6.z/ds.6.z.4
-declare intvar ds.6.z/db
-declare intvar d/ds.6.z.4 [128]
-declare intvar ds.6.z.4/ds.6.z.1
-declare intvar ds.6.z.4/ds.6.z.3
-declare intvar d/ds.6.z.3 [128]
-declare intvar ds.6.z.3/dU [32]
-declare intvar ds.6.z.3/ds.6.z.2 [32, 128]
-declare intvar d/ds.6.z.2 [32]
-declare intvar d/ds.6.z.1 [128]
-declare intvar ds.6.z.1/dW [8]
-declare intvar ds.6.z.1/ds.6.1 [8, 128]
-declare intvar d/ds.6.1 [8]
-declare intvar d/ds.5.8.1 [1, 32]
-declare intvar d/ds.5.8 [2, 32]
-declare intvar d/ds.5.9.1 [1, 32]
-declare intvar d/ds.5.9 [2, 32]
-declare intvar d/ds.5 [2, 32]
-declare intvar d/ds.5.7 [1, 32]
-declare intvar d/ds.5.6 [1, 32]
-declare intvar d/ds.5.5 [32]
-declare intvar ds.5.5/ds.5.3 [32]
-declare intvar ds.5.5/ds.5.4 [32]
-declare intvar d/ds.5.4 [32]
-declare intvar ds.5.4/ds.5.c [32]
-declare intvar d/ds.5.3 [32]
-declare intvar ds.5.3/ds.5.2 [32]
-declare intvar d/ds.5.2 [32]
-declare intvar d/ds.5.c.10 [32]
-declare intvar d/ds.5.c.11 [32]
-declare intvar d/ds.5.c [32]
-declare intvar ds.5.c/ds.5.c.4
-declare intvar ds.5.c/ds.5.c.9
-declare intvar d/ds.5.c.9 [32]
-declare intvar ds.5.c.9/ds.5.c.6 [32]
-declare intvar ds.5.c.9/ds.5.c.8 [32]
-declare intvar d/ds.5.c.8 [32]
-declare intvar ds.5.c.8/ds.5.c.7 [32]
-declare intvar d/ds.5.c.7 [32]
-declare intvar d/ds.5.c.6 [32]
-declare intvar ds.5.c.6/ds.5.c.5 [32]
-declare intvar d/ds.5.c.5 [32]
-declare intvar d/ds.5.c.4 [32]
-declare intvar ds.5.c.4/ds.5.c.2 [32]
-declare intvar ds.5.c.4/ds.5.c.3 [32]
-declare intvar d/ds.5.c.3 [32]
-declare intvar d/ds.5.c.2 [32]
-declare intvar ds.5.c.2/ds.5.c.1 [32]
-declare intvar d/ds.5.c.1 [32]
-declare intvar d/ds.5.z.5 [128]
-declare intvar d/ds.5.z.6 [128]
-declare intvar d/ds.5.z.7 [128]
-declare intvar d/ds.5.z.8 [128]
-declare intvar d/ds.5.z.9 [128]
-declare intvar d/ds.5.z.10 [128]
-declare intvar d/ds.5.z [128]
-declare intvar ds.5.z/ds.5.z.4
-declare intvar ds.5.z/db
-declare intvar d/ds.5.z.4 [128]
-declare intvar ds.5.z.4/ds.5.z.1
-declare intvar ds.5.z.4/ds.5.z.3
-declare intvar d/ds.5.z.3 [128]
-declare intvar ds.5.z.3/dU [32]
-declare intvar ds.5.z.3/ds.5.z.2 [32, 128]
-declare intvar d/ds.5.z.2 [32]
-declare intvar d/ds.5.z.1 [128]
-declare intvar ds.5.z.1/dW [8]
-declare intvar ds.5.z.1/ds.5.1 [8, 128]
-declare intvar d/ds.5.1 [8]
-declare intvar d/ds.4.8.1 [1, 32]
-declare intvar d/ds.4.8 [2, 32]
-declare intvar d/ds.4.9.1 [1, 32]
-declare intvar d/ds.4.9 [2, 32]
-declare intvar d/ds.4 [2, 32]
-declare intvar d/ds.4.7 [1, 32]
-declare intvar d/ds.4.6 [1, 32]
-declare intvar d/ds.4.5 [32]
-declare intvar ds.4.5/ds.4.3 [32]
-declare intvar ds.4.5/ds.4.4 [32]
-declare intvar d/ds.4.4 [32]
-declare intvar ds.4.4/ds.4.c [32]
-declare intvar d/ds.4.3 [32]
-declare intvar ds.4.3/ds.4.2 [32]
-declare intvar d/ds.4.2 [32]
-declare intvar d/ds.4.c.10 [32]
-declare intvar d/ds.4.c.11 [32]
-declare intvar d/ds.4.c [32]
-declare intvar ds.4.c/ds.4.c.4
-declare intvar ds.4.c/ds.4.c.9
-declare intvar d/ds.4.c.9 [32]
-declare intvar ds.4.c.9/ds.4.c.6 [32]
-declare intvar ds.4.c.9/ds.4.c.8 [32]
-declare intvar d/ds.4.c.8 [32]
-declare intvar ds.4.c.8/ds.4.c.7 [32]
-declare intvar d/ds.4.c.7 [32]
-declare intvar d/ds.4.c.6 [32]
-declare intvar ds.4.c.6/ds.4.c.5 [32]
-declare intvar d/ds.4.c.5 [32]
-declare intvar d/ds.4.c.4 [32]
-declare intvar ds.4.c.4/ds.4.c.2 [32]
-declare intvar ds.4.c.4/ds.4.c.3 [32]
-declare intvar d/ds.4.c.3 [32]
-declare intvar d/ds.4.c.2 [32]
-declare intvar ds.4.c.2/ds.4.c.1 [32]
-declare intvar d/ds.4.c.1 [32]
-declare intvar d/ds.4.z.5 [128]
-declare intvar d/ds.4.z.6 [128]
-declare intvar d/ds.4.z.7 [128]
-declare intvar d/ds.4.z.8 [128]
-declare intvar d/ds.4.z.9 [128]
-declare intvar d/ds.4.z.10 [128]
-declare intvar d/ds.4.z [128]
-declare intvar ds.4.z/ds.4.z.4
-declare intvar ds.4.z/db
-declare intvar d/ds.4.z.4 [128]
-declare intvar ds.4.z.4/ds.4.z.1
-declare intvar ds.4.z.4/ds.4.z.3
-declare intvar d/ds.4.z.3 [128]
-declare intvar ds.4.z.3/dU [32]
-declare intvar ds.4.z.3/ds.4.z.2 [32, 128]
-declare intvar d/ds.4.z.2 [32]
-declare intvar d/ds.4.z.1 [128]
-declare intvar ds.4.z.1/dW [8]
-declare intvar ds.4.z.1/ds.4.1 [8, 128]
-declare intvar d/ds.4.1 [8]
-declare intvar d/ds.3.8.1 [1, 32]
-declare intvar d/ds.3.8 [2, 32]
-declare intvar d/ds.3.9.1 [1, 32]
-declare intvar d/ds.3.9 [2, 32]
-declare intvar d/ds.3 [2, 32]
-declare intvar d/ds.3.7 [1, 32]
-declare intvar d/ds.3.6 [1, 32]
-declare intvar d/ds.3.5 [32]
-declare intvar ds.3.5/ds.3.3 [32]
-declare intvar ds.3.5/ds.3.4 [32]
-declare intvar d/ds.3.4 [32]
-declare intvar ds.3.4/ds.3.c [32]
-declare intvar d/ds.3.3 [32]
-declare intvar ds.3.3/ds.3.2 [32]
-declare intvar d/ds.3.2 [32]
-declare intvar d/ds.3.c.10 [32]
-declare intvar d/ds.3.c.11 [32]
-declare intvar d/ds.3.c [32]
-declare intvar ds.3.c/ds.3.c.4
-declare intvar ds.3.c/ds.3.c.9
-declare intvar d/ds.3.c.9 [32]
-declare intvar ds.3.c.9/ds.3.c.6 [32]
-declare intvar ds.3.c.9/ds.3.c.8 [32]
-declare intvar d/ds.3.c.8 [32]
-declare intvar ds.3.c.8/ds.3.c.7 [32]
-declare intvar d/ds.3.c.7 [32]
-declare intvar d/ds.3.c.6 [32]
-declare intvar ds.3.c.6/ds.3.c.5 [32]
-declare intvar d/ds.3.c.5 [32]
-declare intvar d/ds.3.c.4 [32]
-declare intvar ds.3.c.4/ds.3.c.2 [32]
-declare intvar ds.3.c.4/ds.3.c.3 [32]
-declare intvar d/ds.3.c.3 [32]
-declare intvar d/ds.3.c.2 [32]
-declare intvar ds.3.c.2/ds.3.c.1 [32]
-declare intvar d/ds.3.c.1 [32]
-declare intvar d/ds.3.z.5 [128]
-declare intvar d/ds.3.z.6 [128]
-declare intvar d/ds.3.z.7 [128]
-declare intvar d/ds.3.z.8 [128]
-declare intvar d/ds.3.z.9 [128]
-declare intvar d/ds.3.z.10 [128]
-declare intvar d/ds.3.z [128]
-declare intvar ds.3.z/ds.3.z.4
-declare intvar ds.3.z/db
-declare intvar d/ds.3.z.4 [128]
-declare intvar ds.3.z.4/ds.3.z.1
-declare intvar ds.3.z.4/ds.3.z.3
-declare intvar d/ds.3.z.3 [128]
-declare intvar ds.3.z.3/dU [32]
-declare intvar ds.3.z.3/ds.3.z.2 [32, 128]
-declare intvar d/ds.3.z.2 [32]
-declare intvar d/ds.3.z.1 [128]
-declare intvar ds.3.z.1/dW [8]
-declare intvar ds.3.z.1/ds.3.1 [8, 128]
-declare intvar d/ds.3.1 [8]
-declare intvar d/ds.2.8.1 [1, 32]
-declare intvar d/ds.2.8 [2, 32]
-declare intvar d/ds.2.9.1 [1, 32]
-declare intvar d/ds.2.9 [2, 32]
-declare intvar d/ds.2 [2, 32]
-declare intvar d/ds.2.7 [1, 32]
-declare intvar d/ds.2.6 [1, 32]
-declare intvar d/ds.2.5 [32]
-declare intvar ds.2.5/ds.2.3 [32]
-declare intvar ds.2.5/ds.2.4 [32]
-declare intvar d/ds.2.4 [32]
-declare intvar ds.2.4/ds.2.c [32]
-declare intvar d/ds.2.3 [32]
-declare intvar ds.2.3/ds.2.2 [32]
-declare intvar d/ds.2.2 [32]
-declare intvar d/ds.2.c.10 [32]
-declare intvar d/ds.2.c.11 [32]
-declare intvar d/ds.2.c [32]
-declare intvar ds.2.c/ds.2.c.4
-declare intvar ds.2.c/ds.2.c.9
-declare intvar d/ds.2.c.9 [32]
-declare intvar ds.2.c.9/ds.2.c.6 [32]
-declare intvar ds.2.c.9/ds.2.c.8 [32]
-declare intvar d/ds.2.c.8 [32]
-declare intvar ds.2.c.8/ds.2.c.7 [32]
-declare intvar d/ds.2.c.7 [32]
-declare intvar d/ds.2.c.6 [32]
-declare intvar ds.2.c.6/ds.2.c.5 [32]
-declare intvar d/ds.2.c.5 [32]
-declare intvar d/ds.2.c.4 [32]
-declare intvar ds.2.c.4/ds.2.c.2 [32]
-declare intvar ds.2.c.4/ds.2.c.3 [32]
-declare intvar d/ds.2.c.3 [32]
-declare intvar d/ds.2.c.2 [32]
-declare intvar ds.2.c.2/ds.2.c.1 [32]
-declare intvar d/ds.2.c.1 [32]
-declare intvar d/ds.2.z.5 [128]
-declare intvar d/ds.2.z.6 [128]
-declare intvar d/ds.2.z.7 [128]
-declare intvar d/ds.2.z.8 [128]
-declare intvar d/ds.2.z.9 [128]
-declare intvar d/ds.2.z.10 [128]
-declare intvar d/ds.2.z [128]
-declare intvar ds.2.z/ds.2.z.4
-declare intvar ds.2.z/db
-declare intvar d/ds.2.z.4 [128]
-declare intvar ds.2.z.4/ds.2.z.1
-declare intvar ds.2.z.4/ds.2.z.3
-declare intvar d/ds.2.z.3 [128]
-declare intvar ds.2.z.3/dU [32]
-declare intvar ds.2.z.3/ds.2.z.2 [32, 128]
-declare intvar d/ds.2.z.2 [32]
-declare intvar d/ds.2.z.1 [128]
-declare intvar ds.2.z.1/dW [8]
-declare intvar ds.2.z.1/ds.2.1 [8, 128]
-declare intvar d/ds.2.1 [8]
-declare intvar d/ds.1.8.1 [1, 32]
-declare intvar d/ds.1.8 [2, 32]
-declare intvar d/ds.1.9.1 [1, 32]
-declare intvar d/ds.1.9 [2, 32]
-declare intvar d/ds.1 [2, 32]
-declare intvar d/ds.1.7 [1, 32]
-declare intvar d/ds.1.6 [1, 32]
-declare intvar d/ds.1.5 [32]
-declare intvar ds.1.5/ds.1.3 [32]
-declare intvar ds.1.5/ds.1.4 [32]
-declare intvar d/ds.1.4 [32]
-declare intvar ds.1.4/ds.1.c [32]
-declare intvar d/ds.1.3 [32]
-declare intvar ds.1.3/ds.1.2 [32]
-declare intvar d/ds.1.2 [32]
-declare intvar d/ds.1.c.10 [32]
-declare intvar d/ds.1.c.11 [32]
-declare intvar d/ds.1.c [32]
-declare intvar ds.1.c/ds.1.c.4
-declare intvar ds.1.c/ds.1.c.9
-declare intvar d/ds.1.c.9 [32]
-declare intvar ds.1.c.9/ds.1.c.6 [32]
-declare intvar ds.1.c.9/ds.1.c.8 [32]
-declare intvar d/ds.1.c.8 [32]
-declare intvar ds.1.c.8/ds.1.c.7 [32]
-declare intvar d/ds.1.c.7 [32]
-declare intvar d/ds.1.c.6 [32]
-declare intvar ds.1.c.6/ds.1.c.5 [32]
-declare intvar d/ds.1.c.5 [32]
-declare intvar d/ds.1.c.4 [32]
-declare intvar ds.1.c.4/ds.1.c.2 [32]
-declare intvar ds.1.c.4/ds.1.c.3 [32]
-declare intvar d/ds.1.c.3 [32]
-declare intvar d/ds.1.c.2 [32]
-declare intvar ds.1.c.2/ds.1.c.1 [32]
-declare intvar d/ds.1.c.1 [32]
-declare intvar d/ds.1.z.5 [128]
-declare intvar d/ds.1.z.6 [128]
-declare intvar d/ds.1.z.7 [128]
-declare intvar d/ds.1.z.8 [128]
-declare intvar d/ds.1.z.9 [128]
-declare intvar d/ds.1.z.10 [128]
-declare intvar d/ds.1.z [128]
-declare intvar ds.1.z/ds.1.z.4
-declare intvar ds.1.z/db
-declare intvar d/ds.1.z.4 [128]
-declare intvar ds.1.z.4/ds.1.z.1
-declare intvar ds.1.z.4/ds.1.z.3
-declare intvar d/ds.1.z.3 [128]
-declare intvar ds.1.z.3/dU [32]
-declare intvar ds.1.z.3/ds.1.z.2 [32, 128]
-declare intvar d/ds.1.z.2 [32]
-declare intvar d/ds.1.z.1 [128]
-declare intvar ds.1.z.1/dW [8]
-declare intvar ds.1.z.1/ds.1.1 [8, 128]
-declare intvar d/ds.1.1 [8]
-declare intvar d/ds.0.8.1 [1, 32]
-declare intvar d/ds.0.8 [2, 32]
-declare intvar d/ds.0.9.1 [1, 32]
-declare intvar d/ds.0.9 [2, 32]
-declare intvar d/ds.0 [2, 32]
-declare intvar d/ds.0.7 [1, 32]
-declare intvar d/ds.0.6 [1, 32]
-declare intvar d/ds.0.5 [32]
-declare intvar ds.0.5/ds.0.3 [32]
-declare intvar ds.0.5/ds.0.4 [32]
-declare intvar d/ds.0.4 [32]
-declare intvar ds.0.4/ds.0.c [32]
-declare intvar d/ds.0.3 [32]
-declare intvar ds.0.3/ds.0.2 [32]
-declare intvar d/ds.0.2 [32]
-declare intvar d/ds.0.c.10 [32]
-declare intvar d/ds.0.c.11 [32]
-declare intvar d/ds.0.c [32]
-declare intvar ds.0.c/ds.0.c.4
-declare intvar ds.0.c/ds.0.c.9
-declare intvar d/ds.0.c.9 [32]
-declare intvar ds.0.c.9/ds.0.c.6 [32]
-declare intvar ds.0.c.9/ds.0.c.8 [32]
-declare intvar d/ds.0.c.8 [32]
-declare intvar ds.0.c.8/ds.0.c.7 [32]
-declare intvar d/ds.0.c.7 [32]
-declare intvar d/ds.0.c.6 [32]
-declare intvar ds.0.c.6/ds.0.c.5 [32]
-declare intvar d/ds.0.c.5 [32]
-declare intvar d/ds.0.c.4 [32]
-declare intvar ds.0.c.4/ds.0.c.2 [32]
-declare intvar ds.0.c.4/ds.0.c.3 [32]
-declare intvar d/ds.0.c.3 [32]
-declare intvar d/ds.0.c.2 [32]
-declare intvar ds.0.c.2/ds.0.c.1 [32]
-declare intvar d/ds.0.c.1 [32]
-declare intvar d/ds.0.z.5 [128]
-declare intvar d/ds.0.z.6 [128]
-declare intvar d/ds.0.z.7 [128]
-declare intvar d/ds.0.z.8 [128]
-declare intvar d/ds.0.z.9 [128]
-declare intvar d/ds.0.z.10 [128]
-declare intvar d/ds.0.z [128]
-declare intvar ds.0.z/ds.0.z.4
-declare intvar ds.0.z/db
-declare intvar d/ds.0.z.4 [128]
-declare intvar ds.0.z.4/ds.0.z.1
-declare intvar ds.0.z.4/ds.0.z.3
-declare intvar d/ds.0.z.3 [128]
-declare intvar ds.0.z.3/dU [32]
-declare intvar ds.0.z.3/ds.0.z.2 [32, 128]
-declare intvar d/ds.0.z.2 [32]
-declare intvar d/ds.0.z.1 [128]
-declare intvar ds.0.z.1/dW [8]
-declare intvar ds.0.z.1/ds.0.1 [8, 128]
-declare intvar d/ds.0.1 [8]
-declare output d/dc [10]
-declare output d/dV [10, 32]
-declare intvar d/ds0.1.1 [1, 32]
-declare intvar d/ds0.1 [2, 32]
-declare intvar d/ds0.2.1 [1, 32]
-declare intvar d/ds0.2 [2, 32]
-declare output d/ds0 [2, 32]
-declare intvar d/db.1 [128]
-declare intvar d/db.2 [128]
-declare intvar d/db.3 [128]
-declare intvar d/db.4 [128]
-declare intvar d/db.5 [128]
-declare intvar d/db.6 [128]
-declare intvar d/db.7 [128]
-declare intvar d/db.8 [128]
-declare intvar d/db.9 [128]
-declare intvar d/db.10 [128]
-declare intvar d/db.11 [128]
-declare intvar d/db.12 [128]
-declare intvar d/db.13 [128]
-declare intvar d/db.14 [128]
-declare output d/db [128]
-declare intvar d/dU.1 [128, 32]
-declare intvar d/dU.2 [128, 32]
-declare intvar d/dU.3 [128, 32]
-declare intvar d/dU.4 [128, 32]
-declare intvar d/dU.5 [128, 32]
-declare intvar d/dU.6 [128, 32]
-declare intvar d/dU.7 [128, 32]
-declare intvar d/dU.8 [128, 32]
-declare intvar d/dU.9 [128, 32]
-declare intvar d/dU.10 [128, 32]
-declare intvar d/dU.11 [128, 32]
-declare intvar d/dU.12 [128, 32]
-declare intvar d/dU.13 [128, 32]
-declare intvar d/dU.14 [128, 32]
-declare output d/dU [128, 32]
-declare intvar d/dW.1 [128, 8]
-declare intvar d/dW.2 [128, 8]
-declare intvar d/dW.3 [128, 8]
-declare intvar d/dW.4 [128, 8]
-declare intvar d/dW.5 [128, 8]
-declare intvar d/dW.6 [128, 8]
-declare intvar d/dW.7 [128, 8]
-declare intvar d/dW.8 [128, 8]
-declare intvar d/dW.9 [128, 8]
-declare intvar d/dW.10 [128, 8]
-declare intvar d/dW.11 [128, 8]
-declare intvar d/dW.12 [128, 8]
-declare intvar d/dW.13 [128, 8]
-declare intvar d/dW.14 [128, 8]
-declare output d/dW [128, 8]
-declare intvar d/dlabel.1
-declare intvar d/dlabel.2
-declare intvar d/dlabel
-declare intvar d/dx.1.1 [1, 8]
-declare intvar d/dx.1 [8, 8]
-declare intvar d/dx.2.1 [1, 8]
-declare intvar d/dx.2 [8, 8]
-declare intvar d/dx.3.1 [1, 8]
-declare intvar d/dx.3 [8, 8]
-declare intvar d/dx.4.1 [1, 8]
-declare intvar d/dx.4 [8, 8]
-declare intvar d/dx.5.1 [1, 8]
-declare intvar d/dx.5 [8, 8]
-declare intvar d/dx.6.1 [1, 8]
-declare intvar d/dx.6 [8, 8]
-declare intvar d/dx.7.1 [1, 8]
-declare intvar d/dx.7 [8, 8]
-declare intvar d/dx.8.1 [1, 8]
-declare intvar d/dx.8 [8, 8]
-declare intvar d/dx.9 [8, 8]
-declare intvar d/dx.10 [8, 8]
-declare intvar d/dx.11 [8, 8]
-declare intvar d/dx.12 [8, 8]
-declare intvar d/dx.13 [8, 8]
-declare intvar d/dx.14 [8, 8]
-declare intvar d/dx [8, 8]
 
 # forward: the shape program
 define s.0.1 = index x 0
@@ -945,955 +397,1503 @@ define xent = neg xent.3
 define correct.1 = argmax scores
 define correct = equal correct.1 label
 
-# backward: adjoints d/dv and local partials dv/dm
+# backward: adjoints d/dv, local partials dv/dm, temporaries tmp/v/k
 # correct = equal correct.1 label
+declare intvar d/dcorrect
+declare intvar dcorrect/dcorrect.1
+declare intvar dcorrect/dlabel
 define d/dcorrect = 0
 define dcorrect/dcorrect.1 = 0
 define dcorrect/dlabel = 0
 
 # correct.1 = argmax scores
+declare intvar d/dcorrect.1
 define d/dcorrect.1 = mul d/dcorrect dcorrect/dcorrect.1
 
 # xent = neg xent.3
+declare intvar d/dxent
+declare intvar dxent/dxent.3
 define d/dxent = 1
 define dxent/dxent.3 = -1
 
 # xent.3 = dot xent.1 xent.2
+declare intvar d/dxent.3
+declare intvar dxent.3/dxent.1 [10]
+declare intvar dxent.3/dxent.2 [10]
 define d/dxent.3 = mul d/dxent dxent/dxent.3
 define dxent.3/dxent.1 = xent.2
 define dxent.3/dxent.2 = xent.1
 
 # xent.2 = one_hot label 10
+declare intvar d/dxent.2 [10]
 define d/dxent.2 = mul d/dxent.3 dxent.3/dxent.2
 
 # xent.1 = log_softmax scores
+declare intvar d/dxent.1 [10]
+declare intvar dxent.1/dscores [10]
 define d/dxent.1 = mul d/dxent.3 dxent.3/dxent.1
 define dxent.1/dscores = softmax scores
 
 # scores = add scores.2 c
-define d/dscores.3.1 = sum d/dxent.1
-define d/dscores.3.2 = mul dxent.1/dscores d/dscores.3.1
-define d/dscores.3 = sub d/dxent.1 d/dscores.3.2
-define d/dscores.4 = broadcast_like 0 scores
-define d/dscores = add d/dscores.3 d/dscores.4
+declare intvar tmp/scores/2
+declare intvar tmp/scores/3 [10]
+declare intvar tmp/scores/1 [10]
+declare intvar tmp/scores/4 [10]
+declare intvar d/dscores [10]
+declare intvar dscores/dscores.2
+declare intvar dscores/dc
+define tmp/scores/2 = sum d/dxent.1
+define tmp/scores/3 = mul dxent.1/dscores tmp/scores/2
+define tmp/scores/1 = sub d/dxent.1 tmp/scores/3
+define tmp/scores/4 = broadcast_like 0 scores
+define d/dscores = add tmp/scores/1 tmp/scores/4
 define dscores/dscores.2 = 1
 define dscores/dc = 1
 
 # scores.2 = matmul V scores.1
+declare intvar d/dscores.2 [10]
+declare intvar dscores.2/dV [32]
+declare intvar dscores.2/dscores.1 [32, 10]
 define d/dscores.2 = mul d/dscores dscores/dscores.2
 define dscores.2/dV = scores.1
 define dscores.2/dscores.1 = transpose V
 
 # scores.1 = index s 0
+declare intvar d/dscores.1 [32]
 define d/dscores.1 = matmul dscores.2/dscores.1 d/dscores.2
 
 # s = s.7
-define d/ds.8 = reshape d/dscores.1 [1, 32]
-define d/ds = unslice d/ds.8 s 0
+declare intvar tmp/s/1 [1, 32]
+declare intvar d/ds [2, 32]
+declare intvar ds/ds.7
+define tmp/s/1 = reshape d/dscores.1 [1, 32]
+define d/ds = unslice tmp/s/1 s 0
 define ds/ds.7 = 1
 
 # s.7 = concat s.7.6 s.7.7
+declare intvar d/ds.7 [2, 32]
 define d/ds.7 = mul d/ds ds/ds.7
 
 # s.7.7 = reshape s.7.c [1, 32]
+declare intvar d/ds.7.7 [1, 32]
 define d/ds.7.7 = slice d/ds.7 1 2
 
 # s.7.6 = reshape s.7.5 [1, 32]
+declare intvar d/ds.7.6 [1, 32]
 define d/ds.7.6 = slice d/ds.7 0 1
 
 # s.7.5 = mul s.7.3 s.7.4
+declare intvar d/ds.7.5 [32]
+declare intvar ds.7.5/ds.7.3 [32]
+declare intvar ds.7.5/ds.7.4 [32]
 define d/ds.7.5 = reshape d/ds.7.6 [32]
 define ds.7.5/ds.7.3 = s.7.4
 define ds.7.5/ds.7.4 = s.7.3
 
 # s.7.4 = tanh s.7.c
+declare intvar d/ds.7.4 [32]
+declare intvar ds.7.4/ds.7.c [32]
 define d/ds.7.4 = mul d/ds.7.5 ds.7.5/ds.7.4
 define ds.7.4/ds.7.c = tanh_deriv s.7.c
 
 # s.7.3 = logistic s.7.2
+declare intvar d/ds.7.3 [32]
+declare intvar ds.7.3/ds.7.2 [32]
 define d/ds.7.3 = mul d/ds.7.5 ds.7.5/ds.7.3
 define ds.7.3/ds.7.2 = logistic_deriv s.7.2
 
 # s.7.2 = slice s.7.z 96 128
+declare intvar d/ds.7.2 [32]
 define d/ds.7.2 = mul d/ds.7.3 ds.7.3/ds.7.2
 
 # s.7.c = add s.7.c.4 s.7.c.9
-define d/ds.7.c.10 = mul d/ds.7.4 ds.7.4/ds.7.c
-define d/ds.7.c.11 = reshape d/ds.7.7 [32]
-define d/ds.7.c = add d/ds.7.c.10 d/ds.7.c.11
+declare intvar tmp/s.7.c/1 [32]
+declare intvar tmp/s.7.c/2 [32]
+declare intvar d/ds.7.c [32]
+declare intvar ds.7.c/ds.7.c.4
+declare intvar ds.7.c/ds.7.c.9
+define tmp/s.7.c/1 = mul d/ds.7.4 ds.7.4/ds.7.c
+define tmp/s.7.c/2 = reshape d/ds.7.7 [32]
+define d/ds.7.c = add tmp/s.7.c/1 tmp/s.7.c/2
 define ds.7.c/ds.7.c.4 = 1
 define ds.7.c/ds.7.c.9 = 1
 
 # s.7.c.9 = mul s.7.c.6 s.7.c.8
+declare intvar d/ds.7.c.9 [32]
+declare intvar ds.7.c.9/ds.7.c.6 [32]
+declare intvar ds.7.c.9/ds.7.c.8 [32]
 define d/ds.7.c.9 = mul d/ds.7.c ds.7.c/ds.7.c.9
 define ds.7.c.9/ds.7.c.6 = s.7.c.8
 define ds.7.c.9/ds.7.c.8 = s.7.c.6
 
 # s.7.c.8 = tanh s.7.c.7
+declare intvar d/ds.7.c.8 [32]
+declare intvar ds.7.c.8/ds.7.c.7 [32]
 define d/ds.7.c.8 = mul d/ds.7.c.9 ds.7.c.9/ds.7.c.8
 define ds.7.c.8/ds.7.c.7 = tanh_deriv s.7.c.7
 
 # s.7.c.7 = slice s.7.z 64 96
+declare intvar d/ds.7.c.7 [32]
 define d/ds.7.c.7 = mul d/ds.7.c.8 ds.7.c.8/ds.7.c.7
 
 # s.7.c.6 = logistic s.7.c.5
+declare intvar d/ds.7.c.6 [32]
+declare intvar ds.7.c.6/ds.7.c.5 [32]
 define d/ds.7.c.6 = mul d/ds.7.c.9 ds.7.c.9/ds.7.c.6
 define ds.7.c.6/ds.7.c.5 = logistic_deriv s.7.c.5
 
 # s.7.c.5 = slice s.7.z 0 32
+declare intvar d/ds.7.c.5 [32]
 define d/ds.7.c.5 = mul d/ds.7.c.6 ds.7.c.6/ds.7.c.5
 
 # s.7.c.4 = mul s.7.c.2 s.7.c.3
+declare intvar d/ds.7.c.4 [32]
+declare intvar ds.7.c.4/ds.7.c.2 [32]
+declare intvar ds.7.c.4/ds.7.c.3 [32]
 define d/ds.7.c.4 = mul d/ds.7.c ds.7.c/ds.7.c.4
 define ds.7.c.4/ds.7.c.2 = s.7.c.3
 define ds.7.c.4/ds.7.c.3 = s.7.c.2
 
 # s.7.c.3 = index s.6 1
+declare intvar d/ds.7.c.3 [32]
 define d/ds.7.c.3 = mul d/ds.7.c.4 ds.7.c.4/ds.7.c.3
 
 # s.7.c.2 = logistic s.7.c.1
+declare intvar d/ds.7.c.2 [32]
+declare intvar ds.7.c.2/ds.7.c.1 [32]
 define d/ds.7.c.2 = mul d/ds.7.c.4 ds.7.c.4/ds.7.c.2
 define ds.7.c.2/ds.7.c.1 = logistic_deriv s.7.c.1
 
 # s.7.c.1 = slice s.7.z 32 64
+declare intvar d/ds.7.c.1 [32]
 define d/ds.7.c.1 = mul d/ds.7.c.2 ds.7.c.2/ds.7.c.1
 
 # s.7.z = add s.7.z.4 b
-define d/ds.7.z.5 = unslice d/ds.7.c.1 s.7.z 32
-define d/ds.7.z.6 = unslice d/ds.7.c.5 s.7.z 0
-define d/ds.7.z.7 = unslice d/ds.7.c.7 s.7.z 64
-define d/ds.7.z.8 = unslice d/ds.7.2 s.7.z 96
-define d/ds.7.z.9 = add d/ds.7.z.5 d/ds.7.z.6
-define d/ds.7.z.10 = add d/ds.7.z.9 d/ds.7.z.7
-define d/ds.7.z = add d/ds.7.z.10 d/ds.7.z.8
+declare intvar tmp/s.7.z/1 [128]
+declare intvar tmp/s.7.z/2 [128]
+declare intvar tmp/s.7.z/3 [128]
+declare intvar tmp/s.7.z/4 [128]
+declare intvar tmp/s.7.z/5 [128]
+declare intvar tmp/s.7.z/6 [128]
+declare intvar d/ds.7.z [128]
+declare intvar ds.7.z/ds.7.z.4
+declare intvar ds.7.z/db
+define tmp/s.7.z/1 = unslice d/ds.7.c.1 s.7.z 32
+define tmp/s.7.z/2 = unslice d/ds.7.c.5 s.7.z 0
+define tmp/s.7.z/3 = unslice d/ds.7.c.7 s.7.z 64
+define tmp/s.7.z/4 = unslice d/ds.7.2 s.7.z 96
+define tmp/s.7.z/5 = add tmp/s.7.z/1 tmp/s.7.z/2
+define tmp/s.7.z/6 = add tmp/s.7.z/5 tmp/s.7.z/3
+define d/ds.7.z = add tmp/s.7.z/6 tmp/s.7.z/4
 define ds.7.z/ds.7.z.4 = 1
 define ds.7.z/db = 1
 
 # s.7.z.4 = add s.7.z.1 s.7.z.3
+declare intvar d/ds.7.z.4 [128]
+declare intvar ds.7.z.4/ds.7.z.1
+declare intvar ds.7.z.4/ds.7.z.3
 define d/ds.7.z.4 = mul d/ds.7.z ds.7.z/ds.7.z.4
 define ds.7.z.4/ds.7.z.1 = 1
 define ds.7.z.4/ds.7.z.3 = 1
 
 # s.7.z.3 = matmul U s.7.z.2
+declare intvar d/ds.7.z.3 [128]
+declare intvar ds.7.z.3/dU [32]
+declare intvar ds.7.z.3/ds.7.z.2 [32, 128]
 define d/ds.7.z.3 = mul d/ds.7.z.4 ds.7.z.4/ds.7.z.3
 define ds.7.z.3/dU = s.7.z.2
 define ds.7.z.3/ds.7.z.2 = transpose U
 
 # s.7.z.2 = index s.6 0
+declare intvar d/ds.7.z.2 [32]
 define d/ds.7.z.2 = matmul ds.7.z.3/ds.7.z.2 d/ds.7.z.3
 
 # s.7.z.1 = matmul W s.7.1
+declare intvar d/ds.7.z.1 [128]
+declare intvar ds.7.z.1/dW [8]
+declare intvar ds.7.z.1/ds.7.1 [8, 128]
 define d/ds.7.z.1 = mul d/ds.7.z.4 ds.7.z.4/ds.7.z.1
 define ds.7.z.1/dW = s.7.1
 define ds.7.z.1/ds.7.1 = transpose W
 
 # s.7.1 = index x 7
+declare intvar d/ds.7.1 [8]
 define d/ds.7.1 = matmul ds.7.z.1/ds.7.1 d/ds.7.z.1
 
 # s.6 = concat s.6.6 s.6.7
-define d/ds.6.8.1 = reshape d/ds.7.z.2 [1, 32]
-define d/ds.6.8 = unslice d/ds.6.8.1 s.6 0
-define d/ds.6.9.1 = reshape d/ds.7.c.3 [1, 32]
-define d/ds.6.9 = unslice d/ds.6.9.1 s.6 1
-define d/ds.6 = add d/ds.6.8 d/ds.6.9
+declare intvar tmp/s.6/2 [1, 32]
+declare intvar tmp/s.6/1 [2, 32]
+declare intvar tmp/s.6/4 [1, 32]
+declare intvar tmp/s.6/3 [2, 32]
+declare intvar d/ds.6 [2, 32]
+define tmp/s.6/2 = reshape d/ds.7.z.2 [1, 32]
+define tmp/s.6/1 = unslice tmp/s.6/2 s.6 0
+define tmp/s.6/4 = reshape d/ds.7.c.3 [1, 32]
+define tmp/s.6/3 = unslice tmp/s.6/4 s.6 1
+define d/ds.6 = add tmp/s.6/1 tmp/s.6/3
 
 # s.6.7 = reshape s.6.c [1, 32]
+declare intvar d/ds.6.7 [1, 32]
 define d/ds.6.7 = slice d/ds.6 1 2
 
 # s.6.6 = reshape s.6.5 [1, 32]
+declare intvar d/ds.6.6 [1, 32]
 define d/ds.6.6 = slice d/ds.6 0 1
 
 # s.6.5 = mul s.6.3 s.6.4
+declare intvar d/ds.6.5 [32]
+declare intvar ds.6.5/ds.6.3 [32]
+declare intvar ds.6.5/ds.6.4 [32]
 define d/ds.6.5 = reshape d/ds.6.6 [32]
 define ds.6.5/ds.6.3 = s.6.4
 define ds.6.5/ds.6.4 = s.6.3
 
 # s.6.4 = tanh s.6.c
+declare intvar d/ds.6.4 [32]
+declare intvar ds.6.4/ds.6.c [32]
 define d/ds.6.4 = mul d/ds.6.5 ds.6.5/ds.6.4
 define ds.6.4/ds.6.c = tanh_deriv s.6.c
 
 # s.6.3 = logistic s.6.2
+declare intvar d/ds.6.3 [32]
+declare intvar ds.6.3/ds.6.2 [32]
 define d/ds.6.3 = mul d/ds.6.5 ds.6.5/ds.6.3
 define ds.6.3/ds.6.2 = logistic_deriv s.6.2
 
 # s.6.2 = slice s.6.z 96 128
+declare intvar d/ds.6.2 [32]
 define d/ds.6.2 = mul d/ds.6.3 ds.6.3/ds.6.2
 
 # s.6.c = add s.6.c.4 s.6.c.9
-define d/ds.6.c.10 = mul d/ds.6.4 ds.6.4/ds.6.c
-define d/ds.6.c.11 = reshape d/ds.6.7 [32]
-define d/ds.6.c = add d/ds.6.c.10 d/ds.6.c.11
+declare intvar tmp/s.6.c/1 [32]
+declare intvar tmp/s.6.c/2 [32]
+declare intvar d/ds.6.c [32]
+declare intvar ds.6.c/ds.6.c.4
+declare intvar ds.6.c/ds.6.c.9
+define tmp/s.6.c/1 = mul d/ds.6.4 ds.6.4/ds.6.c
+define tmp/s.6.c/2 = reshape d/ds.6.7 [32]
+define d/ds.6.c = add tmp/s.6.c/1 tmp/s.6.c/2
 define ds.6.c/ds.6.c.4 = 1
 define ds.6.c/ds.6.c.9 = 1
 
 # s.6.c.9 = mul s.6.c.6 s.6.c.8
+declare intvar d/ds.6.c.9 [32]
+declare intvar ds.6.c.9/ds.6.c.6 [32]
+declare intvar ds.6.c.9/ds.6.c.8 [32]
 define d/ds.6.c.9 = mul d/ds.6.c ds.6.c/ds.6.c.9
 define ds.6.c.9/ds.6.c.6 = s.6.c.8
 define ds.6.c.9/ds.6.c.8 = s.6.c.6
 
 # s.6.c.8 = tanh s.6.c.7
+declare intvar d/ds.6.c.8 [32]
+declare intvar ds.6.c.8/ds.6.c.7 [32]
 define d/ds.6.c.8 = mul d/ds.6.c.9 ds.6.c.9/ds.6.c.8
 define ds.6.c.8/ds.6.c.7 = tanh_deriv s.6.c.7
 
 # s.6.c.7 = slice s.6.z 64 96
+declare intvar d/ds.6.c.7 [32]
 define d/ds.6.c.7 = mul d/ds.6.c.8 ds.6.c.8/ds.6.c.7
 
 # s.6.c.6 = logistic s.6.c.5
+declare intvar d/ds.6.c.6 [32]
+declare intvar ds.6.c.6/ds.6.c.5 [32]
 define d/ds.6.c.6 = mul d/ds.6.c.9 ds.6.c.9/ds.6.c.6
 define ds.6.c.6/ds.6.c.5 = logistic_deriv s.6.c.5
 
 # s.6.c.5 = slice s.6.z 0 32
+declare intvar d/ds.6.c.5 [32]
 define d/ds.6.c.5 = mul d/ds.6.c.6 ds.6.c.6/ds.6.c.5
 
 # s.6.c.4 = mul s.6.c.2 s.6.c.3
+declare intvar d/ds.6.c.4 [32]
+declare intvar ds.6.c.4/ds.6.c.2 [32]
+declare intvar ds.6.c.4/ds.6.c.3 [32]
 define d/ds.6.c.4 = mul d/ds.6.c ds.6.c/ds.6.c.4
 define ds.6.c.4/ds.6.c.2 = s.6.c.3
 define ds.6.c.4/ds.6.c.3 = s.6.c.2
 
 # s.6.c.3 = index s.5 1
+declare intvar d/ds.6.c.3 [32]
 define d/ds.6.c.3 = mul d/ds.6.c.4 ds.6.c.4/ds.6.c.3
 
 # s.6.c.2 = logistic s.6.c.1
+declare intvar d/ds.6.c.2 [32]
+declare intvar ds.6.c.2/ds.6.c.1 [32]
 define d/ds.6.c.2 = mul d/ds.6.c.4 ds.6.c.4/ds.6.c.2
 define ds.6.c.2/ds.6.c.1 = logistic_deriv s.6.c.1
 
 # s.6.c.1 = slice s.6.z 32 64
+declare intvar d/ds.6.c.1 [32]
 define d/ds.6.c.1 = mul d/ds.6.c.2 ds.6.c.2/ds.6.c.1
 
 # s.6.z = add s.6.z.4 b
-define d/ds.6.z.5 = unslice d/ds.6.c.1 s.6.z 32
-define d/ds.6.z.6 = unslice d/ds.6.c.5 s.6.z 0
-define d/ds.6.z.7 = unslice d/ds.6.c.7 s.6.z 64
-define d/ds.6.z.8 = unslice d/ds.6.2 s.6.z 96
-define d/ds.6.z.9 = add d/ds.6.z.5 d/ds.6.z.6
-define d/ds.6.z.10 = add d/ds.6.z.9 d/ds.6.z.7
-define d/ds.6.z = add d/ds.6.z.10 d/ds.6.z.8
+declare intvar tmp/s.6.z/1 [128]
+declare intvar tmp/s.6.z/2 [128]
+declare intvar tmp/s.6.z/3 [128]
+declare intvar tmp/s.6.z/4 [128]
+declare intvar tmp/s.6.z/5 [128]
+declare intvar tmp/s.6.z/6 [128]
+declare intvar d/ds.6.z [128]
+declare intvar ds.6.z/ds.6.z.4
+declare intvar ds.6.z/db
+define tmp/s.6.z/1 = unslice d/ds.6.c.1 s.6.z 32
+define tmp/s.6.z/2 = unslice d/ds.6.c.5 s.6.z 0
+define tmp/s.6.z/3 = unslice d/ds.6.c.7 s.6.z 64
+define tmp/s.6.z/4 = unslice d/ds.6.2 s.6.z 96
+define tmp/s.6.z/5 = add tmp/s.6.z/1 tmp/s.6.z/2
+define tmp/s.6.z/6 = add tmp/s.6.z/5 tmp/s.6.z/3
+define d/ds.6.z = add tmp/s.6.z/6 tmp/s.6.z/4
 define ds.6.z/ds.6.z.4 = 1
 define ds.6.z/db = 1
 
 # s.6.z.4 = add s.6.z.1 s.6.z.3
+declare intvar d/ds.6.z.4 [128]
+declare intvar ds.6.z.4/ds.6.z.1
+declare intvar ds.6.z.4/ds.6.z.3
 define d/ds.6.z.4 = mul d/ds.6.z ds.6.z/ds.6.z.4
 define ds.6.z.4/ds.6.z.1 = 1
 define ds.6.z.4/ds.6.z.3 = 1
 
 # s.6.z.3 = matmul U s.6.z.2
+declare intvar d/ds.6.z.3 [128]
+declare intvar ds.6.z.3/dU [32]
+declare intvar ds.6.z.3/ds.6.z.2 [32, 128]
 define d/ds.6.z.3 = mul d/ds.6.z.4 ds.6.z.4/ds.6.z.3
 define ds.6.z.3/dU = s.6.z.2
 define ds.6.z.3/ds.6.z.2 = transpose U
 
 # s.6.z.2 = index s.5 0
+declare intvar d/ds.6.z.2 [32]
 define d/ds.6.z.2 = matmul ds.6.z.3/ds.6.z.2 d/ds.6.z.3
 
 # s.6.z.1 = matmul W s.6.1
+declare intvar d/ds.6.z.1 [128]
+declare intvar ds.6.z.1/dW [8]
+declare intvar ds.6.z.1/ds.6.1 [8, 128]
 define d/ds.6.z.1 = mul d/ds.6.z.4 ds.6.z.4/ds.6.z.1
 define ds.6.z.1/dW = s.6.1
 define ds.6.z.1/ds.6.1 = transpose W
 
 # s.6.1 = index x 6
+declare intvar d/ds.6.1 [8]
 define d/ds.6.1 = matmul ds.6.z.1/ds.6.1 d/ds.6.z.1
 
 # s.5 = concat s.5.6 s.5.7
-define d/ds.5.8.1 = reshape d/ds.6.z.2 [1, 32]
-define d/ds.5.8 = unslice d/ds.5.8.1 s.5 0
-define d/ds.5.9.1 = reshape d/ds.6.c.3 [1, 32]
-define d/ds.5.9 = unslice d/ds.5.9.1 s.5 1
-define d/ds.5 = add d/ds.5.8 d/ds.5.9
+declare intvar tmp/s.5/2 [1, 32]
+declare intvar tmp/s.5/1 [2, 32]
+declare intvar tmp/s.5/4 [1, 32]
+declare intvar tmp/s.5/3 [2, 32]
+declare intvar d/ds.5 [2, 32]
+define tmp/s.5/2 = reshape d/ds.6.z.2 [1, 32]
+define tmp/s.5/1 = unslice tmp/s.5/2 s.5 0
+define tmp/s.5/4 = reshape d/ds.6.c.3 [1, 32]
+define tmp/s.5/3 = unslice tmp/s.5/4 s.5 1
+define d/ds.5 = add tmp/s.5/1 tmp/s.5/3
 
 # s.5.7 = reshape s.5.c [1, 32]
+declare intvar d/ds.5.7 [1, 32]
 define d/ds.5.7 = slice d/ds.5 1 2
 
 # s.5.6 = reshape s.5.5 [1, 32]
+declare intvar d/ds.5.6 [1, 32]
 define d/ds.5.6 = slice d/ds.5 0 1
 
 # s.5.5 = mul s.5.3 s.5.4
+declare intvar d/ds.5.5 [32]
+declare intvar ds.5.5/ds.5.3 [32]
+declare intvar ds.5.5/ds.5.4 [32]
 define d/ds.5.5 = reshape d/ds.5.6 [32]
 define ds.5.5/ds.5.3 = s.5.4
 define ds.5.5/ds.5.4 = s.5.3
 
 # s.5.4 = tanh s.5.c
+declare intvar d/ds.5.4 [32]
+declare intvar ds.5.4/ds.5.c [32]
 define d/ds.5.4 = mul d/ds.5.5 ds.5.5/ds.5.4
 define ds.5.4/ds.5.c = tanh_deriv s.5.c
 
 # s.5.3 = logistic s.5.2
+declare intvar d/ds.5.3 [32]
+declare intvar ds.5.3/ds.5.2 [32]
 define d/ds.5.3 = mul d/ds.5.5 ds.5.5/ds.5.3
 define ds.5.3/ds.5.2 = logistic_deriv s.5.2
 
 # s.5.2 = slice s.5.z 96 128
+declare intvar d/ds.5.2 [32]
 define d/ds.5.2 = mul d/ds.5.3 ds.5.3/ds.5.2
 
 # s.5.c = add s.5.c.4 s.5.c.9
-define d/ds.5.c.10 = mul d/ds.5.4 ds.5.4/ds.5.c
-define d/ds.5.c.11 = reshape d/ds.5.7 [32]
-define d/ds.5.c = add d/ds.5.c.10 d/ds.5.c.11
+declare intvar tmp/s.5.c/1 [32]
+declare intvar tmp/s.5.c/2 [32]
+declare intvar d/ds.5.c [32]
+declare intvar ds.5.c/ds.5.c.4
+declare intvar ds.5.c/ds.5.c.9
+define tmp/s.5.c/1 = mul d/ds.5.4 ds.5.4/ds.5.c
+define tmp/s.5.c/2 = reshape d/ds.5.7 [32]
+define d/ds.5.c = add tmp/s.5.c/1 tmp/s.5.c/2
 define ds.5.c/ds.5.c.4 = 1
 define ds.5.c/ds.5.c.9 = 1
 
 # s.5.c.9 = mul s.5.c.6 s.5.c.8
+declare intvar d/ds.5.c.9 [32]
+declare intvar ds.5.c.9/ds.5.c.6 [32]
+declare intvar ds.5.c.9/ds.5.c.8 [32]
 define d/ds.5.c.9 = mul d/ds.5.c ds.5.c/ds.5.c.9
 define ds.5.c.9/ds.5.c.6 = s.5.c.8
 define ds.5.c.9/ds.5.c.8 = s.5.c.6
 
 # s.5.c.8 = tanh s.5.c.7
+declare intvar d/ds.5.c.8 [32]
+declare intvar ds.5.c.8/ds.5.c.7 [32]
 define d/ds.5.c.8 = mul d/ds.5.c.9 ds.5.c.9/ds.5.c.8
 define ds.5.c.8/ds.5.c.7 = tanh_deriv s.5.c.7
 
 # s.5.c.7 = slice s.5.z 64 96
+declare intvar d/ds.5.c.7 [32]
 define d/ds.5.c.7 = mul d/ds.5.c.8 ds.5.c.8/ds.5.c.7
 
 # s.5.c.6 = logistic s.5.c.5
+declare intvar d/ds.5.c.6 [32]
+declare intvar ds.5.c.6/ds.5.c.5 [32]
 define d/ds.5.c.6 = mul d/ds.5.c.9 ds.5.c.9/ds.5.c.6
 define ds.5.c.6/ds.5.c.5 = logistic_deriv s.5.c.5
 
 # s.5.c.5 = slice s.5.z 0 32
+declare intvar d/ds.5.c.5 [32]
 define d/ds.5.c.5 = mul d/ds.5.c.6 ds.5.c.6/ds.5.c.5
 
 # s.5.c.4 = mul s.5.c.2 s.5.c.3
+declare intvar d/ds.5.c.4 [32]
+declare intvar ds.5.c.4/ds.5.c.2 [32]
+declare intvar ds.5.c.4/ds.5.c.3 [32]
 define d/ds.5.c.4 = mul d/ds.5.c ds.5.c/ds.5.c.4
 define ds.5.c.4/ds.5.c.2 = s.5.c.3
 define ds.5.c.4/ds.5.c.3 = s.5.c.2
 
 # s.5.c.3 = index s.4 1
+declare intvar d/ds.5.c.3 [32]
 define d/ds.5.c.3 = mul d/ds.5.c.4 ds.5.c.4/ds.5.c.3
 
 # s.5.c.2 = logistic s.5.c.1
+declare intvar d/ds.5.c.2 [32]
+declare intvar ds.5.c.2/ds.5.c.1 [32]
 define d/ds.5.c.2 = mul d/ds.5.c.4 ds.5.c.4/ds.5.c.2
 define ds.5.c.2/ds.5.c.1 = logistic_deriv s.5.c.1
 
 # s.5.c.1 = slice s.5.z 32 64
+declare intvar d/ds.5.c.1 [32]
 define d/ds.5.c.1 = mul d/ds.5.c.2 ds.5.c.2/ds.5.c.1
 
 # s.5.z = add s.5.z.4 b
-define d/ds.5.z.5 = unslice d/ds.5.c.1 s.5.z 32
-define d/ds.5.z.6 = unslice d/ds.5.c.5 s.5.z 0
-define d/ds.5.z.7 = unslice d/ds.5.c.7 s.5.z 64
-define d/ds.5.z.8 = unslice d/ds.5.2 s.5.z 96
-define d/ds.5.z.9 = add d/ds.5.z.5 d/ds.5.z.6
-define d/ds.5.z.10 = add d/ds.5.z.9 d/ds.5.z.7
-define d/ds.5.z = add d/ds.5.z.10 d/ds.5.z.8
+declare intvar tmp/s.5.z/1 [128]
+declare intvar tmp/s.5.z/2 [128]
+declare intvar tmp/s.5.z/3 [128]
+declare intvar tmp/s.5.z/4 [128]
+declare intvar tmp/s.5.z/5 [128]
+declare intvar tmp/s.5.z/6 [128]
+declare intvar d/ds.5.z [128]
+declare intvar ds.5.z/ds.5.z.4
+declare intvar ds.5.z/db
+define tmp/s.5.z/1 = unslice d/ds.5.c.1 s.5.z 32
+define tmp/s.5.z/2 = unslice d/ds.5.c.5 s.5.z 0
+define tmp/s.5.z/3 = unslice d/ds.5.c.7 s.5.z 64
+define tmp/s.5.z/4 = unslice d/ds.5.2 s.5.z 96
+define tmp/s.5.z/5 = add tmp/s.5.z/1 tmp/s.5.z/2
+define tmp/s.5.z/6 = add tmp/s.5.z/5 tmp/s.5.z/3
+define d/ds.5.z = add tmp/s.5.z/6 tmp/s.5.z/4
 define ds.5.z/ds.5.z.4 = 1
 define ds.5.z/db = 1
 
 # s.5.z.4 = add s.5.z.1 s.5.z.3
+declare intvar d/ds.5.z.4 [128]
+declare intvar ds.5.z.4/ds.5.z.1
+declare intvar ds.5.z.4/ds.5.z.3
 define d/ds.5.z.4 = mul d/ds.5.z ds.5.z/ds.5.z.4
 define ds.5.z.4/ds.5.z.1 = 1
 define ds.5.z.4/ds.5.z.3 = 1
 
 # s.5.z.3 = matmul U s.5.z.2
+declare intvar d/ds.5.z.3 [128]
+declare intvar ds.5.z.3/dU [32]
+declare intvar ds.5.z.3/ds.5.z.2 [32, 128]
 define d/ds.5.z.3 = mul d/ds.5.z.4 ds.5.z.4/ds.5.z.3
 define ds.5.z.3/dU = s.5.z.2
 define ds.5.z.3/ds.5.z.2 = transpose U
 
 # s.5.z.2 = index s.4 0
+declare intvar d/ds.5.z.2 [32]
 define d/ds.5.z.2 = matmul ds.5.z.3/ds.5.z.2 d/ds.5.z.3
 
 # s.5.z.1 = matmul W s.5.1
+declare intvar d/ds.5.z.1 [128]
+declare intvar ds.5.z.1/dW [8]
+declare intvar ds.5.z.1/ds.5.1 [8, 128]
 define d/ds.5.z.1 = mul d/ds.5.z.4 ds.5.z.4/ds.5.z.1
 define ds.5.z.1/dW = s.5.1
 define ds.5.z.1/ds.5.1 = transpose W
 
 # s.5.1 = index x 5
+declare intvar d/ds.5.1 [8]
 define d/ds.5.1 = matmul ds.5.z.1/ds.5.1 d/ds.5.z.1
 
 # s.4 = concat s.4.6 s.4.7
-define d/ds.4.8.1 = reshape d/ds.5.z.2 [1, 32]
-define d/ds.4.8 = unslice d/ds.4.8.1 s.4 0
-define d/ds.4.9.1 = reshape d/ds.5.c.3 [1, 32]
-define d/ds.4.9 = unslice d/ds.4.9.1 s.4 1
-define d/ds.4 = add d/ds.4.8 d/ds.4.9
+declare intvar tmp/s.4/2 [1, 32]
+declare intvar tmp/s.4/1 [2, 32]
+declare intvar tmp/s.4/4 [1, 32]
+declare intvar tmp/s.4/3 [2, 32]
+declare intvar d/ds.4 [2, 32]
+define tmp/s.4/2 = reshape d/ds.5.z.2 [1, 32]
+define tmp/s.4/1 = unslice tmp/s.4/2 s.4 0
+define tmp/s.4/4 = reshape d/ds.5.c.3 [1, 32]
+define tmp/s.4/3 = unslice tmp/s.4/4 s.4 1
+define d/ds.4 = add tmp/s.4/1 tmp/s.4/3
 
 # s.4.7 = reshape s.4.c [1, 32]
+declare intvar d/ds.4.7 [1, 32]
 define d/ds.4.7 = slice d/ds.4 1 2
 
 # s.4.6 = reshape s.4.5 [1, 32]
+declare intvar d/ds.4.6 [1, 32]
 define d/ds.4.6 = slice d/ds.4 0 1
 
 # s.4.5 = mul s.4.3 s.4.4
+declare intvar d/ds.4.5 [32]
+declare intvar ds.4.5/ds.4.3 [32]
+declare intvar ds.4.5/ds.4.4 [32]
 define d/ds.4.5 = reshape d/ds.4.6 [32]
 define ds.4.5/ds.4.3 = s.4.4
 define ds.4.5/ds.4.4 = s.4.3
 
 # s.4.4 = tanh s.4.c
+declare intvar d/ds.4.4 [32]
+declare intvar ds.4.4/ds.4.c [32]
 define d/ds.4.4 = mul d/ds.4.5 ds.4.5/ds.4.4
 define ds.4.4/ds.4.c = tanh_deriv s.4.c
 
 # s.4.3 = logistic s.4.2
+declare intvar d/ds.4.3 [32]
+declare intvar ds.4.3/ds.4.2 [32]
 define d/ds.4.3 = mul d/ds.4.5 ds.4.5/ds.4.3
 define ds.4.3/ds.4.2 = logistic_deriv s.4.2
 
 # s.4.2 = slice s.4.z 96 128
+declare intvar d/ds.4.2 [32]
 define d/ds.4.2 = mul d/ds.4.3 ds.4.3/ds.4.2
 
 # s.4.c = add s.4.c.4 s.4.c.9
-define d/ds.4.c.10 = mul d/ds.4.4 ds.4.4/ds.4.c
-define d/ds.4.c.11 = reshape d/ds.4.7 [32]
-define d/ds.4.c = add d/ds.4.c.10 d/ds.4.c.11
+declare intvar tmp/s.4.c/1 [32]
+declare intvar tmp/s.4.c/2 [32]
+declare intvar d/ds.4.c [32]
+declare intvar ds.4.c/ds.4.c.4
+declare intvar ds.4.c/ds.4.c.9
+define tmp/s.4.c/1 = mul d/ds.4.4 ds.4.4/ds.4.c
+define tmp/s.4.c/2 = reshape d/ds.4.7 [32]
+define d/ds.4.c = add tmp/s.4.c/1 tmp/s.4.c/2
 define ds.4.c/ds.4.c.4 = 1
 define ds.4.c/ds.4.c.9 = 1
 
 # s.4.c.9 = mul s.4.c.6 s.4.c.8
+declare intvar d/ds.4.c.9 [32]
+declare intvar ds.4.c.9/ds.4.c.6 [32]
+declare intvar ds.4.c.9/ds.4.c.8 [32]
 define d/ds.4.c.9 = mul d/ds.4.c ds.4.c/ds.4.c.9
 define ds.4.c.9/ds.4.c.6 = s.4.c.8
 define ds.4.c.9/ds.4.c.8 = s.4.c.6
 
 # s.4.c.8 = tanh s.4.c.7
+declare intvar d/ds.4.c.8 [32]
+declare intvar ds.4.c.8/ds.4.c.7 [32]
 define d/ds.4.c.8 = mul d/ds.4.c.9 ds.4.c.9/ds.4.c.8
 define ds.4.c.8/ds.4.c.7 = tanh_deriv s.4.c.7
 
 # s.4.c.7 = slice s.4.z 64 96
+declare intvar d/ds.4.c.7 [32]
 define d/ds.4.c.7 = mul d/ds.4.c.8 ds.4.c.8/ds.4.c.7
 
 # s.4.c.6 = logistic s.4.c.5
+declare intvar d/ds.4.c.6 [32]
+declare intvar ds.4.c.6/ds.4.c.5 [32]
 define d/ds.4.c.6 = mul d/ds.4.c.9 ds.4.c.9/ds.4.c.6
 define ds.4.c.6/ds.4.c.5 = logistic_deriv s.4.c.5
 
 # s.4.c.5 = slice s.4.z 0 32
+declare intvar d/ds.4.c.5 [32]
 define d/ds.4.c.5 = mul d/ds.4.c.6 ds.4.c.6/ds.4.c.5
 
 # s.4.c.4 = mul s.4.c.2 s.4.c.3
+declare intvar d/ds.4.c.4 [32]
+declare intvar ds.4.c.4/ds.4.c.2 [32]
+declare intvar ds.4.c.4/ds.4.c.3 [32]
 define d/ds.4.c.4 = mul d/ds.4.c ds.4.c/ds.4.c.4
 define ds.4.c.4/ds.4.c.2 = s.4.c.3
 define ds.4.c.4/ds.4.c.3 = s.4.c.2
 
 # s.4.c.3 = index s.3 1
+declare intvar d/ds.4.c.3 [32]
 define d/ds.4.c.3 = mul d/ds.4.c.4 ds.4.c.4/ds.4.c.3
 
 # s.4.c.2 = logistic s.4.c.1
+declare intvar d/ds.4.c.2 [32]
+declare intvar ds.4.c.2/ds.4.c.1 [32]
 define d/ds.4.c.2 = mul d/ds.4.c.4 ds.4.c.4/ds.4.c.2
 define ds.4.c.2/ds.4.c.1 = logistic_deriv s.4.c.1
 
 # s.4.c.1 = slice s.4.z 32 64
+declare intvar d/ds.4.c.1 [32]
 define d/ds.4.c.1 = mul d/ds.4.c.2 ds.4.c.2/ds.4.c.1
 
 # s.4.z = add s.4.z.4 b
-define d/ds.4.z.5 = unslice d/ds.4.c.1 s.4.z 32
-define d/ds.4.z.6 = unslice d/ds.4.c.5 s.4.z 0
-define d/ds.4.z.7 = unslice d/ds.4.c.7 s.4.z 64
-define d/ds.4.z.8 = unslice d/ds.4.2 s.4.z 96
-define d/ds.4.z.9 = add d/ds.4.z.5 d/ds.4.z.6
-define d/ds.4.z.10 = add d/ds.4.z.9 d/ds.4.z.7
-define d/ds.4.z = add d/ds.4.z.10 d/ds.4.z.8
+declare intvar tmp/s.4.z/1 [128]
+declare intvar tmp/s.4.z/2 [128]
+declare intvar tmp/s.4.z/3 [128]
+declare intvar tmp/s.4.z/4 [128]
+declare intvar tmp/s.4.z/5 [128]
+declare intvar tmp/s.4.z/6 [128]
+declare intvar d/ds.4.z [128]
+declare intvar ds.4.z/ds.4.z.4
+declare intvar ds.4.z/db
+define tmp/s.4.z/1 = unslice d/ds.4.c.1 s.4.z 32
+define tmp/s.4.z/2 = unslice d/ds.4.c.5 s.4.z 0
+define tmp/s.4.z/3 = unslice d/ds.4.c.7 s.4.z 64
+define tmp/s.4.z/4 = unslice d/ds.4.2 s.4.z 96
+define tmp/s.4.z/5 = add tmp/s.4.z/1 tmp/s.4.z/2
+define tmp/s.4.z/6 = add tmp/s.4.z/5 tmp/s.4.z/3
+define d/ds.4.z = add tmp/s.4.z/6 tmp/s.4.z/4
 define ds.4.z/ds.4.z.4 = 1
 define ds.4.z/db = 1
 
 # s.4.z.4 = add s.4.z.1 s.4.z.3
+declare intvar d/ds.4.z.4 [128]
+declare intvar ds.4.z.4/ds.4.z.1
+declare intvar ds.4.z.4/ds.4.z.3
 define d/ds.4.z.4 = mul d/ds.4.z ds.4.z/ds.4.z.4
 define ds.4.z.4/ds.4.z.1 = 1
 define ds.4.z.4/ds.4.z.3 = 1
 
 # s.4.z.3 = matmul U s.4.z.2
+declare intvar d/ds.4.z.3 [128]
+declare intvar ds.4.z.3/dU [32]
+declare intvar ds.4.z.3/ds.4.z.2 [32, 128]
 define d/ds.4.z.3 = mul d/ds.4.z.4 ds.4.z.4/ds.4.z.3
 define ds.4.z.3/dU = s.4.z.2
 define ds.4.z.3/ds.4.z.2 = transpose U
 
 # s.4.z.2 = index s.3 0
+declare intvar d/ds.4.z.2 [32]
 define d/ds.4.z.2 = matmul ds.4.z.3/ds.4.z.2 d/ds.4.z.3
 
 # s.4.z.1 = matmul W s.4.1
+declare intvar d/ds.4.z.1 [128]
+declare intvar ds.4.z.1/dW [8]
+declare intvar ds.4.z.1/ds.4.1 [8, 128]
 define d/ds.4.z.1 = mul d/ds.4.z.4 ds.4.z.4/ds.4.z.1
 define ds.4.z.1/dW = s.4.1
 define ds.4.z.1/ds.4.1 = transpose W
 
 # s.4.1 = index x 4
+declare intvar d/ds.4.1 [8]
 define d/ds.4.1 = matmul ds.4.z.1/ds.4.1 d/ds.4.z.1
 
 # s.3 = concat s.3.6 s.3.7
-define d/ds.3.8.1 = reshape d/ds.4.z.2 [1, 32]
-define d/ds.3.8 = unslice d/ds.3.8.1 s.3 0
-define d/ds.3.9.1 = reshape d/ds.4.c.3 [1, 32]
-define d/ds.3.9 = unslice d/ds.3.9.1 s.3 1
-define d/ds.3 = add d/ds.3.8 d/ds.3.9
+declare intvar tmp/s.3/2 [1, 32]
+declare intvar tmp/s.3/1 [2, 32]
+declare intvar tmp/s.3/4 [1, 32]
+declare intvar tmp/s.3/3 [2, 32]
+declare intvar d/ds.3 [2, 32]
+define tmp/s.3/2 = reshape d/ds.4.z.2 [1, 32]
+define tmp/s.3/1 = unslice tmp/s.3/2 s.3 0
+define tmp/s.3/4 = reshape d/ds.4.c.3 [1, 32]
+define tmp/s.3/3 = unslice tmp/s.3/4 s.3 1
+define d/ds.3 = add tmp/s.3/1 tmp/s.3/3
 
 # s.3.7 = reshape s.3.c [1, 32]
+declare intvar d/ds.3.7 [1, 32]
 define d/ds.3.7 = slice d/ds.3 1 2
 
 # s.3.6 = reshape s.3.5 [1, 32]
+declare intvar d/ds.3.6 [1, 32]
 define d/ds.3.6 = slice d/ds.3 0 1
 
 # s.3.5 = mul s.3.3 s.3.4
+declare intvar d/ds.3.5 [32]
+declare intvar ds.3.5/ds.3.3 [32]
+declare intvar ds.3.5/ds.3.4 [32]
 define d/ds.3.5 = reshape d/ds.3.6 [32]
 define ds.3.5/ds.3.3 = s.3.4
 define ds.3.5/ds.3.4 = s.3.3
 
 # s.3.4 = tanh s.3.c
+declare intvar d/ds.3.4 [32]
+declare intvar ds.3.4/ds.3.c [32]
 define d/ds.3.4 = mul d/ds.3.5 ds.3.5/ds.3.4
 define ds.3.4/ds.3.c = tanh_deriv s.3.c
 
 # s.3.3 = logistic s.3.2
+declare intvar d/ds.3.3 [32]
+declare intvar ds.3.3/ds.3.2 [32]
 define d/ds.3.3 = mul d/ds.3.5 ds.3.5/ds.3.3
 define ds.3.3/ds.3.2 = logistic_deriv s.3.2
 
 # s.3.2 = slice s.3.z 96 128
+declare intvar d/ds.3.2 [32]
 define d/ds.3.2 = mul d/ds.3.3 ds.3.3/ds.3.2
 
 # s.3.c = add s.3.c.4 s.3.c.9
-define d/ds.3.c.10 = mul d/ds.3.4 ds.3.4/ds.3.c
-define d/ds.3.c.11 = reshape d/ds.3.7 [32]
-define d/ds.3.c = add d/ds.3.c.10 d/ds.3.c.11
+declare intvar tmp/s.3.c/1 [32]
+declare intvar tmp/s.3.c/2 [32]
+declare intvar d/ds.3.c [32]
+declare intvar ds.3.c/ds.3.c.4
+declare intvar ds.3.c/ds.3.c.9
+define tmp/s.3.c/1 = mul d/ds.3.4 ds.3.4/ds.3.c
+define tmp/s.3.c/2 = reshape d/ds.3.7 [32]
+define d/ds.3.c = add tmp/s.3.c/1 tmp/s.3.c/2
 define ds.3.c/ds.3.c.4 = 1
 define ds.3.c/ds.3.c.9 = 1
 
 # s.3.c.9 = mul s.3.c.6 s.3.c.8
+declare intvar d/ds.3.c.9 [32]
+declare intvar ds.3.c.9/ds.3.c.6 [32]
+declare intvar ds.3.c.9/ds.3.c.8 [32]
 define d/ds.3.c.9 = mul d/ds.3.c ds.3.c/ds.3.c.9
 define ds.3.c.9/ds.3.c.6 = s.3.c.8
 define ds.3.c.9/ds.3.c.8 = s.3.c.6
 
 # s.3.c.8 = tanh s.3.c.7
+declare intvar d/ds.3.c.8 [32]
+declare intvar ds.3.c.8/ds.3.c.7 [32]
 define d/ds.3.c.8 = mul d/ds.3.c.9 ds.3.c.9/ds.3.c.8
 define ds.3.c.8/ds.3.c.7 = tanh_deriv s.3.c.7
 
 # s.3.c.7 = slice s.3.z 64 96
+declare intvar d/ds.3.c.7 [32]
 define d/ds.3.c.7 = mul d/ds.3.c.8 ds.3.c.8/ds.3.c.7
 
 # s.3.c.6 = logistic s.3.c.5
+declare intvar d/ds.3.c.6 [32]
+declare intvar ds.3.c.6/ds.3.c.5 [32]
 define d/ds.3.c.6 = mul d/ds.3.c.9 ds.3.c.9/ds.3.c.6
 define ds.3.c.6/ds.3.c.5 = logistic_deriv s.3.c.5
 
 # s.3.c.5 = slice s.3.z 0 32
+declare intvar d/ds.3.c.5 [32]
 define d/ds.3.c.5 = mul d/ds.3.c.6 ds.3.c.6/ds.3.c.5
 
 # s.3.c.4 = mul s.3.c.2 s.3.c.3
+declare intvar d/ds.3.c.4 [32]
+declare intvar ds.3.c.4/ds.3.c.2 [32]
+declare intvar ds.3.c.4/ds.3.c.3 [32]
 define d/ds.3.c.4 = mul d/ds.3.c ds.3.c/ds.3.c.4
 define ds.3.c.4/ds.3.c.2 = s.3.c.3
 define ds.3.c.4/ds.3.c.3 = s.3.c.2
 
 # s.3.c.3 = index s.2 1
+declare intvar d/ds.3.c.3 [32]
 define d/ds.3.c.3 = mul d/ds.3.c.4 ds.3.c.4/ds.3.c.3
 
 # s.3.c.2 = logistic s.3.c.1
+declare intvar d/ds.3.c.2 [32]
+declare intvar ds.3.c.2/ds.3.c.1 [32]
 define d/ds.3.c.2 = mul d/ds.3.c.4 ds.3.c.4/ds.3.c.2
 define ds.3.c.2/ds.3.c.1 = logistic_deriv s.3.c.1
 
 # s.3.c.1 = slice s.3.z 32 64
+declare intvar d/ds.3.c.1 [32]
 define d/ds.3.c.1 = mul d/ds.3.c.2 ds.3.c.2/ds.3.c.1
 
 # s.3.z = add s.3.z.4 b
-define d/ds.3.z.5 = unslice d/ds.3.c.1 s.3.z 32
-define d/ds.3.z.6 = unslice d/ds.3.c.5 s.3.z 0
-define d/ds.3.z.7 = unslice d/ds.3.c.7 s.3.z 64
-define d/ds.3.z.8 = unslice d/ds.3.2 s.3.z 96
-define d/ds.3.z.9 = add d/ds.3.z.5 d/ds.3.z.6
-define d/ds.3.z.10 = add d/ds.3.z.9 d/ds.3.z.7
-define d/ds.3.z = add d/ds.3.z.10 d/ds.3.z.8
+declare intvar tmp/s.3.z/1 [128]
+declare intvar tmp/s.3.z/2 [128]
+declare intvar tmp/s.3.z/3 [128]
+declare intvar tmp/s.3.z/4 [128]
+declare intvar tmp/s.3.z/5 [128]
+declare intvar tmp/s.3.z/6 [128]
+declare intvar d/ds.3.z [128]
+declare intvar ds.3.z/ds.3.z.4
+declare intvar ds.3.z/db
+define tmp/s.3.z/1 = unslice d/ds.3.c.1 s.3.z 32
+define tmp/s.3.z/2 = unslice d/ds.3.c.5 s.3.z 0
+define tmp/s.3.z/3 = unslice d/ds.3.c.7 s.3.z 64
+define tmp/s.3.z/4 = unslice d/ds.3.2 s.3.z 96
+define tmp/s.3.z/5 = add tmp/s.3.z/1 tmp/s.3.z/2
+define tmp/s.3.z/6 = add tmp/s.3.z/5 tmp/s.3.z/3
+define d/ds.3.z = add tmp/s.3.z/6 tmp/s.3.z/4
 define ds.3.z/ds.3.z.4 = 1
 define ds.3.z/db = 1
 
 # s.3.z.4 = add s.3.z.1 s.3.z.3
+declare intvar d/ds.3.z.4 [128]
+declare intvar ds.3.z.4/ds.3.z.1
+declare intvar ds.3.z.4/ds.3.z.3
 define d/ds.3.z.4 = mul d/ds.3.z ds.3.z/ds.3.z.4
 define ds.3.z.4/ds.3.z.1 = 1
 define ds.3.z.4/ds.3.z.3 = 1
 
 # s.3.z.3 = matmul U s.3.z.2
+declare intvar d/ds.3.z.3 [128]
+declare intvar ds.3.z.3/dU [32]
+declare intvar ds.3.z.3/ds.3.z.2 [32, 128]
 define d/ds.3.z.3 = mul d/ds.3.z.4 ds.3.z.4/ds.3.z.3
 define ds.3.z.3/dU = s.3.z.2
 define ds.3.z.3/ds.3.z.2 = transpose U
 
 # s.3.z.2 = index s.2 0
+declare intvar d/ds.3.z.2 [32]
 define d/ds.3.z.2 = matmul ds.3.z.3/ds.3.z.2 d/ds.3.z.3
 
 # s.3.z.1 = matmul W s.3.1
+declare intvar d/ds.3.z.1 [128]
+declare intvar ds.3.z.1/dW [8]
+declare intvar ds.3.z.1/ds.3.1 [8, 128]
 define d/ds.3.z.1 = mul d/ds.3.z.4 ds.3.z.4/ds.3.z.1
 define ds.3.z.1/dW = s.3.1
 define ds.3.z.1/ds.3.1 = transpose W
 
 # s.3.1 = index x 3
+declare intvar d/ds.3.1 [8]
 define d/ds.3.1 = matmul ds.3.z.1/ds.3.1 d/ds.3.z.1
 
 # s.2 = concat s.2.6 s.2.7
-define d/ds.2.8.1 = reshape d/ds.3.z.2 [1, 32]
-define d/ds.2.8 = unslice d/ds.2.8.1 s.2 0
-define d/ds.2.9.1 = reshape d/ds.3.c.3 [1, 32]
-define d/ds.2.9 = unslice d/ds.2.9.1 s.2 1
-define d/ds.2 = add d/ds.2.8 d/ds.2.9
+declare intvar tmp/s.2/2 [1, 32]
+declare intvar tmp/s.2/1 [2, 32]
+declare intvar tmp/s.2/4 [1, 32]
+declare intvar tmp/s.2/3 [2, 32]
+declare intvar d/ds.2 [2, 32]
+define tmp/s.2/2 = reshape d/ds.3.z.2 [1, 32]
+define tmp/s.2/1 = unslice tmp/s.2/2 s.2 0
+define tmp/s.2/4 = reshape d/ds.3.c.3 [1, 32]
+define tmp/s.2/3 = unslice tmp/s.2/4 s.2 1
+define d/ds.2 = add tmp/s.2/1 tmp/s.2/3
 
 # s.2.7 = reshape s.2.c [1, 32]
+declare intvar d/ds.2.7 [1, 32]
 define d/ds.2.7 = slice d/ds.2 1 2
 
 # s.2.6 = reshape s.2.5 [1, 32]
+declare intvar d/ds.2.6 [1, 32]
 define d/ds.2.6 = slice d/ds.2 0 1
 
 # s.2.5 = mul s.2.3 s.2.4
+declare intvar d/ds.2.5 [32]
+declare intvar ds.2.5/ds.2.3 [32]
+declare intvar ds.2.5/ds.2.4 [32]
 define d/ds.2.5 = reshape d/ds.2.6 [32]
 define ds.2.5/ds.2.3 = s.2.4
 define ds.2.5/ds.2.4 = s.2.3
 
 # s.2.4 = tanh s.2.c
+declare intvar d/ds.2.4 [32]
+declare intvar ds.2.4/ds.2.c [32]
 define d/ds.2.4 = mul d/ds.2.5 ds.2.5/ds.2.4
 define ds.2.4/ds.2.c = tanh_deriv s.2.c
 
 # s.2.3 = logistic s.2.2
+declare intvar d/ds.2.3 [32]
+declare intvar ds.2.3/ds.2.2 [32]
 define d/ds.2.3 = mul d/ds.2.5 ds.2.5/ds.2.3
 define ds.2.3/ds.2.2 = logistic_deriv s.2.2
 
 # s.2.2 = slice s.2.z 96 128
+declare intvar d/ds.2.2 [32]
 define d/ds.2.2 = mul d/ds.2.3 ds.2.3/ds.2.2
 
 # s.2.c = add s.2.c.4 s.2.c.9
-define d/ds.2.c.10 = mul d/ds.2.4 ds.2.4/ds.2.c
-define d/ds.2.c.11 = reshape d/ds.2.7 [32]
-define d/ds.2.c = add d/ds.2.c.10 d/ds.2.c.11
+declare intvar tmp/s.2.c/1 [32]
+declare intvar tmp/s.2.c/2 [32]
+declare intvar d/ds.2.c [32]
+declare intvar ds.2.c/ds.2.c.4
+declare intvar ds.2.c/ds.2.c.9
+define tmp/s.2.c/1 = mul d/ds.2.4 ds.2.4/ds.2.c
+define tmp/s.2.c/2 = reshape d/ds.2.7 [32]
+define d/ds.2.c = add tmp/s.2.c/1 tmp/s.2.c/2
 define ds.2.c/ds.2.c.4 = 1
 define ds.2.c/ds.2.c.9 = 1
 
 # s.2.c.9 = mul s.2.c.6 s.2.c.8
+declare intvar d/ds.2.c.9 [32]
+declare intvar ds.2.c.9/ds.2.c.6 [32]
+declare intvar ds.2.c.9/ds.2.c.8 [32]
 define d/ds.2.c.9 = mul d/ds.2.c ds.2.c/ds.2.c.9
 define ds.2.c.9/ds.2.c.6 = s.2.c.8
 define ds.2.c.9/ds.2.c.8 = s.2.c.6
 
 # s.2.c.8 = tanh s.2.c.7
+declare intvar d/ds.2.c.8 [32]
+declare intvar ds.2.c.8/ds.2.c.7 [32]
 define d/ds.2.c.8 = mul d/ds.2.c.9 ds.2.c.9/ds.2.c.8
 define ds.2.c.8/ds.2.c.7 = tanh_deriv s.2.c.7
 
 # s.2.c.7 = slice s.2.z 64 96
+declare intvar d/ds.2.c.7 [32]
 define d/ds.2.c.7 = mul d/ds.2.c.8 ds.2.c.8/ds.2.c.7
 
 # s.2.c.6 = logistic s.2.c.5
+declare intvar d/ds.2.c.6 [32]
+declare intvar ds.2.c.6/ds.2.c.5 [32]
 define d/ds.2.c.6 = mul d/ds.2.c.9 ds.2.c.9/ds.2.c.6
 define ds.2.c.6/ds.2.c.5 = logistic_deriv s.2.c.5
 
 # s.2.c.5 = slice s.2.z 0 32
+declare intvar d/ds.2.c.5 [32]
 define d/ds.2.c.5 = mul d/ds.2.c.6 ds.2.c.6/ds.2.c.5
 
 # s.2.c.4 = mul s.2.c.2 s.2.c.3
+declare intvar d/ds.2.c.4 [32]
+declare intvar ds.2.c.4/ds.2.c.2 [32]
+declare intvar ds.2.c.4/ds.2.c.3 [32]
 define d/ds.2.c.4 = mul d/ds.2.c ds.2.c/ds.2.c.4
 define ds.2.c.4/ds.2.c.2 = s.2.c.3
 define ds.2.c.4/ds.2.c.3 = s.2.c.2
 
 # s.2.c.3 = index s.1 1
+declare intvar d/ds.2.c.3 [32]
 define d/ds.2.c.3 = mul d/ds.2.c.4 ds.2.c.4/ds.2.c.3
 
 # s.2.c.2 = logistic s.2.c.1
+declare intvar d/ds.2.c.2 [32]
+declare intvar ds.2.c.2/ds.2.c.1 [32]
 define d/ds.2.c.2 = mul d/ds.2.c.4 ds.2.c.4/ds.2.c.2
 define ds.2.c.2/ds.2.c.1 = logistic_deriv s.2.c.1
 
 # s.2.c.1 = slice s.2.z 32 64
+declare intvar d/ds.2.c.1 [32]
 define d/ds.2.c.1 = mul d/ds.2.c.2 ds.2.c.2/ds.2.c.1
 
 # s.2.z = add s.2.z.4 b
-define d/ds.2.z.5 = unslice d/ds.2.c.1 s.2.z 32
-define d/ds.2.z.6 = unslice d/ds.2.c.5 s.2.z 0
-define d/ds.2.z.7 = unslice d/ds.2.c.7 s.2.z 64
-define d/ds.2.z.8 = unslice d/ds.2.2 s.2.z 96
-define d/ds.2.z.9 = add d/ds.2.z.5 d/ds.2.z.6
-define d/ds.2.z.10 = add d/ds.2.z.9 d/ds.2.z.7
-define d/ds.2.z = add d/ds.2.z.10 d/ds.2.z.8
+declare intvar tmp/s.2.z/1 [128]
+declare intvar tmp/s.2.z/2 [128]
+declare intvar tmp/s.2.z/3 [128]
+declare intvar tmp/s.2.z/4 [128]
+declare intvar tmp/s.2.z/5 [128]
+declare intvar tmp/s.2.z/6 [128]
+declare intvar d/ds.2.z [128]
+declare intvar ds.2.z/ds.2.z.4
+declare intvar ds.2.z/db
+define tmp/s.2.z/1 = unslice d/ds.2.c.1 s.2.z 32
+define tmp/s.2.z/2 = unslice d/ds.2.c.5 s.2.z 0
+define tmp/s.2.z/3 = unslice d/ds.2.c.7 s.2.z 64
+define tmp/s.2.z/4 = unslice d/ds.2.2 s.2.z 96
+define tmp/s.2.z/5 = add tmp/s.2.z/1 tmp/s.2.z/2
+define tmp/s.2.z/6 = add tmp/s.2.z/5 tmp/s.2.z/3
+define d/ds.2.z = add tmp/s.2.z/6 tmp/s.2.z/4
 define ds.2.z/ds.2.z.4 = 1
 define ds.2.z/db = 1
 
 # s.2.z.4 = add s.2.z.1 s.2.z.3
+declare intvar d/ds.2.z.4 [128]
+declare intvar ds.2.z.4/ds.2.z.1
+declare intvar ds.2.z.4/ds.2.z.3
 define d/ds.2.z.4 = mul d/ds.2.z ds.2.z/ds.2.z.4
 define ds.2.z.4/ds.2.z.1 = 1
 define ds.2.z.4/ds.2.z.3 = 1
 
 # s.2.z.3 = matmul U s.2.z.2
+declare intvar d/ds.2.z.3 [128]
+declare intvar ds.2.z.3/dU [32]
+declare intvar ds.2.z.3/ds.2.z.2 [32, 128]
 define d/ds.2.z.3 = mul d/ds.2.z.4 ds.2.z.4/ds.2.z.3
 define ds.2.z.3/dU = s.2.z.2
 define ds.2.z.3/ds.2.z.2 = transpose U
 
 # s.2.z.2 = index s.1 0
+declare intvar d/ds.2.z.2 [32]
 define d/ds.2.z.2 = matmul ds.2.z.3/ds.2.z.2 d/ds.2.z.3
 
 # s.2.z.1 = matmul W s.2.1
+declare intvar d/ds.2.z.1 [128]
+declare intvar ds.2.z.1/dW [8]
+declare intvar ds.2.z.1/ds.2.1 [8, 128]
 define d/ds.2.z.1 = mul d/ds.2.z.4 ds.2.z.4/ds.2.z.1
 define ds.2.z.1/dW = s.2.1
 define ds.2.z.1/ds.2.1 = transpose W
 
 # s.2.1 = index x 2
+declare intvar d/ds.2.1 [8]
 define d/ds.2.1 = matmul ds.2.z.1/ds.2.1 d/ds.2.z.1
 
 # s.1 = concat s.1.6 s.1.7
-define d/ds.1.8.1 = reshape d/ds.2.z.2 [1, 32]
-define d/ds.1.8 = unslice d/ds.1.8.1 s.1 0
-define d/ds.1.9.1 = reshape d/ds.2.c.3 [1, 32]
-define d/ds.1.9 = unslice d/ds.1.9.1 s.1 1
-define d/ds.1 = add d/ds.1.8 d/ds.1.9
+declare intvar tmp/s.1/2 [1, 32]
+declare intvar tmp/s.1/1 [2, 32]
+declare intvar tmp/s.1/4 [1, 32]
+declare intvar tmp/s.1/3 [2, 32]
+declare intvar d/ds.1 [2, 32]
+define tmp/s.1/2 = reshape d/ds.2.z.2 [1, 32]
+define tmp/s.1/1 = unslice tmp/s.1/2 s.1 0
+define tmp/s.1/4 = reshape d/ds.2.c.3 [1, 32]
+define tmp/s.1/3 = unslice tmp/s.1/4 s.1 1
+define d/ds.1 = add tmp/s.1/1 tmp/s.1/3
 
 # s.1.7 = reshape s.1.c [1, 32]
+declare intvar d/ds.1.7 [1, 32]
 define d/ds.1.7 = slice d/ds.1 1 2
 
 # s.1.6 = reshape s.1.5 [1, 32]
+declare intvar d/ds.1.6 [1, 32]
 define d/ds.1.6 = slice d/ds.1 0 1
 
 # s.1.5 = mul s.1.3 s.1.4
+declare intvar d/ds.1.5 [32]
+declare intvar ds.1.5/ds.1.3 [32]
+declare intvar ds.1.5/ds.1.4 [32]
 define d/ds.1.5 = reshape d/ds.1.6 [32]
 define ds.1.5/ds.1.3 = s.1.4
 define ds.1.5/ds.1.4 = s.1.3
 
 # s.1.4 = tanh s.1.c
+declare intvar d/ds.1.4 [32]
+declare intvar ds.1.4/ds.1.c [32]
 define d/ds.1.4 = mul d/ds.1.5 ds.1.5/ds.1.4
 define ds.1.4/ds.1.c = tanh_deriv s.1.c
 
 # s.1.3 = logistic s.1.2
+declare intvar d/ds.1.3 [32]
+declare intvar ds.1.3/ds.1.2 [32]
 define d/ds.1.3 = mul d/ds.1.5 ds.1.5/ds.1.3
 define ds.1.3/ds.1.2 = logistic_deriv s.1.2
 
 # s.1.2 = slice s.1.z 96 128
+declare intvar d/ds.1.2 [32]
 define d/ds.1.2 = mul d/ds.1.3 ds.1.3/ds.1.2
 
 # s.1.c = add s.1.c.4 s.1.c.9
-define d/ds.1.c.10 = mul d/ds.1.4 ds.1.4/ds.1.c
-define d/ds.1.c.11 = reshape d/ds.1.7 [32]
-define d/ds.1.c = add d/ds.1.c.10 d/ds.1.c.11
+declare intvar tmp/s.1.c/1 [32]
+declare intvar tmp/s.1.c/2 [32]
+declare intvar d/ds.1.c [32]
+declare intvar ds.1.c/ds.1.c.4
+declare intvar ds.1.c/ds.1.c.9
+define tmp/s.1.c/1 = mul d/ds.1.4 ds.1.4/ds.1.c
+define tmp/s.1.c/2 = reshape d/ds.1.7 [32]
+define d/ds.1.c = add tmp/s.1.c/1 tmp/s.1.c/2
 define ds.1.c/ds.1.c.4 = 1
 define ds.1.c/ds.1.c.9 = 1
 
 # s.1.c.9 = mul s.1.c.6 s.1.c.8
+declare intvar d/ds.1.c.9 [32]
+declare intvar ds.1.c.9/ds.1.c.6 [32]
+declare intvar ds.1.c.9/ds.1.c.8 [32]
 define d/ds.1.c.9 = mul d/ds.1.c ds.1.c/ds.1.c.9
 define ds.1.c.9/ds.1.c.6 = s.1.c.8
 define ds.1.c.9/ds.1.c.8 = s.1.c.6
 
 # s.1.c.8 = tanh s.1.c.7
+declare intvar d/ds.1.c.8 [32]
+declare intvar ds.1.c.8/ds.1.c.7 [32]
 define d/ds.1.c.8 = mul d/ds.1.c.9 ds.1.c.9/ds.1.c.8
 define ds.1.c.8/ds.1.c.7 = tanh_deriv s.1.c.7
 
 # s.1.c.7 = slice s.1.z 64 96
+declare intvar d/ds.1.c.7 [32]
 define d/ds.1.c.7 = mul d/ds.1.c.8 ds.1.c.8/ds.1.c.7
 
 # s.1.c.6 = logistic s.1.c.5
+declare intvar d/ds.1.c.6 [32]
+declare intvar ds.1.c.6/ds.1.c.5 [32]
 define d/ds.1.c.6 = mul d/ds.1.c.9 ds.1.c.9/ds.1.c.6
 define ds.1.c.6/ds.1.c.5 = logistic_deriv s.1.c.5
 
 # s.1.c.5 = slice s.1.z 0 32
+declare intvar d/ds.1.c.5 [32]
 define d/ds.1.c.5 = mul d/ds.1.c.6 ds.1.c.6/ds.1.c.5
 
 # s.1.c.4 = mul s.1.c.2 s.1.c.3
+declare intvar d/ds.1.c.4 [32]
+declare intvar ds.1.c.4/ds.1.c.2 [32]
+declare intvar ds.1.c.4/ds.1.c.3 [32]
 define d/ds.1.c.4 = mul d/ds.1.c ds.1.c/ds.1.c.4
 define ds.1.c.4/ds.1.c.2 = s.1.c.3
 define ds.1.c.4/ds.1.c.3 = s.1.c.2
 
 # s.1.c.3 = index s.0 1
+declare intvar d/ds.1.c.3 [32]
 define d/ds.1.c.3 = mul d/ds.1.c.4 ds.1.c.4/ds.1.c.3
 
 # s.1.c.2 = logistic s.1.c.1
+declare intvar d/ds.1.c.2 [32]
+declare intvar ds.1.c.2/ds.1.c.1 [32]
 define d/ds.1.c.2 = mul d/ds.1.c.4 ds.1.c.4/ds.1.c.2
 define ds.1.c.2/ds.1.c.1 = logistic_deriv s.1.c.1
 
 # s.1.c.1 = slice s.1.z 32 64
+declare intvar d/ds.1.c.1 [32]
 define d/ds.1.c.1 = mul d/ds.1.c.2 ds.1.c.2/ds.1.c.1
 
 # s.1.z = add s.1.z.4 b
-define d/ds.1.z.5 = unslice d/ds.1.c.1 s.1.z 32
-define d/ds.1.z.6 = unslice d/ds.1.c.5 s.1.z 0
-define d/ds.1.z.7 = unslice d/ds.1.c.7 s.1.z 64
-define d/ds.1.z.8 = unslice d/ds.1.2 s.1.z 96
-define d/ds.1.z.9 = add d/ds.1.z.5 d/ds.1.z.6
-define d/ds.1.z.10 = add d/ds.1.z.9 d/ds.1.z.7
-define d/ds.1.z = add d/ds.1.z.10 d/ds.1.z.8
+declare intvar tmp/s.1.z/1 [128]
+declare intvar tmp/s.1.z/2 [128]
+declare intvar tmp/s.1.z/3 [128]
+declare intvar tmp/s.1.z/4 [128]
+declare intvar tmp/s.1.z/5 [128]
+declare intvar tmp/s.1.z/6 [128]
+declare intvar d/ds.1.z [128]
+declare intvar ds.1.z/ds.1.z.4
+declare intvar ds.1.z/db
+define tmp/s.1.z/1 = unslice d/ds.1.c.1 s.1.z 32
+define tmp/s.1.z/2 = unslice d/ds.1.c.5 s.1.z 0
+define tmp/s.1.z/3 = unslice d/ds.1.c.7 s.1.z 64
+define tmp/s.1.z/4 = unslice d/ds.1.2 s.1.z 96
+define tmp/s.1.z/5 = add tmp/s.1.z/1 tmp/s.1.z/2
+define tmp/s.1.z/6 = add tmp/s.1.z/5 tmp/s.1.z/3
+define d/ds.1.z = add tmp/s.1.z/6 tmp/s.1.z/4
 define ds.1.z/ds.1.z.4 = 1
 define ds.1.z/db = 1
 
 # s.1.z.4 = add s.1.z.1 s.1.z.3
+declare intvar d/ds.1.z.4 [128]
+declare intvar ds.1.z.4/ds.1.z.1
+declare intvar ds.1.z.4/ds.1.z.3
 define d/ds.1.z.4 = mul d/ds.1.z ds.1.z/ds.1.z.4
 define ds.1.z.4/ds.1.z.1 = 1
 define ds.1.z.4/ds.1.z.3 = 1
 
 # s.1.z.3 = matmul U s.1.z.2
+declare intvar d/ds.1.z.3 [128]
+declare intvar ds.1.z.3/dU [32]
+declare intvar ds.1.z.3/ds.1.z.2 [32, 128]
 define d/ds.1.z.3 = mul d/ds.1.z.4 ds.1.z.4/ds.1.z.3
 define ds.1.z.3/dU = s.1.z.2
 define ds.1.z.3/ds.1.z.2 = transpose U
 
 # s.1.z.2 = index s.0 0
+declare intvar d/ds.1.z.2 [32]
 define d/ds.1.z.2 = matmul ds.1.z.3/ds.1.z.2 d/ds.1.z.3
 
 # s.1.z.1 = matmul W s.1.1
+declare intvar d/ds.1.z.1 [128]
+declare intvar ds.1.z.1/dW [8]
+declare intvar ds.1.z.1/ds.1.1 [8, 128]
 define d/ds.1.z.1 = mul d/ds.1.z.4 ds.1.z.4/ds.1.z.1
 define ds.1.z.1/dW = s.1.1
 define ds.1.z.1/ds.1.1 = transpose W
 
 # s.1.1 = index x 1
+declare intvar d/ds.1.1 [8]
 define d/ds.1.1 = matmul ds.1.z.1/ds.1.1 d/ds.1.z.1
 
 # s.0 = concat s.0.6 s.0.7
-define d/ds.0.8.1 = reshape d/ds.1.z.2 [1, 32]
-define d/ds.0.8 = unslice d/ds.0.8.1 s.0 0
-define d/ds.0.9.1 = reshape d/ds.1.c.3 [1, 32]
-define d/ds.0.9 = unslice d/ds.0.9.1 s.0 1
-define d/ds.0 = add d/ds.0.8 d/ds.0.9
+declare intvar tmp/s.0/2 [1, 32]
+declare intvar tmp/s.0/1 [2, 32]
+declare intvar tmp/s.0/4 [1, 32]
+declare intvar tmp/s.0/3 [2, 32]
+declare intvar d/ds.0 [2, 32]
+define tmp/s.0/2 = reshape d/ds.1.z.2 [1, 32]
+define tmp/s.0/1 = unslice tmp/s.0/2 s.0 0
+define tmp/s.0/4 = reshape d/ds.1.c.3 [1, 32]
+define tmp/s.0/3 = unslice tmp/s.0/4 s.0 1
+define d/ds.0 = add tmp/s.0/1 tmp/s.0/3
 
 # s.0.7 = reshape s.0.c [1, 32]
+declare intvar d/ds.0.7 [1, 32]
 define d/ds.0.7 = slice d/ds.0 1 2
 
 # s.0.6 = reshape s.0.5 [1, 32]
+declare intvar d/ds.0.6 [1, 32]
 define d/ds.0.6 = slice d/ds.0 0 1
 
 # s.0.5 = mul s.0.3 s.0.4
+declare intvar d/ds.0.5 [32]
+declare intvar ds.0.5/ds.0.3 [32]
+declare intvar ds.0.5/ds.0.4 [32]
 define d/ds.0.5 = reshape d/ds.0.6 [32]
 define ds.0.5/ds.0.3 = s.0.4
 define ds.0.5/ds.0.4 = s.0.3
 
 # s.0.4 = tanh s.0.c
+declare intvar d/ds.0.4 [32]
+declare intvar ds.0.4/ds.0.c [32]
 define d/ds.0.4 = mul d/ds.0.5 ds.0.5/ds.0.4
 define ds.0.4/ds.0.c = tanh_deriv s.0.c
 
 # s.0.3 = logistic s.0.2
+declare intvar d/ds.0.3 [32]
+declare intvar ds.0.3/ds.0.2 [32]
 define d/ds.0.3 = mul d/ds.0.5 ds.0.5/ds.0.3
 define ds.0.3/ds.0.2 = logistic_deriv s.0.2
 
 # s.0.2 = slice s.0.z 96 128
+declare intvar d/ds.0.2 [32]
 define d/ds.0.2 = mul d/ds.0.3 ds.0.3/ds.0.2
 
 # s.0.c = add s.0.c.4 s.0.c.9
-define d/ds.0.c.10 = mul d/ds.0.4 ds.0.4/ds.0.c
-define d/ds.0.c.11 = reshape d/ds.0.7 [32]
-define d/ds.0.c = add d/ds.0.c.10 d/ds.0.c.11
+declare intvar tmp/s.0.c/1 [32]
+declare intvar tmp/s.0.c/2 [32]
+declare intvar d/ds.0.c [32]
+declare intvar ds.0.c/ds.0.c.4
+declare intvar ds.0.c/ds.0.c.9
+define tmp/s.0.c/1 = mul d/ds.0.4 ds.0.4/ds.0.c
+define tmp/s.0.c/2 = reshape d/ds.0.7 [32]
+define d/ds.0.c = add tmp/s.0.c/1 tmp/s.0.c/2
 define ds.0.c/ds.0.c.4 = 1
 define ds.0.c/ds.0.c.9 = 1
 
 # s.0.c.9 = mul s.0.c.6 s.0.c.8
+declare intvar d/ds.0.c.9 [32]
+declare intvar ds.0.c.9/ds.0.c.6 [32]
+declare intvar ds.0.c.9/ds.0.c.8 [32]
 define d/ds.0.c.9 = mul d/ds.0.c ds.0.c/ds.0.c.9
 define ds.0.c.9/ds.0.c.6 = s.0.c.8
 define ds.0.c.9/ds.0.c.8 = s.0.c.6
 
 # s.0.c.8 = tanh s.0.c.7
+declare intvar d/ds.0.c.8 [32]
+declare intvar ds.0.c.8/ds.0.c.7 [32]
 define d/ds.0.c.8 = mul d/ds.0.c.9 ds.0.c.9/ds.0.c.8
 define ds.0.c.8/ds.0.c.7 = tanh_deriv s.0.c.7
 
 # s.0.c.7 = slice s.0.z 64 96
+declare intvar d/ds.0.c.7 [32]
 define d/ds.0.c.7 = mul d/ds.0.c.8 ds.0.c.8/ds.0.c.7
 
 # s.0.c.6 = logistic s.0.c.5
+declare intvar d/ds.0.c.6 [32]
+declare intvar ds.0.c.6/ds.0.c.5 [32]
 define d/ds.0.c.6 = mul d/ds.0.c.9 ds.0.c.9/ds.0.c.6
 define ds.0.c.6/ds.0.c.5 = logistic_deriv s.0.c.5
 
 # s.0.c.5 = slice s.0.z 0 32
+declare intvar d/ds.0.c.5 [32]
 define d/ds.0.c.5 = mul d/ds.0.c.6 ds.0.c.6/ds.0.c.5
 
 # s.0.c.4 = mul s.0.c.2 s.0.c.3
+declare intvar d/ds.0.c.4 [32]
+declare intvar ds.0.c.4/ds.0.c.2 [32]
+declare intvar ds.0.c.4/ds.0.c.3 [32]
 define d/ds.0.c.4 = mul d/ds.0.c ds.0.c/ds.0.c.4
 define ds.0.c.4/ds.0.c.2 = s.0.c.3
 define ds.0.c.4/ds.0.c.3 = s.0.c.2
 
 # s.0.c.3 = index s0 1
+declare intvar d/ds.0.c.3 [32]
 define d/ds.0.c.3 = mul d/ds.0.c.4 ds.0.c.4/ds.0.c.3
 
 # s.0.c.2 = logistic s.0.c.1
+declare intvar d/ds.0.c.2 [32]
+declare intvar ds.0.c.2/ds.0.c.1 [32]
 define d/ds.0.c.2 = mul d/ds.0.c.4 ds.0.c.4/ds.0.c.2
 define ds.0.c.2/ds.0.c.1 = logistic_deriv s.0.c.1
 
 # s.0.c.1 = slice s.0.z 32 64
+declare intvar d/ds.0.c.1 [32]
 define d/ds.0.c.1 = mul d/ds.0.c.2 ds.0.c.2/ds.0.c.1
 
 # s.0.z = add s.0.z.4 b
-define d/ds.0.z.5 = unslice d/ds.0.c.1 s.0.z 32
-define d/ds.0.z.6 = unslice d/ds.0.c.5 s.0.z 0
-define d/ds.0.z.7 = unslice d/ds.0.c.7 s.0.z 64
-define d/ds.0.z.8 = unslice d/ds.0.2 s.0.z 96
-define d/ds.0.z.9 = add d/ds.0.z.5 d/ds.0.z.6
-define d/ds.0.z.10 = add d/ds.0.z.9 d/ds.0.z.7
-define d/ds.0.z = add d/ds.0.z.10 d/ds.0.z.8
+declare intvar tmp/s.0.z/1 [128]
+declare intvar tmp/s.0.z/2 [128]
+declare intvar tmp/s.0.z/3 [128]
+declare intvar tmp/s.0.z/4 [128]
+declare intvar tmp/s.0.z/5 [128]
+declare intvar tmp/s.0.z/6 [128]
+declare intvar d/ds.0.z [128]
+declare intvar ds.0.z/ds.0.z.4
+declare intvar ds.0.z/db
+define tmp/s.0.z/1 = unslice d/ds.0.c.1 s.0.z 32
+define tmp/s.0.z/2 = unslice d/ds.0.c.5 s.0.z 0
+define tmp/s.0.z/3 = unslice d/ds.0.c.7 s.0.z 64
+define tmp/s.0.z/4 = unslice d/ds.0.2 s.0.z 96
+define tmp/s.0.z/5 = add tmp/s.0.z/1 tmp/s.0.z/2
+define tmp/s.0.z/6 = add tmp/s.0.z/5 tmp/s.0.z/3
+define d/ds.0.z = add tmp/s.0.z/6 tmp/s.0.z/4
 define ds.0.z/ds.0.z.4 = 1
 define ds.0.z/db = 1
 
 # s.0.z.4 = add s.0.z.1 s.0.z.3
+declare intvar d/ds.0.z.4 [128]
+declare intvar ds.0.z.4/ds.0.z.1
+declare intvar ds.0.z.4/ds.0.z.3
 define d/ds.0.z.4 = mul d/ds.0.z ds.0.z/ds.0.z.4
 define ds.0.z.4/ds.0.z.1 = 1
 define ds.0.z.4/ds.0.z.3 = 1
 
 # s.0.z.3 = matmul U s.0.z.2
+declare intvar d/ds.0.z.3 [128]
+declare intvar ds.0.z.3/dU [32]
+declare intvar ds.0.z.3/ds.0.z.2 [32, 128]
 define d/ds.0.z.3 = mul d/ds.0.z.4 ds.0.z.4/ds.0.z.3
 define ds.0.z.3/dU = s.0.z.2
 define ds.0.z.3/ds.0.z.2 = transpose U
 
 # s.0.z.2 = index s0 0
+declare intvar d/ds.0.z.2 [32]
 define d/ds.0.z.2 = matmul ds.0.z.3/ds.0.z.2 d/ds.0.z.3
 
 # s.0.z.1 = matmul W s.0.1
+declare intvar d/ds.0.z.1 [128]
+declare intvar ds.0.z.1/dW [8]
+declare intvar ds.0.z.1/ds.0.1 [8, 128]
 define d/ds.0.z.1 = mul d/ds.0.z.4 ds.0.z.4/ds.0.z.1
 define ds.0.z.1/dW = s.0.1
 define ds.0.z.1/ds.0.1 = transpose W
 
 # s.0.1 = index x 0
+declare intvar d/ds.0.1 [8]
 define d/ds.0.1 = matmul ds.0.z.1/ds.0.1 d/ds.0.z.1
 
 # weight c
+declare output d/dc [10]
 define d/dc = mul d/dscores dscores/dc
 
 # weight V
+declare output d/dV [10, 32]
 define d/dV = outer d/dscores.2 dscores.2/dV
 
 # weight s0
-define d/ds0.1.1 = reshape d/ds.0.z.2 [1, 32]
-define d/ds0.1 = unslice d/ds0.1.1 s0 0
-define d/ds0.2.1 = reshape d/ds.0.c.3 [1, 32]
-define d/ds0.2 = unslice d/ds0.2.1 s0 1
-define d/ds0 = add d/ds0.1 d/ds0.2
+declare intvar tmp/s0/2 [1, 32]
+declare intvar tmp/s0/1 [2, 32]
+declare intvar tmp/s0/4 [1, 32]
+declare intvar tmp/s0/3 [2, 32]
+declare output d/ds0 [2, 32]
+define tmp/s0/2 = reshape d/ds.0.z.2 [1, 32]
+define tmp/s0/1 = unslice tmp/s0/2 s0 0
+define tmp/s0/4 = reshape d/ds.0.c.3 [1, 32]
+define tmp/s0/3 = unslice tmp/s0/4 s0 1
+define d/ds0 = add tmp/s0/1 tmp/s0/3
 
 # weight b
-define d/db.1 = mul d/ds.0.z ds.0.z/db
-define d/db.2 = mul d/ds.1.z ds.1.z/db
-define d/db.3 = mul d/ds.2.z ds.2.z/db
-define d/db.4 = mul d/ds.3.z ds.3.z/db
-define d/db.5 = mul d/ds.4.z ds.4.z/db
-define d/db.6 = mul d/ds.5.z ds.5.z/db
-define d/db.7 = mul d/ds.6.z ds.6.z/db
-define d/db.8 = mul d/ds.7.z ds.7.z/db
-define d/db.9 = add d/db.1 d/db.2
-define d/db.10 = add d/db.9 d/db.3
-define d/db.11 = add d/db.10 d/db.4
-define d/db.12 = add d/db.11 d/db.5
-define d/db.13 = add d/db.12 d/db.6
-define d/db.14 = add d/db.13 d/db.7
-define d/db = add d/db.14 d/db.8
+declare intvar tmp/b/1 [128]
+declare intvar tmp/b/2 [128]
+declare intvar tmp/b/3 [128]
+declare intvar tmp/b/4 [128]
+declare intvar tmp/b/5 [128]
+declare intvar tmp/b/6 [128]
+declare intvar tmp/b/7 [128]
+declare intvar tmp/b/8 [128]
+declare intvar tmp/b/9 [128]
+declare intvar tmp/b/10 [128]
+declare intvar tmp/b/11 [128]
+declare intvar tmp/b/12 [128]
+declare intvar tmp/b/13 [128]
+declare intvar tmp/b/14 [128]
+declare output d/db [128]
+define tmp/b/1 = mul d/ds.0.z ds.0.z/db
+define tmp/b/2 = mul d/ds.1.z ds.1.z/db
+define tmp/b/3 = mul d/ds.2.z ds.2.z/db
+define tmp/b/4 = mul d/ds.3.z ds.3.z/db
+define tmp/b/5 = mul d/ds.4.z ds.4.z/db
+define tmp/b/6 = mul d/ds.5.z ds.5.z/db
+define tmp/b/7 = mul d/ds.6.z ds.6.z/db
+define tmp/b/8 = mul d/ds.7.z ds.7.z/db
+define tmp/b/9 = add tmp/b/1 tmp/b/2
+define tmp/b/10 = add tmp/b/9 tmp/b/3
+define tmp/b/11 = add tmp/b/10 tmp/b/4
+define tmp/b/12 = add tmp/b/11 tmp/b/5
+define tmp/b/13 = add tmp/b/12 tmp/b/6
+define tmp/b/14 = add tmp/b/13 tmp/b/7
+define d/db = add tmp/b/14 tmp/b/8
 
 # weight U
-define d/dU.1 = outer d/ds.0.z.3 ds.0.z.3/dU
-define d/dU.2 = outer d/ds.1.z.3 ds.1.z.3/dU
-define d/dU.3 = outer d/ds.2.z.3 ds.2.z.3/dU
-define d/dU.4 = outer d/ds.3.z.3 ds.3.z.3/dU
-define d/dU.5 = outer d/ds.4.z.3 ds.4.z.3/dU
-define d/dU.6 = outer d/ds.5.z.3 ds.5.z.3/dU
-define d/dU.7 = outer d/ds.6.z.3 ds.6.z.3/dU
-define d/dU.8 = outer d/ds.7.z.3 ds.7.z.3/dU
-define d/dU.9 = add d/dU.1 d/dU.2
-define d/dU.10 = add d/dU.9 d/dU.3
-define d/dU.11 = add d/dU.10 d/dU.4
-define d/dU.12 = add d/dU.11 d/dU.5
-define d/dU.13 = add d/dU.12 d/dU.6
-define d/dU.14 = add d/dU.13 d/dU.7
-define d/dU = add d/dU.14 d/dU.8
+declare intvar tmp/U/1 [128, 32]
+declare intvar tmp/U/2 [128, 32]
+declare intvar tmp/U/3 [128, 32]
+declare intvar tmp/U/4 [128, 32]
+declare intvar tmp/U/5 [128, 32]
+declare intvar tmp/U/6 [128, 32]
+declare intvar tmp/U/7 [128, 32]
+declare intvar tmp/U/8 [128, 32]
+declare intvar tmp/U/9 [128, 32]
+declare intvar tmp/U/10 [128, 32]
+declare intvar tmp/U/11 [128, 32]
+declare intvar tmp/U/12 [128, 32]
+declare intvar tmp/U/13 [128, 32]
+declare intvar tmp/U/14 [128, 32]
+declare output d/dU [128, 32]
+define tmp/U/1 = outer d/ds.0.z.3 ds.0.z.3/dU
+define tmp/U/2 = outer d/ds.1.z.3 ds.1.z.3/dU
+define tmp/U/3 = outer d/ds.2.z.3 ds.2.z.3/dU
+define tmp/U/4 = outer d/ds.3.z.3 ds.3.z.3/dU
+define tmp/U/5 = outer d/ds.4.z.3 ds.4.z.3/dU
+define tmp/U/6 = outer d/ds.5.z.3 ds.5.z.3/dU
+define tmp/U/7 = outer d/ds.6.z.3 ds.6.z.3/dU
+define tmp/U/8 = outer d/ds.7.z.3 ds.7.z.3/dU
+define tmp/U/9 = add tmp/U/1 tmp/U/2
+define tmp/U/10 = add tmp/U/9 tmp/U/3
+define tmp/U/11 = add tmp/U/10 tmp/U/4
+define tmp/U/12 = add tmp/U/11 tmp/U/5
+define tmp/U/13 = add tmp/U/12 tmp/U/6
+define tmp/U/14 = add tmp/U/13 tmp/U/7
+define d/dU = add tmp/U/14 tmp/U/8
 
 # weight W
-define d/dW.1 = outer d/ds.0.z.1 ds.0.z.1/dW
-define d/dW.2 = outer d/ds.1.z.1 ds.1.z.1/dW
-define d/dW.3 = outer d/ds.2.z.1 ds.2.z.1/dW
-define d/dW.4 = outer d/ds.3.z.1 ds.3.z.1/dW
-define d/dW.5 = outer d/ds.4.z.1 ds.4.z.1/dW
-define d/dW.6 = outer d/ds.5.z.1 ds.5.z.1/dW
-define d/dW.7 = outer d/ds.6.z.1 ds.6.z.1/dW
-define d/dW.8 = outer d/ds.7.z.1 ds.7.z.1/dW
-define d/dW.9 = add d/dW.1 d/dW.2
-define d/dW.10 = add d/dW.9 d/dW.3
-define d/dW.11 = add d/dW.10 d/dW.4
-define d/dW.12 = add d/dW.11 d/dW.5
-define d/dW.13 = add d/dW.12 d/dW.6
-define d/dW.14 = add d/dW.13 d/dW.7
-define d/dW = add d/dW.14 d/dW.8
+declare intvar tmp/W/1 [128, 8]
+declare intvar tmp/W/2 [128, 8]
+declare intvar tmp/W/3 [128, 8]
+declare intvar tmp/W/4 [128, 8]
+declare intvar tmp/W/5 [128, 8]
+declare intvar tmp/W/6 [128, 8]
+declare intvar tmp/W/7 [128, 8]
+declare intvar tmp/W/8 [128, 8]
+declare intvar tmp/W/9 [128, 8]
+declare intvar tmp/W/10 [128, 8]
+declare intvar tmp/W/11 [128, 8]
+declare intvar tmp/W/12 [128, 8]
+declare intvar tmp/W/13 [128, 8]
+declare intvar tmp/W/14 [128, 8]
+declare output d/dW [128, 8]
+define tmp/W/1 = outer d/ds.0.z.1 ds.0.z.1/dW
+define tmp/W/2 = outer d/ds.1.z.1 ds.1.z.1/dW
+define tmp/W/3 = outer d/ds.2.z.1 ds.2.z.1/dW
+define tmp/W/4 = outer d/ds.3.z.1 ds.3.z.1/dW
+define tmp/W/5 = outer d/ds.4.z.1 ds.4.z.1/dW
+define tmp/W/6 = outer d/ds.5.z.1 ds.5.z.1/dW
+define tmp/W/7 = outer d/ds.6.z.1 ds.6.z.1/dW
+define tmp/W/8 = outer d/ds.7.z.1 ds.7.z.1/dW
+define tmp/W/9 = add tmp/W/1 tmp/W/2
+define tmp/W/10 = add tmp/W/9 tmp/W/3
+define tmp/W/11 = add tmp/W/10 tmp/W/4
+define tmp/W/12 = add tmp/W/11 tmp/W/5
+define tmp/W/13 = add tmp/W/12 tmp/W/6
+define tmp/W/14 = add tmp/W/13 tmp/W/7
+define d/dW = add tmp/W/14 tmp/W/8
 
 # exp_output label
-define d/dlabel.1 = broadcast_like 0 label
-define d/dlabel.2 = mul d/dcorrect dcorrect/dlabel
-define d/dlabel = add d/dlabel.1 d/dlabel.2
+declare intvar tmp/label/1
+declare intvar tmp/label/2
+declare intvar d/dlabel
+define tmp/label/1 = broadcast_like 0 label
+define tmp/label/2 = mul d/dcorrect dcorrect/dlabel
+define d/dlabel = add tmp/label/1 tmp/label/2
 
 # input x
-define d/dx.1.1 = reshape d/ds.0.1 [1, 8]
-define d/dx.1 = unslice d/dx.1.1 x 0
-define d/dx.2.1 = reshape d/ds.1.1 [1, 8]
-define d/dx.2 = unslice d/dx.2.1 x 1
-define d/dx.3.1 = reshape d/ds.2.1 [1, 8]
-define d/dx.3 = unslice d/dx.3.1 x 2
-define d/dx.4.1 = reshape d/ds.3.1 [1, 8]
-define d/dx.4 = unslice d/dx.4.1 x 3
-define d/dx.5.1 = reshape d/ds.4.1 [1, 8]
-define d/dx.5 = unslice d/dx.5.1 x 4
-define d/dx.6.1 = reshape d/ds.5.1 [1, 8]
-define d/dx.6 = unslice d/dx.6.1 x 5
-define d/dx.7.1 = reshape d/ds.6.1 [1, 8]
-define d/dx.7 = unslice d/dx.7.1 x 6
-define d/dx.8.1 = reshape d/ds.7.1 [1, 8]
-define d/dx.8 = unslice d/dx.8.1 x 7
-define d/dx.9 = add d/dx.1 d/dx.2
-define d/dx.10 = add d/dx.9 d/dx.3
-define d/dx.11 = add d/dx.10 d/dx.4
-define d/dx.12 = add d/dx.11 d/dx.5
-define d/dx.13 = add d/dx.12 d/dx.6
-define d/dx.14 = add d/dx.13 d/dx.7
-define d/dx = add d/dx.14 d/dx.8
+declare intvar tmp/x/2 [1, 8]
+declare intvar tmp/x/1 [8, 8]
+declare intvar tmp/x/4 [1, 8]
+declare intvar tmp/x/3 [8, 8]
+declare intvar tmp/x/6 [1, 8]
+declare intvar tmp/x/5 [8, 8]
+declare intvar tmp/x/8 [1, 8]
+declare intvar tmp/x/7 [8, 8]
+declare intvar tmp/x/10 [1, 8]
+declare intvar tmp/x/9 [8, 8]
+declare intvar tmp/x/12 [1, 8]
+declare intvar tmp/x/11 [8, 8]
+declare intvar tmp/x/14 [1, 8]
+declare intvar tmp/x/13 [8, 8]
+declare intvar tmp/x/16 [1, 8]
+declare intvar tmp/x/15 [8, 8]
+declare intvar tmp/x/17 [8, 8]
+declare intvar tmp/x/18 [8, 8]
+declare intvar tmp/x/19 [8, 8]
+declare intvar tmp/x/20 [8, 8]
+declare intvar tmp/x/21 [8, 8]
+declare intvar tmp/x/22 [8, 8]
+declare intvar d/dx [8, 8]
+define tmp/x/2 = reshape d/ds.0.1 [1, 8]
+define tmp/x/1 = unslice tmp/x/2 x 0
+define tmp/x/4 = reshape d/ds.1.1 [1, 8]
+define tmp/x/3 = unslice tmp/x/4 x 1
+define tmp/x/6 = reshape d/ds.2.1 [1, 8]
+define tmp/x/5 = unslice tmp/x/6 x 2
+define tmp/x/8 = reshape d/ds.3.1 [1, 8]
+define tmp/x/7 = unslice tmp/x/8 x 3
+define tmp/x/10 = reshape d/ds.4.1 [1, 8]
+define tmp/x/9 = unslice tmp/x/10 x 4
+define tmp/x/12 = reshape d/ds.5.1 [1, 8]
+define tmp/x/11 = unslice tmp/x/12 x 5
+define tmp/x/14 = reshape d/ds.6.1 [1, 8]
+define tmp/x/13 = unslice tmp/x/14 x 6
+define tmp/x/16 = reshape d/ds.7.1 [1, 8]
+define tmp/x/15 = unslice tmp/x/16 x 7
+define tmp/x/17 = add tmp/x/1 tmp/x/3
+define tmp/x/18 = add tmp/x/17 tmp/x/5
+define tmp/x/19 = add tmp/x/18 tmp/x/7
+define tmp/x/20 = add tmp/x/19 tmp/x/9
+define tmp/x/21 = add tmp/x/20 tmp/x/11
+define tmp/x/22 = add tmp/x/21 tmp/x/13
+define d/dx = add tmp/x/22 tmp/x/15

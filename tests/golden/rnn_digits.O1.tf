@@ -59,74 +59,6 @@ declare intvar xent.1 [10]
 declare intvar xent.2 [10]
 declare intvar xent.3
 declare intvar correct.1
-declare intvar d/dxent.1 [10]
-declare intvar dxent.1/dscores [10]
-declare intvar d/dscores.2
-declare intvar d/dscores.3 [10]
-declare intvar d/dscores [10]
-declare intvar dscores.1/dh8 [32, 10]
-declare intvar d/dh8 [32]
-declare intvar dh8/dh8.5 [32]
-declare intvar d/dh8.5 [32]
-declare intvar dh8.3/dh7 [32, 32]
-declare intvar d/dh7 [32]
-declare intvar dh7/dh7.5 [32]
-declare intvar d/dh7.5 [32]
-declare intvar d/dh6 [32]
-declare intvar dh6/dh6.5 [32]
-declare intvar d/dh6.5 [32]
-declare intvar d/dh5 [32]
-declare intvar dh5/dh5.5 [32]
-declare intvar d/dh5.5 [32]
-declare intvar d/dh4 [32]
-declare intvar dh4/dh4.5 [32]
-declare intvar d/dh4.5 [32]
-declare intvar d/dh3 [32]
-declare intvar dh3/dh3.5 [32]
-declare intvar d/dh3.5 [32]
-declare intvar d/dh2 [32]
-declare intvar dh2/dh2.5 [32]
-declare intvar d/dh2.5 [32]
-declare intvar d/dh1 [32]
-declare intvar dh1/dh1.3 [32]
-declare intvar d/dh1.3 [32]
-declare output d/dc [10]
-declare output d/dV [10, 32]
-declare intvar d/db.9 [32]
-declare intvar d/db.10 [32]
-declare intvar d/db.11 [32]
-declare intvar d/db.12 [32]
-declare intvar d/db.13 [32]
-declare intvar d/db.14 [32]
-declare output d/db [32]
-declare intvar d/dU.1 [32, 32]
-declare intvar d/dU.2 [32, 32]
-declare intvar d/dU.3 [32, 32]
-declare intvar d/dU.4 [32, 32]
-declare intvar d/dU.5 [32, 32]
-declare intvar d/dU.6 [32, 32]
-declare intvar d/dU.7 [32, 32]
-declare intvar d/dU.8 [32, 32]
-declare intvar d/dU.9 [32, 32]
-declare intvar d/dU.10 [32, 32]
-declare intvar d/dU.11 [32, 32]
-declare intvar d/dU.12 [32, 32]
-declare output d/dU [32, 32]
-declare intvar d/dW.1 [32, 8]
-declare intvar d/dW.2 [32, 8]
-declare intvar d/dW.3 [32, 8]
-declare intvar d/dW.4 [32, 8]
-declare intvar d/dW.5 [32, 8]
-declare intvar d/dW.6 [32, 8]
-declare intvar d/dW.7 [32, 8]
-declare intvar d/dW.8 [32, 8]
-declare intvar d/dW.9 [32, 8]
-declare intvar d/dW.10 [32, 8]
-declare intvar d/dW.11 [32, 8]
-declare intvar d/dW.12 [32, 8]
-declare intvar d/dW.13 [32, 8]
-declare intvar d/dW.14 [32, 8]
-declare output d/dW [32, 8]
 
 # forward: the shape program
 define h1.1 = index x 0
@@ -184,121 +116,189 @@ define xent = neg xent.3
 define correct.1 = argmax scores
 define correct = equal correct.1 label
 
-# backward: adjoints d/dv and local partials dv/dm
+# backward: adjoints d/dv, local partials dv/dm, temporaries tmp/v/k
 # xent.1 = log_softmax scores
+declare intvar d/dxent.1 [10]
+declare intvar dxent.1/dscores [10]
 define d/dxent.1 = neg xent.2
 define dxent.1/dscores = softmax scores
 
 # scores = add scores.1 c
-define d/dscores.2 = sum d/dxent.1
-define d/dscores.3 = mul dxent.1/dscores d/dscores.2
-define d/dscores = sub d/dxent.1 d/dscores.3
+declare intvar tmp/scores/1
+declare intvar tmp/scores/2 [10]
+declare intvar d/dscores [10]
+define tmp/scores/1 = sum d/dxent.1
+define tmp/scores/2 = mul dxent.1/dscores tmp/scores/1
+define d/dscores = sub d/dxent.1 tmp/scores/2
 
 # scores.1 = matmul V h8
+declare intvar dscores.1/dh8 [32, 10]
 define dscores.1/dh8 = transpose V
 
 # h8 = tanh h8.5
+declare intvar d/dh8 [32]
+declare intvar dh8/dh8.5 [32]
 define d/dh8 = matmul dscores.1/dh8 d/dscores
 define dh8/dh8.5 = tanh_deriv h8.5
 
 # h8.5 = add h8.4 b
+declare intvar d/dh8.5 [32]
 define d/dh8.5 = mul d/dh8 dh8/dh8.5
 
 # h8.3 = matmul U h7
+declare intvar dh8.3/dh7 [32, 32]
 define dh8.3/dh7 = transpose U
 
 # h7 = tanh h7.5
+declare intvar d/dh7 [32]
+declare intvar dh7/dh7.5 [32]
 define d/dh7 = matmul dh8.3/dh7 d/dh8.5
 define dh7/dh7.5 = tanh_deriv h7.5
 
 # h7.5 = add h7.4 b
+declare intvar d/dh7.5 [32]
 define d/dh7.5 = mul d/dh7 dh7/dh7.5
 
 # h6 = tanh h6.5
+declare intvar d/dh6 [32]
+declare intvar dh6/dh6.5 [32]
 define d/dh6 = matmul dh8.3/dh7 d/dh7.5
 define dh6/dh6.5 = tanh_deriv h6.5
 
 # h6.5 = add h6.4 b
+declare intvar d/dh6.5 [32]
 define d/dh6.5 = mul d/dh6 dh6/dh6.5
 
 # h5 = tanh h5.5
+declare intvar d/dh5 [32]
+declare intvar dh5/dh5.5 [32]
 define d/dh5 = matmul dh8.3/dh7 d/dh6.5
 define dh5/dh5.5 = tanh_deriv h5.5
 
 # h5.5 = add h5.4 b
+declare intvar d/dh5.5 [32]
 define d/dh5.5 = mul d/dh5 dh5/dh5.5
 
 # h4 = tanh h4.5
+declare intvar d/dh4 [32]
+declare intvar dh4/dh4.5 [32]
 define d/dh4 = matmul dh8.3/dh7 d/dh5.5
 define dh4/dh4.5 = tanh_deriv h4.5
 
 # h4.5 = add h4.4 b
+declare intvar d/dh4.5 [32]
 define d/dh4.5 = mul d/dh4 dh4/dh4.5
 
 # h3 = tanh h3.5
+declare intvar d/dh3 [32]
+declare intvar dh3/dh3.5 [32]
 define d/dh3 = matmul dh8.3/dh7 d/dh4.5
 define dh3/dh3.5 = tanh_deriv h3.5
 
 # h3.5 = add h3.4 b
+declare intvar d/dh3.5 [32]
 define d/dh3.5 = mul d/dh3 dh3/dh3.5
 
 # h2 = tanh h2.5
+declare intvar d/dh2 [32]
+declare intvar dh2/dh2.5 [32]
 define d/dh2 = matmul dh8.3/dh7 d/dh3.5
 define dh2/dh2.5 = tanh_deriv h2.5
 
 # h2.5 = add h2.4 b
+declare intvar d/dh2.5 [32]
 define d/dh2.5 = mul d/dh2 dh2/dh2.5
 
 # h1 = tanh h1.3
+declare intvar d/dh1 [32]
+declare intvar dh1/dh1.3 [32]
 define d/dh1 = matmul dh8.3/dh7 d/dh2.5
 define dh1/dh1.3 = tanh_deriv h1.3
 
 # h1.3 = add h1.2 b
+declare intvar d/dh1.3 [32]
 define d/dh1.3 = mul d/dh1 dh1/dh1.3
 
 # weight c
+declare output d/dc [10]
 define d/dc = d/dscores
 
 # weight V
+declare output d/dV [10, 32]
 define d/dV = outer d/dscores h8
 
 # weight b
-define d/db.9 = add d/dh1.3 d/dh2.5
-define d/db.10 = add d/db.9 d/dh3.5
-define d/db.11 = add d/db.10 d/dh4.5
-define d/db.12 = add d/db.11 d/dh5.5
-define d/db.13 = add d/db.12 d/dh6.5
-define d/db.14 = add d/db.13 d/dh7.5
-define d/db = add d/db.14 d/dh8.5
+declare intvar tmp/b/9 [32]
+declare intvar tmp/b/10 [32]
+declare intvar tmp/b/11 [32]
+declare intvar tmp/b/12 [32]
+declare intvar tmp/b/13 [32]
+declare intvar tmp/b/14 [32]
+declare output d/db [32]
+define tmp/b/9 = add d/dh1.3 d/dh2.5
+define tmp/b/10 = add tmp/b/9 d/dh3.5
+define tmp/b/11 = add tmp/b/10 d/dh4.5
+define tmp/b/12 = add tmp/b/11 d/dh5.5
+define tmp/b/13 = add tmp/b/12 d/dh6.5
+define tmp/b/14 = add tmp/b/13 d/dh7.5
+define d/db = add tmp/b/14 d/dh8.5
 
 # weight U
-define d/dU.1 = outer d/dh2.5 h1
-define d/dU.2 = outer d/dh3.5 h2
-define d/dU.3 = outer d/dh4.5 h3
-define d/dU.4 = outer d/dh5.5 h4
-define d/dU.5 = outer d/dh6.5 h5
-define d/dU.6 = outer d/dh7.5 h6
-define d/dU.7 = outer d/dh8.5 h7
-define d/dU.8 = add d/dU.1 d/dU.2
-define d/dU.9 = add d/dU.8 d/dU.3
-define d/dU.10 = add d/dU.9 d/dU.4
-define d/dU.11 = add d/dU.10 d/dU.5
-define d/dU.12 = add d/dU.11 d/dU.6
-define d/dU = add d/dU.12 d/dU.7
+declare intvar tmp/U/1 [32, 32]
+declare intvar tmp/U/2 [32, 32]
+declare intvar tmp/U/3 [32, 32]
+declare intvar tmp/U/4 [32, 32]
+declare intvar tmp/U/5 [32, 32]
+declare intvar tmp/U/6 [32, 32]
+declare intvar tmp/U/7 [32, 32]
+declare intvar tmp/U/8 [32, 32]
+declare intvar tmp/U/9 [32, 32]
+declare intvar tmp/U/10 [32, 32]
+declare intvar tmp/U/11 [32, 32]
+declare intvar tmp/U/12 [32, 32]
+declare output d/dU [32, 32]
+define tmp/U/1 = outer d/dh2.5 h1
+define tmp/U/2 = outer d/dh3.5 h2
+define tmp/U/3 = outer d/dh4.5 h3
+define tmp/U/4 = outer d/dh5.5 h4
+define tmp/U/5 = outer d/dh6.5 h5
+define tmp/U/6 = outer d/dh7.5 h6
+define tmp/U/7 = outer d/dh8.5 h7
+define tmp/U/8 = add tmp/U/1 tmp/U/2
+define tmp/U/9 = add tmp/U/8 tmp/U/3
+define tmp/U/10 = add tmp/U/9 tmp/U/4
+define tmp/U/11 = add tmp/U/10 tmp/U/5
+define tmp/U/12 = add tmp/U/11 tmp/U/6
+define d/dU = add tmp/U/12 tmp/U/7
 
 # weight W
-define d/dW.1 = outer d/dh1.3 h1.1
-define d/dW.2 = outer d/dh2.5 h2.1
-define d/dW.3 = outer d/dh3.5 h3.1
-define d/dW.4 = outer d/dh4.5 h4.1
-define d/dW.5 = outer d/dh5.5 h5.1
-define d/dW.6 = outer d/dh6.5 h6.1
-define d/dW.7 = outer d/dh7.5 h7.1
-define d/dW.8 = outer d/dh8.5 h8.1
-define d/dW.9 = add d/dW.1 d/dW.2
-define d/dW.10 = add d/dW.9 d/dW.3
-define d/dW.11 = add d/dW.10 d/dW.4
-define d/dW.12 = add d/dW.11 d/dW.5
-define d/dW.13 = add d/dW.12 d/dW.6
-define d/dW.14 = add d/dW.13 d/dW.7
-define d/dW = add d/dW.14 d/dW.8
+declare intvar tmp/W/1 [32, 8]
+declare intvar tmp/W/2 [32, 8]
+declare intvar tmp/W/3 [32, 8]
+declare intvar tmp/W/4 [32, 8]
+declare intvar tmp/W/5 [32, 8]
+declare intvar tmp/W/6 [32, 8]
+declare intvar tmp/W/7 [32, 8]
+declare intvar tmp/W/8 [32, 8]
+declare intvar tmp/W/9 [32, 8]
+declare intvar tmp/W/10 [32, 8]
+declare intvar tmp/W/11 [32, 8]
+declare intvar tmp/W/12 [32, 8]
+declare intvar tmp/W/13 [32, 8]
+declare intvar tmp/W/14 [32, 8]
+declare output d/dW [32, 8]
+define tmp/W/1 = outer d/dh1.3 h1.1
+define tmp/W/2 = outer d/dh2.5 h2.1
+define tmp/W/3 = outer d/dh3.5 h3.1
+define tmp/W/4 = outer d/dh4.5 h4.1
+define tmp/W/5 = outer d/dh5.5 h5.1
+define tmp/W/6 = outer d/dh6.5 h6.1
+define tmp/W/7 = outer d/dh7.5 h7.1
+define tmp/W/8 = outer d/dh8.5 h8.1
+define tmp/W/9 = add tmp/W/1 tmp/W/2
+define tmp/W/10 = add tmp/W/9 tmp/W/3
+define tmp/W/11 = add tmp/W/10 tmp/W/4
+define tmp/W/12 = add tmp/W/11 tmp/W/5
+define tmp/W/13 = add tmp/W/12 tmp/W/6
+define tmp/W/14 = add tmp/W/13 tmp/W/7
+define d/dW = add tmp/W/14 tmp/W/8
