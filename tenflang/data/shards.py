@@ -281,17 +281,18 @@ def load_chunk(pieces: tuple, shapes: dict, dtype: str, device: str, allow_nan: 
     """The arrays of one chunk, in worker memory (runs on a worker); `indices`:
     the variables read as class or row indices (`Examples.check_indices`)."""
     from ..interp.device import array_module
-    parts = [load_piece(piece, shapes, allow_nan, indices) for piece in pieces]
+    parts = [load_piece(piece, shapes, allow_nan, indices, dtype) for piece in pieces]
     xp = array_module(device)
     return {n: xp.asarray(np.array(parts[0][n] if len(parts) == 1 else
                                    np.concatenate([part[n] for part in parts]), dtype=dtype))
             for n in parts[0]}
 
 
-def load_piece(piece: Piece, shapes: dict, allow_nan: bool, indices: dict | None = None) -> dict:
+def load_piece(piece: Piece, shapes: dict, allow_nan: bool, indices: dict | None = None,
+               dtype: str = "float64") -> dict:
     """The arrays `piece` names, checked against the data set's `shapes`, the
     piece's expected row count and, as a local run checks its data file, the
-    index variables `indices` (runs on a worker)."""
+    index variables `indices` and the values `dtype` holds (runs on a worker)."""
     if not os.path.isfile(piece.path):
         import socket
         raise TenflangError(f"worker {socket.gethostname()} (pid {os.getpid()}) cannot see this "
@@ -301,7 +302,7 @@ def load_piece(piece: Piece, shapes: dict, allow_nan: bool, indices: dict | None
         raise TenflangError("the file changed after the run began (its time or size differs), "
                             "so its chunks would mix two versions of the data; run again on "
                             "data that stays as it is", Location(piece.path))
-    arrays = {n: a for n, a in _read_piece(piece, allow_nan, indices or {}).items()
+    arrays = {n: a for n, a in _read_piece(piece, allow_nan, indices or {}, dtype).items()
               if a is not None}
     found = {n: a.shape[1:] for n, a in arrays.items()}
     if found != {n: tuple(s) for n, s in shapes.items()}:
@@ -314,21 +315,23 @@ def load_piece(piece: Piece, shapes: dict, allow_nan: bool, indices: dict | None
     return arrays
 
 
-def _read_piece(piece: Piece, allow_nan: bool, indices: dict) -> dict:
+def _read_piece(piece: Piece, allow_nan: bool, indices: dict, dtype: str) -> dict:
     """The arrays of a whole shard, or rows [start, stop) of a single data
     file, which stays in `_FILE` (one file at a time, keyed by its path,
     mtime and size) while the worker cuts it into chunks.  The index check
     runs on the file as read, so that its message names the file's own line
     or example (a row of the shard, or of the whole file), never a row of
-    the chunk or of a batch."""
+    the chunk or of a batch.  So does the check of the values a float32 run
+    holds (`Examples.check_fits`)."""
     if piece.start is None:
-        return _checked(load_examples(piece.path, allow_nan=allow_nan), indices)
+        return _checked(load_examples(piece.path, allow_nan=allow_nan, dtype=dtype), indices)
     stat = os.stat(piece.path)
-    key = (piece.path, allow_nan, tuple(sorted(indices.items())), stat.st_mtime_ns,
+    key = (piece.path, allow_nan, tuple(sorted(indices.items())), dtype, stat.st_mtime_ns,
            stat.st_size)
     if key not in _FILE:
         _FILE.clear()
-        _FILE[key] = _checked(load_examples(piece.path, allow_nan=allow_nan), indices)
+        _FILE[key] = _checked(load_examples(piece.path, allow_nan=allow_nan, dtype=dtype),
+                              indices)
     return {n: None if a is None else a[piece.start:piece.stop] for n, a in _FILE[key].items()}
 
 

@@ -707,6 +707,35 @@ def test_a_bad_class_or_row_index_in_a_late_chunk_is_refused_before_training(tmp
         assert not (tmp_path / "w.txt").exists()
 
 
+def test_values_beyond_float32_in_a_chunk_are_refused_as_a_local_run_refuses_them(
+        tmp_path, run_cli_batch):
+    """A float32 cluster run turned 3.5e38 into inf without a word; now the
+    worker that loads the chunk says what a local run says: the variable, and
+    the example in the file (a shard's, or the data file's own line)."""
+    rng = np.random.default_rng(5)
+    arrays = {"x": rng.normal(size=(300, 3)), "i": rng.integers(0, 5, size=(300, 2)) * 1.0,
+              "label": rng.integers(0, 4, size=300) * 1.0}
+    arrays["x"][230, 2] = 3.5e38
+    (tmp_path / "p.tf").write_text(INDEXED)
+    vectors.save_examples(str(tmp_path / "big.npz"), arrays)
+    vectors.save_examples(str(tmp_path / "big.txt"), arrays)
+    [(code, _, err)] = run_cli_batch([["tenflang", "shard", tmp_path / "big.npz", "--out",
+                                       tmp_path / "big", "--rows", "100"]])
+    assert code == 0, err
+    says = "error: variable 'x' is 3.5e+38{}, beyond the range of float32"
+    cases = [([tmp_path / "big"], os.path.join(str(tmp_path / "big"), "shard-00002.npz: ")
+              + says.format(" in example 30 (0-based)")),
+             ([tmp_path / "big.txt", "--chunk-size", "100"],
+              f"{tmp_path / 'big.txt'}:231:" )]
+    results = run_cli_batch([["tfweightcalc", tmp_path / "p.tf", *data, "--scheduler", "local:2",
+                              "--dtype", "float32", "--max-iters", "30", "-o", tmp_path / "w.txt"]
+                             for data, _ in cases])
+    for (data, message), (code, _, err) in zip(cases, results):
+        assert code == 2 and message in err and "beyond the range of float32" in err, (data, err)
+        assert "iteration" not in err and "Traceback" not in err, (data, err)
+        assert not (tmp_path / "w.txt").exists()
+
+
 # ---- tenflang shard ------------------------------------------------------------
 
 @pytest.mark.parametrize("fmt", ["txt", "csv", "npz"])
