@@ -349,7 +349,7 @@ def refuse_define(program, define: Define, decls, defined: set[str], op) -> None
         close = difflib.get_close_matches(define.op, ops.TABLE, n=1)
         other = other_names.other_name(define.op)
         hint = (f"; {other}" if other else f"; did you mean '{close[0]}'?" if close else
-                "; the ops are listed in docs/guide.md §3")
+                "; the ops are listed in docs/guide/op-reference.md")
         raise at(define.op_pos, f"unknown op '{define.op}'{hint}")
     raise at(define.op_pos, f"'{define.op}' takes {takes(op)}, got {len(define.operands)}")
 
