@@ -31,7 +31,9 @@ repository (the current directory of every example), with `tfcompiler`,
 run this interpreter on the copy's bin/ scripts and package, through a warm
 server: see "sandboxes" below), PYTHONPATH the copy, COLUMNS=80 (click's help layout) and TENFLANG_DEVICE=cpu (the same
 numbers on every machine).  Running a single example (`-k`) replays the ones
-before it first.
+before it first.  Pages do not share a sandbox: a guide page whose examples use
+files that the tutorial makes (gcp.tf, weights.txt, ...) opens with a shown
+console block that makes them.
 
 Beyond the examples: the op reference in docs/guide/op-reference.md must be what
 docs/make_op_reference.py generates, and every command and every option of
