@@ -4,7 +4,7 @@
     python bench/bench_conv.py                  # both cases, float32 and float64, 1 and 2 threads
     python bench/bench_conv.py --repeats 31 --threads 2 --only lenet5
 
-Cases (the targets of the convolution work, docs/guide.md "Convolution and pooling"):
+Cases (the targets of the convolution work, docs/guide/language.md "Convolution and pooling"):
 
 * ``digits`` — conv 1→8 3×3 pad 1, relu, maxpool 2, conv 8→16 3×3 pad 1, relu,
   maxpool 2, flatten, dense 64→10, softmax cross-entropy; batch 64 of

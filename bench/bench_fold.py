@@ -1,4 +1,4 @@
-"""Compile cost of `fold` (docs/guide.md §2.13): parse + compile_gradient of a
+"""Compile cost of `fold` (docs/guide/language.md §2.13): parse + compile_gradient of a
 fold of T steps over a small tanh cell, T = 1 000 and 10 000, at -O0 and -O1.
 
     PYTHONPATH=. python bench/bench_fold.py

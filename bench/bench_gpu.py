@@ -1,4 +1,4 @@
-"""GPU benchmarks (docs/guide.md, "Running on a GPU"): tenflang on cupy against
+"""GPU benchmarks (docs/guide/performance.md, "Running on a GPU"): tenflang on cupy against
 PyTorch CUDA eager and hand-written cupy, and against itself on the CPU.
 
     python bench/bench_gpu.py                 # writes bench/results_gpu.md

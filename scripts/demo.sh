@@ -22,5 +22,5 @@ What happened:
   tfevaluate   printed one line per input of samples/example_inputs.txt (x = -2, -0.5, 0,
                0.5, 2): o is the model's output logistic(w x) for that x; lambda, the loss,
                is null because those inputs come without the expected output y.
-Next: . .venv/bin/activate, then the tutorial in docs/guide.md.
+Next: . .venv/bin/activate, then the tutorial in docs/guide/tutorial.md.
 TEXT

@@ -1,5 +1,5 @@
 """The Compile Phase: a shape program's Gradient Computing Program, by reverse-mode
-backpropagation (docs/guide.md, "Reading a GCP").  `compiler` drives the passes:
+backpropagation (docs/guide/reading-a-gcp.md, "Reading a GCP").  `compiler` drives the passes:
 `graph` (dataflow graph, topological order), `reverse` (the adjoint sweep),
 `rules` (derivative rules lowered to lines), `simplify` (-O1), `gcp` (assembly)."""
 from tenflang.base.naming import adjoint  # the name of a gradient output

@@ -5,7 +5,7 @@
     require_regular(path, "data file")         # an .npz archive: it is read by seeking
     if regular(path): ...                      # read a file again, for a message
 
-Conventions (docs/guide.md, section 8, "Limits"):
+Conventions (docs/guide/troubleshooting.md, section 8, "Limits"):
 
 * A regular file is read whole: its size is known before it is read, and the
   readers bound what they build from it.

@@ -2,7 +2,7 @@
 
 Each guards against an input that would otherwise exhaust memory, time or the
 terminal, and each is reported as a located `TenflangError` (exit 2) naming the
-limit, never as a crash.  docs/guide.md (section 8, "Limits") lists them; change
+limit, never as a crash.  docs/guide/troubleshooting.md (section 8, "Limits") lists them; change
 a value here and there together.
 """
 from __future__ import annotations
@@ -75,7 +75,7 @@ MAX_LOCAL_WORKERS = 256
 #: Seconds an output FIFO is given to get a reader before the write fails.
 FIFO_READER_WAIT_S = 10.0
 
-# parentheses one expression may nest (docs/guide.md §2.3, nested expressions)
+# parentheses one expression may nest (docs/guide/language.md §2.3, nested expressions)
 MAX_NESTING = 100
 
 #: Bytes of an output's name that the temporary file written next to it keeps:

@@ -3,7 +3,7 @@
     old = install(interrupt_once)      # ... the phase runs ...
     restore(old)
 
-Conventions (docs/guide.md, section 8, "Limits" and "An interrupted run"):
+Conventions (docs/guide/troubleshooting.md, section 8, "Limits" and "An interrupted run"):
 
 * The three are one request: stop, keep what can be kept, exit 1.  SIGHUP
   (the terminal closed, an ssh session dropped) is answered as SIGTERM is.

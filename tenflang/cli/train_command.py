@@ -287,7 +287,7 @@ def load_init(path: str, gcp, sig, dtype=None) -> dict:
     rest = [n for n in sig.weights if n not in weights]
     if rest:
         click.echo(f"{path} gives {', '.join(weights) or 'no weights'}; {', '.join(rest)} "
-                   f"start{'s' * (len(rest) == 1)} as usual (docs/guide.md §7)", err=True)
+                   f"start{'s' * (len(rest) == 1)} as usual (docs/guide/training.md)", err=True)
     return weights
 
 

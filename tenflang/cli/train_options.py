@@ -2,7 +2,7 @@
 beyond --optimizer, --lr and --lr-schedule: each passes, under its
 TrainConfig field name, straight to `TrainConfig`, which checks how they
 combine (tenflang/training/optimizers.py, `check`).  Their names are fixed
-by docs/guide.md §5.2; each behaves as its namesake in torch.optim.
+by docs/guide/commands.md §5.2; each behaves as its namesake in torch.optim.
 """
 from __future__ import annotations
 

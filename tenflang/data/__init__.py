@@ -1,4 +1,4 @@
-"""Data and weights files (docs/guide.md, "File formats"): `vectors` is the
+"""Data and weights files (docs/guide/file-formats.md, "File formats"): `vectors` is the
 facade every command uses.  Each data format has one reader returning an
 `examples.Examples` (whose `locate(example, name)` every message about the
 file uses): `textfiles.read_text` (vector notation, parsed by `notation` and,

@@ -62,7 +62,7 @@ class Examples:
 
     def _in_example(self, k: int) -> str:
         """' in example k (0-based)' where a location cannot name the example's
-        line: the index `locate(k)` and numpy take (docs/guide.md, "Numbering")."""
+        line: the index `locate(k)` and numpy take (docs/guide/file-formats.md, "Numbering")."""
         return "" if self.lines else f" in example {k} (0-based)"
 
     def validate(self, shapes: dict[str, tuple[int, ...]], required: set[str],

@@ -5,7 +5,7 @@
 
 onnx and onnxruntime are an optional extra (`pip install 'tenflang[onnx]'`);
 they are imported only when a model is built or run.  The op mapping is
-`onnx_graph.ONNX_OPS`; docs/guide.md (5.9 "tenflang export") describes the
+`onnx_graph.ONNX_OPS`; docs/guide/commands.md (5.9 "tenflang export") describes the
 model's conventions.
 """
 from .model import DEFAULT_OPSET, MIN_OPSET, export_model, require

@@ -18,7 +18,7 @@ example is broadcast to `N` rows, as `tfevaluate` reports it.
 
 The opset is `DEFAULT_OPSET` unless asked otherwise: the newest that every
 onnxruntime since 1.18 runs in full, and newer than every change to the
-semantics of the ops used (docs/guide.md, 5.9 "tenflang export").
+semantics of the ops used (docs/guide/commands.md, 5.9 "tenflang export").
 """
 from __future__ import annotations
 

@@ -70,7 +70,7 @@ def split(program, define: Define) -> Define:
 
 def takes(op: Op) -> str:
     """`1 operand`, or with attributes `2 operands, then the attributes k [stride]`
-    (optional ones in brackets, as docs/guide.md writes them)."""
+    (optional ones in brackets, as docs/guide/ writes them)."""
     text = f"{op.arity} operand{'s' if op.arity != 1 else ''}"
     if op.attrs:
         names = " ".join(a.name if a.required else f"[{a.name}]" for a in op.attrs)
@@ -349,7 +349,7 @@ def refuse_define(program, define: Define, decls, defined: set[str], op) -> None
         close = difflib.get_close_matches(define.op, ops.TABLE, n=1)
         other = other_names.other_name(define.op)
         hint = (f"; {other}" if other else f"; did you mean '{close[0]}'?" if close else
-                "; the ops are listed in docs/guide.md §3")
+                "; the ops are listed in docs/guide/op-reference.md")
         raise at(define.op_pos, f"unknown op '{define.op}'{hint}")
     raise at(define.op_pos, f"'{define.op}' takes {takes(op)}, got {len(define.operands)}")
 

@@ -1,6 +1,6 @@
 """Batched 2-D convolution and pooling, and their adjoints, on an array module `xp`.
 
-Conventions (those of the op table, docs/guide.md "Convolution and pooling"):
+Conventions (those of the op table, docs/guide/language.md "Convolution and pooling"):
 
 * Every array carries one leading example axis: an image is `[B, C, H, W]`,
   a kernel `[B, F, C, kh, kw]`; B is 1 for a weight or a constant, and an

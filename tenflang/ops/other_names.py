@@ -31,7 +31,7 @@ OTHER_NAMES: dict[str, tuple[str, tuple[str, ...]]] = {
     "cat": ("did you mean 'concat'?", ("concat",)),
     "concatenate": ("did you mean 'concat'?", ("concat",)),
     "batch_norm": ("batch normalisation is a macro over 'batch_mean': see the 'batchnorm' "
-                   "macro in docs/guide.md", ("batch_mean",)),
+                   "macro in docs/guide/language.md", ("batch_mean",)),
     "dropout": ("dropout is 'mul x (dropout_mask x 0.5)' (0.5 the probability of a zero)",
                 ("mul", "dropout_mask")),
     "embedding": ("did you mean 'take'? ('take W i' picks rows of W)", ("take",)),

@@ -1,5 +1,5 @@
 """The op reference's groups: every op of the table in exactly one, in the order
-of docs/design.md §2.3 (docs/make_op_reference.py writes docs/guide.md's section 3
+of docs/design.md §2.3 (docs/make_op_reference.py writes docs/guide/op-reference.md's section 3
 from them; tests/ops/test_op_parts.py checks that no op is left out).
 
     group_of("tanh")      # "Elementwise unary"

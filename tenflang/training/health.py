@@ -1,6 +1,6 @@
 """Why a finished training run may not be trusted: warnings, as sentences.
 
-Three symptoms are checked after a run (docs/guide.md §8 explains them):
+Three symptoms are checked after a run (docs/guide/troubleshooting.md §8 explains them):
 
 * the loss oscillates: over the last `WINDOW` epochs the loss smoothed over
   each epoch (so mini-batch noise averages out) swings by more than `SWING`
@@ -89,7 +89,7 @@ def risen(history: list, epoch_iterations: int, lr: float) -> str | None:
 # why a weight's gradient stays 0: the usual cause, and the one of batch statistics
 # over a batch of one example (the value a batch_mean centres equals its mean)
 ZERO_START = ("A weight that starts at 0 and multiplies only weights that also start at 0 "
-              "never learns; start it from small random values with --init (docs/guide.md §7)")
+              "never learns; start it from small random values with --init (docs/guide/training.md)")
 ONE_EXAMPLE = ("Each step saw a batch of 1 example, and a batch_mean over one example is the "
                "example itself: what it centres (x minus batch_mean x) is 0 and passes no "
                "gradient; train on batches of 2 or more examples (--batch-size)")

@@ -25,7 +25,7 @@ min(1, clip_norm / (‖g‖ + 1e-6)), ‖g‖ the L2 norm over every weight's
 gradient (torch.nn.utils.clip_grad_norm_).  Weights named in `freeze` take
 no step, keep no state and count in no norm (torch: requires_grad=False).
 Weight decay is L2 added to the gradient except for adam, where it is
-decoupled, as docs/guide.md §7 says.
+decoupled, as docs/guide/training.md says.
 
 A schedule maps (base lr, step index from 0, config) to the step's
 learning rate: `cosine` is CosineAnnealingLR(T_max=max_iters, eta_min=0);

@@ -8,7 +8,7 @@ losses are read from the GCP (`signature`, computed once per program); a GCP
 that lacks any of them, or whose gradient has another shape than its weight,
 is refused with one message.
 
-Initialisation (documented in docs/guide.md §7): a weight declared with an
+Initialisation (documented in docs/guide/training.md): a weight declared with an
 initialiser (`init 1`, `init normal 0.02`, `init uniform -0.1 0.1`, `init he`,
 `init glorot`; docs/design.md §2.2) starts from it; without one, a matrix
 weight [out, in] is drawn from Glorot's uniform U(-a, a), a = sqrt(6 / (in +

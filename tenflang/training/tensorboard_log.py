@@ -5,7 +5,7 @@ optional extra `tenflang[tensorboard]`; no TensorFlow).
     train(gcp, data, config, hooks=TensorBoard("runs/lenet", config,
                                                metrics=validation_metrics(shape, data, config)))
 
-Tags (`tensorboard --logdir DIR` shows them; docs/guide.md §5.2):
+Tags (`tensorboard --logdir DIR` shows them; docs/guide/commands.md §5.2):
 
 * per iteration: `train/loss` (the batch's mean loss), `train/lr` (the
   step's learning rate);

@@ -475,7 +475,7 @@ def test_never_writes_over_an_input(run_cli, mlp_weights, tmp_path):
 
 
 def test_a_device_output_is_written_through(run_cli, mlp_weights):
-    """As every command's -o (docs/guide.md, Outputs): it once refused /dev/null."""
+    """As every command's -o (docs/guide/, Outputs): it once refused /dev/null."""
     code, _, err = run_cli(["tenflang", "export", MLP, mlp_weights, "-o", os.devnull])
     assert code == 0, err
 
@@ -498,8 +498,8 @@ def test_without_onnx_says_how_to_install(tmp_path, mlp_weights, missing):
 
 
 def test_the_guide_tables_every_op():
-    text = (ROOT / "docs" / "guide.md").read_text(encoding="utf-8")
-    table = text.split("### 5.9 `tenflang export`")[1].split("| TenFlang | ONNX |")[1]
+    text = (ROOT / "docs" / "guide" / "commands.md").read_text(encoding="utf-8")
+    table = text.split("## 5.9 `tenflang export`")[1].split("| TenFlang | ONNX |")[1]
     rows = [line for line in table.split("\n\n")[0].splitlines() if line.startswith("| `")]
     tabled = {word.strip("`") for row in rows for word in row.split("|")[1].split()}
     assert tabled == set(ops.TABLE) - set(NOT_EXPORTABLE)
@@ -512,7 +512,7 @@ TAKE = ("declare input i [2]\ndeclare weight W [3, 2]\ndeclare output o [2, 2]\n
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
 def test_take_indices_tfevaluate_refuses_do_in_a_model_what_the_guide_says(tmp_path, run_cli,
                                                                          dtype):
-    """docs/guide.md §5.9: a model does not check `take`'s indices as tfevaluate
+    """docs/guide/commands.md §5.9: a model does not check `take`'s indices as tfevaluate
     does; it drops the fraction, counts −n..−1 from the end and fails at n."""
     (tmp_path / "t.tf").write_text(TAKE)
     (tmp_path / "w.txt").write_text("{W: [[0, 1], [2, 3], [4, 5]]}\n")
@@ -528,5 +528,5 @@ def test_take_indices_tfevaluate_refuses_do_in_a_model_what_the_guide_says(tmp_p
     np.testing.assert_array_equal(got, [[W[2], W[1]], [W[2], W[0]]])
     with pytest.raises(Exception, match="indices element out of data bounds"):
         run_model(model, {"i": np.array([[3.0, 0.0]])}, dtype)
-    guide = (ROOT / "docs" / "guide.md").read_text(encoding="utf-8")
+    guide = (ROOT / "docs" / "guide" / "commands.md").read_text(encoding="utf-8")
     assert "(dropping the fraction, so 1.5 picks row 1)" in guide

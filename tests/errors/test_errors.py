@@ -137,7 +137,7 @@ CASES = [
     Case("unknown_op_did_you_mean", "declare input x\n" + LOSS + "define l = logistc x\n", 3, 12,
          "unknown op 'logistc'; did you mean 'logistic'?", exact=True),
     Case("unknown_op_no_hint", "declare input x\n" + LOSS + "define l = wibble x\n", 3, 12,
-         "unknown op 'wibble'; the ops are listed in docs/guide.md §3", exact=True),
+         "unknown op 'wibble'; the ops are listed in docs/guide/op-reference.md", exact=True),
     Case("too_few_operands", "declare input x\n" + LOSS + "define l = add x\n", 3, 12,
          "'add' takes 2 operands, got 1"),
     Case("too_many_operands", "declare input x\n" + LOSS + "define l = exp x x\n", 3, 12,

@@ -1,4 +1,4 @@
-"""Training keeps its data on the device (docs/guide.md, "Running on a GPU").
+"""Training keeps its data on the device (docs/guide/performance.md, "Running on a GPU").
 
 Proved without a GPU: training runs on `CountingXP`, an array module that
 behaves like cupy at the host/device border (tests/support/counting_xp.py) and counts

@@ -1,4 +1,4 @@
-"""Executable documentation: every fenced example in README.md and docs/*.md runs.
+"""Executable documentation: every fenced example in README.md and docs/**/*.md runs.
 
 A fence's language (the first word of its info string) says what happens to it:
 
@@ -31,9 +31,11 @@ repository (the current directory of every example), with `tfcompiler`,
 run this interpreter on the copy's bin/ scripts and package, through a warm
 server: see "sandboxes" below), PYTHONPATH the copy, COLUMNS=80 (click's help layout) and TENFLANG_DEVICE=cpu (the same
 numbers on every machine).  Running a single example (`-k`) replays the ones
-before it first.
+before it first.  Pages do not share a sandbox: a guide page whose examples use
+files that the tutorial makes (gcp.tf, weights.txt, ...) opens with a shown
+console block that makes them.
 
-Beyond the examples: the op reference in docs/guide.md must be what
+Beyond the examples: the op reference in docs/guide/op-reference.md must be what
 docs/make_op_reference.py generates, and every command and every option of
 the command-line tools must be mentioned in the docs.
 """
@@ -57,7 +59,8 @@ from pathlib import Path
 import click
 import pytest
 
-from support.doc_blocks import ALL_BLOCKS, PAGES, Block, load_generator
+from support.doc_blocks import (ALL_BLOCKS, GUIDE_PAGES, PAGES, Block, guide_text,
+                                 load_generator, page_name)
 from support.paths import ROOT
 from tenflang.backprop import compile_gradient
 from tenflang.base.errors import TenflangError
@@ -335,7 +338,7 @@ def run_console(block: Block, page: Page) -> None:
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                               encoding="utf-8", errors="replace", timeout=300)
         actual = clean(done.stdout.split("\n"))
-        where = f"{block.page.name}:{number}: $ {command}"
+        where = f"{page_name(block.page)}:{number}: $ {command}"
         assert output_matches(expected, actual), (
             f"{where}\n--- expected ---\n" + "\n".join(expected)
             + "\n--- actual ---\n" + "\n".join(actual))
@@ -356,7 +359,7 @@ def in_sandbox(page: Page):
 
 
 def run_python(block: Block, page: Page) -> None:
-    code = compile(block.text, f"{block.page.name}:{block.line}", "exec")
+    code = compile(block.text, f"{page_name(block.page)}:{block.line}", "exec")
     with in_sandbox(page), redirect_stdout(io.StringIO()):
         exec(code, page.namespace)
 
@@ -435,25 +438,30 @@ def test_how_many_examples_run(capsys):
         print(f"\ndocs: {sum(counts.values())} examples run "
               f"({', '.join(f'{n} {k}' for k, n in sorted(counts.items()))}; "
               f"{shell} shell commands), {len(ALL_BLOCKS) - sum(counts.values())} shown only")
-    guide = [b for b in ALL_BLOCKS if b.page.name == "guide.md" and runs(b)]
-    api = [b for b in ALL_BLOCKS if b.page.name == "api.md" and runs(b)]
+    guide = [b for b in ALL_BLOCKS if b.page in GUIDE_PAGES and runs(b)]
+    api = [b for b in ALL_BLOCKS if page_name(b.page) == "api.md" and runs(b)]
     assert len(guide) >= 30 and len(api) >= 10
 
 
 # ----------------------------------------------------------------------------- the op reference
 
+OP_REFERENCE = ROOT / "docs" / "guide" / "op-reference.md"
+
+
 def test_op_reference_is_generated_from_the_op_table():
     generator = load_generator()
-    text = (ROOT / "docs" / "guide.md").read_text(encoding="utf-8")
+    assert generator.GUIDE == OP_REFERENCE
+    text = OP_REFERENCE.read_text(encoding="utf-8")
     assert generator.replace_section(text, generator.generate()) == text, (
-        "the op reference in docs/guide.md is stale: run python docs/make_op_reference.py")
+        "the op reference in docs/guide/op-reference.md is stale: "
+        "run python docs/make_op_reference.py")
 
 
 def test_op_reference_covers_every_op():
     from tenflang.ops import table as ops
-    text = (ROOT / "docs" / "guide.md").read_text(encoding="utf-8")
+    text = OP_REFERENCE.read_text(encoding="utf-8")
     for name in ops.TABLE:
-        assert f"#### `{name}`" in text
+        assert f"\n### `{name}`\n" in text
 
 
 # ----------------------------------------------------------------------------- the commands
@@ -495,7 +503,7 @@ def test_every_option_is_documented(name, command):
 
 def test_the_guide_tables_every_option_of_the_three_commands():
     """The guide's option tables are checked against the commands themselves."""
-    text = (ROOT / "docs" / "guide.md").read_text(encoding="utf-8")
+    text = guide_text()
     for name, command in all_commands().items():
         if name.startswith("tenflang"):
             continue

@@ -1,5 +1,7 @@
-"""The fenced code blocks of README.md and docs/*.md, and the op reference's generator.
+"""The fenced code blocks of README.md and docs/**/*.md, and the op reference's generator.
 
+    PAGES                 # README.md and every page of the site (docs/, docs/guide/, ...)
+    GUIDE_PAGES           # the guide's pages (docs/guide/*.md)
     ALL_BLOCKS            # every fenced block of every page, in page order
     load_generator()      # docs/make_op_reference.py as a module
 
@@ -15,7 +17,9 @@ from pathlib import Path
 
 from .paths import ROOT
 
-PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+DOCS = ROOT / "docs"
+PAGES = [ROOT / "README.md", *sorted(DOCS.rglob("*.md"))]
+GUIDE_PAGES = [p for p in PAGES if p.parent == DOCS / "guide"]
 FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
 
 
@@ -33,7 +37,17 @@ class Block:
 
     @property
     def id(self) -> str:
-        return f"{self.page.name}:{self.line}:{self.language or 'none'}"
+        return f"{page_name(self.page)}:{self.line}:{self.language or 'none'}"
+
+
+def page_name(page: Path) -> str:
+    """README.md, api.md, guide/tutorial.md: the page's path in the site's sources."""
+    return str(page.relative_to(DOCS if page.is_relative_to(DOCS) else ROOT).as_posix())
+
+
+def guide_text() -> str:
+    """The guide's pages, one after the other."""
+    return "\n".join(p.read_text(encoding="utf-8") for p in GUIDE_PAGES)
 
 
 def blocks_of(page: Path) -> list[Block]:

@@ -426,7 +426,7 @@ def test_cli_init_subset_message_lists_the_given_weights(files, tmp_path):
     (tmp_path / "init.txt").write_text("{b: 0.3}\n")
     code, out, err = cli(files, "--init", tmp_path / "init.txt", "--max-iters", "1")
     assert code == 0, err
-    assert f"{tmp_path / 'init.txt'} gives b; w starts as usual (docs/guide.md §7)" in err
+    assert f"{tmp_path / 'init.txt'} gives b; w starts as usual (docs/guide/training.md)" in err
 
 
 # ---------------------------------------------------------------- resuming

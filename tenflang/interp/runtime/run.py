@@ -30,7 +30,7 @@ from .codegen import compiled
 from .memory import Buffers
 
 # examples: below this numpy's vectorised calls beat most loops (math functions
-# element by element), and only some groups are fused (docs/guide.md, "Speed")
+# element by element), and only some groups are fused (docs/guide/performance.md, "Speed")
 FUSE_FROM = 1000
 
 

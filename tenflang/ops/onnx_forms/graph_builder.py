@@ -1,6 +1,6 @@
 """Building an ONNX graph one TenFlang line at a time.
 
-Conventions (docs/guide.md, 5.9 "tenflang export"):
+Conventions (docs/guide/commands.md, 5.9 "tenflang export"):
 
 * A `Value` is a TenFlang variable as the ONNX graph holds it: its tensor
   name, its per-example shape, and whether it carries the example axis.
