@@ -9,8 +9,6 @@ initial values of a float32 run all read them here.
 """
 from __future__ import annotations
 
-import numpy as np
-
 from .errors import Location, TenflangError
 
 DTYPES = ("float64", "float32")
@@ -18,13 +16,19 @@ DTYPES = ("float64", "float32")
 
 def dtype_refusal(value) -> str | None:
     """None for a dtype a run takes, else why not (for a message about `value`)."""
-    return None if value in DTYPES else f"must be 'float64' or 'float32', not {value!r:.60}"
+    try:
+        if value in DTYPES:          # a numpy dtype equals its name
+            return None
+    except (TypeError, ValueError):   # an array: no truth value
+        pass
+    return f"must be 'float64' or 'float32', not {value!r:.60}"
 
 
 def first_unfit(arrays: dict, dtype) -> tuple[int, str, float] | None:
     """(example index, name, value) of the earliest finite value that `dtype`
     cannot hold (converted, it would become infinite: float32 ends at 3.4e38),
     or None.  A minimum and a maximum (no temporary) clear most arrays."""
+    import numpy as np          # here: tfcompiler reads DTYPES and never imports numpy
     dtype, best = np.dtype(dtype), None
     if dtype.kind != "f":
         return None
@@ -48,6 +52,7 @@ def first_unfit(arrays: dict, dtype) -> tuple[int, str, float] | None:
 
 def unfit(what: str, name: str, value: float, dtype, example: str = "") -> str:
     """The message for a value `first_unfit` found."""
+    import numpy as np
     return (f"{what} '{name}' is {value!r}{example}, beyond the range of {np.dtype(dtype)} "
             f"(±{float(np.finfo(dtype).max):.8g}), where it would become infinite; use float64 "
             "(--dtype float64), or scale the values")
@@ -65,6 +70,7 @@ def check_data_fits(arrays: dict, dtype) -> None:
 def check_weights_fit(weights: dict, dtype, where=lambda name: Location()) -> None:
     """Every weight within `dtype`'s range (`first_unfit`); else TenflangError
     at `where(name)`."""
+    import numpy as np
     bad = first_unfit({k: np.asarray(v).reshape(1, -1) for k, v in weights.items()
                        if not hasattr(v, "__cuda_array_interface__")}, dtype)    # on a GPU: as is
     if bad:

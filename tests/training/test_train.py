@@ -305,7 +305,7 @@ def test_cli_signal_writes_checkpoint_and_weights_then_exits_1(tmp_path, signum)
 # for ever on the lock its interrupted self held.
 SECOND_SIGNAL_INSIDE_THE_HANDLER = """
 import signal, sys
-from tenflang import stopping
+from tenflang.base import stopping
 from tenflang.cli.train_command import StopFlag
 flag, lines, inside = StopFlag(), [], [0]
 
@@ -347,7 +347,7 @@ def test_signals_after_the_first_are_ignored_and_the_exit_status_stays_1():
     signals: a second Ctrl-C while the weights are written or the process
     ends must not end it by the signal (exit -2/130)."""
     script = ("import os, signal, sys\n"
-              "from tenflang import stopping\n"
+              "from tenflang.base import stopping\n"
               "old = stopping.install(stopping.interrupt_once)\n"
               "try:\n    signal.raise_signal(signal.SIGINT)\nexcept KeyboardInterrupt:\n"
               "    print('interrupted')\n"
