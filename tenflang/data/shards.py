@@ -40,7 +40,7 @@ from tenflang.base.frozen import frozen, mutable
 from tenflang.base import limits
 from tenflang.base.errors import Location, TenflangError
 from tenflang.base.outputs import write_file
-from tenflang.base.inputs import require_regular
+from tenflang.base.inputs import read_input, require_regular
 from .examples import Examples
 from .npzfiles import npz_header
 from .vectors import load_examples, save_examples
@@ -195,17 +195,13 @@ def read_manifest(path: str) -> dict:
     """{"shards": [{"file", "rows"}], "variables": {name: shape}, "rows"} of a
     manifest written by `manifest`, checked for its format and types."""
     try:
-        with open(path, encoding="utf-8") as f:
-            meta = json.load(f)
+        meta = json.loads(read_input(path, "shard manifest"))     # a device refused, a stream capped
         if meta.get("format") != MANIFEST_FORMAT:
             raise ValueError(f"its format is {meta.get('format')!r}, not {MANIFEST_FORMAT!r}")
         shards = [{"file": str(s["file"]), "rows": int(s["rows"])} for s in meta["shards"]]
         variables = {str(n): [int(d) for d in s] for n, s in meta["variables"].items()}
         rows = int(meta["rows"])
-    except OSError as err:
-        raise TenflangError(f"cannot read the shard manifest: {err.strerror or err}",
-                            Location(path)) from None
-    except MemoryError:
+    except (MemoryError, TenflangError):
         raise
     except Exception as err:
         raise TenflangError(f"not a tenflang shard manifest ({type(err).__name__}: {err})",

@@ -920,6 +920,8 @@ DEVICE_CASES = [
      "/dev/urandom"),
     (["tfweightcalc", "g.tf", "zdir", "--scheduler", "local:1"], "shard",
      "zdir/shard-00000.npz"),
+    (["tfweightcalc", "g.tf", "mdir", "--scheduler", "local:1"], "shard manifest",
+     "mdir/manifest.json"),
 ]
 
 
@@ -932,6 +934,8 @@ def test_a_device_where_a_file_is_meant_is_refused_at_once(run_cli_batch, work):
     (work / "zero.npz").symlink_to("/dev/zero")
     (work / "zdir").mkdir()                      # zipfile read a device to its end
     (work / "zdir" / "shard-00000.npz").symlink_to("/dev/zero")
+    (work / "mdir").mkdir()                      # the manifest was read to its end
+    (work / "mdir" / "manifest.json").symlink_to("/dev/zero")
     started = time.perf_counter()
     results = run_cli_batch([args for args, _, _ in DEVICE_CASES], cwd=work, timeout=120)
     assert time.perf_counter() - started < 60
