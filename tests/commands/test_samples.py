@@ -93,7 +93,7 @@ def accuracy(rows, key, labels) -> float:
 
 
 def test_breast_cancer_matches_scikit_learn(run_cli, tmp_path):
-    from sklearn.linear_model import LogisticRegression
+    LogisticRegression = pytest.importorskip("sklearn.linear_model").LogisticRegression
     _, path = pipeline(run_cli, tmp_path, "logistic_breast_cancer")
     test = load_examples(str(SAMPLES_DIR / "breast_cancer_test.txt")).arrays
     ours = accuracy(evaluate(run_cli, "logistic_breast_cancer",

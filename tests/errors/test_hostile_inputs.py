@@ -276,6 +276,7 @@ def test_non_ascii_digits_are_not_numbers(tmp_path, digit):
 
 
 def test_chunk_size_1_makes_few_chunks(work):
+    pytest.importorskip("distributed")
     from tenflang.data.shards import describe
     rng = np.random.default_rng(0)
     (work / "d2000.txt").write_text("".join(f"{{x: {a!r}, y: {b!r}}}\n"

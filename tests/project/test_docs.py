@@ -24,6 +24,9 @@ A fence's language (the first word of its info string) says what happens to it:
   needs what a test machine lacks, such as a cluster or a GPU).  With
   `file=PATH` a block is written to the sandbox.  A fence with no language
   fails: say what it is.
+* an example that needs an optional package (`needs=MODULE` after its
+  language, or what `OPTIONAL` finds in its text, such as `--scheduler`) is
+  skipped, saying so, in an install without it.
 
 The examples of a page run in order in one sandbox: a temporary copy of the
 repository (the current directory of every example), with `tfcompiler`,
@@ -43,6 +46,7 @@ from __future__ import annotations
 
 import contextlib
 import doctest
+import importlib.util
 import io
 import os
 import re
@@ -393,20 +397,46 @@ def run_block(block: Block, page: Page) -> None:
         runner(block, page)
 
 
+# what an example needs besides TenFlang's own requirements: text it holds -> a module
+# of an optional extra (setup.cfg); without it the example is skipped, saying so
+OPTIONAL = [("tenflang export", "onnx"), ("export_model", "onnx"), ("onnxruntime", "onnxruntime"),
+            ("sklearn", "sklearn"), ("--scheduler", "distributed"), ("--logdir", "tensorboardX"),
+            ("TensorBoard(", "tensorboardX"), ("--plot", "matplotlib")]
+
+
+def missing_package(block: Block) -> str | None:
+    """The optional package `block` needs and this install lacks, or None."""
+    needed = [w[6:] for w in block.words if w.startswith("needs=")]
+    needed += [module for text, module in OPTIONAL if text in block.text]
+    return next((m for m in needed if not installed(m)), None)
+
+
+def installed(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except ModuleNotFoundError:           # its parent package is missing
+        return False
+
+
 def run_through(pages, block: Block) -> None:
-    """Run `block`, after the blocks before it on its page (once each)."""
+    """Run `block`, after the blocks before it on its page (once each); an
+    example that needs an optional package this install lacks is skipped."""
     page = pages(block.page)
     on_page = [b for b in ALL_BLOCKS if b.page == block.page]
     index = on_page.index(block)
     while page.done < index:
         earlier = on_page[page.done]
         page.done += 1
+        if missing_package(earlier):
+            continue
         try:
             run_block(earlier, page)
         except BaseException as err:
             raise AssertionError(f"an earlier example failed: {earlier.id}") from err
     if page.done == index:
         page.done += 1
+        if missing_package(block):
+            pytest.skip(f"needs {missing_package(block)}, an optional package (setup.cfg)")
         run_block(block, page)
 
 

@@ -285,7 +285,7 @@ define xent = neg (dot (log_softmax scores) y)
 def test_a_loss_that_ends_above_its_start_is_a_warning():
     """Unscaled iris (petal and sepal lengths in cm) with --lr 2: too short a
     run for the oscillation check, yet the loss ends far above its start."""
-    from sklearn.datasets import load_iris
+    load_iris = pytest.importorskip("sklearn.datasets").load_iris
     x, label = load_iris(return_X_y=True)
     data = {"x": x, "y": np.eye(3)[label]}
     result = train(gcp(IRIS_SOFTMAX), data, TrainConfig(lr=2, max_iters=20, tol=0, seed=1))

@@ -71,7 +71,7 @@ define correct = equal (argmax scores) label
 
 
 def iris():
-    from sklearn.datasets import load_iris
+    load_iris = pytest.importorskip("sklearn.datasets").load_iris
     x, label = load_iris(return_X_y=True)
     return {"x": (x - x.mean(axis=0)) / x.std(axis=0), "label": label.astype(float)}
 
