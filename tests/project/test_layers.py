@@ -115,3 +115,15 @@ def test_relative_and_lazy_imports_are_resolved():
     assert interp_layer_of("tenflang.interp.engine") == "interp"
     assert interp_layer_of("tenflang.interp.backends.cuda.kernels") == "backends"
     assert above(INTERP_LAYERS, "runtime", "backends") and above(LAYERS, "lang", "ops")
+
+
+def test_every_package_is_installed():
+    """setup.cfg lists the packages one by one (tenflang.grammar maps a folder of
+    its own): a package left out works from the source tree, where the tests
+    run, and is missing from an install, where the user's commands run."""
+    import configparser
+    config = configparser.ConfigParser()
+    config.read(PACKAGE.parent / "setup.cfg")
+    listed = set(config["options"]["packages"].split())
+    folders = {module_name(p) for p in PACKAGE.rglob("__init__.py") if "__pycache__" not in p.parts}
+    assert folders <= listed, f"add {sorted(folders - listed)} to setup.cfg's packages"
