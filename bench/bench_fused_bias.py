@@ -10,7 +10,7 @@ then `define r = relu a`, planned as tfweightcalc plans a batch of 64
 numpy's the unfused plan's `xp.add` and `maximum`.  Both results are checked
 to be the same bits first.  Each figure is the best of `--repeats` rounds of
 `--number` calls, the two alternated round by round; run it with
-OMP_NUM_THREADS=1 to match docs/guide/'s figures (one thread).
+OMP_NUM_THREADS=1 to match docs/guide/performance.md's figures (one thread).
 """
 from __future__ import annotations
 

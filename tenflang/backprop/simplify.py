@@ -196,7 +196,7 @@ def fold(op: str, operands):
 
 @functools.cache
 def scalar_form(op: str):
-    """The op's per-element form (`opkinds.Op.scalar`), compiled."""
+    """The op's per-element form (`entries.Op.scalar`), compiled."""
     return compile(ops.TABLE[op].scalar, f"<{op}>", "eval")
 
 

@@ -3,7 +3,7 @@
     check_outputs({"-o": out, "--plot": png}, {"GCP": gcp_file, "DATA": data})
     write_file(out, text_or_bytes)          # out None or "-": standard output
 
-Conventions (docs/guide/, "Outputs"):
+Conventions (docs/guide/commands.md, "Outputs"):
 
 * A symbolic link is followed: what is written is its target, and the link
   stays a link.  A path naming an inherited descriptor (`/dev/stdout`,
@@ -30,7 +30,7 @@ Conventions (docs/guide/, "Outputs"):
 
 `cache_dir()` is where compiled artefacts persist between runs (the parser's
 tables, the machine code of fused loops): ``$TENFLANG_CACHE_DIR``, else
-``$XDG_CACHE_HOME/tenflang``, else ``~/.cache/tenflang`` (docs/guide/).  A
+``$XDG_CACHE_HOME/tenflang``, else ``~/.cache/tenflang`` (docs/guide/performance.md).  A
 cache that cannot be written only costs time: it is None then.
 """
 from __future__ import annotations

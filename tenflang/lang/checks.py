@@ -70,7 +70,7 @@ def split(program, define: Define) -> Define:
 
 def takes(op: Op) -> str:
     """`1 operand`, or with attributes `2 operands, then the attributes k [stride]`
-    (optional ones in brackets, as docs/guide/ writes them)."""
+    (optional ones in brackets, as docs/guide/op-reference.md writes them)."""
     text = f"{op.arity} operand{'s' if op.arity != 1 else ''}"
     if op.attrs:
         names = " ".join(a.name if a.required else f"[{a.name}]" for a in op.attrs)

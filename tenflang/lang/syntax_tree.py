@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import field
 from enum import StrEnum
 
-from tenflang.base.frozen import frozen as node    # a frozen dataclass built quickly (tenflang/records.py)
+from tenflang.base.frozen import frozen as node    # a frozen dataclass built quickly (tenflang/base/frozen.py)
 
 
 class DeclKind(StrEnum):

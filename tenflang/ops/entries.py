@@ -2,7 +2,7 @@
 
 Conventions
 
-* Attributes (docs/guide/, "Attributes") are static integers written after
+* Attributes (docs/guide/language.md, "Attributes") are static integers written after
   the operands (`sum x 0`, `conv2d x K 1 2`); a shape literal `[d1, ...]` is
   one attribute.  `attrs=(Attr("k", required=True), Attr("stride", 1,
   check=at_least(1)))` declares them in order, required ones first; the

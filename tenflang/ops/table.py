@@ -376,7 +376,7 @@ defop("conv2d_kernel_grad", 3, convolution.conv2d_kernel_grad,
       "v[f, c, u, w] = Σ_i,j a[f, i, j] · b°[c, s·i + u, s·j + w]: the adjoint of "
       "`conv2d b c` in its kernel c, given the adjoint a of its result (c gives only "
       "the shape)", shape_only=(2,), flops=flops_of(conv_flops, 3, 1, 2), attrs=CONV,
-      # the batch sum contracts the example axis with the pixels (docs/guide/)
+      # the batch sum contracts the example axis with the pixels (docs/guide/language.md)
       batch_sum="F.conv2d_kernel_grad_sum(xp, {a}, {b}, {c}, {attrs})",
       batch_sum_forward=convolution.conv2d_kernel_grad_sum)
 defop("maxpool2d", 1, convolution.maxpool2d, pool_shape("maxpool2d"),

@@ -204,7 +204,7 @@ def check_settings(path: str, saved: dict) -> None:
     """Every setting a run saves is there: one missing would go unchecked, and
     the resumed run could take other steps than the uninterrupted one."""
     needed = list(SETTINGS) + (["max_iters"] if saved.get("lr_schedule") in LENGTHY else [])
-    missing = [SETTINGS.get(name, "--max-iters") for name in needed if name not in saved]
+    missing = [option_of(name) for name in needed if name not in saved]
     if missing:
         raise TenflangError("not a tfweightcalc checkpoint: its meta record lacks the "
                             f"setting{'s' * (len(missing) > 1)} {', '.join(missing)}",

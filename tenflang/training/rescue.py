@@ -2,7 +2,7 @@
 
     kept, failed = keep_weights(state, out, checkpoint, cfg)
 
-Trained weights are never lost to an output problem (docs/guide/,
+Trained weights are never lost to an output problem (docs/guide/commands.md,
 "Outputs"): each place the user asked for (the checkpoint, `-o` or standard
 output) is tried on its own, and when the weights could not go to `-o` (or
 standard output) they go to a rescue file,

@@ -475,7 +475,7 @@ def test_never_writes_over_an_input(run_cli, mlp_weights, tmp_path):
 
 
 def test_a_device_output_is_written_through(run_cli, mlp_weights):
-    """As every command's -o (docs/guide/, Outputs): it once refused /dev/null."""
+    """As every command's -o (docs/guide/commands.md, Outputs): it once refused /dev/null."""
     code, _, err = run_cli(["tenflang", "export", MLP, mlp_weights, "-o", os.devnull])
     assert code == 0, err
 

@@ -122,7 +122,7 @@ def test_c_reads_the_data_pointer_of_an_array_passed_as_itself():
 
 def test_the_switches_are_read_once_per_process(monkeypatch, env_switch):
     """TENFLANG_FUSE and TENFLANG_NATIVE are read at the first step, as the thread
-    count is (docs/guide/): a change after that is not seen by this process."""
+    count is (docs/guide/performance.md): a change after that is not seen by this process."""
     env_switch("TENFLANG_FUSE", "0")
     env_switch("TENFLANG_NATIVE", None)
     assert not switches.fused_loops_on() and switches.native_kernels_on()

@@ -1,5 +1,5 @@
 """Convolution and pooling on one example, by loops over the output positions: the
-independent references for tests/interpreter/test_interp.py (definitions: docs/guide/)."""
+independent references for tests/interpreter/test_interp.py (definitions: docs/guide/language.md)."""
 from __future__ import annotations
 
 import itertools

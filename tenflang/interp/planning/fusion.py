@@ -12,7 +12,7 @@ kernels).  No renderer is imported here.
 
 A `Group` is a run of consecutive plan steps that
 
-* all have an op with a per-element form (`opkinds.Op.scalar`),
+* all have an op with a per-element form (`entries.Op.scalar`),
 * all vary per example (the example axis has size B) and have the same
   per-example result shape `shape` (flattened to `size` elements), and
 * read only literals, values of the group, and `Input`s in one of four roles:

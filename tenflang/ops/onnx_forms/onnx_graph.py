@@ -323,7 +323,7 @@ NOT_EXPORTABLE: dict[str, str] = {
 
 def result_is_batched(op: str, operands: list[Value]) -> bool:
     """Whether a result carries the example axis: when an operand does, other
-    than one that gives only a shape (opkinds.Op.shape_only, e.g. b of `sum_like a b`)."""
+    than one that gives only a shape (entries.Op.shape_only, e.g. b of `sum_like a b`)."""
     shape_only = ops.TABLE[op].shape_only
     return any(v.batched for i, v in enumerate(operands) if i not in shape_only)
 

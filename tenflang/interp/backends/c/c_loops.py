@@ -28,7 +28,7 @@ Conventions (the rest is render.py's contract):
   Those differ from the scalar functions by a few units in the last place,
   so a loop's vector body and its scalar tail (where the loop runs over
   per-example scalars: a call's last examples) give different bits for the
-  same value; loop_wrapper.py cuts the threads' spans at multiples of its
+  same value; cpu_loops.py cuts the threads' spans at multiples of its
   `GRAIN`, so that the thread count changes none.  A module whose vector
   build fails is built plain; one that calls none is compiled as before.
 * The library is compiled once per source and dtype and cached on disk
