@@ -26,6 +26,8 @@ from .diagnostics import error_at
 from .loops import LOOPS, Prefix, is_loop, loop_parts, unroll
 from tenflang.base.naming import Namer, local
 from .nested import has_nested, lower, names_used, nodes, rename
+from .owned import (Owner, calls_in, check_axes, check_owners_called, declared_weight,
+                    has_named_axes, refuse_named_axes, expanded_declaration)
 
 
 def expand(program: Program) -> Program:
@@ -39,6 +41,7 @@ def expand(program: Program) -> Program:
     namer = Namer({s.name for s in program.statements if isinstance(s, Declare)})
     out: list = []
     prefix = Prefix(program, out)
+    roots: set[str] = set()         # the macros the program's definitions call
     for statement in program.statements:
         if isinstance(statement, Macro):
             statement = with_calls(statement, later)
@@ -55,12 +58,15 @@ def expand(program: Program) -> Program:
                                    f"defined{on_line(later[op])}; define a macro before its "
                                    "first call")
             check_size(program, statement, len(out) + define_cost(statement, cost), cost)
+            roots.update(calls_in(statement))
             if is_loop(statement):
                 expand_loop(program, statement, macros, cost, prefix, namer)
             else:
                 out.extend(expand_define(program, statement, macros, (), namer))
         else:
+            refuse_named_axes(program, statement)
             out.append(statement)
+    check_owners_called(program, macros, roots)
     return replace(program, statements=tuple(out))
 
 
@@ -70,7 +76,7 @@ def plain(program: Program) -> bool:
     expand_loop, whose error says that `fold` calls a macro.)"""
     return len(program.statements) <= limits.MAX_EXPANDED_STATEMENTS and not any(
         isinstance(s, Macro) or isinstance(s, Define) and (has_nested(s) or is_loop(s))
-        for s in program.statements)
+        or isinstance(s, Declare) and has_named_axes(s) for s in program.statements)
 
 
 def ops_called(define: Define):
@@ -80,12 +86,15 @@ def ops_called(define: Define):
         yield expr.op, expr.op_pos
 
 
-def expand_define(program, define: Define, macros, origin, namer: Namer) -> list:
-    """`define` with its nested expressions lowered and its macro calls expanded."""
+def expand_define(program, define: Define, macros, origin, namer: Namer,
+                  owner: Owner | None = None) -> list:
+    """`define` with its nested expressions lowered and its macro calls
+    expanded; `owner` is that of the expansion `define` is part of."""
     out: list = []
     for line in lower(define, namer):
         if isinstance(line, Define) and line.op in macros:
-            out.extend(expand_call(program, line, macros, origin, namer))
+            inner = owner.inner(line.name) if owner else None
+            out.extend(expand_call(program, line, macros, origin, namer, owner=inner))
         else:
             out.append(line)
     return out
@@ -96,10 +105,12 @@ def expand_loop(program, define: Define, macros, cost, prefix: Prefix, namer: Na
     loop_parts(program, define, macros)     # checked as written: no generated name in a message
     *operands, loop = expand_define(program, define, macros, (), namer)
     prefix.out.extend(operands)
+    shared: set[str] = set()        # the steps' weights, declared at step 0
 
     def expand_step(call: Define, site) -> list:
         *row, call = lower(call, namer)
-        return row + expand_call(program, call, macros, loop.origin, namer, site)
+        return row + expand_call(program, call, macros, loop.origin, namer, site,
+                                 Owner(call.name, loop.name, shared))
     unroll(program, loop, macros, prefix, namer, expand_step, lambda macro: cost[macro.name][0],
            define)
 
@@ -197,9 +208,10 @@ def check_local(program: Program, macro: Macro, declare: Declare) -> None:
         raise error_at(program, declare.name_pos,
                        f"'{declare.name}' is a parameter or the result of macro '{macro.name}' "
                        "and cannot be declared inside it")
-    if declare.kind != DeclKind.INTVAR:
-        raise error_at(program, declare.pos,
-                       f"a macro's locals are intvars; '{declare.name}' is declared {declare.kind}")
+    if declare.kind not in (DeclKind.INTVAR, DeclKind.WEIGHT):
+        raise error_at(program, declare.pos, f"a macro declares intvars and weights; "
+                       f"'{declare.name}' is declared {declare.kind}")
+    check_axes(program, macro, declare)
 
 
 def check_body_line(program, macro: Macro, define: Define, locals_, known, later) -> None:
@@ -223,28 +235,34 @@ def check_body_line(program, macro: Macro, define: Define, locals_, known, later
 
 
 def expand_call(program: Program, call: Define, macros: dict[str, Macro], origin,
-                namer: Namer, site=None) -> list:
+                namer: Namer, site=None, owner: Owner | None = None) -> list:
     """`call` expanded; `site` is the call site its lines record (default: the
-    call's op), then `origin`."""
+    call's op), then `origin`; `owner` names its weights (default: after the
+    call's target, lang/owned.py)."""
     macro = macros[call.op]
     if len(call.operands) != len(macro.params):
         plural = "" if len(macro.params) == 1 else "s"
         raise error_at(program, call.op_pos, f"macro '{macro.name}' takes {len(macro.params)} "
                        f"operand{plural}, got {len(call.operands)}", origin=origin)
     here = (site or call.op_pos,) + origin
+    owner = owner or Owner(call.name, call.name)
     renaming = dict(zip(macro.params, call.operands))
     renaming[macro.result] = Var(call.name)
     for s in macro.body:
         if isinstance(s, Declare):
-            renaming[s.name] = Var(local(call.name, s.name))
+            renaming[s.name] = Var(owner.weight(s.name) if s.kind == DeclKind.WEIGHT
+                                   else local(call.name, s.name))
     out: list = []
     for s in macro.body:
         if isinstance(s, Declare):
-            out.append(replace(s, name=renaming[s.name].name, origin=here))
-            namer.used.add(renaming[s.name].name)
+            name = renaming[s.name].name
+            if s.kind != DeclKind.WEIGHT or declared_weight(program, macro, s, name, owner,
+                                                                    namer, here):
+                out.append(expanded_declaration(program, macro, s, renaming, call, here, origin))
+                namer.used.add(name)
             continue
         define = replace(s, name=renaming[s.name].name, origin=here,
                          operands=rename(s.operands, renaming))
-        out.extend(expand_define(program, define, macros, here, namer))
+        out.extend(expand_define(program, define, macros, here, namer, owner))
     return out
 

@@ -49,7 +49,10 @@ class AstBuilder:
         return tuple(statements)
 
     def shape(self, *dims):
-        return tuple(int(d) for d in dims if d is not None)
+        """Integers; an axis naming a macro's parameter is a `Var` until the
+        call gives it a number (macros.py)."""
+        return tuple(Var(str(d), pos(d)) if d.type == "NAME" else int(d)
+                     for d in dims if d is not None)
 
     def declare(self, kind, name, shape=None, init=None):
         if init is None:

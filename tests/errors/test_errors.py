@@ -66,13 +66,13 @@ CASES = [
     Case("syntax_missing_target", "declare input x\ndefine = add x x\n", 2, 8,
          "unexpected '='; expected a name"),
     Case("syntax_unclosed_shape", "declare input x [3,\n", 1, 20,
-         "unexpected end of line; expected an integer"),
+         "unexpected end of line; expected a name or an integer"),
     Case("syntax_trailing_comma_in_shape", "declare input x [3,]\n", 1, 20,
-         "unexpected ']'; expected an integer"),
+         "unexpected ']'; expected a name or an integer"),
     Case("syntax_fractional_dimension", "declare input x [3.5]\n", 1, 19,
          "unexpected '.5'; expected ',' or ']'"),
     Case("syntax_negative_dimension", "declare input x [-3]\n", 1, 18,
-         "unexpected '-3'; expected ']' or an integer"),
+         "unexpected '-3'; expected ']', a name or an integer"),
     Case("syntax_bad_character", "declare input x $\n", 1, 17, "unexpected character '$'"),
     Case("syntax_bad_character_after_tabs", "declare\tinput\tx\t$\n", 1, 17,
          "unexpected character '$'"),
@@ -400,8 +400,86 @@ CASES = [
          "macro f a -> r\n  declare intvar t\n  define t = exp a\nend\n", 1, 7,
          "macro 'f' never defines its result 'r'"),
     Case("macro_local_not_intvar",
-         "macro f a -> r\n  declare weight t\n  define t = exp a\n  define r = exp t\nend\n",
-         2, 11, "a macro's locals are intvars; 't' is declared weight"),
+         "macro f a -> r\n  declare input t\n  define r = exp t\nend\n",
+         2, 11, "a macro declares intvars and weights; 't' is declared input"),
+    # weights a macro owns (docs/design.md §2.4.3)
+    Case("macro_weight_never_called", src("""
+        macro f x C -> y
+          declare weight W [C]
+          define y = mul x W
+        end
+        declare input x [3]
+        declare loss l
+        define l = sum x
+        """), 2, 18, "macro 'f' declares the weight 'W' but is never called, so no such "
+         "weight exists; call the macro or remove the weight", exact=True),
+    Case("macro_weight_called_only_by_an_uncalled_macro", src("""
+        macro f x -> y
+          declare weight W [3]
+          define y = mul x W
+        end
+        macro g x -> y
+          define y = f x
+        end
+        declare input x [3]
+        declare loss l
+        define l = sum x
+        """), 2, 18, "macro 'f' declares the weight 'W' but is never called"),
+    Case("macro_weight_name_taken", src("""
+        macro f x -> y
+          declare weight W [3]
+          define y = sum (mul x W)
+        end
+        declare input x [3]
+        declare weight h.W [3]
+        declare loss h
+        define h = f x
+        """), 2, 18, "macro 'f' declares the weight 'W', which this call names 'h.W'; 'h.W' "
+         "is already declared on line 6: give the call another target", notes=((8, 12),),
+         exact=True),
+    Case("macro_shape_unknown_parameter", src("""
+        macro f x C -> y
+          declare weight W [C, D]
+          define y = matmul W x
+        end
+        """), 2, 24, "'D' in the shape of 'W' is not a parameter of macro 'f'; a shape in a "
+         "macro holds integers and the macro's integer parameters", exact=True),
+    Case("shape_name_outside_a_macro", "declare input x [N]\n", 1, 18,
+         "'N' in the shape of 'x': outside a macro a shape holds integers; a name there "
+         "stands for an integer parameter of a macro", exact=True),
+    Case("macro_integer_parameter_given_a_name", src("""
+        macro f x C -> y
+          declare weight W [C, 3]
+          define y = sum (matmul W x)
+        end
+        declare input x [3]
+        declare loss l
+        define l = f x x
+        """), 7, 16, "the shape of 'W' in macro 'f' has the axis 'C', so the call passes 'C' "
+         "a whole number ≥ 1; got 'x'", exact=True, command="tfcompiler"),
+    Case("macro_integer_parameter_given_a_fraction", src("""
+        macro f x C -> y
+          declare weight W [C, 3]
+          define y = sum (matmul W x)
+        end
+        declare input x [3]
+        declare loss l
+        define l = f x 2.5
+        """), 7, 16, "the shape of 'W' in macro 'f' has the axis 'C', so the call passes 'C' "
+         "a whole number ≥ 1; got 2.5"),
+    Case("macro_integer_parameter_passed_on_as_zero", src("""
+        macro g x C -> y
+          declare weight W [C, 3]
+          define y = sum (matmul W x)
+        end
+        macro f x C -> y
+          define y = g x C
+        end
+        declare input x [3]
+        declare loss l
+        define l = f x 0
+        """), 6, 18, "the shape of 'W' in macro 'g' has the axis 'C', so the call passes 'C' "
+         "a whole number ≥ 1; got 0", notes=((10, 12),)),
     Case("macro_redefined", "macro f a -> r\n  define r = exp a\nend\n"
          "macro f a -> r\n  define r = exp a\nend\n", 4, 7, "macro 'f' is already defined"),
     Case("macro_named_like_an_op", "macro copy a -> r\n  define r = exp a\nend\n", 1, 7,
