@@ -19,7 +19,8 @@ def number(value: float) -> str:
 
 
 def shape(dims) -> str:
-    return "[" + ", ".join(map(str, dims)) + "]"
+    """`[16, 4]`; in a macro an axis may name an integer parameter, `[C, 3]`."""
+    return "[" + ", ".join(d.name if isinstance(d, Var) else str(d) for d in dims) + "]"
 
 
 def initialiser(init) -> str:
