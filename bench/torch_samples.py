@@ -61,14 +61,14 @@ def vgg(torch, F, w, x, training, stats=None):
 
 
 def resnet(torch, F, w, x, training, stats=None):
-    def bn(h, k):
-        return batchnorm2d(torch, h, w[f"g{k}"], w[f"b{k}"], stats, k)
+    def bn(h, k):       # the weights g<k>, b<k>: the stem's, or a block's (`h1.g1`)
+        return batchnorm2d(torch, h, w[k.replace("K", "g")], w[k.replace("K", "b")], stats, k)
 
-    def residual(h, k):
-        inner = F.relu(bn(F.conv2d(h, w[f"K{k}"], padding=1), k))
-        return F.relu(h + bn(F.conv2d(inner, w[f"K{k + 1}"], padding=1), k + 1))
-    h0 = F.relu(bn(F.conv2d(x.reshape(-1, 1, 8, 8), w["K0"], padding=1), 0))
-    h2 = residual(F.max_pool2d(residual(h0, 1), 2), 3)
+    def residual(h, block):     # the block's macro owns its weights, named after its call
+        inner = F.relu(bn(F.conv2d(h, w[f"{block}.K1"], padding=1), f"{block}.K1"))
+        return F.relu(h + bn(F.conv2d(inner, w[f"{block}.K2"], padding=1), f"{block}.K2"))
+    h0 = F.relu(bn(F.conv2d(x.reshape(-1, 1, 8, 8), w["K0"], padding=1), "K0"))
+    h2 = residual(F.max_pool2d(residual(h0, "h1"), 2), "h2")
     return F.avg_pool2d(h2, 4).flatten(1) @ w["W"].T + w["b"]
 
 

@@ -3,20 +3,6 @@ declare input label
 declare weight K0 [16, 1, 3, 3]
 declare weight g0 [16] init 1
 declare weight b0 [16]
-declare weight K1 [16, 16, 3, 3]
-declare weight g1 [16] init 1
-declare weight b1 [16]
-declare weight K2 [16, 16, 3, 3]
-declare weight g2 [16] init 1
-declare weight b2 [16]
-declare weight K3 [16, 16, 3, 3]
-declare weight g3 [16] init 1
-declare weight b3 [16]
-declare weight K4 [16, 16, 3, 3]
-declare weight g4 [16] init 1
-declare weight b4 [16]
-declare weight W [10, 16]
-declare weight b [10]
 declare intvar h0 [16, 8, 8]
 declare intvar h1 [16, 8, 8]
 declare intvar h2 [16, 4, 4]
@@ -42,6 +28,12 @@ declare intvar h0.3.1 [16, 8, 8]
 declare intvar h0.3.2 [16, 1, 1]
 declare intvar h0.3.3 [16, 8, 8]
 declare intvar h0.3.4 [16, 1, 1]
+declare weight h1.K1 [16, 16, 3, 3]
+declare weight h1.g1 [16] init 1
+declare weight h1.b1 [16]
+declare weight h1.K2 [16, 16, 3, 3]
+declare weight h1.g2 [16] init 1
+declare weight h1.b2 [16]
 declare intvar h1.h [16, 8, 8]
 declare intvar h1.h.1 [16, 8, 8]
 declare intvar h1.h.2 [16, 8, 8]
@@ -81,6 +73,12 @@ declare intvar h1.2.2 [16, 1, 1]
 declare intvar h1.2.3 [16, 8, 8]
 declare intvar h1.2.4 [16, 1, 1]
 declare intvar h2.1 [16, 4, 4]
+declare weight h2.K1 [16, 16, 3, 3]
+declare weight h2.g1 [16] init 1
+declare weight h2.b1 [16]
+declare weight h2.K2 [16, 16, 3, 3]
+declare weight h2.g2 [16] init 1
+declare weight h2.b2 [16]
 declare intvar h2.h [16, 4, 4]
 declare intvar h2.h.1 [16, 4, 4]
 declare intvar h2.h.2 [16, 4, 4]
@@ -119,6 +117,8 @@ declare intvar h2.3.1 [16, 4, 4]
 declare intvar h2.3.2 [16, 1, 1]
 declare intvar h2.3.3 [16, 4, 4]
 declare intvar h2.3.4 [16, 1, 1]
+declare weight W [10, 16]
+declare weight b [10]
 declare intvar scores.1 [16, 1, 1]
 declare intvar scores.2 [16]
 declare intvar scores.3 [10]
@@ -148,7 +148,7 @@ define h0.3.3 = mul h0.3.1 h0.3.2
 define h0.3.4 = reshape b0 [16, 1, 1]
 define h0.3 = add h0.3.3 h0.3.4
 define h0 = relu h0.3
-define h1.h.1 = conv2d h0 K1 1 1
+define h1.h.1 = conv2d h0 h1.K1 1 1
 define h1.h.2.c.1 = mean h1.h.1 2
 define h1.h.2.c.2 = mean h1.h.2.c.1 1
 define h1.h.2.c.3 = batch_mean h1.h.2.c.2
@@ -162,12 +162,12 @@ define h1.h.2.s.5 = reshape h1.h.2.s.4 [16, 1, 1]
 define h1.h.2.s.6 = add h1.h.2.s.5 1e-05
 define h1.h.2.s = sqrt h1.h.2.s.6
 define h1.h.2.1 = div h1.h.2.c h1.h.2.s
-define h1.h.2.2 = reshape g1 [16, 1, 1]
+define h1.h.2.2 = reshape h1.g1 [16, 1, 1]
 define h1.h.2.3 = mul h1.h.2.1 h1.h.2.2
-define h1.h.2.4 = reshape b1 [16, 1, 1]
+define h1.h.2.4 = reshape h1.b1 [16, 1, 1]
 define h1.h.2 = add h1.h.2.3 h1.h.2.4
 define h1.h = relu h1.h.2
-define h1.1 = conv2d h1.h K2 1 1
+define h1.1 = conv2d h1.h h1.K2 1 1
 define h1.2.c.1 = mean h1.1 2
 define h1.2.c.2 = mean h1.2.c.1 1
 define h1.2.c.3 = batch_mean h1.2.c.2
@@ -181,14 +181,14 @@ define h1.2.s.5 = reshape h1.2.s.4 [16, 1, 1]
 define h1.2.s.6 = add h1.2.s.5 1e-05
 define h1.2.s = sqrt h1.2.s.6
 define h1.2.1 = div h1.2.c h1.2.s
-define h1.2.2 = reshape g2 [16, 1, 1]
+define h1.2.2 = reshape h1.g2 [16, 1, 1]
 define h1.2.3 = mul h1.2.1 h1.2.2
-define h1.2.4 = reshape b2 [16, 1, 1]
+define h1.2.4 = reshape h1.b2 [16, 1, 1]
 define h1.2 = add h1.2.3 h1.2.4
 define h1.3 = add h0 h1.2
 define h1 = relu h1.3
 define h2.1 = maxpool2d h1 2
-define h2.h.1 = conv2d h2.1 K3 1 1
+define h2.h.1 = conv2d h2.1 h2.K1 1 1
 define h2.h.2.c.1 = mean h2.h.1 2
 define h2.h.2.c.2 = mean h2.h.2.c.1 1
 define h2.h.2.c.3 = batch_mean h2.h.2.c.2
@@ -202,12 +202,12 @@ define h2.h.2.s.5 = reshape h2.h.2.s.4 [16, 1, 1]
 define h2.h.2.s.6 = add h2.h.2.s.5 1e-05
 define h2.h.2.s = sqrt h2.h.2.s.6
 define h2.h.2.1 = div h2.h.2.c h2.h.2.s
-define h2.h.2.2 = reshape g3 [16, 1, 1]
+define h2.h.2.2 = reshape h2.g1 [16, 1, 1]
 define h2.h.2.3 = mul h2.h.2.1 h2.h.2.2
-define h2.h.2.4 = reshape b3 [16, 1, 1]
+define h2.h.2.4 = reshape h2.b1 [16, 1, 1]
 define h2.h.2 = add h2.h.2.3 h2.h.2.4
 define h2.h = relu h2.h.2
-define h2.2 = conv2d h2.h K4 1 1
+define h2.2 = conv2d h2.h h2.K2 1 1
 define h2.3.c.1 = mean h2.2 2
 define h2.3.c.2 = mean h2.3.c.1 1
 define h2.3.c.3 = batch_mean h2.3.c.2
@@ -221,9 +221,9 @@ define h2.3.s.5 = reshape h2.3.s.4 [16, 1, 1]
 define h2.3.s.6 = add h2.3.s.5 1e-05
 define h2.3.s = sqrt h2.3.s.6
 define h2.3.1 = div h2.3.c h2.3.s
-define h2.3.2 = reshape g4 [16, 1, 1]
+define h2.3.2 = reshape h2.g2 [16, 1, 1]
 define h2.3.3 = mul h2.3.1 h2.3.2
-define h2.3.4 = reshape b4 [16, 1, 1]
+define h2.3.4 = reshape h2.b2 [16, 1, 1]
 define h2.3 = add h2.3.3 h2.3.4
 define h2.4 = add h2.1 h2.3
 define h2 = relu h2.4
@@ -265,6 +265,14 @@ define d/dscores.2 = matmul dscores.3/dscores.2 d/dscores
 declare intvar d/dscores.1 [16, 1, 1]
 define d/dscores.1 = reshape d/dscores.2 [16, 1, 1]
 
+# weight b
+declare output d/db [10]
+define d/db = d/dscores
+
+# weight W
+declare output d/dW [10, 16]
+define d/dW = outer d/dscores scores.2
+
 # h2 = relu h2.4
 declare intvar d/dh2 [16, 4, 4]
 declare intvar dh2/dh2.4 [16, 4, 4]
@@ -275,11 +283,11 @@ define dh2/dh2.4 = step h2.4
 declare intvar d/dh2.4 [16, 4, 4]
 define d/dh2.4 = mul d/dh2 dh2/dh2.4
 
-# h2.3.4 = reshape b4 [16, 1, 1]
+# h2.3.4 = reshape h2.b2 [16, 1, 1]
 declare intvar d/dh2.3.4 [16, 1, 1]
 define d/dh2.3.4 = sum_like d/dh2.4 h2.3.4
 
-# h2.3.2 = reshape g4 [16, 1, 1]
+# h2.3.2 = reshape h2.g2 [16, 1, 1]
 declare intvar tmp/h2.3.2/1 [16, 4, 4]
 declare intvar d/dh2.3.2 [16, 1, 1]
 define tmp/h2.3.2/1 = mul d/dh2.4 h2.3.1
@@ -357,7 +365,7 @@ declare intvar d/dh2.3.c.1 [16, 4]
 define tmp/h2.3.c.1/1 = div d/dh2.3.c.2 4
 define d/dh2.3.c.1 = broadcast_like tmp/h2.3.c.1/1 h2.3.c.1 1
 
-# h2.2 = conv2d h2.h K4 1 1
+# h2.2 = conv2d h2.h h2.K2 1 1
 declare intvar tmp/h2.2/2 [16, 4]
 declare intvar tmp/h2.2/1 [16, 4, 4]
 declare intvar d/dh2.2 [16, 4, 4]
@@ -368,18 +376,18 @@ define d/dh2.2 = add tmp/h2.2/1 d/dh2.3.c
 # h2.h = relu h2.h.2
 declare intvar d/dh2.h [16, 4, 4]
 declare intvar dh2.h/dh2.h.2 [16, 4, 4]
-define d/dh2.h = conv2d_image_grad d/dh2.2 K4 h2.h 1 1
+define d/dh2.h = conv2d_image_grad d/dh2.2 h2.K2 h2.h 1 1
 define dh2.h/dh2.h.2 = step h2.h.2
 
 # h2.h.2 = add h2.h.2.3 h2.h.2.4
 declare intvar d/dh2.h.2 [16, 4, 4]
 define d/dh2.h.2 = mul d/dh2.h dh2.h/dh2.h.2
 
-# h2.h.2.4 = reshape b3 [16, 1, 1]
+# h2.h.2.4 = reshape h2.b1 [16, 1, 1]
 declare intvar d/dh2.h.2.4 [16, 1, 1]
 define d/dh2.h.2.4 = sum_like d/dh2.h.2 h2.h.2.4
 
-# h2.h.2.2 = reshape g3 [16, 1, 1]
+# h2.h.2.2 = reshape h2.g1 [16, 1, 1]
 declare intvar tmp/h2.h.2.2/1 [16, 4, 4]
 declare intvar d/dh2.h.2.2 [16, 1, 1]
 define tmp/h2.h.2.2/1 = mul d/dh2.h.2 h2.h.2.1
@@ -457,7 +465,7 @@ declare intvar d/dh2.h.2.c.1 [16, 4]
 define tmp/h2.h.2.c.1/1 = div d/dh2.h.2.c.2 4
 define d/dh2.h.2.c.1 = broadcast_like tmp/h2.h.2.c.1/1 h2.h.2.c.1 1
 
-# h2.h.1 = conv2d h2.1 K3 1 1
+# h2.h.1 = conv2d h2.1 h2.K1 1 1
 declare intvar tmp/h2.h.1/2 [16, 4]
 declare intvar tmp/h2.h.1/1 [16, 4, 4]
 declare intvar d/dh2.h.1 [16, 4, 4]
@@ -465,10 +473,34 @@ define tmp/h2.h.1/2 = div d/dh2.h.2.c.1 4
 define tmp/h2.h.1/1 = broadcast_like tmp/h2.h.1/2 h2.h.1 2
 define d/dh2.h.1 = add tmp/h2.h.1/1 d/dh2.h.2.c
 
+# weight h2.b2
+declare output d/dh2.b2 [16]
+define d/dh2.b2 = reshape d/dh2.3.4 [16]
+
+# weight h2.g2
+declare output d/dh2.g2 [16]
+define d/dh2.g2 = reshape d/dh2.3.2 [16]
+
+# weight h2.K2
+declare output d/dh2.K2 [16, 16, 3, 3]
+define d/dh2.K2 = conv2d_kernel_grad d/dh2.2 h2.h h2.K2 1 1
+
+# weight h2.b1
+declare output d/dh2.b1 [16]
+define d/dh2.b1 = reshape d/dh2.h.2.4 [16]
+
+# weight h2.g1
+declare output d/dh2.g1 [16]
+define d/dh2.g1 = reshape d/dh2.h.2.2 [16]
+
+# weight h2.K1
+declare output d/dh2.K1 [16, 16, 3, 3]
+define d/dh2.K1 = conv2d_kernel_grad d/dh2.h.1 h2.1 h2.K1 1 1
+
 # h2.1 = maxpool2d h1 2
 declare intvar tmp/h2.1/1 [16, 4, 4]
 declare intvar d/dh2.1 [16, 4, 4]
-define tmp/h2.1/1 = conv2d_image_grad d/dh2.h.1 K3 h2.1 1 1
+define tmp/h2.1/1 = conv2d_image_grad d/dh2.h.1 h2.K1 h2.1 1 1
 define d/dh2.1 = add tmp/h2.1/1 d/dh2.4
 
 # h1 = relu h1.3
@@ -481,11 +513,11 @@ define dh1/dh1.3 = step h1.3
 declare intvar d/dh1.3 [16, 8, 8]
 define d/dh1.3 = mul d/dh1 dh1/dh1.3
 
-# h1.2.4 = reshape b2 [16, 1, 1]
+# h1.2.4 = reshape h1.b2 [16, 1, 1]
 declare intvar d/dh1.2.4 [16, 1, 1]
 define d/dh1.2.4 = sum_like d/dh1.3 h1.2.4
 
-# h1.2.2 = reshape g2 [16, 1, 1]
+# h1.2.2 = reshape h1.g2 [16, 1, 1]
 declare intvar tmp/h1.2.2/1 [16, 8, 8]
 declare intvar d/dh1.2.2 [16, 1, 1]
 define tmp/h1.2.2/1 = mul d/dh1.3 h1.2.1
@@ -563,7 +595,7 @@ declare intvar d/dh1.2.c.1 [16, 8]
 define tmp/h1.2.c.1/1 = div d/dh1.2.c.2 8
 define d/dh1.2.c.1 = broadcast_like tmp/h1.2.c.1/1 h1.2.c.1 1
 
-# h1.1 = conv2d h1.h K2 1 1
+# h1.1 = conv2d h1.h h1.K2 1 1
 declare intvar tmp/h1.1/2 [16, 8]
 declare intvar tmp/h1.1/1 [16, 8, 8]
 declare intvar d/dh1.1 [16, 8, 8]
@@ -574,18 +606,18 @@ define d/dh1.1 = add tmp/h1.1/1 d/dh1.2.c
 # h1.h = relu h1.h.2
 declare intvar d/dh1.h [16, 8, 8]
 declare intvar dh1.h/dh1.h.2 [16, 8, 8]
-define d/dh1.h = conv2d_image_grad d/dh1.1 K2 h1.h 1 1
+define d/dh1.h = conv2d_image_grad d/dh1.1 h1.K2 h1.h 1 1
 define dh1.h/dh1.h.2 = step h1.h.2
 
 # h1.h.2 = add h1.h.2.3 h1.h.2.4
 declare intvar d/dh1.h.2 [16, 8, 8]
 define d/dh1.h.2 = mul d/dh1.h dh1.h/dh1.h.2
 
-# h1.h.2.4 = reshape b1 [16, 1, 1]
+# h1.h.2.4 = reshape h1.b1 [16, 1, 1]
 declare intvar d/dh1.h.2.4 [16, 1, 1]
 define d/dh1.h.2.4 = sum_like d/dh1.h.2 h1.h.2.4
 
-# h1.h.2.2 = reshape g1 [16, 1, 1]
+# h1.h.2.2 = reshape h1.g1 [16, 1, 1]
 declare intvar tmp/h1.h.2.2/1 [16, 8, 8]
 declare intvar d/dh1.h.2.2 [16, 1, 1]
 define tmp/h1.h.2.2/1 = mul d/dh1.h.2 h1.h.2.1
@@ -663,7 +695,7 @@ declare intvar d/dh1.h.2.c.1 [16, 8]
 define tmp/h1.h.2.c.1/1 = div d/dh1.h.2.c.2 8
 define d/dh1.h.2.c.1 = broadcast_like tmp/h1.h.2.c.1/1 h1.h.2.c.1 1
 
-# h1.h.1 = conv2d h0 K1 1 1
+# h1.h.1 = conv2d h0 h1.K1 1 1
 declare intvar tmp/h1.h.1/2 [16, 8]
 declare intvar tmp/h1.h.1/1 [16, 8, 8]
 declare intvar d/dh1.h.1 [16, 8, 8]
@@ -671,11 +703,35 @@ define tmp/h1.h.1/2 = div d/dh1.h.2.c.1 8
 define tmp/h1.h.1/1 = broadcast_like tmp/h1.h.1/2 h1.h.1 2
 define d/dh1.h.1 = add tmp/h1.h.1/1 d/dh1.h.2.c
 
+# weight h1.b2
+declare output d/dh1.b2 [16]
+define d/dh1.b2 = reshape d/dh1.2.4 [16]
+
+# weight h1.g2
+declare output d/dh1.g2 [16]
+define d/dh1.g2 = reshape d/dh1.2.2 [16]
+
+# weight h1.K2
+declare output d/dh1.K2 [16, 16, 3, 3]
+define d/dh1.K2 = conv2d_kernel_grad d/dh1.1 h1.h h1.K2 1 1
+
+# weight h1.b1
+declare output d/dh1.b1 [16]
+define d/dh1.b1 = reshape d/dh1.h.2.4 [16]
+
+# weight h1.g1
+declare output d/dh1.g1 [16]
+define d/dh1.g1 = reshape d/dh1.h.2.2 [16]
+
+# weight h1.K1
+declare output d/dh1.K1 [16, 16, 3, 3]
+define d/dh1.K1 = conv2d_kernel_grad d/dh1.h.1 h0 h1.K1 1 1
+
 # h0 = relu h0.3
 declare intvar tmp/h0/1 [16, 8, 8]
 declare intvar d/dh0 [16, 8, 8]
 declare intvar dh0/dh0.3 [16, 8, 8]
-define tmp/h0/1 = conv2d_image_grad d/dh1.h.1 K1 h0 1 1
+define tmp/h0/1 = conv2d_image_grad d/dh1.h.1 h1.K1 h0 1 1
 define d/dh0 = add tmp/h0/1 d/dh1.3
 define dh0/dh0.3 = step h0.3
 
@@ -772,62 +828,6 @@ declare intvar d/dh0.2 [16, 8, 8]
 define tmp/h0.2/2 = div d/dh0.3.c.1 8
 define tmp/h0.2/1 = broadcast_like tmp/h0.2/2 h0.2 2
 define d/dh0.2 = add tmp/h0.2/1 d/dh0.3.c
-
-# weight b
-declare output d/db [10]
-define d/db = d/dscores
-
-# weight W
-declare output d/dW [10, 16]
-define d/dW = outer d/dscores scores.2
-
-# weight b4
-declare output d/db4 [16]
-define d/db4 = reshape d/dh2.3.4 [16]
-
-# weight g4
-declare output d/dg4 [16]
-define d/dg4 = reshape d/dh2.3.2 [16]
-
-# weight K4
-declare output d/dK4 [16, 16, 3, 3]
-define d/dK4 = conv2d_kernel_grad d/dh2.2 h2.h K4 1 1
-
-# weight b3
-declare output d/db3 [16]
-define d/db3 = reshape d/dh2.h.2.4 [16]
-
-# weight g3
-declare output d/dg3 [16]
-define d/dg3 = reshape d/dh2.h.2.2 [16]
-
-# weight K3
-declare output d/dK3 [16, 16, 3, 3]
-define d/dK3 = conv2d_kernel_grad d/dh2.h.1 h2.1 K3 1 1
-
-# weight b2
-declare output d/db2 [16]
-define d/db2 = reshape d/dh1.2.4 [16]
-
-# weight g2
-declare output d/dg2 [16]
-define d/dg2 = reshape d/dh1.2.2 [16]
-
-# weight K2
-declare output d/dK2 [16, 16, 3, 3]
-define d/dK2 = conv2d_kernel_grad d/dh1.1 h1.h K2 1 1
-
-# weight b1
-declare output d/db1 [16]
-define d/db1 = reshape d/dh1.h.2.4 [16]
-
-# weight g1
-declare output d/dg1 [16]
-define d/dg1 = reshape d/dh1.h.2.2 [16]
-
-# weight K1
-declare output d/dK1 [16, 16, 3, 3]
-define d/dK1 = conv2d_kernel_grad d/dh1.h.1 h0 K1 1 1
 
 # weight b0
 declare output d/db0 [16]
