@@ -6,7 +6,9 @@ local `t` becomes `<target>.t`; nested calls nest the prefix (`o.h.t`), so
 expansions never collide.  A macro may call only macros defined before it,
 which rules recursion out; a call of itself is reported as recursion.
 Expanded statements keep the position of the macro body line and record the
-call sites in `origin`, innermost first, for error messages.
+call sites in `origin`, innermost first, for error messages.  A weight the
+body declares is named as a local is, but a `fold`'s steps share one set,
+named after the loop's target (an `Owner`: lang/owned.py).
 
 Macros calling macros can multiply (30 macros each calling the one before
 twice expand to 2**30 lines), so each macro's expanded size and nesting depth
@@ -27,7 +29,7 @@ from .loops import LOOPS, Prefix, is_loop, loop_parts, unroll
 from tenflang.base.naming import Namer, local
 from .nested import has_nested, lower, names_used, nodes, rename
 from .owned import (Owner, calls_in, check_axes, check_owners_called, declared_weight,
-                    has_named_axes, refuse_named_axes, expanded_declaration)
+                    expanded_declaration, has_named_axes, refuse_named_axes)
 
 
 def expand(program: Program) -> Program:
@@ -255,11 +257,11 @@ def expand_call(program: Program, call: Define, macros: dict[str, Macro], origin
     out: list = []
     for s in macro.body:
         if isinstance(s, Declare):
-            name = renaming[s.name].name
-            if s.kind != DeclKind.WEIGHT or declared_weight(program, macro, s, name, owner,
-                                                                    namer, here):
-                out.append(expanded_declaration(program, macro, s, renaming, call, here, origin))
-                namer.used.add(name)
+            if s.kind == DeclKind.WEIGHT and not declared_weight(program, macro, s, owner,
+                                                                 namer, here):
+                continue        # an earlier step of the loop declared it
+            out.append(expanded_declaration(program, macro, s, renaming, call, here, origin))
+            namer.used.add(renaming[s.name].name)
             continue
         define = replace(s, name=renaming[s.name].name, origin=here,
                          operands=rename(s.operands, renaming))

@@ -86,10 +86,11 @@ def whole_number(program, macro: Macro, declare: Declare, param: str, given, cal
                    f"{shown(given)}", origin)
 
 
-def declared_weight(program: Program, macro: Macro, declare: Declare, name: str, owner: Owner,
+def declared_weight(program: Program, macro: Macro, declare: Declare, owner: Owner,
                     namer: Namer, here) -> bool:
-    """Claim the weight `name` for `declare`: False where an earlier step of the
-    same loop declared it; an error where the name is already taken."""
+    """Claim the weight of `declare` for this call: False where an earlier step
+    of the same loop declared it; an error where its name is already taken."""
+    name = owner.weight(declare.name)
     if owner.shared is not None and name in owner.shared:
         return False
     if name in namer.used:

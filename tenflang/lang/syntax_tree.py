@@ -99,7 +99,8 @@ INIT_SCHEMES = {"constant": ("VALUE",), "normal": ("STD",), "uniform": ("LO", "H
 class Declare:
     kind: str
     name: str
-    shape: tuple[int, ...] | None = None      # None: not written (scalar for data)
+    shape: tuple[int, ...] | None = None      # None: not written (scalar for data); in a
+    # macro an axis may be a `Var`, an integer parameter, until the call (lang/owned.py)
     pos: Pos | None = field(default=None, compare=False, repr=False)
     name_pos: Pos | None = field(default=None, compare=False, repr=False)
     origin: tuple[Pos | Step, ...] = field(default=(), compare=False, repr=False)
