@@ -324,8 +324,9 @@ defop("broadcast_like", 2, broadcast_like, broadcast_like_shape, broadcast_like_
 # --- convolution and pooling (docs/design.md §2.3.1; numerics in tenflang/ops/convolution.py) ---
 
 STRIDE, PAD = Attr("stride", 1, check=at_least(1)), Attr("pad", 0, check=at_least(0))
+GROUPS = Attr("groups", 1, check=at_least(1))
 WINDOW, POOL_STRIDE = Attr("k", check=at_least(1), required=True), Attr("stride", check=at_least(1))
-CONV, POOL = (STRIDE, PAD), (WINDOW, POOL_STRIDE, PAD)
+CONV, POOL = (STRIDE, PAD, GROUPS), (WINDOW, POOL_STRIDE, PAD)
 
 
 def adjoint_shape(op: str, forward: str, operands: tuple[int, ...], result: int):
@@ -343,8 +344,8 @@ def adjoint_shape(op: str, forward: str, operands: tuple[int, ...], result: int)
     return rule
 
 
-def conv_flops(x: Shape, K: Shape, stride=1, pad=0) -> int:
-    return 2 * size(conv2d_shape(x, K, stride, pad)) * size(K[1:])
+def conv_flops(x: Shape, K: Shape, stride=1, pad=0, groups=1) -> int:
+    return 2 * size(conv2d_shape(x, K, stride, pad, groups)) * size(K[1:])   # K[1] = C/groups
 
 
 def pool_flops(x: Shape, k, stride=None, pad=0) -> int:
@@ -361,7 +362,9 @@ def flops_of(cost, arity: int, *positions):
 defop("conv2d", 2, convolution.conv2d, conv2d_shape,
       linear_passing(CONV, "conv2d_image_grad g b a", "conv2d_kernel_grad g a b"),
       "v[f, i, j] = Σ_c,u,w b[f, c, u, w] · a°[c, s·i + u, s·j + w]  (image a, kernel b, "
-      "a° = a with `pad` zeros around, s = `stride`: PyTorch's conv2d, no bias)",
+      "a° = a with `pad` zeros around, s = `stride`: PyTorch's conv2d, no bias; with "
+      "`groups` G, b is [F, C/G, kh, kw] and a° is read at channel c + (C/G)·⌊f/(F/G)⌋: "
+      "filter f sees only its group's channels)",
       flops=conv_flops, attrs=CONV)
 defop("conv2d_image_grad", 3, convolution.conv2d_image_grad,
       adjoint_shape("conv2d_image_grad", "conv2d", (2, 1), 2),

@@ -299,6 +299,21 @@ CASES = [
          "'conv2d' attribute 'stride' must be ≥ 1, got 0", exact=True),
     Case("conv2d_negative_pad", CONV.format(x="[1, 8, 8]", K="[2, 1, 3, 3]", attrs=" 1 -1"), 5, 25,
          "'conv2d' attribute 'pad' must be ≥ 0, got -1", exact=True),
+    # grouped convolution: channels and filters split into equal groups (PyTorch's rule)
+    Case("conv2d_channels_do_not_split_into_groups",
+         CONV.format(x="[6, 8, 8]", K="[4, 2, 3, 3]", attrs=" 1 0 4"), 5, 12,
+         "conv2d [6, 8, 8] × [4, 2, 3, 3] groups 4: the image's 6 channels do not split into "
+         "4 equal groups", exact=True),
+    Case("conv2d_filters_do_not_split_into_groups",
+         CONV.format(x="[6, 8, 8]", K="[4, 2, 3, 3]", attrs=" 1 0 3"), 5, 12,
+         "conv2d [6, 8, 8] × [4, 2, 3, 3] groups 3: the kernel's 4 filters do not split into "
+         "3 equal groups", exact=True),
+    Case("conv2d_kernel_channels_are_not_a_group",
+         CONV.format(x="[6, 8, 8]", K="[4, 6, 3, 3]", attrs=" 1 0 2"), 5, 12,
+         "conv2d [6, 8, 8] × [4, 6, 3, 3] groups 2: kernel has 6 input channels per group, "
+         "image has 3 per group (6 in 2 groups)", exact=True),
+    Case("conv2d_groups_zero", CONV.format(x="[2, 8, 8]", K="[2, 1, 3, 3]", attrs=" 1 0 0"),
+         5, 27, "'conv2d' attribute 'groups' must be ≥ 1, got 0", exact=True),
     Case("conv2d_stride_is_a_name", CONV.format(x="[1, 8, 8]", K="[2, 1, 3, 3]", attrs=" s"),
          5, 23, "'conv2d' attribute 'stride' must be an integer literal, not the name 's'"),
     Case("maxpool2d_window_larger_than_image", POOL.format(op="maxpool2d", x="[6, 2, 2]",
