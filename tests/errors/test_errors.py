@@ -53,7 +53,8 @@ CONV = "declare input x {x}\ndeclare weight K {K}\ndeclare intvar c\n" + LOSS + 
     "define c = conv2d x K{attrs}\ndefine l = sum c\n"
 POOL = "declare input x {x}\ndeclare intvar p\n" + LOSS + \
     "define p = {op} x{attrs}\ndefine l = sum p\n"
-LRN = "declare input x {x}\ndeclare intvar n\n" + LOSS + "define n = {op} x{attrs}\ndefine l = sum n\n"
+LRN = "declare input x {x}\ndeclare intvar n\n" + LOSS + \
+    "define n = {op} x{attrs}\ndefine l = sum n\n"
 TWO = "declare input a {a}\ndeclare input b {b}\ndeclare output v\ndefine v = {line}\n"
 
 CASES = [

@@ -71,8 +71,9 @@ def conv2d(b: Builder, x: Value, k: Value, stride: int, pad: int, groups: int = 
     if groups == 1:
         return conv2d_matmul(b, x, k, stride, pad)
     channels, filters = x.shape[0] // groups, k.shape[0] // groups
-    return b.node("Concat", [conv2d_matmul(b, part(b, x, -3, i, channels), part(b, k, 0, i, filters),
-                                           stride, pad) for i in range(groups)], axis=-3)
+    parts = [conv2d_matmul(b, part(b, x, -3, i, channels), part(b, k, 0, i, filters), stride, pad)
+             for i in range(groups)]
+    return b.node("Concat", parts, axis=-3)
 
 
 def part(b: Builder, v: Value, axis: int, i: int, count: int) -> Value:

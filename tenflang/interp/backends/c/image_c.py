@@ -358,7 +358,8 @@ def conv2d_of_columns(xp, cols, x, K, stride: int = 1, pad: int = 0, groups: int
     return out
 
 
-def conv2d_kernel_grad_sum_of_columns(xp, g, cols, x, K, stride: int = 1, pad: int = 0, groups: int = 1):
+def conv2d_kernel_grad_sum_of_columns(xp, g, cols, x, K, stride: int = 1, pad: int = 0,
+                                      groups: int = 1):
     """`conv2d_kernel_grad_sum` from x's windows (None: as it does); the chunks'
     GEMMs summed in their order (the same whatever the threads)."""
     if cols is None or g.shape[0] != x.shape[0] or not enabled(xp, g, x):
