@@ -81,12 +81,15 @@ def takes(op: Op) -> str:
 def attribute(op: Op, attr: Attr, value, at):
     """The int (or tuple, for a shape literal) that an attribute literal stands for."""
     what, node = f"'{op.name}' attribute '{attr.name}'", value
+    kind = "a number" if attr.number else "an integer"
     if isinstance(value, Var):
-        raise at(value, f"{what} must be an integer literal, not the name '{value.name}'")
+        raise at(value, f"{what} must be {kind} literal, not the name '{value.name}'")
     if isinstance(value, Dims) != attr.shape:
         raise at(value, f"{what} must be a shape literal [d1, ...]" if attr.shape
-                 else f"{what} must be an integer, not a shape literal")
-    if isinstance(value, Num):
+                 else f"{what} must be {kind}, not a shape literal")
+    if isinstance(value, Num) and attr.number:
+        value = float(value.value)
+    elif isinstance(value, Num):
         if not (INTEGER.fullmatch(value.text) if value.text else value.value.is_integer()):
             raise at(value, f"{what} must be an integer, got {value.text or value.value}")
         value = int(value.text) if value.text else int(value.value)

@@ -35,7 +35,9 @@ def init_text(scheme: str, values) -> str:
 
 
 def attribute(value) -> str:
-    """An attribute as written: `2`, or a shape literal `[16, 4]`."""
+    """An attribute as written: `2`, a number `0.0001`, or a shape literal `[16, 4]`."""
+    if isinstance(value, float):
+        return number(value)
     return shape(value) if isinstance(value, tuple) else str(value)
 
 

@@ -6,7 +6,12 @@ Conventions (those of the op table, docs/guide/language.md "Convolution and pool
   a kernel `[B, F, C, kh, kw]`; B is 1 for a weight or a constant, and an
   operand of batch 1 broadcasts against one of batch B.
 * `conv2d` is PyTorch's `conv2d`: cross-correlation with zero padding, no bias,
-  `H' = (H + 2 pad - kh) // stride + 1`.  Pooling has a square `k × k` window
+  `H' = (H + 2 pad - kh) // stride + 1`; with `groups` = G (PyTorch's
+  `groups`) the C channels and F filters split into G equal groups, filter
+  group i seeing channel group i only, so a kernel is `[B, F, C/G, kh, kw]`
+  (depthwise convolution: G = C).  A grouped product is one batched GEMM
+  with a group axis (`grouped_product`), never a loop over the groups; G = 1
+  takes the ungrouped code as it is.  Pooling has a square `k × k` window
   and is PyTorch's `max_pool2d`/`avg_pool2d` with `padding=pad` (2·pad ≤ k,
   so every window holds a pixel of the image): max-pooling pads with -∞, so
   padding never wins a max, and average pooling pads with zeros and divides
@@ -87,12 +92,32 @@ def matmul_columns(xp, A, cols):
 
 # --- convolution ---------------------------------------------------------------
 
-def conv2d(xp, x, K, stride: int = 1, pad: int = 0):
-    """x `[B, C, H, W]` ⋆ K `[B, F, C, kh, kw]` → `[B, F, H', W']`."""
+def per_group(a, groups: int):
+    """`[B, m, n]` → `[B, G, m/G, n]`: the rows of group after group (a view)."""
+    b, m, n = a.shape
+    return a.reshape(b, groups, m // groups, n)
+
+
+def ungrouped(a):
+    """`[B, G, m, n]` → `[B, G·m, n]`, the groups' rows one after the other."""
+    b, groups, m, n = a.shape
+    return a.reshape(b, groups * m, n)
+
+
+def grouped_product(xp, A, cols, groups: int):
+    """Group i of A's rows `[1 or B, F, k]` times group i of the columns
+    `[B, G·k, n]`: `[B, F, n]`, one batched GEMM over the examples and groups."""
+    if groups == 1:
+        return matmul_columns(xp, A, cols)
+    return ungrouped(xp.matmul(per_group(A, groups), per_group(cols, groups)))
+
+
+def conv2d(xp, x, K, stride: int = 1, pad: int = 0, groups: int = 1):
+    """x `[B, C, H, W]` ⋆ K `[B, F, C/G, kh, kw]` → `[B, F, H', W']`."""
     kh, kw = K.shape[-2:]
     h, w = x.shape[-2:]
     cols = im2col(xp, x, kh, kw, stride, pad)
-    out = matmul_columns(xp, kernel_matrix(K), cols)
+    out = grouped_product(xp, kernel_matrix(K), cols, groups)
     return out.reshape(out.shape[:2] + (out_size(h, kh, stride, pad), out_size(w, kw, stride, pad)))
 
 
@@ -113,16 +138,27 @@ def col2im(xp, cols, shape, stride: int, pad: int):
     return cropped(image, pad)
 
 
-def conv2d_image_grad(xp, g, K, x, stride: int = 1, pad: int = 0):
+def adjoint_columns(xp, g, K, groups: int):
+    """The columns Kᵀg `[B, C·kh·kw, H'·W']` of the adjoint g `[B, F, H', W']`,
+    group i of the kernel's filters transposed onto group i of g's channels."""
+    b, f, ho, wo = g.shape
+    g = g.reshape(b, f, ho * wo)
+    if groups == 1:
+        return matmul_columns(xp, kernel_matrix(K).transpose(0, 2, 1), g)
+    return ungrouped(xp.matmul(per_group(kernel_matrix(K), groups).swapaxes(-1, -2),
+                               per_group(g, groups)))
+
+
+def conv2d_image_grad(xp, g, K, x, stride: int = 1, pad: int = 0, groups: int = 1):
     """d/dx of `conv2d x K` given the adjoint g `[B, F, H', W']`: `[B, C, H, W]`
     (x gives only the shape).  The columns Kᵀg come from one batched GEMM and
-    are summed back onto the image (col2im); with stride 1 the sum over a
-    window's columns happens inside the GEMM instead (`row_sums`)."""
-    _, f, c, kh, kw = K.shape
+    are summed back onto the image (col2im); with stride 1 and no groups the
+    sum over a window's columns happens inside the GEMM instead (`row_sums`)."""
+    kh, kw = K.shape[-2:]
     b, _, ho, wo = g.shape
-    h, w = x.shape[-2:]
-    if stride != 1 or ho * wo == 1:
-        cols = matmul_columns(xp, kernel_matrix(K).transpose(0, 2, 1), g.reshape(b, f, ho * wo))
+    c, h, w = x.shape[-3:]
+    if stride != 1 or ho * wo == 1 or groups > 1:
+        cols = adjoint_columns(xp, g, K, groups)
         return col2im(xp, cols.reshape(cols.shape[0], c, kh, kw, ho, wo), (h, w), stride, pad)
     hp, wp = h + 2 * pad, w + 2 * pad
     sums = row_sums(xp, g, K, wp)                           # [B, kh, C, H'·Wp + kw - 1]
@@ -149,23 +185,29 @@ def row_sums(xp, g, K, wp: int):
     return xp.matmul(rows, shifted).reshape(-1, kh, c, run)
 
 
-def conv2d_kernel_grad(xp, g, x, K, stride: int = 1, pad: int = 0):
+def conv2d_kernel_grad(xp, g, x, K, stride: int = 1, pad: int = 0, groups: int = 1):
     """d/dK of `conv2d x K` given the adjoint g, per example:
-    `[B, F, C, kh, kw]` (K gives only the shape)."""
+    `[B, F, C/G, kh, kw]` (K gives only the shape)."""
     kh, kw = K.shape[-2:]
-    b, f = g.shape[:2]
-    cols = im2col(xp, x, kh, kw, stride, pad)
-    grad = xp.matmul(g.reshape(b, f, -1), cols.transpose(0, 2, 1))
-    return grad.reshape(grad.shape[:2] + K.shape[2:])
+    b, f, ho, wo = g.shape
+    cols, g = im2col(xp, x, kh, kw, stride, pad), g.reshape(b, f, ho * wo)
+    if groups == 1:
+        grad = xp.matmul(g, cols.transpose(0, 2, 1))
+    else:
+        grad = xp.matmul(per_group(g, groups), per_group(cols, groups).swapaxes(-1, -2))
+    return grad.reshape(grad.shape[:1] + K.shape[1:])
 
 
-def conv2d_kernel_grad_sum(xp, g, x, K, stride: int = 1, pad: int = 0):
-    """`conv2d_kernel_grad` summed over the examples, `[F, C, kh, kw]` (no example
+def conv2d_kernel_grad_sum(xp, g, x, K, stride: int = 1, pad: int = 0, groups: int = 1):
+    """`conv2d_kernel_grad` summed over the examples, `[F, C/G, kh, kw]` (no example
     axis, as `sum(axis=0)` gives): the example axis is contracted with the
-    output positions inside one GEMM, `[C·kh·kw, B·H'·W'] · [B·H'·W', F]`."""
+    output positions inside one GEMM, `[C·kh·kw, B·H'·W'] · [B·H'·W', F]`
+    (one per group, batched over the groups)."""
     if g.shape[0] != x.shape[0]:        # one side is shared: sum the other first
         g, x = (g.sum(axis=0, keepdims=True), x) if x.shape[0] == 1 else \
                (g, x.sum(axis=0, keepdims=True))
+    if groups > 1:
+        return grouped_kernel_grad_sum(xp, g, x, K, stride, pad, groups)
     kh, kw = K.shape[-2:]
     b, f, ho, wo = g.shape
     column = K.shape[-3] * kh * kw       # a column's length, C·kh·kw (also for an empty batch)
@@ -178,6 +220,20 @@ def conv2d_kernel_grad_sum(xp, g, x, K, stride: int = 1, pad: int = 0):
         rows = xp.ascontiguousarray(g.transpose(1, 0, 2, 3)).reshape(f, -1)
     # columns first: OpenBLAS runs [C·kh·kw, N]·[N, F] faster than [F, N]·[N, C·kh·kw]
     grad = xp.matmul(cols.reshape(column, -1), rows.T).T
+    return grad.reshape(K.shape[1:])
+
+
+def grouped_kernel_grad_sum(xp, g, x, K, stride: int, pad: int, groups: int):
+    """`conv2d_kernel_grad_sum` with G groups: per group, the filters' adjoint
+    rows `[F/G, B·H'·W']` times the group's columns `[B·H'·W', C/G·kh·kw]`,
+    one GEMM batched over the groups."""
+    kh, kw = K.shape[-2:]
+    b, f, ho, wo = g.shape
+    column = K.shape[-3] * kh * kw      # a group's column length (also for an empty batch)
+    cols = im2col(xp, x, kh, kw, stride, pad).reshape(b, groups, column, ho * wo)
+    cols = cols.transpose(1, 0, 3, 2).reshape(groups, b * ho * wo, column)
+    rows = g.reshape(b, groups, f // groups, ho * wo).transpose(1, 2, 0, 3)
+    grad = xp.matmul(rows.reshape(groups, f // groups, b * ho * wo), cols)
     return grad.reshape(K.shape[1:])
 
 

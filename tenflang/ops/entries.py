@@ -4,7 +4,8 @@ Conventions
 
 * Attributes (docs/guide/language.md, "Attributes") are static integers written after
   the operands (`sum x 0`, `conv2d x K 1 2`); a shape literal `[d1, ...]` is
-  one attribute.  `attrs=(Attr("k", required=True), Attr("stride", 1,
+  one attribute; a `number` attribute is any number literal (`lrn x 5 0.0001`),
+  a Python float.  `attrs=(Attr("k", required=True), Attr("stride", 1,
   check=at_least(1)))` declares them in order, required ones first; the
   others have a default (`None`: absent), so trailing ones may be left out.
   The parser checks them (`lang/checks.py`: a literal, an integer, the check)
@@ -143,17 +144,23 @@ def linear_passing(attrs: tuple[Attr, ...], *combines: str, rest=()):
 class Attr:
     """A static attribute: its name, default (None: absent) and check.
     `check(value)` returns what is wrong (`"must be ≥ 1"`) or None; `shape`
-    marks an attribute written as a shape literal `[d1, ...]`; a `required`
+    marks an attribute written as a shape literal `[d1, ...]`, `number` one
+    that may be any number (a float), not only an integer; a `required`
     one has no default and must be written (required ones come first)."""
     name: str
     default: object = None
     check: Callable[[object], str | None] = field(default=lambda value: None)
     shape: bool = False
     required: bool = False
+    number: bool = False
 
 
 def at_least(low: int) -> Callable[[int], str | None]:
     return lambda value: None if value >= low else f"must be ≥ {low}"
+
+
+def above(low: float) -> Callable[[float], str | None]:
+    return lambda value: None if value > low else f"must be > {low:g}"
 
 
 def shape_literal(value) -> str | None:

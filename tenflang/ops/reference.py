@@ -14,7 +14,7 @@ GROUPS = [
     ("Elementwise, three operands", "where clip"),
     ("Linear algebra", "matmul dot outer transpose"),
     ("Reductions", "sum mean logsumexp"),
-    ("Normalisation", "softmax log_softmax"),
+    ("Normalisation", "softmax log_softmax lrn channel_sum"),
     ("Arranging and indexing", "reshape flatten concat slice index permute"),
     ("Classes and accuracy (no derivative)", "one_hot argmax equal"),
     ("Convolution and pooling", "conv2d maxpool2d avgpool2d"),

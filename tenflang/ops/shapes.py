@@ -278,11 +278,14 @@ def image_of(op: str, shapes, attrs: dict | None = None) -> Shape:
     return x
 
 
-def conv2d_shape(x: Shape, K: Shape, stride=1, pad=0) -> Shape:
+def conv2d_shape(x: Shape, K: Shape, stride=1, pad=0, groups=1) -> Shape:
     image_of("conv2d", (x, K))
     if len(K) != 4:
-        raise mismatch("conv2d", (x, K), "kernel must be [F, C, kh, kw]")
-    if K[1] != x[0]:
+        raise mismatch("conv2d", (x, K), "kernel must be [F, C/groups, kh, kw]"
+                       if groups > 1 else "kernel must be [F, C, kh, kw]")
+    if groups > 1:
+        conv2d_groups(x, K, groups)
+    elif K[1] != x[0]:
         raise mismatch("conv2d", (x, K), f"kernel has {K[1]} input channel"
                        f"{'s' if K[1] != 1 else ''}, image has {x[0]}")
     height, width = x[1] + 2 * pad, x[2] + 2 * pad
@@ -291,6 +294,20 @@ def conv2d_shape(x: Shape, K: Shape, stride=1, pad=0) -> Shape:
                        f"{height}×{width} image padded by {pad}", {"pad": pad})
     return (K[0], convolution.out_size(x[1], K[2], stride, pad),
             convolution.out_size(x[2], K[3], stride, pad))
+
+
+def conv2d_groups(x: Shape, K: Shape, groups: int) -> None:
+    """The channels and filters split into `groups` equal groups, the kernel's
+    input channels those of one group (PyTorch's rule)."""
+    def fault(reason):
+        return mismatch("conv2d", (x, K), reason, {"groups": groups})
+    if x[0] % groups:
+        raise fault(f"the image's {x[0]} channels do not split into {groups} equal groups")
+    if K[0] % groups:
+        raise fault(f"the kernel's {K[0]} filters do not split into {groups} equal groups")
+    if K[1] * groups != x[0]:
+        raise fault(f"kernel has {K[1]} input channel{'s' if K[1] != 1 else ''} per group, "
+                    f"image has {x[0] // groups} per group ({x[0]} in {groups} groups)")
 
 
 def pool_shape(op: str) -> Callable[..., Shape]:

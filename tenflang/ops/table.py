@@ -36,12 +36,12 @@ if the defaults there do not fit, and run `python docs/make_op_reference.py`.
 """
 from __future__ import annotations
 
-from . import convolution, embedding, forwards, modes
+from . import convolution, embedding, forwards, modes, response_norm
 from .forwards import INV_SQRT_2PI, SQRT_HALF, broadcast_like, dot, elementwise2, logistic
 from .forwards import logistic_deriv, log_softmax, matmul, softmax, softplus, step, sum_like
 from .forwards import tanh_deriv
 from .entries import Attr, IndexRead, Op, at_least, chain, custom, linear, linear_passing, no_grad
-from .entries import no_grad_like, permutation, probability, rules, shape_literal
+from .entries import above, no_grad_like, permutation, probability, rules, shape_literal
 from .shapes import Shape, argmax_shape, axis_of, broadcast, broadcast_like_shape, concat_shape
 from .shapes import conv2d_shape, dot_shape, fmt_shape, gather_shape, index_shape
 from .shapes import (last_axis_shape, like_first, matmul_shape, mismatch, one_hot_shape,
@@ -324,8 +324,9 @@ defop("broadcast_like", 2, broadcast_like, broadcast_like_shape, broadcast_like_
 # --- convolution and pooling (docs/design.md §2.3.1; numerics in tenflang/ops/convolution.py) ---
 
 STRIDE, PAD = Attr("stride", 1, check=at_least(1)), Attr("pad", 0, check=at_least(0))
+GROUPS = Attr("groups", 1, check=at_least(1))
 WINDOW, POOL_STRIDE = Attr("k", check=at_least(1), required=True), Attr("stride", check=at_least(1))
-CONV, POOL = (STRIDE, PAD), (WINDOW, POOL_STRIDE, PAD)
+CONV, POOL = (STRIDE, PAD, GROUPS), (WINDOW, POOL_STRIDE, PAD)
 
 
 def adjoint_shape(op: str, forward: str, operands: tuple[int, ...], result: int):
@@ -343,8 +344,8 @@ def adjoint_shape(op: str, forward: str, operands: tuple[int, ...], result: int)
     return rule
 
 
-def conv_flops(x: Shape, K: Shape, stride=1, pad=0) -> int:
-    return 2 * size(conv2d_shape(x, K, stride, pad)) * size(K[1:])
+def conv_flops(x: Shape, K: Shape, stride=1, pad=0, groups=1) -> int:
+    return 2 * size(conv2d_shape(x, K, stride, pad, groups)) * size(K[1:])   # K[1] = C/groups
 
 
 def pool_flops(x: Shape, k, stride=None, pad=0) -> int:
@@ -361,7 +362,9 @@ def flops_of(cost, arity: int, *positions):
 defop("conv2d", 2, convolution.conv2d, conv2d_shape,
       linear_passing(CONV, "conv2d_image_grad g b a", "conv2d_kernel_grad g a b"),
       "v[f, i, j] = Σ_c,u,w b[f, c, u, w] · a°[c, s·i + u, s·j + w]  (image a, kernel b, "
-      "a° = a with `pad` zeros around, s = `stride`: PyTorch's conv2d, no bias)",
+      "a° = a with `pad` zeros around, s = `stride`: PyTorch's conv2d, no bias; with "
+      "`groups` G, b is [F, C/G, kh, kw] and a° is read at channel c + (C/G)·⌊f/(F/G)⌋: "
+      "filter f sees only its group's channels)",
       flops=conv_flops, attrs=CONV)
 defop("conv2d_image_grad", 3, convolution.conv2d_image_grad,
       adjoint_shape("conv2d_image_grad", "conv2d", (2, 1), 2),
@@ -436,3 +439,22 @@ defop("take_grad", 3, embedding.take_grad, embedding.take_grad_shape,
       shape_only=(2,), flops=lambda g, i, W: size(g),
       # an embedding's gradient: the batch's rows added into one table
       batch_sum="F.take_grad_sum(xp, {a}, {b}, {c})", batch_sum_forward=embedding.take_grad_sum)
+
+# --- local response normalisation (docs/design.md §2.3.3; tenflang/ops/response_norm.py) ---
+
+LRN_SIZE = Attr("n", required=True, check=at_least(1))
+LRN = (LRN_SIZE, Attr("alpha", response_norm.DEFAULTS[0], check=at_least(0), number=True),
+       Attr("beta", response_norm.DEFAULTS[1], number=True),
+       Attr("k", response_norm.DEFAULTS[2], check=above(0), number=True))
+
+defop("lrn", 1, response_norm.lrn, response_norm.lrn_shape, response_norm.lrn_rules,
+      "v[c] = a[c] / d[c]^β,  d[c] = k + (α/n) Σ_{c'=c-⌊n/2⌋}^{c+⌊(n-1)/2⌋} a[c']²  (the "
+      "channels: a's first axis, those outside counted as zeros; PyTorch's "
+      "LocalResponseNorm(n, alpha, beta, k), Caffe's ACROSS_CHANNELS)", attrs=LRN,
+      flops=lambda a, n, alpha, beta, k: (n + 6) * size(a))
+defop("channel_sum", 1, response_norm.channel_sum, response_norm.channel_sum_shape,
+      response_norm.channel_sum_rules,
+      "v[c] = Σ_{t=0}^{n-1} a[c - front + t]  (along a's first axis, the channels; those "
+      "outside counted as zeros: the window sum of `lrn`, linear)",
+      attrs=(LRN_SIZE, Attr("front", required=True, check=at_least(0))),
+      flops=lambda a, n, front: n * size(a))

@@ -53,6 +53,8 @@ CONV = "declare input x {x}\ndeclare weight K {K}\ndeclare intvar c\n" + LOSS + 
     "define c = conv2d x K{attrs}\ndefine l = sum c\n"
 POOL = "declare input x {x}\ndeclare intvar p\n" + LOSS + \
     "define p = {op} x{attrs}\ndefine l = sum p\n"
+LRN = "declare input x {x}\ndeclare intvar n\n" + LOSS + \
+    "define n = {op} x{attrs}\ndefine l = sum n\n"
 TWO = "declare input a {a}\ndeclare input b {b}\ndeclare output v\ndefine v = {line}\n"
 
 CASES = [
@@ -299,6 +301,42 @@ CASES = [
          "'conv2d' attribute 'stride' must be ≥ 1, got 0", exact=True),
     Case("conv2d_negative_pad", CONV.format(x="[1, 8, 8]", K="[2, 1, 3, 3]", attrs=" 1 -1"), 5, 25,
          "'conv2d' attribute 'pad' must be ≥ 0, got -1", exact=True),
+    # grouped convolution: channels and filters split into equal groups (PyTorch's rule)
+    Case("conv2d_channels_do_not_split_into_groups",
+         CONV.format(x="[6, 8, 8]", K="[4, 2, 3, 3]", attrs=" 1 0 4"), 5, 12,
+         "conv2d [6, 8, 8] × [4, 2, 3, 3] groups 4: the image's 6 channels do not split into "
+         "4 equal groups", exact=True),
+    Case("conv2d_filters_do_not_split_into_groups",
+         CONV.format(x="[6, 8, 8]", K="[4, 2, 3, 3]", attrs=" 1 0 3"), 5, 12,
+         "conv2d [6, 8, 8] × [4, 2, 3, 3] groups 3: the kernel's 4 filters do not split into "
+         "3 equal groups", exact=True),
+    Case("conv2d_kernel_channels_are_not_a_group",
+         CONV.format(x="[6, 8, 8]", K="[4, 6, 3, 3]", attrs=" 1 0 2"), 5, 12,
+         "conv2d [6, 8, 8] × [4, 6, 3, 3] groups 2: kernel has 6 input channels per group, "
+         "image has 3 per group (6 in 2 groups)", exact=True),
+    Case("conv2d_groups_zero", CONV.format(x="[2, 8, 8]", K="[2, 1, 3, 3]", attrs=" 1 0 0"),
+         5, 27, "'conv2d' attribute 'groups' must be ≥ 1, got 0", exact=True),
+    # local response normalisation (docs/design.md §2.3.3): number attributes, checked
+    Case("lrn_size_zero", LRN.format(x="[4, 2, 2]", op="lrn", attrs=" 0"), 4, 18,
+         "'lrn' attribute 'n' must be ≥ 1, got 0", exact=True),
+    Case("lrn_size_a_fraction", LRN.format(x="[4, 2, 2]", op="lrn", attrs=" 2.5"), 4, 18,
+         "'lrn' attribute 'n' must be an integer, got 2.5", exact=True),
+    Case("lrn_k_zero", LRN.format(x="[4, 2, 2]", op="lrn", attrs=" 5 0.0001 0.75 0"), 4, 32,
+         "'lrn' attribute 'k' must be > 0, got 0", exact=True),
+    Case("lrn_negative_alpha", LRN.format(x="[4, 2, 2]", op="lrn", attrs=" 5 -0.5"), 4, 20,
+         "'lrn' attribute 'alpha' must be ≥ 0, got -0.5", exact=True),
+    Case("lrn_alpha_is_a_name", LRN.format(x="[4, 2, 2]", op="lrn", attrs=" 5 x"), 4, 20,
+         "'lrn' attribute 'alpha' must be a number literal, not the name 'x'", exact=True),
+    Case("lrn_without_size", LRN.format(x="[4, 2, 2]", op="lrn", attrs=""), 4, 12,
+         "'lrn' takes 1 operand, then the attributes n [alpha] [beta] [k]; attribute 'n' is "
+         "missing", exact=True),
+    Case("lrn_of_a_scalar", LRN.format(x="", op="lrn", attrs=" 5"), 4, 12,
+         "lrn [] n 5: operand must have rank ≥ 1: its first axis is the channels "
+         "([C], [C, H, W], ...)", exact=True),
+    Case("channel_sum_front_past_the_window", LRN.format(x="[4]", op="channel_sum",
+                                                          attrs=" 2 2"), 4, 12,
+         "channel_sum [4] n 2 front 2: the window of 2 channels cannot start 2 before its "
+         "channel (need front < n)", exact=True),
     Case("conv2d_stride_is_a_name", CONV.format(x="[1, 8, 8]", K="[2, 1, 3, 3]", attrs=" s"),
          5, 23, "'conv2d' attribute 'stride' must be an integer literal, not the name 's'"),
     Case("maxpool2d_window_larger_than_image", POOL.format(op="maxpool2d", x="[6, 2, 2]",

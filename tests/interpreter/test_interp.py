@@ -398,6 +398,19 @@ def ref_take_grad(g, i, W):
     return out
 
 
+def ref_channel_sum(a, n, front):
+    """v[c] = Σ_{t<n} a[c - front + t], the channels outside counted as zeros."""
+    a = np.asarray(a, dtype=float)
+    return np.array([sum((a[c - front + t] for t in range(n) if 0 <= c - front + t < len(a)),
+                         np.zeros(a.shape[1:])) for c in range(len(a))])
+
+
+def ref_lrn(a, n, alpha=1e-4, beta=0.75, k=1.0):
+    """PyTorch's LocalResponseNorm: a / (k + alpha/n Σ a²)^beta over channels
+    c - n//2 .. c + (n-1)//2."""
+    return np.asarray(a) / (k + alpha / n * ref_channel_sum(np.square(a), n, n // 2)) ** beta
+
+
 def ref_one_hot(y, n):
     return np.array([1.0 if i == y else 0.0 for i in range(n)])
 
@@ -460,6 +473,8 @@ REFERENCE = {
     "take": lambda W, i: np.array([W[int(k)] for k in np.ravel(i)]).reshape(
         np.shape(i) + np.shape(W)[1:]),
     "take_grad": ref_take_grad,
+    "channel_sum": ref_channel_sum,
+    "lrn": ref_lrn,
     **CONVOLUTION,
 }
 
@@ -502,10 +517,15 @@ WITH_ATTRIBUTES = {
     "concat": [(((2,), (3,)), ()), (((1, 3), (2, 3)), ()), (((2, 3), (2, 2)), (1,)),
                (((2, 2, 3), (2, 2, 1)), (-1,)), (((2, 3, 2), (2, 1, 2)), (-2,))],
     "one_hot": [(((),), (4,))],
-    "conv2d": [(((2, 5, 5), (3, 2, 3, 3)), ()), (((2, 5, 5), (3, 2, 3, 3)), (2, 1))],
+    "conv2d": [(((2, 5, 5), (3, 2, 3, 3)), ()), (((2, 5, 5), (3, 2, 3, 3)), (2, 1)),
+               (((4, 5, 5), (6, 2, 3, 3)), (1, 1, 2)), (((3, 5, 4), (3, 1, 2, 2)), (2, 0, 3))],
     "conv2d_image_grad": [(((3, 3, 3), (3, 2, 3, 3), (2, 5, 5)), (2, 1)),
-                          (((3, 5, 6), (3, 2, 3, 2), (2, 5, 5)), (1, 1))],
-    "conv2d_kernel_grad": [(((3, 5, 5), (2, 5, 5), (3, 2, 3, 3)), (1, 1))],
+                          (((3, 5, 6), (3, 2, 3, 2), (2, 5, 5)), (1, 1)),
+                          (((6, 5, 5), (6, 2, 3, 3), (4, 5, 5)), (1, 1, 2))],
+    "conv2d_kernel_grad": [(((3, 5, 5), (2, 5, 5), (3, 2, 3, 3)), (1, 1)),
+                           (((3, 2, 2), (3, 5, 4), (3, 1, 2, 2)), (2, 0, 3))],
+    "lrn": [(((5, 2, 2),), (3, 0.5, 0.75, 1.0)), (((4,),), (2,)), (((3, 2),), (5, 1.0, 1.5, 0.5))],
+    "channel_sum": [(((5,),), (3, 1)), (((4, 2),), (2, 0)), (((3,),), (4, 3))],
     **{op: [(((2, 5, 5),), (2,)), (((2, 5, 4),), (3, 1)), (((2, 5, 5),), (3, 1, 1)),
             (((2, 5, 4),), (2, 2, 1))] for op in ("maxpool2d", "avgpool2d")},
     **{op: [(((2, 2, 2), (2, 5, 5)), (2,)), (((2, 3, 2), (2, 5, 4)), (3, 1)),

@@ -11,7 +11,18 @@ def positions(n: int, k: int, stride: int, pad: int = 0) -> range:
     return range((n + 2 * pad - k) // stride + 1)
 
 
-def conv2d(x, K, stride=1, pad=0):
+def by_group(f, groups, image, kernel, *rest):
+    """f on each group's channels of `image` and filters of `kernel` (PyTorch's
+    groups), the results joined along their first axis; `kernel` is the operand
+    whose first axis holds the filters (K, or the adjoint g)."""
+    c, k = image.shape[0] // groups, kernel.shape[0] // groups
+    return np.concatenate([f(image[i * c:(i + 1) * c], kernel[i * k:(i + 1) * k], *rest)
+                           for i in range(groups)])
+
+
+def conv2d(x, K, stride=1, pad=0, groups=1):
+    if groups > 1:
+        return by_group(conv2d, groups, x, K, stride, pad)
     xp = np.pad(x, ((0, 0), (pad, pad), (pad, pad)))
     f, _, kh, kw = K.shape
     out = np.zeros((f, len(positions(x.shape[1], kh, stride, pad)),
@@ -22,7 +33,12 @@ def conv2d(x, K, stride=1, pad=0):
     return out
 
 
-def conv2d_image_grad(g, K, x, stride=1, pad=0):
+def conv2d_image_grad(g, K, x, stride=1, pad=0, groups=1):
+    if groups > 1:        # group i of the image's channels from group i of g and K
+        k, f = x.shape[0] // groups, K.shape[0] // groups
+        return np.concatenate([conv2d_image_grad(g[i * f:(i + 1) * f], K[i * f:(i + 1) * f],
+                                                 x[i * k:(i + 1) * k], stride, pad)
+                               for i in range(groups)])
     _, _, kh, kw = K.shape
     grad = np.zeros((x.shape[0], x.shape[1] + 2 * pad, x.shape[2] + 2 * pad))
     for i, j in itertools.product(range(g.shape[1]), range(g.shape[2])):
@@ -31,7 +47,12 @@ def conv2d_image_grad(g, K, x, stride=1, pad=0):
     return grad[:, pad:pad + x.shape[1], pad:pad + x.shape[2]]
 
 
-def conv2d_kernel_grad(g, x, K, stride=1, pad=0):
+def conv2d_kernel_grad(g, x, K, stride=1, pad=0, groups=1):
+    if groups > 1:        # group i of the filters from group i of g and x's channels
+        k, f = x.shape[0] // groups, K.shape[0] // groups
+        return np.concatenate([conv2d_kernel_grad(g[i * f:(i + 1) * f], x[i * k:(i + 1) * k],
+                                                  K[i * f:(i + 1) * f], stride, pad)
+                               for i in range(groups)])
     xp = np.pad(x, ((0, 0), (pad, pad), (pad, pad)))
     _, _, kh, kw = K.shape
     grad = np.zeros(K.shape)

@@ -130,7 +130,8 @@ def workspace(step, shapes, varies: bool, kept: bool = False) -> tuple[int, int]
             return (0, 0)
         kernel = shapes[step.operands[2 if name == "conv2d_kernel_grad" else 1]]
         out = shapes[step.target if name == "conv2d" else step.operands[0]]
-        return (size(kernel[1:]) * size(out) // kernel[0], 0)
+        groups = step.attrs[2] if len(step.attrs) > 2 else 1    # a kernel holds C/groups channels
+        return (groups * size(kernel[1:]) * size(out) // kernel[0], 0)
     if step.op.ufunc or name in ROW_KERNELS:
         return (0, 0)
     n = SCRATCH * size(shapes[step.target])

@@ -4,7 +4,9 @@ A float32 model uses ONNX's `Conv`, `MaxPool` and `AveragePool`.  onnxruntime
 has no float64 `Conv` or `AveragePool`, so a float64 model writes them with
 ops it does have: the kh·kw strided windows of the (zero-padded) image as
 `Slice`s, joined along the channel axis and multiplied by the kernel with one
-`MatMul` (im2col), or summed and divided (average pooling).  Both are
+`MatMul` (im2col), or summed and divided (average pooling); a grouped
+convolution is that for each group's channels and filters (`Slice`s),
+joined along the channel axis (`Concat`).  Both are
 standard ONNX; the float64 form is what lets `--verify` hold a float64 model
 to 1e-12.  An image without the example axis (a weight) gets a unit N for
 the ONNX pooling and convolution ops, which need one.
@@ -59,14 +61,28 @@ def conv2d_matmul(b: Builder, x: Value, k: Value, stride: int, pad: int) -> str:
     kernel = b.node("Reshape", [kernel, b.ints(lead(k) + [filters, kh * kw * channels])])
     product = b.node("MatMul", [kernel, cols])
     result = Value(product, (filters, height * width), x.batched or k.batched)
-    return b.node("Reshape", [product, b.ints(lead(result) + list(b.shape))])
+    return b.node("Reshape", [product, b.ints(lead(result) + [filters, height, width])])
 
 
-def conv2d(b: Builder, x: Value, k: Value, stride: int, pad: int) -> str:
+def conv2d(b: Builder, x: Value, k: Value, stride: int, pad: int, groups: int = 1) -> str:
     if native(b) and not k.batched:
         return with_batch(b, x, lambda image: b.node(
-            "Conv", [image, k.name], strides=[stride, stride], pads=[pad] * 4))
-    return conv2d_matmul(b, x, k, stride, pad)
+            "Conv", [image, k.name], strides=[stride, stride], pads=[pad] * 4, group=groups))
+    if groups == 1:
+        return conv2d_matmul(b, x, k, stride, pad)
+    channels, filters = x.shape[0] // groups, k.shape[0] // groups
+    parts = [conv2d_matmul(b, part(b, x, -3, i, channels), part(b, k, 0, i, filters), stride, pad)
+             for i in range(groups)]
+    return b.node("Concat", parts, axis=-3)
+
+
+def part(b: Builder, v: Value, axis: int, i: int, count: int) -> Value:
+    """Entries i·count, ..., (i + 1)·count - 1 of v along per-example axis `axis`."""
+    name = b.node("Slice", [v.name, b.ints([i * count]), b.ints([(i + 1) * count]),
+                            b.ints([b.axis(v, axis)])])
+    shape = list(v.shape)
+    shape[axis] = count
+    return Value(name, tuple(shape), v.batched)
 
 
 def pads(pad: int, **more) -> dict:

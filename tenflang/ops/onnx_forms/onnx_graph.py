@@ -16,6 +16,7 @@ from .. import table as ops
 from .graph_builder import Builder, Value
 from .onnx_conv import avgpool2d, conv2d, maxpool2d
 from .onnx_erf import erf, gelu, gelu_deriv
+from .onnx_norm import channel_sum, lrn
 
 
 # ---------------------------------------------------------------- building blocks
@@ -295,6 +296,8 @@ ONNX_OPS = {
     "conv2d": conv2d,                     # Conv (float32); Pad, Slice, Concat, MatMul (float64)
     "maxpool2d": maxpool2d,               # MaxPool
     "avgpool2d": avgpool2d,               # AveragePool (float32); Slice, Sum, Div (float64)
+    "lrn": lrn,                           # LRN (float32, odd n); Mul, MatMul, Add, Pow, Div
+    "channel_sum": channel_sum,           # Reshape, MatMul by a band matrix, Reshape
     "reshape": reshape, "flatten": reshape,   # Reshape (N kept)
     "concat": concat,                     # Concat on the axis (Expand to N first for a weight)
     "slice": slice_rows,                  # Slice

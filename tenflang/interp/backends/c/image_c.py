@@ -1,6 +1,6 @@
 """Convolution and pooling in C and BLAS: the CPU's native path for the image ops.
 
-    FORWARDS["conv2d"](np, x, K, stride, pad)    # same call and result as convolution.conv2d
+    FORWARDS["conv2d"](np, x, K, stride, pad, groups)   # same call and result as convolution.conv2d
 
 Conventions (the arrays and semantics are tenflang/ops/convolution.py's, whose
 functions stay the reference and the fallback):
@@ -94,6 +94,7 @@ functions stay the reference and the fallback):
 * A call falls back to ops/convolution.py when it cannot take this path: an array
   module other than numpy, a dtype other than float32/float64, operands whose
   example axes differ (a shared image, a per-example kernel), padded pooling,
+  a grouped convolution (groups > 1: numpy's one batched GEMM over the groups),
   no C compiler (`clib.Unavailable`, remembered), or TENFLANG_NATIVE=0 (the
   numpy path, for comparison and tests; read once, `switches.native_kernels_on`).
 """
@@ -292,16 +293,16 @@ def conv_kernel_direct(g, x, K, stride: int, pad: int):
     return part.sum(axis=0)
 
 
-def conv2d(xp, x, K, stride: int = 1, pad: int = 0):
-    cols = conv2d_columns(xp, x, K, stride, pad, keep=False)
+def conv2d(xp, x, K, stride: int = 1, pad: int = 0, groups: int = 1):
+    cols = conv2d_columns(xp, x, K, stride, pad, groups, keep=False)
     if cols is None:
-        return convolution.conv2d(xp, x, K, stride, pad)
+        return convolution.conv2d(xp, x, K, stride, pad, groups)
     return conv2d_of_columns(xp, cols, x, K, stride, pad)
 
 
-def conv2d_image_grad(xp, g, K, x, stride: int = 1, pad: int = 0):
-    if K.shape[0] != 1 or not enabled(xp, g, K):
-        return convolution.conv2d_image_grad(xp, g, K, x, stride, pad)
+def conv2d_image_grad(xp, g, K, x, stride: int = 1, pad: int = 0, groups: int = 1):
+    if K.shape[0] != 1 or groups > 1 or not enabled(xp, g, K):
+        return convolution.conv2d_image_grad(xp, g, K, x, stride, pad, groups)
     g = np.ascontiguousarray(g)
     image = np.empty((g.shape[0],) + x.shape[1:], g.dtype)
     windows = Columns(image, K, stride, pad, keep=False)
@@ -318,29 +319,31 @@ def conv2d_image_grad(xp, g, K, x, stride: int = 1, pad: int = 0):
     return image
 
 
-def conv2d_kernel_grad_sum(xp, g, x, K, stride: int = 1, pad: int = 0):
-    if g.shape[0] != x.shape[0] or not enabled(xp, g, x):
-        return convolution.conv2d_kernel_grad_sum(xp, g, x, K, stride, pad)
+def conv2d_kernel_grad_sum(xp, g, x, K, stride: int = 1, pad: int = 0, groups: int = 1):
+    if g.shape[0] != x.shape[0] or groups > 1 or not enabled(xp, g, x):
+        return convolution.conv2d_kernel_grad_sum(xp, g, x, K, stride, pad, groups)
     x = np.ascontiguousarray(x)
     windows = Direct(x) if direct(x, K) else Columns(x, K, stride, pad, keep=False)
     return conv2d_kernel_grad_sum_of_columns(xp, g, windows, x, K, stride, pad)
 
 
-def conv2d_columns(xp, x, K, stride: int = 1, pad: int = 0, keep: bool = True):
+def conv2d_columns(xp, x, K, stride: int = 1, pad: int = 0, groups: int = 1,
+                   keep: bool = True):
     """The windows of x for `conv2d_of_columns`, held by the plan for
     `conv2d_kernel_grad_sum_of_columns` (the columns themselves kept up to
-    `KEEP_BYTES`, and with `keep`); None off the native path."""
-    if K.shape[0] != 1 or not enabled(xp, x, K):
+    `KEEP_BYTES`, and with `keep`); None off the native path (groups > 1
+    included: a grouped convolution runs as tenflang/ops/convolution.py's)."""
+    if K.shape[0] != 1 or groups > 1 or not enabled(xp, x, K):
         return None
     x = np.ascontiguousarray(x)
     return Direct(x) if direct(x, K) else Columns(x, K, stride, pad, keep)
 
 
-def conv2d_of_columns(xp, cols, x, K, stride: int = 1, pad: int = 0):
+def conv2d_of_columns(xp, cols, x, K, stride: int = 1, pad: int = 0, groups: int = 1):
     """`conv2d x K` from x's windows (None: computed as `conv2d` does): a GEMM
     per chunk of examples, each written into the examples' place in the output."""
     if cols is None:
-        return conv2d(xp, x, K, stride, pad)
+        return conv2d(xp, x, K, stride, pad, groups)
     if isinstance(cols, Direct):
         return conv_direct(cols.image, K, stride, pad)
     c, h, w, f, kh, kw, s, p, ho, wo = cols.dims
@@ -355,11 +358,12 @@ def conv2d_of_columns(xp, cols, x, K, stride: int = 1, pad: int = 0):
     return out
 
 
-def conv2d_kernel_grad_sum_of_columns(xp, g, cols, x, K, stride: int = 1, pad: int = 0):
+def conv2d_kernel_grad_sum_of_columns(xp, g, cols, x, K, stride: int = 1, pad: int = 0,
+                                      groups: int = 1):
     """`conv2d_kernel_grad_sum` from x's windows (None: as it does); the chunks'
     GEMMs summed in their order (the same whatever the threads)."""
     if cols is None or g.shape[0] != x.shape[0] or not enabled(xp, g, x):
-        return conv2d_kernel_grad_sum(xp, g, x, K, stride, pad)
+        return conv2d_kernel_grad_sum(xp, g, x, K, stride, pad, groups)
     if isinstance(cols, Direct):
         return conv_kernel_direct(g, cols.image, K, stride, pad)
     parts = over_chunks(lambda i: by_channel(g[slice(*cols.spans[i])]) @ cols.chunk(i).T,
@@ -370,13 +374,14 @@ def conv2d_kernel_grad_sum_of_columns(xp, g, cols, x, K, stride: int = 1, pad: i
     return total.reshape(K.shape[1:])
 
 
-def conv2d_grads_of_columns(xp, g, cols, x, K, stride: int = 1, pad: int = 0):
+def conv2d_grads_of_columns(xp, g, cols, x, K, stride: int = 1, pad: int = 0, groups: int = 1):
     """(`conv2d_image_grad`, `conv2d_kernel_grad_sum_of_columns`) of one
     convolution, the kernel's on a loop thread while this one makes the
     image's, where each would run on one thread alone (module docstring)."""
-    kernel = functools.partial(conv2d_kernel_grad_sum_of_columns, xp, g, cols, x, K, stride, pad)
-    if not side_by_side(xp, g, cols, x, K, stride, pad):
-        return conv2d_image_grad(xp, g, K, x, stride, pad), kernel()
+    kernel = functools.partial(conv2d_kernel_grad_sum_of_columns, xp, g, cols, x, K, stride, pad,
+                               groups)
+    if groups > 1 or not side_by_side(xp, g, cols, x, K, stride, pad):
+        return conv2d_image_grad(xp, g, K, x, stride, pad, groups), kernel()
     later = loop_pool.submit(kernel)
     return conv2d_image_grad(xp, g, K, x, stride, pad), later.result()
 
