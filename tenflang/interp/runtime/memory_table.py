@@ -41,6 +41,7 @@ from .codegen import batched_names, fused_reductions, shared_columns
 
 
 Bytes = tuple[int, int]          # (per example, per batch): batch × the first + the second
+NONE = (0, 0)
 
 
 @frozen
@@ -74,7 +75,7 @@ class Held:
 
     def __init__(self, element_bytes: int):
         self.element_bytes = element_bytes
-        self.arrays: dict[str, tuple[int, int]] = {}     # array (its maker's name) -> bytes
+        self.arrays: dict[str, Bytes] = {}            # array (its maker's name) -> bytes
         self.holders: dict[str, set[str]] = {}           # array -> names holding it
         self.array_of: dict[str, list[str]] = {}         # name -> arrays it holds
         self.live = (0, 0)
@@ -109,27 +110,43 @@ def plus(a: Bytes, b: Bytes, sign: int = 1) -> Bytes:
 
 def step_memory(plan, batch: int, dtype: str, lines: dict | None = None) -> Table:
     """The memory table of `plan` run with a batch reduction (module docstring)."""
-    lines, shapes = lines or {}, plan.shapes
-    batched = batched_names(plan)
-    reduced = fused_reductions(plan, batched)
-    held, rows = Held(itemsize(dtype)), []
-    for name in plan.bound:
-        made = held.make(name, shapes[name], name in plan.batched)
-        rows.append(Row(lines.get(name), name, shapes[name], name in plan.batched, made,
-                        NONE, held.live, NONE))
-    kept = kept_columns(plan, reduced, batch, held.element_bytes)
+    walk = Walk(plan, Held(itemsize(dtype)), lines or {})
+    rows = [walk.bound_row(name) for name in plan.bound]
+    walk.kept = kept_columns(plan, walk.reduced, batch, walk.held.element_bytes)
     for step in plan.steps:
-        if step.op.name == "conv2d" and step.target in kept:     # made first, then the GEMM
-            rows.append(columns_row(step, kept[step.target], held, shapes, lines))
-        varies = step.target in batched and step.target not in reduced
-        made, temp = held_by(step, varies, step.target in reduced, held, shapes, kept)
-        live = plus(held.live, temp)
-        freed = held.release([n for n in step.release if n not in plan.bound]
-                             + ([kept[step.target]] if step.op.name != "conv2d"
-                                and step.target in kept else []))
-        rows.append(Row(lines.get(step.target), step.target, shapes[step.target], varies,
-                        made, temp, live, freed))
+        rows.extend(walk.step_rows(step))
     return Table(tuple(rows), batch, dtype)
+
+
+class Walk:
+    """The plan's values, held and freed in its order: one row at a time."""
+
+    def __init__(self, plan, held: Held, lines: dict):
+        self.plan, self.held, self.lines, self.shapes = plan, held, lines, plan.shapes
+        self.batched = batched_names(plan)
+        self.reduced = fused_reductions(plan, self.batched)   # summed inside their product
+        self.kept: dict[str, str] = {}                         # see kept_columns
+
+    def bound_row(self, name: str) -> Row:
+        varies = name in self.plan.batched
+        made = self.held.make(name, self.shapes[name], varies)
+        return Row(self.lines.get(name), name, self.shapes[name], varies, made, NONE,
+                   self.held.live, NONE)
+
+    def step_rows(self, step) -> list[Row]:
+        """The step's row, after its columns' where it keeps them."""
+        target, columns = step.target, self.kept.get(step.target)
+        forward = columns is not None and step.op.name == "conv2d"     # else its kernel gradient
+        rows = [columns_row(step, columns, self.held, self.shapes, self.lines)] if forward else []
+        varies = target in self.batched and target not in self.reduced
+        made, temp = held_by(step, varies, target in self.reduced, self.held, self.shapes,
+                             self.kept)
+        live = plus(self.held.live, temp)
+        done = [n for n in step.release if n not in self.plan.bound]   # the caller holds data
+        freed = self.held.release(done + ([columns] if columns and not forward else []))
+        rows.append(Row(self.lines.get(target), target, self.shapes[target], varies, made,
+                        temp, live, freed))
+        return rows
 
 
 def kept_columns(plan, reduced: dict, batch: int, element_bytes: int) -> dict[str, str]:
@@ -156,9 +173,6 @@ def columns_row(step, name: str, held: Held, shapes, lines) -> Row:
     shape = columns_shape(step, shapes)
     made = held.make(name, shape, True)
     return Row(lines.get(step.target), name, shape, True, made, NONE, held.live, NONE)
-
-
-NONE = (0, 0)
 
 
 def is_view(step, shapes) -> bool:
