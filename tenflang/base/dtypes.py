@@ -1,6 +1,7 @@
 """The dtypes a run computes in, and the values each can hold: one definition.
 
     DTYPES                          # the names a run takes; the first is the default
+    itemsize("float32")             # 4: bytes per element
     dtype_refusal("float16")        # what is wrong with a name, or None
     check_data_fits(arrays, "float32")    # a value float32 cannot hold: TenflangError
 
@@ -12,6 +13,11 @@ from __future__ import annotations
 from .errors import Location, TenflangError
 
 DTYPES = ("float64", "float32")
+
+
+def itemsize(dtype: str) -> int:
+    """Bytes per element of one of DTYPES (`float64` -> 8), numpy not imported."""
+    return int(str(dtype).removeprefix("float")) // 8
 
 
 def dtype_refusal(value) -> str | None:

@@ -6,6 +6,7 @@ import click
 from tenflang.lang.syntax_tree import DeclKind
 from ..backprop import compile_gradient
 from ..backprop.graph import unused_weights
+from tenflang.base.dtypes import DTYPES
 from tenflang.base.errors import TenflangError, lead, safe
 from tenflang.base.gc_pause import paused_gc
 from ..lang import parse_file, print_program
@@ -24,31 +25,43 @@ from .common import check_outputs, reports_errors, say, write_output
 @click.option("--dot-gcp", is_flag=True, help="With --dot: draw the GCP's graph instead.")
 @click.option("--stats", is_flag=True, help="Print a static report (lines, ops, FLOPs, memory) "
               "for the shape program and the GCP on stderr.")
+@click.option("--memory", is_flag=True, help="Print a training step's memory on stderr, line "
+              "by line as the interpreter runs the GCP: shape, bytes, live total, frees, peak.")
+@click.option("--batch", type=click.IntRange(min=1), default=None, metavar="N",
+              help="With --memory: the examples per step (default 1).")
+@click.option("--dtype", type=click.Choice(DTYPES), default=None,
+              help=f"With --memory: the dtype the step computes in (default {DTYPES[0]}).")
 @click.option("--check", "check_only", is_flag=True, help="Only validate the shape program.")
 @reports_errors
-def tfcompiler(shape, out, level, dot_file, dot_gcp, stats, check_only):
+def tfcompiler(shape, out, level, dot_file, dot_gcp, stats, memory, batch, dtype, check_only):
     """Compile the shape program SHAPE into its Gradient Computing Program."""
-    unused = usage_problem(out, dot_file, dot_gcp, stats, check_only)
+    unused = usage_problem(out, dot_file, dot_gcp, stats, check_only, memory, batch, dtype)
     if unused:
         raise TenflangError(unused)
     check_outputs({"-o": out, "--dot": dot_file}, {"SHAPE": shape})
+    step = (batch or 1, dtype or DTYPES[0]) if memory else None
     with paused_gc():         # back on once the syntax trees are freed (see gcpause)
-        compile_file(shape, out, level, dot_file, dot_gcp, stats, check_only)
+        compile_file(shape, out, level, dot_file, dot_gcp, stats, check_only, step)
 
 
-def usage_problem(out, dot_file, dot_gcp, stats, check_only) -> str | None:
+def usage_problem(out, dot_file, dot_gcp, stats, check_only, memory=False, batch=None,
+                  dtype=None) -> str | None:
     """An option the others make do nothing (it would be silently ignored)."""
     if dot_gcp and not dot_file:
         return "--dot-gcp needs --dot FILE (it picks the graph --dot draws)"
-    given = [name for name, value in (("-o", out), ("--dot", dot_file), ("--stats", stats))
-             if value]
+    if (batch is not None or dtype is not None) and not memory:
+        option = "--batch" if batch is not None else "--dtype"
+        return f"{option} sets up the --memory table: add --memory, or leave out {option}"
+    given = [name for name, value in (("-o", out), ("--dot", dot_file), ("--stats", stats),
+                                      ("--memory", memory)) if value]
     if check_only and given:
         return (f"--check only validates the program: it writes no GCP, graph or report; "
                 f"leave out {', '.join(given)}, or --check")
     return None
 
 
-def compile_file(shape, out, level, dot_file, dot_gcp, stats, check_only) -> None:
+def compile_file(shape, out, level, dot_file, dot_gcp, stats, check_only, step=None) -> None:
+    """`step`: (batch, dtype) of the --memory table, None for none."""
     program = parse_file(shape, shape_program=True)
     warn_unused(program)
     if check_only:
@@ -61,7 +74,10 @@ def compile_file(shape, out, level, dot_file, dot_gcp, stats, check_only) -> Non
     if stats:
         from ..analysis.stats import report
         click.echo(report(program, gcp, training_step_bytes(gcp)), err=True)
-    write_output(out, print_program(gcp))
+    text = print_program(gcp)
+    if step:
+        click.echo(memory_report(text, shape, *step), err=True)
+    write_output(out, text)
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -112,6 +128,20 @@ def training_step_bytes(gcp) -> tuple[int, int]:
     from ..analysis.stats import BYTES_PER_ELEMENT
     per_example, fixed = memory_plan(gradient_plan(gcp, signature(gcp))).elements()
     return per_example * BYTES_PER_ELEMENT, fixed * BYTES_PER_ELEMENT
+
+
+def memory_report(gcp_text: str, filename: str, batch: int, dtype: str) -> str:
+    """The --memory table of the GCP as written (its line numbers): the plan
+    tfweightcalc runs (interp/runtime/memory_table.py)."""
+    from tenflang.interp.runtime.memory_table import step_memory, table_text
+    from ..lang import parse
+    from ..training.gradients import gradient_plan
+    from ..training.signature import signature
+    gcp = parse(gcp_text, filename)
+    lines = {name: d.pos.line for name, d in gcp.declarations().items() if d.pos}
+    lines.update((d.name, d.pos.line) for d in gcp.definitions() if d.pos)
+    plan = gradient_plan(gcp, signature(gcp))
+    return table_text(step_memory(plan, batch, dtype, lines))
 
 
 def warn_unused(program) -> None:

@@ -353,3 +353,30 @@ def test_loading_without_a_program_still_compares_lines(linear):
     with pytest.raises(tenflang.TenflangError, match="here but \\[\\] in line 1") as caught:
         tenflang.load_examples(str(linear / "data.txt"))
     assert caught.value.location.line == 2
+
+
+# ----------------------------------------------------------------------------- tfcompiler --memory
+
+MEMORY_MISTAKES = [
+    (["s.tf", "--memory", "--batch", "0"],
+     "Invalid value for '--batch': 0 is not in the range x>=1."),
+    (["s.tf", "--memory", "--batch", "-3"],
+     "Invalid value for '--batch': -3 is not in the range x>=1."),
+    (["s.tf", "--memory", "--batch", "many"], "Invalid value for '--batch': 'many' is not a valid integer"),
+    (["s.tf", "--memory", "--dtype", "float16"],
+     "Invalid value for '--dtype': 'float16' is not one of 'float64', 'float32'."),
+    (["s.tf", "--batch", "4"],
+     "error: --batch sets up the --memory table: add --memory, or leave out --batch"),
+    (["s.tf", "--dtype", "float32"],
+     "error: --dtype sets up the --memory table: add --memory, or leave out --dtype"),
+    (["s.tf", "--memory", "--check"], "error: --check only validates the program: it writes no "
+                                      "GCP, graph or report; leave out --memory, or --check"),
+    (["missing.tf", "--memory"], "missing.tf: error: cannot read program: No such file or directory"),
+]
+
+
+@pytest.mark.parametrize("args, message", MEMORY_MISTAKES, ids=[" ".join(a) for a, _ in MEMORY_MISTAKES])
+def test_memory_options_given_wrong_are_usage_errors(run_cli_batch, work, args, message):
+    [(code, out, err)] = run_cli_batch([["tfcompiler", *args]], cwd=work)
+    assert code == 2 and out == "", err
+    assert message in err and no_traceback(err)
