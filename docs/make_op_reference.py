@@ -48,7 +48,7 @@ EXAMPLES = {
     "softmax": [("n",), ("m n",)],
     "log_softmax": [("n",), ("m n",)],
     "flatten": [("m n",)],
-    "concat": [("m n", "k n")],
+    "concat": [("m n", "k n"), ("m n", "k n", "1 n")],
     "leaky_relu": [("m n", "")],
     "clip": [("m n", "", "")],
     "where": [("m n", "m n", ""), ("n", "m n", "m 1")],
@@ -70,7 +70,8 @@ ATTRIBUTE_EXAMPLES = {
     "sum": REDUCTION_AXES, "mean": REDUCTION_AXES, "logsumexp": REDUCTION_AXES,
     "broadcast_like": [(("m", "m n"), (1,))],
     "reshape": [(("m n",), ((4, 2),)), (("m n",), ((-1,),))],
-    "concat": [(("m n", "m k"), (1,)), (("6 m n", "6 m k"), (-1,))],
+    "concat": [(("m n", "m k"), (1,)), (("6 m n", "6 m k"), (-1,)),
+               (("m n", "m k", "m 1"), (1,))],
     "slice": [(("n m",), (1, 3))],
     "index": [(("n m",), (1,))],
     "unslice": [(("k m", "n m"), (1,))],
@@ -82,10 +83,11 @@ ATTRIBUTE_EXAMPLES = {
                           (("6 16 16", "6 2 3 3", "4 16 16"), (1, 1, 2))],
     "conv2d_kernel_grad": [(("6 8 8", "4 16 16", "6 4 3 3"), (2, 1)),
                            (("6 16 16", "4 16 16", "6 2 3 3"), (1, 1, 2))],
-    **{op: [(("4 16 16",), (2,)), (("4 16 16",), (3, 1)), (("4 16 16",), (3, 1, 1))]
+    **{op: [(("4 16 16",), (2,)), (("4 16 16",), (3, 1)), (("4 16 16",), (3, 1, 1)),
+            (("4 16 16",), (3, 2, 0, 1))]
        for op in ("maxpool2d", "avgpool2d")},
     **{op: [(("4 8 8", "4 16 16"), (2,)), (("4 14 14", "4 16 16"), (3, 1)),
-            (("4 16 16", "4 16 16"), (3, 1, 1))]
+            (("4 16 16", "4 16 16"), (3, 1, 1)), (("4 8 8", "4 16 16"), (3, 2, 0, 1))]
        for op in ("maxpool2d_grad", "avgpool2d_grad")},
     "maxpool2d_gather": [(("4 16 16", "4 16 16"), (2,))],
     "lrn": [(("4 16 16",), (5,)), (("4 16 16",), (5, 0.0001, 0.75, 2.0)), (("n",), (2,))],
@@ -199,13 +201,19 @@ def attribute_lines(op: opkinds.Op, accepted) -> list[str]:
     return out + rows + ([""] if rows else [])
 
 
+def arity(op: opkinds.Op) -> str:
+    """`2`, or `2 or more` for a variadic op (`concat`)."""
+    return f"{op.arity} or more" if op.variadic else str(op.arity)
+
+
 def op_section(op: opkinds.Op) -> list[str]:
     accepted = cases(op)
     kind = "elementwise, " if op.elementwise else ""
-    plural = "s" if op.arity != 1 else ""
-    operands = " ".join(tuple(NAMES[:op.arity]) + tuple(a.name if a.required else f"[{a.name}]" for a in op.attrs))
+    plural = "s" if op.arity != 1 or op.variadic else ""
+    names = tuple(NAMES[:op.arity]) + (("…",) if op.variadic else ())
+    operands = " ".join(names + tuple(a.name if a.required else f"[{a.name}]" for a in op.attrs))
     out = [f"### `{op.name}`", "",
-           f"`define v = {op.name} {operands}` — {kind}{op.arity} operand{plural}", "",
+           f"`define v = {op.name} {operands}` — {kind}{arity(op)} operand{plural}", "",
            f"- computes: {op.math}",
            f"- shapes: {shape_summary(op, accepted)}"]
     if op.elementwise and op.arity > 1:
@@ -243,7 +251,7 @@ def generate() -> str:
            "| op | operands | computes | shapes |", "|---|---|---|---|"]
     for title in order:
         for op in by_group[title]:
-            out.append(f"| [`{op.name}`](#{op.name}) | {op.arity} | "
+            out.append(f"| [`{op.name}`](#{op.name}) | {arity(op)} | "
                        f"{op.math.replace('|', '&#124;')} | "
                        f"{shape_summary(op, cases(op)).replace('|', '&#124;')} |")
     out.append("")

@@ -5,7 +5,8 @@ lowered to one `define` per op: the root gets the target name, inner ops get
 the block's temporaries (`fresh()`: `tmp/<node>/1`, ..., `naming.temporary`).  Leaves are the symbols
 bound in `env` (a, b, c, v, g, p) or numbers.  Attribute literals follow an op's
 operands, as in a program (`sum g 1`, `reshape g [4, 4]`): the op table says
-how many operands an op takes, and the rest of its arguments are attributes.
+how many operands an op takes (`Op.operand_count`), and the rest of its arguments
+are attributes.
 """
 from __future__ import annotations
 
@@ -46,8 +47,14 @@ def node(tree):
     if not isinstance(tree, tuple):
         return leaf(tree)
     op, *args = tree
-    arity = ops.TABLE[op].arity
-    return op, tuple(node(t) for t in args[:arity]), tuple(map(attribute, args[arity:]))
+    count = ops.TABLE[op].operand_count([is_literal(t) for t in args])
+    return op, tuple(node(t) for t in args[:count]), tuple(map(attribute, args[count:]))
+
+
+def is_literal(symbol) -> bool:
+    """A number or a shape literal `[…]` (a parenthesised operand is a tuple)."""
+    return isinstance(symbol, str) and (symbol.startswith("[") or
+                                         isinstance(leaf(symbol), Num))
 
 
 def leaf(symbol: str) -> str | Num:

@@ -49,9 +49,10 @@ def split_attributes(program: Program) -> Program:
 
 def split(program, define: Define) -> Define:
     op = ops.lookup(define.op)
-    if op is None or not op.attrs or len(define.operands) < op.arity:
+    if op is None or not op.attrs or (len(define.operands) < op.arity and not op.variadic):
         return define                     # check_define reports any problem
-    operands, given = define.operands[:op.arity], define.operands[op.arity:]
+    count = op.operand_count([isinstance(o, (Num, Dims)) for o in define.operands])
+    operands, given = define.operands[:count], define.operands[count:]
     at = lambda node, message: error_at(  # noqa: E731
         program, getattr(node, "pos", None) or define.op_pos, message, define.origin)
     if len(given) > len(op.attrs):
@@ -71,7 +72,8 @@ def split(program, define: Define) -> Define:
 def takes(op: Op) -> str:
     """`1 operand`, or with attributes `2 operands, then the attributes k [stride]`
     (optional ones in brackets, as docs/guide/op-reference.md writes them)."""
-    text = f"{op.arity} operand{'s' if op.arity != 1 else ''}"
+    more = " or more" if op.variadic else ""
+    text = f"{op.arity}{more} operand{'s' if op.arity != 1 or op.variadic else ''}"
     if op.attrs:
         names = " ".join(a.name if a.required else f"[{a.name}]" for a in op.attrs)
         text += f", then the attribute{'s' if len(op.attrs) > 1 else ''} {names}"
@@ -165,7 +167,7 @@ def passes_define(checker: Checker, define: Define, ready: set[str]) -> bool:
     `Checker.feed`."""
     declared, op = checker.decls.get(define.name), ops.TABLE.get(define.op)
     if (declared is None or declared.kind in BOUND_KINDS or define.name in ready or op is None
-            or len(define.operands) != op.arity or op.literals):
+            or not op.accepts(len(define.operands)) or op.literals):
         return False
     shapes = checker.shapes
     operand_shapes = []
@@ -323,7 +325,7 @@ def check_size(program, pos, name: str, shape, origin=(), what: str = "") -> Non
 def check_define(program, define: Define, decls, defined: set[str]) -> None:
     declared, op = decls.get(define.name), ops.TABLE.get(define.op)
     if (declared is None or declared.kind in BOUND_KINDS or define.name in defined
-            or op is None or len(define.operands) != op.arity):
+            or op is None or not op.accepts(len(define.operands))):
         refuse_define(program, define, decls, defined, op)
     for operand in define.operands:
         if isinstance(operand, Var):
@@ -378,7 +380,8 @@ def missing_declaration(name: str) -> str:
 
 def check_literals(program, define: Define, op: Op) -> None:
     """The trailing operands the op table wants as number literals (`p` of `dropout_mask`)."""
-    for attr, operand in zip(op.literals, define.operands[op.arity - len(op.literals):]):
+    trailing = define.operands[len(define.operands) - len(op.literals):]
+    for attr, operand in zip(op.literals, trailing):
         what = f"'{op.name}' operand '{attr.name}'"
         if not isinstance(operand, Num):
             given = ("an expression" if is_numbered(operand.name)

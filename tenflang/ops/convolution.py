@@ -17,6 +17,11 @@ Conventions (those of the op table, docs/guide/language.md "Convolution and pool
   padding never wins a max, and average pooling pads with zeros and divides
   by k² (`count_include_pad=True`); the gradient of a max-pooling window goes
   to its first maximum in row-major order (as PyTorch's CPU kernel does).
+  With `ceil` (PyTorch's `ceil_mode=True`, Caffe's pooling) the output size
+  rounds up: a last window may reach past the padded image (`overhang`), the
+  image then padded that much more below and right (-∞ or zeros), and an
+  average divides by what its window covers of the padded image only
+  (`window_sizes`: PyTorch's divisor with `count_include_pad=True`, Caffe's).
 * Speed comes from BLAS and strided views, never from a Python loop over
   examples, pixels or channels: the windows of the whole batch are one strided
   view, copied once into a column matrix `[B, C·kh·kw, H'·W']` (im2col) and
@@ -34,29 +39,47 @@ Conventions (those of the op table, docs/guide/language.md "Convolution and pool
 from __future__ import annotations
 
 
-def out_size(n: int, k: int, stride: int, pad: int = 0) -> int:
-    """Positions of a k-wide window along an axis of n (PyTorch's formula)."""
-    return (n + 2 * pad - k) // stride + 1
+def out_size(n: int, k: int, stride: int, pad: int = 0, ceil: int = 0) -> int:
+    """Positions of a k-wide window along an axis of n (PyTorch's formula).  With
+    `ceil`, also a last window that reaches past the padded image, if it starts
+    inside the image or its left padding (PyTorch's `ceil_mode`, Caffe's pooling)."""
+    if not ceil:
+        return (n + 2 * pad - k) // stride + 1
+    count = -(-(n + 2 * pad - k) // stride) + 1
+    return count - 1 if (count - 1) * stride >= n + pad else count
+
+
+def overhang(n: int, k: int, stride: int, pad: int, ceil: int) -> int:
+    """How far the last window reaches past the padded axis: 0 but in ceil mode."""
+    return max(0, (out_size(n, k, stride, pad, ceil) - 1) * stride + k - n - 2 * pad)
+
+
+def pool_extra(shape, k: int, stride: int, pad: int, ceil: int) -> tuple[int, int]:
+    """The overhang of a pooling's last windows below and right of `[…, H, W]`."""
+    return tuple(overhang(n, k, stride, pad, ceil) for n in shape[-2:])
 
 
 def batch_of(*arrays) -> int:
     return max(a.shape[0] for a in arrays)
 
 
-def padded(xp, x, pad: int, fill: float = 0.0):
-    """x with `pad` entries `fill` around each image (xp.pad costs more than the
-    copy on small batches)."""
-    if pad == 0:
+def padded(xp, x, pad: int, fill: float = 0.0, extra=(0, 0)):
+    """x with `pad` entries `fill` around each image, and `extra` more below and
+    right (a ceil-mode pooling's overhang); xp.pad costs more than the copy on
+    small batches."""
+    if pad == 0 and not any(extra):
         return x
     b, c, h, w = x.shape
-    out = xp.full((b, c, h + 2 * pad, w + 2 * pad), fill, dtype=x.dtype)
+    out = xp.full((b, c, h + 2 * pad + extra[0], w + 2 * pad + extra[1]), fill, dtype=x.dtype)
     out[:, :, pad:pad + h, pad:pad + w] = x
     return out
 
 
-def cropped(image, pad: int):
+def cropped(image, pad: int, extra=(0, 0)):
     """A padded image without its padding (a view)."""
-    return image[:, :, pad:image.shape[2] - pad, pad:image.shape[3] - pad] if pad else image
+    if not pad and not any(extra):
+        return image
+    return image[:, :, pad:image.shape[2] - pad - extra[0], pad:image.shape[3] - pad - extra[1]]
 
 
 def windows(xp, x, kh: int, kw: int, stride: int):
@@ -248,9 +271,11 @@ def pool_windows(xp, x, k: int, stride: int):
     return windows(xp, x, k, k, stride)
 
 
-def maxpool2d(xp, x, k: int, stride: int | None = None, pad: int = 0):
+def maxpool2d(xp, x, k: int, stride: int | None = None, pad: int = 0, ceil: int = 0):
     """Max over each k×k window of x padded by -∞: `[B, C, H, W]` → `[B, C, H', W']`."""
-    view = pool_windows(xp, padded(xp, x, pad, -xp.inf), k, stride or k)
+    s = stride or k
+    view = pool_windows(xp, padded(xp, x, pad, -xp.inf, pool_extra(x.shape, k, s, pad, ceil)),
+                        k, s)
     out = xp.array(view[:, :, 0, 0])
     for i, j in taps(k)[1:]:
         xp.maximum(out, view[:, :, i, j], out=out)
@@ -280,43 +305,70 @@ def flat_positions(xp, at, batch: int, plane: int):
     return base + at
 
 
-def maxpool2d_grad(xp, g, x, k: int, stride: int | None = None, pad: int = 0):
-    """d/dx of `maxpool2d x k stride pad` given the adjoint g `[B, C, H', W']`:
+def maxpool2d_grad(xp, g, x, k: int, stride: int | None = None, pad: int = 0, ceil: int = 0):
+    """d/dx of `maxpool2d x k stride pad ceil` given the adjoint g `[B, C, H', W']`:
     each window's adjoint goes to its first maximum, added up where windows
     share one (a bincount over the image); `[B, C, H, W]`."""
-    x = padded(xp, x, pad, -xp.inf)
+    s = stride or k
+    extra = pool_extra(x.shape, k, s, pad, ceil)
+    x = padded(xp, x, pad, -xp.inf, extra)
     b, (c, h, w) = batch_of(g, x), x.shape[1:]
-    at = flat_positions(xp, first_maxima(xp, x, k, stride or k), b, h * w)
+    at = flat_positions(xp, first_maxima(xp, x, k, s), b, h * w)
     g = xp.broadcast_to(g, at.shape)
     image = xp.bincount(xp.broadcast_to(at, g.shape).ravel(), weights=g.ravel(),
                         minlength=b * c * h * w)
-    return cropped(image.astype(g.dtype, copy=False).reshape(b, c, h, w), pad)
+    return cropped(image.astype(g.dtype, copy=False).reshape(b, c, h, w), pad, extra)
 
 
-def maxpool2d_gather(xp, G, x, k: int, stride: int | None = None, pad: int = 0):
+def maxpool2d_gather(xp, G, x, k: int, stride: int | None = None, pad: int = 0, ceil: int = 0):
     """The adjoint of `maxpool2d_grad` in its g: G `[B, C, H, W]` read at each
     window's first maximum of x, `[B, C, H', W']`."""
-    G, x = padded(xp, G, pad), padded(xp, x, pad, -xp.inf)
+    s = stride or k
+    extra = pool_extra(x.shape, k, s, pad, ceil)
+    G, x = padded(xp, G, pad, 0.0, extra), padded(xp, x, pad, -xp.inf, extra)
     b, (c, h, w) = batch_of(G, x), x.shape[1:]
-    at = first_maxima(xp, x, k, stride or k)
+    at = first_maxima(xp, x, k, s)
     at = flat_positions(xp, xp.broadcast_to(at, (b,) + at.shape[1:]), b, h * w)
     return xp.broadcast_to(G, (b, c, h, w)).reshape(-1)[at]
 
 
-def avgpool2d(xp, x, k: int, stride: int | None = None, pad: int = 0):
+def window_sizes(n: int, k: int, stride: int, pad: int, ceil: int) -> list[int]:
+    """The entries of the padded axis each window covers: k, less what a
+    ceil-mode last window reaches past the padding."""
+    return [min(i * stride + k, n + 2 * pad) - i * stride
+            for i in range(out_size(n, k, stride, pad, ceil))]
+
+
+def average_scale(xp, shape, dtype, k: int, stride: int, pad: int, ceil: int):
+    """What avgpool2d of an image of `shape` multiplies its window sums by:
+    1/k², or where a ceil-mode window reaches past the padding, one over the
+    padded entries each covers (`[H', W']` of `dtype`), as PyTorch's avg_pool2d
+    (count_include_pad) and Caffe divide."""
+    if not any(pool_extra(shape, k, stride, pad, ceil)):
+        return 1.0 / (k * k)
+    rows, cols = (xp.asarray(window_sizes(n, k, stride, pad, ceil), dtype=xp.float64)
+                  for n in shape[-2:])
+    return (1.0 / (rows[:, None] * cols[None, :])).astype(dtype)
+
+
+def avgpool2d(xp, x, k: int, stride: int | None = None, pad: int = 0, ceil: int = 0):
     """Mean over each k×k window of x padded by zeros, divided by k² whatever
-    the window covers: `[B, C, H, W]` → `[B, C, H', W']`."""
-    view = pool_windows(xp, padded(xp, x, pad), k, stride or k)
+    the window covers of the image (by less only where a ceil-mode window
+    reaches past the padding: `average_scale`): `[B, C, H, W]` → `[B, C, H', W']`."""
+    s = stride or k
+    view = pool_windows(xp, padded(xp, x, pad, 0.0, pool_extra(x.shape, k, s, pad, ceil)), k, s)
     out = xp.array(view[:, :, 0, 0])
     for i, j in taps(k)[1:]:
         out += view[:, :, i, j]
-    out *= 1.0 / (k * k)
+    out *= average_scale(xp, x.shape, out.dtype, k, s, pad, ceil)
     return out
 
 
-def avgpool2d_grad(xp, g, x, k: int, stride: int | None = None, pad: int = 0):
-    """d/dx of `avgpool2d x k stride pad` given the adjoint g: g/k² spread over
-    each window, `[B, C, H, W]` (x gives only the shape)."""
-    share = g * (1.0 / (k * k))
+def avgpool2d_grad(xp, g, x, k: int, stride: int | None = None, pad: int = 0, ceil: int = 0):
+    """d/dx of `avgpool2d x k stride pad ceil` given the adjoint g: g times the
+    forward's scale spread over each window, `[B, C, H, W]` (x gives only the shape)."""
+    s = stride or k
+    share = g * average_scale(xp, x.shape, g.dtype, k, s, pad, ceil)
     cols = xp.broadcast_to(share[:, :, None, None], share.shape[:2] + (k, k) + share.shape[2:])
-    return col2im(xp, cols, x.shape[-2:], stride or k, pad)
+    (h, w), (eh, ew) = x.shape[-2:], pool_extra(x.shape, k, s, pad, ceil)
+    return col2im(xp, cols, (h + eh, w + ew), s, pad)[:, :, :h, :w]

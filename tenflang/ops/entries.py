@@ -13,6 +13,13 @@ Conventions
   attributes, defaults filled in, as Python ints (tuples for shape literals).
   Attributes have no derivative.
 
+* `arity` is the number of operands; a `variadic` op takes `arity` or more
+  (`concat a b c d 1`).  Its operands are the values written before the
+  trailing literals, which are its attributes (`Op.operand_count`), and its
+  functions receive the operands, then its attributes, so they read the
+  attributes from the end (`shapes.operands_and_axis`: the trailing int, or
+  the default where a caller left it out).
+
 * `forward(xp, *operands, *attrs)` is array-module generic (numpy or cupy as
   `xp`), one leading example axis on every value: see tenflang/ops/forwards.py.
 
@@ -217,6 +224,24 @@ class Op:
     # `batch_sum_forward` (as F.<name>_sum) besides xp
     batch_sum: str | None = None
     batch_sum_forward: Callable | None = None
+    variadic: bool = False     # `arity` or more operands (module docstring)
+
+    def accepts(self, count: int) -> bool:
+        """Whether `count` operands are what the op takes."""
+        return count == self.arity or (self.variadic and count > self.arity)
+
+    def operand_count(self, literal) -> int:
+        """How many of the values written after the op are operands, the rest
+        being its attributes; `literal[i]` says whether value i is a number or
+        shape literal.  A fixed arity says it; a variadic op with attributes
+        takes the values before the trailing literals (an operand of `concat`
+        has rank ≥ 1, so it is never a number)."""
+        if not self.variadic:
+            return self.arity
+        count = len(literal)
+        while self.attrs and count and literal[count - 1]:
+            count -= 1
+        return count
 
     def full(self, attrs=()) -> tuple:
         """The attributes as written, defaults filled in for the rest."""
@@ -235,7 +260,7 @@ class Op:
     def rules(self, shapes, attrs=()) -> tuple[Rule | None, ...]:
         """One rule per operand; None for an operand that gives only a shape."""
         given = iter(self.grads(*shapes, *self.full(attrs)))
-        return tuple(None if i in self.shape_only else next(given) for i in range(self.arity))
+        return tuple(None if i in self.shape_only else next(given) for i in range(len(shapes)))
 
     @property
     def calls_math(self) -> bool:

@@ -14,6 +14,7 @@ import functools
 import math
 
 from tenflang.base.errors import TenflangError
+from .shapes import operands_and_axis
 
 SQRT_HALF = 0.7071067811865476           # 1/√2
 INV_SQRT_2PI = 0.3989422804014327        # 1/√(2π): the standard normal density at 0
@@ -231,10 +232,10 @@ def matmul3(xp, a, b):
     return xp.matmul(a, b)
 
 
-def common_batch(xp, a, b):
-    """a and b with one example-axis length (a weight's 1 broadcast to the batch's)."""
-    n = max(a.shape[0], b.shape[0])
-    return [xp.broadcast_to(x, (n,) + x.shape[1:]) for x in (a, b)]
+def common_batch(xp, *arrays):
+    """The arrays with one example-axis length (a weight's 1 broadcast to the batch's)."""
+    n = max(x.shape[0] for x in arrays)
+    return [xp.broadcast_to(x, (n,) + x.shape[1:]) for x in arrays]
 
 
 def reshape(xp, a, shape):
@@ -245,8 +246,10 @@ def flatten(xp, a):
     return a.reshape(a.shape[0], -1)
 
 
-def concat(xp, a, b, axis=0):
-    return xp.concatenate(common_batch(xp, a, b), axis=example_axis(a, axis))
+def concat(xp, *parts_and_axis):
+    """`concat a b … axis`: the operands joined along per-example axis `axis`."""
+    parts, axis = operands_and_axis(parts_and_axis)
+    return xp.concatenate(common_batch(xp, *parts), axis=example_axis(parts[0], axis))
 
 
 def take_slice(xp, a, start, stop):

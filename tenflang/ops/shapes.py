@@ -196,17 +196,29 @@ def first_axis(op: str, shapes, attrs: dict | None = None) -> int:
     return shapes[0][0]
 
 
-def concat_shape(a: Shape, b: Shape, axis=0) -> Shape:
+def operands_and_axis(args, default: int = 0) -> tuple[tuple, int]:
+    """A variadic op's arguments (`concat a b c 1`'s shapes, arrays or graph
+    values, then its axis): the operands and the axis, `default` where the
+    caller left it out."""
+    if isinstance(args[-1], int):
+        return tuple(args[:-1]), args[-1]
+    return tuple(args), default
+
+
+def concat_shape(*shapes_and_axis) -> Shape:
+    """Two or more operands of one rank, equal but along the axis: their lengths add."""
+    shapes, axis = operands_and_axis(shapes_and_axis)
     attrs = {"axis": axis} if axis else None
-    first_axis("concat", (a, b), attrs)
+    first_axis("concat", shapes, attrs)
+    a = shapes[0]
     if not -len(a) <= axis < len(a):
-        raise mismatch("concat", (a, b), f"axis {axis} is out of range for rank-{len(a)} "
+        raise mismatch("concat", shapes, f"axis {axis} is out of range for rank-{len(a)} "
                        "operands (axes are 0-based; -1 is the last)", attrs)
     k = axis_of(a, axis)
-    if len(a) != len(b) or a[:k] + a[k + 1:] != b[:k] + b[k + 1:]:
+    if any(len(b) != len(a) or a[:k] + a[k + 1:] != b[:k] + b[k + 1:] for b in shapes[1:]):
         which = "the first axis" if k == 0 else f"axis {axis}"
-        raise mismatch("concat", (a, b), f"operands must have equal shapes except {which}", attrs)
-    return a[:k] + (a[k] + b[k],) + a[k + 1:]
+        raise mismatch("concat", shapes, f"operands must have equal shapes except {which}", attrs)
+    return a[:k] + (sum(b[k] for b in shapes),) + a[k + 1:]
 
 
 def slice_shape(a: Shape, start, stop) -> Shape:
@@ -311,7 +323,7 @@ def conv2d_groups(x: Shape, K: Shape, groups: int) -> None:
 
 
 def pool_shape(op: str) -> Callable[..., Shape]:
-    def rule(x: Shape, k, stride=None, pad=0) -> Shape:
+    def rule(x: Shape, k, stride=None, pad=0, ceil=0) -> Shape:
         attrs = {"k": k, "pad": pad} if pad else {"k": k}
         image_of(op, (x,), attrs)
         if 2 * pad > k:
@@ -322,11 +334,11 @@ def pool_shape(op: str) -> Callable[..., Shape]:
             padding = f" padded by {pad}" if pad else ""
             raise mismatch(op, (x,), f"the {k}×{k} window is larger than the {height}×{width} "
                            f"image{padding}", attrs)
-        return (x[0],) + tuple(convolution.out_size(n, k, stride or k, pad) for n in x[1:])
+        return (x[0],) + tuple(convolution.out_size(n, k, stride or k, pad, ceil) for n in x[1:])
     return rule
 
 
-def gather_shape(G: Shape, x: Shape, k, stride=None, pad=0) -> Shape:
+def gather_shape(G: Shape, x: Shape, k, stride=None, pad=0, ceil=0) -> Shape:
     if G != x:
         raise mismatch("maxpool2d_gather", (G, x), "operands must have the same shape")
-    return pool_shape("maxpool2d_gather")(x, k, stride, pad)
+    return pool_shape("maxpool2d_gather")(x, k, stride, pad, ceil)

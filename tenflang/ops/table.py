@@ -36,6 +36,8 @@ if the defaults there do not fit, and run `python docs/make_op_reference.py`.
 """
 from __future__ import annotations
 
+import itertools
+
 from . import convolution, embedding, forwards, modes, response_norm
 from .forwards import INV_SQRT_2PI, SQRT_HALF, broadcast_like, dot, elementwise2, logistic
 from .forwards import logistic_deriv, log_softmax, matmul, softmax, softplus, step, sum_like
@@ -46,7 +48,8 @@ from .shapes import Shape, argmax_shape, axis_of, broadcast, broadcast_like_shap
 from .shapes import conv2d_shape, dot_shape, fmt_shape, gather_shape, index_shape
 from .shapes import (last_axis_shape, like_first, matmul_shape, mismatch, one_hot_shape,
                      outer_shape)
-from .shapes import permute_shape, pool_shape, reduce_shape, reshape_shape, same, size
+from .shapes import operands_and_axis, permute_shape, pool_shape, reduce_shape, reshape_shape
+from .shapes import same, size
 from .shapes import slice_shape, sum_like_shape, transpose_shape, unslice_shape
 
 # --- the table ---------------------------------------------------------------
@@ -258,14 +261,17 @@ def permute_rules(a: Shape, axes):
     return (linear(f"permute g {fmt_shape(inverse_permutation(axes))}"),)
 
 
-def concat_rules(a: Shape, b: Shape, axis=0):
-    """Each operand's rows of g along the axis: `slice` on the first axis, the
-    axis brought to the front and back by `permute` otherwise."""
-    k = axis_of(a, axis)
-    parts = ((0, a[k]), (a[k], a[k] + b[k]))
+def concat_rules(*shapes_and_axis):
+    """Each operand's adjoint is its own rows of g along the axis, from where the
+    operands before it end: `slice` on the first axis, the axis brought to the
+    front and back by `permute` otherwise."""
+    shapes, axis = operands_and_axis(shapes_and_axis)
+    k = axis_of(shapes[0], axis)
+    ends = list(itertools.accumulate(shape[k] for shape in shapes))
+    parts = list(zip([0] + ends, ends))
     if k == 0:
         return tuple(linear(f"slice g {start} {stop}") for start, stop in parts)
-    order = [k] + [i for i in range(len(a)) if i != k]
+    order = [k] + [i for i in range(len(shapes[0])) if i != k]
     front, back = f"permute g {fmt_shape(order)}", fmt_shape(inverse_permutation(order))
     return tuple(linear(f"permute (slice ({front}) {start} {stop}) {back}")
                  for start, stop in parts)
@@ -279,8 +285,9 @@ defop("flatten", 1, forwards.flatten, lambda a: (size(a),),
       lambda a: (linear(f"reshape g {fmt_shape(a)}"),), "v = a as a vector (row-major)",
       flops=lambda a: 0, view=True)
 defop("concat", 2, forwards.concat, concat_shape, concat_rules,
-      "v = a followed by b along `axis` (default 0, the first; -1 the last)",
-      attrs=(Attr("axis", 0),), flops=lambda a, b, axis: 0)
+      "v = a followed by b (then c, …: two or more operands) along `axis` (default 0, "
+      "the first; -1 the last)",
+      attrs=(Attr("axis", 0),), flops=lambda *shapes_and_axis: 0, variadic=True)
 defop("slice", 1, forwards.take_slice, slice_shape,
       lambda a, start, stop: (linear(f"unslice g a {start}"),),
       "v = rows start, ..., stop - 1 of a (along the first axis)", attrs=(START, STOP),
@@ -326,7 +333,8 @@ defop("broadcast_like", 2, broadcast_like, broadcast_like_shape, broadcast_like_
 STRIDE, PAD = Attr("stride", 1, check=at_least(1)), Attr("pad", 0, check=at_least(0))
 GROUPS = Attr("groups", 1, check=at_least(1))
 WINDOW, POOL_STRIDE = Attr("k", check=at_least(1), required=True), Attr("stride", check=at_least(1))
-CONV, POOL = (STRIDE, PAD, GROUPS), (WINDOW, POOL_STRIDE, PAD)
+CEIL = Attr("ceil", 0, check=lambda v: None if v in (0, 1) else "must be 0 or 1")
+CONV, POOL = (STRIDE, PAD, GROUPS), (WINDOW, POOL_STRIDE, PAD, CEIL)
 
 
 def adjoint_shape(op: str, forward: str, operands: tuple[int, ...], result: int):
@@ -348,8 +356,8 @@ def conv_flops(x: Shape, K: Shape, stride=1, pad=0, groups=1) -> int:
     return 2 * size(conv2d_shape(x, K, stride, pad, groups)) * size(K[1:])   # K[1] = C/groups
 
 
-def pool_flops(x: Shape, k, stride=None, pad=0) -> int:
-    return size(pool_shape("pool")(x, k, stride, pad)) * k * k
+def pool_flops(x: Shape, k, stride=None, pad=0, ceil=0) -> int:
+    return size(pool_shape("pool")(x, k, stride, pad, ceil)) * k * k
 
 
 def flops_of(cost, arity: int, *positions):
@@ -385,8 +393,9 @@ defop("conv2d_kernel_grad", 3, convolution.conv2d_kernel_grad,
 defop("maxpool2d", 1, convolution.maxpool2d, pool_shape("maxpool2d"),
       linear_passing(POOL, "maxpool2d_grad g a"),
       "v[c, i, j] = max_u,w a°[c, s·i + u, s·j + w], 0 ≤ u, w < k  (s = `stride`, default "
-      "k; a° = a with `pad` entries -∞ around, 2·pad ≤ k: PyTorch's max_pool2d; the "
-      "derivative goes to the window's first maximum, row-major)",
+      "k; a° = a with `pad` entries -∞ around, 2·pad ≤ k: PyTorch's max_pool2d; `ceil` "
+      "1 rounds the output size up, as its ceil_mode; the derivative goes to the "
+      "window's first maximum, row-major)",
       flops=pool_flops, attrs=POOL)
 defop("maxpool2d_grad", 2, convolution.maxpool2d_grad,
       adjoint_shape("maxpool2d_grad", "maxpool2d", (1,), 1),
@@ -402,11 +411,14 @@ defop("avgpool2d", 1, convolution.avgpool2d, pool_shape("avgpool2d"),
       linear_passing(POOL, "avgpool2d_grad g a"),
       "v[c, i, j] = (1/k²) Σ_u,w a°[c, s·i + u, s·j + w], 0 ≤ u, w < k  (s = `stride`, "
       "default k; a° = a with `pad` zeros around, 2·pad ≤ k: PyTorch's avg_pool2d, "
-      "padded zeros counted)", flops=pool_flops, attrs=POOL)
+      "padded zeros counted; `ceil` 1 rounds the output size up, as its ceil_mode, a "
+      "window reaching past a° divided by the entries of a° it covers instead of k²)",
+      flops=pool_flops, attrs=POOL)
 defop("avgpool2d_grad", 2, convolution.avgpool2d_grad,
       adjoint_shape("avgpool2d_grad", "avgpool2d", (1,), 1), linear_passing(POOL, "avgpool2d g"),
       "v = the adjoint of `avgpool2d b` in b, given the adjoint a of its result: "
-      "a[c, i, j]/k² spread over window (i, j) (b gives only the shape)",
+      "a[c, i, j]/k² (the forward's divisor) spread over window (i, j) (b gives only "
+      "the shape)",
       shape_only=(1,), flops=flops_of(pool_flops, 2, 1), attrs=POOL)
 
 # --- batch statistics and dropout (docs/design.md §2.3.2; the modes: tenflang/ops/modes.py) ---

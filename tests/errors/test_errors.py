@@ -56,6 +56,8 @@ POOL = "declare input x {x}\ndeclare intvar p\n" + LOSS + \
 LRN = "declare input x {x}\ndeclare intvar n\n" + LOSS + \
     "define n = {op} x{attrs}\ndefine l = sum n\n"
 TWO = "declare input a {a}\ndeclare input b {b}\ndeclare output v\ndefine v = {line}\n"
+THREE = ("declare input a {a}\ndeclare input b {b}\ndeclare input c {c}\ndeclare output v\n"
+         "define v = {line}\n")
 
 CASES = [
     # --- syntax ------------------------------------------------------------------------
@@ -343,7 +345,7 @@ CASES = [
                                                            attrs=" 3"), 4, 12,
          "maxpool2d [6, 2, 2] k 3: the 3×3 window is larger than the 2×2 image", exact=True),
     Case("maxpool2d_without_window", POOL.format(op="maxpool2d", x="[6, 4, 4]", attrs=""), 4, 12,
-         "'maxpool2d' takes 1 operand, then the attributes k [stride] [pad]; attribute 'k' is "
+         "'maxpool2d' takes 1 operand, then the attributes k [stride] [pad] [ceil]; attribute 'k' is "
          "missing",
          exact=True),
     Case("avgpool2d_of_a_vector", POOL.format(op="avgpool2d", x="[16]", attrs=" 2"), 4, 12,
@@ -359,6 +361,13 @@ CASES = [
          POOL.format(op="avgpool2d", x="[2, 6, 6]", attrs=" 3 1 2"), 4, 12,
          "avgpool2d [2, 6, 6] k 3 pad 2: padding 2 is more than half the 3×3 window "
          "(need 2·pad ≤ k, as PyTorch's pooling does)", exact=True, command="tfcompiler"),
+    Case("maxpool2d_ceil_not_a_flag",
+         POOL.format(op="maxpool2d", x="[2, 6, 6]", attrs=" 3 2 0 2"), 4, 30,
+         "'maxpool2d' attribute 'ceil' must be 0 or 1, got 2", exact=True),
+    Case("avgpool2d_ceil_window_larger_than_image",
+         POOL.format(op="avgpool2d", x="[2, 2, 2]", attrs=" 3 2 0 1"), 4, 12,
+         "avgpool2d [2, 2, 2] k 3: the 3×3 window is larger than the 2×2 image", exact=True,
+         command="tfcompiler"),
     Case("avgpool2d_negative_pad", POOL.format(op="avgpool2d", x="[2, 6, 6]", attrs=" 3 1 -1"),
          4, 28, "'avgpool2d' attribute 'pad' must be ≥ 0, got -1", exact=True),
     # the smaller ops of docs/design.md §2.3.2
@@ -368,6 +377,18 @@ CASES = [
     Case("concat_differs_off_the_axis", TWO.format(a="[2, 3]", b="[3, 4]", line="concat a b -1"),
          4, 12, "concat [2, 3] × [3, 4] axis -1: operands must have equal shapes except axis -1",
          exact=True, command="tfcompiler"),
+    # concat of any number of operands: the trailing integer literal is the axis
+    Case("concat_third_operand_differs",
+         THREE.format(a="[2, 3]", b="[2, 4]", c="[3, 1]", line="concat a b c 1"), 5, 12,
+         "concat [2, 3] × [2, 4] × [3, 1] axis 1: operands must have equal shapes except "
+         "axis 1", exact=True),
+    Case("concat_of_one_operand",
+         THREE.format(a="[2, 3]", b="[2, 4]", c="[3, 1]", line="concat a 1"), 5, 12,
+         "'concat' takes 2 or more operands, then the attribute [axis], got 1", exact=True),
+    Case("concat_with_two_axes",
+         THREE.format(a="[2, 3]", b="[2, 4]", c="[3, 1]", line="concat a b 1 0"), 5, 25,
+         "'concat' takes 2 or more operands, then the attribute [axis], got 4 values",
+         exact=True),
     Case("matmul_vector_by_a_matrix_of_other_rows",
          TWO.format(a="[3]", b="[4, 2]", line="matmul a b"), 4, 12,
          "matmul [3] × [4, 2]: inner dimensions differ", exact=True),

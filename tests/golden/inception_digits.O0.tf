@@ -43,8 +43,6 @@ declare intvar five.3 [4, 8, 8]
 declare intvar pool.1 [8, 8, 8]
 declare intvar pool.2 [4, 8, 8]
 declare intvar pool.3 [4, 8, 8]
-declare intvar block.1 [16, 8, 8]
-declare intvar block.2 [8, 8, 8]
 declare intvar scores.1 [24, 4, 4]
 declare intvar scores.2 [384]
 declare intvar scores.3 [10]
@@ -77,9 +75,7 @@ define pool.1 = maxpool2d h 3 1 1
 define pool.2 = conv2d pool.1 K6 1 0
 define pool.3 = add pool.2 c6
 define pool = relu pool.3
-define block.1 = concat one three
-define block.2 = concat five pool
-define block = concat block.1 block.2
+define block = concat one three five pool
 define scores.1 = maxpool2d block 2
 define scores.2 = flatten scores.1
 define scores.3 = matmul W scores.2
@@ -160,22 +156,14 @@ define d/dscores.2 = matmul dscores.3/dscores.2 d/dscores.3
 declare intvar d/dscores.1 [24, 4, 4]
 define d/dscores.1 = reshape d/dscores.2 [24, 4, 4]
 
-# block = concat block.1 block.2
+# block = concat one three five pool
 declare intvar d/dblock [24, 8, 8]
 define d/dblock = maxpool2d_grad d/dscores.1 block 2
-
-# block.2 = concat five pool
-declare intvar d/dblock.2 [8, 8, 8]
-define d/dblock.2 = slice d/dblock 16 24
-
-# block.1 = concat one three
-declare intvar d/dblock.1 [16, 8, 8]
-define d/dblock.1 = slice d/dblock 0 16
 
 # pool = relu pool.3
 declare intvar d/dpool [4, 8, 8]
 declare intvar dpool/dpool.3 [4, 8, 8]
-define d/dpool = slice d/dblock.2 4 8
+define d/dpool = slice d/dblock 20 24
 define dpool/dpool.3 = step pool.3
 
 # pool.3 = add pool.2 c6
@@ -197,7 +185,7 @@ define d/dpool.1 = conv2d_image_grad d/dpool.2 K6 pool.1
 # five = relu five.3
 declare intvar d/dfive [4, 8, 8]
 declare intvar dfive/dfive.3 [4, 8, 8]
-define d/dfive = slice d/dblock.2 0 4
+define d/dfive = slice d/dblock 16 20
 define dfive/dfive.3 = step five.3
 
 # five.3 = add five.2 c5
@@ -233,7 +221,7 @@ define d/dfive.1.1 = mul d/dfive.1.2 dfive.1.2/dfive.1.1
 # three = relu three.3
 declare intvar d/dthree [8, 8, 8]
 declare intvar dthree/dthree.3 [8, 8, 8]
-define d/dthree = slice d/dblock.1 8 16
+define d/dthree = slice d/dblock 8 16
 define dthree/dthree.3 = step three.3
 
 # three.3 = add three.2 c3
@@ -269,7 +257,7 @@ define d/dthree.1.1 = mul d/dthree.1.2 dthree.1.2/dthree.1.1
 # one = relu one.2
 declare intvar d/done [8, 8, 8]
 declare intvar done/done.2 [8, 8, 8]
-define d/done = slice d/dblock.1 0 8
+define d/done = slice d/dblock 0 8
 define done/done.2 = step one.2
 
 # one.2 = add one.1 c1

@@ -34,7 +34,11 @@ CONV_CASES = [(3, 1, 8, 8, 4, 3, 3, 1, 0), (2, 3, 8, 8, 16, 3, 3, 1, 1), (2, 2, 
 # (batch, channels, height, width, k, stride)
 POOL_CASES = [(3, 2, 8, 8, 2, 2), (2, 3, 7, 9, 2, 2), (2, 2, 8, 8, 3, 1), (2, 1, 9, 9, 3, 2),
               (2, 2, 5, 5, 5, 5), (2, 2, 6, 7, 2, 1), (2, 2, 4, 4, 1, 1), (2, 2, 9, 9, 2, 3),
-              (3, 4, 4, 4, 2, 2), (2, 3, 6, 6, 2, 2), (2, 2, 2, 2, 2, 2)]   # max2_grad_narrow
+              (3, 4, 4, 4, 2, 2), (2, 3, 6, 6, 2, 2), (2, 2, 2, 2, 2, 2),   # max2_grad_narrow
+              # ceil mode (a seventh entry): last windows reaching past the image, 2×2 ones
+              # too (never the max2 loops), GoogLeNet's 3×3 stride 2; none reaching past
+              (2, 2, 5, 5, 2, 2, 1), (2, 3, 7, 6, 2, 2, 1), (2, 2, 14, 14, 3, 2, 1),
+              (2, 2, 9, 8, 3, 3, 1), (2, 2, 3, 5, 3, 1, 1), (2, 2, 8, 8, 2, 2, 1)]
 
 
 def close(got, want, dtype):
@@ -204,17 +208,18 @@ def test_columns_of_small_planes_equal_numpy_bit_for_bit(width, dtype):
 
 
 def pool_ops(case, dtype, ties):
-    b, c, h, w, k, stride = case
+    b, c, h, w, k, stride, *ceil = case
+    attrs = (k, stride, 0, *ceil)
     r = np.random.default_rng(1)
     x = r.normal(size=(b, c, h, w))
     if ties:                 # relu'd and rounded: whole windows of equal maxima
         x = np.maximum(np.round(x), 0)
     x = x.astype(dtype)
-    out = cv.maxpool2d(np, x, k, stride)
+    out = cv.maxpool2d(np, x, *attrs)
     g, G = r.normal(size=out.shape).astype(dtype), r.normal(size=x.shape).astype(dtype)
     calls = [("maxpool2d", (x,)), ("avgpool2d", (x,)), ("maxpool2d_grad", (g, x)),
              ("avgpool2d_grad", (g, x)), ("maxpool2d_gather", (G, x))]
-    return [(getattr(image_c, name)(np, *args, k, stride), getattr(cv, name)(np, *args, k, stride))
+    return [(getattr(image_c, name)(np, *args, *attrs), getattr(cv, name)(np, *args, *attrs))
             for name, args in calls]
 
 

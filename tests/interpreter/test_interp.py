@@ -318,9 +318,12 @@ def normal_density(x):
     return math.exp(-x * x / 2) / math.sqrt(2 * math.pi)
 
 
-def ref_concat(a, b, axis=0):
-    """Joined along `axis`: the rows of a then those of b, that axis brought to the front."""
-    rows = list(np.moveaxis(a, axis, 0)) + list(np.moveaxis(b, axis, 0))
+def ref_concat(*parts_and_axis):
+    """Joined along the axis (a trailing int, else 0): the rows of each operand in
+    turn, that axis brought to the front."""
+    parts, axis = ((parts_and_axis[:-1], parts_and_axis[-1])
+                   if isinstance(parts_and_axis[-1], int) else (parts_and_axis, 0))
+    rows = [row for part in parts for row in np.moveaxis(part, axis, 0)]
     return np.moveaxis(np.array(rows), 0, axis)
 
 
@@ -515,7 +518,8 @@ WITH_ATTRIBUTES = {
     "unslice": [(((2,), (4,)), (1,)), (((1, 2), (3, 2)), (2,))],
     "permute": [(((2, 3),), ((1, 0),)), (((2, 3, 4),), ((2, 0, 1),))],
     "concat": [(((2,), (3,)), ()), (((1, 3), (2, 3)), ()), (((2, 3), (2, 2)), (1,)),
-               (((2, 2, 3), (2, 2, 1)), (-1,)), (((2, 3, 2), (2, 1, 2)), (-2,))],
+               (((2, 2, 3), (2, 2, 1)), (-1,)), (((2, 3, 2), (2, 1, 2)), (-2,)),
+               (((1, 3), (2, 3), (3, 3)), ()), (((2, 1), (2, 3), (2, 2), (2, 1)), (-1,))],
     "one_hot": [(((),), (4,))],
     "conv2d": [(((2, 5, 5), (3, 2, 3, 3)), ()), (((2, 5, 5), (3, 2, 3, 3)), (2, 1)),
                (((4, 5, 5), (6, 2, 3, 3)), (1, 1, 2)), (((3, 5, 4), (3, 1, 2, 2)), (2, 0, 3))],
@@ -527,11 +531,17 @@ WITH_ATTRIBUTES = {
     "lrn": [(((5, 2, 2),), (3, 0.5, 0.75, 1.0)), (((4,),), (2,)), (((3, 2),), (5, 1.0, 1.5, 0.5))],
     "channel_sum": [(((5,),), (3, 1)), (((4, 2),), (2, 0)), (((3,),), (4, 3))],
     **{op: [(((2, 5, 5),), (2,)), (((2, 5, 4),), (3, 1)), (((2, 5, 5),), (3, 1, 1)),
-            (((2, 5, 4),), (2, 2, 1))] for op in ("maxpool2d", "avgpool2d")},
+            (((2, 5, 4),), (2, 2, 1)),
+            # ceil mode: last windows past the image, padded or not; a last window
+            # that would start in the right padding dropped (5 + 2·1 - 3 over 3)
+            (((2, 5, 5),), (2, 2, 0, 1)), (((2, 7, 6),), (3, 2, 1, 1)),
+            (((2, 5, 5),), (3, 3, 1, 1))] for op in ("maxpool2d", "avgpool2d")},
     **{op: [(((2, 2, 2), (2, 5, 5)), (2,)), (((2, 3, 2), (2, 5, 4)), (3, 1)),
-            (((2, 5, 5), (2, 5, 5)), (3, 1, 1)), (((2, 3, 3), (2, 5, 4)), (2, 2, 1))]
+            (((2, 5, 5), (2, 5, 5)), (3, 1, 1)), (((2, 3, 3), (2, 5, 4)), (2, 2, 1)),
+            (((2, 3, 3), (2, 5, 5)), (2, 2, 0, 1)), (((2, 4, 4), (2, 7, 6)), (3, 2, 1, 1))]
        for op in ("maxpool2d_grad", "avgpool2d_grad")},
-    "maxpool2d_gather": [(((2, 5, 4), (2, 5, 4)), (3, 1)), (((2, 5, 4), (2, 5, 4)), (3, 1, 1))],
+    "maxpool2d_gather": [(((2, 5, 4), (2, 5, 4)), (3, 1)), (((2, 5, 4), (2, 5, 4)), (3, 1, 1)),
+                         (((2, 7, 6), (2, 7, 6)), (3, 2, 1, 1))],
 }
 
 
@@ -553,7 +563,7 @@ def op_cases():
             shape_list = [(shapes, ()) for shapes in BINARY_SHAPES]
         for shapes, attrs in shape_list:
             # which operands vary per example (input) and which are weights (one for all)
-            for kinds in itertools.product(("input", "weight"), repeat=op.arity):
+            for kinds in itertools.product(("input", "weight"), repeat=len(shapes)):
                 yield pytest.param(name, shapes, kinds, attrs,
                                    id=f"{name}-" + "x".join(fmt_shape(s) for s in shapes)
                                    + "-" + "".join(k[0] for k in kinds)

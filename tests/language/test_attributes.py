@@ -225,3 +225,43 @@ def test_attribute_checks_come_from_the_op_table(tile_op, line, column, message)
         tenflang.parse(f"declare input x [2]\ndeclare output y [4]\n{line}\n", "t.tf")
     assert message in str(info.value) and info.value.exit_code == 2
     assert (info.value.location.line, info.value.location.column) == (3, column)
+
+
+VARIADIC = """\
+declare input a [2, 3]
+declare input b [2, 1]
+declare weight W [2, 2]
+declare intvar v
+declare intvar w
+declare loss l
+define v = concat a (relu b) W (neg a) -1
+define w = concat v v
+define l = sum (mul w w)
+"""
+
+
+def test_a_variadic_op_takes_the_values_before_its_trailing_literals():
+    """`concat`'s operands are the values up to its axis, nested expressions
+    included; the same line printed, formatted and compiled keeps them apart."""
+    program = tenflang.parse(VARIADIC, shape_program=True)
+    v = next(d for d in program.definitions() if d.name == "v")
+    assert len(v.operands) == 4 and v.attrs == (-1,)
+    assert next(d for d in program.definitions() if d.name == "w").attrs == ()
+    text = tenflang.print_program(program)
+    assert "define v = concat a v.1 W v.2 -1" in text
+    again = next(d for d in tenflang.parse(text).definitions() if d.name == "v")
+    assert again.operands == v.operands and again.attrs == (-1,)
+    assert "define v = concat a (relu b) W (neg a) -1\n" in format_source(
+        VARIADIC.replace("(relu b) W", "(relu  b)   W"))
+    gcp = tenflang.print_program(compile_gradient(program))
+    assert "define v = concat a v.1 W v.2 -1" in gcp
+    assert tenflang.parse(gcp) is not None
+
+
+@pytest.mark.parametrize("count,variadic", [(1, False), (2, True), (3, False)])
+def test_operand_count_of_fixed_and_variadic_ops(count, variadic):
+    """Where the operands end: a fixed arity says it whatever the values are."""
+    op = ops.TABLE["concat" if variadic else {1: "sum", 3: "where"}[count]]
+    literal = [False, False, True] if variadic else [False] * count
+    assert op.operand_count(literal) == count
+    assert op.accepts(count + 1) is variadic and not op.accepts(count - 1)

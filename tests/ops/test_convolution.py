@@ -142,6 +142,32 @@ def test_avgpool2d_and_its_adjoint_are_torch(case):
     np.testing.assert_allclose(*adjoint, rtol=1e-12, atol=1e-15)
 
 
+# ceil mode, (batch, channels, height, width, k, stride, pad): last windows past the
+# image, padded or not; GoogLeNet's 3×3 stride-2 pooling on odd and even sizes; a last
+# window that would start in the right padding left out (7 + 2·1 - 3 over 3); none past
+CEIL_CASES = [(2, 2, 5, 5, 2, 2, 0), (2, 3, 6, 5, 3, 2, 0), (2, 2, 7, 6, 3, 2, 1),
+              (1, 2, 14, 14, 3, 2, 0), (1, 2, 15, 15, 3, 2, 0), (2, 1, 7, 8, 3, 3, 1),
+              (2, 2, 5, 5, 3, 3, 1), (2, 2, 4, 4, 2, 2, 0), (1, 1, 2, 3, 2, 2, 1)]
+
+
+@pytest.mark.parametrize("case", CEIL_CASES)
+def test_ceil_mode_pooling_and_its_adjoints_are_torch(case):
+    """`ceil` 1 is PyTorch's ceil_mode=True; the averages' divisor its
+    count_include_pad=True (the padded zeros counted, the overhang not)."""
+    x, k, stride, pad = pool_data(case, negative=True)
+    for pool, adjoint, torch_pool in [
+            (cv.maxpool2d, cv.maxpool2d_grad, F.max_pool2d),
+            (cv.avgpool2d, cv.avgpool2d_grad,
+             lambda *args, **kw: F.avg_pool2d(*args, **kw, count_include_pad=True))]:
+        ceil_pool = lambda xp, *args: pool(xp, *args, 1)  # noqa: E731
+        ceil_adjoint = lambda xp, *args: adjoint(xp, *args, 1)  # noqa: E731
+        torch_ceil = lambda *args, **kw: torch_pool(*args, **kw, ceil_mode=True)  # noqa: E731
+        pooled, grads = beside_torch(ceil_pool, ceil_adjoint, torch_ceil, x, k, stride, pad)
+        assert pooled[0].shape == pooled[1].shape
+        np.testing.assert_allclose(*pooled, rtol=1e-12)
+        np.testing.assert_allclose(*grads, rtol=1e-12, atol=1e-15)
+
+
 @pytest.mark.parametrize("case", POOL_CASES)
 def test_maxpool2d_gather_is_the_adjoint_of_maxpool2d_grad(case):
     """⟨maxpool2d_grad g, G⟩ = ⟨g, maxpool2d_gather G⟩ for every g and G."""

@@ -1,4 +1,4 @@
-"""The smaller ops of docs/design.md §2.3.2 (`concat` on any axis, `matmul` of a vector
+"""The smaller ops of docs/design.md §2.3.2 (`concat` of two or more on any axis, `matmul` of a vector
 by a matrix, `leaky_relu`, `gelu`, `erf`, `where`, `clip`) and padded pooling:
 forwards and gradients through the language against PyTorch (float64, when it is
 installed), and the hint an unknown op that is another framework's name gets.
@@ -154,6 +154,39 @@ def test_concat_on_an_axis_is_torch_cat(shapes, axis):
     result = ops.TABLE["concat"].result_shape(shapes, (axis,))
     mine, r = ours(f"concat w0 w1 {axis}", w, result)
     assert_matches(mine, torch_reference(lambda t, a, b: t.cat((a, b), dim=axis), w, r),
+                   rtol=0, atol=0)
+
+
+# an inception block's four branches joined along the channels; three rows along the first axis
+MANY = [([(2, 3, 3), (1, 3, 3), (3, 3, 3), (2, 3, 3)], None), ([(1, 2), (3, 2), (2, 2)], 0),
+        ([(2, 1), (2, 4), (2, 2)], -1), ([(2, 2, 1), (2, 2, 3), (2, 2, 2), (2, 2, 1)], 2)]
+
+
+@pytest.mark.parametrize("shapes,axis", MANY)
+def test_concat_of_many_is_numpy_and_each_adjoint_its_own_part(shapes, axis):
+    """`concat w0 w1 w2 … axis`: numpy's concatenate, and the gradient of Σ v·r in
+    each operand is r cut at the operands' running lengths along the axis."""
+    rng = np.random.default_rng(8)
+    w = {f"w{i}": rng.normal(size=s) for i, s in enumerate(shapes)}
+    names = " ".join(w) + ("" if axis is None else f" {axis}")
+    k = (axis or 0) % len(shapes[0])
+    result = list(shapes[0])
+    result[k] = sum(s[k] for s in shapes)
+    (value, grads), r = ours(f"concat {names}", w, tuple(result))
+    np.testing.assert_array_equal(value, np.concatenate(list(w.values()), axis=k))
+    cuts = np.cumsum([s[k] for s in shapes])[:-1]
+    for name, part in zip(w, np.split(r, cuts, axis=k)):
+        np.testing.assert_array_equal(grads[name], part, err_msg=name)
+
+
+@pytest.mark.parametrize("shapes,axis", MANY)
+def test_concat_of_many_is_torch_cat(shapes, axis):
+    rng = np.random.default_rng(9)
+    w = {f"w{i}": rng.normal(size=s) for i, s in enumerate(shapes)}
+    k = (axis or 0) % len(shapes[0])
+    result = ops.TABLE["concat"].result_shape(shapes, () if axis is None else (axis,))
+    mine, r = ours(f"concat {' '.join(w)}" + ("" if axis is None else f" {axis}"), w, result)
+    assert_matches(mine, torch_reference(lambda t, *parts: t.cat(parts, dim=k), w, r),
                    rtol=0, atol=0)
 
 

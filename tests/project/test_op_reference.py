@@ -42,15 +42,16 @@ def test_every_op_has_a_worked_example():
     assert {p.values[0] for p in EXAMPLES} == set(ops.TABLE)
 
 
-def operand_names(op: str, prefix: str) -> list[str]:
-    """The operands as names, but a number literal where the op wants one (p of `dropout_mask`)."""
+def operand_names(op: str, prefix: str, shapes) -> list[str]:
+    """The operands (one per shape: a variadic op takes any number) as names, but
+    a number literal where the op wants one (p of `dropout_mask`)."""
     table = ops.TABLE[op]
-    first_literal = table.arity - len(table.literals)
-    return [f"{prefix}{i}" if i < first_literal else "0.5" for i in range(table.arity)]
+    first_literal = len(shapes) - len(table.literals)
+    return [f"{prefix}{i}" if i < first_literal else "0.5" for i in range(len(shapes))]
 
 
 def forward_source(op: str, shapes, attrs) -> str:
-    names = operand_names(op, "a")
+    names = operand_names(op, "a", shapes)
     lines = [f"declare input {n} {fmt_shape(s)}" for n, s in zip(names, shapes) if n[0] == "a"]
     operands = " ".join(names + [attribute(a) for a in attrs])
     return "\n".join(lines + ["declare output v", f"define v = {op} {operands}"]) + "\n"
@@ -61,7 +62,7 @@ def test_the_forward_gives_the_shape_shown(op, shapes, attrs):
     """Ones everywhere: a valid class index or row index for the ops that take one
     (in training mode, so batch statistics are the batch's own)."""
     program = tenflang.parse(forward_source(op, shapes, attrs))
-    data = {n: np.ones((BATCH,) + s) for n, s in zip(operand_names(op, "a"), shapes)
+    data = {n: np.ones((BATCH,) + s) for n, s in zip(operand_names(op, "a", shapes), shapes)
             if n[0] == "a"}
     with np.errstate(all="ignore"):
         result = np.asarray(evaluate(program, data, {}, mode=Mode())["v"])
@@ -73,7 +74,7 @@ def test_the_forward_gives_the_shape_shown(op, shapes, attrs):
 def gradient_source(op: str, shapes, attrs) -> str:
     """Operand m_i = mul w_i x_i (a weight times an input), v = op m… attrs…, and
     the loss sum (mul v r)."""
-    names = operand_names(op, "m")
+    names = operand_names(op, "m", shapes)
     lines = []
     for i, (name, shape) in enumerate(zip(names, shapes)):
         if name[0] == "m":

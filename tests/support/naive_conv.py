@@ -1,5 +1,8 @@
 """Convolution and pooling on one example, by loops over the output positions: the
-independent references for tests/interpreter/test_interp.py (definitions: docs/guide/language.md)."""
+independent references for tests/interpreter/test_interp.py (definitions: docs/guide/language.md).
+Pooling follows PyTorch's CPU kernels (aten/src/ATen/native: pooling_output_shape,
+the windows clipped to the image), not the padded strided views of
+tenflang/ops/convolution.py."""
 from __future__ import annotations
 
 import itertools
@@ -7,8 +10,13 @@ import itertools
 import numpy as np
 
 
-def positions(n: int, k: int, stride: int, pad: int = 0) -> range:
-    return range((n + 2 * pad - k) // stride + 1)
+def positions(n: int, k: int, stride: int, pad: int = 0, ceil: int = 0) -> range:
+    """PyTorch's pooling_output_shape: with ceil_mode the count rounds up, but the
+    last window must start inside the image or its left padding."""
+    count = (n + 2 * pad - k + (stride - 1 if ceil else 0)) // stride + 1
+    if ceil and (count - 1) * stride >= n + pad:
+        count -= 1
+    return range(count)
 
 
 def by_group(f, groups, image, kernel, *rest):
@@ -63,79 +71,74 @@ def conv2d_kernel_grad(g, x, K, stride=1, pad=0, groups=1):
     return grad
 
 
-def pool_windows(x, k, stride):
+def pool_windows(x, k, stride, pad=0, ceil=0):
+    """PyTorch's pooling windows (i, j) of x `[C, H, W]`, as its CPU kernels
+    find them: the rows and columns of the window clipped to the image, and
+    the entries of the padded image it covers (avg_pool2d's divisor with
+    count_include_pad: k² but for a ceil-mode window reaching past the padding)."""
     stride = stride or k
-    for i, j in itertools.product(positions(x.shape[1], k, stride),
-                                  positions(x.shape[2], k, stride)):
-        yield i, j, (slice(i * stride, i * stride + k), slice(j * stride, j * stride + k))
-
-
-def with_padding(x, pad, fill=0.0):
-    """x with `pad` entries `fill` around each channel (-∞ for max pooling: PyTorch's)."""
-    return np.pad(x, ((0, 0), (pad, pad), (pad, pad)), constant_values=fill)
-
-
-def without_padding(image, pad):
-    return image[:, pad:image.shape[1] - pad, pad:image.shape[2] - pad]
+    h, w = x.shape[1:]
+    for i, j in itertools.product(positions(h, k, stride, pad, ceil),
+                                  positions(w, k, stride, pad, ceil)):
+        top, left = i * stride - pad, j * stride - pad
+        bottom, right = min(top + k, h + pad), min(left + k, w + pad)
+        inside = (slice(max(top, 0), min(bottom, h)), slice(max(left, 0), min(right, w)))
+        yield i, j, inside, (bottom - top) * (right - left)
 
 
 def first_max(window) -> tuple[int, int]:
-    """Row-major position of the first maximum of a k×k window."""
+    """Row-major position of the first maximum of a window."""
     best = max(window.ravel().tolist())
     flat = window.ravel().tolist().index(best)
     return divmod(flat, window.shape[1])
 
 
-def pooled_shape(x, k, stride):
+def pooled_shape(x, k, stride, pad=0, ceil=0):
     stride = stride or k
-    return (x.shape[0],) + tuple(len(positions(n, k, stride)) for n in x.shape[1:])
+    return (x.shape[0],) + tuple(len(positions(n, k, stride, pad, ceil)) for n in x.shape[1:])
 
 
-def maxpool2d(x, k, stride=None, pad=0):
-    x = with_padding(x, pad, -np.inf)
-    out = np.zeros(pooled_shape(x, k, stride))
-    for i, j, (rows, cols) in pool_windows(x, k, stride):
+def maxpool2d(x, k, stride=None, pad=0, ceil=0):
+    out = np.zeros(pooled_shape(x, k, stride, pad, ceil))
+    for i, j, (rows, cols), _ in pool_windows(x, k, stride, pad, ceil):
         out[:, i, j] = [x[c, rows, cols].max() for c in range(x.shape[0])]
     return out
 
 
-def window_maxima(x, k, stride):
+def window_maxima(x, k, stride, pad, ceil):
     """(output position (c, i, j), input position of its window's first maximum)."""
-    for i, j, (rows, cols) in pool_windows(x, k, stride):
+    for i, j, (rows, cols), _ in pool_windows(x, k, stride, pad, ceil):
         for c in range(x.shape[0]):
             u, w = first_max(x[c, rows, cols])
             yield (c, i, j), (c, rows.start + u, cols.start + w)
 
 
-def maxpool2d_grad(g, x, k, stride=None, pad=0):
-    x = with_padding(x, pad, -np.inf)
+def maxpool2d_grad(g, x, k, stride=None, pad=0, ceil=0):
     grad = np.zeros(x.shape)
-    for out, source in window_maxima(x, k, stride):
+    for out, source in window_maxima(x, k, stride, pad, ceil):
         grad[source] += g[out]
-    return without_padding(grad, pad)
+    return grad
 
 
-def maxpool2d_gather(G, x, k, stride=None, pad=0):
-    x, G = with_padding(x, pad, -np.inf), with_padding(G, pad)
-    out = np.zeros(pooled_shape(x, k, stride))
-    for position, source in window_maxima(x, k, stride):
+def maxpool2d_gather(G, x, k, stride=None, pad=0, ceil=0):
+    out = np.zeros(pooled_shape(x, k, stride, pad, ceil))
+    for position, source in window_maxima(x, k, stride, pad, ceil):
         out[position] = G[source]
     return out
 
 
-def avgpool2d(x, k, stride=None, pad=0):
-    x = with_padding(x, pad)
-    out = np.zeros(pooled_shape(x, k, stride))
-    for i, j, (rows, cols) in pool_windows(x, k, stride):
-        out[:, i, j] = [x[c, rows, cols].mean() for c in range(x.shape[0])]
+def avgpool2d(x, k, stride=None, pad=0, ceil=0):
+    out = np.zeros(pooled_shape(x, k, stride, pad, ceil))
+    for i, j, (rows, cols), size in pool_windows(x, k, stride, pad, ceil):
+        out[:, i, j] = [x[c, rows, cols].sum() / size for c in range(x.shape[0])]
     return out
 
 
-def avgpool2d_grad(g, x, k, stride=None, pad=0):
-    grad = np.zeros(with_padding(x, pad).shape)
-    for i, j, (rows, cols) in pool_windows(grad, k, stride):
-        grad[:, rows, cols] += g[:, i, j, None, None] / (k * k)
-    return without_padding(grad, pad)
+def avgpool2d_grad(g, x, k, stride=None, pad=0, ceil=0):
+    grad = np.zeros(x.shape)
+    for i, j, (rows, cols), size in pool_windows(x, k, stride, pad, ceil):
+        grad[:, rows, cols] += g[:, i, j, None, None] / size
+    return grad
 
 
 REFERENCE = {name: globals()[name] for name in (

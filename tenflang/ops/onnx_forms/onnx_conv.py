@@ -9,12 +9,16 @@ convolution is that for each group's channels and filters (`Slice`s),
 joined along the channel axis (`Concat`).  Both are
 standard ONNX; the float64 form is what lets `--verify` hold a float64 model
 to 1e-12.  An image without the example axis (a weight) gets a unit N for
-the ONNX pooling and convolution ops, which need one.
+the ONNX pooling and convolution ops, which need one.  Ceil-mode pooling is
+written as padding (`maxpool2d`, `avgpool2d`), never as `ceil_mode`: onnx's
+shape inference counted a last window starting in the padding that
+onnxruntime (and PyTorch) leave out.
 """
 from __future__ import annotations
 
 import numpy as np
 
+from ..convolution import pool_extra, window_sizes
 from .graph_builder import Builder, Value
 
 
@@ -29,15 +33,18 @@ def native(b: Builder) -> bool:
     return b.dtype != np.float64
 
 
-def windows(b: Builder, x: Value, kh: int, kw: int, stride: int, pad: int) -> list[str]:
+def windows(b: Builder, x: Value, kh: int, kw: int, stride: int, pad: int,
+            extra=(0, 0)) -> list[str]:
     """x[..., i::stride, j::stride] cut to the result's height and width, for
-    each (i, j) of a kh × kw window, row-major; x zero-padded by `pad` first."""
+    each (i, j) of a kh × kw window, row-major; x zero-padded by `pad` first
+    (and by `extra` more below and right: a ceil-mode pooling's overhang)."""
     height, width = b.shape[-2:]
     name = x.name
-    if pad:
+    if pad or any(extra):
         rank = len(x.shape) + x.batched
-        edges = [0] * (rank - 2) + [pad, pad]
-        name = b.node("Pad", [name, b.ints(edges + edges)], mode="constant")
+        before = [0] * (rank - 2) + [pad, pad]
+        after = [0] * (rank - 2) + [pad + extra[0], pad + extra[1]]
+        name = b.node("Pad", [name, b.ints(before + after)], mode="constant")
     reach = (stride * (height - 1) + 1, stride * (width - 1) + 1)
     return [b.node("Slice", [name, b.ints([i, j]), b.ints([i + reach[0], j + reach[1]]),
                              b.ints([-2, -1]), b.ints([stride, stride])])
@@ -85,28 +92,45 @@ def part(b: Builder, v: Value, axis: int, i: int, count: int) -> Value:
     return Value(name, tuple(shape), v.batched)
 
 
-def pads(pad: int, **more) -> dict:
-    """A pooling node's padding attributes (none when there is no padding)."""
-    return {"pads": [pad] * 4, **more} if pad else {}
+def pads(pad: int, extra=(0, 0), **more) -> dict:
+    """A pooling node's padding attributes (none when there is no padding):
+    `pad` around, `extra` more at the end of each axis."""
+    if not pad and not any(extra):
+        return {}
+    return {"pads": [pad, pad, pad + extra[0], pad + extra[1]], **more}
 
 
-def maxpool2d(b: Builder, x: Value, size: int, stride: int | None, pad: int = 0) -> str:
-    """MaxPool: its padding never wins a max, as PyTorch's."""
+def maxpool2d(b: Builder, x: Value, size: int, stride: int | None, pad: int = 0,
+              ceil: int = 0) -> str:
+    """MaxPool: its padding never wins a max, as PyTorch's.  In ceil mode the
+    last windows' overhang is more padding at the end of each axis, which gives
+    the same windows as `ceil_mode` without depending on how a runtime rounds."""
     stride = size if stride is None else stride
+    extra = pool_extra(x.shape, size, stride, pad, ceil)
     return with_batch(b, x, lambda image: b.node(
-        "MaxPool", [image], kernel_shape=[size, size], strides=[stride, stride], **pads(pad)))
+        "MaxPool", [image], kernel_shape=[size, size], strides=[stride, stride],
+        **pads(pad, extra)))
 
 
-def avgpool2d(b: Builder, x: Value, size: int, stride: int | None, pad: int = 0) -> str:
+def avgpool2d(b: Builder, x: Value, size: int, stride: int | None, pad: int = 0,
+              ceil: int = 0) -> str:
     """AveragePool counting the padded zeros (float32), or the windows of the
-    zero-padded image summed and divided by k² (float64)."""
+    zero-padded image summed and divided by k² (float64, and a ceil-mode
+    pooling whose last windows reach past the padding: each divided by the
+    padded entries it covers, `convolution.window_sizes`)."""
     stride = size if stride is None else stride
-    if native(b):
+    extra = pool_extra(x.shape, size, stride, pad, ceil)
+    if native(b) and not any(extra):
         return with_batch(b, x, lambda image: b.node(
             "AveragePool", [image], kernel_shape=[size, size], strides=[stride, stride],
             **pads(pad, count_include_pad=1)))
-    total = b.node("Sum", windows(b, x, size, size, stride, pad))
-    return b.node("Div", [total, b.literal(size * size)])
+    total = b.node("Sum", windows(b, x, size, size, stride, pad, extra))
+    if not any(extra):
+        return b.node("Div", [total, b.literal(size * size)])
+    rows, cols = (window_sizes(n, size, stride, pad, ceil) for n in x.shape[-2:])
+    sizes = np.outer(rows, cols).astype(b.dtype)
+    name = f"window sizes of {list(x.shape[-2:])} k {size} stride {stride} pad {pad}"
+    return b.node("Div", [total, b.initializer(name, sizes)])
 
 
 __all__ = ["conv2d", "maxpool2d", "avgpool2d"]

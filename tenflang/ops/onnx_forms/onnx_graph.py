@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 
 from .. import table as ops
+from ..shapes import operands_and_axis
 from .graph_builder import Builder, Value
 from .onnx_conv import avgpool2d, conv2d, maxpool2d
 from .onnx_erf import erf, gelu, gelu_deriv
@@ -197,9 +198,12 @@ def with_example_axis(b: Builder, value: Value, like: Value) -> str:
     return b.node("Expand", [value.name, b.node("Concat", [n, b.ints(value.shape)], axis=0)])
 
 
-def concat(b: Builder, a: Value, c: Value, axis: int = 0) -> str:
-    joined = [with_example_axis(b, a, c), with_example_axis(b, c, a)]
-    return b.node("Concat", joined, axis=b.axis(a if a.batched else c, axis))
+def concat(b: Builder, *values_and_axis) -> str:
+    """One Concat of all the operands, a weight repeated along N where another has it."""
+    values, axis = operands_and_axis(values_and_axis)
+    batched = next((v for v in values if v.batched), values[0])
+    joined = [with_example_axis(b, v, batched) for v in values]
+    return b.node("Concat", joined, axis=b.axis(batched, axis))
 
 
 def slice_rows(b: Builder, a: Value, start: int, stop: int) -> str:

@@ -83,7 +83,9 @@ functions stay the reference and the fallback):
   index would.  For 2×2 windows every select is a max or a bit mask, no
   branch: on rows too short for a vector loop (planes under 8×8) gcc's own
   code branched per comparison, and real activations mispredicted it
-  (`max2_grad_narrow`).
+  (`max2_grad_narrow`).  A ceil-mode last window reaching past the image
+  (Caffe's pooling) covers what it reaches of it (`reach`), an average
+  dividing by that, as ops/convolution.py's overhang of -∞ or zeros does.
 * The C loops run over examples (or planes) split across `loop_pool.threads()`
   threads of `loop_pool.pool()` when the batch is large enough to pay for them;
   each thread writes its own examples only and sums across examples are taken
@@ -399,9 +401,9 @@ def side_by_side(xp, g, cols, x, K, stride: int, pad: int) -> bool:
             and blas_is_on_one_thread())
 
 
-def pooled(mode: int, x, k: int, stride: int):
+def pooled(mode: int, x, k: int, stride: int, ceil: int):
     b, c, h, w = x.shape
-    ho, wo = convolution.out_size(h, k, stride), convolution.out_size(w, k, stride)
+    ho, wo = (convolution.out_size(n, k, stride, 0, ceil) for n in (h, w))
     out = np.empty((b, c, ho, wo), x.dtype)
     split(kernels(x.dtype.char).pool, b * c, x.size, mode, address(x), address(out),
           h, w, k, stride, ho, wo)
@@ -415,40 +417,40 @@ def adjoint(mode: int, x, g, image, k: int, stride: int):
           address(g), address(image), h, w, k, stride, g.shape[2], g.shape[3])
 
 
-def maxpool2d(xp, x, k: int, stride: int | None = None, pad: int = 0):
+def maxpool2d(xp, x, k: int, stride: int | None = None, pad: int = 0, ceil: int = 0):
     if pad or not enabled(xp, x):
-        return convolution.maxpool2d(xp, x, k, stride, pad)
-    return pooled(MAX, np.ascontiguousarray(x), k, stride or k)
+        return convolution.maxpool2d(xp, x, k, stride, pad, ceil)
+    return pooled(MAX, np.ascontiguousarray(x), k, stride or k, ceil)
 
 
-def avgpool2d(xp, x, k: int, stride: int | None = None, pad: int = 0):
+def avgpool2d(xp, x, k: int, stride: int | None = None, pad: int = 0, ceil: int = 0):
     if pad or not enabled(xp, x):
-        return convolution.avgpool2d(xp, x, k, stride, pad)
-    return pooled(1, np.ascontiguousarray(x), k, stride or k)
+        return convolution.avgpool2d(xp, x, k, stride, pad, ceil)
+    return pooled(1, np.ascontiguousarray(x), k, stride or k, ceil)
 
 
-def maxpool2d_grad(xp, g, x, k: int, stride: int | None = None, pad: int = 0):
+def maxpool2d_grad(xp, g, x, k: int, stride: int | None = None, pad: int = 0, ceil: int = 0):
     if pad or g.shape[0] != x.shape[0] or not enabled(xp, g, x):
-        return convolution.maxpool2d_grad(xp, g, x, k, stride, pad)
+        return convolution.maxpool2d_grad(xp, g, x, k, stride, pad, ceil)
     image = np.empty(x.shape, g.dtype)
     adjoint(MAX, np.ascontiguousarray(x), np.ascontiguousarray(g), image, k, stride or k)
     return image
 
 
-def maxpool2d_gather(xp, G, x, k: int, stride: int | None = None, pad: int = 0):
+def maxpool2d_gather(xp, G, x, k: int, stride: int | None = None, pad: int = 0, ceil: int = 0):
     if pad or G.shape[0] != x.shape[0] or not enabled(xp, G, x):
-        return convolution.maxpool2d_gather(xp, G, x, k, stride, pad)
+        return convolution.maxpool2d_gather(xp, G, x, k, stride, pad, ceil)
     x, G = np.ascontiguousarray(x), np.ascontiguousarray(G)
     s = stride or k
-    out = np.empty(x.shape[:2] + tuple(convolution.out_size(n, k, s) for n in x.shape[2:]),
-                   G.dtype)
+    out = np.empty(x.shape[:2] + tuple(convolution.out_size(n, k, s, 0, ceil)
+                                       for n in x.shape[2:]), G.dtype)
     adjoint(GATHER, x, out, G, k, s)
     return out
 
 
-def avgpool2d_grad(xp, g, x, k: int, stride: int | None = None, pad: int = 0):
+def avgpool2d_grad(xp, g, x, k: int, stride: int | None = None, pad: int = 0, ceil: int = 0):
     if pad or not enabled(xp, g):
-        return convolution.avgpool2d_grad(xp, g, x, k, stride, pad)
+        return convolution.avgpool2d_grad(xp, g, x, k, stride, pad, ceil)
     g = np.ascontiguousarray(g)
     image = np.empty((g.shape[0],) + x.shape[1:], g.dtype)
     adjoint(AVG, image, g, image, k, stride or k)

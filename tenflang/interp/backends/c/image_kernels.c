@@ -495,13 +495,21 @@ WIDE void conv_kernel_direct(long b0, long b1, const T *restrict x, const T *res
     free(pad);
 }
 
-/* The flat index in its plane of window (oy, ox)'s first maximum (row-major) */
-static long first_max(const T *img, long W, long k, long s, long oy, long ox)
+/* The rows (or columns) of window o along an axis of n: k, fewer for a ceil-mode
+   window reaching past the image (pooling without padding: the only kind run here) */
+static inline long reach(long n, long k, long s, long o)
+{
+    return n - o * s < k ? n - o * s : k;
+}
+
+/* The flat index in its plane of window (oy, ox)'s first maximum (row-major), the
+   window ku rows by kv columns */
+static long first_max(const T *img, long W, long ku, long kv, long s, long oy, long ox)
 {
     long at = oy * s * W + ox * s;
     T best = img[at];
-    for (long u = 0; u < k; u++)
-        for (long v = 0; v < k; v++) {
+    for (long u = 0; u < ku; u++)
+        for (long v = 0; v < kv; v++) {
             long here = (oy * s + u) * W + ox * s + v;
             if (img[here] > best) { best = img[here]; at = here; }
         }
@@ -524,11 +532,14 @@ WIDE static void max2(const T *restrict x, T *restrict out, long W, long HO, lon
     }
 }
 
-/* Planes q0..q1 of [B*C, H, W]: MODE 0 max-pool, 1 average-pool into out [B*C, HO, WO] */
+/* Planes q0..q1 of [B*C, H, W]: MODE 0 max-pool, 1 average-pool into out [B*C, HO, WO];
+   a ceil-mode last window reaching past the image covers what it reaches of it, and an
+   average divides by that (the numpy path's sums, in its order) */
 void pool(long q0, long q1, long mode, const T *x, T *out, long H, long W, long k, long s,
           long HO, long WO)
 {
     const T scale = (T)1 / (T)(k * k);
+    const int inside = (HO - 1) * s + k <= H && (WO - 1) * s + k <= W;
     if (mode == 0 && k == 2 && s == 2 && H == 2 * HO && W == 2 * WO) {
         /* the planes are one after another: one plane of (q1 - q0)*HO rows of windows */
         max2(x + q0 * H * W, out + q0 * HO * WO, W, (q1 - q0) * HO, WO);
@@ -537,21 +548,23 @@ void pool(long q0, long q1, long mode, const T *x, T *out, long H, long W, long 
     for (long q = q0; q < q1; q++) {
         const T *img = x + q * H * W;
         T *o = out + q * HO * WO;
-        if (mode == 0 && k == 2 && s == 2) {
+        if (mode == 0 && k == 2 && s == 2 && inside) {
             max2(img, o, W, HO, WO);
             continue;
         }
         for (long oy = 0; oy < HO; oy++)
             for (long ox = 0; ox < WO; ox++) {
+                const long ku = reach(H, k, s, oy), kv = reach(W, k, s, ox);
                 const T *w = img + oy * s * W + ox * s;
                 T acc = w[0];
-                for (long u = 0; u < k; u++)
-                    for (long v = (u == 0); v < k; v++) {
+                for (long u = 0; u < ku; u++)
+                    for (long v = (u == 0); v < kv; v++) {
                         T a = w[u * W + v];
                         if (mode == 0) acc = a > acc ? a : acc;
                         else acc += a;
                     }
-                o[oy * WO + ox] = mode == 0 ? acc : acc * scale;
+                o[oy * WO + ox] = mode == 0 ? acc
+                                  : acc * (ku * kv == k * k ? scale : (T)1 / (T)(ku * kv));
             }
     }
 }
@@ -639,6 +652,7 @@ void pool_adjoint(long q0, long q1, long mode, const T *x, T *g, T *img, long H,
                   long k, long s, long HO, long WO)
 {
     const T scale = (T)1 / (T)(k * k);
+    const int inside = (HO - 1) * s + k <= H && (WO - 1) * s + k <= W;
     if (mode == 0 && k == 2 && s == 2 && H == 2 * HO && W == 2 * WO) {     /* as in pool */
         if (WO < 4)
             max2_grad_narrow(x + q0 * H * W, g + q0 * HO * WO, img + q0 * H * W, (q1 - q0) * HO,
@@ -651,21 +665,23 @@ void pool_adjoint(long q0, long q1, long mode, const T *x, T *g, T *img, long H,
     for (long q = q0; q < q1; q++) {
         const T *xq = x + q * H * W;
         T *iq = img + q * H * W, *gq = g + q * HO * WO;
-        if (mode == 0 && k == 2 && s == 2) {
+        if (mode == 0 && k == 2 && s == 2 && inside) {
             max2_grad(xq, gq, iq, H, W, HO, WO);
             continue;
         }
         if (mode != 1) memset(iq, 0, H * W * sizeof(T));
         for (long oy = 0; oy < HO; oy++)
             for (long ox = 0; ox < WO; ox++) {
+                const long ku = reach(H, k, s, oy), kv = reach(W, k, s, ox);
                 if (mode == 2) {
-                    T share = gq[oy * WO + ox] * scale;
-                    for (long u = 0; u < k; u++)
-                        for (long v = 0; v < k; v++)
+                    T share = gq[oy * WO + ox]
+                              * (ku * kv == k * k ? scale : (T)1 / (T)(ku * kv));
+                    for (long u = 0; u < ku; u++)
+                        for (long v = 0; v < kv; v++)
                             iq[(oy * s + u) * W + ox * s + v] += share;
                     continue;
                 }
-                long at = first_max(xq, W, k, s, oy, ox);
+                long at = first_max(xq, W, ku, kv, s, oy, ox);
                 if (mode == 0) iq[at] += gq[oy * WO + ox];
                 else gq[oy * WO + ox] = iq[at];
             }
