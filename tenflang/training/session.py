@@ -3,8 +3,8 @@
     settings = RunSettings(config, out="w.npz", write=True, checkpoint="run.npz",
                            init_file="start.npz", signals=True)
     gcp, program = gradient_program("net.tf", say)
-    run = Session(gcp, settings, Voice(say, echo))     # reads --init and the checkpoint
-    result = run.run(examples, local(engine), [bar, *watchers(...)])
+    session = Session(gcp, settings, Voice(say, echo))    # reads --init and the checkpoint
+    result = session.run(examples, local(engine), [bar, *watchers(...)])
 
 Conventions:
 
@@ -55,6 +55,7 @@ def silent(text: str) -> None:
 
 @frozen(eq=False)           # holds functions: compared by identity
 class Voice:
+    """Where a run's lines go (module docstring); silent by default."""
     say: Callable[[str], None] = silent       # a line with user text made terminal-safe
     echo: Callable[[str], None] = silent      # a line as it is
 
