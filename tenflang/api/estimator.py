@@ -3,7 +3,8 @@
     model = tenflang.Estimator("samples/linear_regression.tf", lr=0.1, max_iters=5000)
     model.fit(X, y).predict(X_new)
 
-It sits above `training` (it compiles, trains and evaluates) and below the
+It sits above `training` (it compiles, trains and evaluates; its run is a
+`training.session.Session`, as tfweightcalc's, writing nothing) and below the
 CLI.  Conventions, as scikit-learn's: the constructor only stores its
 arguments (`get_params`/`set_params` see them, so `sklearn.base.clone`,
 grid search and cross-validation work; its keyword arguments are
@@ -34,7 +35,7 @@ from tenflang.lang import parse_file
 from tenflang.lang.syntax_tree import DeclKind, Program
 from tenflang.lang.checks import check
 from tenflang.training.config import TrainConfig
-from tenflang.training.loop import train
+from tenflang.training.session import RunSettings, Session
 
 
 class TrainingWarning(UserWarning):
@@ -101,7 +102,7 @@ class Estimator:
         data = edge.arrays("data", nulls=True)("fit(): X, y", self._data(shape, X, y))
         init = edge.optional(edge.arrays("weight", nulls=False))("fit(): init", init)
         self.shape_, self.gcp_ = shape, compile_gradient(shape)
-        self.result_ = train(self.gcp_, data, config, init=init)
+        self.result_ = Session(self.gcp_, RunSettings(config, init=init)).run(data)
         self.weights_ = self.result_.weights
         for message in self.result_.warnings:
             warnings.warn(message, TrainingWarning, stacklevel=2)

@@ -52,11 +52,6 @@ class ProgressBar(Hooks):
             self.bar.close()
 
 
-def close(bar) -> None:
-    if bar:
-        bar.close()
-
-
 STARTUP_AT_MOST = 60.0      # s: a process older than this was not started for the command
 
 

@@ -9,7 +9,9 @@ Conventions:
   already in that dtype is read straight into place, not copied
   (`_npz_member`), its CRC-32 computed as it is read (`crc.read_into`;
   numpy checks the others).  Problems raise `TenflangError` at the file (an archive
-  has no lines: `Examples.locate` gives the file, messages name the example).
+  has no lines: `Examples.locate` gives the file, messages name the example);
+  numpy's and zipfile's own errors on a corrupt archive become one in
+  `corrupt_npz`, for every reader of an archive (a checkpoint's too).
 * Every member's .npy header is read, and checked, before any array is
   decompressed (`member_headers`): its name (once), its dtype, a shape that
   fills the member exactly (`check_size`), its rank and size (`limits`), its
@@ -21,10 +23,12 @@ Conventions:
 """
 from __future__ import annotations
 
+import contextlib
 import io
 import math
 import zipfile
 import zlib
+from typing import Callable
 
 import numpy as np
 
@@ -78,21 +82,12 @@ def npz_weights(path: str) -> dict[str, np.ndarray]:
 def read_members(path: str, what: str, dtype, members: dict | None = None) -> dict:
     """The arrays of the archive in `dtype`; `members` maps each variable to
     the member holding it (default: every member, under its own name)."""
-    try:
-        with open(path, "rb") as f, np.load(f, allow_pickle=False) as z:
-            if not isinstance(z, np.lib.npyio.NpzFile):
-                raise ValueError("it holds a single .npy array, not an archive")
-            members = members or {k: k for k in z.files}
-            arrays = {v: _npz_member(f, z, m, np.dtype(dtype)) for v, m in members.items()}
-    except OSError as e:
-        raise unreadable(path, what, e) from None
-    except MemoryError:         # out of memory, unless a header claimed more than it holds
-        problem = overclaimed(path)
-        if problem is None:
-            raise
-        raise TenflangError(f"not a valid .npz file: {problem}", Location(file=path)) from None
-    except Exception as e:      # numpy/zipfile raise many kinds for a corrupt file
-        raise TenflangError(f"not a valid .npz file: {e}", Location(file=path)) from None
+    with corrupt_npz(path, not_valid, what=what), open(path, "rb") as f, \
+            np.load(f, allow_pickle=False) as z:
+        if not isinstance(z, np.lib.npyio.NpzFile):
+            raise ValueError("it holds a single .npy array, not an archive")
+        members = members or {k: k for k in z.files}
+        arrays = {v: _npz_member(f, z, m, np.dtype(dtype)) for v, m in members.items()}
     bad = first_unfit(arrays, dtype)        # before astype makes it infinite
     if bad:
         example = f" in example {bad[0]} (0-based)" if what == "data" else ""
@@ -150,26 +145,49 @@ def member_headers(path: str, what: str = "data") -> dict[str, tuple]:
     """name -> (shape, dtype, zip entry) of each .npy member of an archive, from
     the headers alone (a few bytes of each member are inflated)."""
     headers = {}
-    try:
-        with zipfile.ZipFile(path) as archive:
-            for info in archive.infolist():
-                if not info.filename.endswith(".npy"):
-                    raise ValueError(f"member '{info.filename}' is not a numpy array")
-                with archive.open(info) as f:
-                    version = np.lib.format.read_magic(f)
-                    read = _NPY_HEADERS.get(version, np.lib.format.read_array_header_2_0)
-                    shape, _, dtype = read(f)
-                    check_size(info, tuple(shape), dtype, f.tell())
-                if info.filename[:-4] in headers:   # zipfile would read the last one alone
-                    raise ValueError(f"it holds member '{info.filename}' twice")
-                headers[info.filename[:-4]] = (tuple(shape), dtype, info)
-    except OSError as err:
-        raise unreadable(path, what, err) from None
-    except MemoryError:            # a good file too large for this machine: not a bad file
-        raise
-    except Exception as err:       # zipfile and numpy raise many kinds for a bad file
-        raise TenflangError(f"not a valid .npz file: {err}", Location(path)) from None
+    # headers allocate nothing: out of memory here is a good file too large for this machine
+    with corrupt_npz(path, not_valid, what=what, overclaims=False), \
+            zipfile.ZipFile(path) as archive:
+        for info in archive.infolist():
+            if not info.filename.endswith(".npy"):
+                raise ValueError(f"member '{info.filename}' is not a numpy array")
+            with archive.open(info) as f:
+                version = np.lib.format.read_magic(f)
+                read = _NPY_HEADERS.get(version, np.lib.format.read_array_header_2_0)
+                shape, _, dtype = read(f)
+                check_size(info, tuple(shape), dtype, f.tell())
+            if info.filename[:-4] in headers:   # zipfile would read the last one alone
+                raise ValueError(f"it holds member '{info.filename}' twice")
+            headers[info.filename[:-4]] = (tuple(shape), dtype, info)
     return headers
+
+
+def not_valid(problem: str) -> str:
+    """The message of a data or weights archive that numpy or zipfile refused."""
+    return f"not a valid .npz file: {problem}"
+
+
+@contextlib.contextmanager
+def corrupt_npz(path: str, message: Callable[[str], str], *, what: str | None = None,
+                describe: Callable[[Exception], str] = str, overclaims: bool = True):
+    """Inside it, the many kinds of error numpy and zipfile raise for a corrupt
+    or truncated archive at `path` become one `TenflangError` at the file,
+    `message(describe(error))`.  With `what` ("data", "weights"), a file that
+    cannot be read says so (`reading.unreadable`); with `overclaims`, running
+    out of memory is a member whose header claims more bytes than it holds
+    (numpy allocates first), when one does (`overclaimed`), and else is left
+    as it is: the arrays are as large as they say."""
+    try:
+        yield
+    except MemoryError:
+        problem = overclaimed(path) if overclaims else None
+        if problem is None:
+            raise
+        raise TenflangError(message(problem), Location(path)) from None
+    except Exception as err:
+        if what is not None and isinstance(err, OSError):
+            raise unreadable(path, what, err) from None
+        raise TenflangError(message(describe(err)), Location(path)) from None
 
 
 def check_size(info, shape: tuple, dtype, header_bytes: int) -> None:

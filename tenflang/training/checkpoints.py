@@ -27,7 +27,7 @@ import numpy as np
 from tenflang.base import limits
 from tenflang.base.outputs import write_file
 from ..data import vectors
-from ..data.npzfiles import overclaimed
+from ..data.npzfiles import corrupt_npz
 from tenflang.base.errors import Location, TenflangError
 from .state import State
 
@@ -119,7 +119,8 @@ def load_checkpoint(path: str, weight_shapes: dict, cfg, anyway: bool = False) -
     (`check_*`)."""
     if not os.path.isfile(path):
         return None
-    try:
+    with corrupt_npz(path, lambda why: f"not a tfweightcalc checkpoint ({why})",
+                     describe=lambda err: archive_problem(path, err)):
         with np.load(path, allow_pickle=False) as npz:
             twice = [k for k, n in collections.Counter(npz.files).items() if n > 1]
             if twice:               # zipfile would read the last one alone
@@ -128,16 +129,6 @@ def load_checkpoint(path: str, weight_shapes: dict, cfg, anyway: bool = False) -
         if not all(isinstance(a, np.ndarray) for a in arrays.values()):
             raise ValueError("a member of the archive is not a numpy array")
         meta = json.loads(str(arrays.pop("meta")))
-    except MemoryError:         # out of memory, unless a header claimed more than it holds
-        problem = overclaimed(path)
-        if problem is None:
-            raise
-        raise TenflangError(f"not a tfweightcalc checkpoint ({problem})", Location(path)) from None
-    except Exception as err:
-        # numpy takes any file that is not an archive for pickled data, and says so
-        why = "not an .npz archive" if not zipfile.is_zipfile(path) else \
-            f"{type(err).__name__}: {err}"
-        raise TenflangError(f"not a tfweightcalc checkpoint ({why})", Location(path)) from None
     iteration = check_meta(path, meta, cfg.optimizer)
     check_setting_kinds(path, meta["settings"], cfg)
     changed = differences(meta["settings"], cfg)
@@ -171,6 +162,13 @@ def load_checkpoint(path: str, weight_shapes: dict, cfg, anyway: bool = False) -
     return State(floats["w"], floats["s"], iteration, history.astype(np.float64).tolist(),
                  [(int(i), float(v)) for i, v in val_history], floats["b"] or None,
                  meta.get("grad_norm"))
+
+
+def archive_problem(path: str, err: Exception) -> str:
+    """What is wrong with a checkpoint numpy could not read: numpy takes any
+    file that is not an archive for pickled data, and says so."""
+    return "not an .npz archive" if not zipfile.is_zipfile(path) else \
+        f"{type(err).__name__}: {err}"
 
 
 def check_meta(path: str, meta, optimizer: str) -> int:

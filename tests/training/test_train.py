@@ -306,7 +306,7 @@ def test_cli_signal_writes_checkpoint_and_weights_then_exits_1(tmp_path, signum)
 SECOND_SIGNAL_INSIDE_THE_HANDLER = """
 import signal, sys
 from tenflang.base import stopping
-from tenflang.cli.train_command import StopFlag
+from tenflang.training.session import StopFlag
 flag, lines, inside = StopFlag(), [], [0]
 
 def local(frame, event, arg):
