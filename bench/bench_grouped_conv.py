@@ -17,9 +17,10 @@ For each: the forward, `conv2d_image_grad` and `conv2d_kernel_grad_sum`
 (milliseconds) of
 
 * ``native``: interp/backends/c/image_c.py with groups;
-* ``numpy``: ops/convolution.py with groups (one GEMM batched over the groups);
-* ``numpy loop``: ops/convolution.py ungrouped on each group's channels and
-  filters, the results joined (the alternative for few large groups);
+* ``numpy``: ops/convolution.py with groups, as it chooses (these sizes: the
+  ungrouped op on each group's channels and filters, the results joined);
+* ``numpy batched``: the same with one GEMM batched over the groups
+  (`GROUP_LOOP_COLUMNS` set past every size);
 * ``native split``: the same work as G ungrouped native convolutions of the
   groups' channels, made contiguous before timing (the speed to reach).
 
@@ -66,36 +67,43 @@ def calls(module, x, K, g, pad, groups) -> dict:
                 lambda: module.conv2d_kernel_grad_sum(np, g, x, K, 1, pad, groups)}
 
 
-def split_calls(module, x, K, g, pad, groups, join: bool) -> dict:
+def split_calls(module, x, K, g, pad, groups) -> dict:
     """op -> the G ungrouped calls of `module` on the groups' slices (contiguous
-    copies made here), joined along the channels when `join`."""
+    copies made here)."""
     cg, fg = x.shape[1] // groups, K.shape[1] // groups
+
     def slices(i):
         return x[:, i * cg:(i + 1) * cg], K[:, i * fg:(i + 1) * fg], g[:, i * fg:(i + 1) * fg]
     parts = [tuple(np.ascontiguousarray(a) for a in slices(i)) for i in range(groups)]
     each = [calls(module, xi, Ki, gi, pad, 1) for xi, Ki, gi in parts]
-    axis = {"conv2d": 1, "conv2d_image_grad": 1, "conv2d_kernel_grad_sum": 0}
+    return {op: (lambda op=op: [e[op]() for e in each]) for op in OPS}
 
-    def run(op):
-        results = [e[op]() for e in each]
-        return np.concatenate(results, axis=axis[op]) if join else results
-    return {op: (lambda op=op: run(op)) for op in OPS}
+
+def batched(ops: dict) -> dict:
+    """`ops` with the numpy path's groups batched into one GEMM, whatever their size."""
+    def call(f):
+        least, cv.GROUP_LOOP_COLUMNS = cv.GROUP_LOOP_COLUMNS, 1 << 62
+        try:
+            return f()
+        finally:
+            cv.GROUP_LOOP_COLUMNS = least
+    return {op: (lambda f=f: call(f)) for op, f in ops.items()}
 
 
 def contenders(case: str, dtype: str) -> dict:
     from tenflang.interp.backends.c import image_c
     args = operands(case, dtype)
     return {"native": calls(image_c, *args), "numpy": calls(cv, *args),
-            "numpy loop": split_calls(cv, *args, join=True),
-            "native split": split_calls(image_c, *args, join=False)}
+            "numpy batched": batched(calls(cv, *args)),
+            "native split": split_calls(image_c, *args)}
 
 
 def checked(impls: dict, dtype: str) -> None:
-    """Every joined result equals the numpy path's to round-off."""
+    """Every result equals the numpy path's to round-off."""
     tolerance = 1e-4 if dtype == "float32" else 1e-10
     for op in OPS:
         want = impls["numpy"][op]()
-        for name in ("native", "numpy loop"):
+        for name in ("native", "numpy batched"):
             got = impls[name][op]()
             scale = float(np.abs(want).max())
             assert float(np.abs(got - want).max()) <= tolerance * scale, (name, op)
@@ -124,7 +132,7 @@ def main() -> int:
     args = parse_args()
     os.environ["TENFLANG_NUM_THREADS"] = str(args.threads)
     from threadpoolctl import threadpool_limits
-    names = ("native", "numpy", "numpy loop", "native split")
+    names = ("native", "numpy", "numpy batched", "native split")
     with threadpool_limits(args.threads):
         print(f"# Grouped conv2d, {args.dtype}, {args.threads} thread(s), medians of "
               f"{args.repeats} interleaved rounds (ms)\n\nBLAS: {blas_kernels()}; "

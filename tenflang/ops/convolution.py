@@ -17,8 +17,8 @@ Conventions (those of the op table, docs/guide/language.md "Convolution and pool
   loop's per-group calls would cost more than its arithmetic.  The loop is
   the faster for large groups, few or many (bench/bench_grouped_conv.py,
   float32, one thread: AlexNet's two towers at batch 8, kernel gradient's sum
-  84 → 46 ms; 64 depthwise groups of [32, 1, 28, 28], image gradient
-  39 → 6 ms): each group's GEMMs are as large as an ungrouped layer's, and
+  100 → 55 ms; 64 depthwise groups of [32, 1, 28, 28], image gradient
+  45 → 8 ms): each group's GEMMs are as large as an ungrouped layer's, and
   the ungrouped code sums stride-1 image gradients inside its GEMM.
   Pooling has a square `k × k` window and is PyTorch's `max_pool2d`/
   `avg_pool2d` with `padding=pad` (2·pad ≤ k, so every window holds a pixel
