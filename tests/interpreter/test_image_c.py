@@ -309,6 +309,37 @@ def test_results_do_not_depend_on_the_thread_count(monkeypatch, loop_threads):
         np.testing.assert_array_equal(one, three)
 
 
+@pytest.mark.parametrize("chunk_bytes", [1, None])
+@pytest.mark.parametrize("groups", [2, 16])
+def test_grouped_results_do_not_depend_on_threads_or_pairing(monkeypatch, loop_threads, groups,
+                                                             chunk_bytes):
+    """A grouped convolution's chunks (one per example) over 1 or 3 threads, and
+    its two gradients one after the other or (one chunk, 3 threads) side by
+    side: the same bits, equal to the numpy path."""
+    monkeypatch.setattr(loop_pool, "MIN_WORK", 1)
+    if chunk_bytes:
+        monkeypatch.setattr(image_c, "CHUNK_BYTES", chunk_bytes)
+    monkeypatch.setattr(image_c, "SIDE_BY_SIDE_BYTES", 0)
+    monkeypatch.setattr(image_c, "blas_is_on_one_thread", lambda: True)
+    r = np.random.default_rng(7)
+    x, K = r.normal(size=(5, 16, 6, 6)), r.normal(size=(1, 32, 16 // groups, 3, 3))
+    g = r.normal(size=(5, 32, 6, 6))
+    results = []
+    for threads in ("1", "3"):
+        loop_threads(threads)
+        cols = image_c.conv2d_columns(np, x, K, 1, 1, groups)
+        results.append((image_c.conv2d_of_columns(np, cols, x, K, 1, 1, groups),
+                        *image_c.conv2d_grads_of_columns(np, g, cols, x, K, 1, 1, groups)))
+    alone = (image_c.conv2d_image_grad(np, g, K, x, 1, 1, groups),
+             image_c.conv2d_kernel_grad_sum(np, g, x, K, 1, 1, groups))
+    want = (cv.conv2d(np, x, K, 1, 1, groups), cv.conv2d_image_grad(np, g, K, x, 1, 1, groups),
+            cv.conv2d_kernel_grad_sum(np, g, x, K, 1, 1, groups))
+    for one, three, numpy_path in zip(*results, want):
+        np.testing.assert_array_equal(one, three)
+        close(one, numpy_path, "float64")
+    assert all(np.array_equal(a, b) for a, b in zip(alone, results[0][1:]))
+
+
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
 @pytest.mark.parametrize("case", [CONV_CASES[1], CONV_CASES[3], (64, 16, 4, 4, 32, 3, 3, 1, 1)])
 @pytest.mark.parametrize("least", [0, None])
@@ -398,12 +429,47 @@ def test_a_training_step_of_every_convolutional_sample_equals_the_numpy_path(
     with the forward's columns kept for the kernel gradients or made again."""
     if columns == "made again":
         monkeypatch.setattr(image_c, "KEEP_BYTES", 0)
+    training_step_equals_the_numpy_path(env_switch, (ROOT / "samples" / f"{sample}.tf").read_text(),
+                                        dtype)
+
+
+GROUPED = """
+declare input x [8, 8]
+declare exp_output label
+declare weight K1 [16, 1, 3, 3]
+declare weight K2 [32, 4, 3, 3]
+declare weight K3 [32, 1, 3, 3]
+declare weight W [10, 128]
+declare intvar a1 [16, 4, 4]
+declare intvar a2 [32, 4, 4]
+declare intvar a3 [32, 2, 2]
+declare output scores [10]
+declare loss xent
+define a1 = maxpool2d (relu (conv2d (reshape x [1, 8, 8]) K1 1 1)) 2
+define a2 = relu (conv2d a1 K2 1 1 4)
+define a3 = maxpool2d (relu (conv2d a2 K3 1 1 32)) 2
+define scores = matmul W (flatten a3)
+define xent = neg (dot (log_softmax scores) (one_hot label 10))
+"""
+
+
+@pytest.mark.parametrize("columns", ["kept", "made again"])
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_a_training_step_of_grouped_convolutions_equals_the_numpy_path(
+        env_switch, monkeypatch, dtype, columns):
+    """4 groups, then depthwise: the plan's columns forms take the groups."""
+    if columns == "made again":
+        monkeypatch.setattr(image_c, "KEEP_BYTES", 0)
+    training_step_equals_the_numpy_path(env_switch, GROUPED, dtype)
+
+
+def training_step_equals_the_numpy_path(env_switch, text: str, dtype: str) -> None:
+    """A program's mean gradient over a batch of 32 on the native path equals the numpy path's."""
     import tenflang
     from tenflang.backprop import compile_gradient
     from tenflang.interp import make_plan, run_plan
     from tenflang.lang.checks import check
-    gcp = compile_gradient(tenflang.parse((ROOT / "samples" / f"{sample}.tf").read_text(),
-                                          shape_program=True))
+    gcp = compile_gradient(tenflang.parse(text, shape_program=True))
     shapes, decls = check(gcp), gcp.declarations()
     bound = {n for n, d in decls.items() if d.kind in ("input", "exp_output", "weight")}
     results = [n for n in gcp.declarations() if n.startswith("d/d")]
@@ -415,6 +481,7 @@ def test_a_training_step_of_every_convolutional_sample_equals_the_numpy_path(
     native_run = run_plan(plan, data, dtype=dtype, reduce="mean")
     env_switch("TENFLANG_NATIVE", "0")
     numpy_run = run_plan(plan, data, dtype=dtype, reduce="mean")
+    env_switch("TENFLANG_NATIVE", None)
     for name, want in numpy_run.items():
         close(native_run[name], want, dtype)
 

@@ -75,6 +75,12 @@ functions stay the reference and the fallback):
   (the digits LeNet's second layer, whole processes at default threads: with
   0.6 MB of float32 columns a step took 1.41 ms side by side and 1.32 one
   after the other; with its 1.2 MB of float64 columns, 2.15 and 2.46).
+* A grouped convolution (groups G > 1) makes the same columns, of all C
+  channels: group i's are the block of rows `[i·C/G·kh·kw, (i+1)·C/G·kh·kw)`,
+  a view.  Each GEMM becomes one numpy matmul batched over the groups
+  (`grouped`: group i of the kernel's filters times group i's rows), so the
+  chunks, threads and kept columns are the ungrouped ones; it never runs as
+  direct loops (those take all channels for every filter).
 * Pooling and its adjoints are direct C loops over the planes `[B·C, H, W]`.
   The adjoints of max-pooling find each window's first maximum (row-major,
   a strictly greater value replaces it) in the same loop that scatters or
@@ -96,7 +102,6 @@ functions stay the reference and the fallback):
 * A call falls back to ops/convolution.py when it cannot take this path: an array
   module other than numpy, a dtype other than float32/float64, operands whose
   example axes differ (a shared image, a per-example kernel), padded pooling,
-  a grouped convolution (groups > 1: numpy's one batched GEMM over the groups),
   no C compiler (`clib.Unavailable`, remembered), or TENFLANG_NATIVE=0 (the
   numpy path, for comparison and tests; read once, `switches.native_kernels_on`).
 """
@@ -262,12 +267,30 @@ class Direct:
         self.image = image
 
 
-def direct(x, K) -> bool:
-    """Whether the convolution of x by K runs as direct loops: few taps per output
-    (the GEMM of the columns is then bound by memory), planes large enough for the
-    loops over them to pay (below, the GEMM of a small batch costs less)."""
-    return (K.shape[2] * K.shape[3] * K.shape[4] <= DIRECT_TAPS
+def direct(x, K, groups: int = 1) -> bool:
+    """Whether the convolution of x by K runs as direct loops: ungrouped, few taps
+    per output (the GEMM of the columns is then bound by memory), planes large
+    enough for the loops over them to pay (below, the GEMM of a small batch costs less)."""
+    return (groups == 1 and K.shape[2] * K.shape[3] * K.shape[4] <= DIRECT_TAPS
             and x.shape[2] * x.shape[3] >= DIRECT_PLANE)
+
+
+def grouped(a, b, groups: int):
+    """Group i of a's rows `[G·m, k]` times group i of b's rows `[G·k, n]`:
+    `[G·m, n]`, one matmul batched over the groups (a @ b for one group).  With
+    one filter per group (depthwise Kᵀg: k = 1) the product is an outer product,
+    broadcast: BLAS took 4× longer over the groups' thin GEMMs."""
+    if groups == 1:
+        return a @ b
+    a, b = convolution.per_group(a, groups), convolution.per_group(b, groups)
+    return convolution.ungrouped(a * b if a.shape[-1] == 1 else np.matmul(a, b))
+
+
+def transposed_kernel(K, groups: int):
+    """The kernel matrix transposed group by group, `[G·C/G·kh·kw, F/G]` (contiguous):
+    `grouped(it, g)` is Kᵀg."""
+    rows = convolution.per_group(K.reshape(K.shape[1], -1), groups).swapaxes(-1, -2)
+    return np.ascontiguousarray(rows).reshape(-1, K.shape[1] // groups)
 
 
 def sizes(x, K, stride: int, pad: int) -> tuple:
@@ -299,21 +322,21 @@ def conv2d(xp, x, K, stride: int = 1, pad: int = 0, groups: int = 1):
     cols = conv2d_columns(xp, x, K, stride, pad, groups, keep=False)
     if cols is None:
         return convolution.conv2d(xp, x, K, stride, pad, groups)
-    return conv2d_of_columns(xp, cols, x, K, stride, pad)
+    return conv2d_of_columns(xp, cols, x, K, stride, pad, groups)
 
 
 def conv2d_image_grad(xp, g, K, x, stride: int = 1, pad: int = 0, groups: int = 1):
-    if K.shape[0] != 1 or groups > 1 or not enabled(xp, g, K):
+    if K.shape[0] != 1 or not enabled(xp, g, K):
         return convolution.conv2d_image_grad(xp, g, K, x, stride, pad, groups)
     g = np.ascontiguousarray(g)
     image = np.empty((g.shape[0],) + x.shape[1:], g.dtype)
     windows = Columns(image, K, stride, pad, keep=False)
     c, h, w, f, kh, kw, s, p, ho, wo = windows.dims
-    kernel_t = np.ascontiguousarray(K.reshape(f, -1).T)
+    kernel_t = transposed_kernel(K, groups)
 
     def chunk(i):
         b0, b1 = windows.spans[i]
-        cols = kernel_t @ by_channel(g[b0:b1])                          # [C·kh·kw, b·H'·W']
+        cols = grouped(kernel_t, by_channel(g[b0:b1]), groups)          # [C·kh·kw, b·H'·W']
         at = address(image) + b0 * image.strides[0]
         kernels(g.dtype.char).col2im(0, b1 - b0, address(cols), at, b1 - b0, c, h, w, kh, kw, s,
                                      p, ho, wo)
@@ -322,23 +345,22 @@ def conv2d_image_grad(xp, g, K, x, stride: int = 1, pad: int = 0, groups: int = 
 
 
 def conv2d_kernel_grad_sum(xp, g, x, K, stride: int = 1, pad: int = 0, groups: int = 1):
-    if g.shape[0] != x.shape[0] or groups > 1 or not enabled(xp, g, x):
+    if g.shape[0] != x.shape[0] or not enabled(xp, g, x):
         return convolution.conv2d_kernel_grad_sum(xp, g, x, K, stride, pad, groups)
     x = np.ascontiguousarray(x)
-    windows = Direct(x) if direct(x, K) else Columns(x, K, stride, pad, keep=False)
-    return conv2d_kernel_grad_sum_of_columns(xp, g, windows, x, K, stride, pad)
+    windows = Direct(x) if direct(x, K, groups) else Columns(x, K, stride, pad, keep=False)
+    return conv2d_kernel_grad_sum_of_columns(xp, g, windows, x, K, stride, pad, groups)
 
 
 def conv2d_columns(xp, x, K, stride: int = 1, pad: int = 0, groups: int = 1,
                    keep: bool = True):
     """The windows of x for `conv2d_of_columns`, held by the plan for
     `conv2d_kernel_grad_sum_of_columns` (the columns themselves kept up to
-    `KEEP_BYTES`, and with `keep`); None off the native path (groups > 1
-    included: a grouped convolution runs as tenflang/ops/convolution.py's)."""
-    if K.shape[0] != 1 or groups > 1 or not enabled(xp, x, K):
+    `KEEP_BYTES`, and with `keep`); None off the native path."""
+    if K.shape[0] != 1 or not enabled(xp, x, K):
         return None
     x = np.ascontiguousarray(x)
-    return Direct(x) if direct(x, K) else Columns(x, K, stride, pad, keep)
+    return Direct(x) if direct(x, K, groups) else Columns(x, K, stride, pad, keep)
 
 
 def conv2d_of_columns(xp, cols, x, K, stride: int = 1, pad: int = 0, groups: int = 1):
@@ -354,7 +376,7 @@ def conv2d_of_columns(xp, cols, x, K, stride: int = 1, pad: int = 0, groups: int
 
     def chunk(i):
         b0, b1 = cols.spans[i]
-        part = (kernel @ cols.chunk(i)).reshape(f, b1 - b0, ho, wo)       # [F, b·H'·W']
+        part = grouped(kernel, cols.chunk(i), groups).reshape(f, b1 - b0, ho, wo)  # [F, b·H'·W']
         out[b0:b1] = part.transpose(1, 0, 2, 3)
     over_chunks(chunk, len(cols.spans))
     return out
@@ -368,12 +390,22 @@ def conv2d_kernel_grad_sum_of_columns(xp, g, cols, x, K, stride: int = 1, pad: i
         return conv2d_kernel_grad_sum(xp, g, x, K, stride, pad, groups)
     if isinstance(cols, Direct):
         return conv_kernel_direct(g, cols.image, K, stride, pad)
-    parts = over_chunks(lambda i: by_channel(g[slice(*cols.spans[i])]) @ cols.chunk(i).T,
-                        len(cols.spans))
+    parts = over_chunks(lambda i: kernel_part(by_channel(g[slice(*cols.spans[i])]),
+                                              cols.chunk(i), groups), len(cols.spans))
     total = np.zeros(K.shape[1:], g.dtype).reshape(K.shape[1], -1)
     for part in parts:
         total += part
     return total.reshape(K.shape[1:])
+
+
+def kernel_part(g, cols, groups: int):
+    """The kernel gradient of a chunk, g `[F, N]` times its columns `[G·k, N]`
+    transposed group by group: `[F, k]`."""
+    if groups == 1:
+        return g @ cols.T
+    part = np.matmul(convolution.per_group(g, groups),
+                     convolution.per_group(cols, groups).swapaxes(-1, -2))
+    return convolution.ungrouped(part)
 
 
 def conv2d_grads_of_columns(xp, g, cols, x, K, stride: int = 1, pad: int = 0, groups: int = 1):
@@ -382,10 +414,10 @@ def conv2d_grads_of_columns(xp, g, cols, x, K, stride: int = 1, pad: int = 0, gr
     image's, where each would run on one thread alone (module docstring)."""
     kernel = functools.partial(conv2d_kernel_grad_sum_of_columns, xp, g, cols, x, K, stride, pad,
                                groups)
-    if groups > 1 or not side_by_side(xp, g, cols, x, K, stride, pad):
+    if not side_by_side(xp, g, cols, x, K, stride, pad):
         return conv2d_image_grad(xp, g, K, x, stride, pad, groups), kernel()
     later = loop_pool.submit(kernel)
-    return conv2d_image_grad(xp, g, K, x, stride, pad), later.result()
+    return conv2d_image_grad(xp, g, K, x, stride, pad, groups), later.result()
 
 
 def side_by_side(xp, g, cols, x, K, stride: int, pad: int) -> bool:
