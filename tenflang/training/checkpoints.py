@@ -166,6 +166,9 @@ def load_checkpoint(path: str, weight_shapes: dict, cfg, anyway: bool = False) -
     if val_history.shape[1:] != (2,):
         raise TenflangError("the checkpoint's validation history is not (iteration, loss) "
                             "pairs", Location(path))
+    # the statistics only start running averages again (training/gradients.py): one
+    # that is no array of numbers is left out, and the run starts it afresh
+    parts["t"] = {k: v for k, v in parts["t"].items() if v.dtype.kind in "biuf"}
     floats = {kind: {k: v.astype(np.float64) for k, v in part.items()}
               for kind, part in parts.items()}
     return State(floats["w"], floats["s"], iteration, history.astype(np.float64).tolist(),

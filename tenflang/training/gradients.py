@@ -143,11 +143,13 @@ class LocalGradients:
 
     def running(self, gcp, cfg, state) -> RunningStatistics | None:
         """The running averages of the batch statistics (None: exact values, or
-        none to keep), from those a resumed `state` holds."""
+        none to keep), from those a resumed `state` holds (not one that is not
+        finite, a diverged run's: it starts afresh)."""
         names = statistic_names(gcp)
         if cfg.statistics == "exact" or not names:
             return None
-        saved = {k: v for k, v in (state.statistics if state else {}).items() if k in names}
+        saved = {k: v for k, v in (state.statistics if state else {}).items()
+                 if k in names and np.isfinite(v).all()}
         saved = check_statistics(gcp, saved, check(gcp))
         return RunningStatistics(cfg.statistics_momentum, to_device(saved, self.xp, cfg.dtype,
                                                                     copy=True))

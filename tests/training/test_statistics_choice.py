@@ -141,3 +141,22 @@ def test_the_estimator_passes_the_choice_on(tmp_path):
                                 statistics="exact").fit({"x": data["x"]}, data["t"], init=weights)
     for name, value in pop.population(gcp, data, fitted.weights_).items():
         np.testing.assert_allclose(fitted.result_.statistics[name], value, rtol=1e-12)
+
+
+def test_a_resumed_state_with_statistics_of_another_shape_is_refused():
+    """The averages a resumed run continues are its checkpoint's: one of
+    another shape than its line's result is refused, naming it; one that is
+    not finite (a diverged run's) is started afresh."""
+    from tenflang.training.state import State
+    gcp, data, weights = setup()
+    cfg = tenflang.TrainConfig(max_iters=2, tol=0)
+    bad = State(dict(weights), statistics={"h.c.1": np.zeros(3), "h.s.2": np.ones(4)})
+    with pytest.raises(TenflangError, match=r"batch statistic 'h.c.1' has shape \[3\], "
+                                            r"expected \[4\]"):
+        tenflang.train(gcp, data, cfg, resume=bad)
+    fresh = tenflang.train(gcp, data, cfg, init=weights)
+    diverged = State({k: v.copy() for k, v in weights.items()},
+                     statistics={"h.c.1": np.full(4, np.nan), "h.s.2": np.full(4, np.inf)})
+    resumed = tenflang.train(gcp, data, cfg, resume=diverged)
+    for name, value in fresh.statistics.items():
+        np.testing.assert_array_equal(resumed.statistics[name], value)

@@ -27,6 +27,9 @@ In evaluation the population values are bound like weights (interp/planning/plan
 """
 from __future__ import annotations
 
+import functools
+from typing import Callable
+
 import numpy as np
 
 from tenflang.ops import table as ops
@@ -96,13 +99,13 @@ class Segment:
     """One level's share of the population pass (module docstring)."""
     operands: tuple[str, ...]    # of the level's statistics (a constant operand has none)
     plan: Plan                   # the level's own lines, from the values kept below it
-    restart: Plan                # every line the level and the kept values need, from the input
+    restart: Callable[[], Plan]  # every line the level and the kept values need, from the input
     keep: tuple[str, ...]        # what the levels above read of the lines run so far
 
     def run(self, part: dict, weights: dict, found: dict, kept: dict | None, xp, dtype):
         """(the sums over the examples of `part` of the operands, the values to
         keep), from `kept` (None: from the input)."""
-        plan = self.restart if kept is None else self.plan
+        plan = self.restart() if kept is None else self.plan
         values = run_plan(plan, {**part, **weights, **found, **(kept or {})}, xp=xp,
                           dtype=dtype, mode=EVALUATION)
         values |= {k: v for k, v in (kept or {}).items() if k not in values}
@@ -117,18 +120,32 @@ def within_budget(kept: list, c: int, keep_bytes: int) -> dict | None:
 
 
 def plan_segments(program: Program, base: set) -> list[Segment]:
-    """A `Segment` per level, given the data and weights named in `base`."""
+    """A `Segment` per level, given the data and weights named in `base`: made
+    once per program and names (a run asks at every validation), the plans
+    from the input only when a chunk needs them."""
+    key = (id(program), frozenset(base))
+    if key not in _SEGMENTS or _SEGMENTS[key][0] is not program:
+        _SEGMENTS.clear()      # the last program's: a run asks again with its own
+        _SEGMENTS[key] = program, made_segments(program, base)
+    return _SEGMENTS[key][1]
+
+
+_SEGMENTS: dict = {}          # (id of the program, base names) -> (program, segments)
+
+
+def made_segments(program: Program, base: set) -> list[Segment]:
     grouped, shapes = levels(program), check(program)
     computes, keeps = segment_names(program, grouped, base)
     segments, found, before = [], set(), frozenset()
     for level, mine, keep in zip(grouped, computes, keeps):
         operands = sorted({d.operands[0].name for d in level if isinstance(d.operands[0], Var)})
         wanted = sorted(set(operands) | (keep - before))
+        restart = functools.partial(make_plan, program, base | found,
+                                    sorted(set(operands) | keep), shapes)
         segments.append(Segment(
             tuple(operands),
             make_plan(program, base | found | before, wanted, shapes, kept=before),
-            make_plan(program, base | found, sorted(set(operands) | keep), shapes),
-            tuple(sorted(keep))))
+            functools.cache(restart), tuple(sorted(keep))))
         found |= {d.name for d in level}
         before = frozenset(keep)
     return segments
