@@ -54,13 +54,15 @@ class Estimator:
                  lr_schedule: str = "constant", patience: int | None = None,
                  nesterov: bool = False, clip_norm: float | None = None,
                  lr_step: int | None = None, lr_gamma: float | None = None,
-                 warmup: int | None = None, freeze: tuple = ()):
+                 warmup: int | None = None, freeze: tuple = (), statistics: str | None = None,
+                 statistics_momentum: float = 0.1):
         self.program, self.output, self.lr, self.optimizer = program, output, lr, optimizer
         self.batch_size, self.max_iters, self.tol, self.seed = batch_size, max_iters, tol, seed
         self.momentum, self.betas, self.eps, self.val_fraction = momentum, betas, eps, val_fraction
         self.dtype, self.weight_decay, self.lr_schedule = dtype, weight_decay, lr_schedule
         self.patience, self.nesterov, self.clip_norm = patience, nesterov, clip_norm
         self.lr_step, self.lr_gamma, self.warmup, self.freeze = lr_step, lr_gamma, warmup, freeze
+        self.statistics, self.statistics_momentum = statistics, statistics_momentum
 
     # ------------------------------------------------------------ scikit-learn's protocol
     @classmethod
@@ -149,7 +151,7 @@ class Estimator:
         if not hasattr(self, "weights_"):
             raise TenflangError(f"this {type(self).__name__} is not fitted yet: call fit(X, y) "
                                 "first")
-        # with the population values of the program's batch statistics (docs/design.md §2.3.2)
+        # with the values of the program's batch statistics (docs/design.md §2.3.2)
         return {**self.weights_, **getattr(getattr(self, "result_", None), "statistics", {})}
 
     def _losses(self, X, y) -> dict:

@@ -1,5 +1,6 @@
 """The options of `tfweightcalc` that steer the optimizer and the schedule
-beyond --optimizer, --lr and --lr-schedule: each passes, under its
+beyond --optimizer, --lr and --lr-schedule, and the batch statistics kept
+with the weights (--statistics): each passes, under its
 TrainConfig field name, straight to `TrainConfig`, which checks how they
 combine (tenflang/training/optimizers.py, `check`).  Their names are fixed
 by docs/guide/commands.md §5.2; each behaves as its namesake in torch.optim.
@@ -62,6 +63,15 @@ OPTIONS = [
                  "warmup-cosine: rise linearly to --lr over N iterations, then anneal."),
     click.option("--freeze", type=Names(), help="Keep these weights exactly as "
                  "they start (or as --init gives them)."),
+    click.option("--statistics", type=click.Choice(["running", "exact"]), help="The batch "
+                 "statistics written with the weights: running averages over the steps (free; "
+                 "the default in one process) or their exact population values (one more "
+                 "forward pass over the training data each time they are written or validated "
+                 "with; the default and the only choice with --scheduler)."),
+    click.option("--statistics-momentum", type=FiniteFloat(0, 1, min_open=True, max_open=True),
+                 metavar="F",
+                 default=0.1, show_default=True, help="--statistics running: each step moves "
+                 "the averages this fraction of the way to its batch's values."),
 ]
 
 

@@ -355,6 +355,10 @@ class ClusterGradients:
 
     @contextlib.contextmanager
     def open(self, gcp: Program, sig, data: Dataset, cfg: TrainConfig, hooks, state: State):
+        if cfg.statistics == "running":       # the workers report no batch values
+            raise TenflangError("statistics (--statistics) 'running' is for a run in one "
+                                "process: on a cluster (--scheduler) the batch statistics are "
+                                "exact; leave the option out or give 'exact'")
         client = self.client
         data.validate(sig.inputs)
         chunk_samples(data.chunk_rows(), cfg)       # a batch too small is refused before loading

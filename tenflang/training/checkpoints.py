@@ -3,9 +3,9 @@
 A checkpoint is an .npz file written atomically: `w:<name>` per weight,
 `s:<key>` per optimizer slot (e.g. `s:m:W1` for adam's first moment),
 `history` (the training loss per iteration), `val_history` ((iteration,
-validation loss) rows), `t:<name>` per batch statistic (its population value
-at the checkpoint's weights, docs/design.md §2.3.2: the weights a checkpoint holds
-evaluate; a resumed run does not read them), `b:<name>` per weight of the best evaluation (with
+validation loss) rows), `t:<name>` per batch statistic (its value kept with
+the checkpoint's weights, docs/design.md §2.3.2: the weights a checkpoint holds
+evaluate; a resumed run keeping running averages continues them), `b:<name>` per weight of the best evaluation (with
 --patience) and `meta`, a JSON string with the iteration, the optimizer, the
 seed, the last step's gradient norm and the settings that shape the steps
 (`SETTINGS`).  A run resumed from
@@ -139,7 +139,7 @@ def load_checkpoint(path: str, weight_shapes: dict, cfg, anyway: bool = False) -
             f"{', '.join(option_text(o, new) for o, _, new in changed)}; resume with the same "
             "options, or add --resume-anyway to continue with the new ones", Location(path))
     parts = {kind: {k[2:]: v for k, v in arrays.items() if k.startswith(kind + ":")}
-             for kind in ("w", "s", "b")}
+             for kind in ("w", "s", "b", "t")}
     history = arrays.pop("history", np.zeros(0))
     val_history = arrays.pop("val_history", np.zeros((0, 2)))
     stray = sorted(k for k in arrays if k[:2] not in ("w:", "s:", "b:", "t:"))
@@ -157,11 +157,14 @@ def load_checkpoint(path: str, weight_shapes: dict, cfg, anyway: bool = False) -
     if val_history.shape[1:] != (2,):
         raise TenflangError("the checkpoint's validation history is not (iteration, loss) "
                             "pairs", Location(path))
+    # the statistics only start running averages again (training/gradients.py): one
+    # that is no array of numbers is left out, and the run starts it afresh
+    parts["t"] = {k: v for k, v in parts["t"].items() if v.dtype.kind in "biuf"}
     floats = {kind: {k: v.astype(np.float64) for k, v in part.items()}
               for kind, part in parts.items()}
     return State(floats["w"], floats["s"], iteration, history.astype(np.float64).tolist(),
                  [(int(i), float(v)) for i, v in val_history], floats["b"] or None,
-                 meta.get("grad_norm"))
+                 meta.get("grad_norm"), floats["t"])
 
 
 def archive_problem(path: str, err: Exception) -> str:

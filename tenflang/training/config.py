@@ -20,6 +20,9 @@ from tenflang.base.dtypes import dtype_refusal
 from . import optimizers
 
 
+STATISTICS = (None, "running", "exact")     # TrainConfig.statistics
+
+
 @mutable
 class TrainConfig:
     """The settings of a run (docs/api.md lists them with their tfweightcalc
@@ -44,6 +47,11 @@ class TrainConfig:
     lr_gamma: float | None = None
     warmup: int | None = None
     freeze: tuple = ()
+    # the batch statistics' values kept with the weights (docs/guide/training.md): "running"
+    # (averages over the steps) or "exact" (population values); None: running in one process,
+    # exact on a cluster
+    statistics: str | None = None
+    statistics_momentum: float = 0.1      # of the running averages (as torch's BatchNorm)
 
     def __post_init__(self):
         check_fields(self)
@@ -80,6 +88,10 @@ def check_fields(cfg: TrainConfig) -> None:
     number("seed", 0, whole=True)
     number("val_fraction", 0, 1)
     number("weight_decay", 0)
+    number("statistics_momentum", 0, 1, low_open=True)
+    if cfg.statistics not in STATISTICS:
+        raise optimizers.bad("statistics", f"must be {' or '.join(map(repr, STATISTICS[1:]))} "
+                             f"(or None: the source's default), not {cfg.statistics!r:.60}")
     if dtype_refusal(cfg.dtype):
         raise optimizers.bad("dtype", dtype_refusal(cfg.dtype))
 

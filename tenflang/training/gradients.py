@@ -14,8 +14,11 @@ hooks, state) as descent:`, and gives the loop a `Descent`:
 * `validate(weights, statistics) -> mean loss` over the validation split (None
   without), in evaluation mode with `statistics`, the population values of
   the batch statistics at `weights` (`State.current_statistics`);
-* `population(weights)`: the population values of the GCP's batch statistics
-  over the training examples (docs/design.md §2.3.2; interp/runtime/population.py);
+* `population(weights)`: the values of the GCP's batch statistics kept with
+  `weights` (docs/design.md §2.3.2): their population values over the
+  training examples (interp/runtime/population.py) or, with
+  `TrainConfig.statistics` "running" (a local run's default), the running
+  averages the steps keep (training/running_statistics.py);
 * `epoch_iterations`, `train_count` (the training examples), and `xp`, the
   array module the weights live on;
 * `local_round(state)`, with local steps on a cluster only (see
@@ -38,15 +41,17 @@ from tenflang.base.frozen import mutable
 from tenflang.base.dtypes import check_data_fits
 from ..data.examples import Examples, first_nonfinite
 from tenflang.base.errors import TenflangError
+from tenflang.lang.checks import check
 from tenflang.ops.forwards import renumbered
 from ..interp import make_plan
 from tenflang.interp.runtime.arguments import check_data
 from ..interp.device import to_host
 from ..interp.engine import Engine
 from tenflang.interp.runtime.memory import Buffers
-from tenflang.interp.runtime.population import population, statistic_names
+from tenflang.interp.runtime.population import check_statistics, population, statistic_names
 from tenflang.ops.modes import EVALUATION, Mode
 from tenflang.ops.entries import Reduction
+from .running_statistics import RunningStatistics, running_population
 from .sampling import batch_indices, split
 
 
@@ -70,11 +75,12 @@ def to_device(arrays: dict, xp, dtype, copy: bool = False) -> dict:
     return {n: move(np.asarray(a), dtype=dtype) for n, a in arrays.items()}
 
 
-def gradient_plan(gcp, sig):
+def gradient_plan(gcp, sig, statistics: tuple = ()):
     """The GCP planned with every data variable and weight bound, reporting the
-    weight gradients and the losses (what one training step needs)."""
+    weight gradients and the losses (what one training step needs), and the
+    batch's values of the batch `statistics` (for their running averages)."""
     return make_plan(gcp, set(sig.inputs) | set(sig.weights),
-                     list(sig.gradients.values()) + list(sig.losses))
+                     list(sig.gradients.values()) + list(sig.losses) + list(statistics))
 
 
 def checked_examples(data, sig, dtype="float64") -> dict:
@@ -127,22 +133,39 @@ class LocalGradients:
                               cfg.dtype)
         validate = self.validation(gcp, sig, examples, val_idx, cfg) if len(val_idx) else None
         original = train_idx if len(val_idx) else None      # training row -> data row
-        yield Descent(self.gradient(gcp, sig, on_device, cfg, original),
+        exact = functools.partial(population, gcp, on_device, xp=self.xp, dtype=cfg.dtype)
+        running = self.running(gcp, cfg, state)
+        yield Descent(self.gradient(gcp, sig, on_device, cfg, original, running),
                       self.rows_of(len(train_idx), cfg),
                       self.xp, epoch_iterations(len(train_idx), cfg.batch_size), validate,
-                      population=lambda weights: population(gcp, on_device, weights, self.xp,
-                                                            cfg.dtype),
+                      population=running_population(running, state, exact) if running else exact,
                       train_count=len(train_idx))
+
+    def running(self, gcp, cfg, state) -> RunningStatistics | None:
+        """The running averages of the batch statistics (None: exact values, or
+        none to keep), from those a resumed `state` holds (not one that is not
+        finite, a diverged run's: it starts afresh)."""
+        names = statistic_names(gcp)
+        if cfg.statistics == "exact" or not names:
+            return None
+        saved = {k: v for k, v in (state.statistics if state else {}).items()
+                 if k in names and np.isfinite(v).all()}
+        saved = check_statistics(gcp, saved, check(gcp))
+        return RunningStatistics(cfg.statistics_momentum, to_device(saved, self.xp, cfg.dtype,
+                                                                    copy=True))
 
     def rows_of(self, n: int, cfg) -> Callable:
         if self.batches:
             return self.batches
         return lambda iteration: batch_indices(n, cfg.batch_size, cfg.seed, iteration, self.xp)
 
-    def gradient(self, gcp, sig, data: dict, cfg, original=None) -> Callable:
+    def gradient(self, gcp, sig, data: dict, cfg, original=None,
+                 running: RunningStatistics | None = None) -> Callable:
         """`gradient(weights, iteration, rows)` over the training examples `data`
-        (`original`: each one's row in the data file, where a split moved them)."""
-        plan, engine, xp = gradient_plan(gcp, sig), self.engine, self.xp
+        (`original`: each one's row in the data file, where a split moved them),
+        updating the `running` averages of the batch statistics."""
+        statistics = tuple(sorted(statistic_names(gcp))) if running else ()
+        plan, engine, xp = gradient_plan(gcp, sig, statistics), self.engine, self.xp
         buffers = Buffers()      # the step's intermediates: made once per batch shape
 
         def data_row(k: int, rows) -> int:     # a batch position, as the data file numbers it
@@ -161,6 +184,8 @@ class LocalGradients:
                                     reduce=Reduction.MEAN, mode=mode, buffers=buffers)
             except TenflangError as err:      # an index computed from the data: name its row
                 raise renumbered(err, functools.partial(data_row, rows=rows)) from None
+            if running:
+                running.update({name: values[name] for name in statistics}, xp)
             # the loss stays on the device: the loop copies it back with the gradient norm
             return ({w: values[g] for w, g in sig.gradients.items()},
                     sum(values[name] for name in sig.losses))

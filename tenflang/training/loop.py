@@ -27,11 +27,12 @@ when `hooks.should_stop()` turns true (`Interrupted`), or — with `patience`
 for `patience` evaluations (the best weights are returned, as Keras'
 EarlyStopping with restore_best_weights).  Validation runs in evaluation
 mode, as tfevaluate does (Keras and PyTorch's `eval()` alike): dropout off,
-the batch statistics at their population values for the current weights
-(one pass over the training data per epoch, shared with the validation
-metrics and a checkpoint of the same iteration: `remembered`).  A run that
-stops on a failure keeps its last good weights with their population values,
-where these can be computed (`with_kept_statistics`).  The optimizers and
+the batch statistics at the values the run keeps for the current weights
+(`TrainConfig.statistics`: running averages, or population values at one
+pass over the training data per epoch, shared with the validation metrics
+and a checkpoint of the same iteration: `remembered`).  A run that stops on
+a failure keeps its last good weights with their statistics, where these
+can be had (`with_kept_statistics`).  The optimizers and
 schedules are in `optimizers`; the warnings about untrustworthy runs in
 `health`; the state, result and errors in `state`.
 

@@ -28,13 +28,14 @@ class State:
     val_history: list = field(default_factory=list)   # (iteration, validation loss)
     best: dict | None = None     # with patience: the weights of the best evaluation
     grad_norm: float | None = None   # of the last step (a resume with no step left reports it)
-    # the population values of the batch statistics at `weights` (docs/design.md §2.3.2)
+    # the values of the batch statistics kept with `weights` (docs/design.md §2.3.2)
     statistics: dict = field(default_factory=dict)
-    # `population(weights) -> statistics` of the run (set by `train`; None: none to compute)
+    # `population(weights) -> statistics` of the run (set by `train`; None: none to compute):
+    # population values or running averages (TrainConfig.statistics)
     population: object = field(default=None, repr=False, compare=False)
 
     def current_statistics(self) -> dict:
-        """The population values of the batch statistics at the current weights
+        """The values of the batch statistics kept for the current weights
         (none for a program without them), as evaluation binds them: what
         the validation loss and metrics are taken with."""
         return {} if self.population is None else self.population(self.weights)
@@ -61,7 +62,8 @@ class TrainResult:
     best_iteration: int | None = None    # with patience: where the returned weights are from
     epoch_iterations: int = 1      # iterations per pass over the training examples
     warnings: list = field(default_factory=list)     # why the run may not be trusted
-    statistics: dict = field(default_factory=dict)   # population values at `weights`
+    # the batch statistics kept with `weights` (population values or running averages)
+    statistics: dict = field(default_factory=dict)
 
 
 class Diverged(RunFailure):
@@ -88,8 +90,8 @@ def host_arrays(arrays: dict) -> dict:
 
 def host_state(state: State, statistics: bool = False) -> State:
     """A copy of `state` in host memory (numpy), safe to write out; with
-    `statistics`, the population values of its batch statistics at its weights
-    (one pass over the training data per level: for a checkpoint)."""
+    `statistics`, the values of its batch statistics at its weights (for a
+    checkpoint: with exact statistics, one forward pass over the training data)."""
     host = host_arrays
     values = state.statistics
     if statistics and state.population is not None:

@@ -178,7 +178,9 @@ OPTION_VALUES = [
     ("--lr", "nan"), ("--lr", "-inf"), ("--tol", "nan"), ("--tol", "-1"), ("--tol", "inf"),
     ("--connect-timeout", "nan"), ("--connect-timeout", "inf"), ("--connect-timeout", "0"),
     ("--connect-timeout", "-1"), ("--max-iters", "-1"), ("--batch-size", "0"),
-    ("--checkpoint-every", "0"), ("--chunk-size", "0"),
+    ("--checkpoint-every", "0"), ("--chunk-size", "0"), ("--statistics", "bogus"),
+    ("--statistics", ""), ("--statistics", "EXACT"), ("--statistics-momentum", "0"),
+    ("--statistics-momentum", "1"), ("--statistics-momentum", "nan"),
 ]
 
 
@@ -201,7 +203,8 @@ def test_option_values_out_of_range_are_usage_errors(option_results, k):
 def test_in_range_values_still_work(run_cli_batch, work):
     [(code, _, err)] = run_cli_batch([["tfweightcalc", "g.tf", "d.txt", "--lr", "1e-3", "--tol",
                                        "0", "--seed", "0", "--val-fraction", "0.25",
-                                       "--max-iters", "2"]], cwd=work)
+                                       "--max-iters", "2", "--statistics", "exact",
+                                       "--statistics-momentum", "0.5"]], cwd=work)
     assert code == 0, err
 
 

@@ -120,6 +120,13 @@ def test_the_probes_calls(tmp_path, monkeypatch, call, message):
     ({"tol": math.nan}, "tol (--tol) must be 0 or more, not nan"),
     ({"dtype": "int8"}, "dtype (--dtype) must be 'float64' or 'float32', not 'int8'"),
     ({"max_iters": 2.5}, "max_iters (--max-iters) must be 0 or more, a whole number"),
+    ({"statistics": "precise"}, "statistics (--statistics) must be 'running' or 'exact' (or "
+                                "None: the source's default), not 'precise'"),
+    ({"statistics": True}, "statistics (--statistics) must be 'running' or 'exact'"),
+    ({"statistics_momentum": 0}, "statistics_momentum (--statistics-momentum) must be above 0 "
+                                 "and below 1, not 0"),
+    ({"statistics_momentum": "0.1"}, "statistics_momentum (--statistics-momentum) must be above "
+                                     "0 and below 1"),
 ])
 def test_train_config_refuses_what_would_misbehave(settings_, message):
     with pytest.raises(TenflangError) as caught:

@@ -6,8 +6,9 @@
 * `batch_mean`: the objective's gradient with the batch coupling against finite
   differences at -O0 and -O1 (a whole-batch objective: the per-example tests of
   tests/compiler/test_gradients.py cannot see the coupling); fused loops equal plain runs.
-* Population statistics equal a numpy computation over the training set, one
-  pass per level; evaluation refuses weights without them, naming the statistic.
+* Population statistics equal a numpy computation over the training set (one
+  forward pass: tests/interpreter/test_population_pass.py); evaluation refuses
+  weights without them, naming the statistic.
 * PyTorch references (skipped without torch): a ResNet block with batch
   normalisation in training mode (gradients of `BatchNorm2d` in train mode) and in
   evaluation mode with the population statistics.
@@ -448,9 +449,10 @@ def train_cli(run_cli, tmp_path, *options):
 
 def test_training_writes_the_population_statistics(run_cli, tmp_path):
     """After the weights, under `# batch statistics`: the population values over
-    every training example with the final weights, as numpy computes them."""
-    (code, _, err), data = train_cli(run_cli, tmp_path, "--max-iters", "12",
-                                     "-o", tmp_path / "w.txt")
+    every training example with the final weights, as numpy computes them
+    (--statistics exact; running averages: tests/training/test_statistics_choice.py)."""
+    (code, _, err), data = train_cli(run_cli, tmp_path, "--max-iters", "12", "--statistics",
+                                     "exact", "-o", tmp_path / "w.txt")
     assert code == 0, err
     text = (tmp_path / "w.txt").read_text()
     assert text.index("# batch statistics") > text.index("W:")
@@ -463,17 +465,22 @@ def test_training_writes_the_population_statistics(run_cli, tmp_path):
     assert code == 0 and "l:" in out, err
 
 
-def test_a_resumed_run_takes_the_same_steps_with_dropout_and_batch_statistics(run_cli, tmp_path):
-    (code, straight, err), _ = train_cli(run_cli, tmp_path, "--max-iters", "11")
+@pytest.mark.parametrize("statistics", ["running", "exact"])
+def test_a_resumed_run_takes_the_same_steps_with_dropout_and_batch_statistics(run_cli, tmp_path,
+                                                                             statistics):
+    """The running averages continue from the checkpoint's (the last values it
+    held), the exact ones are computed again: the same either way."""
+    (code, straight, err), _ = train_cli(run_cli, tmp_path, "--max-iters", "11",
+                                         "--statistics", statistics)
     assert code == 0, err
     checkpoint = tmp_path / "ck.npz"
-    (code, _, err), _ = train_cli(run_cli, tmp_path, "--max-iters", "5",
-                                  "--checkpoint", checkpoint, "--checkpoint-every", "2")
+    (code, _, err), _ = train_cli(run_cli, tmp_path, "--max-iters", "5", "--statistics",
+                                  statistics, "--checkpoint", checkpoint, "--checkpoint-every", "2")
     assert code == 0, err
     saved = np.load(checkpoint)
     assert {"t:h.c.1", "t:h.s.2"} <= set(saved.files)       # the checkpoint's statistics
-    (code, resumed, err), _ = train_cli(run_cli, tmp_path, "--max-iters", "11",
-                                        "--checkpoint", checkpoint)
+    (code, resumed, err), _ = train_cli(run_cli, tmp_path, "--max-iters", "11", "--statistics",
+                                        statistics, "--checkpoint", checkpoint)
     assert code == 0 and "iteration 5" in err, err
     assert resumed == straight and "# batch statistics" in straight
 
@@ -489,7 +496,8 @@ def test_validation_is_taken_in_evaluation_mode():
     from tenflang.training.watch import validation_metrics
     data, weights = bn_data(n=40, seed=7)
     program = parse(BN_NET, True)
-    cfg = tenflang.TrainConfig(lr=0.01, max_iters=3, tol=0, val_fraction=0.25, seed=5)
+    cfg = tenflang.TrainConfig(lr=0.01, max_iters=3, tol=0, val_fraction=0.25, seed=5,
+                               statistics="exact")
     result = tenflang.train(compile_gradient(program), data, cfg, init=weights)
     train_rows, val_rows = split(40, 0.25, 5)
     pick = lambda rows: {k: v[rows] for k, v in data.items()}     # noqa: E731
@@ -511,10 +519,12 @@ def test_a_failed_run_keeps_the_statistics_of_the_weights_it_keeps(stop):
     data, weights = bn_data(n=40, seed=9)
     program = parse(BN_NET, True)
     if stop == "interrupted":
-        cfg, hooks, error = (tenflang.TrainConfig(lr=0.01, max_iters=50, tol=0),
+        cfg, hooks, error = (tenflang.TrainConfig(lr=0.01, max_iters=50, tol=0,
+                                                  statistics="exact"),
                              Callbacks(should_stop=lambda: True), Interrupted)
     else:
-        cfg, hooks, error = tenflang.TrainConfig(lr=1e300, max_iters=50, tol=0), None, Diverged
+        cfg, hooks, error = (tenflang.TrainConfig(lr=1e300, max_iters=50, tol=0,
+                                                  statistics="exact"), None, Diverged)
     with pytest.raises(error) as failure:
         tenflang.train(compile_gradient(program), data, cfg, hooks=hooks, init=weights)
     kept = failure.value.state

@@ -14,7 +14,10 @@ Data conventions: `input` and `exp_output` values carry a leading example
 axis; `weight` values do not (the run adds a unit axis, see ops/forwards.py).
 
 A `batch_mean` result given in the data (a population value, in evaluation:
-tenflang/ops/modes.py) is bound like a weight and its line is not run.
+tenflang/ops/modes.py) is bound like a weight and its line is not run.  So
+is a name in `kept` (values an earlier run of the same examples computed,
+with their example axis: the population pass continues from them,
+interp/runtime/population.py).
 """
 from __future__ import annotations
 
@@ -55,14 +58,17 @@ def default_results(program: Program) -> list[str]:
             + [d.name for d in decls if d.kind == DeclKind.LOSS])
 
 
-def make_plan(program: Program, available, results=None, shapes=None) -> Plan:
-    """Plan a run of `program` given the data names in `available`."""
+def make_plan(program: Program, available, results=None, shapes=None,
+              kept: frozenset = frozenset()) -> Plan:
+    """Plan a run of `program` given the data names in `available` (`kept`:
+    defined names given per example, module docstring)."""
     shapes = shapes or check(program)
     decls = program.declarations()
     given = {d.name for d in program.definitions()
-             if d.name in available and ops.TABLE[d.op].cross_example}
+             if d.name in available and (ops.TABLE[d.op].cross_example or d.name in kept)}
     bound = tuple(n for n, d in decls.items()
                   if (d.kind in BOUND_KINDS or n in given) and n in available)
+    bound += tuple(sorted(given - set(bound)))      # kept names the program never declared
     results = tuple(default_results(program) if results is None else results)
     unknown = next((r for r in results if r not in decls and r not in shapes), None)
     if unknown is not None:     # a misspelt name would come back as NULL
@@ -77,7 +83,7 @@ def make_plan(program: Program, available, results=None, shapes=None) -> Plan:
                 o.name if isinstance(o, Var) else o.value for o in define.operands),
                 ops.TABLE[define.op].full(define.attrs)))
     needed = needed_steps(steps, {r for r in results if r in has_value})
-    batched = frozenset(n for n in bound if decls[n].kind in BATCHED_KINDS)
+    batched = frozenset(n for n in bound if n in kept or decls[n].kind in BATCHED_KINDS)
     return Plan(bound, batched, with_releases(needed, results, bound), results,
                 frozenset(r for r in results if r not in has_value), shapes)
 

@@ -9,28 +9,43 @@ population value is the mean of its operand over all the examples of `data`
 with `weights`, in evaluation mode (dropout off, as evaluation will see it),
 the statistics before it taking their population values ("precise batch
 norm").  A statistic's level is one more than the highest level among the
-statistics its operand depends on; the statistics of one level share one
-pass over the data, in chunks of `CHUNK` examples, so the cost is one forward
-pass per level of dependent statistics.
+statistics its operand depends on: a level's values need those of the levels
+below over every example, so the levels are found one after the other.
+
+`population` makes ONE forward pass in all, cut at the levels: the pass of
+level k runs, chunk by chunk (`CHUNK` examples), only the lines level k
+needs that no lower level ran, continuing from the values the lower levels
+kept (`Segment`: what a later level reads, with its example axis), then
+freezes level k's values.  Its cost is one forward pass over the data
+whatever the depth (ResNet-50's 98 levels included); its memory, the kept
+values of every chunk, is bounded by `KEEP_BYTES`: a chunk whose kept values
+would not fit keeps none and runs each later level from its input (as
+`level_sums`, one pass per level, does: what a cluster's workers run).
 
 In evaluation the population values are bound like weights (interp/planning/plan.py);
 `missing_statistic` finds a statistic a plan would have to compute instead.
 """
 from __future__ import annotations
 
+import functools
+from typing import Callable
+
 import numpy as np
 
 from tenflang.ops import table as ops
 from tenflang.base.errors import TenflangError
+from tenflang.base.frozen import frozen
 from tenflang.lang.syntax_tree import Define, Num, Program, Var
 from tenflang.lang.diagnostics import error_at
 from tenflang.ops.entries import Reduction
 from tenflang.ops.modes import EVALUATION
 from tenflang.ops.shapes import fmt_shape
-from ..planning.plan import make_plan
+from tenflang.lang.checks import check
+from ..planning.plan import Plan, make_plan
 from .run import run_plan
 
 CHUNK = 4096          # examples per run: bounds the memory of a pass over a large data set
+KEEP_BYTES = 2 ** 31  # the values kept between levels, all chunks together (module docstring)
 
 
 def statistic_lines(program: Program) -> list[Define]:
@@ -60,12 +75,104 @@ def levels(program: Program) -> list[list[Define]]:
 
 
 def population(program: Program, data: dict, weights: dict, xp=np, dtype="float64",
-               chunk: int = CHUNK) -> dict:
+               chunk: int = CHUNK, keep_bytes: int = KEEP_BYTES) -> dict:
     """Every statistic's population value over the examples of `data` (arrays
-    with a leading example axis) with `weights`, in program order."""
+    with a leading example axis) with `weights`, in program order: one
+    forward pass in all (module docstring)."""
     n = len(next(iter(data.values()))) if data else 1
-    return population_by(program, lambda level, found: (
-        level_sums(program, level, data, weights, found, xp, dtype, chunk), n), xp, dtype)
+    segments = iter(plan_segments(program, set(data) | set(weights)))
+    kept: list = [{} for _ in range(0, n, chunk)]   # per chunk (None: kept none, restarts)
+
+    def sums_of(level, found):
+        segment, sums = next(segments), None
+        for c, start in enumerate(range(0, n, chunk)):
+            part = {k: v[start:start + chunk] for k, v in data.items()}
+            values, kept[c] = segment.run(part, weights, found, kept[c], xp, dtype)
+            kept[c] = within_budget(kept, c, keep_bytes)
+            sums = values if sums is None else {k: sums[k] + values[k] for k in sums}
+        return sums, n
+    return population_by(program, sums_of, xp, dtype)
+
+
+@frozen(eq=False)
+class Segment:
+    """One level's share of the population pass (module docstring)."""
+    operands: tuple[str, ...]    # of the level's statistics (a constant operand has none)
+    plan: Plan                   # the level's own lines, from the values kept below it
+    restart: Callable[[], Plan]  # every line the level and the kept values need, from the input
+    keep: tuple[str, ...]        # what the levels above read of the lines run so far
+
+    def run(self, part: dict, weights: dict, found: dict, kept: dict | None, xp, dtype):
+        """(the sums over the examples of `part` of the operands, the values to
+        keep), from `kept` (None: from the input)."""
+        plan = self.restart() if kept is None else self.plan
+        values = run_plan(plan, {**part, **weights, **found, **(kept or {})}, xp=xp,
+                          dtype=dtype, mode=EVALUATION)
+        values |= {k: v for k, v in (kept or {}).items() if k not in values}
+        return ({k: values[k].sum(axis=0) for k in self.operands},
+                {k: values[k] for k in self.keep})
+
+
+def within_budget(kept: list, c: int, keep_bytes: int) -> dict | None:
+    """Chunk `c`'s kept values, or None where all the chunks' would pass `keep_bytes`."""
+    used = sum(v.nbytes for values in kept if values for v in values.values())
+    return kept[c] if used <= keep_bytes else None
+
+
+def plan_segments(program: Program, base: set) -> list[Segment]:
+    """A `Segment` per level, given the data and weights named in `base`: made
+    once per program and names (a run asks at every validation), the plans
+    from the input only when a chunk needs them."""
+    key = (id(program), frozenset(base))
+    if key not in _SEGMENTS or _SEGMENTS[key][0] is not program:
+        _SEGMENTS.clear()      # the last program's: a run asks again with its own
+        _SEGMENTS[key] = program, made_segments(program, base)
+    return _SEGMENTS[key][1]
+
+
+_SEGMENTS: dict = {}          # (id of the program, base names) -> (program, segments)
+
+
+def made_segments(program: Program, base: set) -> list[Segment]:
+    grouped, shapes = levels(program), check(program)
+    computes, keeps = segment_names(program, grouped, base)
+    segments, found, before = [], set(), frozenset()
+    for level, mine, keep in zip(grouped, computes, keeps):
+        operands = sorted({d.operands[0].name for d in level if isinstance(d.operands[0], Var)})
+        wanted = sorted(set(operands) | (keep - before))
+        restart = functools.partial(make_plan, program, base | found,
+                                    sorted(set(operands) | keep), shapes)
+        segments.append(Segment(
+            tuple(operands),
+            make_plan(program, base | found | before, wanted, shapes, kept=before),
+            functools.cache(restart), tuple(sorted(keep))))
+        found |= {d.name for d in level}
+        before = frozenset(keep)
+    return segments
+
+
+def segment_names(program: Program, grouped: list, base: set) -> tuple[list, list]:
+    """Per level, (the lines it runs: those its statistics need that no level
+    below ran, statistics below and `base` bound; the names it keeps: run by
+    it or below, read by a level above)."""
+    statistics = {d.name for level in grouped for d in level}
+    definitions, ran, computes = program.definitions(), set(), []
+    for level in grouped:
+        live = {o.name for d in level for o in d.operands if isinstance(o, Var)}
+        mine = set()
+        for define in reversed(definitions):
+            if define.name in live and not ({define.name} & (statistics | base | ran)):
+                mine.add(define.name)
+                live |= {o.name for o in define.operands if isinstance(o, Var)}
+        ran |= mine
+        computes.append(mine)
+    reads = [{o.name for d in definitions if d.name in mine for o in d.operands
+              if isinstance(o, Var)} | {o.name for d in level for o in d.operands
+                                         if isinstance(o, Var)}
+             for mine, level in zip(computes, grouped)]
+    keeps = [set().union(*computes[:k + 1]) & set().union(*reads[k + 1:])
+             for k in range(len(grouped))]
+    return computes, keeps
 
 
 def population_by(program: Program, sums_of, xp=np, dtype="float64") -> dict:
