@@ -3,19 +3,25 @@
     quiet_idle_threads()           # before numpy loads: OpenBLAS's idle threads sleep at once
     with one_thread():             # BLAS on one thread inside (a parallel region of the loops)
         ...
-    settle()                       # once: BLAS outside the regions on loop_pool.threads(), at most
+    settle()                       # once: BLAS outside the regions on `outside()` threads (1)
     control()                      # (set, get) of BLAS's thread count, None where not found
 
 Conventions:
 
-* The loop threads (loop_pool.py) and BLAS's threads never run at once: while a
-  parallel region of the loops runs (`one_thread`, entered by `loop_pool.parallel`),
-  BLAS is on one thread, so a GEMM called by a loop thread, or by the caller
-  beside them, runs in the thread that called it; outside the regions a large
-  product has BLAS's threads to itself, as many as `loop_pool.threads()` (the one
-  definition of the count: $TENFLANG_NUM_THREADS, $OMP_NUM_THREADS, the CPUs this
-  process may run on), fewer where $OPENBLAS_NUM_THREADS asked for fewer.
-  Entering and leaving a region costs two calls into OpenBLAS (0.3 µs).
+* One pool: the loop threads (loop_pool.py).  BLAS runs on one thread, in the
+  thread that calls it (a convolution chunk's GEMM in a loop thread), unless
+  the user asks for BLAS threads ($OPENBLAS_NUM_THREADS or $MKL_NUM_THREADS
+  set to more than 1: `outside`, at most `loop_pool.threads()`, the one
+  definition of the count).  A threaded BLAS waits for its slowest thread,
+  spinning (sched_yield) meanwhile: on a busy machine, where that thread waits
+  for a core, the digits LeNet's step took 4x the wall time and 4x the CPU time
+  with BLAS on two threads than on one (2 cores, load 9-12), and on a quiet
+  one BLAS's threads gained it 8 % (docs/guide/language.md).
+* Even then the two never run at once: while a parallel region of the loops
+  runs (`one_thread`, entered by `loop_pool.parallel`) BLAS is on one thread,
+  and a large product outside them has BLAS's threads to itself.  Entering and
+  leaving a region costs two calls into OpenBLAS (0.3 µs); none where BLAS is
+  on one thread already.
 * OpenBLAS's threads spin after each call, 2^28 cycles (about 0.1 s) by default,
   waiting for the next: on a busy machine they take the cores the other
   processes (and this one's loop threads) need; a transformer's step under load
@@ -40,9 +46,10 @@ import os
 import sys
 import threading
 
-from .loop_pool import threads
+from .loop_pool import thread_count, threads
 
 IDLE_SPIN = "4"             # $OPENBLAS_THREAD_TIMEOUT: 16 cycles, OpenBLAS's least
+BLAS_VARIABLES = ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")    # the user asks for BLAS threads
 SYMBOLS = ("scipy_openblas_{}_num_threads64_", "scipy_openblas_{}_num_threads",
            "openblas_{}_num_threads64_", "openblas_{}_num_threads")
 
@@ -109,9 +116,11 @@ def started() -> int:
 
 
 def outside() -> int:
-    """BLAS's thread count outside the regions: `threads()`, or fewer where BLAS
-    started with fewer."""
-    return min(threads(), started())
+    """BLAS's thread count outside the regions: 1, unless a variable of
+    `BLAS_VARIABLES` asks for more; never more than `threads()`, nor than BLAS
+    started with."""
+    asked = max(thread_count(os.environ.get(var, "")) or 1 for var in BLAS_VARIABLES)
+    return min(threads(), asked, started())
 
 
 @functools.lru_cache(maxsize=1)

@@ -346,14 +346,15 @@ def test_both_gradients_in_one_call_are_each_alone_and_side_by_side(loop_threads
 
 @pytest.mark.parametrize("chunk_bytes", [1, None])
 def test_blas_is_on_one_thread_only_while_chunks_are_split(loop_threads, monkeypatch, chunk_bytes):
-    """Columns in one chunk (a small batch's) leave numpy's BLAS on its threads,
-    which then share each GEMM; chunks split over the loop threads run their GEMMs
-    with BLAS on one thread (threadpoolctl's reading inside them), and BLAS has its
-    count back afterwards."""
+    """With BLAS threads asked for, columns in one chunk (a small batch's) leave
+    numpy's BLAS on its threads, which then share each GEMM; chunks split over the
+    loop threads run their GEMMs with BLAS on one thread (threadpoolctl's reading
+    inside them), and BLAS has its count back afterwards."""
     from support.blas_count import numpy_blas_threads as blas_count
     from tenflang.native import blas_threads
     if not blas_threads.found() or blas_threads.started() < 2:
         pytest.skip("numpy's BLAS not found, or on one thread already")
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "2")         # BLAS threads asked for
     seen, chunk = [], image_c.Columns.chunk
     monkeypatch.setattr(image_c.Columns, "chunk", lambda self, i: seen.append(blas_count())
                         or chunk(self, i))

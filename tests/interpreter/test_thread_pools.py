@@ -46,11 +46,12 @@ def test_the_thread_count_follows_the_variables_then_the_affinity(counted, env, 
 
 
 @pytest.fixture
-def threaded_blas(loop_threads):
-    """numpy's BLAS settable and started on 2 threads or more, two loop threads;
-    BLAS's count put back afterwards."""
+def threaded_blas(loop_threads, monkeypatch):
+    """numpy's BLAS settable and started on 2 threads or more, asked for 2
+    ($OPENBLAS_NUM_THREADS), two loop threads; BLAS's count put back afterwards."""
     if not blas_threads.found() or blas_threads.started() < 2:
         pytest.skip("numpy's BLAS not found, or started on one thread")
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "2")
     loop_threads("2")
     blas_threads.settle()
     yield
@@ -87,13 +88,23 @@ def test_regions_entered_from_two_threads_give_blas_back_after_the_last(threaded
     assert seen == [1, 1, 1, 2]
 
 
-def test_blas_outside_the_regions_follows_the_loop_thread_count(threaded_blas, loop_threads):
-    loop_threads("1")
+@pytest.mark.parametrize("env, expected", [
+    ({}, 1),                                                    # one pool: the loops'
+    ({"OPENBLAS_NUM_THREADS": "2"}, 2),                         # asked for
+    ({"MKL_NUM_THREADS": "2"}, 2),
+    ({"OPENBLAS_NUM_THREADS": "2", "TENFLANG_NUM_THREADS": "1"}, 1),    # no more than the loops
+    ({"OPENBLAS_NUM_THREADS": "0"}, 1),                         # not a count
+    ({"OPENBLAS_NUM_THREADS": "64", "TENFLANG_NUM_THREADS": "64"}, "started"),
+])
+def test_blas_outside_the_regions_is_on_one_thread_unless_asked(threaded_blas, loop_threads,
+                                                                monkeypatch, env, expected):
+    for var in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        monkeypatch.delenv(var, raising=False)
+    for var, value in env.items():
+        monkeypatch.setenv(var, value)
+    loop_threads(env.get("TENFLANG_NUM_THREADS", "2"))
     blas_threads.settle()
-    assert blas_count() == 1
-    loop_threads("64")                     # no more than BLAS started with
-    blas_threads.settle()
-    assert blas_count() == blas_threads.started()
+    assert blas_count() == (blas_threads.started() if expected == "started" else expected)
 
 
 BIAS_RELU = """declare input x [6, 28, 28]
