@@ -11,6 +11,10 @@ See docs/api.md (the API guide).  The names below load on first use, so
 """
 import importlib
 
+from .native.blas_threads import quiet_idle_threads
+
+quiet_idle_threads()        # before numpy loads: OpenBLAS's idle threads sleep, not spin
+
 # public name -> (module, its name there)
 _EXPORTS = {
     "TenflangError": ("base.errors", "TenflangError"), "RunFailure": ("base.errors", "RunFailure"),

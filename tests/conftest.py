@@ -60,11 +60,12 @@ def loop_threads(monkeypatch):
     """`loop_threads("3")`: TENFLANG_NUM_THREADS=3 from now on in this test.  A process
     reads the count once (`tenflang.native.loop_pool.threads`) and sizes its loop pool by it, so
     both are forgotten at each change and when the test ends."""
-    from tenflang.native import loop_pool
+    from tenflang.native import blas_threads, loop_pool
 
     def forget():
         loop_pool.threads.cache_clear()
         loop_pool.pool.cache_clear()
+        blas_threads.settle.cache_clear()
 
     def use(count: str) -> None:
         monkeypatch.setenv("TENFLANG_NUM_THREADS", count)

@@ -10,8 +10,9 @@ Start-up (bench/results_startup.md): the collector is off while a command's
 modules load (they make only long-lived objects: collecting is wasted work);
 at exit it is frozen, so the interpreter's last collection does not walk every
 object of the process only to free them (`gc.freeze`; the handlers registered
-later, which run first, still see a whole interpreter); numpy's OpenBLAS gets a
-short spin (`OPENBLAS_THREAD_TIMEOUT`, below)."""
+later, which run first, still see a whole interpreter); numpy's OpenBLAS threads
+sleep as soon as they are idle (`OPENBLAS_THREAD_TIMEOUT`, set as the `tenflang`
+package loads, before numpy: tenflang/native/blas_threads.py)."""
 import atexit
 import contextlib
 import gc
@@ -25,11 +26,6 @@ import click
 from tenflang.base import stopping
 from tenflang.base.gc_pause import paused_gc
 
-# OpenBLAS's worker threads, started as numpy loads it, spin for 2^28 cycles (~0.1 s)
-# before they sleep: a short run paid that in CPU, and in wall time where another
-# process wanted the core.  2^24 cycles (~7 ms) still keep them awake between the
-# products of a training step.  Read when numpy is first imported; a user's value wins.
-os.environ.setdefault("OPENBLAS_THREAD_TIMEOUT", "24")
 atexit.register(gc.freeze)      # see the module docstring
 
 # subcommand -> (module, click command); the three tf* names are the same objects

@@ -35,10 +35,11 @@ def read_into(fd: int, offset: int, view: memoryview) -> int:
     bounds = [(start, min(start + size, len(view))) for start in range(0, len(view), size)]
     if len(bounds) == 1:
         return read_part(fd, offset, view)
-    futures = [loop_pool.submit(read_part, fd, offset + a, view[a:b]) for a, b in bounds]
     crc = 0
-    for (a, b), future in zip(bounds, futures):
-        crc = combine(crc, future.result(), b - a)
+    with loop_pool.parallel():
+        futures = [loop_pool.submit(read_part, fd, offset + a, view[a:b]) for a, b in bounds]
+        for (a, b), future in zip(bounds, futures):
+            crc = combine(crc, future.result(), b - a)
     return crc
 
 

@@ -5,6 +5,7 @@
   back to numpy or numba;
 * `cpython`: numpy arrays and tuples handed to C through CPython's structs;
 * `loop_pool`: the threads that run compiled loops, and how many;
+* `blas_threads`: numpy's BLAS threads kept off the loop threads' cores, asleep when idle;
 * `switches`: the environment variables that turn native code off;
 * `malloc`: glibc's malloc tuned for a step's repeated allocations.
 

@@ -2,9 +2,14 @@
 
     future = submit(f, *args)      # f(*args) on a loop thread
     threads()                      # $TENFLANG_NUM_THREADS, else $OMP_NUM_THREADS, else the CPUs
+    with parallel():               # a parallel region: submit, run a piece, collect
+        ...
 
 ctypes releases the GIL during a call, so a compiled loop cut in pieces runs them
-on several threads at once.
+on several threads at once.  Every piece handed to the pool is handed inside
+`parallel()`, which keeps numpy's BLAS on one thread meanwhile (blas_threads.py):
+the two never run their threads at once.  Threads waiting for work sleep on the
+executor's queue; none spins.
 """
 from __future__ import annotations
 
@@ -44,6 +49,12 @@ def pool() -> ThreadPoolExecutor:
     """The threads that run compiled loops (ctypes releases the GIL during a call)."""
     from concurrent.futures import ThreadPoolExecutor      # a one-thread run needs none
     return ThreadPoolExecutor(max_workers=threads(), thread_name_prefix="tenflang-loop")
+
+
+def parallel():
+    """A parallel region of the loops: BLAS on one thread while it runs."""
+    from .blas_threads import one_thread       # it imports this module
+    return one_thread()
 
 
 def submit(f, *args):

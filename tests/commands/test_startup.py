@@ -147,9 +147,10 @@ def test_a_cache_that_cannot_be_written_costs_only_time(tmp_path, monkeypatch):
 
 
 def test_the_commands_shorten_openblas_spin_unless_the_user_set_it():
+    from tenflang.native.blas_threads import IDLE_SPIN
     code = ("import os, sys, tenflang.cli; "
             "print(os.environ['OPENBLAS_THREAD_TIMEOUT'], 'numpy' in sys.modules)")
-    for given, expected in ((None, "24"), ("28", "28")):
+    for given, expected in ((None, IDLE_SPIN), ("28", "28")):
         env = {k: v for k, v in cli_env().items() if k != "OPENBLAS_THREAD_TIMEOUT"}
         env |= {"OPENBLAS_THREAD_TIMEOUT": given} if given else {}
         done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

@@ -320,7 +320,7 @@ def test_grouped_results_do_not_depend_on_threads_or_pairing(monkeypatch, loop_t
     if chunk_bytes:
         monkeypatch.setattr(image_c, "CHUNK_BYTES", chunk_bytes)
     monkeypatch.setattr(image_c, "SIDE_BY_SIDE_BYTES", 0)
-    monkeypatch.setattr(image_c, "blas_is_on_one_thread", lambda: True)
+    monkeypatch.setattr(image_c.blas_threads, "found", lambda: True)
     r = np.random.default_rng(7)
     x, K = r.normal(size=(5, 16, 6, 6)), r.normal(size=(1, 32, 16 // groups, 3, 3))
     g = r.normal(size=(5, 32, 6, 6))
@@ -353,7 +353,7 @@ def test_both_gradients_in_one_call_are_each_alone_and_side_by_side(loop_threads
     on the caller's (BLAS threads each GEMM itself)."""
     import threading
     b, c, h, w, f, kh, kw, stride, pad = case
-    monkeypatch.setattr(image_c, "blas_is_on_one_thread", lambda: blas_one)
+    monkeypatch.setattr(image_c.blas_threads, "found", lambda: blas_one)
     if least is not None:
         monkeypatch.setattr(image_c, "SIDE_BY_SIDE_BYTES", least)
     r = np.random.default_rng(1)
@@ -381,40 +381,32 @@ def test_both_gradients_in_one_call_are_each_alone_and_side_by_side(loop_threads
 
 
 @pytest.mark.parametrize("chunk_bytes", [1, None])
-def test_blas_is_put_on_one_thread_only_when_chunks_are_split(loop_threads, monkeypatch,
-                                                              chunk_bytes):
-    """Columns in one chunk (a small batch's) leave numpy's BLAS on its threads,
-    which then share each GEMM; chunks split over the loop threads ask for it on one."""
-    asked = []
-    monkeypatch.setattr(image_c, "blas_on_one_thread", lambda: asked.append(1) or True)
+def test_blas_is_on_one_thread_only_while_chunks_are_split(loop_threads, monkeypatch, chunk_bytes):
+    """With BLAS threads asked for, columns in one chunk (a small batch's) leave
+    numpy's BLAS on its threads, which then share each GEMM; chunks split over the
+    loop threads run their GEMMs with BLAS on one thread (threadpoolctl's reading
+    inside them), and BLAS has its count back afterwards."""
+    from support.blas_count import numpy_blas_threads as blas_count
+    from tenflang.native import blas_threads
+    if not blas_threads.found() or blas_threads.started() < 2:
+        pytest.skip("numpy's BLAS not found, or on one thread already")
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "2")         # BLAS threads asked for
+    seen, chunk = [], image_c.Columns.chunk
+    monkeypatch.setattr(image_c.Columns, "chunk", lambda self, i: seen.append(blas_count())
+                        or chunk(self, i))
     if chunk_bytes is not None:
         monkeypatch.setattr(image_c, "CHUNK_BYTES", chunk_bytes)
     loop_threads("2")
+    blas_threads.settle()
     b, c, h, w, f, kh, kw, stride, pad = (64, 16, 4, 4, 32, 3, 3, 1, 1)
     r = np.random.default_rng(2)
     x, K = r.normal(size=(b, c, h, w)), r.normal(size=(1, f, c, kh, kw))
     cols = image_c.conv2d_columns(np, x, K, stride, pad)
     out = image_c.conv2d_of_columns(np, cols, x, K, stride, pad)
     close(out, cv.conv2d(np, x, K, stride, pad), "float64")
-    assert (len(cols.spans) > 1, bool(asked)) == (chunk_bytes is not None,) * 2
-
-
-def test_numpys_blas_is_put_on_one_thread_for_the_loop_threads():
-    """With several loop threads the chunks' GEMMs run in them, OpenBLAS on one
-    thread (found in the numpy wheel's libraries, as CI installs it)."""
-    import ctypes
-    import os
-    folder = os.path.join(os.path.dirname(np.__file__), os.pardir, "numpy.libs")
-    libs = [n for n in os.listdir(folder) if "openblas" in n] if os.path.isdir(folder) else []
-    if not libs:
-        pytest.skip("numpy without a bundled OpenBLAS")
-    assert image_c.blas_on_one_thread()
-    lib = ctypes.CDLL(os.path.join(folder, libs[0]))
-    get = next(getattr(lib, n) for n in ("scipy_openblas_get_num_threads64_",
-                                          "scipy_openblas_get_num_threads",
-                                          "openblas_get_num_threads64_",
-                                          "openblas_get_num_threads") if hasattr(lib, n))
-    assert get() == 1
+    assert len(cols.spans) > 1 if chunk_bytes else len(cols.spans) == 1
+    assert set(seen) == ({1} if chunk_bytes else {2})
+    assert blas_count() == 2
 
 
 CONV_SAMPLES = sorted(p.stem for p in (ROOT / "samples").glob("*.tf") if "conv2d" in p.read_text())

@@ -36,7 +36,7 @@ import math
 import numpy as np
 
 from tenflang.native import clib, loop_pool
-from tenflang.native.loop_pool import submit, threads
+from tenflang.native.loop_pool import parallel, submit, threads
 from tenflang.base.naming import Generated, numbered
 from .c import c_loops
 from .render import BLOCK, group_specs, output_order
@@ -92,10 +92,11 @@ class Loop:
             f(0, n, *args)                          # one thread: `spans` would say so
         else:
             work = spans(n, threads(), self.size, bool(spec.reduced))
-            calls = [submit(f, a, b, *args) for a, b in work[1:]]
-            f(*work[0], *args)
-            for call in calls:
-                call.result()
+            with parallel():
+                calls = [submit(f, a, b, *args) for a, b in work[1:]]
+                f(*work[0], *args)
+                for call in calls:
+                    call.result()
         results = outs + [(p[0] if len(p) == 1 else p.sum(axis=0)).reshape(spec.shape)
                           for p in partials]
         return tuple(results[k] for k in self.order)

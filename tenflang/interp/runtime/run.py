@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tenflang.native import malloc, switches
+from tenflang.native import blas_threads, malloc, switches
 from tenflang.base.errors import TenflangError
 from tenflang.ops.shapes import fmt_shape
 from tenflang.ops.modes import MODE_KEY, TRAINING, Mode
@@ -74,6 +74,7 @@ def run_plan(plan, data: dict, xp=np, dtype="float64", reduce: str | None = None
              mode: Mode = TRAINING, buffers: Buffers | None = None) -> dict:
     if xp is np:
         malloc.keep_freed_memory()
+        blas_threads.settle()           # BLAS's threads as many as the loops', once
     env, batch = prepare(plan, data, xp, dtype, mode)
     fusing = fuses(xp)
     small = fusing and batch < FUSE_FROM

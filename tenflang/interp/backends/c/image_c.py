@@ -18,14 +18,13 @@ functions stay the reference and the fallback):
   are copied and summed a plane at a time; with stride 1 those loops are made
   once per output width, so that each row is a few vector moves.
 * The chunks run in the loop threads (`loop_pool.threads()` of `loop_pool.pool()`),
-  each chunk a single-threaded GEMM: numpy's OpenBLAS is set to one thread
-  for the process the first time chunks are split over the threads
-  (`blas_on_one_thread`), since its own threads spin between calls and two
-  thread pools on the same cores slowed a step more than they sped it up.
-  Where OpenBLAS is not found, the chunks run on the calling thread, as do
-  columns that fit in one chunk (a small batch's: handing half of them to a
-  thread cost the digits LeNet's step a quarter more wall time than it
-  saved).  Those leave BLAS on its own threads, which share each GEMM and
+  each chunk a single-threaded GEMM: numpy's BLAS is on one thread while
+  they run (`loop_pool.parallel`, native/blas_threads.py), since two thread
+  pools on the same cores slowed a step more than they sped it up.
+  Where BLAS's thread count cannot be set (`blas_threads.found`), the chunks
+  run on the calling thread, as do columns that fit in one chunk (a small
+  batch's: handing half of them to a thread cost the digits LeNet's step a
+  quarter more wall time than it saved).  Those leave BLAS on its own threads, which share each GEMM and
   wake faster than the loop pool (the digits LeNet at batch 64, whole
   processes at default threads: float64 1.77 → 1.63 ms a step, float32
   1.27 → 1.16 ms, against BLAS on one thread).
@@ -110,13 +109,12 @@ from __future__ import annotations
 import ctypes
 import functools
 import math
-import os
 from pathlib import Path
 
 import numpy as np
 
 from tenflang.ops import convolution
-from tenflang.native import clib, loop_pool, switches
+from tenflang.native import blas_threads, clib, loop_pool, switches
 from tenflang.native.cpython import address
 
 SOURCE = (Path(__file__).parent / "image_kernels.c").read_text()   # TYPE defined first
@@ -174,10 +172,11 @@ def split(f, n: int, work: int, *args) -> None:
     """f(start, stop, *args) over 0..n-1, cut into one range per thread."""
     count = max(1, min(loop_pool.threads(), n, work // loop_pool.MIN_WORK))
     cuts = [n * t // count for t in range(count + 1)]
-    calls = [loop_pool.submit(f, a, b, *args) for a, b in zip(cuts[1:-1], cuts[2:])]
-    f(cuts[0], cuts[1], *args)
-    for call in calls:
-        call.result()
+    with loop_pool.parallel():
+        calls = [loop_pool.submit(f, a, b, *args) for a, b in zip(cuts[1:-1], cuts[2:])]
+        f(cuts[0], cuts[1], *args)
+        for call in calls:
+            call.result()
 
 
 class Columns:
@@ -218,42 +217,20 @@ class Columns:
 def over_chunks(task, count: int) -> list:
     """[task(i) for i in range(count)], the chunks split over the loop threads."""
     threads = max(1, min(loop_pool.threads(), count))
-    if threads > 1 and not blas_on_one_thread():
+    if threads > 1 and not blas_threads.found():
         threads = 1
     cuts = [count * t // threads for t in range(threads + 1)]
 
     def run(a, b):
         return [task(i) for i in range(a, b)]
-    calls = [loop_pool.submit(run, a, b) for a, b in zip(cuts[1:-1], cuts[2:])]
-    out = run(cuts[0], cuts[1])
-    for call in calls:
-        out += call.result()
+    if threads == 1:
+        return run(0, count)
+    with loop_pool.parallel():
+        calls = [loop_pool.submit(run, a, b) for a, b in zip(cuts[1:-1], cuts[2:])]
+        out = run(cuts[0], cuts[1])
+        for call in calls:
+            out += call.result()
     return out
-
-
-@functools.lru_cache(maxsize=1)
-def blas_on_one_thread() -> bool:
-    """Set numpy's BLAS (OpenBLAS) to one thread, so that the GEMMs of the loop
-    threads do not share the cores with BLAS's own threads; False where it
-    cannot be found (the chunks then run on the calling thread)."""
-    folder = os.path.join(os.path.dirname(np.__file__), os.pardir, "numpy.libs")
-    names = [n for n in (os.listdir(folder) if os.path.isdir(folder) else []) if "openblas" in n]
-    for name in names:
-        try:
-            lib = ctypes.CDLL(os.path.join(folder, name))
-        except OSError:
-            continue
-        for symbol in ("scipy_openblas_set_num_threads64_", "scipy_openblas_set_num_threads",
-                       "openblas_set_num_threads64_", "openblas_set_num_threads"):
-            if hasattr(lib, symbol):
-                getattr(lib, symbol)(1)
-                return True
-    return False
-
-
-def blas_is_on_one_thread() -> bool:
-    """Whether `blas_on_one_thread` has been asked for (and succeeded), without asking."""
-    return blas_on_one_thread.cache_info().currsize == 1 and blas_on_one_thread()
 
 
 def by_channel(g):
@@ -416,13 +393,14 @@ def conv2d_grads_of_columns(xp, g, cols, x, K, stride: int = 1, pad: int = 0, gr
                                groups)
     if not side_by_side(xp, g, cols, x, K, stride, pad):
         return conv2d_image_grad(xp, g, K, x, stride, pad, groups), kernel()
-    later = loop_pool.submit(kernel)
-    return conv2d_image_grad(xp, g, K, x, stride, pad, groups), later.result()
+    with loop_pool.parallel():
+        later = loop_pool.submit(kernel)
+        return conv2d_image_grad(xp, g, K, x, stride, pad, groups), later.result()
 
 
 def side_by_side(xp, g, cols, x, K, stride: int, pad: int) -> bool:
     """Whether the two gradients of `conv2d_grads_of_columns` run at once: two
-    loop threads, BLAS on one already (else its threads share each GEMM), both
+    loop threads, BLAS's count settable (it is on one thread meanwhile), both
     on the native path in one chunk (a chunk split over the threads keeps them
     busy already; and a chunked gradient would hand chunks to the pool from a
     pool thread)."""
@@ -430,7 +408,7 @@ def side_by_side(xp, g, cols, x, K, stride: int, pad: int) -> bool:
             and cols.nbytes() >= SIDE_BY_SIDE_BYTES
             and K.shape[0] == 1 and g.shape[0] == x.shape[0] and enabled(xp, g, K, x)
             and len(Columns(x, K, stride, pad, keep=False).spans) == 1
-            and blas_is_on_one_thread())
+            and blas_threads.found())
 
 
 def pooled(mode: int, x, k: int, stride: int, ceil: int):

@@ -44,7 +44,7 @@ import numpy as np
 
 from tenflang.native import clib
 from tenflang.native.cpython import address
-from tenflang.native.loop_pool import submit, threads
+from tenflang.native.loop_pool import parallel, submit, threads
 from tenflang.base.naming import Generated, numbered
 from .c_loops import RENDERER
 from ..cpu_loops import MIN_BLOCKS_PER_THREAD
@@ -198,10 +198,11 @@ class Pass:
         g = np.zeros((blocks, self.sweep.width), dtype)
         pointers = [address(a) for a in arrays + outs + [g]]
         work = spans(n, rows, threads())
-        calls = [submit(f, a, b, rows, *pointers) for a, b in work[1:]]
-        f(*work[0], rows, *pointers)
-        for call in calls:
-            call.result()
+        with parallel():
+            calls = [submit(f, a, b, rows, *pointers) for a, b in work[1:]]
+            f(*work[0], rows, *pointers)
+            for call in calls:
+                call.result()
         outs = outs[:kept] + [out.sum(axis=0) for out in outs[kept:]]
         return tuple(outs[k] for k in self.order) + (g.sum(axis=0),)
 
