@@ -29,7 +29,7 @@ from tenflang.interp.backends.scalar_c import Untranslatable, to_c
 from tenflang.interp import make_plan
 from tenflang.lang.syntax_tree import BOUND_KINDS
 
-import test_gradients
+from support import op_cases
 from support.paths import SAMPLES, SAMPLES_DIR
 
 # The emulator compiles every kernel with the host's C++ compiler: the two language
@@ -337,7 +337,7 @@ def test_plan_command_prints_the_gpu_kernels_nvrtc_compiles(run_cli, tmp_path):
 
 def first_case_of_each_op():
     seen = {}
-    for case in test_gradients.cases():
+    for case in op_cases.cases():
         seen.setdefault(case.values[0], case)
     return list(seen.values())
 
@@ -349,8 +349,8 @@ def test_op_table_programs_run_fused_equal_the_interpreter(op, shapes):
     whole GPU path (groups as emulated kernels, the rest the op's xp forward)."""
     from tenflang.interp.runtime.on_gpu import run_fused
     from tenflang.interp import run_plan
-    program = tenflang.parse(test_gradients.program_for(op, shapes))
-    data, weights = test_gradients.data_for(op, shapes, seed=3)
+    program = tenflang.parse(op_cases.program_for(op, shapes))
+    data, weights = op_cases.data_for(op, shapes, seed=3)
     bound = {**data, **weights}
     for label, plan, reduce in plans_of(program):
         values = {n: bound[n] for n in plan.bound}

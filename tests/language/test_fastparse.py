@@ -33,8 +33,8 @@ AWKWARD = [
 
 
 def error_corpus() -> list[str]:
-    import test_errors
-    return [c.source for c in test_errors.CASES if isinstance(c.source, str)]
+    from errors.test_errors import CASES   # the error tests' programs, by their folder
+    return [c.source for c in CASES if isinstance(c.source, str)]
 
 
 def gcps() -> list[str]:
