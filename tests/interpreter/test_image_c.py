@@ -14,6 +14,7 @@ from tenflang.native import clib, cpython, loop_pool
 from tenflang.interp.backends.c import image_c
 
 from support.commands import cli_env
+from support.paths import SAMPLES
 
 if clib.unavailable_reason():
     pytest.skip(clib.unavailable_reason(), allow_module_level=True)
@@ -386,7 +387,7 @@ def test_numpys_blas_is_put_on_one_thread_for_the_loop_threads():
     assert get() == 1
 
 
-CONV_SAMPLES = sorted(p.stem for p in (ROOT / "samples").glob("*.tf") if "conv2d" in p.read_text())
+CONV_SAMPLES = sorted(p.stem for p in SAMPLES if "conv2d" in p.read_text())
 
 
 @pytest.mark.parametrize("columns", ["kept", "made again"])
