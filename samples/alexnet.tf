@@ -8,6 +8,8 @@
 # The image is 3x224x224 (Caffe crops 227): with ceil pooling the sizes are
 # 54, 27, 13 and 6 as there, so the dense layers are the published ones.
 # Weights: 60 965 224, bvlc_alexnet's count (tests/commands/test_big_samples.py).
+# A training step's memory by batch size, compile and step times:
+# docs/guide/performance.md (Speed).
 #
 # `conv` owns its kernel and bias: Cout filters, each over Cin channels (the
 # input's channels divided by `groups`).

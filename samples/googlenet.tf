@@ -10,6 +10,8 @@
 # The two auxiliary classifiers (after 4a and 4d, used in training only) are
 # left out.  Weights: 6 998 552, bvlc_googlenet's without them
 # (tests/commands/test_big_samples.py).
+# A training step's memory by batch size, compile and step times:
+# docs/guide/performance.md (Speed).
 #
 # `conv` owns its kernel and bias, as PyTorch's Conv2d does.
 macro conv x Cin Cout k stride pad -> y

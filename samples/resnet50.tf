@@ -13,6 +13,8 @@
 # (`sum_like` sums over the axes the scales broadcast along, `n` is the image's
 # pixel count H*W) and over the batch (`batch_mean`), as in resnet_digits.tf.
 # Weights: 25 557 032, torchvision's count (tests/commands/test_big_samples.py).
+# A training step's memory by batch size, compile and step times:
+# docs/guide/performance.md (Speed).
 macro conv_bn x Cin Cout k stride pad n -> y
   declare weight K [Cout, Cin, k, k] init he
   declare weight g [Cout, 1, 1] init 1

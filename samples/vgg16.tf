@@ -6,6 +6,8 @@
 # (4096, 4096, 1000) with relu and dropout (p = 0.5) between them, trained by
 # softmax cross-entropy.  Weights: 138 357 544, torchvision's count
 # (tests/commands/test_big_samples.py).
+# A training step's memory by batch size, compile and step times:
+# docs/guide/performance.md (Speed).
 #
 # `conv3` owns its kernel and bias, as PyTorch's Conv2d(Cin, Cout, 3,
 # padding=1) does; the bias is [Cout, 1, 1], so it broadcasts over the image.
