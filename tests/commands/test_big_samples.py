@@ -19,6 +19,9 @@ float32, gives finite weights.  The published counts, and what they count:
   (torchvision's googlenet, 6 624 904, has batch norm in place of the
   biases and a 3x3 convolution in the branch published as 5x5.)
 
+`test_the_published_counts_are_the_papers_layer_tables` adds each figure up
+from its paper's layer table, so what it counts is written down.
+
 The step runs on the numpy path (TENFLANG_FUSE=0, TENFLANG_NATIVE=0): the
 native one compiles C for each new plan shape first, minutes on a cold
 cache.  ResNet-50's step is taken through the API (its gradient plan, then
@@ -47,6 +50,51 @@ PUBLISHED = {"alexnet": 60_965_224, "googlenet": 6_998_552, "resnet50": 25_557_0
              "vgg16": 138_357_544}
 PEAK = re.compile(r"peak: [\d,]+ bytes at line \d+ \(\S+\): [\d,]+ per example × 1 "
                   r"\+ [\d,]+ per batch")
+
+
+def conv(cin: int, cout: int, k: int, bias: bool = True) -> int:
+    return cin * cout * k * k + (cout if bias else 0)
+
+
+def dense(n: int, m: int) -> int:
+    return n * m + m
+
+
+def bottlenecks(cin: int, width: int, blocks: int) -> int:
+    """A stage of ResNet-50 (convolutions without biases, each followed by a
+    batch norm's scale and shift): 1x1, 3x3, 1x1 to 4 × width, the first
+    block's shortcut a 1x1 convolution with its batch norm."""
+    out = 4 * width
+
+    def block(c: int) -> int:
+        return (conv(c, width, 1, False) + conv(width, width, 3, False)
+                + conv(width, out, 1, False) + 2 * (2 * width + out))
+    return block(cin) + conv(cin, out, 1, False) + 2 * out + (blocks - 1) * block(out)
+
+
+INCEPTIONS = [(192, 64, 96, 128, 16, 32, 32), (256, 128, 128, 192, 32, 96, 64),   # 3a, 3b
+              (480, 192, 96, 208, 16, 48, 64), (512, 160, 112, 224, 24, 64, 64),  # 4a, 4b
+              (512, 128, 128, 256, 24, 64, 64), (512, 112, 144, 288, 32, 64, 64),
+              (528, 256, 160, 320, 32, 128, 128), (832, 256, 160, 320, 32, 128, 128),
+              (832, 384, 192, 384, 48, 128, 128)]     # Szegedy et al., table 1
+
+
+def test_the_published_counts_are_the_papers_layer_tables():
+    """The figures compared with, from the published layer tables."""
+    assert PUBLISHED["resnet50"] == (conv(3, 64, 7, False) + 2 * 64 + bottlenecks(64, 64, 3)
+                                     + bottlenecks(256, 128, 4) + bottlenecks(512, 256, 6)
+                                     + bottlenecks(1024, 512, 3) + dense(2048, 1000))
+    widths = [(3, 64), (64, 64), (64, 128), (128, 128), (128, 256), (256, 256), (256, 256),
+              (256, 512), (512, 512), (512, 512), (512, 512), (512, 512), (512, 512)]
+    assert PUBLISHED["vgg16"] == (sum(conv(a, b, 3) for a, b in widths) + dense(25088, 4096)
+                                  + dense(4096, 4096) + dense(4096, 1000))
+    assert PUBLISHED["alexnet"] == (conv(3, 96, 11) + conv(48, 256, 5) + conv(256, 384, 3)
+                                    + conv(192, 384, 3) + conv(192, 256, 3) + dense(9216, 4096)
+                                    + dense(4096, 4096) + dense(4096, 1000))
+    assert PUBLISHED["googlenet"] == (
+        conv(3, 64, 7) + conv(64, 64, 1) + conv(64, 192, 3) + dense(1024, 1000)
+        + sum(conv(c, c1, 1) + conv(c, r3, 1) + conv(r3, c3, 3) + conv(c, r5, 1)
+              + conv(r5, c5, 5) + conv(c, cp, 1) for c, c1, r3, c3, r5, c5, cp in INCEPTIONS))
 
 
 @pytest.fixture
