@@ -9,9 +9,10 @@
 # Every convolution is followed by batch normalisation and has no bias.
 # `conv_bn` owns its kernel and its normalisation's scales and shifts
 # (declared [C, 1, 1], so they broadcast over the image without a reshape);
-# its statistics are the per-channel mean and mean square over the image
-# (`sum_like` sums over the axes the scales broadcast along, `n` is the image's
-# pixel count H*W) and over the batch (`batch_mean`), as in resnet_digits.tf.
+# its statistics, the per-channel mean and variance, average over the
+# convolution's output image (`sum_like` sums over the axes the scales
+# broadcast along; `n` is the output's pixel count H*W) and over the batch
+# (`batch_mean`), as in resnet_digits.tf, which reshapes instead.
 # Weights: 25 557 032, torchvision's count (tests/commands/test_big_samples.py).
 # A training step's memory by batch size, compile and step times:
 # docs/guide/performance.md (Speed).
