@@ -34,14 +34,18 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+
+from support.paths import SAMPLES  # noqa: E402  (the samples the tests train)
 
 BATCHES = (1, 4, 16)
 DTYPES = ("float64", "float32")
 
 
 def convolutional_samples() -> list[str]:
-    return sorted(p.name for p in (ROOT / "samples").glob("*.tf")
-                  if "conv2d" in p.read_text())
+    """The test corpus's (tests/support/paths.py): the ImageNet-size networks
+    are measured with `--only resnet50.tf --batches 1` and the like."""
+    return sorted(p.name for p in SAMPLES if "conv2d" in p.read_text())
 
 
 def status(field: str) -> int:

@@ -37,7 +37,7 @@ from tenflang.lang.checks import check
 from tenflang.ops.shapes import fmt_shape
 
 from support.data_files import write
-from support.paths import ROOT, SAMPLES_DIR
+from support.paths import ROOT, SAMPLES, SAMPLES_DIR
 from support.commands import cli_env, command_line
 from support.op_cases import POSITIVE, attribute_cases, cases
 from test_samples import RECIPES
@@ -258,7 +258,7 @@ HELD_OUT = {"charlm": "charlm_test.txt", "charlm_scan": "charlm_test.txt"}
 
 def program_cases():
     """Every sample on its data (the networks of docs/design.md §2.3.1 included)."""
-    for path in sorted(SAMPLES_DIR.glob("*.tf")):
+    for path in SAMPLES:
         data = HELD_OUT.get(path.stem, RECIPES[path.stem][0])
         yield pytest.param(path, SAMPLES_DIR / data, id=path.stem)
 

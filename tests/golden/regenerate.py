@@ -13,8 +13,10 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
 
 from tenflang import compile_gradient, parse_file, print_program  # noqa: E402
+from support.paths import SAMPLES  # noqa: E402
 
 
 def golden_text(sample: Path, level: int) -> str:
@@ -27,7 +29,9 @@ def golden_path(sample: Path, level: int) -> Path:
 
 
 def samples() -> list[Path]:
-    return sorted((ROOT / "samples").glob("*.tf"))
+    """The samples of the test corpus (tests/support/paths.py: not the
+    ImageNet-size networks, whose GCPs run to thousands of lines)."""
+    return list(SAMPLES)
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ from tenflang.native import clib, cpython, loop_pool
 from tenflang.interp.backends.c import image_c
 
 from support.commands import cli_env
+from support.paths import SAMPLES
 
 if clib.unavailable_reason():
     pytest.skip(clib.unavailable_reason(), allow_module_level=True)
@@ -409,7 +410,7 @@ def test_blas_is_on_one_thread_only_while_chunks_are_split(loop_threads, monkeyp
     assert blas_count() == 2
 
 
-CONV_SAMPLES = sorted(p.stem for p in (ROOT / "samples").glob("*.tf") if "conv2d" in p.read_text())
+CONV_SAMPLES = sorted(p.stem for p in SAMPLES if "conv2d" in p.read_text())
 
 
 @pytest.mark.parametrize("columns", ["kept", "made again"])

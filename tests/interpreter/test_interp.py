@@ -864,3 +864,35 @@ def test_batch_sums_pushed_into_products_equal_plain_sums(line):
     per_example = run_plan(plan, data)["g"]
     summed = run_plan(plan, data, reduce="sum")["g"]
     np.testing.assert_allclose(summed, per_example.sum(axis=0), rtol=1e-12)
+
+
+ONE_IMAGE_TWO_STRIDES = """
+declare input x [2, 6, 6]
+declare weight K1 [3, 2, 1, 1]
+declare weight K2 [3, 2, 1, 1]
+declare intvar a [3, 6, 6]
+declare intvar b [3, 3, 3]
+declare loss L
+define a = conv2d x K1 1 0
+define b = conv2d x K2 2 0
+define L = add (sum (mul a a)) (sum (mul b b))
+"""
+
+
+@pytest.mark.parametrize("native", ["1", "0"])
+def test_one_image_under_two_strides_keeps_two_sets_of_columns(env_switch, native):
+    """ResNet's downsampling block reads one image with a 1x1 convolution of
+    stride 1 and one of stride 2: each kernel gradient takes its own
+    forward's columns (they once shared a name, and the second overwrote the
+    first).  d/dK[f, c] = mean over the batch of Σ_ij 2 v[f, i, j] x[c, s·i, s·j]."""
+    env_switch("TENFLANG_NATIVE", native)
+    gcp = compile_gradient(tenflang.parse(ONE_IMAGE_TWO_STRIDES, shape_program=True))
+    r = np.random.default_rng(8)
+    data = {"x": r.random((4, 2, 6, 6)), "K1": r.normal(size=(3, 2, 1, 1)),
+            "K2": r.normal(size=(3, 2, 1, 1))}
+    got = run_plan(make_plan(gcp, set(data), ["d/dK1", "d/dK2"]), data, reduce="mean")
+    for kernel, stride in (("K1", 1), ("K2", 2)):
+        x = data["x"][:, :, ::stride, ::stride]
+        v = np.einsum("fc,bcij->bfij", data[kernel][:, :, 0, 0], x)
+        want = np.einsum("bfij,bcij->fc", 2 * v, x) / 4
+        np.testing.assert_allclose(got[f"d/d{kernel}"][:, :, 0, 0], want, rtol=1e-12)

@@ -240,8 +240,10 @@ def shared_columns(plan, blas: dict) -> dict[str, str]:
     """A convolution whose kernel gradient is summed inside its GEMM (`blas`)
     shares its image's columns between both (interp/backends/c/image_c.py: made once, or
     made again by the kernel gradient past `KEEP_BYTES`): forward and
-    kernel-gradient targets -> the name of the columns they share."""
-    forwards, out = {}, {}
+    kernel-gradient targets -> the name of the columns they share.  One image
+    read by convolutions of other kernel sizes or strides has columns of each
+    (`x.columns`, `x.columns.2`, ...), which live side by side."""
+    forwards, out, made = {}, {}, {}
     for step in plan.steps:
         if step.op.name in ("conv2d", "conv2d_kernel_grad"):
             image, kernel = step.operands[:2] if step.op.name == "conv2d" else step.operands[1:]
@@ -249,7 +251,9 @@ def shared_columns(plan, blas: dict) -> dict[str, str]:
             if step.op.name == "conv2d":
                 forwards.setdefault(key, step.target)
             elif step.target in blas and key in forwards:
-                out[step.target] = out[forwards.pop(key)] = f"{key[0]}.columns"
+                made[image] = made.get(image, 0) + 1
+                name = f"{image}.columns" + (f".{made[image]}" if made[image] > 1 else "")
+                out[step.target] = out[forwards.pop(key)] = name
     return out
 
 
