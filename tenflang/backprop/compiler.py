@@ -37,7 +37,7 @@ from .gcp import assemble
 from .graph import build_graph, computed_from, computed_with
 from tenflang.base.naming import adjoint
 from .reverse import edge_rules, infer, reverse_sweep, zero
-from .simplify import remove_dead
+from .simplify import simplify
 
 
 def compile_gradient(program: Program, level: int = 1, verify: bool = True) -> Program:
@@ -57,21 +57,17 @@ def sweep_and_assemble(program: Program, level: int) -> Program:
     losses = [n for n, k in graph.kinds.items() if k == "loss" and n in graph.defs]
     rules = edge_rules(graph, shapes, keep_zero=level == 0)
     nodes = set(graph.index) if level == 0 else relevant_nodes(graph, rules, weights, losses)
-    sweep = reverse_sweep(graph, shapes, nodes, keep_zero=level == 0, rules=rules,
-                          simplify=level >= 1)
+    sweep = reverse_sweep(graph, shapes, nodes, keep_zero=level == 0, rules=rules)
     missing = [zero(sweep.adjoints.setdefault(w, sweep.namer.claim(adjoint(w))), w, sweep.shapes)
                for w in weights if w not in nodes]
     infer(missing, sweep.shapes)
     outputs = {sweep.adjoints[w] for w in weights}
     forward = program.definitions()
-    if sweep.simplifier is not None:
-        sweep.simplifier.keep.update(outputs)
-        missing = sweep.simplifier.block(missing)
     blocks = sweep.blocks + ([(Comment("weights no loss depends on: gradient zero"), missing)]
                              if missing else [])
     metrics = metric_outputs(program, shapes, losses)
     if level >= 1:
-        forward, blocks = remove_dead(forward, blocks, outputs | set(losses) | metrics)
+        forward, blocks = simplify(forward, blocks, outputs | set(losses) | metrics, sweep.shapes)
     return assemble(program, sweep.shapes, forward, blocks, outputs, metrics)
 
 

@@ -25,10 +25,10 @@ def declaration(kind: str, name: str, shape, init=None) -> Declare:
 
 
 def assemble(program: Program, shapes: dict, forward: list[Define],
-             blocks: list[tuple[Comment | None, list[Define]]], outputs: set[str],
+             blocks: list[tuple[Comment, list[Define]]], outputs: set[str],
              metrics: frozenset | set = frozenset()) -> Program:
     """The GCP as a syntax tree; `forward` and `blocks` hold only what is kept
-    (a block that was empty from the start has no title: it is never written).
+    (a block left with no line is never written).
     The sweep's names are fresh (never the program's), so each backward line
     adds its own declaration."""
     defined = {d.name for d in forward}

@@ -82,12 +82,6 @@ def lower(rule: str, target: str, env: dict, fresh) -> list[Define]:
     return lines
 
 
-def leaf_value(rule: str, env: dict) -> Var | Num | None:
-    """What a rule that is a bare symbol or number stands for; None for an op."""
-    tree = compiled(rule)
-    return None if isinstance(tree, tuple) else value(tree, env, None, None)
-
-
 def line(name: str | None, tree: tuple, env, fresh, lines) -> Define:
     """The line computing `tree`, its operands' lines appended to `lines` first;
     `name` None: a temporary, named once its operands are (innermost first)."""

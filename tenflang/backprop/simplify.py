@@ -1,27 +1,30 @@
-"""The -O1 clean-up of a GCP, one pass in program order then dead-code removal.
+"""The -O1 clean-up of a GCP: a pass over the blocks of the reverse sweep.
 
-Each backward line, after its operands are replaced by what they stand for,
-either stays or is replaced by a value:
+    forward, blocks = simplify(forward, blocks, keep, shapes)
+
+The sweep (`reverse`) writes the literal algorithm; this pass goes through its
+blocks in program order, then removes the dead lines.  Each backward line,
+after its operands are replaced by what they stand for, either stays or is
+replaced by a value:
 
 * constants fold (`sub 2 1` → 1) when every operand is a number and the
   result is finite (`fold`: numpy's arithmetic, Python's where it is the same);
 * identities vanish: `mul x 1`, `add x -0.0`, `sub x 0`, `div x 1`, `pow x 1`,
-  `copy x`, `sum_like`/`broadcast_like` to x's own shape — only where the
-  result has x's shape, so broadcasting is never lost; `mul x 0` of a scalar
-  is 0 (a symbolic zero, even for an infinite x) and `mul x -1` becomes
-  `neg x`, `sub -0.0 x` too, and `add x x` becomes `mul 2 x` (a doubling, as a
-  person writes it: the same bits).  Each gives the line's own bits: `add x 0` stays
-  because -0.0 + 0.0 is +0.0, `sub 0 x` because 0 - 0 is +0.0, not `neg 0`;
+  `copy x` (a local partial `1` for `add`, `b` for `mul a b`: a name that
+  stands for another name or a number), `sum_like`/`broadcast_like` to x's
+  own shape — only where the result has x's shape, so broadcasting is never
+  lost; `mul x 0` of a scalar is 0 (a symbolic zero, even for an infinite x)
+  and `mul x -1` becomes `neg x`, `sub -0.0 x` too, and `add x x` becomes
+  `mul 2 x` (a doubling, as a person writes it: the same bits).  Each gives
+  the line's own bits: `add x 0` stays because -0.0 + 0.0 is +0.0, `sub 0 x`
+  because 0 - 0 is +0.0, not `neg 0`;
 * common subexpressions merge: a line computing what an earlier line (forward
   lines included) computes becomes that line's name.
 
-Names in `keep` (the weight gradients and the losses) are always defined.
-Forward lines are kept as the user wrote them; only their dead ones go.
-
-The pass goes as the reverse sweep does: the sweep hands each finished block
-to a `Simplifier` (`Simplifier.block`), and a local partial that is a plain
-copy (`1` for `add`) is never written: `Simplifier.vanish` records what its
-name stands for, as the copy line would have.  `remove_dead` runs at the end.
+Names in `keep` (the weight gradients, the losses and the metrics) are always
+defined: a line of one that would vanish stays as `copy value`.  Forward lines
+are kept as the user wrote them; only their dead ones go (`remove_dead`).
+A block left with no line stays in the list (`gcp.assemble` writes none).
 """
 from __future__ import annotations
 
@@ -71,13 +74,11 @@ class Simplifier:
                 kept.append(line)
         return kept
 
-    def vanish(self, name: str, value: Var | Num) -> bool:
-        """`define name = copy value` without writing it: True where it vanishes
-        (`subst` records it), False where the line must stay (`name` in `keep`)."""
-        if name in self.keep:
-            return False
-        self.subst[name] = substituted((value,), self.subst)[0]
-        return True
+
+def simplify(forward: list[Define], blocks: list, keep: set[str], shapes):
+    """The pass (module docstring): `forward` and `blocks` as -O1 keeps them."""
+    simplifier = Simplifier.after(forward, keep, shapes)
+    return remove_dead(forward, [(title, simplifier.block(lines)) for title, lines in blocks], keep)
 
 
 def simplified(line: Define, subst: dict, table: dict, keep: set[str], shapes) -> Define | None:
