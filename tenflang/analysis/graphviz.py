@@ -23,9 +23,9 @@ Conventions
 from __future__ import annotations
 
 from tenflang.base.errors import text_of_path
-from ..lang import check
+from tenflang.lang import check
 from tenflang.lang.syntax_tree import BOUND_KINDS, Declare, Define, Num, Program, Var
-from ..lang.printer import attribute, number
+from tenflang.lang.printer import attribute, number
 from tenflang.ops.shapes import fmt_shape
 
 KIND_STYLE = {

@@ -37,7 +37,7 @@ from __future__ import annotations
 from collections import Counter
 
 from tenflang.ops import table as ops
-from ..lang import check
+from tenflang.lang import check
 from tenflang.lang.syntax_tree import DeclKind, Define, Num, Program, Var
 from tenflang.ops.shapes import Shape, size
 

@@ -32,7 +32,7 @@ from tenflang.base import limits
 from tenflang.base.errors import Location, TenflangError
 from tenflang.base.gc_pause import paused_gc
 from tenflang.lang.syntax_tree import Comment, Declare, Program
-from ..lang.checks import check
+from tenflang.lang.checks import check
 from .gcp import assemble
 from .graph import build_graph, computed_from, computed_with
 from tenflang.base.naming import adjoint

@@ -39,9 +39,9 @@ from dataclasses import field, replace
 from tenflang.base.frozen import mutable
 from tenflang.ops import table as ops
 from tenflang.lang.syntax_tree import Comment, DeclKind, Define, Num, Var
-from ..lang.checks import result_shape
+from tenflang.lang.checks import result_shape
 from tenflang.base.naming import Namer, adjoint, partial_name
-from ..lang.printer import right_side
+from tenflang.lang.printer import right_side
 from tenflang.ops.entries import Rule, RuleKind
 from tenflang.ops.shapes import Shape
 from .graph import Graph, topological_order

@@ -4,14 +4,14 @@ from __future__ import annotations
 import click
 
 from tenflang.lang.syntax_tree import DeclKind
-from ..backprop import compile_gradient
-from ..backprop.graph import unused_weights
+from tenflang.backprop import compile_gradient
+from tenflang.backprop.graph import unused_weights
 from tenflang.base.dtypes import DTYPES
 from tenflang.base.errors import TenflangError, lead, safe
 from tenflang.base.gc_pause import paused_gc
-from ..lang import parse_file, print_program
-from ..lang.diagnostics import location
-from ..training.health import not_used
+from tenflang.lang import parse_file, print_program
+from tenflang.lang.diagnostics import location
+from tenflang.training.health import not_used
 from .common import check_outputs, reports_errors, say, write_output
 
 
@@ -69,10 +69,10 @@ def compile_file(shape, out, level, dot_file, dot_gcp, stats, check_only, step=N
         return
     gcp = compile_gradient(program, level, verify=False)      # checked when it is used
     if dot_file:
-        from ..analysis.graphviz import to_dot
+        from tenflang.analysis.graphviz import to_dot
         write_output(dot_file, to_dot(gcp if dot_gcp else program))
     if stats:
-        from ..analysis.stats import report
+        from tenflang.analysis.stats import report
         click.echo(report(program, gcp, training_step_bytes(gcp)), err=True)
     text = print_program(gcp)
     if step:
@@ -100,7 +100,7 @@ def declaration_table(program) -> list[str]:
     """One aligned row per declaration the user wrote (macro locals and nested
     results left out): kind, name, shape, and a weight's initialiser, marked
     `(default)` where none is written (training/signature.py decides it)."""
-    from ..lang.checks import check
+    from tenflang.lang.checks import check
     from tenflang.ops.shapes import fmt_shape
     shapes = check(program)
     rows = [(d.kind, d.name, fmt_shape(shapes[d.name]),
@@ -113,8 +113,8 @@ def declaration_table(program) -> list[str]:
 
 def initial_value(declare, shape) -> str:
     """`init 1`, `init normal 0.02`, or `init glorot (default)`."""
-    from ..lang.printer import init_text
-    from ..training.signature import initialiser
+    from tenflang.lang.printer import init_text
+    from tenflang.training.signature import initialiser
     text = init_text(*initialiser(declare.init, shape))
     return text if declare.init is not None else text + " (default)"
 
@@ -123,9 +123,9 @@ def training_step_bytes(gcp) -> tuple[int, int]:
     """(per example, per batch) bytes, float64, of the arrays a training step's
     run holds at its peak: its memory plan (interp/runtime/memory.py)."""
     from tenflang.interp.runtime.codegen import memory_plan
-    from ..training.gradients import gradient_plan
-    from ..training.signature import signature
-    from ..analysis.stats import BYTES_PER_ELEMENT
+    from tenflang.training.gradients import gradient_plan
+    from tenflang.training.signature import signature
+    from tenflang.analysis.stats import BYTES_PER_ELEMENT
     per_example, fixed = memory_plan(gradient_plan(gcp, signature(gcp))).elements()
     return per_example * BYTES_PER_ELEMENT, fixed * BYTES_PER_ELEMENT
 
@@ -134,9 +134,9 @@ def memory_report(gcp_text: str, filename: str, batch: int, dtype: str) -> str:
     """The --memory table of the GCP as written (its line numbers): the plan
     tfweightcalc runs (interp/runtime/memory_table.py)."""
     from tenflang.interp.runtime.memory_table import step_memory, table_text
-    from ..lang import parse
-    from ..training.gradients import gradient_plan
-    from ..training.signature import signature
+    from tenflang.lang import parse
+    from tenflang.training.gradients import gradient_plan
+    from tenflang.training.signature import signature
     gcp = parse(gcp_text, filename)
     lines = {name: d.pos.line for name, d in gcp.declarations().items() if d.pos}
     lines.update((d.name, d.pos.line) for d in gcp.definitions() if d.pos)

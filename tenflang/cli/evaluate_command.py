@@ -17,14 +17,14 @@ import click
 import numpy as np
 
 from tenflang.lang.syntax_tree import DeclKind
-from ..data import vectors
-from ..interp.device import array_module, to_host
-from ..interp import evaluate
+from tenflang.data import vectors
+from tenflang.interp.device import array_module, to_host
+from tenflang.interp import evaluate
 from tenflang.interp.runtime.population import check_statistics, split_statistics
 from tenflang.ops.modes import EVALUATION, Mode
-from ..lang import parse_file
-from ..lang.checks import check, data_indices
-from ..training.signature import gradient_outputs
+from tenflang.lang import parse_file
+from tenflang.lang.checks import check, data_indices
+from tenflang.training.signature import gradient_outputs
 from tenflang.base.errors import TenflangError
 from .common import (check_outputs, device_option, dtype_option, reports_errors, say,
                      write_output)

@@ -12,12 +12,12 @@ from __future__ import annotations
 import click
 
 from tenflang.lang.syntax_tree import DeclKind
-from ..data import vectors
+from tenflang.data import vectors
 from tenflang.base.errors import Location, RunFailure
 from tenflang.base.outputs import check_outputs, write_file
-from ..lang import parse_file
+from tenflang.lang import parse_file
 from tenflang.interp.runtime.population import check_statistics, split_statistics
-from ..lang.checks import check
+from tenflang.lang.checks import check
 from .common import reports_errors
 
 OPSET_HELP = "ONNX opset to write (default: the newest onnxruntime 1.18 and later run in full)."
@@ -39,7 +39,7 @@ OPSET_HELP = "ONNX opset to write (default: the newest onnxruntime 1.18 and late
 @reports_errors
 def export_command(shape_file, weights_file, out, with_loss, inputs_file, dtype, opset):
     """Export the forward part of SHAPE with the trained WEIGHTS as an ONNX model."""
-    from ..export import DEFAULT_OPSET, TOLERANCE, export_model, verify_model
+    from tenflang.export import DEFAULT_OPSET, TOLERANCE, export_model, verify_model
     check_outputs({"-o": out}, {"SHAPE": shape_file, "WEIGHTS": weights_file,
                                 "--verify": inputs_file})
     program = parse_file(shape_file)

@@ -20,9 +20,9 @@ import click
 from tenflang.base.errors import TenflangError, printable
 from tenflang.base.outputs import write_file
 from tenflang.base.inputs import read_stdin
-from ..lang import decode_source
+from tenflang.lang import decode_source
 from .common import say
-from ..lang.formatter import fixed_source, format_file
+from tenflang.lang.formatter import fixed_source, format_file
 
 
 def expand_paths(paths) -> list[str]:

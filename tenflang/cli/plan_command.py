@@ -18,11 +18,11 @@ from __future__ import annotations
 import click
 
 from tenflang.native import clib
-from ..interp import make_plan
+from tenflang.interp import make_plan
 from tenflang.interp.runtime.codegen import generate
 from tenflang.interp.planning.fusion import Group
 from tenflang.interp.planning.sweeps import Sweep
-from ..lang import parse_file
+from tenflang.lang import parse_file
 from tenflang.lang.syntax_tree import BOUND_KINDS, DeclKind
 from tenflang.base.errors import TenflangError
 from .common import check_outputs, dtype_option, reports_errors, write_output

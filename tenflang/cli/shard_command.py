@@ -18,9 +18,9 @@ import stat
 import click
 
 from tenflang.base.outputs import same_file
-from ..data import vectors
+from tenflang.data import vectors
 from tenflang.base.errors import Location, RunFailure, TenflangError
-from ..data.shards import MANIFEST, write_shards
+from tenflang.data.shards import MANIFEST, write_shards
 from .common import reports_errors, say
 
 _OURS = re.compile(r"shard-\d{5,}\.npz|" + re.escape(MANIFEST))

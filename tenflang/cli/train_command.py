@@ -32,13 +32,13 @@ import click
 
 from tenflang.base.errors import TenflangError
 from tenflang.base.outputs import check_log_directory
-from ..interp.device import device_choice
-from ..interp.engine import choose_engine
-from ..training.config import TrainConfig
-from ..training.session import (RunSettings, Session, Voice, gradient_program, local,
+from tenflang.interp.device import device_choice
+from tenflang.interp.engine import choose_engine
+from tenflang.training.config import TrainConfig
+from tenflang.training.session import (RunSettings, Session, Voice, gradient_program, local,
                                 read_examples, watchers)
-from ..training.signature import signature
-from ..training.optimizers import OPTIMIZERS, SCHEDULES
+from tenflang.training.signature import signature
+from tenflang.training.optimizers import OPTIMIZERS, SCHEDULES
 from .dtype_hint import float32_hint
 from .train_options import steering_options
 from .train_report import ProgressBar, plot_loss, require_matplotlib, command_start, summary
@@ -155,7 +155,7 @@ def check_files(outputs: dict, inputs: dict, logdir) -> None:
     if outputs["--plot"]:
         require_matplotlib(outputs["--plot"])
     if logdir:
-        from ..training import tensorboard_log     # here, as checkpoints: a plain run
+        from tenflang.training import tensorboard_log     # here, as checkpoints: a plain run
         tensorboard_log.require()                  # does not load them (start-up)
 
 
@@ -169,7 +169,7 @@ def hint_float32(gcp, sig) -> None:
 
 def cluster_data(data_file, sig, scheduler, chunk_size, allow_nan):
     """The distributed run's data description (no examples are read here)."""
-    from ..distributed import cluster as distributed
+    from tenflang.distributed import cluster as distributed
     distributed.parse_scheduler(scheduler)
     return distributed.describe(data_file, chunk_size, allow_nan, shapes=sig.inputs)
 
@@ -196,7 +196,7 @@ def gradient_source(scheduler, device, connect_timeout, allow_nan, sync_every, k
 
     @contextlib.contextmanager
     def connected(stop):
-        from ..distributed import cluster as distributed
+        from tenflang.distributed import cluster as distributed
         with distributed.connect(scheduler, connect_timeout, stop) as client:
             yield distributed.ClusterGradients(client, worker_device, allow_nan,
                                                sync_every=sync_every, metrics=kept)

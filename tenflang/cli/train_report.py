@@ -21,8 +21,8 @@ import numpy as np
 
 from tenflang.base.errors import TenflangError
 from tenflang.base.outputs import write_file
-from ..training.hooks import Hooks
-from ..training.watch import final_loss
+from tenflang.training.hooks import Hooks
+from tenflang.training.watch import final_loss
 from .common import say
 
 

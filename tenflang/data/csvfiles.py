@@ -27,7 +27,7 @@ import numpy as np
 
 from tenflang.base import limits
 from tenflang.base.errors import Location, TenflangError
-from ..lang.lexical import NAME
+from tenflang.lang.lexical import NAME
 from tenflang.ops.shapes import fmt_shape
 from .examples import Examples
 from .notation import FLOATISH_RE, NUM_RE, check_uniform, content_lines, number_strings

@@ -30,7 +30,7 @@ import numpy as np
 
 from tenflang.base import limits
 from tenflang.base.errors import Location, TenflangError
-from ..lang.lexical import NAME, NUMBER
+from tenflang.lang.lexical import NAME, NUMBER
 from tenflang.ops.shapes import fmt_shape
 
 NAME_RE = re.compile(NAME)

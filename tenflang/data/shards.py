@@ -276,7 +276,7 @@ def load_chunk(pieces: tuple, shapes: dict, dtype: str, device: str, allow_nan: 
                indices: dict | None = None) -> dict:
     """The arrays of one chunk, in worker memory (runs on a worker); `indices`:
     the variables read as class or row indices (`Examples.check_indices`)."""
-    from ..interp.device import array_module
+    from tenflang.interp.device import array_module
     parts = [load_piece(piece, shapes, allow_nan, indices, dtype) for piece in pieces]
     xp = array_module(device)
     return {n: xp.asarray(np.array(parts[0][n] if len(parts) == 1 else

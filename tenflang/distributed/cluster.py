@@ -55,7 +55,7 @@ import logging
 from tenflang.base import limits
 from tenflang.base.errors import RunFailure, TenflangError
 from .address import parse_scheduler, within
-from ..data.shards import describe  # noqa: F401 (API)
+from tenflang.data.shards import describe  # noqa: F401 (API)
 from .descent import ClusterFailure, ClusterGradients  # noqa: F401 (API)
 
 # Dask's nannies start workers with MALLOC_TRIM_THRESHOLD_ set, which turns off

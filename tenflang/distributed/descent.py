@@ -45,14 +45,14 @@ from tenflang.base.hashing import blake2b
 from tenflang.base.frozen import frozen
 from tenflang.base.errors import RunFailure, TenflangError
 from tenflang.lang.syntax_tree import Program
-from ..lang.printer import print_program
-from ..data.shards import Dataset, forget_file, load_chunk
-from ..training.gradients import Descent, epoch_iterations
-from ..training.config import TrainConfig
-from ..training.state import Interrupted, State, host_state
-from ..training.norms import gradient_norm
-from ..training.optimizers import trainable
-from ..training.sampling import batch_shares, validation_shares
+from tenflang.lang.printer import print_program
+from tenflang.data.shards import Dataset, forget_file, load_chunk
+from tenflang.training.gradients import Descent, epoch_iterations
+from tenflang.training.config import TrainConfig
+from tenflang.training.state import Interrupted, State, host_state
+from tenflang.training.norms import gradient_norm
+from tenflang.training.optimizers import trainable
+from tenflang.training.sampling import batch_shares, validation_shares
 from tenflang.interp.runtime.population import levels, population_by
 from .tasks import (add_sums, chunk_sums, local_steps, part_of, round_value, statistic_sums,
                     validation_sums)

@@ -35,18 +35,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..interp.device import to_host
-from ..interp.engine import Engine
+from tenflang.interp.device import to_host
+from tenflang.interp.engine import Engine
 from tenflang.interp.runtime.population import level_sums, levels
 from tenflang.ops.entries import Reduction
 from tenflang.interp.planning.plan import make_plan
 from tenflang.ops.modes import EVALUATION, Mode
-from ..training.gradients import gradient_plan, to_device
-from ..training.signature import signature
-from ..training.state import State
-from ..training.optimizers import step
-from ..training.sampling import chunk_batch, chunk_split
-from ..training.watch import metric_names
+from tenflang.training.gradients import gradient_plan, to_device
+from tenflang.training.signature import signature
+from tenflang.training.state import State
+from tenflang.training.optimizers import step
+from tenflang.training.sampling import chunk_batch, chunk_split
+from tenflang.training.watch import metric_names
 
 _PLANS = {}       # GCP digest -> (plan, signature), per worker process
 _PROGRAM = {}     # the GCP last parsed: its digest and program
@@ -55,7 +55,7 @@ _PROGRAM = {}     # the GCP last parsed: its digest and program
 def program_for(digest: str, text: str):
     """The GCP `text` whose digest is `digest`, parsed once per worker process."""
     if _PROGRAM.get("digest") != digest:
-        from ..lang import parse
+        from tenflang.lang import parse
         _PROGRAM.update(digest=digest, program=parse(text, "<gcp>"))
     return _PROGRAM["program"]
 

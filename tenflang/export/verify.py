@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from tenflang.base.frozen import frozen
-from ..interp import evaluate
+from tenflang.interp import evaluate
 from .model import require
 
 TOLERANCE = {"float64": 1e-9, "float32": 1e-4}

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from tenflang.lang.syntax_tree import DeclKind, Program
-from ..lang.checks import check
+from tenflang.lang.checks import check
 from tenflang.base.dtypes import check_data_fits, check_weights_fit
 from .runtime.arguments import check_data, check_weights
 from .planning.plan import Plan, default_results, make_plan

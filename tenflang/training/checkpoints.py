@@ -26,8 +26,8 @@ import numpy as np
 
 from tenflang.base import limits
 from tenflang.base.outputs import write_file
-from ..data import vectors
-from ..data.npzfiles import corrupt_npz
+from tenflang.data import vectors
+from tenflang.data.npzfiles import corrupt_npz
 from tenflang.base.errors import Location, TenflangError
 from .state import State
 

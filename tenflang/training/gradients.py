@@ -39,14 +39,14 @@ import numpy as np
 
 from tenflang.base.frozen import mutable
 from tenflang.base.dtypes import check_data_fits
-from ..data.examples import Examples, first_nonfinite
+from tenflang.data.examples import Examples, first_nonfinite
 from tenflang.base.errors import TenflangError
 from tenflang.lang.checks import check
 from tenflang.ops.forwards import renumbered
-from ..interp import make_plan
+from tenflang.interp import make_plan
 from tenflang.interp.runtime.arguments import check_data
-from ..interp.device import to_host
-from ..interp.engine import Engine
+from tenflang.interp.device import to_host
+from tenflang.interp.engine import Engine
 from tenflang.interp.runtime.memory import Buffers
 from tenflang.interp.runtime.population import check_statistics, population, statistic_names
 from tenflang.ops.modes import EVALUATION, Mode

@@ -50,11 +50,11 @@ from typing import Callable
 import numpy as np
 
 from tenflang.base.frozen import frozen
-from ..backprop.graph import unused_weights
+from tenflang.backprop.graph import unused_weights
 from tenflang.base.dtypes import check_weights_fit
 from tenflang.base.errors import RunFailure, TenflangError
 from tenflang.interp.runtime.arguments import check_weights
-from ..interp.device import to_host
+from tenflang.interp.device import to_host
 from tenflang.interp.runtime.population import statistic_lines
 from tenflang.lang.syntax_tree import Program
 from .config import TrainConfig

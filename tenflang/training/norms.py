@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from ..interp.device import to_host
+from tenflang.interp.device import to_host
 
 
 def weights_finite(weights: dict, xp) -> bool:

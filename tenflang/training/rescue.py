@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import time
 
-from ..data import vectors
+from tenflang.data import vectors
 from tenflang.base.errors import TenflangError
 from tenflang.base.outputs import write_file
 from .state import Interrupted, State

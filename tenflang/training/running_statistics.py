@@ -26,7 +26,7 @@ from typing import Callable
 
 import numpy as np
 
-from ..interp.device import to_host
+from tenflang.interp.device import to_host
 
 
 class RunningStatistics:

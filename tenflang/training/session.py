@@ -38,7 +38,7 @@ from tenflang.lang import parse_file
 from tenflang.lang.checks import check
 from tenflang.lang.syntax_tree import Program
 from tenflang.native import clib
-from ..data import vectors
+from tenflang.data import vectors
 from .config import TrainConfig
 from .gradients import LocalGradients
 from .hooks import Callbacks, Checkpoints, combine
@@ -82,7 +82,7 @@ def gradient_program(path: str, say: Callable[[str], None] = silent) -> tuple[Pr
     program = parse_file(path)
     if gradient_outputs(program):
         return program, program
-    from ..backprop import compile_gradient     # here: training a GCP compiles nothing
+    from tenflang.backprop import compile_gradient     # here: training a GCP compiles nothing
     check(program, shape_program=True)          # tfcompiler's rules for its input
     say(f"{path} is a shape program: compiling it to its GCP first (as tfcompiler does)")
     return compile_gradient(program), program

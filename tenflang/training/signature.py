@@ -29,8 +29,8 @@ import numpy as np
 from tenflang.base.frozen import frozen
 from tenflang.base.errors import Location, TenflangError
 from tenflang.lang.syntax_tree import DeclKind, Define, Program
-from ..lang.checks import check, data_indices
-from ..lang.diagnostics import error_at
+from tenflang.lang.checks import check, data_indices
+from tenflang.lang.diagnostics import error_at
 from tenflang.base.naming import adjoint
 
 

@@ -15,7 +15,7 @@ import numpy as np
 
 from tenflang.base.frozen import mutable
 from tenflang.base.errors import RunFailure
-from ..interp.device import to_host
+from tenflang.interp.device import to_host
 
 
 @mutable(eq=False)        # holds arrays: compared by identity

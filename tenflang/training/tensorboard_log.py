@@ -32,7 +32,7 @@ import time
 import numpy as np
 
 from tenflang.base.errors import TenflangError
-from ..interp.device import to_host
+from tenflang.interp.device import to_host
 from .hooks import Hooks
 from .state import Interrupted
 from .watch import Figures

@@ -37,11 +37,11 @@ from typing import Callable
 import numpy as np
 
 from tenflang.base.frozen import frozen
-from ..interp import make_plan
+from tenflang.interp import make_plan
 from tenflang.interp.runtime.population import statistic_names
 from tenflang.ops.modes import EVALUATION
 from tenflang.base.naming import adjoint
-from ..interp.engine import Engine
+from tenflang.interp.engine import Engine
 from .gradients import to_device
 from .hooks import Hooks
 from .sampling import split

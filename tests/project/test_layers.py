@@ -94,6 +94,24 @@ def test_imports_point_down(path):
     assert not inside, f"interp.{interp_layer_of(own)} imports from above it: {inside}"
 
 
+@pytest.mark.parametrize("path", modules(), ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_other_layers_are_imported_by_absolute_names(path):
+    """`from tenflang.lang.checks import …` names the layer a module reaches down
+    to; a relative import stays inside the module's own layer."""
+    own = module_name(path)
+    package = own if path.name == "__init__.py" else own.rpartition(".")[0]
+    if layer_of(own) is None:
+        return          # tenflang/__init__.py and __main__.py belong to no layer
+    crossing = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.ImportFrom) and node.level:
+            parts = package.split(".")[: len(package.split(".")) - node.level + 1]
+            target = ".".join(parts + ([node.module] if node.module else []))
+            if layer_of(target) not in (None, layer_of(own)):
+                crossing.append(f"line {node.lineno}: from {'.' * node.level}{node.module or ''}")
+    assert not crossing, f"relative imports of another layer: {crossing}"
+
+
 def test_no_two_modules_share_a_name():
     names = [p.name for p in modules() if p.name != "__init__.py"]
     assert len(names) == len(set(names)), sorted(n for n in names if names.count(n) > 1)
