@@ -3,7 +3,8 @@
 * A small program's table equals, line by line, what numpy holds when the
   test runs the same lines itself: real arrays, each deleted after its last
   use as the test finds it, counted by `nbytes` once per buffer (a view's
-  memory is its base's), the data and the weights held throughout.
+  memory is its base's), the data and the weights held throughout, and the
+  copy of the weights a training step keeps (the last good ones) beside them.
 * A weight gradient summed inside its product is weight-sized: its bytes do
   not grow with the batch; a value of the examples grows linearly.
 * The peak splits into per example × batch + per batch.
@@ -14,7 +15,7 @@ import numpy as np
 import pytest
 
 from tenflang.interp import make_plan
-from tenflang.interp.runtime.memory_table import step_memory, table_text
+from tenflang.interp.runtime.memory_table import KEPT_WEIGHTS, step_memory, table_text
 from tenflang.lang import parse
 from tenflang.training.gradients import gradient_plan
 from tenflang.training.signature import signature
@@ -71,7 +72,8 @@ def numpy_running_totals(batch: int, dtype) -> list[int]:
     arrays = {k: v.astype(dtype) for k, v in arrays.items()}
     data = set(arrays)
     last_use = {name: k for k, (_, _, operands) in enumerate(NUMPY_LINES) for name in operands}
-    names = list(arrays)                # the rows of x, y, W: each adds its own
+    arrays[KEPT_WEIGHTS] = arrays["W"].copy()      # training/loop.py `keep`
+    names = list(arrays)                # the rows of x, y, W and W's copy: each adds its own
     totals = [held_bytes({n: arrays[n] for n in names[:k + 1]}) for k in range(len(names))]
     for k, (target, function, operands) in enumerate(NUMPY_LINES):
         arrays[target] = function(*(arrays[o] for o in operands))
@@ -86,7 +88,8 @@ def numpy_running_totals(batch: int, dtype) -> list[int]:
 def test_the_table_is_what_numpy_holds_line_by_line(batch, dtype):
     plan = make_plan(parse(PROGRAM), {"x", "y", "W"}, list(RESULTS))
     table = step_memory(plan, batch, dtype)
-    assert [row.name for row in table.rows] == ["x", "y", "W"] + [t for t, _, _ in NUMPY_LINES]
+    assert [row.name for row in table.rows] == (["x", "y", "W", KEPT_WEIGHTS]
+                                                + [t for t, _, _ in NUMPY_LINES])
     expected = numpy_running_totals(batch, dtype)
     assert [table.total(row.live) for row in table.rows] == expected
     assert table.total(table.peak().live) == max(expected)
@@ -96,10 +99,10 @@ def test_the_peak_is_per_example_times_the_batch_plus_per_batch():
     plan = make_plan(parse(PROGRAM), {"x", "y", "W"}, list(RESULTS))
     peak = step_memory(plan, 7, "float64").peak()
     # first reached at `s`: x y a b s of the examples (a held by its view t; five
-    # at c, o and p too, four before), W per batch; 12 float64s each
-    assert peak.name == "s" and peak.live == (5 * 12 * 8, 12 * 8)
+    # at c, o and p too, four before), W and its kept copy per batch; 12 float64s each
+    assert peak.name == "s" and peak.live == (5 * 12 * 8, 2 * 12 * 8)
     text = table_text(step_memory(plan, 7, "float64"))
-    assert text.splitlines()[-1] == "peak: 3,456 bytes at s: 480 per example × 7 + 96 per batch"
+    assert text.splitlines()[-1] == "peak: 3,552 bytes at s: 480 per example × 7 + 192 per batch"
 
 
 def test_a_gradient_summed_inside_its_product_is_weight_sized():

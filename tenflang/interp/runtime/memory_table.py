@@ -16,7 +16,9 @@ Conventions (docs/design.md §4):
   not a `sum_like` that sums axes away) holds no bytes of its own and keeps
   what it views alive.
 * The data and the weights are held from the step's start to its end (the
-  caller holds them: the plan's `del` of one only drops a name); a step's
+  caller holds them: the plan's `del` of one only drops a name), and so is
+  the copy of the weights tfweightcalc keeps, the last good ones should a
+  step's be infinite or NaN (one row, `(last-good-weights)`); a step's
   value is held from its step to its last use (the plan's releases), the
   reported results (gradients, losses) to the end.
 * `temp` is what the step's op holds besides its result while it runs
@@ -40,6 +42,7 @@ from . import memory
 from .codegen import batched_names, fused_reductions, shared_columns
 
 
+KEPT_WEIGHTS = "(last-good-weights)"    # the row of the weights' copy a step keeps
 Bytes = tuple[int, int]          # (per example, per batch): batch × the first + the second
 NONE = (0, 0)
 
@@ -112,6 +115,7 @@ def step_memory(plan, batch: int, dtype: str, lines: dict | None = None) -> Tabl
     """The memory table of `plan` run with a batch reduction (module docstring)."""
     walk = Walk(plan, Held(itemsize(dtype)), lines or {})
     rows = [walk.bound_row(name) for name in plan.bound]
+    rows.append(walk.kept_weights_row())
     walk.kept = kept_columns(plan, walk.reduced, batch, walk.held.element_bytes)
     for step in plan.steps:
         rows.extend(walk.step_rows(step))
@@ -132,6 +136,14 @@ class Walk:
         made = self.held.make(name, self.shapes[name], varies)
         return Row(self.lines.get(name), name, self.shapes[name], varies, made, NONE,
                    self.held.live, NONE)
+
+    def kept_weights_row(self) -> Row:
+        """The copy of the weights a training step keeps, the last good ones should
+        the step's be infinite or NaN (training/loop.py `keep`): held all step."""
+        weights = [n for n in self.plan.bound if n not in self.plan.batched]
+        shape = (sum(size(self.shapes[n]) for n in weights),)
+        made = self.held.make(KEPT_WEIGHTS, shape, False)
+        return Row(None, KEPT_WEIGHTS, shape, False, made, NONE, self.held.live, NONE)
 
     def step_rows(self, step) -> list[Row]:
         """The step's row, after its columns' where it keeps them."""
