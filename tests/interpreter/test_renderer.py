@@ -139,7 +139,7 @@ def test_numba_loops_are_the_c_loops_bit_for_bit(monkeypatch):
     assert all(np.array_equal(out["c"][k], out["numba"][k]) for k in out["c"])
 
 
-def no_compiler(specs):
+def no_compiler(specs, dtype="float64"):
     raise clib.Unavailable("no C compiler (a test's stand-in)")
 
 

@@ -134,10 +134,10 @@ def library_with_vector_math(vector_source: str | None, plain_source: str):
 class Compiled:
     """The plan's loops in one library per dtype (built on first use)."""
 
-    def __init__(self, specs):
+    def __init__(self, specs, dtype: str = "float64"):
         self.specs = tuple(specs)
         self.library = functools.lru_cache(maxsize=None)(self.build)
-        self.library("float64")                # built now: see `compiled`
+        self.library(dtype)                    # built now: see `compiled`
         self.direct = cpython.struct_read()      # loop_k_arrays works here
 
     def build(self, dtype: str):
@@ -156,8 +156,8 @@ class Compiled:
         return arrays if self.direct else [cpython.address(a) for a in arrays]
 
 
-def compiled(specs) -> Compiled:
-    """The loops of `specs`.  The float64 library is built here, so that a
-    machine without a working C compiler raises clib.Unavailable now, not
-    in the middle of a run."""
-    return Compiled(specs)
+def compiled(specs, dtype: str = "float64") -> Compiled:
+    """The loops of `specs`.  The library of `dtype` (the run's: a float32 run
+    compiles no float64 library) is built here, so that a machine without a
+    working C compiler raises clib.Unavailable now, not in the middle of a run."""
+    return Compiled(specs, dtype)
