@@ -89,6 +89,27 @@ class KernelSpec:
     reduced: tuple[Value, ...] = ()   # summed over the examples (shape G)
 
 
+def kernel_key(spec: KernelSpec) -> tuple:
+    """What `spec` computes, its names left out: equal for two specs whose
+    kernels differ only in their names (ResNet's repeated blocks), so that
+    one compiled kernel runs both.  Names are numbered by first appearance
+    (parameters keep their order); a literal is kept by its type and repr
+    (0.0 == -0.0 in Python, not in a kernel)."""
+    numbers: dict = {}
+
+    def named(x):
+        if isinstance(x, str):
+            return numbers.setdefault(x, len(numbers))
+        return (type(x).__name__, repr(x))
+
+    def values(vs):
+        return tuple((named(v.name), tuple(v.shape), v.batched) for v in vs)
+    inputs = values(spec.inputs)
+    lines = tuple((named(line.target), line.form, tuple(named(o) for o in line.operands))
+                  for line in spec.lines)
+    return tuple(spec.shape), inputs, lines, values(spec.outputs), values(spec.reduced)
+
+
 def tenflang_line(step) -> str:
     """A plan's step as its TenFlang line (a comment of generated code)."""
     return f"{step.target} = " + op_words(

@@ -17,6 +17,10 @@ Conventions (the rest is render.py's contract):
   (native/cpython.py states the rule and checks it once).  Where
   `cpython.struct_read()` does not hold, the wrapper passes addresses
   (`cpython.address`) to `loop_k` instead.
+* A spec whose kernel is another's but for its names (`render.kernel_key`:
+  ResNet-50's 263 loops are 71 kernels) gets no function of its own: a
+  comment names the one it runs (`same_kernels`), and `Compiled.function`
+  calls that one.  The unit is that much smaller to compile.
 * Arithmetic is IEEE double (or float), compiled without fast-math
   (`clib.FLAGS`): results equal the unfused plan's to round-off.
 * Vector math: where `vector_math()` holds (checked once per process: glibc's
@@ -42,7 +46,7 @@ import ctypes
 import functools
 
 from tenflang.native import clib, cpython
-from ..render import BLOCK, CStyle, KernelSpec
+from ..render import BLOCK, CStyle, KernelSpec, kernel_key
 from ..scalar_c import (CTYPES, TWO_ARGUMENTS, VECTOR, function, vector_calls,
                         vector_declarations)
 
@@ -69,9 +73,22 @@ class CLoops(CStyle):
                  self.preamble(dtype), "", cpython.DATA_POINTER]
         if vector:
             lines += ["", clib.WIDE, vector_declarations(CTYPES[dtype], called(specs))]
+        runs = same_kernels(specs)
         for spec in specs:
-            lines += [""] + self.kernel(spec, dtype, vector) + entry(spec, dtype)
+            if runs[spec.name] != spec.name:
+                lines += ["", f"{self.comment} {spec.name} "
+                          f"({', '.join(line.target for line in spec.lines)}): "
+                          f"{runs[spec.name]}'s kernel, on its own arrays"]
+            else:
+                lines += [""] + self.kernel(spec, dtype, vector) + entry(spec, dtype)
         return "\n".join(lines) + "\n"
+
+
+def same_kernels(specs) -> dict:
+    """Each spec's name -> the name of the first spec with its kernel
+    (`render.kernel_key`): the function that runs it."""
+    first: dict = {}
+    return {spec.name: first.setdefault(kernel_key(spec), spec.name) for spec in specs}
 
 
 def entry(spec: KernelSpec, dtype: str) -> list[str]:
@@ -136,6 +153,7 @@ class Compiled:
 
     def __init__(self, specs, dtype: str = "float64"):
         self.specs = tuple(specs)
+        self.runs = same_kernels(self.specs)       # spec name -> the function that runs it
         self.library = functools.lru_cache(maxsize=None)(self.build)
         self.library(dtype)                    # built now: see `compiled`
         self.direct = cpython.struct_read()      # loop_k_arrays works here
@@ -145,7 +163,7 @@ class Compiled:
         return library_with_vector_math(vector, RENDERER.module(self.specs, dtype))
 
     def function(self, spec: KernelSpec, dtype: str):
-        f = getattr(self.library(dtype), spec.name + ("_arrays" if self.direct else ""))
+        f = getattr(self.library(dtype), self.runs[spec.name] + ("_arrays" if self.direct else ""))
         f.argtypes = [ctypes.c_long, ctypes.c_long] + [
             ctypes.py_object if self.direct else ctypes.c_void_p] * (
             len(spec.inputs) + len(spec.outputs) + len(spec.reduced))
