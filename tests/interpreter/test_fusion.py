@@ -506,9 +506,9 @@ def test_a_float32_run_compiles_its_loops_in_float32_only(monkeypatch):
     sources = []
     library = clib.library.__wrapped__
 
-    def noted(source, *args):
+    def noted(source, *args, **kwargs):
         sources.append(source)
-        return library(source, *args)
+        return library(source, *args, **kwargs)
     monkeypatch.setattr(clib, "library", noted)
     compiled.cache_clear()
     plan = original_example_gradient_plan()

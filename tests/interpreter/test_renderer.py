@@ -230,3 +230,27 @@ def test_kernels_that_differ_only_in_their_names_are_compiled_once():
 def test_kernels_that_compute_differently_are_kept_apart(other):
     source = c_loops.module_source([SCALED, other], "float64")
     assert "void loop_1(" in source and "void loop_2(" in source
+
+
+def test_loops_that_differ_only_in_names_load_one_library(monkeypatch, tmp_path):
+    """ResNet's statistics levels: a plan whose loops are another's but for
+    their names compiles nothing, and its loops compute on its own arrays."""
+    if clib.unavailable_reason():
+        pytest.skip(clib.unavailable_reason())
+    monkeypatch.setenv("TENFLANG_CACHE_DIR", str(tmp_path))
+    clib.library.cache_clear()
+    try:
+        c_loops.compiled([BIAS], "float32")
+        [built] = (tmp_path / "native").glob("lib_*.so")
+        twin = renamed(BIAS, "loop_1", "_b")
+        loops = c_loops.compiled([twin], "float32")
+        assert list((tmp_path / "native").glob("lib_*.so")) == [built]
+        p = np.random.default_rng(9).standard_normal((2, 16, 8, 8)).astype(np.float32)
+        c = np.random.default_rng(10).standard_normal((1, 16, 1, 1)).astype(np.float32)
+        q, r = np.empty_like(p), np.empty_like(p)
+        loops.function(twin, "float32")(0, 2, *loops.arguments([p, c, q, r]))
+        assert np.array_equal(q, p + c) and np.array_equal(r, np.maximum(p + c, 0))
+        c_loops.compiled([renamed(BIAS, "loop_1", "_c", literal=None)], "float64")
+        assert len(list((tmp_path / "native").glob("lib_*.so"))) == 2   # another dtype
+    finally:
+        clib.library.cache_clear()

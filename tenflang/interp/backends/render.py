@@ -110,6 +110,24 @@ def kernel_key(spec: KernelSpec) -> tuple:
     return tuple(spec.shape), inputs, lines, values(spec.outputs), values(spec.reduced)
 
 
+def anonymous(spec: KernelSpec) -> KernelSpec:
+    """`spec` with its values named `t1`, `t2`, ... by first appearance and no
+    comments: two specs with the same `kernel_key` have the same anonymous
+    form (what the C loops' library is cached under, c_loops.py)."""
+    numbers: dict = {}
+
+    def named(x):
+        return numbers.setdefault(x, f"t{len(numbers) + 1}") if isinstance(x, str) else x
+
+    def values(vs):
+        return tuple(Value(named(v.name), v.shape, v.batched) for v in vs)
+    inputs = values(spec.inputs)
+    lines = tuple(Line(named(line.target), line.form, tuple(map(named, line.operands)))
+                  for line in spec.lines)
+    return KernelSpec(spec.name, spec.shape, inputs, lines, values(spec.outputs),
+                      values(spec.reduced))
+
+
 def tenflang_line(step) -> str:
     """A plan's step as its TenFlang line (a comment of generated code)."""
     return f"{step.target} = " + op_words(

@@ -21,6 +21,10 @@ Conventions (the rest is render.py's contract):
   ResNet-50's 263 loops are 71 kernels) gets no function of its own: a
   comment names the one it runs (`same_kernels`), and `Compiled.function`
   calls that one.  The unit is that much smaller to compile.
+* The library is cached under the module its specs' `render.anonymous`
+  forms make (names change no machine code): a plan whose loops are
+  another's but for their names (ResNet-50's statistics levels: 98 plans,
+  31 modules) loads the other's library.
 * Arithmetic is IEEE double (or float), compiled without fast-math
   (`clib.FLAGS`): results equal the unfused plan's to round-off.
 * Vector math: where `vector_math()` holds (checked once per process: glibc's
@@ -46,7 +50,7 @@ import ctypes
 import functools
 
 from tenflang.native import clib, cpython
-from ..render import BLOCK, CStyle, KernelSpec, kernel_key
+from ..render import BLOCK, CStyle, KernelSpec, anonymous, kernel_key
 from ..scalar_c import (CTYPES, TWO_ARGUMENTS, VECTOR, function, vector_calls,
                         vector_declarations)
 
@@ -139,13 +143,15 @@ def vector_math() -> bool:
     return True
 
 
-def library_with_vector_math(vector_source: str | None, plain_source: str):
+def library_with_vector_math(vector_source: str | None, plain_source: str,
+                             keys: tuple = (None, None)):
     """`vector_source` compiled with vector math (`VECTOR_FLAGS`, `VECTOR_LIBS`),
-    where given and it builds; else `plain_source`, compiled as any library."""
+    where given and it builds; else `plain_source`, compiled as any library;
+    `keys`: what each is cached under (`clib.library`'s `key`)."""
     if vector_source is not None:
         with contextlib.suppress(clib.Unavailable):
-            return clib.library(vector_source, VECTOR_FLAGS, VECTOR_LIBS)
-    return clib.library(plain_source)
+            return clib.library(vector_source, VECTOR_FLAGS, VECTOR_LIBS, key=keys[0])
+    return clib.library(plain_source, key=keys[1])
 
 
 class Compiled:
@@ -159,8 +165,11 @@ class Compiled:
         self.direct = cpython.struct_read()      # loop_k_arrays works here
 
     def build(self, dtype: str):
-        vector = RENDERER.module(self.specs, dtype, True) if vectorised(self.specs) else None
-        return library_with_vector_math(vector, RENDERER.module(self.specs, dtype))
+        def sources(specs):         # (with vector math or None, plain)
+            vector = RENDERER.module(specs, dtype, True) if vectorised(specs) else None
+            return vector, RENDERER.module(specs, dtype)
+        return library_with_vector_math(*sources(self.specs),
+                                        sources(tuple(map(anonymous, self.specs))))
 
     def function(self, spec: KernelSpec, dtype: str):
         f = getattr(self.library(dtype), self.runs[spec.name] + ("_arrays" if self.direct else ""))
