@@ -9,8 +9,8 @@ Conventions:
   arithmetic kept (no fast-math, no contraction of a*b+c into one rounding,
   so results equal numpy's to round-off), errno not set by math functions
   (results are the same; it lets the compiler inline sqrt and friends).
-* A library is named by the hash of its source, compiler, flags and machine
-  type (a home directory shared by different machines keeps one of each) and kept in
+* A library is named by the hash of its source (or the `key` given in its
+  place), compiler, flags and machine type (a home directory shared by different machines keeps one of each) and kept in
   the cache directory (`files.cache_dir("native")`), so a program's second run
   loads machine code in about a millisecond and pays no compilation.  It is
   compiled to a temporary name and renamed into place, so processes that
@@ -91,13 +91,17 @@ def compiler() -> str:
 
 
 @functools.lru_cache(maxsize=128)
-def library(source: str, extra: tuple = (), libs: tuple = ()) -> ctypes.CDLL:
+def library(source: str, extra: tuple = (), libs: tuple = (), key: str | None = None
+            ) -> ctypes.CDLL:
     """`source` compiled into a shared library (cached on disk) and loaded;
     `extra`: flags after `FLAGS` (image_c's -O3, for its vectorised loops);
-    `libs`: linker arguments after the source (c_loops' vector math)."""
+    `libs`: linker arguments after the source (c_loops' vector math); `key`:
+    the text the library is cached under instead of `source`, for a caller
+    whose sources differ in names only (c_loops': the same machine code)."""
     cc = compiler()
     flags = FLAGS + tuple(extra)
-    key = (source, cc, platform.machine(), sys.platform) + flags + ("--libs",) + tuple(libs)
+    key = (source if key is None else key, cc, platform.machine(), sys.platform) + flags + (
+        "--libs",) + tuple(libs)
     digest = blake2b("\0".join(key).encode(), digest_size=12).hexdigest()
     folder = cache_dir("native")
     if folder is None:

@@ -40,7 +40,7 @@ SPECIAL = [0.0, -0.0, 1.0, -1.0, 0.5, -2.5, 1e4, -1e4, 40.0, -40.0, 1e-300, 7e30
            math.inf, -math.inf, math.nan]
 
 
-def no_compiler(groups):
+def no_compiler(groups, dtype="float64"):
     raise clib.Unavailable("no C compiler (a test's stand-in)")
 
 
@@ -497,3 +497,26 @@ def test_a_small_batch_without_a_c_compiler_runs_unfused(monkeypatch):
     finally:
         compiled.cache_clear()
     assert not [name for name in vars(forwards) if name.startswith("fused_")]
+
+
+@pytest.mark.skipif(clib.unavailable_reason() is not None, reason="no C compiler here")
+def test_a_float32_run_compiles_its_loops_in_float32_only(monkeypatch):
+    """The library built when the plan is compiled is the run's dtype's: a
+    float32 run pays no float64 compile (a large network's loops take seconds)."""
+    sources = []
+    library = clib.library.__wrapped__
+
+    def noted(source, *args, **kwargs):
+        sources.append(source)
+        return library(source, *args, **kwargs)
+    monkeypatch.setattr(clib, "library", noted)
+    compiled.cache_clear()
+    plan = original_example_gradient_plan()
+    rng = np.random.default_rng(3)
+    n = 2 * FUSE_FROM + 5
+    data = {"x": rng.standard_normal(n), "y": rng.random(n).round(), "w": np.float64(0.7)}
+    with np.errstate(all="ignore"):
+        run_plan(plan, data, dtype="float32", reduce="sum")
+    compiled.cache_clear()
+    loops = [s for s in sources if s.startswith("/* Fused loops")]
+    assert loops and all(", float (" in s.splitlines()[0] for s in loops), loops

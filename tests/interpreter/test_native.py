@@ -46,6 +46,18 @@ def test_a_source_compiles_once_and_is_loaded_from_the_cache(fresh):
     assert not [p for p in fresh.iterdir() if not p.name.startswith("lib_")]   # no leftovers
 
 
+def test_a_source_cached_under_a_key_is_loaded_for_another_source_with_that_key(fresh):
+    """c_loops' modules that differ in names only: the second compiles nothing."""
+    assert call_add(clib.library(ADD, key="add")) == 3.75
+    [built] = fresh.glob("lib_*.so")
+    clib.library.cache_clear()
+    other = ADD.replace("a + b", "b + a").replace("(double a", "(double a ")
+    assert call_add(clib.library(other, key="add")) == 3.75
+    assert list(fresh.glob("lib_*.so")) == [built]
+    clib.library(other)                                  # without the key: its own
+    assert len(list(fresh.glob("lib_*.so"))) == 2
+
+
 def test_no_compiler_is_unavailable_naming_it(fresh, monkeypatch):
     monkeypatch.setenv("CC", "no-such-cc")
     with pytest.raises(clib.Unavailable, match="no C compiler .'no-such-cc' is not on PATH"):

@@ -139,7 +139,7 @@ def test_numba_loops_are_the_c_loops_bit_for_bit(monkeypatch):
     assert all(np.array_equal(out["c"][k], out["numba"][k]) for k in out["c"])
 
 
-def no_compiler(specs):
+def no_compiler(specs, dtype="float64"):
     raise clib.Unavailable("no C compiler (a test's stand-in)")
 
 
@@ -184,3 +184,73 @@ def test_training_without_a_compiler_or_numba_reads_and_trains(run_cli, no_numba
                               "-o", weights, "--max-iters", "20", "--quiet"])
     assert code == 0, err
     assert weights.read_text().strip()
+
+
+def renamed(spec: KernelSpec, name: str, suffix: str, literal=None) -> KernelSpec:
+    """`spec` with every value's name (and its own) changed; `literal`: a
+    line's number changed too."""
+    def v(value):
+        return Value(value.name + suffix, value.shape, value.batched)
+    lines = tuple(Line(line.target + suffix, line.form,
+                       tuple(o + suffix if isinstance(o, str) else literal if literal is not None
+                             else o for o in line.operands)) for line in spec.lines)
+    return KernelSpec(name, spec.shape, tuple(map(v, spec.inputs)), lines,
+                      tuple(map(v, spec.outputs)), tuple(map(v, spec.reduced)))
+
+
+SCALED = KernelSpec("loop_1", (4,), (Value("x", (4,), True),),
+                    (Line("y", "a * b", ("x", 0.0)),), (Value("y", (4,), True),))
+
+
+def test_kernels_that_differ_only_in_their_names_are_compiled_once():
+    """ResNet's repeated blocks: one function runs both, each on its own arrays."""
+    twin = renamed(BIAS, "loop_2", "_b")
+    source = c_loops.module_source([BIAS, twin], "float32")
+    assert source.count("void loop_1(") == 1 and "void loop_2(" not in source
+    assert "// loop_2 (q_b, r_b): loop_1's kernel, on its own arrays" in source
+    if clib.unavailable_reason():
+        pytest.skip(clib.unavailable_reason())
+    loops = c_loops.compiled([BIAS, twin], "float32")
+    rng = np.random.default_rng(8)
+    for spec in (BIAS, twin):
+        p = rng.standard_normal((3, 16, 8, 8)).astype(np.float32)
+        c = rng.standard_normal((1, 16, 1, 1)).astype(np.float32)
+        q, r = np.empty_like(p), np.empty_like(p)
+        loops.function(spec, "float32")(0, 3, *loops.arguments([p, c, q, r]))
+        assert np.array_equal(q, p + c) and np.array_equal(r, np.maximum(p + c, 0))
+
+
+@pytest.mark.parametrize("other", [
+    renamed(SCALED, "loop_2", "_b", literal=-0.0),         # 0.0 == -0.0 in Python only
+    renamed(SCALED, "loop_2", "_b", literal=1),
+    KernelSpec("loop_2", (4,), (Value("x", (4,), False),), SCALED.lines, SCALED.outputs),
+    KernelSpec("loop_2", (4,), SCALED.inputs, (Line("y", "a + b", ("x", 0.0)),), SCALED.outputs),
+    KernelSpec("loop_2", (4,), SCALED.inputs, (Line("y", "a * b", (0.0, "x")),), SCALED.outputs),
+])
+def test_kernels_that_compute_differently_are_kept_apart(other):
+    source = c_loops.module_source([SCALED, other], "float64")
+    assert "void loop_1(" in source and "void loop_2(" in source
+
+
+def test_loops_that_differ_only_in_names_load_one_library(monkeypatch, tmp_path):
+    """ResNet's statistics levels: a plan whose loops are another's but for
+    their names compiles nothing, and its loops compute on its own arrays."""
+    if clib.unavailable_reason():
+        pytest.skip(clib.unavailable_reason())
+    monkeypatch.setenv("TENFLANG_CACHE_DIR", str(tmp_path))
+    clib.library.cache_clear()
+    try:
+        c_loops.compiled([BIAS], "float32")
+        [built] = (tmp_path / "native").glob("lib_*.so")
+        twin = renamed(BIAS, "loop_1", "_b")
+        loops = c_loops.compiled([twin], "float32")
+        assert list((tmp_path / "native").glob("lib_*.so")) == [built]
+        p = np.random.default_rng(9).standard_normal((2, 16, 8, 8)).astype(np.float32)
+        c = np.random.default_rng(10).standard_normal((1, 16, 1, 1)).astype(np.float32)
+        q, r = np.empty_like(p), np.empty_like(p)
+        loops.function(twin, "float32")(0, 2, *loops.arguments([p, c, q, r]))
+        assert np.array_equal(q, p + c) and np.array_equal(r, np.maximum(p + c, 0))
+        c_loops.compiled([renamed(BIAS, "loop_1", "_c", literal=None)], "float64")
+        assert len(list((tmp_path / "native").glob("lib_*.so"))) == 2   # another dtype
+    finally:
+        clib.library.cache_clear()

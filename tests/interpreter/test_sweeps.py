@@ -210,7 +210,7 @@ def test_a_dot_of_two_per_example_vectors_is_not_swept():
 
 def test_without_a_c_compiler_the_plan_runs_unswept(monkeypatch, env_switch):
     pytest.importorskip("numba")          # the groups' loops without C
-    def no_compiler(source, *flags):
+    def no_compiler(source, *flags, **options):
         raise clib.Unavailable("no C compiler (a test's stand-in)")
     monkeypatch.setattr(clib, "library", no_compiler)
     compiled.cache_clear()

@@ -206,10 +206,10 @@ def test_a_failed_vector_build_falls_back_to_the_plain_loops(monkeypatch, fresh)
         pytest.skip(clib.unavailable_reason())
     real = clib.library
 
-    def refuse_libs(source, extra=(), libs=()):
+    def refuse_libs(source, extra=(), libs=(), key=None):
         if libs:
             raise clib.Unavailable("no libmvec (a test's stand-in)")
-        return real(source, extra)
+        return real(source, extra, key=key)
     monkeypatch.setattr(clib, "library", refuse_libs)
     monkeypatch.setattr(c_loops, "vector_math", lambda: True)
     plan = make_plan(tenflang.parse(MATH), {"x", "c"})

@@ -65,11 +65,11 @@ def chain_in_numpy(x: np.ndarray) -> np.ndarray:
     return prev * 2
 
 
-def fallen_back(specs):
+def fallen_back(specs, dtype="float64"):
     raise AssertionError("the C loops did not compile: the run fell back to numba")
 
 
-def no_compiler(specs):
+def no_compiler(specs, dtype="float64"):
     raise clib.Unavailable("no C compiler (a test's stand-in)")
 
 

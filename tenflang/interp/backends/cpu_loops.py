@@ -102,13 +102,13 @@ class Loop:
         return tuple(results[k] for k in self.order)
 
 
-def functions(groups, numba: bool = True) -> dict:
-    """fused_k -> its wrapper, for every group (C loops, else numba's unless
-    not `numba`: clib.Unavailable)."""
+def functions(groups, numba: bool = True, dtype: str = "float64") -> dict:
+    """fused_k -> its wrapper, for every group (C loops, their library for
+    `dtype` built now; else numba's unless not `numba`: clib.Unavailable)."""
     groups = tuple(groups)
     specs = group_specs(groups)
     try:
-        loops = c_loops.compiled(specs)
+        loops = c_loops.compiled(specs, dtype)
     except clib.Unavailable:
         if not numba:
             raise

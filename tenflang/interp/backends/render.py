@@ -89,6 +89,45 @@ class KernelSpec:
     reduced: tuple[Value, ...] = ()   # summed over the examples (shape G)
 
 
+def kernel_key(spec: KernelSpec) -> tuple:
+    """What `spec` computes, its names left out: equal for two specs whose
+    kernels differ only in their names (ResNet's repeated blocks), so that
+    one compiled kernel runs both.  Names are numbered by first appearance
+    (parameters keep their order); a literal is kept by its type and repr
+    (0.0 == -0.0 in Python, not in a kernel)."""
+    numbers: dict = {}
+
+    def named(x):
+        if isinstance(x, str):
+            return numbers.setdefault(x, len(numbers))
+        return (type(x).__name__, repr(x))
+
+    def values(vs):
+        return tuple((named(v.name), tuple(v.shape), v.batched) for v in vs)
+    inputs = values(spec.inputs)
+    lines = tuple((named(line.target), line.form, tuple(named(o) for o in line.operands))
+                  for line in spec.lines)
+    return tuple(spec.shape), inputs, lines, values(spec.outputs), values(spec.reduced)
+
+
+def anonymous(spec: KernelSpec) -> KernelSpec:
+    """`spec` with its values named `t1`, `t2`, ... by first appearance and no
+    comments: two specs with the same `kernel_key` have the same anonymous
+    form (what the C loops' library is cached under, c_loops.py)."""
+    numbers: dict = {}
+
+    def named(x):
+        return numbers.setdefault(x, f"t{len(numbers) + 1}") if isinstance(x, str) else x
+
+    def values(vs):
+        return tuple(Value(named(v.name), v.shape, v.batched) for v in vs)
+    inputs = values(spec.inputs)
+    lines = tuple(Line(named(line.target), line.form, tuple(map(named, line.operands)))
+                  for line in spec.lines)
+    return KernelSpec(spec.name, spec.shape, inputs, lines, values(spec.outputs),
+                      values(spec.reduced))
+
+
 def tenflang_line(step) -> str:
     """A plan's step as its TenFlang line (a comment of generated code)."""
     return f"{step.target} = " + op_words(

@@ -387,12 +387,15 @@ def scratch(src: Source, step) -> tuple[int, int]:
 
 @functools.lru_cache(maxsize=256)
 def compiled(plan, reduce: str | None, fused: bool = False, sweeps: bool = True,
-             pooled: bool = False, small: bool = False, vector_math: bool = False):
+             pooled: bool = False, small: bool = False, vector_math: bool = False,
+             dtype: str = "float64"):
     """(the generated function, the names of results it reduces over the batch,
     the namespace it takes as `F`: the ops' forwards and any fused loops, the
     memory plan's slot layout: `Slots.layout`, None without one); `small`: for a
     small batch (interp/planning/fusion.py: some groups, no sweeps, C loops or none);
-    `vector_math`: the C loops call math functions in vectors (c_loops.py)."""
+    `vector_math`: the C loops call math functions in vectors (c_loops.py);
+    `dtype`: the run's, whose C library is compiled now (another is compiled
+    when first called for)."""
     source, reduced, groups, slots = build(plan, reduce, fused, sweeps and not small, pooled,
                                            small, vector_math)
     namespace: dict = {}
@@ -400,23 +403,24 @@ def compiled(plan, reduce: str | None, fused: bool = False, sweeps: bool = True,
     forwards = FORWARDS
     if groups:
         try:
-            forwards = SimpleNamespace(**vars(FORWARDS), **fused_functions(groups, not small))
+            forwards = SimpleNamespace(**vars(FORWARDS),
+                                       **fused_functions(groups, not small, dtype))
         except clib.Abandoned:        # interrupted or too slow: the plan without loops
-            return compiled(plan, reduce, False, pooled=pooled)
+            return compiled(plan, reduce, False, pooled=pooled, dtype=dtype)
         except clib.Unavailable:
             # no C compiler: sweeps are C only, so without them; without numba too, unfused
             # (a small batch: unfused, numba's import would cost more than its loops save)
             return compiled(plan, reduce, fused=sweeps and not small, sweeps=False,
-                            pooled=pooled)
+                            pooled=pooled, dtype=dtype)
     return namespace["run"], reduced, forwards, None if slots is None else tuple(slots.layout)
 
 
-def fused_functions(kernels, numba: bool = True) -> dict:
+def fused_functions(kernels, numba: bool = True, dtype: str = "float64") -> dict:
     """fused_k -> a fused loop (interp/backends/cpu_loops.py: C, else numba where
-    `numba`), sweep_k -> a C sweep (interp/backends/c/sweeps_c.py); clib.Unavailable
-    when they cannot be had (sweeps first: without C the plan is made again
-    without them)."""
+    `numba`), sweep_k -> a C sweep (interp/backends/c/sweeps_c.py), their C
+    built for `dtype`; clib.Unavailable when they cannot be had (sweeps first:
+    without C the plan is made again without them)."""
     groups = [g for g in kernels if isinstance(g, Group)]
     passes = [s for s in kernels if isinstance(s, Sweep)]
-    return {**(sweeps_c.functions(passes) if passes else {}),
-            **(loop_functions(groups, numba) if groups else {})}
+    return {**(sweeps_c.functions(passes, dtype) if passes else {}),
+            **(loop_functions(groups, numba, dtype) if groups else {})}

@@ -81,7 +81,8 @@ def run_plan(plan, data: dict, xp=np, dtype="float64", reduce: str | None = None
     # numpy's float32 math functions are vectorised already, its float64 ones are not
     vector_math = small and np.dtype(dtype) == np.float64 and c_loops.vector_math()
     function, fused, forwards, layout = compiled(plan, reduce, fusing, pooled=reduce is not None,
-                                                 small=small, vector_math=vector_math)
+                                                 small=small, vector_math=vector_math,
+                                                 dtype=np.dtype(dtype).name)
     if layout is None:
         return collect(plan, function(env, xp, forwards, xp.dtype(dtype)), fused, batch, reduce, xp)
     buf = (buffers or Buffers()).arrays(layout, batch, xp.dtype(dtype), xp)

@@ -17,6 +17,14 @@ Conventions (the rest is render.py's contract):
   (native/cpython.py states the rule and checks it once).  Where
   `cpython.struct_read()` does not hold, the wrapper passes addresses
   (`cpython.address`) to `loop_k` instead.
+* A spec whose kernel is another's but for its names (`render.kernel_key`:
+  ResNet-50's 263 loops are 71 kernels) gets no function of its own: a
+  comment names the one it runs (`same_kernels`), and `Compiled.function`
+  calls that one.  The unit is that much smaller to compile.
+* The library is cached under the module its specs' `render.anonymous`
+  forms make (names change no machine code): a plan whose loops are
+  another's but for their names (ResNet-50's statistics levels: 98 plans,
+  31 modules) loads the other's library.
 * Arithmetic is IEEE double (or float), compiled without fast-math
   (`clib.FLAGS`): results equal the unfused plan's to round-off.
 * Vector math: where `vector_math()` holds (checked once per process: glibc's
@@ -42,7 +50,7 @@ import ctypes
 import functools
 
 from tenflang.native import clib, cpython
-from ..render import BLOCK, CStyle, KernelSpec
+from ..render import BLOCK, CStyle, KernelSpec, anonymous, kernel_key
 from ..scalar_c import (CTYPES, TWO_ARGUMENTS, VECTOR, function, vector_calls,
                         vector_declarations)
 
@@ -69,9 +77,22 @@ class CLoops(CStyle):
                  self.preamble(dtype), "", cpython.DATA_POINTER]
         if vector:
             lines += ["", clib.WIDE, vector_declarations(CTYPES[dtype], called(specs))]
+        runs = same_kernels(specs)
         for spec in specs:
-            lines += [""] + self.kernel(spec, dtype, vector) + entry(spec, dtype)
+            if runs[spec.name] != spec.name:
+                lines += ["", f"{self.comment} {spec.name} "
+                          f"({', '.join(line.target for line in spec.lines)}): "
+                          f"{runs[spec.name]}'s kernel, on its own arrays"]
+            else:
+                lines += [""] + self.kernel(spec, dtype, vector) + entry(spec, dtype)
         return "\n".join(lines) + "\n"
+
+
+def same_kernels(specs) -> dict:
+    """Each spec's name -> the name of the first spec with its kernel
+    (`render.kernel_key`): the function that runs it."""
+    first: dict = {}
+    return {spec.name: first.setdefault(kernel_key(spec), spec.name) for spec in specs}
 
 
 def entry(spec: KernelSpec, dtype: str) -> list[str]:
@@ -122,30 +143,36 @@ def vector_math() -> bool:
     return True
 
 
-def library_with_vector_math(vector_source: str | None, plain_source: str):
+def library_with_vector_math(vector_source: str | None, plain_source: str,
+                             keys: tuple = (None, None)):
     """`vector_source` compiled with vector math (`VECTOR_FLAGS`, `VECTOR_LIBS`),
-    where given and it builds; else `plain_source`, compiled as any library."""
+    where given and it builds; else `plain_source`, compiled as any library;
+    `keys`: what each is cached under (`clib.library`'s `key`)."""
     if vector_source is not None:
         with contextlib.suppress(clib.Unavailable):
-            return clib.library(vector_source, VECTOR_FLAGS, VECTOR_LIBS)
-    return clib.library(plain_source)
+            return clib.library(vector_source, VECTOR_FLAGS, VECTOR_LIBS, key=keys[0])
+    return clib.library(plain_source, key=keys[1])
 
 
 class Compiled:
     """The plan's loops in one library per dtype (built on first use)."""
 
-    def __init__(self, specs):
+    def __init__(self, specs, dtype: str = "float64"):
         self.specs = tuple(specs)
+        self.runs = same_kernels(self.specs)       # spec name -> the function that runs it
         self.library = functools.lru_cache(maxsize=None)(self.build)
-        self.library("float64")                # built now: see `compiled`
+        self.library(dtype)                    # built now: see `compiled`
         self.direct = cpython.struct_read()      # loop_k_arrays works here
 
     def build(self, dtype: str):
-        vector = RENDERER.module(self.specs, dtype, True) if vectorised(self.specs) else None
-        return library_with_vector_math(vector, RENDERER.module(self.specs, dtype))
+        def sources(specs):         # (with vector math or None, plain)
+            vector = RENDERER.module(specs, dtype, True) if vectorised(specs) else None
+            return vector, RENDERER.module(specs, dtype)
+        return library_with_vector_math(*sources(self.specs),
+                                        sources(tuple(map(anonymous, self.specs))))
 
     def function(self, spec: KernelSpec, dtype: str):
-        f = getattr(self.library(dtype), spec.name + ("_arrays" if self.direct else ""))
+        f = getattr(self.library(dtype), self.runs[spec.name] + ("_arrays" if self.direct else ""))
         f.argtypes = [ctypes.c_long, ctypes.c_long] + [
             ctypes.py_object if self.direct else ctypes.c_void_p] * (
             len(spec.inputs) + len(spec.outputs) + len(spec.reduced))
@@ -156,8 +183,8 @@ class Compiled:
         return arrays if self.direct else [cpython.address(a) for a in arrays]
 
 
-def compiled(specs) -> Compiled:
-    """The loops of `specs`.  The float64 library is built here, so that a
-    machine without a working C compiler raises clib.Unavailable now, not
-    in the middle of a run."""
-    return Compiled(specs)
+def compiled(specs, dtype: str = "float64") -> Compiled:
+    """The loops of `specs`.  The library of `dtype` (the run's: a float32 run
+    compiles no float64 library) is built here, so that a machine without a
+    working C compiler raises clib.Unavailable now, not in the middle of a run."""
+    return Compiled(specs, dtype)

@@ -207,15 +207,15 @@ class Pass:
         return tuple(outs[k] for k in self.order) + (g.sum(axis=0),)
 
 
-def functions(sweeps) -> dict:
-    """sweep_k -> its wrapper, for every sweep; the float64 library is built
-    here, so a machine without a working C compiler raises clib.Unavailable
-    now, not in the middle of a run."""
+def functions(sweeps, dtype: str = "float64") -> dict:
+    """sweep_k -> its wrapper, for every sweep; the library of `dtype` (the
+    run's) is built here, so a machine without a working C compiler raises
+    clib.Unavailable now, not in the middle of a run."""
     sweeps = tuple(sweeps)
 
     @functools.lru_cache(maxsize=None)
     def library(dtype: str):
         return clib.library(module_source(sweeps, dtype))
-    library("float64")
+    library(dtype)
     return {numbered(Generated.SWEEP, k): Pass(k, sweep, library)
             for k, sweep in enumerate(sweeps, 1)}
