@@ -56,8 +56,8 @@ def child_env(spin: str | None, root: Path = ROOT) -> dict:
     """The children's environment: `root`'s tenflang, no BLAS kernel or cache size
     forced on OpenBLAS; `spin`: $OPENBLAS_THREAD_TIMEOUT for them (None: TenFlang's
     default)."""
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "OPENBLAS_THREAD_TIMEOUT")}
+    from bench_process import as_users
+    env = {k: v for k, v in as_users(os.environ).items() if k != "OPENBLAS_THREAD_TIMEOUT"}
     env["PYTHONPATH"] = os.pathsep.join([str(root), str(HERE), env.get("PYTHONPATH", "")])
     return env | ({"OPENBLAS_THREAD_TIMEOUT": spin} if spin else {})
 

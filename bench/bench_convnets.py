@@ -28,7 +28,9 @@ optimizer (Adam, lr `LR`) on each side; in float64 the final weights of the
 long runs are compared (max relative difference to PyTorch's) to show that
 the three did the same math.  Threads: the default, and 1 (OPENBLAS/OMP/...
 and TENFLANG_NUM_THREADS=1, XLA's CPU client on one thread).  PyTorch and JAX
-are optional: a missing one is left out with a note.
+are optional: a missing one is left out with a note.  Every child runs without
+the development machines' OpenBLAS settings (bench_process.as_users), as on a
+user's machine.
 
 Targets (the convolution work's): every case ≤ 0.7× PyTorch eager and ≤ 0.8×
 JAX jit per step; LeNet-5's peak memory ≤ PyTorch's.  Beside them, tenflang
@@ -186,7 +188,8 @@ def commands(workdir: Path, case: str, dtype: str, steps: int, impls,
 
 
 def environment(threads: str) -> dict:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    from bench_process import as_users
+    env = {**as_users(os.environ), "PYTHONPATH": str(ROOT)}
     if threads == "1":
         env.update({k: "1" for k in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS",
                                      "MKL_NUM_THREADS", "NUMBA_NUM_THREADS",

@@ -102,8 +102,8 @@ def blas_kernel() -> str:
 
 
 def measure(sample: str, batch: int, dtype: str) -> dict:
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")}
+    from bench_process import as_users
+    env = as_users(os.environ)
     env["PYTHONPATH"] = str(ROOT)
     done = subprocess.run([sys.executable, __file__, "--child", sample, str(batch), dtype],
                           env=env, capture_output=True, text=True, check=True)

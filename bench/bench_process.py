@@ -70,6 +70,17 @@ def as_installed(env: dict) -> dict:
     return {k: v for k, v in env.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
+# The development machines pin numpy's OpenBLAS to AVX2 kernels and a cache size
+# (OPENBLAS_CORETYPE=Haswell, OPENBLAS_L2_SIZE); a user's machine does not set them,
+# so the benchmarks' children run without them (and report the kernel that ran).
+MACHINE_SETTINGS = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
+
+
+def as_users(env: dict) -> dict:
+    """`env` without the development machines' OpenBLAS settings (MACHINE_SETTINGS)."""
+    return {k: v for k, v in env.items() if k not in MACHINE_SETTINGS}
+
+
 def run_process(cmd: list[str], env: dict) -> tuple[float, float, float]:
     """(wall seconds, peak RSS MiB, CPU seconds: user + system) of one process,
     in `as_installed(env)`; raises when it fails.  It runs under /usr/bin/time,

@@ -59,14 +59,8 @@ NETS = {"alexnet": "AlexNet (Caffe, groups 2, lrn)", "googlenet": "GoogLeNet (Ca
 LR = 1e-4
 IMAGES = 16              # at least the largest batch: a step never repeats an image
 REFERENCE = HERE / "seed_networks_reference.py"
-UNSET = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
 STEP_TARGET = {1: 0.8, 4: 0.8}          # else 1.0
 RSS_TARGET, RSS_BATCH, ONE_STEP_TARGET = 0.8, 16, 2.0
-
-
-def child_env(threads: str) -> dict:
-    """bench_convnets' environment for `threads`, without the OpenBLAS settings."""
-    return {k: v for k, v in environment(threads).items() if k not in UNSET}
 
 
 def prepare(workdir: Path, net: str, images: int) -> None:
@@ -111,7 +105,7 @@ def commands(workdir: Path, net: str, batch: int, steps: int, impls, torch_pytho
 def measure(workdir, net, batch, threads, args, impls) -> dict:
     """One row: the one-step run as found, then interleaved short and long runs."""
     short, long = args.steps
-    env = child_env(threads)
+    env = environment(threads)
     ones = commands(workdir, net, batch, 1, impls, args.torch_python, args.images)
     first = {impl: run_process(cmd, env) for impl, cmd in ones.items()}
     run = lambda n: interleaved(commands(workdir, net, batch, n, impls, args.torch_python,  # noqa: E731
@@ -169,13 +163,13 @@ def numpy_blas() -> str:
             "print('; '.join(f\"{i.get('internal_api')} {i.get('version')} "
             "{i.get('architecture')}, {i.get('num_threads')} threads\" "
             "for i in threadpool_info() if i.get('user_api') == 'blas') or 'none found')")
-    done = subprocess.run([sys.executable, "-c", code], env=child_env("default"),
+    done = subprocess.run([sys.executable, "-c", code], env=environment("default"),
                           capture_output=True, text=True)
     return done.stdout.strip() or f"threadpoolctl failed: {done.stderr.strip()[-200:]}"
 
 
 def torch_blas(python: str) -> str:
-    done = subprocess.run([python, str(REFERENCE), "info"], env=child_env("default"),
+    done = subprocess.run([python, str(REFERENCE), "info"], env=environment("default"),
                           capture_output=True, text=True)
     return done.stdout.strip() or f"failed: {done.stderr.strip()[-200:]}"
 
