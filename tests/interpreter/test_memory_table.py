@@ -150,3 +150,16 @@ def test_columns_kept_for_the_kernel_gradient_are_a_row_until_it():
     names = [row.name for row in table.rows]
     assert "a1.columns" not in names
     assert table.rows[names.index("d/dK2")].temp == (columns, 0)
+
+
+def test_a_grouped_convolutions_columns_hold_all_its_channels():
+    """Two groups of 4 channels: the columns the run keeps hold all 8 channels'
+    3·3 windows at the 6·6 output pixels (each group's rows a view of them,
+    image_c), not the kernel's 4 channels per filter."""
+    from tenflang.backprop import compile_gradient
+    gcp = compile_gradient(parse("declare input x [8, 6, 6]\ndeclare weight K [4, 4, 3, 3]\n"
+                                 "declare intvar c\ndeclare loss l\n"
+                                 "define c = conv2d x K 1 1 2\ndefine l = sum (mul c c)\n"), 1)
+    table = step_memory(gradient_plan(gcp, signature(gcp)), 2, "float64")
+    row = next(row for row in table.rows if row.name.endswith(".columns"))
+    assert row.shape == (8 * 3 * 3, 6 * 6) and row.bytes == (8 * 9 * 36 * 8, 0)

@@ -118,6 +118,16 @@ class Slots:
         return total[0] + self.peak[0], total[1] + self.peak[1]
 
 
+def columns_shape(step, shapes) -> tuple[int, int]:
+    """A convolution step's columns per example: [C·kh·kw, output pixels], C
+    all the image's channels (a kernel holds C/groups of them)."""
+    name = step.op.name
+    kernel = shapes[step.operands[2 if name == "conv2d_kernel_grad" else 1]]
+    out = shapes[step.target if name == "conv2d" else step.operands[0]]
+    groups = step.attrs[2] if len(step.attrs) > 2 else 1
+    return groups * size(kernel[1:]), size(out) // kernel[0]
+
+
 def workspace(step, shapes, varies: bool, kept: bool = False) -> tuple[int, int]:
     """Elements (per example, fixed) a step's op holds besides its result: a
     convolution its columns, C·kh·kw per output pixel (none when `kept` from
@@ -126,12 +136,7 @@ def workspace(step, shapes, varies: bool, kept: bool = False) -> tuple[int, int]
     (interp/backends/c/rows_c.py: one C call writing its result)."""
     name = step.op.name
     if name in CONVOLUTIONS:
-        if kept:
-            return (0, 0)
-        kernel = shapes[step.operands[2 if name == "conv2d_kernel_grad" else 1]]
-        out = shapes[step.target if name == "conv2d" else step.operands[0]]
-        groups = step.attrs[2] if len(step.attrs) > 2 else 1    # a kernel holds C/groups channels
-        return (groups * size(kernel[1:]) * size(out) // kernel[0], 0)
+        return (0, 0) if kept else (size(columns_shape(step, shapes)), 0)
     if step.op.ufunc or name in ROW_KERNELS:
         return (0, 0)
     n = SCRATCH * size(shapes[step.target])

@@ -169,20 +169,14 @@ def kept_columns(plan, reduced: dict, batch: int, element_bytes: int) -> dict[st
     forwards = {kept[s.target]: s for s in plan.steps
                 if s.op.name == "conv2d" and s.target in kept}
     small = {name for name, step in forwards.items()
-             if size(columns_shape(step, plan.shapes)) * batch * element_bytes <= KEEP_BYTES}
+             if size(memory.columns_shape(step, plan.shapes)) * batch * element_bytes <= KEEP_BYTES}
     return {target: name for target, name in kept.items() if name in small}
-
-
-def columns_shape(step, shapes) -> tuple[int, int]:
-    """A convolution's columns per example: [C·kh·kw, output pixels]
-    (memory.workspace counts as many)."""
-    return size(shapes[step.operands[1]][1:]), size(shapes[step.target][1:])
 
 
 def columns_row(step, name: str, held: Held, shapes, lines) -> Row:
     """The columns a convolution keeps for its kernel gradient, made at its line
     (before its result)."""
-    shape = columns_shape(step, shapes)
+    shape = memory.columns_shape(step, shapes)
     made = held.make(name, shape, True)
     return Row(lines.get(step.target), name, shape, True, made, NONE, held.live, NONE)
 
