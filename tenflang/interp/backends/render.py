@@ -92,28 +92,26 @@ class KernelSpec:
 def kernel_key(spec: KernelSpec) -> tuple:
     """What `spec` computes, its names left out: equal for two specs whose
     kernels differ only in their names (ResNet's repeated blocks), so that
-    one compiled kernel runs both.  Names are numbered by first appearance
-    (parameters keep their order); a literal is kept by its type and repr
-    (0.0 == -0.0 in Python, not in a kernel)."""
-    numbers: dict = {}
+    one compiled kernel runs both.  Its `anonymous` form, a literal kept by
+    its type and repr (0.0 == -0.0 in Python, not in a kernel)."""
+    plain = anonymous(spec)
 
-    def named(x):
-        if isinstance(x, str):
-            return numbers.setdefault(x, len(numbers))
-        return (type(x).__name__, repr(x))
+    def exact(x):
+        return x if isinstance(x, str) else (type(x).__name__, repr(x))
 
     def values(vs):
-        return tuple((named(v.name), tuple(v.shape), v.batched) for v in vs)
-    inputs = values(spec.inputs)
-    lines = tuple((named(line.target), line.form, tuple(named(o) for o in line.operands))
-                  for line in spec.lines)
-    return tuple(spec.shape), inputs, lines, values(spec.outputs), values(spec.reduced)
+        return tuple((v.name, tuple(v.shape), v.batched) for v in vs)
+    lines = tuple((line.target, line.form, tuple(map(exact, line.operands)))
+                  for line in plain.lines)
+    return tuple(plain.shape), values(plain.inputs), lines, values(plain.outputs), \
+        values(plain.reduced)
 
 
 def anonymous(spec: KernelSpec) -> KernelSpec:
-    """`spec` with its values named `t1`, `t2`, ... by first appearance and no
-    comments: two specs with the same `kernel_key` have the same anonymous
-    form (what the C loops' library is cached under, c_loops.py)."""
+    """`spec` with its values named `t1`, `t2`, ... by first appearance
+    (parameters keep their order) and no comments: two specs with the same
+    `kernel_key` have the same anonymous form (what the C loops' library is
+    cached under, c_loops.py)."""
     numbers: dict = {}
 
     def named(x):
