@@ -150,7 +150,8 @@ class LocalGradients:
             return None
         saved = {k: v for k, v in (state.statistics if state else {}).items()
                  if k in names and np.isfinite(v).all()}
-        saved = check_statistics(gcp, saved, check(gcp))
+        if saved:                # a checkpoint's: their shapes checked (a full shape pass)
+            saved = check_statistics(gcp, saved, check(gcp))
         return RunningStatistics(cfg.statistics_momentum, to_device(saved, self.xp, cfg.dtype,
                                                                     copy=True))
 

@@ -27,6 +27,7 @@ from typing import Callable
 import numpy as np
 
 from tenflang.interp.device import to_host
+from .norms import weights_finite
 
 
 class RunningStatistics:
@@ -36,7 +37,7 @@ class RunningStatistics:
         self.momentum, self.values = momentum, dict(start or {})
 
     def update(self, batch: dict, xp) -> None:
-        if not all(bool(xp.isfinite(v).all()) for v in batch.values()):
+        if not weights_finite(batch, xp):      # one copy from the device for them all
             return
         for name, value in batch.items():
             if name not in self.values:

@@ -80,18 +80,32 @@ def population(program: Program, data: dict, weights: dict, xp=np, dtype="float6
     with a leading example axis) with `weights`, in program order: one
     forward pass in all (module docstring)."""
     n = len(next(iter(data.values()))) if data else 1
-    segments = iter(plan_segments(program, set(data) | set(weights)))
+    segments = iter(plan_segments(program, frozenset(data) | frozenset(weights)))
     kept: list = [{} for _ in range(0, n, chunk)]   # per chunk (None: kept none, restarts)
+    used = 0                                        # bytes of all the chunks' kept values
+
+    def within_budget(c: int, values: dict) -> dict | None:
+        """Chunk `c`'s new kept values, or None where all the chunks' would pass `keep_bytes`."""
+        nonlocal used
+        used -= nbytes(kept[c])
+        if used + nbytes(values) > keep_bytes:
+            return None
+        used += nbytes(values)
+        return values
 
     def sums_of(level, found):
         segment, sums = next(segments), None
         for c, start in enumerate(range(0, n, chunk)):
             part = {k: v[start:start + chunk] for k, v in data.items()}
-            values, kept[c] = segment.run(part, weights, found, kept[c], xp, dtype)
-            kept[c] = within_budget(kept, c, keep_bytes)
+            values, keep = segment.run(part, weights, found, kept[c], xp, dtype)
+            kept[c] = within_budget(c, keep)
             sums = values if sums is None else {k: sums[k] + values[k] for k in sums}
         return sums, n
     return population_by(program, sums_of, xp, dtype)
+
+
+def nbytes(values: dict | None) -> int:
+    return sum(v.nbytes for v in values.values()) if values else 0
 
 
 @frozen(eq=False)
@@ -113,24 +127,12 @@ class Segment:
                 {k: values[k] for k in self.keep})
 
 
-def within_budget(kept: list, c: int, keep_bytes: int) -> dict | None:
-    """Chunk `c`'s kept values, or None where all the chunks' would pass `keep_bytes`."""
-    used = sum(v.nbytes for values in kept if values for v in values.values())
-    return kept[c] if used <= keep_bytes else None
-
-
-def plan_segments(program: Program, base: set) -> list[Segment]:
+@functools.lru_cache(maxsize=1)    # the last program's: a run asks at every validation
+def plan_segments(program: Program, base: frozenset) -> list[Segment]:
     """A `Segment` per level, given the data and weights named in `base`: made
-    once per program and names (a run asks at every validation), the plans
-    from the input only when a chunk needs them."""
-    key = (id(program), frozenset(base))
-    if key not in _SEGMENTS or _SEGMENTS[key][0] is not program:
-        _SEGMENTS.clear()      # the last program's: a run asks again with its own
-        _SEGMENTS[key] = program, made_segments(program, base)
-    return _SEGMENTS[key][1]
-
-
-_SEGMENTS: dict = {}          # (id of the program, base names) -> (program, segments)
+    once per program and names, the plans from the input only when a chunk
+    needs them."""
+    return made_segments(program, base)
 
 
 def made_segments(program: Program, base: set) -> list[Segment]:
