@@ -34,6 +34,8 @@ from tenflang.base.gc_pause import paused_gc
 from tenflang.lang.syntax_tree import Comment, Declare, Program
 from tenflang.lang.checks import check
 from .gcp import assemble
+from .loop_adjoint import adjoint_macro
+from tenflang.base.naming import cell_adjoint
 from .graph import build_graph, computed_from, computed_with
 from tenflang.base.naming import adjoint
 from .reverse import edge_rules, infer, reverse_sweep, zero
@@ -43,6 +45,7 @@ from .simplify import simplify
 def compile_gradient(program: Program, level: int = 1, verify: bool = True) -> Program:
     """The GCP of a checked shape program (see module docstring)."""
     with paused_gc():
+        refuse_kept_loops(program)
         gcp = sweep_and_assemble(program, level)
         check_limits(program, gcp)
         if verify:
@@ -68,7 +71,33 @@ def sweep_and_assemble(program: Program, level: int) -> Program:
     metrics = metric_outputs(program, shapes, losses)
     if level >= 1:
         forward, blocks = simplify(forward, blocks, outputs | set(losses) | metrics, sweep.shapes)
-    return assemble(program, sweep.shapes, forward, blocks, outputs, metrics)
+    return assemble(program, sweep.shapes, forward, blocks, outputs, metrics,
+                    loop_cells(program, shapes, forward, blocks, level))
+
+
+def loop_cells(program: Program, shapes: dict, forward, blocks, level: int) -> dict:
+    """The macros the GCP's kept loops call: each cell, and the adjoint macro of
+    each cell a `scan_back` calls (backprop/loop_adjoint.py)."""
+    lines = [*forward, *(line for _, block in blocks for line in block)]
+    backs = {d.cell for d in lines if d.op == "scan_back"}
+    cells = {}
+    for d in lines:
+        if d.op == "scan" and d.cell not in cells:
+            cells[d.cell] = program.cells[d.cell]
+            if cell_adjoint(d.cell) in backs:
+                state, xs, *rest = (shapes[o.name] for o in d.operands)
+                made = adjoint_macro(program, program.cells[d.cell], (state, xs[1:], *rest), level)
+                cells[made.name] = made
+    return cells
+
+
+def refuse_kept_loops(program: Program) -> None:
+    """A GCP with a loop's adjoint is not differentiated again (its `scan_back`
+    has no derivative rule)."""
+    if any(d.op == "scan_back" for d in program.definitions()):
+        raise TenflangError("this program is a GCP with a loop's adjoint (`scan_back`), which "
+                            "is not differentiated again; compile its shape program with "
+                            "`tfcompiler --unroll` for that", Location(program.filename))
 
 
 def metric_outputs(program: Program, shapes: dict, losses: list[str]) -> set[str]:

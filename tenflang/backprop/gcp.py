@@ -26,9 +26,10 @@ def declaration(kind: str, name: str, shape, init=None) -> Declare:
 
 def assemble(program: Program, shapes: dict, forward: list[Define],
              blocks: list[tuple[Comment, list[Define]]], outputs: set[str],
-             metrics: frozenset | set = frozenset()) -> Program:
+             metrics: frozenset | set = frozenset(), cells: dict | None = None) -> Program:
     """The GCP as a syntax tree; `forward` and `blocks` hold only what is kept
-    (a block left with no line is never written).
+    (a block left with no line is never written); `cells`: the macros its kept
+    loops call (name -> Macro, backprop/loop_adjoint.py), written first.
     The sweep's names are fresh (never the program's), so each backward line
     adds its own declaration."""
     defined = {d.name for d in forward}
@@ -40,6 +41,7 @@ def assemble(program: Program, shapes: dict, forward: list[Define],
                   Comment("backward: adjoints d/dv, local partials dv/dm, temporaries tmp/v/k")]
     for title, lines in blocks:
         if lines:
-            body += [title, *[declaration("output" if d.name in outputs else "intvar", d.name,
-                                          shapes[d.name]) for d in lines], *lines]
-    return Program(tuple(header + body), program.filename)
+            body += [title, *[declaration("output" if n in outputs else "intvar", n, shapes[n])
+                              for d in lines for n in d.targets], *lines]
+    macros = list((cells or {}).values())
+    return Program(tuple(macros + header + body), program.filename, cells=dict(cells or {}))

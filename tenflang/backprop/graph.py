@@ -56,7 +56,7 @@ def computed_from(lines, names, edges=None) -> set[str]:
     live = set(names)
     add = live.add
     for line in reversed(lines):
-        if line.name in live:
+        if line.name in live or line.more and not live.isdisjoint(line.more):
             follow = edges(line) if edges is not None else None
             for i, o in enumerate(line.operands):
                 if type(o) is Var and (follow is None or follow[i] is not None):

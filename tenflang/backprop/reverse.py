@@ -46,6 +46,7 @@ from tenflang.ops.entries import Rule, RuleKind
 from tenflang.ops.shapes import Shape
 from .graph import Graph, topological_order
 from .rules import lower
+from .loop_adjoint import loop_lines, loop_rules
 
 LOSS = DeclKind.LOSS            # looked up once: an enum member's lookup is slow
 
@@ -61,15 +62,17 @@ class Sweep:
     adjoints: dict[str, str] = field(default_factory=dict)   # node -> name of d/dnode
     envs: dict[str, dict] = field(default_factory=dict)      # node -> `operand_env` of it
     blocks: list[tuple[Comment, list[Define]]] = field(default_factory=list)
+    seeds: dict[str, str] = field(default_factory=dict)      # node -> its given adjoint's name
 
 
 def reverse_sweep(graph: Graph, shapes: dict, nodes: set[str], keep_zero: bool = True,
-                  rules: dict | None = None) -> Sweep:
+                  rules: dict | None = None, seeds: dict | None = None) -> Sweep:
     """The sweep over `nodes`; `rules` is `edge_rules(graph, shapes, keep_zero)` if the
-    caller has it."""
+    caller has it; `seeds`: nodes whose adjoint is given, by name, instead of
+    1 for a loss (a loop cell's result: backprop/loop_adjoint.py)."""
     rules = edge_rules(graph, shapes, keep_zero) if rules is None else rules
     namer = Namer(set(shapes), variables=frozenset(shapes))
-    sweep = Sweep(graph, dict(shapes), nodes, namer, rules)
+    sweep = Sweep(graph, dict(shapes), nodes, namer, rules, seeds=seeds or {})
     for node in topological_order(graph, nodes):
         lines = adjoint_lines(sweep, node) + partial_lines(sweep, node)
         sweep.blocks.append((title(graph, node), lines))
@@ -78,11 +81,17 @@ def reverse_sweep(graph: Graph, shapes: dict, nodes: set[str], keep_zero: bool =
 
 def adjoint_lines(sweep: Sweep, node: str) -> list[Define]:
     """d/dnode: the sum of its users' contributions, and 1 for a loss; zero if
-    there is none.  A single term is written straight into d/dnode."""
-    target = sweep.adjoints[node] = sweep.namer.claim(adjoint(node))
+    there is none.  A single term is written straight into d/dnode; a seed
+    alone is d/dnode itself."""
     uses = [(u, i) for u, i in sweep.graph.users[node]
             if u in sweep.nodes and sweep.rules[u][i] is not None]
-    terms: list = [Num(1.0)] if sweep.graph.kinds[node] == LOSS else []
+    seed = sweep.seeds.get(node)
+    if seed is not None and not uses:
+        sweep.adjoints[node] = seed
+        return []
+    target = sweep.adjoints[node] = sweep.namer.claim(adjoint(node))
+    terms: list = ([Num(1.0)] if sweep.graph.kinds[node] == LOSS
+                   else [Var(seed)] if seed is not None else [])
     if not uses:
         line = Define(target, "copy", (terms[0],)) if terms else zero(target, node, sweep.shapes)
         return infer([line], sweep.shapes)
@@ -131,6 +140,8 @@ def partial_lines(sweep: Sweep, node: str) -> list[Define]:
     if define is None:
         return []
     sweep.envs[node] = operand_env(define)
+    if define.cell:
+        return loop_lines(sweep, define)
     lines: list[Define] = []
     for position, (operand, rule) in enumerate(zip(define.operands, sweep.rules[node])):
         if (isinstance(operand, Var) and operand.name in sweep.nodes
@@ -186,6 +197,8 @@ def edge_rules(graph: Graph, shapes, keep_zero: bool) -> dict[str, tuple[Rule | 
 
 
 def grad_rules(define: Define, shapes, keep_zero: bool) -> tuple[Rule | None, ...]:
+    if define.cell:
+        return loop_rules(define)
     return rules_for(define.op, operand_shapes(define.operands, shapes), define.attrs, keep_zero)
 
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import field
+from dataclasses import field, replace
 
 from tenflang.base.frozen import mutable
 from tenflang.ops import table as ops
@@ -62,7 +62,8 @@ class Simplifier:
         """A simplifier for the backward lines that follow `forward`."""
         table: dict = {}
         for line in forward:
-            table.setdefault(key(line.op, line.operands, line.attrs), line.name)
+            if not line.cell:
+                table.setdefault(key(line.op, line.operands, line.attrs), line.name)
         return cls(keep, shapes, table)
 
     def block(self, lines: list[Define]) -> list[Define]:
@@ -85,6 +86,8 @@ def simplified(line: Define, subst: dict, table: dict, keep: set[str], shapes) -
     """The line as it stays (itself where nothing changes), or None where it
     vanishes into a value, which `subst` then records for the lines after it."""
     operands = substituted(line.operands, subst)
+    if line.cell:               # a loop: its operands substituted, never merged
+        return line if operands is line.operands else replace(line, operands=operands)
     value = reduce(line.op, operands, shapes, line.name)
     if value is None:
         found = table.setdefault(key(line.op, operands, line.attrs), line.name)
@@ -218,4 +221,4 @@ def remove_dead(forward, blocks, keep: set[str]):
     """The lines that `keep` is computed from, in their blocks."""
     live = computed_from([*forward, *(line for _, lines in blocks for line in lines)], keep)
     return ([d for d in forward if d.name in live],
-            [(title, [d for d in ls if d.name in live]) for title, ls in blocks])
+            [(title, [d for d in ls if any(t in live for t in d.targets)]) for title, ls in blocks])

@@ -34,6 +34,10 @@ MAX_NAME_CHARS = 1000
 #: Statements a program may have after macro and nested-expression expansion.
 MAX_EXPANDED_STATEMENTS = 2_000_000
 
+#: Steps of a `fold`/`scan` the reader unrolls by default; a longer loop is kept
+#: as a loop (docs/design.md §2.4.2; `tfcompiler --unroll` unrolls every loop).
+UNROLLED_STEPS = 8
+
 #: Macro calls nested inside one another (a macro calling a macro calling ...).
 MAX_MACRO_DEPTH = 200
 

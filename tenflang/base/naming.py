@@ -91,6 +91,12 @@ def is_numbered(name: str) -> bool:
     return name.rpartition(".")[2][:1].isdigit()
 
 
+def cell_adjoint(cell: str) -> str:
+    """The adjoint macro of a kept loop's cell `cell`: `adjoint/<cell>`
+    (docs/design.md §2.5.1; no variable's name starts `adjoint/`)."""
+    return f"adjoint/{cell}"
+
+
 def derivative_of(name: str) -> str | None:
     """The variable a derivative's name is taken by (`h.1` of `d/dh.1` and of
     `dq/dh.1`), None for a name that is not `d/d<v>` or `d<u>/d<v>`."""

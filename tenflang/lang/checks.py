@@ -33,6 +33,7 @@ from .syntax_tree import (BOUND_KINDS, INIT_SCHEMES, KINDS, DeclKind, Declare, D
                           Num, Program, Var)
 from . import printer
 from .diagnostics import error_at
+from .kept_loops import loop_shapes
 
 INTEGER = re.compile(r"[+-]?[0-9]+")
 KIND_SET = frozenset(KINDS)
@@ -136,8 +137,9 @@ def check_once(program: Program, shape_program: bool) -> dict[str, Shape]:
         if not (passes_define(checker, statement, ready) if isinstance(statement, Define)
                 else passes_declare(checker, statement, ready)):
             checker.feed(statement)         # the whole check: the located error, if any
-            if isinstance(statement, Define) or (isinstance(statement, Declare)
-                                                 and statement.kind in BOUND_KINDS):
+            if isinstance(statement, Define):
+                ready.update(statement.targets)
+            elif isinstance(statement, Declare) and statement.kind in BOUND_KINDS:
                 ready.add(statement.name)
     return checker.finish()
 
@@ -200,10 +202,13 @@ class Checker:
         self.decls: dict[str, Declare] = {}
         self.shapes: dict[str, Shape] = {}
         self.defined: set[str] = set()
+        self.cells: dict = program.cells       # a kept loop's macros (lang/kept_loops.py)
 
     def feed(self, statement) -> None:
         program, decls, shapes = self.program, self.decls, self.shapes
-        if isinstance(statement, Define):
+        if isinstance(statement, Define) and statement.cell:
+            self.feed_loop(statement)
+        elif isinstance(statement, Define):
             check_define(program, statement, decls, self.defined)
             shapes[statement.name] = infer(program, statement, decls, shapes)
             self.defined.add(statement.name)
@@ -212,6 +217,27 @@ class Checker:
             decls[statement.name] = statement
             if statement.kind in BOUND_KINDS:
                 shapes[statement.name] = tuple(statement.shape or ())
+
+    def feed_loop(self, define: Define) -> None:
+        """A kept loop's line (lang/kept_loops.py): its targets declared, not
+        yet defined, their shapes from its cell."""
+        given = tuple(self.operand_shape(define, o) for o in define.operands)
+        if define.cell not in self.cells:
+            raise error_at(self.program, define.op_pos, f"'{define.cell}' is not a macro "
+                           "defined before this line", define.origin)
+        made = loop_shapes(self.program, define, self.cells[define.cell], given)
+        for name, shape in zip(define.targets, made):
+            declared = self.decls.get(name)
+            if declared is None or declared.kind in BOUND_KINDS or name in self.defined:
+                refuse_define(self.program, replace(define, name=name), self.decls,
+                              self.defined, None)
+            declared = self.decls[name].shape
+            if declared is not None and tuple(declared) != shape:
+                raise error_at(self.program, define.pos, f"'{name}' is declared with shape "
+                               f"{fmt_shape(declared)} but its definition gives "
+                               f"{fmt_shape(shape)}", define.origin)
+            self.shapes[name] = shape
+            self.defined.add(name)
 
     def operand_shape(self, define: Define, operand) -> Shape:
         """The shape of an operand of `define` (checked as `define`'s operands are)."""

@@ -26,6 +26,7 @@ a nested operand as written (`(sum xs)`), never its generated name.
 from __future__ import annotations
 
 from tenflang.base import limits
+from tenflang.base.errors import TenflangError
 from tenflang.ops.shapes import fmt_shape
 from .syntax_tree import DeclKind, Declare, Define, Dims, Expr, Macro, Num, Step, Var
 from .checks import Checker, check_size, split
@@ -43,6 +44,15 @@ class Prefix:
 
     def __init__(self, program, out: list):
         self.checker, self.out, self.fed = Checker(program), out, 0
+
+    def steps(self, loop: Define) -> int | None:
+        """T of `loop` (its operands lowered), None where the sequence is not
+        ready (unrolling reports why)."""
+        try:
+            shape = self.caught_up().operand_shape(loop, loop.operands[2])
+        except TenflangError:
+            return None
+        return shape[0] if shape else None
 
     def caught_up(self) -> Checker:
         for statement in self.out[self.fed:]:

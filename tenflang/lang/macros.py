@@ -26,14 +26,17 @@ from tenflang.ops import table as ops
 from .syntax_tree import DeclKind, Declare, Define, Macro, Program, Var
 from .diagnostics import error_at
 from .loops import LOOPS, Prefix, is_loop, loop_parts, unroll
+from .kept_loops import adjoint_cell, keeps, kept
 from tenflang.base.naming import Namer, local
 from .nested import has_nested, lower, names_used, nodes, rename
 from .owned import (Owner, calls_in, check_axes, check_owners_called, declared_weight,
                     expanded_declaration, has_named_axes, refuse_named_axes)
 
 
-def expand(program: Program) -> Program:
-    """The program with every macro definition removed and every call expanded."""
+def expand(program: Program, loops: str = "auto") -> Program:
+    """The program with every macro definition removed and every call expanded;
+    `loops` says which loops are kept as loops (lang/kept_loops.py), their
+    cells in the result's `cells`."""
     if plain(program):
         return program
     macros: dict[str, Macro] = {}
@@ -62,14 +65,16 @@ def expand(program: Program) -> Program:
             check_size(program, statement, len(out) + define_cost(statement, cost), cost)
             roots.update(calls_in(statement))
             if is_loop(statement):
-                expand_loop(program, statement, macros, cost, prefix, namer)
+                expand_loop(program, statement, macros, cost, prefix, namer, loops)
+            elif statement.op == "scan_back":
+                out.append(adjoint_cell(program, statement, macros, prefix.checker))
             else:
                 out.extend(expand_define(program, statement, macros, (), namer))
         else:
             refuse_named_axes(program, statement)
             out.append(statement)
     check_owners_called(program, macros, roots)
-    return replace(program, statements=tuple(out))
+    return replace(program, statements=tuple(out), cells=prefix.checker.cells)
 
 
 def plain(program: Program) -> bool:
@@ -102,11 +107,19 @@ def expand_define(program, define: Define, macros, origin, namer: Namer,
     return out
 
 
-def expand_loop(program, define: Define, macros, cost, prefix: Prefix, namer: Namer) -> None:
-    """A `fold`/`scan` line: its nested operands, then its steps (lang/loops.py)."""
-    loop_parts(program, define, macros)     # checked as written: no generated name in a message
+def expand_loop(program, define: Define, macros, cost, prefix: Prefix, namer: Namer,
+                setting: str = "auto") -> None:
+    """A `fold`/`scan` line: its nested operands, then the loop kept
+    (lang/kept_loops.py) or its steps (lang/loops.py)."""
+    macro = loop_parts(program, define, macros)[0]  # checked as written: no generated name
     *operands, loop = expand_define(program, define, macros, (), namer)
     prefix.out.extend(operands)
+    steps = prefix.steps(loop)
+    if steps is not None and keeps(setting, steps, macro, macros):
+        lines = kept(program, loop, macro, macros, prefix.caught_up(), namer, steps)
+        if lines is not None:
+            prefix.out.extend(lines)
+            return
     shared: set[str] = set()        # the steps' weights, declared at step 0
 
     def expand_step(call: Define, site) -> list:
@@ -173,7 +186,7 @@ def as_call(define: Define, macro_names) -> Define:
 def with_calls(macro: Macro, macro_names) -> Macro:
     """`macro` with its body's calls of parameterless macros in call form (a
     parameter, local or the result of the same name is a variable, not a call)."""
-    names = set(macro_names) - set(macro.params) - {macro.result} - {
+    names = set(macro_names) - set(macro.params) - set(macro.results) - {
         s.name for s in macro.body if isinstance(s, Declare)}
     return replace(macro, body=tuple(as_call(s, names) if isinstance(s, Define) else s
                                      for s in macro.body))
@@ -189,7 +202,7 @@ def check_macro(program: Program, macro: Macro, known: dict[str, Macro], later=N
     if macro.name in ops.TABLE or macro.name in LOOPS:
         raise error_at(program, macro.pos, f"'{macro.name}' is the name of an op; "
                        "a macro needs a name of its own")
-    names = list(macro.params) + [macro.result]
+    names = list(macro.params) + list(macro.results)
     if len(set(names)) != len(names):
         raise error_at(program, macro.pos, f"macro '{macro.name}' repeats a parameter name")
     locals_ = {s.name for s in macro.body if isinstance(s, Declare)}
@@ -200,9 +213,10 @@ def check_macro(program: Program, macro: Macro, known: dict[str, Macro], later=N
             check_local(program, macro, statement)
         elif isinstance(statement, Define):
             check_body_line(program, macro, statement, locals_, known, later or {})
-    if not any(isinstance(s, Define) and s.name == macro.result for s in macro.body):
-        raise error_at(program, macro.pos,
-                       f"macro '{macro.name}' never defines its result '{macro.result}'")
+    for result in macro.results:
+        if not any(isinstance(s, Define) and s.name == result for s in macro.body):
+            raise error_at(program, macro.pos,
+                           f"macro '{macro.name}' never defines its result '{result}'")
 
 
 def check_local(program: Program, macro: Macro, declare: Declare) -> None:
@@ -229,7 +243,7 @@ def check_body_line(program, macro: Macro, define: Define, locals_, known, later
     if define.name in macro.params:
         raise error_at(program, define.pos, f"'{define.name}' is a parameter of macro "
                        f"'{macro.name}' and cannot be defined")
-    visible = set(macro.params) | locals_ | {macro.result}
+    visible = set(macro.params) | locals_ | set(macro.results)
     for name, where in [(define.name, define.pos), *names_used(define)]:
         if name not in visible:
             raise error_at(program, where, f"'{name}' is not a parameter, local or the result "
@@ -242,6 +256,10 @@ def expand_call(program: Program, call: Define, macros: dict[str, Macro], origin
     call's op), then `origin`; `owner` names its weights (default: after the
     call's target, lang/owned.py)."""
     macro = macros[call.op]
+    if macro.more:
+        raise error_at(program, call.op_pos, f"macro '{macro.name}' gives "
+                       f"{len(macro.results)} results: a loop's adjoint, which only "
+                       "`scan_back` calls", origin=origin)
     if len(call.operands) != len(macro.params):
         plural = "" if len(macro.params) == 1 else "s"
         raise error_at(program, call.op_pos, f"macro '{macro.name}' takes {len(macro.params)} "

@@ -54,8 +54,10 @@ def operand(o: Var | Num | Dims | Expr) -> str:
 
 
 def right_side(s: Define) -> str:
-    """What follows `=`: `op operands... attributes...` (`a` alone for a copy)."""
-    return op_words(s.op, list(map(operand, s.operands)), s.attrs)
+    """What follows `=`: `op operands... attributes...` (`a` alone for a copy;
+    a kept loop names its macro first, `scan cell h0 xs W`)."""
+    cell = [s.cell] if s.cell else []
+    return op_words(s.op, cell + list(map(operand, s.operands)), s.attrs)
 
 
 def op_words(op: str, operands: list[str], attrs=()) -> str:
@@ -68,7 +70,7 @@ def op_words(op: str, operands: list[str], attrs=()) -> str:
 
 def statement(s, indent: str = "") -> str:
     if isinstance(s, Define):
-        return f"{indent}define {s.name} = {right_side(s)}"
+        return f"{indent}define {', '.join(s.targets)} = {right_side(s)}"
     if isinstance(s, Declare):
         dims = "" if s.shape is None else " " + shape(s.shape)
         init = "" if s.init is None else initialiser(s.init)
@@ -76,7 +78,7 @@ def statement(s, indent: str = "") -> str:
     if isinstance(s, Comment):
         return f"{indent}# {s.text}" if s.text else f"{indent}#"
     if isinstance(s, Macro):
-        head = " ".join(("macro", s.name) + s.params + ("->", s.result))
+        head = " ".join(("macro", s.name) + s.params + ("->", ", ".join(s.results)))
         return "\n".join([f"{indent}{head}", *lines(s.body, indent + "  "), f"{indent}end"])
     raise TypeError(f"not a statement: {s!r}")
 

@@ -121,6 +121,12 @@ class Define:
     op_pos: Pos | None = field(default=None, compare=False, repr=False)
     origin: tuple[Pos | Step, ...] = field(default=(), compare=False, repr=False)
     attrs: tuple[Attribute, ...] = ()
+    cell: str = ""                 # a kept loop's macro (lang/loops.py), else ""
+    more: tuple[str, ...] = ()     # targets after `name`: a loop's adjoint has several
+
+    @property
+    def targets(self) -> tuple[str, ...]:
+        return (self.name,) + self.more
 
 
 @node
@@ -130,6 +136,11 @@ class Macro:
     result: str
     body: tuple["Statement", ...]
     pos: Pos | None = field(default=None, compare=False, repr=False)
+    more: tuple[str, ...] = ()     # results after `result`: a loop cell's adjoint has several
+
+    @property
+    def results(self) -> tuple[str, ...]:
+        return (self.result,) + self.more
 
 
 @node
@@ -146,6 +157,8 @@ class Program:
     statements: tuple[Statement, ...]
     filename: str = field(default="<input>", compare=False)
     source: str = field(default="", compare=False, repr=False)
+    # the macros a kept loop calls, their bodies expanded (lang/loops.py): name -> Macro
+    cells: dict = field(default_factory=dict, compare=False, repr=False)
 
     def declarations(self) -> dict[str, Declare]:
         return {s.name: s for s in self.statements if isinstance(s, Declare)}

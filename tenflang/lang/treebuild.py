@@ -69,6 +69,13 @@ class AstBuilder:
             return Define(str(name), "copy", (Var(str(op), pos(op)),), pos(name), pos(op))
         return Define(str(name), str(op), operands, pos(name), pos(op))
 
+    def apply_many(self, targets, op, *operands):
+        first, *more = targets
+        return Define(str(first), str(op), operands, pos(first), pos(op), more=tuple(map(str, more)))
+
+    def targets(self, *names):
+        return names
+
     def constant(self, name, value):
         return Define(str(name), "copy", (number(value),), pos(name), pos(value))
 
@@ -94,5 +101,8 @@ class AstBuilder:
     def body(self, *statements):
         return statements
 
-    def macro(self, name, params, arrow, result, body):
-        return Macro(str(name), params, str(result), body, pos(name))
+    def results(self, *names):
+        return tuple(map(str, names))
+
+    def macro(self, name, params, arrow, results, body):
+        return Macro(str(name), params, results[0], body, pos(name), more=results[1:])

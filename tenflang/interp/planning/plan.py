@@ -21,6 +21,7 @@ interp/runtime/population.py).
 """
 from __future__ import annotations
 
+from dataclasses import replace
 
 from tenflang.base.frozen import frozen
 from tenflang.base.errors import TenflangError
@@ -39,6 +40,22 @@ class Step:
     operands: tuple          # names (str) or constants (float)
     release: tuple[str, ...]  # names whose last use is this step
     attrs: tuple = ()         # the op's attributes, defaults filled in
+    cell: str = ""            # a kept loop's macro (interp/runtime/loops.py)
+    more: tuple[str, ...] = ()    # a loop adjoint's targets after `target`
+
+    @property
+    def targets(self) -> tuple[str, ...]:
+        return (self.target,) + self.more
+
+
+def not_an_array_op(*args):
+    raise TypeError("a kept loop runs through interp/runtime/loops.py")
+
+
+# a kept loop's step: an op of the plan, not of the op table (its derivative
+# and shape come from its cell: lang/kept_loops.py, backprop/loop_adjoint.py)
+LOOP_OPS = {name: Op(name, 3, not_an_array_op, not_an_array_op, not_an_array_op,
+                     f"a kept loop ({name})", variadic=True) for name in ("scan", "scan_back")}
 
 
 @frozen(eq=False)     # compared by identity: generated code is cached per plan
@@ -49,6 +66,7 @@ class Plan:
     results: tuple[str, ...]      # names reported, in declaration order
     null: frozenset[str]          # results that are NULL
     shapes: dict                  # per-example shape of every declared name
+    cells: dict = None            # the kept loops' macros (Program.cells)
 
 
 def default_results(program: Program) -> list[str]:
@@ -78,39 +96,45 @@ def make_plan(program: Program, available, results=None, shapes=None,
     for define in program.definitions():
         names = [o.name for o in define.operands if isinstance(o, Var)]
         if define.name not in given and all(n in has_value for n in names):
-            has_value.add(define.name)
-            steps.append((define.name, define.op, tuple(
+            has_value.update(define.targets)
+            steps.append(Step(define.name, LOOP_OPS[define.op] if define.cell
+                              else ops.TABLE[define.op], tuple(
                 o.name if isinstance(o, Var) else o.value for o in define.operands),
-                ops.TABLE[define.op].full(define.attrs)))
+                (), () if define.cell else ops.TABLE[define.op].full(define.attrs),
+                define.cell, define.more))
     needed = needed_steps(steps, {r for r in results if r in has_value})
     batched = frozenset(n for n in bound if n in kept or decls[n].kind in BATCHED_KINDS)
-    return Plan(bound, batched, with_releases(needed, results, bound), results,
-                frozenset(r for r in results if r not in has_value), shapes)
+    return Plan(bound, batched, with_releases(needed, results), results,
+                frozenset(r for r in results if r not in has_value), shapes, program.cells)
 
 
 def needed_steps(steps, wanted: set[str]) -> list:
     """Only the steps some result depends on (backwards over the straight line)."""
     live, kept = set(wanted), []
     for step in reversed(steps):
-        if step[0] in live:
+        if step.target in live or step.more and not live.isdisjoint(step.more):
             kept.append(step)
-            live.update(o for o in step[2] if isinstance(o, str))
+            live.update(o for o in step.operands if isinstance(o, str))
     return kept[::-1]
 
 
-def with_releases(steps, results, bound) -> tuple[Step, ...]:
+def with_releases(steps, results) -> tuple[Step, ...]:
+    """The steps, each with the names whose last use it is (a loop adjoint's
+    target nothing reads is released where it is made)."""
     keep = set(results)
     last_use: dict[str, int] = {}
-    for i, (_, _, operands, _) in enumerate(steps):
-        for o in operands:
+    for i, step in enumerate(steps):
+        for name in step.targets if step.more else ():
+            last_use[name] = i
+        for o in step.operands:
             if isinstance(o, str):
                 last_use[o] = i
     releases: dict[int, list[str]] = {}
     for name, i in last_use.items():
         if name not in keep:
             releases.setdefault(i, []).append(name)
-    return tuple(Step(t, ops.TABLE[op], operands, tuple(sorted(releases.get(i, ()))), attrs)
-                 for i, (t, op, operands, attrs) in enumerate(steps))
+    return tuple(replace(step, release=tuple(sorted(releases.get(i, ()))))
+                 for i, step in enumerate(steps))
 
 
 __all__ = ["Plan", "Step", "make_plan", "default_results"]

@@ -45,6 +45,7 @@ from . import memory
 from .memory import Slots
 from ..planning.sweeps import Sweep, with_sweeps
 from ..backends.c import sweeps_c
+from .loops import loop_function
 
 # the op table's forwards, and the functions its batch sums call (`Op.batch_sum`)
 FORWARDS = SimpleNamespace(**{name: op.forward for name, op in ops.TABLE.items()},
@@ -69,7 +70,7 @@ def batched_names(plan) -> set[str]:
         if step.op.drawn or not step.op.cross_example and any(
                 isinstance(o, str) and o in batched
                 for i, o in enumerate(step.operands) if i not in step.op.shape_only):
-            batched.add(step.target)
+            batched.update(step.targets)
     return batched
 
 
@@ -78,7 +79,7 @@ def fused_reductions(plan, batched: set[str]) -> dict[str, str]:
     used = {o for step in plan.steps for o in step.operands if isinstance(o, str)}
     out = {}
     for step in plan.steps:
-        if (step.target in plan.results and step.target not in used
+        if (step.target in plan.results and step.target not in used and not step.cell
                 and all(isinstance(o, str) and (o in batched or i in step.op.shape_only)
                         for i, o in enumerate(step.operands))):
             code = reduction_code(step, plan.shapes)
@@ -117,6 +118,7 @@ class Source:
         self.plan, self.slots = plan, slots
         self.batched = batched_names(plan)
         self.kept_columns: dict = {}      # see shared_columns
+        self.loops: dict = {}             # F.scan_<k> -> its function (interp/runtime/loops.py)
 
     def renamed(self, names) -> bool:
         return any(self.var(n) != n for n in names if isinstance(n, str))
@@ -228,7 +230,8 @@ def build(plan, reduce: str | None, fused: bool = False, sweeps: bool = False,
             src.emit(f"del {', '.join(released)}")
     results = ", ".join(f"{n!r}: {src.var(n)}" for n in plan.results if n not in plan.null)
     src.emit(f"return {{{results}}}")
-    return "\n".join(src.lines) + "\n", frozenset(reduced), tuple(groups + passes), src.slots
+    return ("\n".join(src.lines) + "\n", frozenset(reduced), tuple(groups + passes), src.slots,
+            src.loops)
 
 
 def memory_plan(plan, reduce: str = "mean", fused: bool = False) -> Slots:
@@ -347,6 +350,8 @@ def sweep_lines(src: Source, sweep: Sweep, k: int):
 def step_lines(src: Source, step, fused: dict, owned: set[str], batched: set[str]):
     """(the code of one step, its comment: the TenFlang line where the code does
     not already say it)."""
+    if step.cell:
+        return loop_code(src, step, owned, batched)
     line = tenflang_line(step)
     if step.target in fused:
         names = dict(zip("abc", (src.var(o) for o in step.operands)))
@@ -370,6 +375,18 @@ def step_lines(src: Source, step, fused: dict, owned: set[str], batched: set[str
     if not step.op.view:
         made(src, step.target, step.target in batched, scratch(src, step))
     return code, line if renamed else ""
+
+
+def loop_code(src: Source, step, owned: set[str], batched: set[str]):
+    """A kept loop's call (interp/runtime/loops.py), commented with its line."""
+    name = numbered(step.op.name, len(src.loops) + 1)
+    src.loops[name] = loop_function(step, src.plan.cells, src.plan.shapes, batched)
+    for target in step.targets:
+        made(src, target, target in batched)
+        owned.add(target)
+    args = ", ".join(src.var(o) for o in step.operands)
+    line = f"{', '.join(step.targets)} = {step.op.name} {step.cell} {' '.join(step.operands)}"
+    return f"{', '.join(src.var(t) for t in step.targets)} = F.{name}(xp, dtype, {args})", line
 
 
 def made(src: Source, target: str, varies: bool, scratch=(0, 0)) -> None:
@@ -396,14 +413,14 @@ def compiled(plan, reduce: str | None, fused: bool = False, sweeps: bool = True,
     `vector_math`: the C loops call math functions in vectors (c_loops.py);
     `dtype`: the run's, whose C library is compiled now (another is compiled
     when first called for)."""
-    source, reduced, groups, slots = build(plan, reduce, fused, sweeps and not small, pooled,
-                                           small, vector_math)
+    source, reduced, groups, slots, loops = build(plan, reduce, fused, sweeps and not small,
+                                                  pooled, small, vector_math)
     namespace: dict = {}
     exec(compile(source, f"<tenflang plan {id(plan):x}>", "exec"), namespace)
-    forwards = FORWARDS
+    forwards = SimpleNamespace(**vars(FORWARDS), **loops) if loops else FORWARDS
     if groups:
         try:
-            forwards = SimpleNamespace(**vars(FORWARDS),
+            forwards = SimpleNamespace(**vars(forwards),
                                        **fused_functions(groups, not small, dtype))
         except clib.Abandoned:        # interrupted or too slow: the plan without loops
             return compiled(plan, reduce, False, pooled=pooled, dtype=dtype)
