@@ -48,8 +48,10 @@ def _kinds(edge) -> dict:
     data, weights = edge.arrays("data", nulls=True), edge.arrays("weight", nulls=False)
     results, fmt = edge.optional(edge.names), edge.one_of("txt", "json", "csv")
     return {
-        "parse": {"text": edge.text, "filename": edge.text, "shape_program": edge.flag},
-        "parse_file": {"path": edge.path, "shape_program": edge.flag},
+        "parse": {"text": edge.text, "filename": edge.text, "shape_program": edge.flag,
+                  "loops": edge.one_of("auto", "keep", "unroll")},
+        "parse_file": {"path": edge.path, "shape_program": edge.flag,
+                       "loops": edge.one_of("auto", "keep", "unroll")},
         "print_program": {"program": program},
         "compile_gradient": {"program": program, "level": edge.one_of_ints(0, 1),
                              "verify": edge.flag},

@@ -78,7 +78,8 @@ def edge_lines(define: Define) -> list[str]:
         if not isinstance(operand, Var):
             continue
         attrs = f" [label={quote(str(position))}]" if len(define.operands) == 2 else ""
-        lines.append(f"  {quote(define.name)} -> {quote(operand.name)}{attrs};")
+        lines += [f"  {quote(target)} -> {quote(operand.name)}{attrs};"
+                  for target in define.targets]
     return lines
 
 
@@ -91,7 +92,7 @@ def graph_header(program: Program) -> list[str]:
 def to_dot(program: Program) -> str:
     """Graphviz DOT text of the dataflow graph of `program` (see module docstring)."""
     shapes = check(program)
-    defs = {d.name: d for d in program.definitions()}
+    defs = {target: d for d in program.definitions() for target in d.targets}
     declares = program.declarations().values()
     nodes = [node_line(d, defs.get(d.name), shapes[d.name]) for d in declares]
     edges = [line for define in program.definitions() for line in edge_lines(define)]

@@ -38,6 +38,7 @@ from collections import Counter
 
 from tenflang.ops import table as ops
 from tenflang.lang import check
+from tenflang.lang.kept_loops import cell_operands, cell_shapes
 from tenflang.lang.syntax_tree import DeclKind, Define, Num, Program, Var
 from tenflang.ops.shapes import Shape, size
 
@@ -54,9 +55,19 @@ def value_bytes(shape: Shape) -> int:
     return size(shape) * BYTES_PER_ELEMENT
 
 
-def flops(definitions: list[Define], shapes) -> int:
-    return sum(ops.TABLE[d.op].cost(operand_shapes(d, shapes), shapes[d.name], d.attrs)
+def flops(definitions: list[Define], shapes, program: Program | None = None) -> int:
+    """Per example; a kept loop's are its cell's times its steps (`program`
+    holds the cells)."""
+    return sum(loop_flops(d, shapes, program) if d.cell else
+               ops.TABLE[d.op].cost(operand_shapes(d, shapes), shapes[d.name], d.attrs)
                for d in definitions)
+
+
+def loop_flops(define: Define, shapes, program: Program) -> int:
+    cell = program.cells[define.cell]
+    steps, inner = cell_operands(define, tuple(operand_shapes(define, shapes)))
+    names = cell_shapes(program, cell, inner)
+    return steps * flops([s for s in cell.body if isinstance(s, Define)], names, program)
 
 
 def parameters(program: Program, shapes) -> int:
@@ -73,7 +84,7 @@ def per_example_values(program: Program, definitions: list[Define]) -> set[str]:
     varying = {d.name for d in program.declarations().values() if d.kind in PER_EXAMPLE_DATA}
     for define in definitions:
         if any(isinstance(o, Var) and o.name in varying for o in define.operands):
-            varying.add(define.name)
+            varying.update(define.targets)
     return varying
 
 
@@ -85,7 +96,8 @@ def live_intervals(program: Program, definitions: list[Define]) -> dict[str, lis
         for operand in define.operands:
             if isinstance(operand, Var):
                 intervals[operand.name][1] = point
-        intervals[define.name] = [point, point]
+        for target in define.targets:
+            intervals[target] = [point, point]
     for name, interval in intervals.items():
         if kinds[name] in LIVE_TO_END:
             interval[1] = len(definitions)
@@ -120,7 +132,7 @@ def program_stats(program: Program) -> dict:
         "declarations": declarations,
         "definitions": len(definitions),
         "ops": dict(sorted(Counter(d.op for d in definitions).items())),
-        "flops": flops(definitions, shapes),
+        "flops": flops(definitions, shapes, program),
         "parameters": parameters(program, shapes),
         "weight_bytes": weight_bytes(program, shapes),
         "peak_live_bytes": peak,

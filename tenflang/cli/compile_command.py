@@ -12,6 +12,7 @@ from tenflang.base.gc_pause import paused_gc
 from tenflang.lang import parse_file, print_program
 from tenflang.lang.diagnostics import location
 from tenflang.training.health import not_used
+from tenflang.base.limits import UNROLLED_STEPS
 from .common import check_outputs, reports_errors, say, write_output
 
 
@@ -32,8 +33,12 @@ from .common import check_outputs, reports_errors, say, write_output
 @click.option("--dtype", type=click.Choice(DTYPES), default=None,
               help=f"With --memory: the dtype the step computes in (default {DTYPES[0]}).")
 @click.option("--check", "check_only", is_flag=True, help="Only validate the shape program.")
+@click.option("--unroll", is_flag=True, help="Unroll every fold and scan into one block of lines "
+              f"per step (default: only loops of at most {UNROLLED_STEPS} steps; longer ones "
+              "stay loops).")
 @reports_errors
-def tfcompiler(shape, out, level, dot_file, dot_gcp, stats, memory, batch, dtype, check_only):
+def tfcompiler(shape, out, level, dot_file, dot_gcp, stats, memory, batch, dtype, check_only,
+               unroll):
     """Compile the shape program SHAPE into its Gradient Computing Program."""
     unused = usage_problem(out, dot_file, dot_gcp, stats, check_only, memory, batch, dtype)
     if unused:
@@ -41,7 +46,8 @@ def tfcompiler(shape, out, level, dot_file, dot_gcp, stats, memory, batch, dtype
     check_outputs({"-o": out, "--dot": dot_file}, {"SHAPE": shape})
     step = (batch or 1, dtype or DTYPES[0]) if memory else None
     with paused_gc():         # back on once the syntax trees are freed (see gcpause)
-        compile_file(shape, out, level, dot_file, dot_gcp, stats, check_only, step)
+        compile_file(shape, out, level, dot_file, dot_gcp, stats, check_only, step,
+                     "unroll" if unroll else "auto")
 
 
 def usage_problem(out, dot_file, dot_gcp, stats, check_only, memory=False, batch=None,
@@ -60,9 +66,11 @@ def usage_problem(out, dot_file, dot_gcp, stats, check_only, memory=False, batch
     return None
 
 
-def compile_file(shape, out, level, dot_file, dot_gcp, stats, check_only, step=None) -> None:
-    """`step`: (batch, dtype) of the --memory table, None for none."""
-    program = parse_file(shape, shape_program=True)
+def compile_file(shape, out, level, dot_file, dot_gcp, stats, check_only, step=None,
+                 loops: str = "auto") -> None:
+    """`step`: (batch, dtype) of the --memory table, None for none; `loops`:
+    the reader's (lang/kept_loops.py)."""
+    program = parse_file(shape, shape_program=True, loops=loops)
     warn_unused(program)
     if check_only:
         say(f"{shape}: ok")

@@ -42,7 +42,7 @@ def export_command(shape_file, weights_file, out, with_loss, inputs_file, dtype,
     from tenflang.export import DEFAULT_OPSET, TOLERANCE, export_model, verify_model
     check_outputs({"-o": out}, {"SHAPE": shape_file, "WEIGHTS": weights_file,
                                 "--verify": inputs_file})
-    program = parse_file(shape_file)
+    program = parse_file(shape_file, loops="unroll")    # ONNX gets a loop's steps, unrolled
     shapes = check(program)
     weights, statistics = split_statistics(program, vectors.load_weights(weights_file,
                                                                         dtype=dtype))

@@ -56,6 +56,9 @@ def export_model(program: Program, weights: dict, dtype: str = "float32",
     """The ONNX ModelProto of `program`'s forward part (checked with full_check)."""
     onnx = require("onnx")
     check_opset(onnx, opset)
+    if program.cells:
+        raise TenflangError("export_model: the program keeps a loop as a loop; ONNX export "
+                            "writes a loop's steps: parse it with loops='unroll'")
     shapes = check(program)
     inputs, outputs = graph_interface(program, with_loss)
     plan = forward_plan(program, shapes, inputs, outputs, weights)

@@ -14,15 +14,20 @@ from tenflang.base.inputs import read_input
 from .syntax_tree import Comment, Declare, Define, Macro, Num, Pos, Program, Var
 from .checks import check, split_attributes
 from .macros import expand
+from .kept_loops import LOOP_SETTINGS
 from .printer import print_program
 from .syntax import parse_source, paused_gc
 
 
-def parse(text: str, filename: str = "<input>", shape_program: bool = False) -> Program:
+def parse(text: str, filename: str = "<input>", shape_program: bool = False,
+          loops: str = "auto") -> Program:
     """Parse, expand macros and check a program; `shape_program` applies the
-    extra rules for tfcompiler's input (see `checks.check`)."""
+    extra rules for tfcompiler's input (see `checks.check`); `loops`: "auto",
+    "keep" or "unroll", which loops stay loops (lang/kept_loops.py)."""
+    if loops not in LOOP_SETTINGS:
+        raise TenflangError(f"loops must be one of {', '.join(LOOP_SETTINGS)}, not {loops!r}")
     with paused_gc():
-        program = split_attributes(expand(parse_source(text, filename)))
+        program = split_attributes(expand(parse_source(text, filename), loops))
         check(program, shape_program)
     return program
 
@@ -50,8 +55,8 @@ def decode_source(data: bytes, path: str) -> str:
                             "be decoded)", where) from None
 
 
-def parse_file(path: str, shape_program: bool = False) -> Program:
-    return parse(read_source(path), path, shape_program)
+def parse_file(path: str, shape_program: bool = False, loops: str = "auto") -> Program:
+    return parse(read_source(path), path, shape_program, loops)
 
 
 __all__ = ["parse", "parse_file", "read_source", "decode_source", "parse_source", "expand", "check",

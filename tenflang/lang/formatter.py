@@ -121,13 +121,22 @@ def spaced(items: list[str]) -> str:
 
 def code(line: Line) -> str:
     t = line.tokens
-    if line.kind == "define":      # define NAME = rest...
-        return spaced(["define", t[1], "="] + words(t[3:]))
-    if line.kind == "macro":       # macro NAME params... -> RESULT
-        return " ".join(t)
+    if line.kind == "define":      # define NAME[, NAME...] = rest...
+        equals = t.index("=")
+        return spaced(["define", listed(t[1:equals]), "="] + words(t[equals + 1:]))
+    if line.kind == "macro":       # macro NAME params... -> RESULT[, RESULT...]
+        if "->" not in t:
+            return " ".join(t)
+        arrow = t.index("->")
+        return " ".join(t[:arrow + 1] + [listed(t[arrow + 1:])])
     if line.kind == "end":
         return "end"
     raise ValueError(f"fmt: unexpected line {t!r}")
+
+
+def listed(tokens: list[str]) -> str:
+    """Names with their commas: `a, b, c` (a loop adjoint's targets, §2.5.1)."""
+    return " ".join(tokens).replace(" ,", ",")
 
 
 def declaration_parts(tokens: list[str]) -> tuple[str, str]:

@@ -92,11 +92,13 @@ class TenflangLexer(RegexLexer):
         "define": line_end() + [
             (r"=", Operator, ("#pop", "value")),
             (NAME, Name.Variable),
+            (r",", Punctuation),                # a loop adjoint's targets (design §2.5.1)
             (r"[^\n]", Error),
         ],
         # after '=': an op (or macro) with operands, a copied name, or a number
         "value": line_end() + [
-            (words(LOOPS, suffix=END_OF_NAME + r"(?=[ \t\f\r]*[A-Za-z_(])"), Keyword,
+            (words(LOOPS + ("scan_back",), suffix=END_OF_NAME + r"(?=[ \t\f\r]*[A-Za-z_(])"),
+             Keyword,
              ("#pop", "loop")),
             (words(sorted(ops.TABLE), suffix=END_OF_NAME), Name.Builtin, ("#pop", "operands")),
             (r"(" + NAME + r")([ \t\f\r]*)(?=#|\n|$)", bygroups(Name.Variable, Whitespace)),
@@ -125,6 +127,7 @@ class TenflangLexer(RegexLexer):
         "params": line_end() + [
             (r"->", Operator),
             (NAME, Name.Variable),
+            (r",", Punctuation),                # a loop adjoint's results
             (r"[^\n]", Error),
         ],
     }

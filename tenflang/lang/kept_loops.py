@@ -122,19 +122,24 @@ def adjoint_cell(program: Program, define: Define, macros: dict, checker) -> Def
                   define.origin, define.attrs, cell=named.name, more=define.more)
 
 
+def cell_operands(define: Define, given: tuple) -> tuple:
+    """(T, the shapes a step passes the cell) of a kept loop whose operands
+    have the shapes `given`; T None where the sequence has no first axis."""
+    if define.op == "scan":
+        state, xs, *rest = given
+        return (xs[0] if xs else None), (state, xs[1:], *rest)
+    states, state, xs, *rest, g = given
+    return (xs[0] if xs else None), (state, xs[1:], *rest, state)
+
+
 def loop_shapes(program: Program, define: Define, cell: Macro, given: tuple) -> tuple:
     """The shapes of a kept loop's targets from its operands' shapes `given`
     (`scan`: init, xs, others; `scan_back`: states, init, xs, others, g)."""
     from .checks import check_size
     from .diagnostics import error_at
     from tenflang.ops.shapes import fmt_shape
-    if define.op == "scan":
-        state, xs, *rest = given
-        steps = xs[0] if xs else None
-        inner = (state, xs[1:], *rest)
-    else:
-        states, state, xs, *rest, g = given
-        steps, inner = (xs[0] if xs else None), (state, xs[1:], *rest, state)
+    steps, inner = cell_operands(define, given)
+    state, xs = inner[0], given[1 if define.op == "scan" else 2]
     if steps is None:
         raise error_at(program, define.op_pos, f"'{define.op}' runs over the first axis of its "
                        "sequence, which is a scalar (shape [])", define.origin)
@@ -146,9 +151,10 @@ def loop_shapes(program: Program, define: Define, cell: Macro, given: tuple) -> 
                            "the state keeps one shape at every step", define.origin)
         check_size(program, define.pos, define.name, (steps, *state), define.origin)
         return ((steps, *state),)
+    states, g = given[0], given[-1]
     if len(define.targets) != len(cell.results) or states != g or states != (steps, *state):
         raise error_at(program, define.op_pos, f"'scan_back' of macro '{cell.name}' defines "
                        f"{len(cell.results)} names from the states [T, ...], the initial state, "
                        "the sequence, the cell's other operands and the states' adjoint",
                        define.origin)
-    return (state, xs, *rest)
+    return (state, xs, *given[3:-1])

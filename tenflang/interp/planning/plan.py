@@ -83,7 +83,8 @@ def make_plan(program: Program, available, results=None, shapes=None,
     shapes = shapes or check(program)
     decls = program.declarations()
     given = {d.name for d in program.definitions()
-             if d.name in available and (ops.TABLE[d.op].cross_example or d.name in kept)}
+             if d.name in available and (d.name in kept or not d.cell
+                                         and ops.TABLE[d.op].cross_example)}
     bound = tuple(n for n, d in decls.items()
                   if (d.kind in BOUND_KINDS or n in given) and n in available)
     bound += tuple(sorted(given - set(bound)))      # kept names the program never declared

@@ -85,7 +85,15 @@ def run_scan_back(cell: Cell, batch_state: bool, xp, dtype, states, init, xs, *r
             d_rows = xp.zeros((rows.shape[0], batch) + d_row.shape[1:], dtype=d_row.dtype)
         d_rows[t] = d_row
         sums = [d if s is None else s + d for s, d in zip(sums, d_rest)]
-    return (carry, step_major(xp, d_rows), *sums)
+    return (own(xp, carry, batch), step_major(xp, d_rows), *[own(xp, s, batch) for s in sums])
+
+
+def own(xp, value, batch: int):
+    """`value` per example (the plan takes every target of a loop with
+    per-example operands to be), copied where it is a read-only view (a zero
+    adjoint is a broadcast `0`): the plan may write a loop's results in place."""
+    value = per_example(xp, value, batch)
+    return value if getattr(value.flags, "writeable", True) else xp.array(value)
 
 
 RUNS = {"scan": run_scan, "scan_back": run_scan_back}

@@ -51,7 +51,7 @@ KEEP_BYTES = 2 ** 31  # the values kept between levels, all chunks together (mod
 def statistic_lines(program: Program) -> list[Define]:
     """The program's statistics, in program order."""
     return [d for d in program.definitions()
-            if ops.TABLE[d.op].cross_example and "/" not in d.name]
+            if not d.cell and ops.TABLE[d.op].cross_example and "/" not in d.name]
 
 
 def statistic_names(program: Program) -> set[str]:
