@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 
 import tenflang
 from tenflang.ops import table as ops
+from tenflang.interp.planning.plan import op_of
 from tenflang.backprop import compile_gradient
 from tenflang.interp import evaluate, interpret, make_plan, run_plan
 from tenflang.interp.runtime.population import population, statistic_lines
@@ -188,7 +189,7 @@ def sample_programs():
     for path in SAMPLES:
         program = tenflang.parse_file(str(path))
         yield pytest.param(program, id=path.stem)
-        if any(ops.TABLE[d.op].drawn or ops.TABLE[d.op].cross_example
+        if any(op_of(d).drawn or op_of(d).cross_example
                for d in program.definitions()):
             continue    # training mode is not per example, by design: tests/ops/test_batch_modes.py
         for level in (0, 1):
@@ -204,7 +205,7 @@ def test_samples_and_their_gcps_batched_equal_per_example(program):
     rng = np.random.default_rng(zlib.crc32(program.filename.encode()))
     data = random_data(program, rng, B)
     mode, stats = Mode(), {}
-    if statistic_lines(program) or any(ops.TABLE[d.op].drawn for d in program.definitions()):
+    if statistic_lines(program) or any(op_of(d).drawn for d in program.definitions()):
         weights = {n: v for n, v in data.items() if program.declarations()[n].kind == "weight"}
         mode, stats = EVALUATION, population(program, data, weights)
         data |= stats

@@ -173,7 +173,7 @@ def close(run: list, plan, reduce, batched, last_read, small: bool, vector_math:
     for t in dict.fromkeys(s.target for s in steps):
         later = last_read.get(t, -1) > end
         if later or t in plan.results:
-            outputs.append(Output(t, Reduction.SUM if reduce and not later and t in plan.results
+            outputs.append(Output(t, Reduction.SUM if reduce and not later and plan.sums(t)
                                   else None))
     if len(steps) == 1 and not any(o.reduce for o in outputs):
         return steps

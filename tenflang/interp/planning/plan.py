@@ -48,6 +48,11 @@ class Step:
         return (self.target,) + self.more
 
 
+def op_of(define) -> Op:
+    """The op a definition's step runs: the op table's, or a kept loop's."""
+    return LOOP_OPS[define.op] if define.cell else ops.TABLE[define.op]
+
+
 def not_an_array_op(*args):
     raise TypeError("a kept loop runs through interp/runtime/loops.py")
 
@@ -67,6 +72,12 @@ class Plan:
     null: frozenset[str]          # results that are NULL
     shapes: dict                  # per-example shape of every declared name
     cells: dict = None            # the kept loops' macros (Program.cells)
+    per_example: frozenset = frozenset()    # results a batch reduction leaves per example
+
+    def sums(self, name: str) -> bool:
+        """Whether a run with a batch reduction sums result `name` over the examples
+        (a loop's cell keeps some results per example: interp/runtime/loops.py)."""
+        return name in self.results and name not in self.per_example
 
 
 def default_results(program: Program) -> list[str]:
@@ -83,8 +94,7 @@ def make_plan(program: Program, available, results=None, shapes=None,
     shapes = shapes or check(program)
     decls = program.declarations()
     given = {d.name for d in program.definitions()
-             if d.name in available and (d.name in kept or not d.cell
-                                         and ops.TABLE[d.op].cross_example)}
+             if d.name in available and (op_of(d).cross_example or d.name in kept)}
     bound = tuple(n for n, d in decls.items()
                   if (d.kind in BOUND_KINDS or n in given) and n in available)
     bound += tuple(sorted(given - set(bound)))      # kept names the program never declared
@@ -98,10 +108,9 @@ def make_plan(program: Program, available, results=None, shapes=None,
         names = [o.name for o in define.operands if isinstance(o, Var)]
         if define.name not in given and all(n in has_value for n in names):
             has_value.update(define.targets)
-            steps.append(Step(define.name, LOOP_OPS[define.op] if define.cell
-                              else ops.TABLE[define.op], tuple(
+            steps.append(Step(define.name, op_of(define), tuple(
                 o.name if isinstance(o, Var) else o.value for o in define.operands),
-                (), () if define.cell else ops.TABLE[define.op].full(define.attrs),
+                (), op_of(define).full(define.attrs),
                 define.cell, define.more))
     needed = needed_steps(steps, {r for r in results if r in has_value})
     batched = frozenset(n for n in bound if n in kept or decls[n].kind in BATCHED_KINDS)

@@ -45,7 +45,7 @@ from . import memory
 from .memory import Slots
 from ..planning.sweeps import Sweep, with_sweeps
 from ..backends.c import sweeps_c
-from .loops import loop_function
+from .loops import loop_batched, loop_function
 
 # the op table's forwards, and the functions its batch sums call (`Op.batch_sum`)
 FORWARDS = SimpleNamespace(**{name: op.forward for name, op in ops.TABLE.items()},
@@ -62,12 +62,16 @@ def written(attrs: tuple) -> tuple:
     return attrs
 
 
-def batched_names(plan) -> set[str]:
+def batched_names(plan, reduce: str | None = None) -> set[str]:
     """Values that vary per example (the rest have an example axis of size 1):
-    a drawn value always does, a batch mean never."""
+    a drawn value always does, a batch mean never; with a batch reduction, a
+    loop adjoint's contribution to an operand that does not vary is its mean
+    over the examples (interp/runtime/loops.py)."""
     batched = set(plan.batched)
     for step in plan.steps:
-        if step.op.drawn or not step.op.cross_example and any(
+        if step.cell and reduce:
+            batched.update(loop_batched(step, batched))
+        elif step.op.drawn or not step.op.cross_example and any(
                 isinstance(o, str) and o in batched
                 for i, o in enumerate(step.operands) if i not in step.op.shape_only):
             batched.update(step.targets)
@@ -79,7 +83,7 @@ def fused_reductions(plan, batched: set[str]) -> dict[str, str]:
     used = {o for step in plan.steps for o in step.operands if isinstance(o, str)}
     out = {}
     for step in plan.steps:
-        if (step.target in plan.results and step.target not in used and not step.cell
+        if (plan.sums(step.target) and step.target not in used and not step.cell
                 and all(isinstance(o, str) and (o in batched or i in step.op.shape_only)
                         for i, o in enumerate(step.operands))):
             code = reduction_code(step, plan.shapes)
@@ -109,14 +113,15 @@ class Source:
     """Builds the generated function's lines and its value names; `slots`:
     the memory plan's (interp/runtime/memory.py), or None for a plan without one."""
 
-    def __init__(self, plan, slots: Slots | None = None):
+    def __init__(self, plan, slots: Slots | None = None, reduce: str | None = None):
         self.ids = Identifiers(python_identifier, PARAMETERS)
         # var(name): a value's Python name (unique, fixed on first use); share(name,
         # operand): `name` lives in `operand`'s buffer, under its Python name
         self.var, self.share = self.ids, self.ids.share
         self.lines = [f"def run({', '.join(PARAMETERS if slots is not None else PARAMETERS[:-1])}):"]
         self.plan, self.slots = plan, slots
-        self.batched = batched_names(plan)
+        self.batched = batched_names(plan, reduce)
+        self.reduce = reduce
         self.kept_columns: dict = {}      # see shared_columns
         self.loops: dict = {}             # F.scan_<k> -> its function (interp/runtime/loops.py)
 
@@ -192,7 +197,7 @@ def build(plan, reduce: str | None, fused: bool = False, sweeps: bool = False,
     """`generate`'s three and the memory plan's `Slots` (None unless `pooled`,
     which needs a batch reduction: interp/runtime/memory.py); `small` and `vector_math`:
     fusion.fuse's."""
-    src = Source(plan, Slots() if pooled and reduce else None)
+    src = Source(plan, Slots() if pooled and reduce else None, reduce)
     for name in plan.bound:
         src.emit(f"{src.var(name)} = env[{name!r}]")
     batched = src.batched
@@ -380,7 +385,8 @@ def step_lines(src: Source, step, fused: dict, owned: set[str], batched: set[str
 def loop_code(src: Source, step, owned: set[str], batched: set[str]):
     """A kept loop's call (interp/runtime/loops.py), commented with its line."""
     name = numbered(step.op.name, len(src.loops) + 1)
-    src.loops[name] = loop_function(step, src.plan.cells, src.plan.shapes, batched)
+    src.loops[name] = loop_function(step, src.plan.cells, src.plan.shapes, batched,
+                                    src.reduce is not None)
     for target in step.targets:
         made(src, target, target in batched)
         owned.add(target)

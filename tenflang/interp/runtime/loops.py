@@ -16,34 +16,45 @@ per example starts as `init` repeated over the batch.
 from __future__ import annotations
 
 import functools
+from dataclasses import replace
 
 from tenflang.lang.syntax_tree import DeclKind, Declare, Program
 from tenflang.native import switches
+from tenflang.ops.entries import Reduction
 
 
 class Cell:
-    """A loop's macro as a function of arrays (module docstring)."""
+    """A loop's macro as a function of arrays (module docstring); `summed`:
+    the results it sums over the batch (the adjoints of operands that do not
+    vary per example), each with an example axis of 1."""
 
-    def __init__(self, macro, shapes: tuple, batched: tuple[bool, ...]):
+    def __init__(self, macro, shapes: tuple, batched: tuple, summed: tuple = ()):
         from tenflang.interp.planning.plan import make_plan
         kinds = [DeclKind.INPUT if b else DeclKind.WEIGHT for b in batched]
         heads = [Declare(k, p, s) for k, p, s in zip(kinds, macro.params, shapes)]
         program = Program(tuple(heads + [Declare(DeclKind.OUTPUT, r, None)
                                          for r in macro.results]) + macro.body)
         self.params, self.results = macro.params, macro.results
-        self.plan = make_plan(program, set(macro.params), results=list(macro.results))
+        self.summed = frozenset(r for r, s in zip(macro.results, summed) if s)
+        plan = make_plan(program, set(macro.params), results=list(macro.results))
+        self.plan = replace(plan, per_example=frozenset(macro.results) - self.summed)
 
     @functools.cache
     def function(self, xp, dtype):
         from .codegen import compiled
         fused = xp.__name__ == "numpy" and switches.fused_loops_on()
-        function, _, forwards, _ = compiled(self.plan, None, fused, small=True,
-                                            dtype=xp.dtype(dtype).name)
-        return functools.partial(function, xp=xp, F=forwards, dtype=dtype)
+        reduce = Reduction.SUM if self.summed else None
+        function, reduced, forwards, _ = compiled(self.plan, reduce, fused, small=True,
+                                                  dtype=xp.dtype(dtype).name)
+        run = functools.partial(function, xp=xp, F=forwards, dtype=dtype)
+        return run, reduced
 
     def __call__(self, xp, dtype, *args) -> tuple:
-        values = self.function(xp, dtype)(dict(zip(self.params, args)))
-        return tuple(values[r] for r in self.results)
+        run, reduced = self.function(xp, dtype)
+        values = run(dict(zip(self.params, args)))
+        return tuple(values[r] if r not in self.summed else
+                     values[r][None] if r in reduced else values[r].sum(axis=0, keepdims=True)
+                     for r in self.results)
 
 
 def step_major(xp, sequence):
@@ -70,9 +81,12 @@ def run_scan(cell: Cell, batch_state: bool, xp, dtype, init, xs, *rest):
     return step_major(xp, out)
 
 
-def run_scan_back(cell: Cell, batch_state: bool, xp, dtype, states, init, xs, *rest_and_g):
-    """The contributions of `scan_back` (backprop/loop_adjoint.py): to init,
-    xs and each other operand, in that order."""
+def run_scan_back(cell: Cell, means: tuple, batch_state: bool, xp, dtype, states, init, xs,
+                  *rest_and_g):
+    """The contributions of `scan_back` (backprop/loop_adjoint.py) to init, xs
+    and each other operand, in that order; where `means` says so, a
+    contribution's mean over the examples, with an example axis of 1 (the
+    operand does not vary per example and the run reduces the batch)."""
     *rest, g = rest_and_g
     rows, olds, gs = step_major(xp, xs), step_major(xp, states), step_major(xp, g)
     batch = max(a.shape[0] for a in (states, init, xs, g, *rest))
@@ -82,10 +96,17 @@ def run_scan_back(cell: Cell, batch_state: bool, xp, dtype, states, init, xs, *r
         seed = gs[t] if carry is None else gs[t] + carry
         carry, d_row, *d_rest = cell(xp, dtype, olds[t - 1] if t else first, rows[t], *rest, seed)
         if d_rows is None:
-            d_rows = xp.zeros((rows.shape[0], batch) + d_row.shape[1:], dtype=d_row.dtype)
+            d_rows = xp.zeros((rows.shape[0], 1 if means[1] else batch) + d_row.shape[1:],
+                              dtype=d_row.dtype)
         d_rows[t] = d_row
-        sums = [d if s is None else s + d for s, d in zip(sums, d_rest)]
-    return (own(xp, carry, batch), step_major(xp, d_rows), *[own(xp, s, batch) for s in sums])
+        # the first a copy: a cell's results may share an array (`d/db = d/dW`)
+        sums = [xp.array(d) if s is None else xp.add(s, d, out=s if s.shape == d.shape else None)
+                for s, d in zip(sums, d_rest)]
+    if means[0]:
+        carry = carry.sum(axis=0, keepdims=True)
+    made = (carry, step_major(xp, d_rows), *sums)
+    return tuple(value / batch if mean else own(xp, value, batch)
+                 for value, mean in zip(made, means))
 
 
 def own(xp, value, batch: int):
@@ -96,22 +117,44 @@ def own(xp, value, batch: int):
     return value if getattr(value.flags, "writeable", True) else xp.array(value)
 
 
-RUNS = {"scan": run_scan, "scan_back": run_scan_back}
-
-
-def loop_function(step, cells: dict, shapes: dict, batched: set[str]):
-    """The function a plan's loop step calls (`F.scan_1`), its cell planned
-    for the operands' shapes and which of them vary per example."""
-    names = list(step.operands)
-    state_batched = step.target in batched
+def loop_batched(step, batched: set[str]) -> set[str]:
+    """The targets of a loop step that vary per example, in a run that reduces
+    the batch: a contribution to an operand that does not is a batch mean."""
     if step.op.name == "scan":
-        init, xs, *rest = names
-        params = [(shapes[init], state_batched), (shapes[xs][1:], xs in batched),
+        return {step.target} if not batched.isdisjoint(step.operands) else set()
+    return {t for t, o in zip(step.targets, step.operands[1:]) if o in batched}
+
+
+def loop_function(step, cells: dict, shapes: dict, batched: set[str], reduced: bool):
+    """The function a plan's loop step calls (`F.scan_1`), its cell planned
+    for the operands' shapes and which of them vary per example (`batched`:
+    the plan's, `reduced`: the run reduces the batch)."""
+    cell, means, state = loop_cell(step, cells, shapes, batched, reduced)
+    if step.op.name == "scan":
+        return functools.partial(run_scan, cell, state)
+    return functools.partial(run_scan_back, cell, means, state)
+
+
+def loop_cell(step, cells: dict, shapes: dict, batched: set[str], reduced: bool):
+    """(the step's `Cell`, which contributions are batch means (`run_scan_back`),
+    whether the state varies per example)."""
+    if step.op.name == "scan":
+        init, xs, *rest = step.operands
+        state = step.target in batched
+        params = [(shapes[init], state), (shapes[xs][1:], xs in batched),
                   *[(shapes[o], o in batched) for o in rest]]
-    else:
-        states, init, xs, *rest, g = names
-        state = (shapes[init], state_batched)
-        params = [state, (shapes[xs][1:], xs in batched),
-                  *[(shapes[o], o in batched) for o in rest], state]
-    cell = Cell(cells[step.cell], *zip(*params))
-    return functools.partial(RUNS[step.op.name], cell, state_batched)
+        return Cell(cells[step.cell], *zip(*params)), (), state
+    states, init, xs, *rest, g = step.operands
+    state = states in batched or g in batched
+    params = [(shapes[init], state), (shapes[xs][1:], xs in batched),
+              *[(shapes[o], o in batched) for o in rest], (shapes[init], state)]
+    means = tuple(reduced and o not in batched for o in (init, xs, *rest))
+    summed = (False, *means[1:])        # the state's adjoint is carried, not summed
+    return Cell(cells[step.cell], *zip(*params), summed), means, state
+
+
+def copied_sequences(step) -> list[str]:
+    """The operands a loop copies step-major (`step_major`) while it runs."""
+    if step.op.name == "scan":
+        return [step.operands[1], step.target]
+    return [step.operands[0], step.operands[2], step.operands[-1], step.more[0]]

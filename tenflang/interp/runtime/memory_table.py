@@ -34,12 +34,14 @@ Conventions (docs/design.md §4):
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from tenflang.base.dtypes import itemsize
 from tenflang.base.frozen import frozen
 from tenflang.ops.shapes import fmt_shape, size
 from ..backends.c.image_c import KEEP_BYTES
 from . import memory
 from .codegen import batched_names, fused_reductions, shared_columns
+from .loops import copied_sequences, loop_cell
 
 
 KEPT_WEIGHTS = "(last-good-weights)"    # the row of the weights' copy a step keeps
@@ -127,7 +129,7 @@ class Walk:
 
     def __init__(self, plan, held: Held, lines: dict):
         self.plan, self.held, self.lines, self.shapes = plan, held, lines, plan.shapes
-        self.batched = batched_names(plan)
+        self.batched = batched_names(plan, "mean")
         self.reduced = fused_reductions(plan, self.batched)   # summed inside their product
         self.kept: dict[str, str] = {}                         # see kept_columns
 
@@ -147,6 +149,8 @@ class Walk:
 
     def step_rows(self, step) -> list[Row]:
         """The step's row, after its columns' where it keeps them."""
+        if step.cell:
+            return self.loop_rows(step)
         target, columns = step.target, self.kept.get(step.target)
         forward = columns is not None and step.op.name == "conv2d"     # else its kernel gradient
         rows = [columns_row(step, columns, self.held, self.shapes, self.lines)] if forward else []
@@ -159,6 +163,33 @@ class Walk:
         rows.append(Row(self.lines.get(target), target, self.shapes[target], varies, made,
                         temp, live, freed))
         return rows
+
+
+    def loop_rows(self, step) -> list[Row]:
+        """A kept loop's targets, one row each; its temp, on the first, is the
+        sequences it copies step-major and the peak of one step of its cell
+        (the cell's own table)."""
+        temp = loop_temp(step, self.plan, self.batched, self.held)
+        rows = []
+        for target in step.targets:
+            varies = target in self.batched
+            made = self.held.make(target, self.shapes[target], varies)
+            rows.append(Row(self.lines.get(target), target, self.shapes[target], varies, made,
+                            temp, plus(self.held.live, temp), NONE))
+            temp = NONE
+        done = [n for n in step.release if n not in self.plan.bound]
+        rows[-1] = replace(rows[-1], freed=self.held.release(done))
+        return rows
+
+
+def loop_temp(step, plan, batched: set[str], held: Held) -> Bytes:
+    cell = loop_cell(step, plan.cells, plan.shapes, batched, True)[0]
+    dtype = "float32" if held.element_bytes == 4 else "float64"
+    temp = step_memory(cell.plan, 1, dtype).peak().live
+    for name in copied_sequences(step):
+        n = size(plan.shapes[name]) * held.element_bytes
+        temp = plus(temp, (n, 0) if name in batched else (0, n))
+    return temp
 
 
 def kept_columns(plan, reduced: dict, batch: int, element_bytes: int) -> dict[str, str]:
