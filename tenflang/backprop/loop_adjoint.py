@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from tenflang.base.naming import adjoint, cell_adjoint
 from tenflang.lang.kept_loops import cell_shapes
-from tenflang.lang.syntax_tree import DeclKind, Declare, Define, Macro, Program, Var
+from tenflang.lang.syntax_tree import Comment, DeclKind, Declare, Define, Macro, Program, Var
 from tenflang.ops.entries import Rule, RuleKind
 from .graph import build_graph, computed_from, computed_with
 
@@ -88,5 +88,11 @@ def body(forward: list, blocks: list, results: list) -> list:
     out += forward
     for title, block in blocks:
         if block:
-            out += ([title] if title is not None else []) + block
+            out += ([parameter_title(title)] if title is not None else []) + block
     return out
+
+
+def parameter_title(title: Comment) -> Comment:
+    """A block's title, a parameter's said as such (the sweep saw it as an input)."""
+    kind, _, name = title.text.partition(" ")
+    return Comment(f"parameter {name}") if kind == DeclKind.INPUT and " " not in name else title

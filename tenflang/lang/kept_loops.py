@@ -90,13 +90,15 @@ def kept(program: Program, loop: Define, macro: Macro, macros: dict, checker, na
     init, xs, *rest = loop.operands[1:]
     if not all(isinstance(o, Var) for o in loop.operands[1:]):
         return None
+    from .checks import size_ok
     try:
         cell = checker.cells.get(macro.name) or cell_body(program, macro, macros)
         state = checker.operand_shape(loop, init)
         given = (state, checker.operand_shape(loop, xs)[1:],
                  *[checker.operand_shape(loop, o) for o in rest])
-        if not runs_alone(cell) or cell_shapes(program, cell, given)[cell.result] != state:
-            return None
+        if (not runs_alone(cell) or not size_ok((steps, *state))
+                or cell_shapes(program, cell, given)[cell.result] != state):
+            return None         # the stacked states too large: unrolled, a fold needs none
     except TenflangError:
         return None                 # unrolled, the error is reported as it always was
     checker.cells[macro.name] = cell

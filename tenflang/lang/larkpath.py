@@ -206,6 +206,8 @@ def syntax_error(err, text: str, filename: str) -> TenflangError:
         expected = set(getattr(err, "expected", None) or ())
         if "_END" in expected and not open_macro(text, line):
             expected.discard("_END")       # LALR merges states: 'end' only closes a macro
+        if {"EQUAL", "COMMA"} <= expected:
+            expected.discard("COMMA")      # several targets are a loop adjoint's (§2.5.1)
         if expected:
             message += f"; expected {expected_words(expected)}"
     return TenflangError(message, Location(filename, line, column, source_line(text, line)))

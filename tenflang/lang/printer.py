@@ -101,5 +101,10 @@ def lines(statements, indent: str = "") -> list[str]:
 
 
 def print_program(program: Program | tuple) -> str:
-    statements = program.statements if isinstance(program, Program) else program
-    return "\n".join(lines(statements)) + "\n"
+    """The program's text; a program with kept loops begins with the macros
+    they call (`Program.cells`), where its statements do not hold them."""
+    if not isinstance(program, Program):
+        return "\n".join(lines(program)) + "\n"
+    written = {s.name for s in program.statements if isinstance(s, Macro)}
+    cells = tuple(m for name, m in program.cells.items() if name not in written)
+    return "\n".join(lines(cells + program.statements)) + "\n"

@@ -39,15 +39,27 @@ define L = add q h
 
 
 def gcp_blocks(gcp: str) -> list[list[list[str]]]:
-    """The GCP's lines as words (`[` spaced off), in runs led by a comment
-    (the first run: the header before any comment)."""
+    """The GCP's lines as words (`[` spaced off, a loop adjoint's several
+    targets `a, b` one word each), in runs led by a comment (the first run:
+    the header before any comment); the macros of kept loops, which have
+    names of their own, left out."""
     blocks: list[list[list[str]]] = [[]]
+    in_macro = False
     for line in gcp.splitlines():
-        if line.startswith("#"):
+        if line.startswith(("macro ", "end")):
+            in_macro = line.startswith("macro ")
+        elif in_macro:
+            continue
+        elif line.startswith("#"):
             blocks.append([])
         elif line.strip():
-            blocks[-1].append(line.replace("[", " [").split())
+            blocks[-1].append(line.replace("[", " [").replace(",", "").split())
     return blocks
+
+
+def defined_names(words: list[str]) -> list[str]:
+    """The targets of a `define` line's words: one, or a loop adjoint's several."""
+    return words[1:words.index("=")]
 
 
 def derivative_names_read_true(gcp: str) -> None:
@@ -64,8 +76,9 @@ def derivative_names_read_true(gcp: str) -> None:
     assert all("/" not in w[2] for w in blocks[0]), "a backward name declared in the header"
     for block in blocks[1:]:
         declared = [w[2] for w in block if w[0] == "declare"]
-        defined = [w[1] for w in block if w[0] == "define"]
-        assert [w[0] for w in block] == ["declare"] * len(declared) + ["define"] * len(defined)
+        defined = [n for w in block if w[0] == "define" for n in defined_names(w)]
+        defines = sum(w[0] == "define" for w in block)
+        assert [w[0] for w in block] == ["declare"] * len(declared) + ["define"] * defines
         assert not declared or declared == defined, f"declared {declared}, defined {defined}"
         for name in declared:
             assert_reads_true(name, shapes, operands)

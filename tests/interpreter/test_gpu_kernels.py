@@ -298,8 +298,7 @@ def make_plan_reporting(plan, names):
     """`plan` with every value reported (to feed kernels the interpreter's values)."""
     from dataclasses import replace
     from tenflang.interp.planning.plan import with_releases
-    steps = [(s.target, s.op.name, s.operands, s.attrs) for s in plan.steps]
-    return replace(plan, steps=with_releases(steps, tuple(names), plan.bound),
+    return replace(plan, steps=with_releases(plan.steps, tuple(names)),
                    results=tuple(names), null=frozenset())
 
 

@@ -1,5 +1,6 @@
 """`fold` and `scan` (docs/design.md §2.4.2): loops over a sequence unrolled when the
-program is read (tenflang/lang/loops.py).
+program is read (tenflang/lang/loops.py): loops of at most `limits.UNROLLED_STEPS`
+steps, and any loop read with loops="unroll" (kept loops: test_kept_loops.py).
 
 A loop must mean exactly the program a user would write by hand, one macro
 call per step: the GCPs are compared line for line after renaming, at -O0 and
@@ -159,7 +160,7 @@ def test_the_expansion_limit_applies(monkeypatch):
     monkeypatch.setattr(limits, "MAX_EXPANDED_STATEMENTS", 200)
     with pytest.raises(TenflangError, match="this fold of 50 steps expands the program to more "
                        "than 200 statements"):
-        tenflang.parse(head(50) + "define hT = fold cell h0 xs W U b\n")
+        tenflang.parse(head(50) + "define hT = fold cell h0 xs W U b\n", loops="unroll")
 
 
 FOLD = src("""
@@ -185,26 +186,26 @@ def test_tfcompiler_writes_no_gcp_that_the_limit_refuses(tmp_path, monkeypatch):
     from tenflang.cli import tfcompiler, tfweightcalc
     (tmp_path / "fold.tf").write_text(FOLD)
     monkeypatch.chdir(tmp_path)
-    assert CliRunner().invoke(tfcompiler, ["fold.tf", "-o", "big.tf"]).exit_code == 0
+    assert CliRunner().invoke(tfcompiler, ["fold.tf", "-o", "big.tf", "--unroll"]).exit_code == 0
     size = len(tenflang.parse((tmp_path / "big.tf").read_text()).statements)
     monkeypatch.setattr(limits, "MAX_EXPANDED_STATEMENTS", size - 1)
     assert len(tenflang.parse(FOLD).statements) < size - 1        # the program itself fits
     result = CliRunner().invoke(tfweightcalc, ["big.tf", "d.txt"])
     assert result.exit_code == 2 and f"more than {size - 1} statements" in result.output
-    result = CliRunner().invoke(tfcompiler, ["fold.tf", "-o", "gcp.tf"])
+    result = CliRunner().invoke(tfcompiler, ["fold.tf", "-o", "gcp.tf", "--unroll"])
     assert result.exit_code == 2, result.output
     assert result.output == f"fold.tf: error: the GCP of this program would have {size} " \
         f"statements, more than {size - 1} (the limit a program is read with); shorten its " \
         "loops (fold, scan) or its macros' expansion\n"
     assert not (tmp_path / "gcp.tf").exists()
     monkeypatch.setattr(limits, "MAX_EXPANDED_STATEMENTS", size)
-    assert CliRunner().invoke(tfcompiler, ["fold.tf", "-o", "gcp.tf"]).exit_code == 0
+    assert CliRunner().invoke(tfcompiler, ["fold.tf", "-o", "gcp.tf", "--unroll"]).exit_code == 0
 
 
 def compile_cost(steps: int) -> tuple[int, float]:
     source = head(steps) + "define hT = fold cell h0 xs W U b\ndefine l = sum hT\n"
     start = time.process_time()
-    text = tenflang.print_program(gcp(source, 1))
+    text = tenflang.print_program(gcp(source, 1, loops="unroll"))
     return text.count("\n"), time.process_time() - start
 
 

@@ -28,9 +28,10 @@ def src(text: str) -> str:
     return textwrap.dedent(text).lstrip("\n")
 
 
-def gcp(source: str, level: int = 1, filename: str = "t.tf"):
-    """The GCP (a Program) of a shape program given as text."""
-    return compile_gradient(tenflang.parse(source, filename, shape_program=True), level)
+def gcp(source: str, level: int = 1, filename: str = "t.tf", loops: str = "auto"):
+    """The GCP (a Program) of a shape program given as text; `loops`: the reader's."""
+    return compile_gradient(tenflang.parse(source, filename, shape_program=True, loops=loops),
+                            level)
 
 
 def gcp_text(source: str, level: int = 1) -> str:

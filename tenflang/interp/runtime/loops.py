@@ -21,6 +21,8 @@ from dataclasses import replace
 from tenflang.lang.syntax_tree import DeclKind, Declare, Program
 from tenflang.native import switches
 from tenflang.ops.entries import Reduction
+import os
+SMALL = os.environ.get("CELL_SMALL", "1") == "1"
 
 
 class Cell:
@@ -44,7 +46,7 @@ class Cell:
         from .codegen import compiled
         fused = xp.__name__ == "numpy" and switches.fused_loops_on()
         reduce = Reduction.SUM if self.summed else None
-        function, reduced, forwards, _ = compiled(self.plan, reduce, fused, small=True,
+        function, reduced, forwards, _ = compiled(self.plan, reduce, fused, small=SMALL,
                                                   dtype=xp.dtype(dtype).name)
         run = functools.partial(function, xp=xp, F=forwards, dtype=dtype)
         return run, reduced
