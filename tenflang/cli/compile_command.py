@@ -147,7 +147,7 @@ def memory_report(gcp_text: str, filename: str, batch: int, dtype: str) -> str:
     from tenflang.training.signature import signature
     gcp = parse(gcp_text, filename)
     lines = {name: d.pos.line for name, d in gcp.declarations().items() if d.pos}
-    lines.update((d.name, d.pos.line) for d in gcp.definitions() if d.pos)
+    lines.update((name, d.pos.line) for d in gcp.definitions() if d.pos for name in d.targets)
     plan = gradient_plan(gcp, signature(gcp))
     return table_text(step_memory(plan, batch, dtype, lines))
 

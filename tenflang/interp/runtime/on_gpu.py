@@ -8,7 +8,8 @@ out), and the same code: the interpreter's generated Python with fusion on
 (`codegen.generate`), whose calls `F.fused_<k>(dtype, *inputs)` reach the
 group's CUDA kernel instead of a CPU loop.  Every other step is the op
 table's forward on `xp` — cupy, so matrix products and the batch sums inside
-them run on cuBLAS.
+them run on cuBLAS; a kept loop runs its cell's generated Python on `xp`
+per step (interp/runtime/loops.py).
 
 Kernels are made once per (plan, reduce, dtype) and cached by their source.
 `runner` is how a kernel launch reaches the device (see `launch`).
@@ -18,7 +19,7 @@ from __future__ import annotations
 import functools
 from types import SimpleNamespace
 
-from .codegen import FORWARDS, generate
+from .codegen import FORWARDS, build, generate
 from ..backends.render import output_order
 from .run import collect, prepare
 from tenflang.ops.modes import TRAINING, Mode
@@ -42,12 +43,12 @@ class GroupCall:
 @functools.lru_cache(maxsize=64)
 def compiled_for_gpu(plan, reduce: str | None, dtype: str, xp, runner=cupy_runner):
     """(the generated function, the results it sums over the batch, its `F`)."""
-    source, reduced, groups = generate(plan, reduce, True)
+    source, reduced, groups, _, loops = build(plan, reduce, True)
     namespace: dict = {}
     exec(compile(source, f"<tenflang gpu plan {id(plan):x}>", "exec"), namespace)
     calls = {numbered(Generated.FUSED, k): GroupCall(FusedKernel(spec, dtype, runner), group, xp)
              for k, (spec, group) in enumerate(zip(kernel_specs(groups), groups), start=1)}
-    return namespace["run"], reduced, SimpleNamespace(**vars(FORWARDS), **calls)
+    return namespace["run"], reduced, SimpleNamespace(**vars(FORWARDS), **calls, **loops)
 
 
 def run_fused(plan, data: dict, xp, dtype: str = "float64", reduce: str | None = None,
