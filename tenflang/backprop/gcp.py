@@ -29,7 +29,8 @@ def assemble(program: Program, shapes: dict, forward: list[Define],
              metrics: frozenset | set = frozenset(), cells: dict | None = None) -> Program:
     """The GCP as a syntax tree; `forward` and `blocks` hold only what is kept
     (a block left with no line is never written); `cells`: the macros its kept
-    loops call (name -> Macro, backprop/loop_adjoint.py), written first.
+    loops call (name -> Macro, backprop/loop_adjoint.py), which printing
+    writes first.
     The sweep's names are fresh (never the program's), so each backward line
     adds its own declaration."""
     defined = {d.name for d in forward}
@@ -43,5 +44,4 @@ def assemble(program: Program, shapes: dict, forward: list[Define],
         if lines:
             body += [title, *[declaration("output" if n in outputs else "intvar", n, shapes[n])
                               for d in lines for n in d.targets], *lines]
-    macros = list((cells or {}).values())
-    return Program(tuple(macros + header + body), program.filename, cells=dict(cells or {}))
+    return Program(tuple(header + body), program.filename, cells=dict(cells or {}))

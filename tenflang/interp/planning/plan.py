@@ -40,7 +40,7 @@ class Step:
     operands: tuple          # names (str) or constants (float)
     release: tuple[str, ...]  # names whose last use is this step
     attrs: tuple = ()         # the op's attributes, defaults filled in
-    cell: str = ""            # a kept loop's macro (interp/runtime/loops.py)
+    cell: str = ""            # a kept loop's macro (interp/runtime/cells.py)
     more: tuple[str, ...] = ()    # a loop adjoint's targets after `target`
 
     @property
@@ -54,7 +54,7 @@ def op_of(define) -> Op:
 
 
 def not_an_array_op(*args):
-    raise TypeError("a kept loop runs through interp/runtime/loops.py")
+    raise TypeError("a kept loop runs through interp/runtime/cells.py")
 
 
 # a kept loop's step: an op of the plan, not of the op table (its derivative
@@ -76,7 +76,7 @@ class Plan:
 
     def sums(self, name: str) -> bool:
         """Whether a run with a batch reduction sums result `name` over the examples
-        (a loop's cell keeps some results per example: interp/runtime/loops.py)."""
+        (a loop's cell keeps some results per example: interp/runtime/cells.py)."""
         return name in self.results and name not in self.per_example
 
 

@@ -45,7 +45,7 @@ from . import memory
 from .memory import Slots
 from ..planning.sweeps import Sweep, with_sweeps
 from ..backends.c import sweeps_c
-from .loops import loop_batched, loop_function
+from .cells import loop_batched, loop_function
 
 # the op table's forwards, and the functions its batch sums call (`Op.batch_sum`)
 FORWARDS = SimpleNamespace(**{name: op.forward for name, op in ops.TABLE.items()},
@@ -66,7 +66,7 @@ def batched_names(plan, reduce: str | None = None) -> set[str]:
     """Values that vary per example (the rest have an example axis of size 1):
     a drawn value always does, a batch mean never; with a batch reduction, a
     loop adjoint's contribution to an operand that does not vary is its mean
-    over the examples (interp/runtime/loops.py)."""
+    over the examples (interp/runtime/cells.py)."""
     batched = set(plan.batched)
     for step in plan.steps:
         if step.cell and reduce:
@@ -123,7 +123,7 @@ class Source:
         self.batched = batched_names(plan, reduce)
         self.reduce = reduce
         self.kept_columns: dict = {}      # see shared_columns
-        self.loops: dict = {}             # F.scan_<k> -> its function (interp/runtime/loops.py)
+        self.loops: dict = {}             # F.scan_<k> -> its function (interp/runtime/cells.py)
 
     def renamed(self, names) -> bool:
         return any(self.var(n) != n for n in names if isinstance(n, str))
@@ -383,7 +383,7 @@ def step_lines(src: Source, step, fused: dict, owned: set[str], batched: set[str
 
 
 def loop_code(src: Source, step, owned: set[str], batched: set[str]):
-    """A kept loop's call (interp/runtime/loops.py), commented with its line."""
+    """A kept loop's call (interp/runtime/cells.py), commented with its line."""
     name = numbered(step.op.name, len(src.loops) + 1)
     src.loops[name] = loop_function(step, src.plan.cells, src.plan.shapes, batched,
                                     src.reduce is not None)

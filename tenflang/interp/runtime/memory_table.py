@@ -41,7 +41,7 @@ from tenflang.ops.shapes import fmt_shape, size
 from ..backends.c.image_c import KEEP_BYTES
 from . import memory
 from .codegen import batched_names, fused_reductions, shared_columns
-from .loops import copied_sequences, loop_cell
+from .cells import copied_sequences, loop_cell
 
 
 KEPT_WEIGHTS = "(last-good-weights)"    # the row of the weights' copy a step keeps

@@ -9,7 +9,7 @@ out), and the same code: the interpreter's generated Python with fusion on
 group's CUDA kernel instead of a CPU loop.  Every other step is the op
 table's forward on `xp` — cupy, so matrix products and the batch sums inside
 them run on cuBLAS; a kept loop runs its cell's generated Python on `xp`
-per step (interp/runtime/loops.py).
+per step (interp/runtime/cells.py).
 
 Kernels are made once per (plan, reduce, dtype) and cached by their source.
 `runner` is how a kernel launch reaches the device (see `launch`).
