@@ -24,6 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from tenflang.data.vectors import load_examples  # noqa: E402
+from loops_torch import model as char_gru  # noqa: E402  (bench/ is the script's folder)
 
 ALPHABET, EMBED, HIDDEN, CONTEXT = 32, 16, 64, 16
 
@@ -36,19 +37,7 @@ def train(torch, iters: int, batch: int, lr: float, seed: int = 0) -> tuple[floa
     """(held-out bits per character, wall seconds, CPU seconds) of one run."""
     torch.manual_seed(seed)
     nn = torch.nn
-
-    class Model(nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.embed = nn.Embedding(ALPHABET, EMBED)
-            self.gru = nn.GRU(EMBED, HIDDEN, batch_first=True)
-            self.out = nn.Linear(HIDDEN, ALPHABET)
-
-        def forward(self, chars):
-            states, _ = self.gru(self.embed(chars))
-            return self.out(states[:, -1])
-
-    model = Model().double()
+    model = char_gru(torch, torch.float64)     # the network bench_loops.py times too
     train_set, test_set = map(torch.from_numpy, (windows("charlm_train.npz"),
                                                  windows("charlm_test.txt")))
     optimiser = torch.optim.Adam(model.parameters(), lr=lr)
