@@ -21,8 +21,6 @@ from dataclasses import replace
 from tenflang.lang.syntax_tree import DeclKind, Declare, Program
 from tenflang.native import switches
 from tenflang.ops.entries import Reduction
-import os
-SMALL = os.environ.get("CELL_SMALL", "1") == "1"
 
 
 class Cell:
@@ -46,7 +44,8 @@ class Cell:
         from .codegen import compiled
         fused = xp.__name__ == "numpy" and switches.fused_loops_on()
         reduce = Reduction.SUM if self.summed else None
-        function, reduced, forwards, _ = compiled(self.plan, reduce, fused, small=SMALL,
+        # every elementwise chain a fused loop (not `small`'s few): a step's cost is its calls
+        function, reduced, forwards, _ = compiled(self.plan, reduce, fused, small=False,
                                                   dtype=xp.dtype(dtype).name)
         run = functools.partial(function, xp=xp, F=forwards, dtype=dtype)
         return run, reduced
