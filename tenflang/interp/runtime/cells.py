@@ -34,7 +34,7 @@ class Cell:
         heads = [Declare(k, p, s) for k, p, s in zip(kinds, macro.params, shapes)]
         program = Program(tuple(heads + [Declare(DeclKind.OUTPUT, r, None)
                                          for r in macro.results]) + macro.body)
-        self.params, self.results = macro.params, macro.results
+        self.params, self.results, self.batched = macro.params, macro.results, batched
         self.summed = frozenset(r for r, s in zip(macro.results, summed) if s)
         plan = make_plan(program, set(macro.params), results=list(macro.results))
         self.plan = replace(plan, per_example=frozenset(macro.results) - self.summed)
@@ -45,14 +45,18 @@ class Cell:
         fused = xp.__name__ == "numpy" and switches.fused_loops_on()
         reduce = Reduction.SUM if self.summed else None
         # every elementwise chain a fused loop (not `small`'s few): a step's cost is its calls
-        function, reduced, forwards, _ = compiled(self.plan, reduce, fused, small=False,
+        function, reduced, forwards, _ = compiled(self.plan, reduce, fused,
                                                   dtype=xp.dtype(dtype).name)
         run = functools.partial(function, xp=xp, F=forwards, dtype=dtype)
         return run, reduced
 
-    def __call__(self, xp, dtype, *args) -> tuple:
+    def __call__(self, xp, dtype, batch: int, *args) -> tuple:
+        """The results for `args`; one the cell takes per example that has an
+        example axis of 1 (a value the same for every example: a broadcast
+        adjoint) is repeated over the `batch`, as its plan reads it so."""
         run, reduced = self.function(xp, dtype)
-        values = run(dict(zip(self.params, args)))
+        values = run({p: per_example(xp, a, batch) if b else a
+                      for p, a, b in zip(self.params, args, self.batched)})
         return tuple(values[r] if r not in self.summed else
                      values[r][None] if r in reduced else values[r].sum(axis=0, keepdims=True)
                      for r in self.results)
@@ -75,7 +79,7 @@ def run_scan(cell: Cell, batch_state: bool, xp, dtype, init, xs, *rest):
     state = per_example(xp, init, batch) if batch_state else init
     out = None
     for t in range(rows.shape[0]):
-        state = cell(xp, dtype, state, rows[t], *rest)[0]
+        state = cell(xp, dtype, batch, state, rows[t], *rest)[0]
         if out is None:
             out = xp.empty((rows.shape[0],) + state.shape, dtype=state.dtype)
         out[t] = state
@@ -95,7 +99,8 @@ def run_scan_back(cell: Cell, means: tuple, batch_state: bool, xp, dtype, states
     carry, d_rows, sums = None, None, [None] * len(rest)
     for t in reversed(range(rows.shape[0])):
         seed = gs[t] if carry is None else gs[t] + carry
-        carry, d_row, *d_rest = cell(xp, dtype, olds[t - 1] if t else first, rows[t], *rest, seed)
+        carry, d_row, *d_rest = cell(xp, dtype, batch, olds[t - 1] if t else first, rows[t],
+                                     *rest, seed)
         if d_rows is None:
             d_rows = xp.zeros((rows.shape[0], 1 if means[1] else batch) + d_row.shape[1:],
                               dtype=d_row.dtype)
