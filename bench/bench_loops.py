@@ -20,7 +20,12 @@ an environment without the development machines' OpenBLAS settings
 
 * compile: `bin/tfcompiler PROGRAM -o GCP` plus `--compile-flags`, once per
   window (default threads), median of --runs; and the GCP's line count.
-* per step: (median wall of the long run − median wall of the short run) /
+* per step, in-process: the same difference of the seconds each process
+  reports for its training loop (tfweightcalc's "s training", loops_torch's
+  "loop … s"): no interpreter start or imports, so PyTorch's seconds-long
+  import does not drown its milliseconds-long steps.  The per-step target
+  is judged on these; the whole-process figure is beside them.
+* per step, whole process: (median wall of the long run − median wall of the short run) /
   (long − short steps) (--steps; default 3 and 3 + max(10, 4096 // T): 259
   at T = 16, 19 at 256, 13 at 4096), tenflang and PyTorch
   (bench/loops_torch.py) in interleaved rounds, order swapped every other
@@ -104,7 +109,8 @@ def reason(stderr: str) -> str:
 
 
 def run(cmd: list[str], env: dict, opts) -> dict:
-    """{wall, peak (MiB), cpu} of one process, or {error}: it never raises."""
+    """{wall, peak (MiB), cpu, loop: the training loop's seconds it reports} of
+    one process, or {error}: it never raises."""
     with tempfile.NamedTemporaryFile("r") as usage, tempfile.TemporaryFile() as err:
         start = time.perf_counter()
         proc = subprocess.Popen([TIME, "-f", "%M %U %S", "-o", usage.name, *cmd],
@@ -125,7 +131,13 @@ def run(cmd: list[str], env: dict, opts) -> dict:
         return {"error": f"killed by signal {signalled.group(1)}" if signalled
                 else f"refused: {reason(stderr)}"}
     fields = usage_text.split()
-    return {"wall": wall, "peak": int(fields[-3]) / 1024, "cpu": float(fields[-2]) + float(fields[-1])}
+    loop = LOOP_SECONDS.search(stderr)
+    return {"wall": wall, "peak": int(fields[-3]) / 1024, "cpu": float(fields[-2]) + float(fields[-1]),
+            "loop": float(loop.group(1) or loop.group(2)) if loop else "no loop time reported"}
+
+
+# what the two sides print of their training loop's seconds
+LOOP_SECONDS = re.compile(r"([0-9.]+) s training|^loop ([0-9.]+) s$", re.MULTILINE)
 
 
 def environment(threads: str, cache: Path) -> dict:
@@ -160,7 +172,7 @@ def commands(workdir: Path, window: int, dtype: str, steps: int, opts) -> dict:
         "tenflang": [sys.executable, str(ROOT / "bin" / "tfweightcalc"),
                      f"{w}/charlm-{window}.gcp.tf", data, "--optimizer", "adam", "--lr", str(LR),
                      "--batch-size", str(BATCH), "--max-iters", str(steps), "--tol", "0",
-                     "--dtype", dtype, "--quiet", "-o", f"{w}/w-tenflang.npz"],
+                     "--dtype", dtype, "-o", f"{w}/w-tenflang.npz"],
         "torch": [opts.torch_python, str(HERE / "loops_torch.py"), dtype, str(steps), data,
                   f"{w}/w-torch.npz"],
     }
@@ -179,9 +191,13 @@ def figures(short: list[dict], long: list[dict], steps: tuple[int, int]) -> dict
     a, b = median_of(short, "wall"), median_of(long, "wall")
     if isinstance(a, str) or isinstance(b, str):
         error = a if isinstance(a, str) else b
-        return {"step": error, "startup": error, "peak": error}
+        return {"step": error, "startup": error, "peak": error, "in": error}
     step = (b - a) / (steps[1] - steps[0])
-    return {"step": step, "startup": a - steps[0] * step, "peak": median_of(long, "peak")}
+    inner = [median_of(short, "loop"), median_of(long, "loop")]
+    in_process = inner[0] if isinstance(inner[0], str) else inner[1] if isinstance(inner[1], str) \
+        else (inner[1] - inner[0]) / (steps[1] - steps[0])
+    return {"step": step, "startup": a - steps[0] * step, "peak": median_of(long, "peak"),
+            "in": in_process}
 
 
 def run_lengths(window: int, opts) -> tuple[int, int]:
@@ -239,15 +255,19 @@ def row(window, dtype, threads, load, comp, r) -> str:
     tf, pt = r["tenflang"], r["torch"]
     return (f"| {window} | {dtype} | {threads} | {load:.1f} | {fmt(comp['wall'], '.2f')} "
             f"| {fmt(comp['lines'], ',')} | {fmt(tf['startup'], '.2f')} | {fmt(tf['cold'], '.2f')} "
+            f"| {fmt(tf['in'], '.2f', 1e3)} | {fmt(pt['in'], '.2f', 1e3)} "
+            f"| {quotient(tf['in'], pt['in'])} "
             f"| {fmt(tf['step'], '.2f', 1e3)} | {fmt(pt['step'], '.2f', 1e3)} "
             f"| {quotient(tf['step'], pt['step'])} | {fmt(pt['startup'], '.2f')} "
             f"| {fmt(tf['peak'], '.0f')} | {fmt(pt['peak'], '.0f')} | {quotient(tf['peak'], pt['peak'])} |")
 
 
 HEADER = ["| T | dtype | threads | load | compile s | GCP lines | TF start-up warm s "
-          "| TF start-up cold s | TF ms/step | PyTorch ms/step | ÷ PyTorch | PyTorch start-up s "
+          "| TF start-up cold s | TF ms/step in-process | PyTorch ms/step in-process "
+          "| ÷ PyTorch in-process | TF ms/step whole process | PyTorch ms/step whole process "
+          "| ÷ PyTorch whole process | PyTorch start-up s "
           "| TF peak MiB | PyTorch peak MiB | RSS ÷ PyTorch |",
-          "|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+          "|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
 
 
 def targets(results: list) -> list[str]:
@@ -271,8 +291,8 @@ def targets(results: list) -> list[str]:
             check("start-up ≤ 3 s cold", lambda r: tf(r)["cold"] <= 3 if num(tf(r)["cold"]) else None),
             check("peak RSS ≤ PyTorch's", lambda r: tf(r)["peak"] <= pt(r)["peak"]
                   if num(tf(r)["peak"], pt(r)["peak"]) else None),
-            check("per step ≤ 1.0× PyTorch", lambda r: tf(r)["step"] <= pt(r)["step"]
-                  if num(tf(r)["step"], pt(r)["step"]) else None),
+            check("per step ≤ 1.0× PyTorch (in-process)", lambda r: tf(r)["in"] <= pt(r)["in"]
+                  if num(tf(r)["in"], pt(r)["in"]) else None),
             f"* compile time independent of the window: {spread}"]
 
 

@@ -15,6 +15,7 @@ cross-entropy against character T.  Threads: as the environment sets them
 from __future__ import annotations
 
 import sys
+import time
 
 import numpy as np
 
@@ -58,11 +59,13 @@ def main(dtype: str, steps: str, data: str, out: str) -> int:
     optimiser = torch.optim.Adam(net.parameters(), lr=LR)
     loss = torch.nn.CrossEntropyLoss()
     context = chars.shape[1] - 1
+    start = time.perf_counter()
     for rows in batches(len(chars), int(steps)):
         batch = chars[torch.from_numpy(rows)]
         optimiser.zero_grad()
         loss(net(batch[:, :context]), batch[:, context]).backward()
         optimiser.step()
+    print(f"loop {time.perf_counter() - start:.4f} s", file=sys.stderr)   # bench_loops reads it
     np.savez(out, **{k: v.detach().numpy() for k, v in net.state_dict().items()})
     return 0
 
