@@ -33,7 +33,7 @@ from .syntax_tree import (BOUND_KINDS, INIT_SCHEMES, KINDS, DeclKind, Declare, D
                           Num, Program, Var)
 from . import printer
 from .diagnostics import error_at
-from .kept_loops import loop_shapes
+from .kept_loops import cell_operands, cell_shapes, loop_shapes
 
 INTEGER = re.compile(r"[+-]?[0-9]+")
 KIND_SET = frozenset(KINDS)
@@ -479,7 +479,21 @@ def data_indices(program: Program) -> dict[str, tuple[int, str]]:
     file and line, not mid-run."""
     decls, shapes = program.declarations(), check(program)
     out: dict[str, tuple[int, str]] = {}
-    for define in program.definitions():
+    for name, n, what in index_reads(program, program.definitions(), shapes):
+        if name in decls and decls[name].kind in BOUND_KINDS:
+            if name not in out or n < out[name][0]:
+                out[name] = (n, what)
+    return out
+
+
+def index_reads(program: Program, definitions, shapes):
+    """(name, n, what reads it) for each operand the `definitions` read as
+    indices, a kept loop's cell's included: its row parameter stands for the
+    loop's sequence, its other parameters for the loop's other operands."""
+    for define in definitions:
+        if define.op == "scan" and define.cell:
+            yield from loop_index_reads(program, define, shapes)
+            continue
         op = ops.TABLE.get(define.op)
         read = op.index if op else None
         if read is None:
@@ -487,9 +501,17 @@ def data_indices(program: Program) -> dict[str, tuple[int, str]]:
         index = define.operands[read.operand]
         n = read.limit([shapes[o.name] if isinstance(o, Var) else () for o in define.operands],
                        define.attrs)
-        if n is None or not isinstance(index, Var) or index.name not in decls:
-            continue
-        if decls[index.name].kind in BOUND_KINDS:
-            if index.name not in out or n < out[index.name][0]:
-                out[index.name] = (n, read.what)
-    return out
+        if n is not None and isinstance(index, Var):
+            yield index.name, n, read.what
+
+
+def loop_index_reads(program: Program, define: Define, shapes):
+    cell = program.cells[define.cell]
+    init, xs, *rest = (o.name for o in define.operands)
+    names = cell_shapes(program, cell, cell_operands(define, tuple(shapes[n] for n in
+                                                                   (init, xs, *rest)))[1])
+    outer = dict(zip(cell.params[1:], (xs, *rest)))        # the state is no data
+    body = [s for s in cell.body if isinstance(s, Define)]
+    for name, n, what in index_reads(program, body, names):
+        if name in outer:
+            yield outer[name], n, what

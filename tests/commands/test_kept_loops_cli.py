@@ -81,3 +81,50 @@ def test_a_gcp_whose_scan_back_names_no_macro_is_refused(results, run_cli):
     line = next(i for i, s in enumerate(text.splitlines(), 1) if "= scan_back " in s)
     assert re.match(rf"bad\.tf:{line}:\d+: error: 'scan_back' takes the adjoint macro of a "
                     "loop's cell first", err), err
+
+
+INDEXED = """macro cell h x E -> hn
+  define hn = tanh (add h (take E (add x OFFSET)))
+end
+declare input xs [20]
+declare weight E [4, 3]
+declare weight h0 [3]
+declare intvar h
+declare loss l
+define h = fold cell h0 xs E
+define l = sum h
+"""
+
+
+def test_a_bad_index_the_cell_reads_from_the_data_is_refused_with_the_data(run_cli, tmp_path):
+    """The cell's `take` reads the loop's row: the data file's indices are
+    checked before the run, at their line and column, as for an unrolled loop."""
+    (tmp_path / "p.tf").write_text(INDEXED.replace("(add x OFFSET)", "x"))
+    (tmp_path / "d.txt").write_text("{xs: [0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 7, 2, 3, "
+                                    "0, 1, 2, 3]}\n")
+    assert run_cli(["tfcompiler", "p.tf", "-o", "g.tf"], cwd=tmp_path)[0] == 0
+    assert "scan_back" in (tmp_path / "g.tf").read_text()
+    code, out, err = run_cli(["tfweightcalc", "g.tf", "d.txt", "--max-iters", "1", "-o", "w.txt"],
+                             cwd=tmp_path)
+    assert (code, out) == (2, "")
+    assert err.startswith("d.txt:1:2: error: variable 'xs' is 7.0: a row index for take must "
+                          "be an integer in 0..3"), err
+    assert not (tmp_path / "w.txt").exists()
+
+
+def test_a_bad_index_a_cell_computes_names_the_step():
+    """An index computed inside the cell is checked where it is taken: the
+    message names the example and a note the step of the loop."""
+    from tenflang.backprop import compile_gradient
+    from tenflang.interp.planning.plan import make_plan
+    from tenflang.interp.runtime.run import run_plan
+    gcp = compile_gradient(tenflang.parse(INDEXED.replace("OFFSET", "1"), "p.tf",
+                                          shape_program=True))
+    xs = np.zeros((2, 20))
+    xs[1, 13] = 3                                   # 3 + 1 names no row of E
+    with pytest.raises(tenflang.TenflangError) as err:
+        run_plan(make_plan(gcp, {"xs", "E", "h0"}, ["d/dE"]),
+                 {"xs": xs, "E": np.ones((4, 3)), "h0": np.ones(3)}, reduce="mean")
+    assert err.value.render() == ("error: take: row index 4.0 in example 1 (0-based) must be an "
+                                  "integer in 0..3\nnote: in step 13 of the loop over macro "
+                                  "'cell'")

@@ -15,9 +15,11 @@ per example starts as `init` repeated over the batch.
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 from dataclasses import replace
 
+from tenflang.base.errors import Location, TenflangError
 from tenflang.lang.syntax_tree import DeclKind, Declare, Program
 from tenflang.native import switches
 from tenflang.ops.entries import Reduction
@@ -35,6 +37,7 @@ class Cell:
         program = Program(tuple(heads + [Declare(DeclKind.OUTPUT, r, None)
                                          for r in macro.results]) + macro.body)
         self.params, self.results, self.batched = macro.params, macro.results, batched
+        self.name = macro.name
         self.summed = frozenset(r for r, s in zip(macro.results, summed) if s)
         plan = make_plan(program, set(macro.params), results=list(macro.results))
         self.plan = replace(plan, per_example=frozenset(macro.results) - self.summed)
@@ -62,6 +65,16 @@ class Cell:
                      for r in self.results)
 
 
+@contextlib.contextmanager
+def in_step(t: int, cell: Cell):
+    """A problem a cell's step reports (an index out of range) noted with the step."""
+    try:
+        yield
+    except TenflangError as err:
+        err.notes += ((f"in step {t} of the loop over macro '{cell.name}'", Location()),)
+        raise
+
+
 def step_major(xp, sequence):
     """[B, T, ...] -> a contiguous [T, B, ...]."""
     return xp.ascontiguousarray(xp.moveaxis(sequence, 1, 0))
@@ -79,7 +92,8 @@ def run_scan(cell: Cell, batch_state: bool, xp, dtype, init, xs, *rest):
     state = per_example(xp, init, batch) if batch_state else init
     out = None
     for t in range(rows.shape[0]):
-        state = cell(xp, dtype, batch, state, rows[t], *rest)[0]
+        with in_step(t, cell):
+            state = cell(xp, dtype, batch, state, rows[t], *rest)[0]
         if out is None:
             out = xp.empty((rows.shape[0],) + state.shape, dtype=state.dtype)
         out[t] = state
@@ -99,8 +113,9 @@ def run_scan_back(cell: Cell, means: tuple, batch_state: bool, xp, dtype, states
     carry, d_rows, sums = None, None, [None] * len(rest)
     for t in reversed(range(rows.shape[0])):
         seed = gs[t] if carry is None else gs[t] + carry
-        carry, d_row, *d_rest = cell(xp, dtype, batch, olds[t - 1] if t else first, rows[t],
-                                     *rest, seed)
+        with in_step(t, cell):
+            carry, d_row, *d_rest = cell(xp, dtype, batch, olds[t - 1] if t else first,
+                                         rows[t], *rest, seed)
         if d_rows is None:
             d_rows = xp.zeros((rows.shape[0], 1 if means[1] else batch) + d_row.shape[1:],
                               dtype=d_row.dtype)
