@@ -11,7 +11,9 @@ Python where this machine has no C compiler: what runs here); with
 stands).  On the CPU with a C compiler, a dense product, its chain and its
 transposed product made in one pass over the data are a `sweep_k` call, whose
 C source follows the loops' (`tenflang.interp.backends.c.sweeps_c`).  On the CPU, a plan with convolution or pooling steps is followed by
-the C kernels those steps call (`tenflang.interp.backends.c.image_c`).
+the C kernels those steps call (`tenflang.interp.backends.c.image_c`).  A
+kept loop is a call `F.scan_k` (`F.scan_back_k`), whose cell's Python, run
+once per step, follows the plan's.
 """
 from __future__ import annotations
 
@@ -19,7 +21,8 @@ import click
 
 from tenflang.native import clib
 from tenflang.interp import make_plan
-from tenflang.interp.runtime.codegen import generate
+from tenflang.interp.runtime.codegen import build
+from tenflang.interp.runtime.cells import cell_sources
 from tenflang.interp.planning.fusion import Group
 from tenflang.interp.planning.sweeps import Sweep
 from tenflang.lang import parse_file
@@ -58,7 +61,9 @@ def plan_command(program_file, reduce, without, fused, device, dtype, out):
     plan = make_plan(program, data - set(without))
     native_c = device == "cpu" and clib.unavailable_reason() is None
     # with a reduction the CPU runs it with its memory plan (interp/runtime/memory.py)
-    text, _, kernels = generate(plan, reduce, fused, sweeps=native_c, pooled=device == "cpu")
+    text, _, kernels, _, loops = build(plan, reduce, fused, sweeps=native_c,
+                                       pooled=device == "cpu")
+    text += cell_sources(loops, fused)
     groups = tuple(k for k in kernels if isinstance(k, Group))
     passes = tuple(k for k in kernels if isinstance(k, Sweep))
     if groups and device == "gpu":

@@ -128,3 +128,15 @@ def test_a_bad_index_a_cell_computes_names_the_step():
     assert err.value.render() == ("error: take: row index 4.0 in example 1 (0-based) must be an "
                                   "integer in 0..3\nnote: in step 13 of the loop over macro "
                                   "'cell'")
+
+
+def test_plan_shows_each_cell_after_the_plan(run_cli, tmp_path):
+    (tmp_path / "p.tf").write_text(INDEXED.replace("(add x OFFSET)", "x"))
+    assert run_cli(["tfcompiler", "p.tf", "-o", "g.tf"], cwd=tmp_path)[0] == 0
+    code, out, err = run_cli(["tenflang", "plan", "g.tf", "--reduce", "mean"], cwd=tmp_path)
+    assert code == 0, err
+    assert "h_states = F.scan_1(xp, dtype, h0, xs, E)" in out
+    assert re.search(r"= F\.scan_back_2\(xp, dtype, h_states, h0, xs, E, d_dh_states\)", out)
+    cells = out.split("\n\n# ")[1:]
+    assert [c.split(":")[0] for c in cells] == ["scan_1", "scan_back_2"]
+    assert "macro 'adjoint/cell'" in cells[1] and "F.take(xp, E, x)" in cells[0]

@@ -75,6 +75,19 @@ def in_step(t: int, cell: Cell):
         raise
 
 
+def cell_sources(loops: dict, fused: bool = False) -> str:
+    """The Python of each kept loop's cell, under the name the plan calls the
+    loop by (`tenflang plan`; `fused`: with its fused loops' calls)."""
+    from .codegen import plan_source
+    out = ""
+    for name, function in loops.items():
+        cell = function.args[0]
+        reduce = Reduction.SUM if cell.summed else None
+        out += (f"\n\n# {name}: macro '{cell.name}', run once per step of the loop\n"
+                + plan_source(cell.plan, reduce, fused))
+    return out
+
+
 def step_major(xp, sequence):
     """[B, T, ...] -> a contiguous [T, B, ...]."""
     return xp.ascontiguousarray(xp.moveaxis(sequence, 1, 0))
