@@ -54,7 +54,7 @@ def _kinds(edge) -> dict:
                        "loops": edge.one_of("auto", "keep", "unroll")},
         "print_program": {"program": program},
         "compile_gradient": {"program": program, "level": edge.one_of_ints(0, 1),
-                             "verify": edge.flag},
+                             "verify": edge.flag, "keep_every": edge.count},
         "evaluate": {"program": program, "examples": data, "weights": weights,
                      "dtype": edge.dtype, "results": results},
         "interpret": {"program": program, "inputs": data, "results": results,

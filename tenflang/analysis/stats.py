@@ -38,6 +38,7 @@ from collections import Counter
 
 from tenflang.ops import table as ops
 from tenflang.lang import check
+from tenflang.base.naming import cell_of_adjoint
 from tenflang.lang.kept_loops import cell_operands, cell_shapes
 from tenflang.lang.syntax_tree import DeclKind, Define, Num, Program, Var
 from tenflang.ops.shapes import Shape, size
@@ -67,7 +68,12 @@ def loop_flops(define: Define, shapes, program: Program) -> int:
     cell = program.cells[define.cell]
     steps, inner = cell_operands(define, tuple(operand_shapes(define, shapes)))
     names = cell_shapes(program, cell, inner)
-    return steps * flops([s for s in cell.body if isinstance(s, Define)], names, program)
+    total = steps * flops([s for s in cell.body if isinstance(s, Define)], names, program)
+    if define.op == "scan_back" and define.attrs and define.attrs[0] > 1:    # states again
+        forward = program.cells[cell_of_adjoint(define.cell)]
+        names = cell_shapes(program, forward, inner[:-1])
+        total += steps * flops([s for s in forward.body if isinstance(s, Define)], names, program)
+    return total
 
 
 def parameters(program: Program, shapes) -> int:

@@ -28,25 +28,33 @@ large program's compile time.  The test suite compiles with the check.
 """
 from __future__ import annotations
 
+from collections import Counter
+from dataclasses import replace
+
 from tenflang.base import limits
 from tenflang.base.errors import Location, TenflangError
 from tenflang.base.gc_pause import paused_gc
-from tenflang.lang.syntax_tree import Comment, Declare, Program
+from tenflang.base.naming import adjoint, cell_adjoint
+from tenflang.lang.kept_loops import kept_rows
+from tenflang.lang.syntax_tree import Comment, Declare, Define, Program, Var
 from tenflang.lang.checks import check
 from .gcp import assemble
 from .loop_adjoint import adjoint_macro
-from tenflang.base.naming import cell_adjoint
 from .graph import build_graph, computed_from, computed_with
-from tenflang.base.naming import adjoint
 from .reverse import edge_rules, infer, reverse_sweep, zero
 from .simplify import simplify
 
 
-def compile_gradient(program: Program, level: int = 1, verify: bool = True) -> Program:
-    """The GCP of a checked shape program (see module docstring)."""
+def compile_gradient(program: Program, level: int = 1, verify: bool = True,
+                     keep_every: int = 1) -> Program:
+    """The GCP of a checked shape program (see module docstring); `keep_every`:
+    a kept fold keeps every k-th state for its backward pass, which computes
+    the others again (`checkpointed`)."""
+    if keep_every < 1:
+        raise TenflangError(f"keep_every: a loop keeps every k-th state, k ≥ 1; got {keep_every}")
     with paused_gc():
         refuse_kept_loops(program)
-        gcp = sweep_and_assemble(program, level)
+        gcp = sweep_and_assemble(checkpointed(program, keep_every), level)
         check_limits(program, gcp)
         if verify:
             check(gcp)
@@ -75,6 +83,35 @@ def sweep_and_assemble(program: Program, level: int) -> Program:
                     loop_cells(program, shapes, forward, blocks, level))
 
 
+def checkpointed(program: Program, every: int) -> Program:
+    """`program` with each kept loop whose last state alone is read (a fold:
+    `define hT = index hT.states T-1`) keeping every `every`-th state
+    (`scan_checkpoints`, docs/design.md §2.5.1); itself where none does."""
+    if every <= 1 or not program.cells:
+        return program
+    lines = program.definitions()
+    reads = Counter(o.name for d in lines for o in d.operands if isinstance(o, Var))
+    shapes, swapped = check(program), {}
+    for d in lines:
+        if (d.op == "index" and d.attrs == (shapes[d.operands[0].name][0] - 1,)
+                and reads[d.operands[0].name] == 1):
+            swapped[d.operands[0].name] = d.attrs[0] + 1
+    if not swapped:
+        return program
+    return replace(program, statements=tuple(
+        checkpoint_line(s, swapped, every) if isinstance(s, Define) else s
+        for s in program.statements))
+
+
+def checkpoint_line(line: Define, steps: dict, every: int) -> Define:
+    """A fold's scan keeping every `every`-th state, and its last row read there."""
+    if line.cell and line.name in steps and line.op == "scan":
+        return replace(line, op="scan_checkpoints", attrs=(every,))
+    if line.op == "index" and line.operands[0].name in steps:
+        return replace(line, attrs=(kept_rows(steps[line.operands[0].name], every) - 1,))
+    return line
+
+
 def loop_cells(program: Program, shapes: dict, forward, blocks, level: int) -> dict:
     """The macros the GCP's kept loops call: each cell, and the adjoint macro of
     each cell a `scan_back` calls (backprop/loop_adjoint.py)."""
@@ -82,7 +119,7 @@ def loop_cells(program: Program, shapes: dict, forward, blocks, level: int) -> d
     backs = {d.cell for d in lines if d.op == "scan_back"}
     cells = {}
     for d in lines:
-        if d.op == "scan" and d.cell not in cells:
+        if d.op in ("scan", "scan_checkpoints") and d.cell not in cells:
             cells[d.cell] = program.cells[d.cell]
             if cell_adjoint(d.cell) in backs:
                 state, xs, *rest = (shapes[o.name] for o in d.operands)

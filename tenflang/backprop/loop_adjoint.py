@@ -47,7 +47,7 @@ def loop_lines(sweep, define: Define) -> list[Define]:
     init, xs, *rest = define.operands
     return [Define(targets[0], "scan_back",
                    (Var(define.name), init, xs, *rest, Var(sweep.adjoints[define.name])),
-                   cell=cell_adjoint(define.cell), more=tuple(targets[1:]))]
+                   attrs=define.attrs, cell=cell_adjoint(define.cell), more=tuple(targets[1:]))]
 
 
 def adjoint_macro(program: Program, cell: Macro, shapes: tuple, level: int) -> Macro:

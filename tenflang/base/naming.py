@@ -97,6 +97,11 @@ def cell_adjoint(cell: str) -> str:
     return f"adjoint/{cell}"
 
 
+def cell_of_adjoint(name: str) -> str:
+    """The cell whose adjoint macro is `name` (`gru` of `adjoint/gru`)."""
+    return name.removeprefix("adjoint/")
+
+
 def derivative_of(name: str) -> str | None:
     """The variable a derivative's name is taken by (`h.1` of `d/dh.1` and of
     `dq/dh.1`), None for a name that is not `d/d<v>` or `d<u>/d<v>`."""

@@ -36,9 +36,13 @@ from .common import check_outputs, reports_errors, say, write_output
 @click.option("--unroll", is_flag=True, help="Unroll every fold and scan into one block of lines "
               f"per step (default: only loops of at most {UNROLLED_STEPS} steps; longer ones "
               "stay loops).")
+@click.option("--keep-every", type=click.IntRange(min=1), default=1, show_default=True,
+              metavar="K", help="A loop whose last state alone is used (a fold) keeps every "
+              "K-th state for the backward pass, which computes the others again: about T/K + K "
+              "states in memory instead of T, one more forward pass of the loop.")
 @reports_errors
 def tfcompiler(shape, out, level, dot_file, dot_gcp, stats, memory, batch, dtype, check_only,
-               unroll):
+               unroll, keep_every):
     """Compile the shape program SHAPE into its Gradient Computing Program."""
     unused = usage_problem(out, dot_file, dot_gcp, stats, check_only, memory, batch, dtype)
     if unused:
@@ -47,7 +51,7 @@ def tfcompiler(shape, out, level, dot_file, dot_gcp, stats, memory, batch, dtype
     step = (batch or 1, dtype or DTYPES[0]) if memory else None
     with paused_gc():         # back on once the syntax trees are freed (see gcpause)
         compile_file(shape, out, level, dot_file, dot_gcp, stats, check_only, step,
-                     "unroll" if unroll else "auto")
+                     "unroll" if unroll else "auto", keep_every)
 
 
 def usage_problem(out, dot_file, dot_gcp, stats, check_only, memory=False, batch=None,
@@ -67,15 +71,15 @@ def usage_problem(out, dot_file, dot_gcp, stats, check_only, memory=False, batch
 
 
 def compile_file(shape, out, level, dot_file, dot_gcp, stats, check_only, step=None,
-                 loops: str = "auto") -> None:
+                 loops: str = "auto", keep_every: int = 1) -> None:
     """`step`: (batch, dtype) of the --memory table, None for none; `loops`:
-    the reader's (lang/kept_loops.py)."""
+    the reader's (lang/kept_loops.py); `keep_every`: compile_gradient's."""
     program = parse_file(shape, shape_program=True, loops=loops)
     warn_unused(program)
     if check_only:
         say(f"{shape}: ok")
         return
-    gcp = compile_gradient(program, level, verify=False)      # checked when it is used
+    gcp = compile_gradient(program, level, verify=False, keep_every=keep_every)
     if dot_file:
         from tenflang.analysis.graphviz import to_dot
         write_output(dot_file, to_dot(gcp if dot_gcp else program))

@@ -491,7 +491,7 @@ def index_reads(program: Program, definitions, shapes):
     indices, a kept loop's cell's included: its row parameter stands for the
     loop's sequence, its other parameters for the loop's other operands."""
     for define in definitions:
-        if define.op == "scan" and define.cell:
+        if define.cell and define.op != "scan_back":
             yield from loop_index_reads(program, define, shapes)
             continue
         op = ops.TABLE.get(define.op)

@@ -30,6 +30,7 @@ from pygments.token import (Comment, Error, Keyword, Name, Number, Operator, Pun
 from tenflang.ops import table as ops
 from .syntax_tree import KINDS
 from .loops import LOOPS
+from .kept_loops import GCP_LOOPS
 from .lexical import NAME, NUMBER
 
 END_OF_NAME = r"(?![A-Za-z0-9_./])"
@@ -97,7 +98,7 @@ class TenflangLexer(RegexLexer):
         ],
         # after '=': an op (or macro) with operands, a copied name, or a number
         "value": line_end() + [
-            (words(LOOPS + ("scan_back",), suffix=END_OF_NAME + r"(?=[ \t\f\r]*[A-Za-z_(])"),
+            (words(LOOPS + GCP_LOOPS, suffix=END_OF_NAME + r"(?=[ \t\f\r]*[A-Za-z_(])"),
              Keyword,
              ("#pop", "loop")),
             (words(sorted(ops.TABLE), suffix=END_OF_NAME), Name.Builtin, ("#pop", "operands")),

@@ -111,23 +111,48 @@ def kept(program: Program, loop: Define, macro: Macro, macros: dict, checker, na
             Define(loop.name, "index", (Var(states), Num(float(steps - 1))), **where)]
 
 
-def adjoint_cell(program: Program, define: Define, macros: dict, checker) -> Define:
-    """A GCP's `define ... = scan_back adjoint/m ...` in cell form, its macro a cell."""
-    named = define.operands[0]
+# loops only a GCP writes (docs/design.md §2.5.1): the macro first, an attribute last
+GCP_LOOPS = ("scan_back", "scan_checkpoints")
+
+
+def gcp_loop(program: Program, define: Define, macros: dict, checker) -> Define:
+    """A GCP's `scan_back adjoint/m …` or `scan_checkpoints m … k` in cell
+    form: its macro a cell, a trailing whole number its attribute (every k-th
+    state kept)."""
+    from .diagnostics import error_at
+    named, *operands = define.operands
     if not isinstance(named, Var) or named.name not in macros:
-        from .diagnostics import error_at
-        raise error_at(program, define.op_pos, "'scan_back' takes the adjoint macro of a loop's "
-                       "cell first (`scan_back adjoint/m states init xs ... g`)", define.origin)
+        raise error_at(program, define.op_pos, f"'{define.op}' takes {GCP_FORMS[define.op]}",
+                       define.origin)
+    attrs = ()
+    if operands and isinstance(operands[-1], Num):
+        every = operands.pop()
+        if not float(every.value).is_integer() or every.value < 1:
+            raise error_at(program, every.pos or define.op_pos, f"'{define.op}' keeps every k-th "
+                           f"state: k is a whole number ≥ 1, got {every.text or every.value}",
+                           define.origin)
+        attrs = (int(every.value),)
     if named.name not in checker.cells:
         checker.cells[named.name] = cell_body(program, macros[named.name], macros)
-    return Define(define.name, define.op, define.operands[1:], define.pos, define.op_pos,
-                  define.origin, define.attrs, cell=named.name, more=define.more)
+    return Define(define.name, define.op, tuple(operands), define.pos, define.op_pos,
+                  define.origin, attrs, cell=named.name, more=define.more)
+
+
+GCP_FORMS = {"scan_back": "the adjoint macro of a loop's cell first "
+                          "(`scan_back adjoint/m states init xs ... g [k]`)",
+             "scan_checkpoints": "a loop's cell first (`scan_checkpoints m init xs ... k`)"}
+
+
+def kept_rows(steps: int, every: int) -> int:
+    """The states a loop of `steps` keeps when it keeps every `every`-th: steps
+    every-1, 2·every-1, …, and the last."""
+    return -(-steps // every)
 
 
 def cell_operands(define: Define, given: tuple) -> tuple:
     """(T, the shapes a step passes the cell) of a kept loop whose operands
     have the shapes `given`; T None where the sequence has no first axis."""
-    if define.op == "scan":
+    if define.op != "scan_back":
         state, xs, *rest = given
         return (xs[0] if xs else None), (state, xs[1:], *rest)
     states, state, xs, *rest, g = given
@@ -136,25 +161,27 @@ def cell_operands(define: Define, given: tuple) -> tuple:
 
 def loop_shapes(program: Program, define: Define, cell: Macro, given: tuple) -> tuple:
     """The shapes of a kept loop's targets from its operands' shapes `given`
-    (`scan`: init, xs, others; `scan_back`: states, init, xs, others, g)."""
+    (`scan`, `scan_checkpoints`: init, xs, others; `scan_back`: states, init,
+    xs, others, g; with k, every k-th state)."""
     from .checks import check_size
     from .diagnostics import error_at
     from tenflang.ops.shapes import fmt_shape
     steps, inner = cell_operands(define, given)
-    state, xs = inner[0], given[1 if define.op == "scan" else 2]
+    state, xs = inner[0], given[2 if define.op == "scan_back" else 1]
     if steps is None:
         raise error_at(program, define.op_pos, f"'{define.op}' runs over the first axis of its "
                        "sequence, which is a scalar (shape [])", define.origin)
     names = cell_shapes(program, cell, inner)
-    if define.op == "scan":
+    kept = kept_rows(steps, define.attrs[0] if define.attrs else 1)
+    if define.op != "scan_back":
         if names[cell.result] != state:
             raise error_at(program, define.op_pos, f"macro '{cell.name}' gives "
                            f"{fmt_shape(names[cell.result])} from a state of {fmt_shape(state)}; "
                            "the state keeps one shape at every step", define.origin)
-        check_size(program, define.pos, define.name, (steps, *state), define.origin)
-        return ((steps, *state),)
+        check_size(program, define.pos, define.name, (kept, *state), define.origin)
+        return ((kept, *state),)
     states, g = given[0], given[-1]
-    if len(define.targets) != len(cell.results) or states != g or states != (steps, *state):
+    if len(define.targets) != len(cell.results) or states != g or states != (kept, *state):
         raise error_at(program, define.op_pos, f"'scan_back' of macro '{cell.name}' defines "
                        f"{len(cell.results)} names from the states [T, ...], the initial state, "
                        "the sequence, the cell's other operands and the states' adjoint",

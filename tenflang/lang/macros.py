@@ -26,7 +26,7 @@ from tenflang.ops import table as ops
 from .syntax_tree import DeclKind, Declare, Define, Macro, Program, Var
 from .diagnostics import error_at
 from .loops import LOOPS, Prefix, is_loop, loop_parts, unroll
-from .kept_loops import adjoint_cell, keeps, kept
+from .kept_loops import GCP_LOOPS, gcp_loop, keeps, kept
 from tenflang.base.naming import Namer, local
 from .nested import has_nested, lower, names_used, nodes, rename
 from .owned import (Owner, calls_in, check_axes, check_owners_called, declared_weight,
@@ -66,8 +66,8 @@ def expand(program: Program, loops: str = "auto") -> Program:
             roots.update(calls_in(statement))
             if is_loop(statement):
                 expand_loop(program, statement, macros, cost, prefix, namer, loops)
-            elif statement.op == "scan_back":
-                out.append(adjoint_cell(program, statement, macros, prefix.checker))
+            elif statement.op in GCP_LOOPS:
+                out.append(gcp_loop(program, statement, macros, prefix.checker))
             else:
                 out.extend(expand_define(program, statement, macros, (), namer))
         else:

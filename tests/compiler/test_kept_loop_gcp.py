@@ -185,7 +185,7 @@ def test_scan_back_of_something_that_is_not_a_macro(named, charlm_gcp_text):
         tenflang.parse(bad, "g.tf")
     assert str(caught.value).startswith(
         f"g.tf:{line}:{column}: error: 'scan_back' takes the adjoint macro of a loop's cell "
-        "first (`scan_back adjoint/m states init xs ... g`)"), str(caught.value)
+        "first (`scan_back adjoint/m states init xs ... g [k]`)"), str(caught.value)
 
 
 def test_scan_back_of_a_cell_instead_of_its_adjoint(charlm_gcp_text):

@@ -60,7 +60,8 @@ def not_an_array_op(*args):
 # a kept loop's step: an op of the plan, not of the op table (its derivative
 # and shape come from its cell: lang/kept_loops.py, backprop/loop_adjoint.py)
 LOOP_OPS = {name: Op(name, 3, not_an_array_op, not_an_array_op, not_an_array_op,
-                     f"a kept loop ({name})", variadic=True) for name in ("scan", "scan_back")}
+                     f"a kept loop ({name})", variadic=True)
+            for name in ("scan", "scan_checkpoints", "scan_back")}
 
 
 @frozen(eq=False)     # compared by identity: generated code is cached per plan

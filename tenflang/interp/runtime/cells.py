@@ -20,6 +20,7 @@ import functools
 from dataclasses import replace
 
 from tenflang.base.errors import Location, TenflangError
+from tenflang.base.naming import cell_of_adjoint
 from tenflang.lang.syntax_tree import DeclKind, Declare, Program
 from tenflang.native import switches
 from tenflang.ops.entries import Reduction
@@ -98,37 +99,57 @@ def per_example(xp, value, batch: int):
     return value if value.shape[0] == batch else xp.repeat(value, batch, axis=0)
 
 
-def run_scan(cell: Cell, batch_state: bool, xp, dtype, init, xs, *rest):
-    """The T states of `scan cell init xs rest...`, stacked: [B, T, ...]."""
+class Loop:
+    """How a kept loop step runs: its cell; `every`: every k-th state kept
+    (`scan_checkpoints`), which its `scan_back` computes again from the kept
+    one before with `forward`, the loop's own cell; `means`: which of its
+    contributions are batch means (`run_scan_back`); `batch_state`: whether
+    the state varies per example."""
+
+    def __init__(self, cell: Cell, batch_state: bool, every: int = 1, means: tuple = (),
+                 forward: Cell | None = None):
+        self.cell, self.batch_state, self.every = cell, batch_state, every
+        self.means, self.forward = means, forward
+
+
+def is_kept(t: int, steps: int, every: int) -> bool:
+    """Whether a loop keeping every `every`-th state keeps step t's: t = every-1,
+    2·every-1, …, and the last."""
+    return (t + 1) % every == 0 or t == steps - 1
+
+
+def run_scan(loop: Loop, xp, dtype, init, xs, *rest):
+    """The states of `scan cell init xs rest...` it keeps, stacked: [B, T, ...]
+    (every `loop.every`-th: [B, ceil(T / every), ...])."""
     rows = step_major(xp, xs)
-    batch = max(a.shape[0] for a in (init, xs, *rest))
-    state = per_example(xp, init, batch) if batch_state else init
+    steps, batch = rows.shape[0], max(a.shape[0] for a in (init, xs, *rest))
+    state = per_example(xp, init, batch) if loop.batch_state else init
     out = None
-    for t in range(rows.shape[0]):
-        with in_step(t, cell):
-            state = cell(xp, dtype, batch, state, rows[t], *rest)[0]
-        if out is None:
-            out = xp.empty((rows.shape[0],) + state.shape, dtype=state.dtype)
-        out[t] = state
+    for t in range(steps):
+        with in_step(t, loop.cell):
+            state = loop.cell(xp, dtype, batch, state, rows[t], *rest)[0]
+        if is_kept(t, steps, loop.every):
+            if out is None:
+                out = xp.empty((-(-steps // loop.every),) + state.shape, dtype=state.dtype)
+            out[t // loop.every] = state
     return step_major(xp, out)
 
 
-def run_scan_back(cell: Cell, means: tuple, batch_state: bool, xp, dtype, states, init, xs,
-                  *rest_and_g):
+def run_scan_back(loop: Loop, xp, dtype, states, init, xs, *rest_and_g):
     """The contributions of `scan_back` (backprop/loop_adjoint.py) to init, xs
-    and each other operand, in that order; where `means` says so, a
+    and each other operand, in that order; where `loop.means` says so, a
     contribution's mean over the examples, with an example axis of 1 (the
     operand does not vary per example and the run reduces the batch)."""
     *rest, g = rest_and_g
-    rows, olds, gs = step_major(xp, xs), step_major(xp, states), step_major(xp, g)
+    rows, means = step_major(xp, xs), loop.means
     batch = max(a.shape[0] for a in (states, init, xs, g, *rest))
-    first = per_example(xp, init, batch) if batch_state else init
+    first = per_example(xp, init, batch) if loop.batch_state else init
     carry, d_rows, sums = None, None, [None] * len(rest)
-    for t in reversed(range(rows.shape[0])):
-        seed = gs[t] if carry is None else gs[t] + carry
-        with in_step(t, cell):
-            carry, d_row, *d_rest = cell(xp, dtype, batch, olds[t - 1] if t else first,
-                                         rows[t], *rest, seed)
+    for t, before, g_t in backward_steps(loop, xp, dtype, batch, step_major(xp, states),
+                                         step_major(xp, g), first, rows, rest):
+        seed = g_t if carry is None else g_t + carry
+        with in_step(t, loop.cell):
+            carry, d_row, *d_rest = loop.cell(xp, dtype, batch, before, rows[t], *rest, seed)
         if d_rows is None:
             d_rows = xp.zeros((rows.shape[0], 1 if means[1] else batch) + d_row.shape[1:],
                               dtype=d_row.dtype)
@@ -141,6 +162,22 @@ def run_scan_back(cell: Cell, means: tuple, batch_state: bool, xp, dtype, states
     made = (carry, step_major(xp, d_rows), *sums)
     return tuple(value / batch if mean else own(xp, value, batch)
                  for value, mean in zip(made, means))
+
+
+def backward_steps(loop: Loop, xp, dtype, batch: int, kept, gs, first, rows, rest):
+    """(t, the state before step t, the adjoint given to step t's state), from
+    the last step to the first.  With every k-th state kept, a stretch of k
+    steps at a time: its states computed again from the kept one before it."""
+    steps, k = rows.shape[0], loop.every
+    for s in reversed(range(-(-steps // k))):
+        start, end = s * k, min((s + 1) * k, steps)
+        before = [kept[s - 1] if s else first]
+        for t in range(start, end - 1) if k > 1 else ():
+            with in_step(t, loop.forward):
+                before.append(loop.forward(xp, dtype, batch, before[-1], rows[t], *rest)[0])
+        for t in reversed(range(start, end)):
+            yield t, before[t - start] if k > 1 else (kept[t - 1] if t else first), (
+                gs[s] if t == end - 1 else xp.zeros_like(gs[s]))
 
 
 def own(xp, value, batch: int):
@@ -163,32 +200,32 @@ def loop_function(step, cells: dict, shapes: dict, batched: set[str], reduced: b
     """The function a plan's loop step calls (`F.scan_1`), its cell planned
     for the operands' shapes and which of them vary per example (`batched`:
     the plan's, `reduced`: the run reduces the batch)."""
-    cell, means, state = loop_cell(step, cells, shapes, batched, reduced)
-    if step.op.name == "scan":
-        return functools.partial(run_scan, cell, state)
-    return functools.partial(run_scan_back, cell, means, state)
+    loop = loop_of(step, cells, shapes, batched, reduced)
+    return functools.partial(run_scan_back if step.op.name == "scan_back" else run_scan, loop)
 
 
-def loop_cell(step, cells: dict, shapes: dict, batched: set[str], reduced: bool):
-    """(the step's `Cell`, which contributions are batch means (`run_scan_back`),
-    whether the state varies per example)."""
-    if step.op.name == "scan":
+def loop_of(step, cells: dict, shapes: dict, batched: set[str], reduced: bool) -> Loop:
+    """The step's `Loop`: its cells planned for its operands."""
+    every = step.attrs[0] if step.attrs else 1
+    if step.op.name != "scan_back":
         init, xs, *rest = step.operands
         state = step.target in batched
         params = [(shapes[init], state), (shapes[xs][1:], xs in batched),
                   *[(shapes[o], o in batched) for o in rest]]
-        return Cell(cells[step.cell], *zip(*params)), (), state
+        return Loop(Cell(cells[step.cell], *zip(*params)), state, every)
     states, init, xs, *rest, g = step.operands
     state = states in batched or g in batched
     params = [(shapes[init], state), (shapes[xs][1:], xs in batched),
-              *[(shapes[o], o in batched) for o in rest], (shapes[init], state)]
+              *[(shapes[o], o in batched) for o in rest]]
     means = tuple(reduced and o not in batched for o in (init, xs, *rest))
     summed = (False, *means[1:])        # the state's adjoint is carried, not summed
-    return Cell(cells[step.cell], *zip(*params), summed), means, state
+    cell = Cell(cells[step.cell], *zip(*params, (shapes[init], state)), summed)
+    forward = Cell(cells[cell_of_adjoint(step.cell)], *zip(*params)) if every > 1 else None
+    return Loop(cell, state, every, means, forward)
 
 
 def copied_sequences(step) -> list[str]:
     """The operands a loop copies step-major (`step_major`) while it runs."""
-    if step.op.name == "scan":
+    if step.op.name != "scan_back":
         return [step.operands[1], step.target]
     return [step.operands[0], step.operands[2], step.operands[-1], step.more[0]]

@@ -391,7 +391,8 @@ def loop_code(src: Source, step, owned: set[str], batched: set[str]):
         made(src, target, target in batched)
         owned.add(target)
     args = ", ".join(src.var(o) for o in step.operands)
-    line = f"{', '.join(step.targets)} = {step.op.name} {step.cell} {' '.join(step.operands)}"
+    words = [step.op.name, step.cell, *step.operands, *map(str, step.attrs)]
+    line = f"{', '.join(step.targets)} = {' '.join(words)}"
     return f"{', '.join(src.var(t) for t in step.targets)} = F.{name}(xp, dtype, {args})", line
 
 

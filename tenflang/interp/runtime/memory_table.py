@@ -41,7 +41,7 @@ from tenflang.ops.shapes import fmt_shape, size
 from ..backends.c.image_c import KEEP_BYTES
 from . import memory
 from .codegen import batched_names, fused_reductions, shared_columns
-from .cells import copied_sequences, loop_cell
+from .cells import copied_sequences, loop_of
 
 
 KEPT_WEIGHTS = "(last-good-weights)"    # the row of the weights' copy a step keeps
@@ -183,9 +183,16 @@ class Walk:
 
 
 def loop_temp(step, plan, batched: set[str], held: Held) -> Bytes:
-    cell = loop_cell(step, plan.cells, plan.shapes, batched, True)[0]
+    """A loop's working memory: one step of its cell (the larger of its cells'
+    peaks where it computes states again, and the k states of a stretch), and
+    the step-major copies of its sequences."""
+    loop = loop_of(step, plan.cells, plan.shapes, batched, True)
     dtype = "float32" if held.element_bytes == 4 else "float64"
-    temp = step_memory(cell.plan, 1, dtype).peak().live
+    temp = max((step_memory(c.plan, 1, dtype).peak().live for c in (loop.cell, loop.forward) if c),
+               key=sum)
+    if loop.forward is not None:
+        n = loop.every * size(plan.shapes[step.operands[1]]) * held.element_bytes
+        temp = plus(temp, (n, 0) if loop.batch_state else (0, n))
     for name in copied_sequences(step):
         n = size(plan.shapes[name]) * held.element_bytes
         temp = plus(temp, (n, 0) if name in batched else (0, n))
