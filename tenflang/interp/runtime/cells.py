@@ -82,7 +82,7 @@ def cell_sources(loops: dict, fused: bool = False) -> str:
     from .codegen import plan_source
     out = ""
     for name, function in loops.items():
-        cell = function.args[0]
+        cell = function.args[0].cell
         reduce = Reduction.SUM if cell.summed else None
         out += (f"\n\n# {name}: macro '{cell.name}', run once per step of the loop\n"
                 + plan_source(cell.plan, reduce, fused))
