@@ -18,7 +18,7 @@ from tenflang.base.outputs import check_outputs, write_file
 from tenflang.lang import parse_file
 from tenflang.interp.runtime.population import check_statistics, split_statistics
 from tenflang.lang.checks import check
-from .common import reports_errors
+from .common import reports_errors, say
 
 OPSET_HELP = "ONNX opset to write (default: the newest onnxruntime 1.18 and later run in full)."
 
@@ -42,7 +42,7 @@ def export_command(shape_file, weights_file, out, with_loss, inputs_file, dtype,
     from tenflang.export import DEFAULT_OPSET, TOLERANCE, export_model, verify_model
     check_outputs({"-o": out}, {"SHAPE": shape_file, "WEIGHTS": weights_file,
                                 "--verify": inputs_file})
-    program = parse_file(shape_file, loops="unroll")    # ONNX gets a loop's steps, unrolled
+    program = exported_program(shape_file)
     shapes = check(program)
     weights, statistics = split_statistics(program, vectors.load_weights(weights_file,
                                                                         dtype=dtype))
@@ -98,3 +98,14 @@ def summary(out: str, model) -> str:
 def dims(info) -> str:
     shape = info.type.tensor_type.shape.dim
     return "[" + ", ".join(d.dim_param or str(d.dim_value) for d in shape) + "]"
+
+
+def exported_program(shape_file: str):
+    """The shape program with its loops unrolled: ONNX gets a loop's steps, one
+    node per op of each (a note says so where training keeps it a loop)."""
+    kept = parse_file(shape_file).cells
+    if kept:
+        say(f"note: the loops over macro{'s' if len(kept) > 1 else ''} "
+            f"{', '.join(repr(name) for name in kept)} are exported unrolled, one set of nodes "
+            "per step")
+    return parse_file(shape_file, loops="unroll")

@@ -70,6 +70,8 @@ def test_export_unrolls_a_kept_loop(results):
     assert code == 0, err
     assert (folder / "m.onnx").stat().st_size > 0
     assert "logp" in out and "Traceback" not in err
+    assert "note: the loops over macro 'gru' are exported unrolled, one set of nodes per step" \
+        in err
 
 
 def test_a_gcp_whose_scan_back_names_no_macro_is_refused(results, run_cli):
