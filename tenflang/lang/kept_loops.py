@@ -54,12 +54,14 @@ def cell_body(program: Program, macro: Macro, macros: dict) -> Macro:
 
 def calls_of(macro: Macro, macros: dict) -> set[str]:
     """The macros `macro` calls, directly or not."""
+    from .owned import calls_in
     seen, todo = set(), [macro]
     while todo:
         for s in todo.pop().body:
-            if isinstance(s, Define) and s.op in macros and s.op not in seen:
-                seen.add(s.op)
-                todo.append(macros[s.op])
+            for op in calls_in(s) if isinstance(s, Define) else ():
+                if op in macros and op not in seen:
+                    seen.add(op)
+                    todo.append(macros[op])
     return seen
 
 

@@ -106,3 +106,32 @@ def test_finite_differences_with_the_loops_kept(make):
             assert np.any(expected != 0), name
             np.testing.assert_allclose(analytic[name], expected, rtol=1e-5, atol=1e-7,
                                        err_msg=f"-O{level} d/d{name}")
+
+
+NESTED_CALLS = """macro lin W x -> y
+  define y = matmul W x
+end
+macro cell h x W U -> hn
+  define hn = tanh (add (lin W x) (lin U h))
+end
+declare input xs [20, 3]
+declare weight W [2, 3]
+declare weight U [2, 2]
+declare weight h0 [2]
+declare output hT
+declare loss l
+define hT = fold cell h0 xs W U
+define l = sum (mul hT hT)
+"""
+
+
+def test_a_cell_calling_macros_inside_its_expressions_is_kept():
+    """The macros a cell calls, in nested expressions too, are expanded into it."""
+    kept = tenflang.parse(NESTED_CALLS, "n.tf", shape_program=True)
+    assert kept_cells(kept) == ["cell"]
+    assert [d.op for d in kept.cells["cell"].body if hasattr(d, "op")].count("matmul") == 2
+    data, weights = loop_data(kept, np.random.default_rng(7), 4, 0.5)
+    expected = run_gradients(gcp_of(NESTED_CALLS, "unroll", 1), data, weights, "mean")
+    got = run_gradients(gcp_of(NESTED_CALLS, "auto", 1, reread=True), data, weights, "mean")
+    for w in expected:
+        np.testing.assert_allclose(got[w], expected[w], rtol=1e-12, atol=1e-14, err_msg=w)
