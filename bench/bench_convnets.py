@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
-"""Training convolutional and dense networks as whole processes: tenflang against
-PyTorch CPU eager and a JAX `jit`-compiled step.
+"""Training networks as whole processes: tenflang against PyTorch CPU eager and a
+JAX `jit`-compiled step.  Cases: an MLP, two LeNets, and (sequence_networks.py)
+a pre-LN transformer encoder block, a GRU classifier over embedded digits and
+the character LM of samples/charlm.tf.
 
     python bench/bench_convnets.py                    # writes bench/results_convnets.md
     python bench/bench_convnets.py --only lenet5 --runs 5 --threads 1
     python bench/bench_convnets.py --quick            # few steps, one run: a smoke run
+    python bench/bench_convnets.py --only encoder gru charlm --quick --out bench/results_convnets_quick_new.md
     git archive OLD | tar -x -C /tmp/old && python bench/bench_convnets.py --baseline /tmp/old \
         --impls tenflang --only lenet5 --dtypes float32 --runs 7 --out /tmp/ab.md
 
@@ -77,6 +80,7 @@ class Spec:
     batch: int
     data: str                # "digits" | "random28"
     steps: tuple             # (short, long) run lengths
+    network: str = ""        # a sequence_networks case (its own program, data, weights)
 
 
 CASES = {
@@ -86,9 +90,16 @@ CASES = {
                   [10], "relu", 64, "digits", (30, 1510)),
     "lenet5": Spec("LeNet-5 (28×28, 5×5 convs, 120-84-10)", (28, 28), [(6, 5, 2), (16, 5, 0)],
                    [120, 84, 10], "relu", 256, "random28", (4, 64)),
+    "encoder": Spec("Encoder block (pre-LN, 2 heads, width 32, GELU MLP 128; 10 tokens)",
+                    (10, 8), [], [], "", 64, "random", (30, 630), "encoder"),
+    "gru": Spec("GRU 32 over 20 embedded digits, 10 classes", (20,), [], [], "", 64,
+                "digits20", (30, 630), "gru"),
+    "charlm": Spec("Character LM (samples/charlm.tf: GRU 64, 16 characters)", (16,), [], [],
+                   "", 64, "charlm_train.npz", (30, 330), "charlm"),
 }
 DTYPES = {"mlp": ("float64", "float32"), "lenet": ("float64", "float32"),
-          "lenet5": ("float32",)}
+          "lenet5": ("float32",), "encoder": ("float64", "float32"),
+          "gru": ("float64", "float32"), "charlm": ("float64", "float32")}
 
 
 def weight_shapes(spec: Spec) -> dict:
@@ -158,9 +169,15 @@ def prepare(workdir: Path, case: str) -> None:
     from tenflang import compile_gradient, parse
     from tenflang.lang import print_program
     spec = CASES[case]
-    np.savez(workdir / f"{case}-data.npz", **make_data(spec))
-    np.savez(workdir / f"{case}-init.npz", **initial_weights(spec))
-    gcp = print_program(compile_gradient(parse(program(spec))))
+    if spec.network:
+        import sequence_networks as nets
+        data, init, text = (nets.make_data(case), nets.initial_weights(case),
+                            nets.program(case))
+    else:
+        data, init, text = make_data(spec), initial_weights(spec), program(spec)
+    np.savez(workdir / f"{case}-data.npz", **data)
+    np.savez(workdir / f"{case}-init.npz", **init)
+    gcp = print_program(compile_gradient(parse(text)))
     (workdir / f"{case}.gcp.tf").write_text(gcp)
 
 

@@ -10,7 +10,9 @@ of B drawn in tenflang's epoch order (workloads.batch_order), write the
 weights.  The network is written once per framework from the weight names
 of bench_convnets.CASES (a dense layer `W·h + b`, a conv layer `conv2d(h, K,
 pad) + c` with c `[F, 1, 1]`, relu or tanh, 2×2 max-pooling), so both sides
-compute the same function from the same weights.
+compute the same function from the same weights.  The sequence networks
+(encoder, gru, charlm) come from sequence_networks.py: their `forward`, and
+`inputs` (indices stay integers, for the embedding rows).
 """
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_convnets import CASES, LR  # noqa: E402
 from workloads import batch_order  # noqa: E402
+import sequence_networks as nets  # noqa: E402
 
 
 def batches(n: int, size: int, steps: int):
@@ -38,8 +41,11 @@ def batches(n: int, size: int, steps: int):
 
 
 def forward(lib, case, p, x):
-    """The case's logits; `lib` gives conv, pool, relu, tanh, dense, flatten."""
+    """The case's logits; `lib` gives conv, pool, relu, tanh, dense, flatten (and
+    sequence_networks' softmax, gelu, sigmoid, mean, sqrt, permute, broadcast)."""
     spec = CASES[case]
+    if spec.network:
+        return nets.forward(lib, case, p, x)
     h = x.reshape((x.shape[0], 1) + spec.image) if spec.convs else x
     for i, (_, _, pad) in enumerate(spec.convs, 1):
         h = lib.pool(lib.relu(lib.conv(h, p[f"K{i}"], pad) + p[f"c{i}"]))
@@ -61,9 +67,14 @@ def torch_run(case, dtype, steps, data, init):
         relu, tanh = staticmethod(torch.relu), staticmethod(torch.tanh)
         dense = staticmethod(lambda h, W, b: h @ W.T + b)
         flatten = staticmethod(lambda h: h.reshape(h.shape[0], -1))
+        softmax = staticmethod(lambda a: torch.softmax(a, -1))
+        gelu, sigmoid, sqrt = staticmethod(F.gelu), staticmethod(torch.sigmoid), staticmethod(torch.sqrt)
+        mean = staticmethod(lambda a, axis, keep=True: a.mean(axis, keepdim=keep))
+        permute = staticmethod(lambda a, axes: a.permute(*axes))
+        broadcast = staticmethod(lambda a, shape: a.expand(*shape))
 
-    x = torch.from_numpy(data["x"].astype(dtype))
-    y = torch.from_numpy(data["label"].astype(np.int64))
+    x, y = arrays(case, data, dtype)
+    x, y = torch.from_numpy(x), torch.from_numpy(y)
     p = {k: torch.tensor(v.astype(dtype)).requires_grad_() for k, v in init.items()}
     opt = torch.optim.Adam(list(p.values()), lr=LR)
     for rows in batches(len(x), CASES[case].batch, steps):
@@ -92,6 +103,12 @@ def jax_run(case, dtype, steps, data, init):
         relu, tanh = staticmethod(jax.nn.relu), staticmethod(jnp.tanh)
         dense = staticmethod(lambda h, W, b: h @ W.T + b)
         flatten = staticmethod(lambda h: h.reshape(h.shape[0], -1))
+        softmax = staticmethod(lambda a: jax.nn.softmax(a, axis=-1))
+        gelu = staticmethod(lambda a: jax.nn.gelu(a, approximate=False))
+        sigmoid, sqrt = staticmethod(jax.nn.sigmoid), staticmethod(jnp.sqrt)
+        mean = staticmethod(lambda a, axis, keep=True: jnp.mean(a, axis, keepdims=keep))
+        permute = staticmethod(jnp.transpose)
+        broadcast = staticmethod(jnp.broadcast_to)
 
     def loss_fn(p, xb, yb):
         logp = jax.nn.log_softmax(forward(lib, case, p, xb), axis=1)
@@ -110,14 +127,21 @@ def jax_run(case, dtype, steps, data, init):
             p, m, v)
         return p, m, v
 
-    xa = jnp.asarray(data["x"].astype(dtype))
-    ya = jnp.asarray(data["label"].astype(np.int32))
+    xa, ya = map(jnp.asarray, arrays(case, data, dtype))
     p = {k: jnp.asarray(v.astype(dtype)) for k, v in init.items()}
     zeros = {k: jnp.zeros_like(v) for k, v in p.items()}
     state = (p, zeros, zeros)
     for t, rows in enumerate(batches(len(xa), CASES[case].batch, steps), 1):
         state = step(state, jnp.asarray(t, dtype=dtype), xa, ya, jnp.asarray(rows))
     return {k: np.asarray(v) for k, v in state[0].items()}
+
+
+def arrays(case, data, dtype):
+    """(inputs, labels) as numpy arrays: inputs in `dtype` unless they are indices."""
+    if CASES[case].network:
+        x, y, indices = nets.inputs(case, data)
+        return (x.astype(np.int64) if indices else x.astype(dtype)), y.astype(np.int64)
+    return data["x"].astype(dtype), data["label"].astype(np.int64)
 
 
 def main(argv) -> int:
