@@ -19,7 +19,9 @@ replaced by a value:
   the line's own bits: `add x 0` stays because -0.0 + 0.0 is +0.0, `sub 0 x`
   because 0 - 0 is +0.0, not `neg 0`;
 * common subexpressions merge: a line computing what an earlier line (forward
-  lines included) computes becomes that line's name.
+  lines included) computes becomes that line's name;
+* a sum of `unslice`s that tile their value (the adjoint of a value read in
+  slices, a GRU's gates) becomes the `concat` of the pieces (`joined`).
 
 Names in `keep` (the weight gradients, the losses and the metrics) are always
 defined: a line of one that would vanish stays as `copy value`.  Forward lines
@@ -79,7 +81,39 @@ class Simplifier:
 def simplify(forward: list[Define], blocks: list, keep: set[str], shapes):
     """The pass (module docstring): `forward` and `blocks` as -O1 keeps them."""
     simplifier = Simplifier.after(forward, keep, shapes)
-    return remove_dead(forward, [(title, simplifier.block(lines)) for title, lines in blocks], keep)
+    return remove_dead(forward, [(title, joined(simplifier.block(lines), shapes))
+                                 for title, lines in blocks], keep)
+
+
+def joined(lines: list[Define], shapes) -> list[Define]:
+    """`lines` with each sum of `unslice`s that tile their value row by row (the
+    adjoint of a value read in slices: a GRU's gates) written as the `concat`
+    of the pieces; the unslices and partial sums left for `remove_dead`."""
+    pieces: dict[str, tuple[str, tuple]] = {}     # name -> (the value, ((start, g), ...))
+    for line in lines:
+        if line.op == "unslice" and isinstance(line.operands[0], Var):
+            pieces[line.name] = (line.operands[1].name, ((line.attrs[0], line.operands[0]),))
+        elif line.op == "add" and all(type(o) is Var and o.name in pieces for o in line.operands):
+            (a, first), (b, second) = (pieces[o.name] for o in line.operands)
+            if a == b:
+                pieces[line.name] = (a, first + second)
+    summed = {o.name for line in lines if line.op == "add" and line.name in pieces
+              for o in line.operands}
+    return [concat_of(line, *pieces[line.name], shapes)
+            if line.op == "add" and line.name in pieces and line.name not in summed else line
+            for line in lines]
+
+
+def concat_of(line: Define, value: str, parts: tuple, shapes) -> Define:
+    """`line` as a `concat` of its pieces where they tile `value`, else itself."""
+    end = 0
+    for start, g in sorted(parts, key=lambda part: part[0]):
+        if start != end:
+            return line
+        end += shapes[g.name][0]
+    if end != shapes[value][0]:
+        return line
+    return Define(line.name, "concat", tuple(g for _, g in sorted(parts, key=lambda p: p[0])))
 
 
 def simplified(line: Define, subst: dict, table: dict, keep: set[str], shapes) -> Define | None:

@@ -78,16 +78,8 @@ macro adjoint/gru h x W U b d/dhn -> d/dh, d/dx, d/dW, d/dU, d/db
   declare intvar d/dr
   declare intvar dr/dr.3
   declare intvar d/dr.3
-  declare intvar tmp/u/1
-  declare intvar tmp/u/2
-  declare intvar tmp/u/3
-  declare intvar tmp/u/4
   declare intvar d/du
   declare intvar du/dh
-  declare intvar tmp/a/1
-  declare intvar tmp/a/2
-  declare intvar tmp/a/3
-  declare intvar tmp/a/4
   declare intvar d/da
   declare intvar da.1/dx
   declare intvar tmp/h/1
@@ -141,19 +133,11 @@ macro adjoint/gru h x W U b d/dhn -> d/dh, d/dx, d/dW, d/dU, d/db
   define d/dr.3 = mul d/dr dr/dr.3
 
   # u = matmul U h
-  define tmp/u/1 = unslice d/dr.3 u 0
-  define tmp/u/2 = unslice d/dz.3 u 64
-  define tmp/u/3 = unslice d/dhn.4 u 128
-  define tmp/u/4 = add tmp/u/1 tmp/u/2
-  define d/du = add tmp/u/4 tmp/u/3
+  define d/du = concat d/dr.3 d/dz.3 d/dhn.4
   define du/dh = transpose U
 
   # a = add a.1 b
-  define tmp/a/1 = unslice d/dr.3 a 0
-  define tmp/a/2 = unslice d/dz.3 a 64
-  define tmp/a/3 = unslice d/dhn.6 a 128
-  define tmp/a/4 = add tmp/a/1 tmp/a/2
-  define d/da = add tmp/a/4 tmp/a/3
+  define d/da = concat d/dr.3 d/dz.3 d/dhn.6
 
   # a.1 = matmul W x
   define da.1/dx = transpose W

@@ -497,20 +497,8 @@ declare intvar d/ds.7.c.1 [32]
 define d/ds.7.c.1 = mul d/ds.7.c.2 ds.7.c.2/ds.7.c.1
 
 # s.7.z = add s.7.z.4 b
-declare intvar tmp/s.7.z/1 [128]
-declare intvar tmp/s.7.z/2 [128]
-declare intvar tmp/s.7.z/3 [128]
-declare intvar tmp/s.7.z/4 [128]
-declare intvar tmp/s.7.z/5 [128]
-declare intvar tmp/s.7.z/6 [128]
 declare intvar d/ds.7.z [128]
-define tmp/s.7.z/1 = unslice d/ds.7.c.1 s.7.z 32
-define tmp/s.7.z/2 = unslice d/ds.7.c.5 s.7.z 0
-define tmp/s.7.z/3 = unslice d/ds.7.c.7 s.7.z 64
-define tmp/s.7.z/4 = unslice d/ds.7.2 s.7.z 96
-define tmp/s.7.z/5 = add tmp/s.7.z/1 tmp/s.7.z/2
-define tmp/s.7.z/6 = add tmp/s.7.z/5 tmp/s.7.z/3
-define d/ds.7.z = add tmp/s.7.z/6 tmp/s.7.z/4
+define d/ds.7.z = concat d/ds.7.c.5 d/ds.7.c.1 d/ds.7.c.7 d/ds.7.2
 
 # s.7.z.3 = matmul U s.7.z.2
 declare intvar ds.7.z.3/ds.7.z.2 [32, 128]
@@ -522,15 +510,11 @@ define d/ds.7.z.2 = matmul ds.7.z.3/ds.7.z.2 d/ds.7.z
 
 # s.6 = concat s.6.6 s.6.7
 declare intvar tmp/s.6/2 [1, 32]
-declare intvar tmp/s.6/1 [2, 32]
 declare intvar tmp/s.6/4 [1, 32]
-declare intvar tmp/s.6/3 [2, 32]
 declare intvar d/ds.6 [2, 32]
 define tmp/s.6/2 = reshape d/ds.7.z.2 [1, 32]
-define tmp/s.6/1 = unslice tmp/s.6/2 s.6 0
 define tmp/s.6/4 = reshape d/ds.7.c.3 [1, 32]
-define tmp/s.6/3 = unslice tmp/s.6/4 s.6 1
-define d/ds.6 = add tmp/s.6/1 tmp/s.6/3
+define d/ds.6 = concat tmp/s.6/2 tmp/s.6/4
 
 # s.6.7 = reshape s.6.c [1, 32]
 declare intvar d/ds.6.7 [1, 32]
@@ -603,20 +587,8 @@ declare intvar d/ds.6.c.1 [32]
 define d/ds.6.c.1 = mul d/ds.6.c.2 ds.6.c.2/ds.6.c.1
 
 # s.6.z = add s.6.z.4 b
-declare intvar tmp/s.6.z/1 [128]
-declare intvar tmp/s.6.z/2 [128]
-declare intvar tmp/s.6.z/3 [128]
-declare intvar tmp/s.6.z/4 [128]
-declare intvar tmp/s.6.z/5 [128]
-declare intvar tmp/s.6.z/6 [128]
 declare intvar d/ds.6.z [128]
-define tmp/s.6.z/1 = unslice d/ds.6.c.1 s.6.z 32
-define tmp/s.6.z/2 = unslice d/ds.6.c.5 s.6.z 0
-define tmp/s.6.z/3 = unslice d/ds.6.c.7 s.6.z 64
-define tmp/s.6.z/4 = unslice d/ds.6.2 s.6.z 96
-define tmp/s.6.z/5 = add tmp/s.6.z/1 tmp/s.6.z/2
-define tmp/s.6.z/6 = add tmp/s.6.z/5 tmp/s.6.z/3
-define d/ds.6.z = add tmp/s.6.z/6 tmp/s.6.z/4
+define d/ds.6.z = concat d/ds.6.c.5 d/ds.6.c.1 d/ds.6.c.7 d/ds.6.2
 
 # s.6.z.2 = index s.5 0
 declare intvar d/ds.6.z.2 [32]
@@ -624,15 +596,11 @@ define d/ds.6.z.2 = matmul ds.7.z.3/ds.7.z.2 d/ds.6.z
 
 # s.5 = concat s.5.6 s.5.7
 declare intvar tmp/s.5/2 [1, 32]
-declare intvar tmp/s.5/1 [2, 32]
 declare intvar tmp/s.5/4 [1, 32]
-declare intvar tmp/s.5/3 [2, 32]
 declare intvar d/ds.5 [2, 32]
 define tmp/s.5/2 = reshape d/ds.6.z.2 [1, 32]
-define tmp/s.5/1 = unslice tmp/s.5/2 s.5 0
 define tmp/s.5/4 = reshape d/ds.6.c.3 [1, 32]
-define tmp/s.5/3 = unslice tmp/s.5/4 s.5 1
-define d/ds.5 = add tmp/s.5/1 tmp/s.5/3
+define d/ds.5 = concat tmp/s.5/2 tmp/s.5/4
 
 # s.5.7 = reshape s.5.c [1, 32]
 declare intvar d/ds.5.7 [1, 32]
@@ -705,20 +673,8 @@ declare intvar d/ds.5.c.1 [32]
 define d/ds.5.c.1 = mul d/ds.5.c.2 ds.5.c.2/ds.5.c.1
 
 # s.5.z = add s.5.z.4 b
-declare intvar tmp/s.5.z/1 [128]
-declare intvar tmp/s.5.z/2 [128]
-declare intvar tmp/s.5.z/3 [128]
-declare intvar tmp/s.5.z/4 [128]
-declare intvar tmp/s.5.z/5 [128]
-declare intvar tmp/s.5.z/6 [128]
 declare intvar d/ds.5.z [128]
-define tmp/s.5.z/1 = unslice d/ds.5.c.1 s.5.z 32
-define tmp/s.5.z/2 = unslice d/ds.5.c.5 s.5.z 0
-define tmp/s.5.z/3 = unslice d/ds.5.c.7 s.5.z 64
-define tmp/s.5.z/4 = unslice d/ds.5.2 s.5.z 96
-define tmp/s.5.z/5 = add tmp/s.5.z/1 tmp/s.5.z/2
-define tmp/s.5.z/6 = add tmp/s.5.z/5 tmp/s.5.z/3
-define d/ds.5.z = add tmp/s.5.z/6 tmp/s.5.z/4
+define d/ds.5.z = concat d/ds.5.c.5 d/ds.5.c.1 d/ds.5.c.7 d/ds.5.2
 
 # s.5.z.2 = index s.4 0
 declare intvar d/ds.5.z.2 [32]
@@ -726,15 +682,11 @@ define d/ds.5.z.2 = matmul ds.7.z.3/ds.7.z.2 d/ds.5.z
 
 # s.4 = concat s.4.6 s.4.7
 declare intvar tmp/s.4/2 [1, 32]
-declare intvar tmp/s.4/1 [2, 32]
 declare intvar tmp/s.4/4 [1, 32]
-declare intvar tmp/s.4/3 [2, 32]
 declare intvar d/ds.4 [2, 32]
 define tmp/s.4/2 = reshape d/ds.5.z.2 [1, 32]
-define tmp/s.4/1 = unslice tmp/s.4/2 s.4 0
 define tmp/s.4/4 = reshape d/ds.5.c.3 [1, 32]
-define tmp/s.4/3 = unslice tmp/s.4/4 s.4 1
-define d/ds.4 = add tmp/s.4/1 tmp/s.4/3
+define d/ds.4 = concat tmp/s.4/2 tmp/s.4/4
 
 # s.4.7 = reshape s.4.c [1, 32]
 declare intvar d/ds.4.7 [1, 32]
@@ -807,20 +759,8 @@ declare intvar d/ds.4.c.1 [32]
 define d/ds.4.c.1 = mul d/ds.4.c.2 ds.4.c.2/ds.4.c.1
 
 # s.4.z = add s.4.z.4 b
-declare intvar tmp/s.4.z/1 [128]
-declare intvar tmp/s.4.z/2 [128]
-declare intvar tmp/s.4.z/3 [128]
-declare intvar tmp/s.4.z/4 [128]
-declare intvar tmp/s.4.z/5 [128]
-declare intvar tmp/s.4.z/6 [128]
 declare intvar d/ds.4.z [128]
-define tmp/s.4.z/1 = unslice d/ds.4.c.1 s.4.z 32
-define tmp/s.4.z/2 = unslice d/ds.4.c.5 s.4.z 0
-define tmp/s.4.z/3 = unslice d/ds.4.c.7 s.4.z 64
-define tmp/s.4.z/4 = unslice d/ds.4.2 s.4.z 96
-define tmp/s.4.z/5 = add tmp/s.4.z/1 tmp/s.4.z/2
-define tmp/s.4.z/6 = add tmp/s.4.z/5 tmp/s.4.z/3
-define d/ds.4.z = add tmp/s.4.z/6 tmp/s.4.z/4
+define d/ds.4.z = concat d/ds.4.c.5 d/ds.4.c.1 d/ds.4.c.7 d/ds.4.2
 
 # s.4.z.2 = index s.3 0
 declare intvar d/ds.4.z.2 [32]
@@ -828,15 +768,11 @@ define d/ds.4.z.2 = matmul ds.7.z.3/ds.7.z.2 d/ds.4.z
 
 # s.3 = concat s.3.6 s.3.7
 declare intvar tmp/s.3/2 [1, 32]
-declare intvar tmp/s.3/1 [2, 32]
 declare intvar tmp/s.3/4 [1, 32]
-declare intvar tmp/s.3/3 [2, 32]
 declare intvar d/ds.3 [2, 32]
 define tmp/s.3/2 = reshape d/ds.4.z.2 [1, 32]
-define tmp/s.3/1 = unslice tmp/s.3/2 s.3 0
 define tmp/s.3/4 = reshape d/ds.4.c.3 [1, 32]
-define tmp/s.3/3 = unslice tmp/s.3/4 s.3 1
-define d/ds.3 = add tmp/s.3/1 tmp/s.3/3
+define d/ds.3 = concat tmp/s.3/2 tmp/s.3/4
 
 # s.3.7 = reshape s.3.c [1, 32]
 declare intvar d/ds.3.7 [1, 32]
@@ -909,20 +845,8 @@ declare intvar d/ds.3.c.1 [32]
 define d/ds.3.c.1 = mul d/ds.3.c.2 ds.3.c.2/ds.3.c.1
 
 # s.3.z = add s.3.z.4 b
-declare intvar tmp/s.3.z/1 [128]
-declare intvar tmp/s.3.z/2 [128]
-declare intvar tmp/s.3.z/3 [128]
-declare intvar tmp/s.3.z/4 [128]
-declare intvar tmp/s.3.z/5 [128]
-declare intvar tmp/s.3.z/6 [128]
 declare intvar d/ds.3.z [128]
-define tmp/s.3.z/1 = unslice d/ds.3.c.1 s.3.z 32
-define tmp/s.3.z/2 = unslice d/ds.3.c.5 s.3.z 0
-define tmp/s.3.z/3 = unslice d/ds.3.c.7 s.3.z 64
-define tmp/s.3.z/4 = unslice d/ds.3.2 s.3.z 96
-define tmp/s.3.z/5 = add tmp/s.3.z/1 tmp/s.3.z/2
-define tmp/s.3.z/6 = add tmp/s.3.z/5 tmp/s.3.z/3
-define d/ds.3.z = add tmp/s.3.z/6 tmp/s.3.z/4
+define d/ds.3.z = concat d/ds.3.c.5 d/ds.3.c.1 d/ds.3.c.7 d/ds.3.2
 
 # s.3.z.2 = index s.2 0
 declare intvar d/ds.3.z.2 [32]
@@ -930,15 +854,11 @@ define d/ds.3.z.2 = matmul ds.7.z.3/ds.7.z.2 d/ds.3.z
 
 # s.2 = concat s.2.6 s.2.7
 declare intvar tmp/s.2/2 [1, 32]
-declare intvar tmp/s.2/1 [2, 32]
 declare intvar tmp/s.2/4 [1, 32]
-declare intvar tmp/s.2/3 [2, 32]
 declare intvar d/ds.2 [2, 32]
 define tmp/s.2/2 = reshape d/ds.3.z.2 [1, 32]
-define tmp/s.2/1 = unslice tmp/s.2/2 s.2 0
 define tmp/s.2/4 = reshape d/ds.3.c.3 [1, 32]
-define tmp/s.2/3 = unslice tmp/s.2/4 s.2 1
-define d/ds.2 = add tmp/s.2/1 tmp/s.2/3
+define d/ds.2 = concat tmp/s.2/2 tmp/s.2/4
 
 # s.2.7 = reshape s.2.c [1, 32]
 declare intvar d/ds.2.7 [1, 32]
@@ -1011,20 +931,8 @@ declare intvar d/ds.2.c.1 [32]
 define d/ds.2.c.1 = mul d/ds.2.c.2 ds.2.c.2/ds.2.c.1
 
 # s.2.z = add s.2.z.4 b
-declare intvar tmp/s.2.z/1 [128]
-declare intvar tmp/s.2.z/2 [128]
-declare intvar tmp/s.2.z/3 [128]
-declare intvar tmp/s.2.z/4 [128]
-declare intvar tmp/s.2.z/5 [128]
-declare intvar tmp/s.2.z/6 [128]
 declare intvar d/ds.2.z [128]
-define tmp/s.2.z/1 = unslice d/ds.2.c.1 s.2.z 32
-define tmp/s.2.z/2 = unslice d/ds.2.c.5 s.2.z 0
-define tmp/s.2.z/3 = unslice d/ds.2.c.7 s.2.z 64
-define tmp/s.2.z/4 = unslice d/ds.2.2 s.2.z 96
-define tmp/s.2.z/5 = add tmp/s.2.z/1 tmp/s.2.z/2
-define tmp/s.2.z/6 = add tmp/s.2.z/5 tmp/s.2.z/3
-define d/ds.2.z = add tmp/s.2.z/6 tmp/s.2.z/4
+define d/ds.2.z = concat d/ds.2.c.5 d/ds.2.c.1 d/ds.2.c.7 d/ds.2.2
 
 # s.2.z.2 = index s.1 0
 declare intvar d/ds.2.z.2 [32]
@@ -1032,15 +940,11 @@ define d/ds.2.z.2 = matmul ds.7.z.3/ds.7.z.2 d/ds.2.z
 
 # s.1 = concat s.1.6 s.1.7
 declare intvar tmp/s.1/2 [1, 32]
-declare intvar tmp/s.1/1 [2, 32]
 declare intvar tmp/s.1/4 [1, 32]
-declare intvar tmp/s.1/3 [2, 32]
 declare intvar d/ds.1 [2, 32]
 define tmp/s.1/2 = reshape d/ds.2.z.2 [1, 32]
-define tmp/s.1/1 = unslice tmp/s.1/2 s.1 0
 define tmp/s.1/4 = reshape d/ds.2.c.3 [1, 32]
-define tmp/s.1/3 = unslice tmp/s.1/4 s.1 1
-define d/ds.1 = add tmp/s.1/1 tmp/s.1/3
+define d/ds.1 = concat tmp/s.1/2 tmp/s.1/4
 
 # s.1.7 = reshape s.1.c [1, 32]
 declare intvar d/ds.1.7 [1, 32]
@@ -1113,20 +1017,8 @@ declare intvar d/ds.1.c.1 [32]
 define d/ds.1.c.1 = mul d/ds.1.c.2 ds.1.c.2/ds.1.c.1
 
 # s.1.z = add s.1.z.4 b
-declare intvar tmp/s.1.z/1 [128]
-declare intvar tmp/s.1.z/2 [128]
-declare intvar tmp/s.1.z/3 [128]
-declare intvar tmp/s.1.z/4 [128]
-declare intvar tmp/s.1.z/5 [128]
-declare intvar tmp/s.1.z/6 [128]
 declare intvar d/ds.1.z [128]
-define tmp/s.1.z/1 = unslice d/ds.1.c.1 s.1.z 32
-define tmp/s.1.z/2 = unslice d/ds.1.c.5 s.1.z 0
-define tmp/s.1.z/3 = unslice d/ds.1.c.7 s.1.z 64
-define tmp/s.1.z/4 = unslice d/ds.1.2 s.1.z 96
-define tmp/s.1.z/5 = add tmp/s.1.z/1 tmp/s.1.z/2
-define tmp/s.1.z/6 = add tmp/s.1.z/5 tmp/s.1.z/3
-define d/ds.1.z = add tmp/s.1.z/6 tmp/s.1.z/4
+define d/ds.1.z = concat d/ds.1.c.5 d/ds.1.c.1 d/ds.1.c.7 d/ds.1.2
 
 # s.1.z.2 = index s.0 0
 declare intvar d/ds.1.z.2 [32]
@@ -1134,15 +1026,11 @@ define d/ds.1.z.2 = matmul ds.7.z.3/ds.7.z.2 d/ds.1.z
 
 # s.0 = concat s.0.6 s.0.7
 declare intvar tmp/s.0/2 [1, 32]
-declare intvar tmp/s.0/1 [2, 32]
 declare intvar tmp/s.0/4 [1, 32]
-declare intvar tmp/s.0/3 [2, 32]
 declare intvar d/ds.0 [2, 32]
 define tmp/s.0/2 = reshape d/ds.1.z.2 [1, 32]
-define tmp/s.0/1 = unslice tmp/s.0/2 s.0 0
 define tmp/s.0/4 = reshape d/ds.1.c.3 [1, 32]
-define tmp/s.0/3 = unslice tmp/s.0/4 s.0 1
-define d/ds.0 = add tmp/s.0/1 tmp/s.0/3
+define d/ds.0 = concat tmp/s.0/2 tmp/s.0/4
 
 # s.0.7 = reshape s.0.c [1, 32]
 declare intvar d/ds.0.7 [1, 32]
@@ -1215,20 +1103,8 @@ declare intvar d/ds.0.c.1 [32]
 define d/ds.0.c.1 = mul d/ds.0.c.2 ds.0.c.2/ds.0.c.1
 
 # s.0.z = add s.0.z.4 b
-declare intvar tmp/s.0.z/1 [128]
-declare intvar tmp/s.0.z/2 [128]
-declare intvar tmp/s.0.z/3 [128]
-declare intvar tmp/s.0.z/4 [128]
-declare intvar tmp/s.0.z/5 [128]
-declare intvar tmp/s.0.z/6 [128]
 declare intvar d/ds.0.z [128]
-define tmp/s.0.z/1 = unslice d/ds.0.c.1 s.0.z 32
-define tmp/s.0.z/2 = unslice d/ds.0.c.5 s.0.z 0
-define tmp/s.0.z/3 = unslice d/ds.0.c.7 s.0.z 64
-define tmp/s.0.z/4 = unslice d/ds.0.2 s.0.z 96
-define tmp/s.0.z/5 = add tmp/s.0.z/1 tmp/s.0.z/2
-define tmp/s.0.z/6 = add tmp/s.0.z/5 tmp/s.0.z/3
-define d/ds.0.z = add tmp/s.0.z/6 tmp/s.0.z/4
+define d/ds.0.z = concat d/ds.0.c.5 d/ds.0.c.1 d/ds.0.c.7 d/ds.0.2
 
 # s.0.z.2 = index s0 0
 declare intvar d/ds.0.z.2 [32]
@@ -1244,15 +1120,11 @@ define d/dV = outer d/dscores scores.1
 
 # weight s0
 declare intvar tmp/s0/2 [1, 32]
-declare intvar tmp/s0/1 [2, 32]
 declare intvar tmp/s0/4 [1, 32]
-declare intvar tmp/s0/3 [2, 32]
 declare output d/ds0 [2, 32]
 define tmp/s0/2 = reshape d/ds.0.z.2 [1, 32]
-define tmp/s0/1 = unslice tmp/s0/2 s0 0
 define tmp/s0/4 = reshape d/ds.0.c.3 [1, 32]
-define tmp/s0/3 = unslice tmp/s0/4 s0 1
-define d/ds0 = add tmp/s0/1 tmp/s0/3
+define d/ds0 = concat tmp/s0/2 tmp/s0/4
 
 # weight b
 declare intvar tmp/b/9 [128]
