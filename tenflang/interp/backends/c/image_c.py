@@ -116,6 +116,7 @@ import numpy as np
 from tenflang.ops import convolution
 from tenflang.native import blas_threads, clib, loop_pool, switches
 from tenflang.native.cpython import address
+from . import onednn_c
 
 SOURCE = (Path(__file__).parent / "image_kernels.c").read_text()   # TYPE defined first
 TYPES = {"d": "double", "f": "float"}      # by numpy dtype char: float64, float32
@@ -296,6 +297,9 @@ def conv_kernel_direct(g, x, K, stride: int, pad: int):
 
 
 def conv2d(xp, x, K, stride: int = 1, pad: int = 0, groups: int = 1):
+    if (K.shape[0] == 1 and enabled(xp, x, K) and onednn_c.takes(xp, x, K)
+            and (out := onednn_c.conv2d(x, K[0], stride, pad, groups)) is not None):
+        return out
     cols = conv2d_columns(xp, x, K, stride, pad, groups, keep=False)
     if cols is None:
         return convolution.conv2d(xp, x, K, stride, pad, groups)
@@ -305,6 +309,10 @@ def conv2d(xp, x, K, stride: int = 1, pad: int = 0, groups: int = 1):
 def conv2d_image_grad(xp, g, K, x, stride: int = 1, pad: int = 0, groups: int = 1):
     if K.shape[0] != 1 or not enabled(xp, g, K):
         return convolution.conv2d_image_grad(xp, g, K, x, stride, pad, groups)
+    if (onednn_c.takes(xp, g, K) and onednn_c.image_grad_faster(x.shape, stride)
+            and (image := onednn_c.conv2d_image_grad(g, K[0], x.shape, stride, pad, groups))
+            is not None):
+        return image
     g = np.ascontiguousarray(g)
     image = np.empty((g.shape[0],) + x.shape[1:], g.dtype)
     windows = Columns(image, K, stride, pad, keep=False)
@@ -324,6 +332,10 @@ def conv2d_image_grad(xp, g, K, x, stride: int = 1, pad: int = 0, groups: int = 
 def conv2d_kernel_grad_sum(xp, g, x, K, stride: int = 1, pad: int = 0, groups: int = 1):
     if g.shape[0] != x.shape[0] or not enabled(xp, g, x):
         return convolution.conv2d_kernel_grad_sum(xp, g, x, K, stride, pad, groups)
+    if (onednn_c.takes(xp, g, x) and onednn_c.kernel_grad_faster(x.shape, groups)
+            and (grad := onednn_c.conv2d_kernel_grad_sum(g, x, K.shape[1:], stride, pad, groups))
+            is not None):
+        return grad
     x = np.ascontiguousarray(x)
     windows = Direct(x) if direct(x, K, groups) else Columns(x, K, stride, pad, keep=False)
     return conv2d_kernel_grad_sum_of_columns(xp, g, windows, x, K, stride, pad, groups)
@@ -334,8 +346,8 @@ def conv2d_columns(xp, x, K, stride: int = 1, pad: int = 0, groups: int = 1,
     """The windows of x for `conv2d_of_columns`, held by the plan for
     `conv2d_kernel_grad_sum_of_columns` (the columns themselves kept up to
     `KEEP_BYTES`, and with `keep`); None off the native path."""
-    if K.shape[0] != 1 or not enabled(xp, x, K):
-        return None
+    if K.shape[0] != 1 or not enabled(xp, x, K) or onednn_c.takes(xp, x, K):
+        return None      # oneDNN makes no columns: the plain calls run
     x = np.ascontiguousarray(x)
     return Direct(x) if direct(x, K, groups) else Columns(x, K, stride, pad, keep)
 
