@@ -91,13 +91,15 @@ def test_plans_are_kept_per_shape():
 
 @pytest.mark.parametrize("case, taken", [
     ((2, 3, 9, 9, 8, 3, 1, 1, 1), ["conv2d", "conv2d_kernel_grad_sum"]),    # 3 channels
-    ((1, 16, 56, 56, 8, 1, 2, 0, 1), ["conv2d", "conv2d_kernel_grad_sum"]),  # strided, 56x56
+    ((1, 64, 56, 56, 8, 1, 2, 0, 1), ["conv2d", "conv2d_kernel_grad_sum"]),  # strided, 56x56
+    ((2, 1, 16, 16, 6, 5, 1, 0, 1), []),                 # direct loops (LeNet-5's first layer)
     ((2, 16, 6, 6, 16, 3, 1, 1, 4), ["conv2d", "conv2d_image_grad"]),        # 4 channels a group
     ((2, 16, 6, 6, 16, 3, 1, 1, 16), ["conv2d", "conv2d_image_grad", "conv2d_kernel_grad_sum"])])
 def test_image_c_keeps_what_onednn_ran_slower(monkeypatch, case, taken):
     """bench/results_onednn_conv.md: the image gradient of few channels, or
-    strided on large planes, and the kernel gradient of a few channels a group
-    stay on image_c's path; the results equal the reference either way."""
+    strided on large planes, the kernel gradient of a few channels a group and
+    direct convolutions stay on image_c's path; the results equal the
+    reference either way."""
     x, K, gy, s, p, g = data(case)
     calls, F = counted(monkeypatch), image_c.FORWARDS
     got = [F["conv2d"](np, x, K, s, p, g), F["conv2d_image_grad"](np, gy, K, x, s, p, g),

@@ -16,21 +16,27 @@ Conventions:
   compiled against them by clib, as the other kernels are, and loaded.
 * Only float32: oneDNN has no float64 convolution; float64 stays on image_c's
   path.  Arrays are plain: x and the gradients nchw, K oihw (goihw grouped),
-  contiguous.  oneDNN's direct convolution only (no Winograd: its results
-  differ from the numpy reference by more than round-off); the primitive
-  picks its blocked layouts and the shim reorders into and out of them.
+  contiguous.  oneDNN's direct convolution only (not Winograd, whose
+  transforms round more than the direct sums); the primitive picks its
+  blocked layouts and the shim reorders into and out of them.  Results equal
+  the numpy path's to float32 round-off; a kernel gradient's bits may differ
+  with the thread count (oneDNN splits the batch sum over its threads), not
+  from run to run at one count.
 * A primitive is made once per (kind, sizes) and kept (`plan`, at most
   `PLANS`, the oldest freed past that); each call sets the arrays' addresses
   and runs it.  Operands in oneDNN's blocked layouts are reordered into one
   work buffer shared by all plans (`workspace`, the largest plan's size:
-  each plan owning its own held 725 MiB for ResNet-50's at batch 4).  A lock
+  with a buffer per plan a process timing ResNet-50's layers at batch 4
+  peaked at 725 MiB, with the shared one 129 MiB).  A lock
   keeps one call at a time: the work buffer and the stream are shared.
 * Threads: oneDNN's OpenMP team runs `loop_pool.threads()` threads (the shim
   sets it before each call, `omp_set_num_threads`), numpy's BLAS idle
   meanwhile.  $OMP_WAIT_POLICY is set to PASSIVE (unless the user set it)
   before oneDNN's OpenMP loads: its idle threads sleep instead of spinning
   against the loop threads and BLAS (native/blas_threads.py's rule; GNU
-  OpenMP reads the variable once, when it loads).
+  OpenMP reads the variable once, when it loads, so a process that loaded
+  it earlier keeps its setting).  On a busy 2-core machine ResNet-50's
+  layers took 2-3x longer with spinning threads (ACTIVE or GNU's default).
 * TENFLANG_ONEDNN=0 switches it off (read once); no oneDNN, no C compiler or a
   shim that does not build: `available()` False, `reason()` the one line why.
 """
