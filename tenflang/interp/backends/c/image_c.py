@@ -100,7 +100,7 @@ functions stay the reference and the fallback):
   native/cpython.py's: each array is held in a variable until its kernel returns).
 * Where oneDNN is installed (`pip install tenflang[onednn]`), a float32
   convolution, its image gradient and its batch-summed kernel gradient run
-  through it instead (onednn_c.py: its blocked kernels, 0.6-0.9x the time
+  through it instead (onednn_c.py: its blocked kernels, 0.6-0.95x the time
   of these GEMMs on ResNet-50's and VGG-16's layers), and the columns forms
   make no columns (`conv2d_columns` gives None).  The image gradient of
   fewer than 16 channels, or strided on planes of 56x56 or more, and the
