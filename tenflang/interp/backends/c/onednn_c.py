@@ -31,7 +31,8 @@ Conventions:
   keeps one call at a time: the work buffer and the stream are shared.
 * Threads: oneDNN's OpenMP team runs `loop_pool.threads()` threads (the shim
   sets it before each call, `omp_set_num_threads`), numpy's BLAS idle
-  meanwhile.  $OMP_WAIT_POLICY is set to PASSIVE (unless the user set it)
+  meanwhile; a small convolution fewer (`team`: one per `MIN_PRODUCTS`).
+  $OMP_WAIT_POLICY is set to PASSIVE (unless the user set it)
   before oneDNN's OpenMP loads: its idle threads sleep instead of spinning
   against the loop threads and BLAS (native/blas_threads.py's rule; GNU
   OpenMP reads the variable once, when it loads, so a process that loaded
@@ -45,6 +46,7 @@ from __future__ import annotations
 import collections
 import ctypes
 import functools
+import math
 import os
 import sys
 import threading
@@ -60,6 +62,7 @@ FORWARD, DATA, WEIGHTS = 0, 1, 2             # the shim's kinds
 LIBRARIES = ("onednn-cpu-gomp", "onednn")    # distributions holding libdnnl
 HEADERS = ("onednn-devel-cpu-gomp", "onednn-devel")
 PLANS = 64
+MIN_PRODUCTS = 1 << 24       # products a thread of oneDNN's team should have at least
 NARROW = 16                  # image channels from which its image gradient runs here
 STRIDED_PLANE = 56 * 56      # image pixels from which a strided image gradient does not
 _plans: collections.OrderedDict = collections.OrderedDict()
@@ -138,13 +141,23 @@ def plan(kind: int, x_shape, k_shape, stride: int, pad: int, groups: int):
     ho, wo = out_size(h, kh, stride, pad), out_size(w, kw, stride, pad)
     lib = shim()[0]
     made = lib.conv_plan_new(kind, b, c, h, w, f, kh, kw, stride, pad, ho, wo, groups,
-                             loop_pool.threads())
+                             team(b * f * ho * wo * math.prod(k_shape[1:])))
     _plans[key] = made
     if len(_plans) > PLANS:
         old = _plans.popitem(last=False)[1]
         if old:
             lib.conv_plan_free(old)
     return made
+
+
+def team(products: int) -> int:
+    """oneDNN's threads for a convolution of this many products: one per
+    `MIN_PRODUCTS`, at most `loop_pool.threads()`.  Waking a sleeping team
+    costs about 60-150 µs a call here (a convolution of 9.4 M products, [64,
+    16, 8, 8] by 16 3x3 filters: 186 µs on one thread, 245 µs on two
+    passive threads, 88 µs on two spinning ones): the digits ResNet's
+    training on two threads took 2x image_c's time, on one 0.6x."""
+    return max(1, min(loop_pool.threads(), products // MIN_PRODUCTS))
 
 
 def implementation(kind: int, x_shape, k_shape, stride: int, pad: int, groups: int) -> str:

@@ -131,6 +131,8 @@ void *conv_plan_new(int kind, long b, long c, long h, long w, long f, long kh, l
     dnnl_primitive_desc_t pd = NULL;
     descs d;
     if (!started()) return NULL;
+    /* oneDNN cuts its work for the threads it sees when the primitive is made */
+    if (omp_set_num_threads) omp_set_num_threads(threads);
     conv_plan *p = calloc(1, sizeof *p);
     describe(&d, b, c, h, w, f, kh, kw, ho, wo, groups);
     const_dnnl_memory_desc_t plain[3] = {d.x, d.k, d.y};
