@@ -7,6 +7,9 @@ and keep float64 off it.  Skipped, saying why, where oneDNN is not installed."""
 from __future__ import annotations
 
 import itertools
+import os
+import select
+import signal
 
 import numpy as np
 import pytest
@@ -107,3 +110,27 @@ def test_image_c_keeps_what_onednn_ran_slower(monkeypatch, case, taken):
     assert calls == taken
     close(got[1], reference(cv.conv2d_image_grad, gy, K, x, s, p, g, n_arrays=3), K[0].size)
     close(got[2], reference(cv.conv2d_kernel_grad_sum, gy, x, K, s, p, g, n_arrays=3), gy.size)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this system")
+def test_a_forked_child_convolves_after_its_parent_used_two_threads(monkeypatch):
+    """GNU OpenMP's threads do not survive fork: the child makes its plans
+    again on one thread (onednn_c.after_fork) instead of waiting forever."""
+    monkeypatch.setattr(onednn_c, "team", lambda products: 2)
+    monkeypatch.setattr(onednn_c, "_plans", onednn_c.collections.OrderedDict())
+    x, K, gy, s, p, g = data((4, 16, 20, 20, 16, 3, 1, 1, 1))
+    want = onednn_c.conv2d(x, K[0], s, p, g)
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:                                  # the child: says whether it got the same
+        try:
+            got = onednn_c.conv2d(x, K[0], s, p, g)
+            os.write(write, b"ok" if np.array_equal(got, want) else b"differs")
+        finally:
+            os._exit(0)         # never back into pytest
+    os.close(write)
+    ready, _, _ = select.select([read], [], [], 60)
+    if not ready:
+        os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)
+    assert ready and os.read(read, 16) == b"ok"

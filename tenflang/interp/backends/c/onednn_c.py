@@ -38,6 +38,8 @@ Conventions:
   OpenMP reads the variable once, when it loads, so a process that loaded
   it earlier keeps its setting).  On a busy 2-core machine ResNet-50's
   layers took 2-3x longer with spinning threads (ACTIVE or GNU's default).
+  A forked child makes its plans again and runs them on one thread
+  (`after_fork`): GNU OpenMP's threads do not survive fork.
 * TENFLANG_ONEDNN=0 switches it off (read once); no oneDNN, no C compiler or a
   shim that does not build: `available()` False, `reason()` the one line why.
 """
@@ -115,7 +117,20 @@ def declared(lib):
     lib.conv_plan_impl.restype = ctypes.c_char_p
     lib.conv_plan_free.argtypes = [ctypes.c_void_p]
     lib.conv_plan_free.restype = None
+    lib.conv_after_fork.argtypes, lib.conv_after_fork.restype = [], None
+    if hasattr(os, "register_at_fork"):
+        os.register_at_fork(after_in_child=functools.partial(after_fork, lib))
     return lib
+
+
+def after_fork(lib) -> None:
+    """In a forked child: one thread from now on, and plans made again (a
+    plan's reorders keep the thread count it was made with, and GNU OpenMP's
+    threads do not survive fork: a child's call on two threads hung)."""
+    global _lock
+    lib.conv_after_fork()
+    _plans.clear()               # not freed: the parent's memory, harmless to keep
+    _lock = threading.Lock()     # another thread may have held it at the fork
 
 
 def available() -> bool:

@@ -34,6 +34,11 @@ typedef struct {
 } conv_plan;
 
 static dnnl_engine_t engine;
+static int forked;             /* set in a forked child: its OpenMP team's threads are gone */
+
+/* From now on every call runs on one thread (GNU OpenMP's pool does not
+   survive fork: a child's parallel region on the parent's team waits forever). */
+void conv_after_fork(void) { forked = 1; }
 static dnnl_stream_t stream;
 
 static int started(void) {
@@ -132,7 +137,7 @@ void *conv_plan_new(int kind, long b, long c, long h, long w, long f, long kh, l
     descs d;
     if (!started()) return NULL;
     /* oneDNN cuts its work for the threads it sees when the primitive is made */
-    if (omp_set_num_threads) omp_set_num_threads(threads);
+    if (omp_set_num_threads) omp_set_num_threads(forked ? 1 : threads);
     conv_plan *p = calloc(1, sizeof *p);
     describe(&d, b, c, h, w, f, kh, kw, ho, wo, groups);
     const_dnnl_memory_desc_t plain[3] = {d.x, d.k, d.y};
@@ -166,7 +171,7 @@ int conv_plan_run(void *plan, void *in0, void *in1, void *out, char *work) {
     conv_plan *p = plan;
     void *data[3] = {in0, in1, out};
     operand *ops[3] = {&p->in[0], &p->in[1], &p->out};
-    if (omp_set_num_threads) omp_set_num_threads(p->threads);
+    if (omp_set_num_threads) omp_set_num_threads(forked ? 1 : p->threads);
     for (int i = 0; i < 3; i++) {
         dnnl_memory_set_data_handle(ops[i]->plain, data[i]);
         if (ops[i]->own) dnnl_memory_set_data_handle(ops[i]->own, work + ops[i]->at);
