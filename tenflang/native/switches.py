@@ -1,5 +1,5 @@
 """The environment switches of the native code: TENFLANG_FUSE, TENFLANG_NATIVE,
-TENFLANG_NUM_THREADS, each read once a process and refused when misspelled.
+TENFLANG_ONEDNN, TENFLANG_NUM_THREADS, each read once a process and refused when misspelled.
 """
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import os
 
 from .loop_pool import thread_count
 
-SWITCHES = ("TENFLANG_FUSE", "TENFLANG_NATIVE")        # 0 off, 1 (or unset) on
+SWITCHES = ("TENFLANG_FUSE", "TENFLANG_NATIVE", "TENFLANG_ONEDNN")      # 0 off, 1 (or unset) on
 
 
 def switched_on(var: str) -> bool:
@@ -30,6 +30,13 @@ def native_kernels_on() -> bool:
     interp/backends/c/rows_c.py) may run: unless $TENFLANG_NATIVE is 0.  Read once, as
     `fused_loops_on` is."""
     return switched_on("TENFLANG_NATIVE")
+
+
+@functools.lru_cache(maxsize=1)
+def onednn_on() -> bool:
+    """Whether float32 convolutions may run through oneDNN where it is installed
+    (interp/backends/c/onednn_c.py): unless $TENFLANG_ONEDNN is 0.  Read once."""
+    return switched_on("TENFLANG_ONEDNN")
 
 
 def environment_problem() -> str | None:

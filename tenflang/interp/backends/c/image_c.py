@@ -98,6 +98,16 @@ functions stay the reference and the fallback):
   (pooling), else in BLAS's: results equal ops/convolution.py's to round-off.
 * Arrays reach the kernels as addresses (`cpython.address`, whose rule is
   native/cpython.py's: each array is held in a variable until its kernel returns).
+* Where oneDNN is installed (`pip install tenflang[onednn]`), a float32
+  convolution, its image gradient and its batch-summed kernel gradient run
+  through it instead (onednn_c.py: its blocked kernels, 0.6-0.95x the time
+  of these GEMMs on ResNet-50's and VGG-16's layers), and the columns forms
+  make no columns (`conv2d_columns` gives None).  The image gradient of
+  fewer than 16 channels, or strided on planes of 56x56 or more, and the
+  kernel gradient of a few channels a group stay here: oneDNN took 1.5-3x
+  longer on them (`onednn_c.image_grad_faster`, `kernel_grad_faster`), as
+  do direct convolutions (`to_onednn`).
+  float64 never goes there (oneDNN has no float64 convolution).
 * A call falls back to ops/convolution.py when it cannot take this path: an array
   module other than numpy, a dtype other than float32/float64, operands whose
   example axes differ (a shared image, a per-example kernel), padded pooling,
@@ -116,6 +126,7 @@ import numpy as np
 from tenflang.ops import convolution
 from tenflang.native import blas_threads, clib, loop_pool, switches
 from tenflang.native.cpython import address
+from . import onednn_c
 
 SOURCE = (Path(__file__).parent / "image_kernels.c").read_text()   # TYPE defined first
 TYPES = {"d": "double", "f": "float"}      # by numpy dtype char: float64, float32
@@ -295,7 +306,18 @@ def conv_kernel_direct(g, x, K, stride: int, pad: int):
     return part.sum(axis=0)
 
 
+def to_onednn(xp, x, K, groups: int, *more) -> bool:
+    """Whether the forward and kernel gradient of x by K run through oneDNN:
+    float32 where it is installed, but not a direct convolution (LeNet-5's
+    first layer at batch 64, one thread: the direct loops took 0.5-1.05x
+    oneDNN's time; VGG-16's first layer 0.8-1.3x, no clear winner)."""
+    return onednn_c.takes(xp, x, K, *more) and not direct(x, K, groups)
+
+
 def conv2d(xp, x, K, stride: int = 1, pad: int = 0, groups: int = 1):
+    if (K.shape[0] == 1 and enabled(xp, x, K) and to_onednn(xp, x, K, groups)
+            and (out := onednn_c.conv2d(x, K[0], stride, pad, groups)) is not None):
+        return out
     cols = conv2d_columns(xp, x, K, stride, pad, groups, keep=False)
     if cols is None:
         return convolution.conv2d(xp, x, K, stride, pad, groups)
@@ -305,6 +327,10 @@ def conv2d(xp, x, K, stride: int = 1, pad: int = 0, groups: int = 1):
 def conv2d_image_grad(xp, g, K, x, stride: int = 1, pad: int = 0, groups: int = 1):
     if K.shape[0] != 1 or not enabled(xp, g, K):
         return convolution.conv2d_image_grad(xp, g, K, x, stride, pad, groups)
+    if (onednn_c.takes(xp, g, K) and onednn_c.image_grad_faster(x.shape, stride)
+            and (image := onednn_c.conv2d_image_grad(g, K[0], x.shape, stride, pad, groups))
+            is not None):
+        return image
     g = np.ascontiguousarray(g)
     image = np.empty((g.shape[0],) + x.shape[1:], g.dtype)
     windows = Columns(image, K, stride, pad, keep=False)
@@ -324,6 +350,10 @@ def conv2d_image_grad(xp, g, K, x, stride: int = 1, pad: int = 0, groups: int = 
 def conv2d_kernel_grad_sum(xp, g, x, K, stride: int = 1, pad: int = 0, groups: int = 1):
     if g.shape[0] != x.shape[0] or not enabled(xp, g, x):
         return convolution.conv2d_kernel_grad_sum(xp, g, x, K, stride, pad, groups)
+    if (to_onednn(xp, x, K, groups, g) and onednn_c.kernel_grad_faster(x.shape, groups)
+            and (grad := onednn_c.conv2d_kernel_grad_sum(g, x, K.shape[1:], stride, pad, groups))
+            is not None):
+        return grad
     x = np.ascontiguousarray(x)
     windows = Direct(x) if direct(x, K, groups) else Columns(x, K, stride, pad, keep=False)
     return conv2d_kernel_grad_sum_of_columns(xp, g, windows, x, K, stride, pad, groups)
@@ -334,8 +364,8 @@ def conv2d_columns(xp, x, K, stride: int = 1, pad: int = 0, groups: int = 1,
     """The windows of x for `conv2d_of_columns`, held by the plan for
     `conv2d_kernel_grad_sum_of_columns` (the columns themselves kept up to
     `KEEP_BYTES`, and with `keep`); None off the native path."""
-    if K.shape[0] != 1 or not enabled(xp, x, K):
-        return None
+    if K.shape[0] != 1 or not enabled(xp, x, K) or to_onednn(xp, x, K, groups):
+        return None      # oneDNN makes no columns: the plain calls run
     x = np.ascontiguousarray(x)
     return Direct(x) if direct(x, K, groups) else Columns(x, K, stride, pad, keep)
 
