@@ -20,7 +20,16 @@ if clib.unavailable_reason():
     pytest.skip(clib.unavailable_reason(), allow_module_level=True)
 
 ROOT = Path(__file__).resolve().parents[2]
-pytestmark = pytest.mark.usefixtures("native_on")     # tests of the native kernels
+pytestmark = pytest.mark.usefixtures("native_on", "without_onednn")   # image_c's own kernels
+
+
+@pytest.fixture
+def without_onednn(monkeypatch):
+    """image_c's own paths, where oneDNN is installed too (tests/ops/test_onednn_conv.py
+    tests what it takes); the CLI runs here are children, told by the environment."""
+    from tenflang.interp.backends.c import onednn_c
+    monkeypatch.setattr(onednn_c, "takes", lambda *args: False)
+    monkeypatch.setenv("TENFLANG_ONEDNN", "0")
 
 TOLERANCE = {"float64": 1e-12, "float32": 2e-5}
 # (batch, channels, height, width, filters, kh, kw, stride, pad)
