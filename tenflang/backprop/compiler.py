@@ -35,7 +35,7 @@ from tenflang.base import limits
 from tenflang.base.errors import Location, TenflangError
 from tenflang.base.gc_pause import paused_gc
 from tenflang.base.naming import adjoint, cell_adjoint
-from tenflang.lang.kept_loops import kept_rows
+from tenflang.lang.kept_loops import cell_operands, kept_rows
 from tenflang.lang.syntax_tree import Comment, Declare, Define, Program, Var
 from tenflang.lang.checks import check
 from .gcp import assemble
@@ -122,8 +122,8 @@ def loop_cells(program: Program, shapes: dict, forward, blocks, level: int) -> d
         if d.op in ("scan", "scan_checkpoints") and d.cell not in cells:
             cells[d.cell] = program.cells[d.cell]
             if cell_adjoint(d.cell) in backs:
-                state, xs, *rest = (shapes[o.name] for o in d.operands)
-                made = adjoint_macro(program, program.cells[d.cell], (state, xs[1:], *rest), level)
+                inner = cell_operands(d, tuple(shapes[o.name] for o in d.operands))[1]
+                made = adjoint_macro(program, program.cells[d.cell], inner, level)
                 cells[made.name] = made
     return cells
 

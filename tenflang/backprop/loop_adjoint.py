@@ -24,7 +24,8 @@ is simplified as the GCP is (`simplify`), keeping the operands' adjoints.
 from __future__ import annotations
 
 from tenflang.base.naming import adjoint, cell_adjoint
-from tenflang.lang.kept_loops import cell_shapes
+from tenflang.lang.checks import check
+from tenflang.lang.kept_loops import cell_program
 from tenflang.lang.syntax_tree import Comment, DeclKind, Declare, Define, Macro, Program, Var
 from tenflang.ops.entries import Rule, RuleKind
 from .graph import build_graph, computed_from, computed_with
@@ -55,9 +56,8 @@ def adjoint_macro(program: Program, cell: Macro, shapes: tuple, level: int) -> M
     from .reverse import edge_rules, infer, reverse_sweep, zero
     from .simplify import simplify
     seed = adjoint(cell.result)
-    heads = [Declare(DeclKind.INPUT, p, s) for p, s in zip(cell.params, shapes)]
-    mini = Program(tuple(heads + [Declare(DeclKind.INTVAR, cell.result, None)]) + cell.body)
-    names = cell_shapes(program, cell, shapes)
+    mini = cell_program(program, cell, shapes)
+    names = check(mini)
     graph = build_graph(mini)
     rules = edge_rules(graph, names, keep_zero=level == 0)
     nodes = set(graph.index) if level == 0 else relevant(graph, rules, cell)

@@ -77,12 +77,20 @@ def runs_alone(cell: Macro) -> bool:
     return True
 
 
+def cell_program(program: Program, cell: Macro, shapes: tuple, kinds=None) -> Program:
+    """A cell as a program of its own: its parameters declared with `shapes`
+    (as `kinds`, default inputs), its results as outputs, then its body; errors
+    name `program`'s file."""
+    kinds = kinds or [DeclKind.INPUT] * len(cell.params)
+    heads = [Declare(k, p, s) for k, p, s in zip(kinds, cell.params, shapes)] + [
+        Declare(DeclKind.OUTPUT, r, None) for r in cell.results]
+    return Program(tuple(heads) + cell.body, program.filename, program.source)
+
+
 def cell_shapes(program: Program, cell: Macro, shapes: tuple) -> dict:
     """The shapes of a cell's names, its parameters given `shapes`."""
     from .checks import check
-    heads = [Declare(DeclKind.INPUT, p, s) for p, s in zip(cell.params, shapes)] + [
-        Declare(DeclKind.OUTPUT, r, None) for r in cell.results]
-    return check(Program(tuple(heads) + cell.body, program.filename, program.source))
+    return check(cell_program(program, cell, shapes))
 
 
 def kept(program: Program, loop: Define, macro: Macro, macros: dict, checker, namer,

@@ -127,10 +127,11 @@ def anonymous(spec: KernelSpec) -> KernelSpec:
 
 
 def tenflang_line(step) -> str:
-    """A plan's step as its TenFlang line (a comment of generated code)."""
-    return f"{step.target} = " + op_words(
-        step.op.name, [o if isinstance(o, str) else number(o) for o in step.operands],
-        step.op.written(step.attrs))
+    """A plan's step as its TenFlang line (a comment of generated code); a kept
+    loop's names its macro and its several targets."""
+    operands = [o if isinstance(o, str) else number(o) for o in step.operands]
+    return f"{', '.join(step.targets)} = " + op_words(
+        step.op.name, ([step.cell] if step.cell else []) + operands, step.op.written(step.attrs))
 
 
 def form_of(op, forms: dict | None) -> str:

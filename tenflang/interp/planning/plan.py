@@ -28,7 +28,7 @@ from tenflang.base.errors import TenflangError
 from tenflang.ops import table as ops
 from tenflang.lang.syntax_tree import BOUND_KINDS, DeclKind, Program, Var
 from tenflang.lang.checks import check
-from tenflang.ops.entries import Op
+from tenflang.ops.entries import Attr, Op
 
 BATCHED_KINDS = frozenset({DeclKind.INPUT, DeclKind.EXP_OUTPUT})
 
@@ -60,7 +60,7 @@ def not_an_array_op(*args):
 # a kept loop's step: an op of the plan, not of the op table (its derivative
 # and shape come from its cell: lang/kept_loops.py, backprop/loop_adjoint.py)
 LOOP_OPS = {name: Op(name, 3, not_an_array_op, not_an_array_op, not_an_array_op,
-                     f"a kept loop ({name})", variadic=True)
+                     f"a kept loop ({name})", attrs=(Attr("every", 1),), variadic=True)
             for name in ("scan", "scan_checkpoints", "scan_back")}
 
 

@@ -21,7 +21,8 @@ from dataclasses import replace
 
 from tenflang.base.errors import Location, TenflangError
 from tenflang.base.naming import cell_of_adjoint
-from tenflang.lang.syntax_tree import DeclKind, Declare, Program
+from tenflang.lang.kept_loops import cell_program, kept_rows
+from tenflang.lang.syntax_tree import DeclKind, Program
 from tenflang.native import switches
 from tenflang.ops.entries import Reduction
 
@@ -34,22 +35,20 @@ class Cell:
     def __init__(self, macro, shapes: tuple, batched: tuple, summed: tuple = ()):
         from tenflang.interp.planning.plan import make_plan
         kinds = [DeclKind.INPUT if b else DeclKind.WEIGHT for b in batched]
-        heads = [Declare(k, p, s) for k, p, s in zip(kinds, macro.params, shapes)]
-        program = Program(tuple(heads + [Declare(DeclKind.OUTPUT, r, None)
-                                         for r in macro.results]) + macro.body)
+        program = cell_program(Program(()), macro, shapes, kinds)
         self.params, self.results, self.batched = macro.params, macro.results, batched
         self.name = macro.name
         self.summed = frozenset(r for r, s in zip(macro.results, summed) if s)
         plan = make_plan(program, set(macro.params), results=list(macro.results))
         self.plan = replace(plan, per_example=frozenset(macro.results) - self.summed)
+        self.reduce = Reduction.SUM if self.summed else None     # the plan's, when it runs
 
     @functools.cache
     def function(self, xp, dtype):
         from .codegen import compiled
         fused = xp.__name__ == "numpy" and switches.fused_loops_on()
-        reduce = Reduction.SUM if self.summed else None
         # every elementwise chain a fused loop (not `small`'s few): a step's cost is its calls
-        function, reduced, forwards, _ = compiled(self.plan, reduce, fused,
+        function, reduced, forwards, _ = compiled(self.plan, self.reduce, fused,
                                                   dtype=xp.dtype(dtype).name)
         run = functools.partial(function, xp=xp, F=forwards, dtype=dtype)
         return run, reduced
@@ -83,9 +82,8 @@ def cell_sources(loops: dict, fused: bool = False) -> str:
     out = ""
     for name, function in loops.items():
         cell = function.args[0].cell
-        reduce = Reduction.SUM if cell.summed else None
         out += (f"\n\n# {name}: macro '{cell.name}', run once per step of the loop\n"
-                + plan_source(cell.plan, reduce, fused))
+                + plan_source(cell.plan, cell.reduce, fused))
     return out
 
 
@@ -130,7 +128,7 @@ def run_scan(loop: Loop, xp, dtype, init, xs, *rest):
             state = loop.cell(xp, dtype, batch, state, rows[t], *rest)[0]
         if is_kept(t, steps, loop.every):
             if out is None:
-                out = xp.empty((-(-steps // loop.every),) + state.shape, dtype=state.dtype)
+                out = xp.empty((kept_rows(steps, loop.every),) + state.shape, dtype=state.dtype)
             out[t // loop.every] = state
     return step_major(xp, out)
 
@@ -169,7 +167,7 @@ def backward_steps(loop: Loop, xp, dtype, batch: int, kept, gs, first, rows, res
     the last step to the first.  With every k-th state kept, a stretch of k
     steps at a time: its states computed again from the kept one before it."""
     steps, k = rows.shape[0], loop.every
-    for s in reversed(range(-(-steps // k))):
+    for s in reversed(range(kept_rows(steps, k))):
         start, end = s * k, min((s + 1) * k, steps)
         before = [kept[s - 1] if s else first]
         for t in range(start, end - 1) if k > 1 else ():
@@ -206,7 +204,7 @@ def loop_function(step, cells: dict, shapes: dict, batched: set[str], reduced: b
 
 def loop_of(step, cells: dict, shapes: dict, batched: set[str], reduced: bool) -> Loop:
     """The step's `Loop`: its cells planned for its operands."""
-    every = step.attrs[0] if step.attrs else 1
+    every = step.attrs[0]
     if step.op.name != "scan_back":
         init, xs, *rest = step.operands
         state = step.target in batched

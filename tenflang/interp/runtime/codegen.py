@@ -391,9 +391,8 @@ def loop_code(src: Source, step, owned: set[str], batched: set[str]):
         made(src, target, target in batched)
         owned.add(target)
     args = ", ".join(src.var(o) for o in step.operands)
-    words = [step.op.name, step.cell, *step.operands, *map(str, step.attrs)]
-    line = f"{', '.join(step.targets)} = {' '.join(words)}"
-    return f"{', '.join(src.var(t) for t in step.targets)} = F.{name}(xp, dtype, {args})", line
+    return (f"{', '.join(src.var(t) for t in step.targets)} = F.{name}(xp, dtype, {args})",
+            tenflang_line(step))
 
 
 def made(src: Source, target: str, varies: bool, scratch=(0, 0)) -> None:

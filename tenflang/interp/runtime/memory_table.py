@@ -115,7 +115,7 @@ def plus(a: Bytes, b: Bytes, sign: int = 1) -> Bytes:
 
 def step_memory(plan, batch: int, dtype: str, lines: dict | None = None) -> Table:
     """The memory table of `plan` run with a batch reduction (module docstring)."""
-    walk = Walk(plan, Held(itemsize(dtype)), lines or {})
+    walk = Walk(plan, Held(itemsize(dtype)), lines or {}, dtype)
     rows = [walk.bound_row(name) for name in plan.bound]
     rows.append(walk.kept_weights_row())
     walk.kept = kept_columns(plan, walk.reduced, batch, walk.held.element_bytes)
@@ -127,8 +127,9 @@ def step_memory(plan, batch: int, dtype: str, lines: dict | None = None) -> Tabl
 class Walk:
     """The plan's values, held and freed in its order: one row at a time."""
 
-    def __init__(self, plan, held: Held, lines: dict):
+    def __init__(self, plan, held: Held, lines: dict, dtype: str = "float64"):
         self.plan, self.held, self.lines, self.shapes = plan, held, lines, plan.shapes
+        self.dtype = dtype
         self.batched = batched_names(plan, "mean")
         self.reduced = fused_reductions(plan, self.batched)   # summed inside their product
         self.kept: dict[str, str] = {}                         # see kept_columns
@@ -169,7 +170,7 @@ class Walk:
         """A kept loop's targets, one row each; its temp, on the first, is the
         sequences it copies step-major and the peak of one step of its cell
         (the cell's own table)."""
-        temp = loop_temp(step, self.plan, self.batched, self.held)
+        temp = loop_temp(step, self.plan, self.batched, self.held, self.dtype)
         rows = []
         for target in step.targets:
             varies = target in self.batched
@@ -182,12 +183,11 @@ class Walk:
         return rows
 
 
-def loop_temp(step, plan, batched: set[str], held: Held) -> Bytes:
+def loop_temp(step, plan, batched: set[str], held: Held, dtype: str) -> Bytes:
     """A loop's working memory: one step of its cell (the larger of its cells'
     peaks where it computes states again, and the k states of a stretch), and
     the step-major copies of its sequences."""
     loop = loop_of(step, plan.cells, plan.shapes, batched, True)
-    dtype = "float32" if held.element_bytes == 4 else "float64"
     temp = max((step_memory(c.plan, 1, dtype).peak().live for c in (loop.cell, loop.forward) if c),
                key=sum)
     if loop.forward is not None:
