@@ -470,6 +470,7 @@ def test_cli_gpu_without_a_gpu_is_a_clear_error(linear_gcp):
     ("TENFLANG_NUM_THREADS", "²", "a number of threads"),      # a digit to str.isdigit
     ("TENFLANG_FUSE", "off", "0 (off) or 1 (on)"),
     ("TENFLANG_NATIVE", "no", "0 (off) or 1 (on)"),
+    ("TENFLANG_ONEDNN", "yes", "0 (off) or 1 (on)"),
     ("TENFLANG_DEVICE", "tpu", "unknown device"),
 ])
 def test_cli_bad_environment_values_are_named(linear_gcp, var, value, expected):
