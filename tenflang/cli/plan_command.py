@@ -28,6 +28,7 @@ from tenflang.interp.planning.sweeps import Sweep
 from tenflang.lang import parse_file
 from tenflang.lang.syntax_tree import BOUND_KINDS, DeclKind
 from tenflang.base.errors import TenflangError
+from tenflang.base.naming import adjoint
 from .common import check_outputs, dtype_option, reports_errors, write_output
 
 
@@ -44,13 +45,22 @@ from .common import check_outputs, dtype_option, reports_errors, write_output
               help="With --fused: the loops as the CPU runs them (C, or numba without a C "
                    "compiler) or as the GPU does "
                    "(CUDA C kernels).")
+@click.option("--native", is_flag=True, help="Show the training step (what tfweightcalc runs "
+              "for fewer than 1000 examples a batch) as the one C function it runs as; PROGRAM "
+              "is a GCP, or a shape program compiled first.")
 @dtype_option
 @click.option("-o", "--output", "out", metavar="OUT", help="Write here (default stdout).")
 @reports_errors
-def plan_command(program_file, reduce, without, fused, device, dtype, out):
+def plan_command(program_file, reduce, without, fused, device, native, dtype, out):
     """Print the generated Python that runs PROGRAM."""
     check_outputs({"-o": out}, {"PROGRAM": program_file})
     program = parse_file(program_file)
+    if native:
+        if without or fused or reduce or device != "cpu":
+            raise TenflangError("--native shows the training step's C as it is: it takes "
+                                "--dtype and -o only")
+        write_output(out, native_source(program, dtype))
+        return
     decls = program.declarations().values()
     data = {d.name for d in decls if d.kind in BOUND_KINDS}
     examples = [d.name for d in decls if d.kind in (DeclKind.INPUT, DeclKind.EXP_OUTPUT)]
@@ -77,6 +87,26 @@ def plan_command(program_file, reduce, without, fused, device, dtype, out):
     if fused and native_c:
         text += image_kernels(plan, dtype)
     write_output(out, text)
+
+
+def native_source(program, dtype: str) -> str:
+    """The C of the program's training step: the plan's (interp/backends/c/native_step.py),
+    then the optimizers' update and the step around both (training/native_train.py),
+    or why it has none."""
+    from tenflang.backprop.compiler import compile_gradient
+    from tenflang.interp.backends.c.native_step import Unsupported
+    from tenflang.training import native_train
+    from tenflang.training.gradients import gradient_plan
+    from tenflang.training.signature import signature
+    decls = program.declarations()
+    if not any(adjoint(n) in decls for n, d in decls.items() if d.kind == DeclKind.WEIGHT):
+        program = compile_gradient(program)          # a shape program: its GCP first
+    plan = gradient_plan(program, signature(program))
+    try:
+        return native_train.source(plan, dtype)
+    except Unsupported as err:
+        raise TenflangError(f"the training step has no native form ({err}); it runs as the "
+                            "generated Python that `tenflang plan --reduce mean` shows") from None
 
 
 def cpu_loops(groups, dtype: str) -> str:

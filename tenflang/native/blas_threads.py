@@ -72,18 +72,25 @@ def control():
 
 def bundled_openblas():
     """(set, get) of the OpenBLAS in numpy's wheel (numpy.libs), or None."""
+    lib = numpy_openblas()
+    for symbol in SYMBOLS if lib is not None else ():
+        if hasattr(lib, symbol.format("set")) and hasattr(lib, symbol.format("get")):
+            return getattr(lib, symbol.format("set")), getattr(lib, symbol.format("get"))
+    return None
+
+
+@functools.lru_cache(maxsize=1)
+def numpy_openblas():
+    """The OpenBLAS library of numpy's wheel (numpy.libs), loaded, or None
+    (numpy built against another BLAS)."""
     import numpy as np
     folder = os.path.join(os.path.dirname(np.__file__), os.pardir, "numpy.libs")
     for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
-        if "openblas" not in name:
-            continue
-        try:
-            lib = ctypes.CDLL(os.path.join(folder, name))
-        except OSError:
-            continue
-        for symbol in SYMBOLS:
-            if hasattr(lib, symbol.format("set")) and hasattr(lib, symbol.format("get")):
-                return getattr(lib, symbol.format("set")), getattr(lib, symbol.format("get"))
+        if "openblas" in name:
+            try:
+                return ctypes.CDLL(os.path.join(folder, name))
+            except OSError:
+                continue
     return None
 
 

@@ -100,9 +100,7 @@ def library(source: str, extra: tuple = (), libs: tuple = (), key: str | None = 
     whose sources differ in names only (c_loops': the same machine code)."""
     cc = compiler()
     flags = FLAGS + tuple(extra)
-    key = (source if key is None else key, cc, platform.machine(), sys.platform) + flags + (
-        "--libs",) + tuple(libs)
-    digest = blake2b("\0".join(key).encode(), digest_size=12).hexdigest()
+    digest = digest_of(source, extra, libs, key)
     folder = cache_dir("native")
     if folder is None:
         return built_apart(cc, source, digest, flags, libs)
@@ -117,6 +115,20 @@ def library(source: str, extra: tuple = (), libs: tuple = (), key: str | None = 
     except OSError:              # a cache that takes no file (a full disk): as without one
         return built_apart(cc, source, digest, flags, libs)
     return load(path)
+
+
+def digest_of(source: str, extra: tuple = (), libs: tuple = (), key: str | None = None) -> str:
+    """The name `library` caches the library of these arguments under."""
+    parts = (source if key is None else key, compiler(), platform.machine(), sys.platform) + (
+        FLAGS + tuple(extra)) + ("--libs",) + tuple(libs)
+    return blake2b("\0".join(parts).encode(), digest_size=12).hexdigest()
+
+
+def cached(source: str, extra: tuple = (), libs: tuple = (), key: str | None = None) -> bool:
+    """Whether `library` of these arguments would load without compiling."""
+    folder = cache_dir("native")
+    return folder is not None and os.path.exists(
+        os.path.join(folder, f"lib_{digest_of(source, extra, libs, key)}.so"))
 
 
 def built_apart(cc: str, source: str, digest: str, flags: tuple, libs: tuple) -> ctypes.CDLL:

@@ -25,6 +25,7 @@ from tenflang.lang.kept_loops import cell_program, kept_rows
 from tenflang.lang.syntax_tree import DeclKind, Program
 from tenflang.native import switches
 from tenflang.ops.entries import Reduction
+from .memory import Buffers
 
 
 class Cell:
@@ -42,6 +43,18 @@ class Cell:
         plan = make_plan(program, set(macro.params), results=list(macro.results))
         self.plan = replace(plan, per_example=frozenset(macro.results) - self.summed)
         self.reduce = Reduction.SUM if self.summed else None     # the plan's, when it runs
+        self.buffers = Buffers()          # the native step's, kept from step to step
+
+    def native(self, xp, dtype, batch: int, steps: int = 1):
+        """The cell's plan as one C call (native_run.py), where it has one and
+        the batch is small (as a training step's plan: `run.FUSE_FROM`); it
+        runs `steps` times a plan run."""
+        from .native_run import native_step
+        from .run import FUSE_FROM
+        if not (xp.__name__ == "numpy" and batch < FUSE_FROM and switches.fused_loops_on()
+                and switches.native_kernels_on()):
+            return None
+        return native_step(self.plan, self.reduce, xp.dtype(dtype).name, steps)
 
     @functools.cache
     def function(self, xp, dtype):
@@ -53,13 +66,19 @@ class Cell:
         run = functools.partial(function, xp=xp, F=forwards, dtype=dtype)
         return run, reduced
 
-    def __call__(self, xp, dtype, batch: int, *args) -> tuple:
+    def __call__(self, xp, dtype, batch: int, *args, steps: int = 1) -> tuple:
         """The results for `args`; one the cell takes per example that has an
         example axis of 1 (a value the same for every example: a broadcast
-        adjoint) is repeated over the `batch`, as its plan reads it so."""
+        adjoint) is repeated over the `batch`, as its plan reads it so;
+        `steps`: the loop's, for `native`."""
+        env = {p: per_example(xp, a, batch) if b else a
+               for p, a, b in zip(self.params, args, self.batched)}
+        step = self.native(xp, dtype, batch, steps)
+        values = step(env, batch, self.buffers) if step is not None else None
+        if values is not None:        # its sums are made in C
+            return tuple(values[r][None] if r in self.summed else values[r] for r in self.results)
         run, reduced = self.function(xp, dtype)
-        values = run({p: per_example(xp, a, batch) if b else a
-                      for p, a, b in zip(self.params, args, self.batched)})
+        values = run(env)
         return tuple(values[r] if r not in self.summed else
                      values[r][None] if r in reduced else values[r].sum(axis=0, keepdims=True)
                      for r in self.results)
@@ -125,7 +144,7 @@ def run_scan(loop: Loop, xp, dtype, init, xs, *rest):
     out = None
     for t in range(steps):
         with in_step(t, loop.cell):
-            state = loop.cell(xp, dtype, batch, state, rows[t], *rest)[0]
+            state = loop.cell(xp, dtype, batch, state, rows[t], *rest, steps=steps)[0]
         if is_kept(t, steps, loop.every):
             if out is None:
                 out = xp.empty((kept_rows(steps, loop.every),) + state.shape, dtype=state.dtype)
@@ -147,7 +166,8 @@ def run_scan_back(loop: Loop, xp, dtype, states, init, xs, *rest_and_g):
                                          step_major(xp, g), first, rows, rest):
         seed = g_t if carry is None else g_t + carry
         with in_step(t, loop.cell):
-            carry, d_row, *d_rest = loop.cell(xp, dtype, batch, before, rows[t], *rest, seed)
+            carry, d_row, *d_rest = loop.cell(xp, dtype, batch, before, rows[t], *rest, seed,
+                                              steps=rows.shape[0])
         if d_rows is None:
             d_rows = xp.zeros((rows.shape[0], 1 if means[1] else batch) + d_row.shape[1:],
                               dtype=d_row.dtype)
@@ -172,7 +192,8 @@ def backward_steps(loop: Loop, xp, dtype, batch: int, kept, gs, first, rows, res
         before = [kept[s - 1] if s else first]
         for t in range(start, end - 1) if k > 1 else ():
             with in_step(t, loop.forward):
-                before.append(loop.forward(xp, dtype, batch, before[-1], rows[t], *rest)[0])
+                before.append(loop.forward(xp, dtype, batch, before[-1], rows[t], *rest,
+                                           steps=steps)[0])
         for t in reversed(range(start, end)):
             yield t, before[t - start] if k > 1 else (kept[t - 1] if t else first), (
                 gs[s] if t == end - 1 else xp.zeros_like(gs[s]))

@@ -27,6 +27,7 @@ from tenflang.ops.modes import MODE_KEY, TRAINING, Mode
 from tenflang.ops.entries import Reduction
 from ..backends.c import c_loops
 from .codegen import compiled
+from .native_run import run_native
 from .memory import Buffers
 
 # examples: below this numpy's vectorised calls beat most loops (math functions
@@ -78,6 +79,10 @@ def run_plan(plan, data: dict, xp=np, dtype="float64", reduce: str | None = None
     env, batch = prepare(plan, data, xp, dtype, mode)
     fusing = fuses(xp)
     small = fusing and batch < FUSE_FROM
+    if small and reduce and switches.native_kernels_on():     # the step as one C call
+        values = run_native(plan, env, batch, reduce, np.dtype(dtype).name, buffers or Buffers())
+        if values is not None:
+            return values
     # numpy's float32 math functions are vectorised already, its float64 ones are not
     vector_math = small and np.dtype(dtype) == np.float64 and c_loops.vector_math()
     function, fused, forwards, layout = compiled(plan, reduce, fusing, pooled=reduce is not None,

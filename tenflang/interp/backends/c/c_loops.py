@@ -143,6 +143,12 @@ def vector_math() -> bool:
     return True
 
 
+def cached_with_vector_math(vector_source: str | None, plain_source: str) -> bool:
+    """Whether `library_with_vector_math` of these sources would load without compiling."""
+    return (vector_source is not None and clib.cached(vector_source, VECTOR_FLAGS, VECTOR_LIBS)
+            or clib.cached(plain_source))
+
+
 def library_with_vector_math(vector_source: str | None, plain_source: str,
                              keys: tuple = (None, None)):
     """`vector_source` compiled with vector math (`VECTOR_FLAGS`, `VECTOR_LIBS`),
