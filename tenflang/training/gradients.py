@@ -47,10 +47,12 @@ from tenflang.interp import make_plan
 from tenflang.interp.runtime.arguments import check_data
 from tenflang.interp.device import to_host
 from tenflang.interp.engine import Engine
+from tenflang.interp.runtime import native_run
 from tenflang.interp.runtime.memory import Buffers
 from tenflang.interp.runtime.population import check_statistics, population, statistic_names
 from tenflang.ops.modes import EVALUATION, Mode
 from tenflang.ops.entries import Reduction
+from .native_train import fused_step
 from .running_statistics import RunningStatistics, running_population
 from .sampling import batch_indices, split
 
@@ -66,6 +68,9 @@ class Descent:
     local_round: Callable | None = None
     population: Callable | None = None
     train_count: int | None = None          # the training examples (None: not known)
+    # `step(state, rows, lr) -> (status, loss, norm, gradients)`: the whole step as one
+    # C call (training/native_train.py), or None
+    step: Callable | None = None
 
 
 def to_device(arrays: dict, xp, dtype, copy: bool = False) -> dict:
@@ -135,11 +140,14 @@ class LocalGradients:
         original = train_idx if len(val_idx) else None      # training row -> data row
         exact = functools.partial(population, gcp, on_device, xp=self.xp, dtype=cfg.dtype)
         running = self.running(gcp, cfg, state)
-        yield Descent(self.gradient(gcp, sig, on_device, cfg, original, running),
-                      self.rows_of(len(train_idx), cfg),
-                      self.xp, epoch_iterations(len(train_idx), cfg.batch_size), validate,
-                      population=running_population(running, state, exact) if running else exact,
-                      train_count=len(train_idx))
+        with native_run.expecting(cfg.max_iters):     # what a native step's compile would pay for
+            fused = fused_step(gradient_plan(gcp, sig), sig, cfg, on_device) if (
+                self.xp is np and not running) else None
+            yield Descent(self.gradient(gcp, sig, on_device, cfg, original, running),
+                          self.rows_of(len(train_idx), cfg),
+                          self.xp, epoch_iterations(len(train_idx), cfg.batch_size), validate,
+                          population=running_population(running, state, exact) if running
+                          else exact, train_count=len(train_idx), step=fused)
 
     def running(self, gcp, cfg, state) -> RunningStatistics | None:
         """The running averages of the batch statistics (None: exact values, or

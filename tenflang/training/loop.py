@@ -62,7 +62,7 @@ from .gradients import Descent, LocalGradients, to_device
 from .health import untrusted
 from .hooks import EpochInfo, Hooks, StepInfo
 from .norms import loss_and_norm, weights_finite
-from . import optimizers
+from . import native_train, optimizers
 from .optimizers import step
 from .signature import Signature, initial_weights, signature
 from .state import (Diverged, Interrupted, State, StepFailed, TrainResult, crossed, host_arrays,
@@ -84,6 +84,10 @@ def one_step(state: State, descent: Descent, cfg: TrainConfig, kept: dict) -> Pa
     takes the weights from before the step (`keep`), the last good ones
     should the step's be infinite or NaN."""
     rows = descent.rows(state.iteration)
+    if descent.step is not None:
+        done = fused_step(state, descent, cfg, rows)
+        if done is not None:
+            return done
     grads, loss = descent.gradient(state.weights, state.iteration, rows)
     loss, norm = loss_and_norm(loss, optimizers.trainable(grads, cfg), descent.xp)
     check_finite([loss], norm, state, cfg)
@@ -93,6 +97,22 @@ def one_step(state: State, descent: Descent, cfg: TrainConfig, kept: dict) -> Pa
     finite = step(state, grads, cfg, descent.xp)
     if not (weights_finite(state.weights, descent.xp) if finite is None else finite):
         keep(state.weights, kept, descent.xp)     # the last good weights again
+        raise weights_diverged(state, cfg)
+    return Pass([loss], norm, rows, gradients=grads)
+
+
+def fused_step(state: State, descent: Descent, cfg: TrainConfig, rows) -> Pass | None:
+    """`one_step` as one C call (training/native_train.py), the same checks on its
+    outcome; None where it did not step (a check of the plan failed, or the
+    weights are not ones it updates): `one_step` then takes the step itself."""
+    done = descent.step(state, rows, optimizers.learning_rate(cfg, state.iteration))
+    if done is None or done[0] == native_train.CHECK:
+        return None
+    status, loss, norm, grads = done
+    check_finite([loss], norm, state, cfg)
+    if status == native_train.CONVERGED:
+        return Pass([loss], norm, rows, converged=True)
+    if status == native_train.DIVERGED:
         raise weights_diverged(state, cfg)
     return Pass([loss], norm, rows, gradients=grads)
 
