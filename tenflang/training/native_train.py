@@ -265,7 +265,8 @@ def fits(w, dtype) -> bool:
 
 def fused_step(plan, sig, cfg, data: dict) -> FusedStep | None:
     """The run's whole step as one C call, or None where it does not apply."""
-    if not applies(sig, cfg) or cfg.dtype not in ("float32", "float64"):
+    if not (applies(sig, cfg) and cfg.dtype in ("float32", "float64")
+            and native_run.worth_a_look(native_run.saving(plan, saved=PYTHON_SECONDS))):
         return None
     try:
         layout = native_run.sources(plan, "mean", cfg.dtype)[2]

@@ -11,8 +11,9 @@ interp/runtime/native_run.py).
 * A class index outside the classes raises the op's own error.
 * `run_plan` calls the native step only for a reduced run of fewer than
   `FUSE_FROM` examples with TENFLANG_NATIVE not 0; a step not compiled yet
-  is compiled only where the run gets the compile back, and a compiled one
-  loads from the cache for any run.
+  is compiled only where a training run gets the compile back, and a
+  compiled one loads from the cache for any training run; a one-off run
+  takes the generated Python.
 * `tenflang plan --native` prints the step's C, or why there is none.
 """
 from __future__ import annotations
@@ -209,17 +210,21 @@ def test_a_step_is_compiled_only_where_the_run_gets_it_back(monkeypatch, tmp_pat
     monkeypatch.setenv("TENFLANG_CACHE_DIR", str(tmp_path))     # nothing compiled yet
     clib.library.cache_clear()                                  # nor loaded in this process
     monkeypatch.setattr(native_run, "COMPILE_SECONDS", 0.5)
-    monkeypatch.setattr(native_run, "_EXPECTED", [0])
-    monkeypatch.setattr(native_run, "_BUILT", {})
-    monkeypatch.setattr(native_run, "_DECLINED", {})
+    for name, empty in (("_EXPECTED", [0]), ("_BUILT", {}), ("_DECLINED", {}), ("_PENDING", {})):
+        monkeypatch.setattr(native_run, name, empty)
     plan, _ = problem("mlp_digits.tf", 4)
-    assert native_run.native_step(plan, "mean", "float64") is None      # a one-off run
-    with native_run.expecting(100):                                     # a short training run
-        assert native_run.native_step(plan, "mean", "float64") is None
-    with native_run.expecting(100_000):
-        assert native_run.native_step(plan, "mean", "float64") is not None
-    monkeypatch.setattr(native_run, "_BUILT", {})                        # another process
-    assert native_run.native_step(plan, "mean", "float64") is not None   # from the cache
+    key = (plan, "mean", "float64")
+    assert native_run.native_step(*key) is None                 # a one-off run
+    with native_run.expecting(100):                             # a short run: not looked for
+        assert native_run.native_step(*key) is None and not native_run.pending(key)
+    with native_run.expecting(1000):                            # a tenth of a compile saved
+        assert native_run.native_step(*key) is None and native_run.pending(key)
+        native_run._PENDING[key].result(60)                     # compiled in the background
+        assert native_run.native_step(*key) is not None         # the run switches to it
+    monkeypatch.setattr(native_run, "_BUILT", {})               # another process
+    clib.library.cache_clear()
+    with native_run.expecting(1000):
+        assert native_run.native_step(*key) is not None         # from the cache
 
 
 def test_a_compile_worth_a_tenth_of_itself_runs_in_the_background(monkeypatch):

@@ -18,8 +18,9 @@ Python makes a call per op.  It runs where:
 * a C compiler builds it (`clib.Unavailable`), numpy's BLAS is the
   OpenBLAS of its wheel, whose ILP64 `cblas_?gemm` the step calls, and
   CPython's structs can be read (native/cpython.py);
-* its library is in the cache already, or the run under way gets the
-  compile back (`worth_compiling`, about 0.5 s, against about 3 µs saved
+* the run is a training run's (`expecting`) that saves a tenth of a compile
+  or more (`worth_a_look`), and the library is in the cache already, or the
+  run gets the compile back (`worth_compiling`, about 0.5 s, against about 3 µs saved
   per plan step and run: a training run `expecting` its steps says how many
   runs).  A one-off run, or a short training run of a program never compiled,
   takes the generated Python: the test suite's thousand small programs
@@ -138,6 +139,12 @@ _LATER = concurrent.futures.ThreadPoolExecutor(1, "tenflang-compile")   # one co
 _PENDING: dict = {}        # key -> the Future of its library, compiled in the background
 
 
+def worth_a_look(gain: float) -> bool:
+    """Whether a run saving `gain` seconds with a native step looks for one: a
+    tenth of a compile (rendering the C to find it in the cache costs 5-70 ms)."""
+    return gain >= COMPILE_SECONDS / 10
+
+
 def pending(key) -> bool:
     """Whether `when_worth` is compiling the library of `key` in the background."""
     future = _PENDING.get(key)
@@ -156,7 +163,7 @@ def when_worth(key, build, gain: float, cached):
         return future.result() if future.done() and future.exception() is None else None
     if gain > COMPILE_SECONDS or cached():
         return build()
-    if gain >= COMPILE_SECONDS / 10 and all(f.done() for f in _PENDING.values()):
+    if worth_a_look(gain) and all(f.done() for f in _PENDING.values()):
         _PENDING[key] = _LATER.submit(build)
     return None
 
@@ -169,8 +176,8 @@ def native_step(plan, reduce: str | None, dtype: str, calls: int = 1) -> NativeS
     key = (plan, reduce, dtype)
     if key in _BUILT:
         return _BUILT[key]
-    if _DECLINED.get(key + (calls,)) == _EXPECTED[0]:
-        return None
+    if not worth_a_look(saving(plan, calls)) or _DECLINED.get(key + (calls,)) == _EXPECTED[0]:
+        return None           # a one-off or short run: not even the cache is looked at
     found = functools.partial(sources, plan, reduce, dtype)
     try:
         step = when_worth(key, lambda: NativeStep(plan, reduce, dtype, found()),
