@@ -18,9 +18,9 @@ Python makes a call per op.  It runs where:
 * a C compiler builds it (`clib.Unavailable`), numpy's BLAS is the
   OpenBLAS of its wheel, whose ILP64 `cblas_?gemm` the step calls, and
   CPython's structs can be read (native/cpython.py);
-* the run is a training run's (`expecting`) that saves a tenth of a compile
-  or more (`worth_a_look`), and the library is in the cache already, or the
-  run gets the compile back (`worth_compiling`, about 0.5 s, against about 3 µs saved
+* the run is a training run's (`expecting`) that saves 10 ms or more
+  (`worth_a_look`), and the library is in the cache already, or the run
+  gets the compile back (`worth_compiling`, about 0.5 s, against about 3 µs saved
   per plan step and run: a training run `expecting` its steps says how many
   runs).  A one-off run, or a short training run of a program never compiled,
   takes the generated Python: the test suite's thousand small programs
@@ -140,9 +140,9 @@ _PENDING: dict = {}        # key -> the Future of its library, compiled in the b
 
 
 def worth_a_look(gain: float) -> bool:
-    """Whether a run saving `gain` seconds with a native step looks for one: a
-    tenth of a compile (rendering the C to find it in the cache costs 5-70 ms)."""
-    return gain >= COMPILE_SECONDS / 10
+    """Whether a run saving `gain` seconds with a native step looks for one in
+    the cache: 10 ms or more (rendering its C, to find it, costs 2-70 ms)."""
+    return gain >= COMPILE_SECONDS / 50
 
 
 def pending(key) -> bool:
@@ -163,7 +163,7 @@ def when_worth(key, build, gain: float, cached):
         return future.result() if future.done() and future.exception() is None else None
     if gain > COMPILE_SECONDS or cached():
         return build()
-    if worth_a_look(gain) and all(f.done() for f in _PENDING.values()):
+    if gain >= COMPILE_SECONDS / 10 and all(f.done() for f in _PENDING.values()):
         _PENDING[key] = _LATER.submit(build)
     return None
 
