@@ -5,6 +5,10 @@ interp/runtime/native_run.py).
   dtypes, and its results equal the generated Python's (the reference path,
   run here directly) to round-off, at batch 1 and 9, with buffers reused
   between runs.
+* Every strided copy (permute, slice, index, unslice, concat,
+  broadcast_like, sum_like) and a weight gradient summed in one product
+  reading its input transposed equal the generated Python's.
+* A kept loop's cells run as native steps.
 * A sample with an op the native step lacks (a convolution, a kept loop,
   batch statistics, dropout) has none, says which step, and `run_plan`
   still runs it, on the generated Python.
@@ -249,3 +253,37 @@ def test_a_compile_worth_a_tenth_of_itself_runs_in_the_background(monkeypatch):
     assert not native_run.pending("b")
     assert native_run.when_worth("b", build, 0.2, never) == "library"   # the run switches
     assert native_run.when_worth("d", lambda: "cached", 0.0, lambda: True) == "cached"
+
+
+COPIES = {    # programs whose training steps use every strided copy, forward and back
+    "permute": "define p = permute (mul x W) [2, 0, 1]\ndefine l = sum (mul p p)",
+    "slice and index": "define p = add (slice (mul x W) 1 3) (index (mul x W) 0)\n"
+                       "define l = sum (mul p p)",
+    "concat": "define p = concat (mul x W) (mul x x) 1\ndefine l = sum (mul p p)",
+    "broadcast and sum_like": "define p = add (mul x W) b\n"
+                              "define l = sum (mul (sub p (reshape (mean p -1) [3, 2, 1])) p)",
+}
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("name", sorted(COPIES))
+def test_every_strided_copy_equals_the_generated_python(name, dtype):
+    """x [3, 2, 4] per example, W [3, 2, 4], b [4]: each program's gradients
+    through its copies (and their adjoints: unslice, sum_like, broadcast_like)."""
+    import tenflang
+    from tenflang.training.gradients import gradient_plan
+    from tenflang.training.signature import signature
+    head = ("declare input x [3, 2, 4]\ndeclare weight W [3, 2, 4]\ndeclare weight b [4]\n"
+            "declare intvar p\ndeclare loss l\n")
+    program = tenflang.parse(head + COPIES[name] + "\n")
+    gcp = tenflang.compile_gradient(program)
+    plan = gradient_plan(gcp, signature(gcp))
+    ops = {s.op.name for s in plan.steps}
+    assert native_run.why_not(plan, "mean", dtype) is None, ops
+    rng = np.random.default_rng(1)
+    data = {"x": rng.random((5, 3, 2, 4)), "W": rng.random((3, 2, 4)), "b": rng.random(4)}
+    got = native(plan, data, dtype, Buffers())
+    want = generated_python(plan, data, False, dtype=dtype)
+    for key, value in want.items():
+        np.testing.assert_allclose(got[key], value, rtol=TOLERANCE[dtype][0],
+                                   atol=TOLERANCE[dtype][1], err_msg=key)
