@@ -44,17 +44,24 @@ class Cell:
         self.plan = replace(plan, per_example=frozenset(macro.results) - self.summed)
         self.reduce = Reduction.SUM if self.summed else None     # the plan's, when it runs
         self.buffers = Buffers()          # the native step's, kept from step to step
+        self.natives: dict = {}           # (dtype, batch) -> the native step found (`native`)
 
     def native(self, xp, dtype, batch: int, steps: int = 1):
         """The cell's plan as one C call (native_run.py), where it has one and
         the batch is small (as a training step's plan: `run.FUSE_FROM`); it
-        runs `steps` times a plan run."""
-        from .native_run import native_step
-        from .run import FUSE_FROM
-        if not (xp.__name__ == "numpy" and batch < FUSE_FROM and switches.fused_loops_on()
-                and switches.native_kernels_on()):
-            return None
-        return native_step(self.plan, self.reduce, xp.dtype(dtype).name, steps)
+        runs `steps` times a plan run.  Kept once found: it is asked for at
+        every step of the loop."""
+        found = self.natives.get((dtype, batch))
+        if found is None:
+            from .native_run import native_step
+            from .run import FUSE_FROM
+            if not (xp.__name__ == "numpy" and batch < FUSE_FROM and switches.fused_loops_on()
+                    and switches.native_kernels_on()):
+                return None
+            found = native_step(self.plan, self.reduce, xp.dtype(dtype).name, steps)
+            if found is not None:     # None: asked again (a compile may be under way)
+                self.natives[(dtype, batch)] = found
+        return found
 
     @functools.cache
     def function(self, xp, dtype):
