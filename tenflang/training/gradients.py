@@ -140,10 +140,12 @@ class LocalGradients:
         original = train_idx if len(val_idx) else None      # training row -> data row
         exact = functools.partial(population, gcp, on_device, xp=self.xp, dtype=cfg.dtype)
         running = self.running(gcp, cfg, state)
+        statistics = tuple(sorted(statistic_names(gcp))) if running else ()
+        plan = gradient_plan(gcp, sig, statistics)
         with native_run.expecting(cfg.max_iters):     # what a native step's compile would pay for
-            fused = fused_step(gradient_plan(gcp, sig), sig, cfg, on_device) if (
-                self.xp is np and not running) else None
-            yield Descent(self.gradient(gcp, sig, on_device, cfg, original, running),
+            fused = fused_step(plan, sig, cfg, on_device) if self.xp is np and not running \
+                else None
+            yield Descent(self.gradient(plan, statistics, sig, on_device, cfg, original, running),
                           self.rows_of(len(train_idx), cfg),
                           self.xp, epoch_iterations(len(train_idx), cfg.batch_size), validate,
                           population=running_population(running, state, exact) if running
@@ -168,13 +170,13 @@ class LocalGradients:
             return self.batches
         return lambda iteration: batch_indices(n, cfg.batch_size, cfg.seed, iteration, self.xp)
 
-    def gradient(self, gcp, sig, data: dict, cfg, original=None,
+    def gradient(self, plan, statistics: tuple, sig, data: dict, cfg, original=None,
                  running: RunningStatistics | None = None) -> Callable:
-        """`gradient(weights, iteration, rows)` over the training examples `data`
-        (`original`: each one's row in the data file, where a split moved them),
-        updating the `running` averages of the batch statistics."""
-        statistics = tuple(sorted(statistic_names(gcp))) if running else ()
-        plan, engine, xp = gradient_plan(gcp, sig, statistics), self.engine, self.xp
+        """`gradient(weights, iteration, rows)` of `plan` (`gradient_plan`'s, with
+        the batch `statistics`) over the training examples `data` (`original`:
+        each one's row in the data file, where a split moved them), updating
+        the `running` averages of the batch statistics."""
+        engine, xp = self.engine, self.xp
         buffers = Buffers()      # the step's intermediates: made once per batch shape
 
         def data_row(k: int, rows) -> int:     # a batch position, as the data file numbers it

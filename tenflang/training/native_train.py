@@ -124,12 +124,13 @@ long tenflang_train(long B, long n_full, long n_weights, long n_losses, const vo
 
 
 def source(plan, dtype: str, vector: bool = False) -> str:
-    """The step's C (native_step), Adam's loop (adam_c) and `train`."""
-    step = native_run.step_c(plan, "mean", dtype, vector)[0]
+    """The step's C (native_step; `vector`: with vector math, where c_loops
+    finds it), Adam's loop (adam_c) and `train`."""
+    step = native_run.step_c(plan, "mean", dtype)[0 if vector else 1]
     return step + "\n#undef WIDE\n" + adam_c.source(dtype) + TRAIN
 
 
-def applies(sig, cfg) -> bool:
+def applies(cfg) -> bool:
     """Whether the settings are ones `train` runs (module docstring)."""
     return (cfg.optimizer in OPTIMIZERS and not (cfg.optimizer == "sgd" and cfg.momentum)
             and cfg.clip_norm is None and not cfg.freeze and switches.fused_loops_on()
@@ -265,7 +266,7 @@ def fits(w, dtype) -> bool:
 
 def fused_step(plan, sig, cfg, data: dict) -> FusedStep | None:
     """The run's whole step as one C call, or None where it does not apply."""
-    if not (applies(sig, cfg) and cfg.dtype in ("float32", "float64")
+    if not (applies(cfg) and cfg.dtype in ("float32", "float64")
             and native_run.worth_a_look(native_run.saving(plan, saved=PYTHON_SECONDS))):
         return None
     try:

@@ -118,8 +118,7 @@ def fuse(plan, reduce: str | None, batched: set[str], blas_reduced=frozenset(),
     example; `blas_reduced`: results summed inside a product, left alone;
     `small`: for a small batch, `vector_math`: whose loops call math functions
     in vectors (module docstring)."""
-    last_read = {o: i for i, s in enumerate(plan.steps) for o in s.operands if isinstance(o, str)}
-    context = (plan, reduce, batched, last_read, small, vector_math)
+    context = (plan, reduce, batched, last_reads(plan), small, vector_math)
     items, run = [], []
     for i, step in enumerate(plan.steps):
         fits = (step.op.scalar is not None and step.target in batched
@@ -162,10 +161,26 @@ def close(run: list, plan, reduce, batched, last_read, small: bool, vector_math:
     """The run [(index, step)] as a Group, or its steps when fusing gains nothing."""
     if not run:
         return []
+    steps = [step for _, step in run]
+    if small and math.prod(plan.shapes[steps[0].target]) < smallest(steps, vector_math):
+        return steps
+    group = group_of(run, plan, reduce, batched, last_read)
+    if len(steps) == 1 and not any(o.reduce for o in group.outputs):
+        return steps
+    return [group]
+
+
+def last_reads(plan) -> dict:
+    """Each value -> the index of the last plan step that reads it."""
+    return {o: i for i, s in enumerate(plan.steps) for o in s.operands if isinstance(o, str)}
+
+
+def group_of(run: list, plan, reduce, batched, last_read: dict) -> Group:
+    """The run [(index, step)] of readable elementwise steps (`readable`) as a
+    Group: its inputs' roles, the outputs used after it or reported (summed in
+    the loop where nothing else reads them), the releases it makes."""
     end, steps = run[-1][0], [step for _, step in run]
     shape = tuple(plan.shapes[steps[0].target])
-    if small and math.prod(shape) < smallest(steps, vector_math):
-        return steps
     defined = {s.target for s in steps}
     inputs = {o: Input(o, role(plan.shapes[o], shape, o in batched), tuple(plan.shapes[o]))
               for s in steps for o in s.operands if isinstance(o, str) and o not in defined}
@@ -175,7 +190,5 @@ def close(run: list, plan, reduce, batched, last_read, small: bool, vector_math:
         if later or t in plan.results:
             outputs.append(Output(t, Reduction.SUM if reduce and not later and plan.sums(t)
                                   else None))
-    if len(steps) == 1 and not any(o.reduce for o in outputs):
-        return steps
     release = tuple(n for s in steps for n in s.release if n not in defined)
-    return [Group(tuple(steps), shape, tuple(inputs.values()), tuple(outputs), release)]
+    return Group(tuple(steps), shape, tuple(inputs.values()), tuple(outputs), release)

@@ -89,27 +89,29 @@ def contiguous(a):
     return a if a.flags.c_contiguous else np.ascontiguousarray(a)
 
 
-@functools.lru_cache(maxsize=64)
 def sources(plan, reduce: str | None, dtype: str) -> tuple:
-    """(the step's C with vector math or None, without, its slot layout), or
+    """`step_c`'s (C with vector math or None, C without, slot layout), or
     `Unsupported` saying why there is no native step here."""
     if not (cpython.struct_read() and cpython.tuple_read()):
         raise Unsupported("this Python's arrays cannot be handed to C as they are")
     if gemm_address(dtype) is None:
         raise Unsupported("numpy's BLAS is not the OpenBLAS of its wheel")
     clib.compiler()                   # Unavailable without one
-    plain, layout = step_c(plan, reduce, dtype)
-    vector = step_c(plan, reduce, dtype, True)[0] if c_loops.vector_math() else None
-    return vector, plain, layout
+    return step_c(plan, reduce, dtype)
 
 
-def step_c(plan, reduce: str | None, dtype: str, vector: bool = False) -> tuple:
-    """`native_step.step_source` of the plan, given what codegen knows of it: the
-    values that vary per example, the results a product sums (memory.Slots
-    places the values, as in the generated Python)."""
+@functools.lru_cache(maxsize=64)
+def step_c(plan, reduce: str | None, dtype: str) -> tuple:
+    """(the step's C with vector math, where c_loops finds it here, else None;
+    without; its slot layout): `native_step.step_source` of the plan, rendered
+    once, given what codegen knows of it (the values that vary per example,
+    the results a product sums; memory.Slots places the values, as in the
+    generated Python)."""
     batched = batched_names(plan, reduce)
     reduced = fused_reductions(plan, batched) if reduce else {}
-    return step_source(plan, reduce, dtype, (batched, reduced, Slots()), vector)
+    plain, vector, layout = step_source(plan, reduce, dtype, (batched, reduced, Slots()),
+                                        c_loops.vector_math())
+    return vector, plain, layout
 
 
 _BUILT: dict = {}          # (plan, reduce, dtype) -> its NativeStep, or None: it has none

@@ -35,18 +35,18 @@ Conventions:
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from pathlib import Path
 
 from tenflang.base.naming import Generated, Identifiers, c_identifier, numbered
 from tenflang.native import cpython
-from ...planning.fusion import Group, Input, Output, fuse, role
+from ...planning.fusion import Group, fuse, group_of, last_reads, readable
 from ..render import BLOCK, group_specs, tenflang_line
 from ..scalar_c import CTYPES
 from . import c_loops, rows_c
 from .native_copies import COPIES
 
 VIEWS = ("reshape", "copy", "flatten")          # the same memory under another shape
-
 
 
 class Unsupported(Exception):
@@ -95,22 +95,16 @@ def check_plan(plan) -> None:
             raise Unsupported(f"'{step.target}' = {step.op.name} depends on the batch or mode")
 
 
-def single(step, plan, batched, reduce) -> Group | None:
-    """An elementwise step fusion left alone, as a group of one step."""
-    if step.op.scalar is None:
+def single(step, index: int, plan, batched, reduce, last_read: dict) -> Group | None:
+    """An elementwise step fusion left alone, as a group of one step (fusion's
+    `group_of`); one the same for every example keeps no sum of its own (`finish`
+    sums it, times B)."""
+    if step.op.scalar is None or not readable(step, plan.shapes, batched):
         return None
-    shape = tuple(plan.shapes[step.target])
-    varies = step.target in batched
-    inputs = []
-    for o in dict.fromkeys(o for o in step.operands if isinstance(o, str)):
-        r = role(plan.shapes[o], shape, o in batched)
-        if r is None:
-            return None
-        inputs.append(Input(o, r, tuple(plan.shapes[o])))
-    summed = bool(reduce) and varies and plan.sums(step.target) and not any(
-        step.target in s.operands for s in plan.steps)
-    return Group((step,), shape, tuple(inputs), (Output(step.target, "sum" if summed else None),),
-                 step.release)
+    group = group_of([(index, step)], plan, reduce, batched, last_read)
+    if step.target in batched:
+        return group
+    return replace(group, outputs=tuple(replace(o, reduce=None) for o in group.outputs))
 
 
 class Step:
@@ -126,6 +120,7 @@ class Step:
         self.into: dict = {}          # result -> out[k], where its step writes it summed
         self.views: set = set()       # transposes left as views (`views`)
         self.lines: list[str] = []
+        self.number = {s.target: k for k, s in enumerate(plan.steps, 1)}   # for a failed check
 
     def emit(self, line: str = "") -> None:
         self.lines.append(f"    {line}" if line else "")
@@ -152,44 +147,49 @@ class Step:
 
 def step_source(plan, reduce: str | None, dtype: str, context: tuple,
                 vector: bool = False) -> tuple:
-    """(the native step's C, its slot layout) (module docstring); `context`:
-    what the runtime knows of the plan (interp/runtime/native_run.py, `context`):
-    the values that vary per example, the results summed inside their
-    products, an empty `Slots`; `vector`: its loops with vector math."""
+    """(the native step's C, the same with vector math or None unless `vector`,
+    its slot layout) (module docstring); `context`: what the runtime knows of
+    the plan (interp/runtime/native_run.py, `step_c`): the values that vary
+    per example, the results summed inside their products, an empty `Slots`."""
     batched, reduced, slots = context
     body = Step(plan, reduce, dtype, batched, slots)
     for k, name in enumerate(plan.bound):
         body.emit(f"const {body.t} *const {body.var(name)} = (const {body.t} *)TF_DATA(d[{k}]);")
     blas = summed_products(plan, body.batched, reduced)
     body.views = views(plan, blas)
-    items = fuse(plan, reduce, body.batched, blas)
+    last_read = last_reads(plan)
     groups = []
-    for item in items:
-        group = item if isinstance(item, Group) else single(item, plan, body.batched, reduce)
+    for item in fuse(plan, reduce, body.batched, blas):
+        group = item if isinstance(item, Group) else single(
+            item, body.number[item.target] - 1, plan, body.batched, reduce, last_read)
         body.emit()
         if group is not None:
             groups.append(group)
             group_call(body, group, len(groups))
-            body.slots.release(group.release)
         else:
             body.emit(f"// {tenflang_line(item)}")
-            op_lines(body, item, blas, plan.steps.index(item) + 1)
-            body.slots.release(item.release)
+            op_lines(body, item, blas, body.number[item.target])
+        body.slots.release(item.release)
     body.emit()
     finish(body)
     specs = group_specs(groups)
-    loops = c_loops.RENDERER.module(specs, dtype, vector).split("\n", 1)[1]
     for spec, runs in c_loops.same_kernels(specs).items():    # a kernel another's but for names
         body.lines = [line.replace(f"@{spec}@", runs) for line in body.lines]
-    what = f"{reduce}-reduced step" if reduce else "run"
+    return (assembled(body, specs, dtype, False),
+            assembled(body, specs, dtype, True) if vector else None, tuple(body.slots.layout))
+
+
+def assembled(body: Step, specs, dtype: str, vector: bool) -> str:
+    """The step's whole C: its loops, the row kernels, the helpers, the function."""
+    loops = c_loops.RENDERER.module(specs, dtype, vector).split("\n", 1)[1]
+    what = f"{body.reduce}-reduced step" if body.reduce else "run"
     head = (f"/* The {what} of a TenFlang plan, {body.t} (generated by "
             "tenflang.interp.backends.c.native_step). */\n#include <string.h>\n")
     function = ["long tenflang_step(long B, const void *data, const void *buf, const void *out)",
                 "{", "    void *const *d = TF_ITEMS(data), *const *s = TF_ITEMS(buf), "
                 "*const *r = TF_ITEMS(out);", *body.lines, "    return 0;", "}"]
-    source = (head + loops + "\n" + cpython.TUPLE_ITEMS + "\n" + rows_c.source(dtype, vector)
-              + HELPERS + "\n" + "\n".join(function) + "\n")
-    return source, tuple(body.slots.layout)
+    return (head + loops + "\n" + cpython.TUPLE_ITEMS + "\n" + rows_c.source(dtype, vector)
+            + HELPERS + "\n" + "\n".join(function) + "\n")
 
 
 def group_call(body: Step, group: Group, k: int) -> None:
@@ -250,11 +250,10 @@ def times(count: str, n: int) -> str:
     return count if n == 1 else f"{count} * {n}"
 
 
-def items_of(body: Step, name: str, rank: int) -> tuple[str, int]:
-    """(how many items of per-example rank `rank` `name` holds, elements per item)."""
+def items_of(body: Step, name: str, rank: int) -> str:
+    """C for how many items of per-example rank `rank` `name` holds."""
     shape = body.shape(name)
-    per_item = math.prod(shape[len(shape) - rank:])
-    return times(body.count(name), math.prod(shape[:len(shape) - rank])), per_item
+    return times(body.count(name), math.prod(shape[:len(shape) - rank]))
 
 
 def matmul(body: Step, step, number: int) -> None:
@@ -306,7 +305,7 @@ def dot(body: Step, step, number: int) -> None:
 
 def transpose(body: Step, step, number: int) -> None:
     shape = body.shape(step.operands[0])
-    count, _ = items_of(body, step.operands[0], 2)
+    count = items_of(body, step.operands[0], 2)
     body.emit(f"transpose_items({count}, {shape[-2]}, {shape[-1]}, "
               f"{body.var(step.operands[0])}, {body.var(step.target)});")
 
@@ -328,7 +327,7 @@ def total(body: Step, step, number: int) -> None:
 def rows(body: Step, step, number: int) -> None:
     a = step.operands[0]
     n = body.shape(a)[-1]
-    count, _ = items_of(body, a, 1)
+    count = items_of(body, a, 1)
     body.emit(f"{step.op.name}_rows({count}, {n}, {body.var(a)}, {body.var(step.target)});")
 
 
